@@ -1,0 +1,39 @@
+#include "problems/model/contact_problem.h"
+
+namespace ncp {
+
+const char* ToString(ConstraintType t) {
+  switch (t) {
+    case ConstraintType::kContact: return "contact";
+    case ConstraintType::kUnilateral: return "unilateral";
+    case ConstraintType::kBilateral: return "bilateral";
+    case ConstraintType::kSoft: return "soft";
+  }
+  return "unknown";
+}
+
+int ContactProblem::num_rows() const {
+  if (constraints.empty()) return 0;
+  const Constraint& last = constraints.back();
+  return last.row + last.rows();
+}
+
+int ContactProblem::num_contacts() const {
+  int n = 0;
+  for (const Constraint& c : constraints) n += c.type == ConstraintType::kContact;
+  return n;
+}
+
+int AddConstraint(std::vector<Constraint>& cs, ConstraintType type, double mu, double stiffness,
+                  double damping) {
+  Constraint c;
+  c.type = type;
+  c.row = cs.empty() ? 0 : cs.back().row + cs.back().rows();
+  c.mu = mu;
+  c.stiffness = stiffness;
+  c.damping = damping;
+  cs.push_back(c);
+  return static_cast<int>(cs.size()) - 1;
+}
+
+}  // namespace ncp

@@ -1,0 +1,157 @@
+#include "problems/model/validate.h"
+
+#include <Eigen/SparseCholesky>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace ncp {
+namespace {
+
+std::string SizeError(const char* field, long expected, long got) {
+  return fmt::format("{}: wrong size: expected {}, got {}", field, expected, got);
+}
+
+std::string CheckFinite(const char* field, const Vec& x) {
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) return fmt::format("{}[{}] = {}: must be finite", field, i, x[i]);
+  return {};
+}
+
+std::string CheckFinite(const char* field, const SpMat& M) {
+  for (int k = 0; k < M.outerSize(); ++k)
+    for (SpMat::InnerIterator it(M, k); it; ++it)
+      if (!std::isfinite(it.value()))
+        return fmt::format("{}({},{}) = {}: must be finite", field, it.row(), it.col(), it.value());
+  return {};
+}
+
+std::string CheckSymmetric(const char* field, const SpMat& M, double tol) {
+  if (M.rows() != M.cols())
+    return fmt::format("{}: must be square, got {}x{}", field, M.rows(), M.cols());
+  double scale = 0.0;
+  for (int k = 0; k < M.outerSize(); ++k)
+    for (SpMat::InnerIterator it(M, k); it; ++it) scale = std::max(scale, std::abs(it.value()));
+  SpMat D = SpMat(M.transpose()) - M;
+  for (int k = 0; k < D.outerSize(); ++k)
+    for (SpMat::InnerIterator it(D, k); it; ++it)
+      if (std::abs(it.value()) > tol * std::max(scale, 1e-300))
+        return fmt::format("{}: not symmetric: {}({},{}) differs from {}({},{}) by {:.3e}", field,
+                           field, it.row(), it.col(), field, it.col(), it.row(), it.value());
+  return {};
+}
+
+std::string CheckConstraints(const ContactProblem& p, int rows) {
+  int next = 0;
+  for (int i = 0; i < p.num_constraints(); ++i) {
+    const Constraint& c = p.constraints[i];
+    if (static_cast<int>(c.type) > 3)
+      return fmt::format("constraint[{}].type = {}: must be 0..3", i, static_cast<int>(c.type));
+    if (c.row != next)
+      return fmt::format("constraint[{}].row = {}: must be {} (rows are contiguous, in order)", i,
+                         c.row, next);
+    next += c.rows();
+    if (c.type == ConstraintType::kContact && !(c.mu >= 0.0 && std::isfinite(c.mu)))
+      return fmt::format("constraint[{}].mu = {}: must be finite and >= 0", i, c.mu);
+    if (c.type == ConstraintType::kSoft) {
+      if (!(c.stiffness > 0.0 && std::isfinite(c.stiffness)))
+        return fmt::format("constraint[{}].stiffness = {}: must be finite and > 0", i, c.stiffness);
+      if (!(c.damping > 0.0 && std::isfinite(c.damping)))
+        return fmt::format("constraint[{}].damping = {}: must be finite and > 0", i, c.damping);
+    }
+  }
+  if (next != rows)
+    return fmt::format("constraints: cover {} rows, but the problem has {} rows", next, rows);
+  return {};
+}
+
+std::string CheckSpd(const char* field, const SpMat& M) {
+  Eigen::SimplicialLLT<SpMat> llt(M);
+  if (llt.info() != Eigen::Success)
+    return fmt::format("{}: not symmetric positive definite (Cholesky failed)", field);
+  return {};
+}
+
+std::string CheckStructure(const ContactProblem& p, double tol) {
+  const Structure& s = p.structure;
+  const int n = p.num_dofs();
+  int covered = 0;
+  for (std::size_t j = 0; j < s.subsystems.size(); ++j) {
+    const auto& sub = s.subsystems[j];
+    if (sub.dof_begin != covered || sub.dof_count <= 0)
+      return fmt::format("structure.subsystems[{}]: dof range [{}, +{}) must start at {} and be "
+                         "non-empty", j, sub.dof_begin, sub.dof_count, covered);
+    covered += sub.dof_count;
+  }
+  if (covered != n)
+    return fmt::format("structure.subsystems: cover {} dofs, but A is {}x{}", covered, n, n);
+  for (std::size_t k = 0; k < s.bodies.size(); ++k) {
+    const auto& body = s.bodies[k];
+    if (body.subsystem < 0 || body.subsystem >= static_cast<int>(s.subsystems.size()))
+      return fmt::format("structure.bodies[{}].subsystem = {}: out of range", k, body.subsystem);
+    if (body.parent < -1 || body.parent >= static_cast<int>(s.bodies.size()))
+      return fmt::format("structure.bodies[{}].parent = {}: out of range", k, body.parent);
+    const int cols = s.subsystems[body.subsystem].dof_count;
+    if (body.jacobian.rows() != 6 || body.jacobian.cols() != cols)
+      return fmt::format("structure.bodies[{}].jacobian: wrong argument size: expected 6x{}, got "
+                         "{}x{}", k, cols, body.jacobian.rows(), body.jacobian.cols());
+  }
+  // Rebuild J from the blocks and compare entry by entry.
+  Eigen::MatrixXd Jd = Eigen::MatrixXd::Zero(p.J.rows(), p.J.cols());
+  for (std::size_t k = 0; k < s.blocks.size(); ++k) {
+    const auto& blk = s.blocks[k];
+    if (blk.constraint < 0 || blk.constraint >= p.num_constraints())
+      return fmt::format("structure.blocks[{}].constraint = {}: out of range", k, blk.constraint);
+    if (blk.body < 0 || blk.body >= static_cast<int>(s.bodies.size()))
+      return fmt::format("structure.blocks[{}].body = {}: out of range", k, blk.body);
+    const Constraint& c = p.constraints[blk.constraint];
+    if (blk.jacobian.rows() != c.rows() || blk.jacobian.cols() != 6)
+      return fmt::format("structure.blocks[{}].jacobian: wrong argument size: expected {}x6, got "
+                         "{}x{}", k, c.rows(), blk.jacobian.rows(), blk.jacobian.cols());
+    const auto& body = s.bodies[blk.body];
+    const auto& sub = s.subsystems[body.subsystem];
+    Jd.block(c.row, sub.dof_begin, c.rows(), sub.dof_count) += blk.jacobian * body.jacobian;
+  }
+  const Eigen::MatrixXd diff = Jd - Eigen::MatrixXd(p.J);
+  Eigen::Index r = 0, col = 0;
+  const double worst = diff.cwiseAbs().maxCoeff(&r, &col);
+  const double scale = std::max(1.0, Eigen::MatrixXd(p.J).cwiseAbs().maxCoeff());
+  if (worst > tol * scale)
+    return fmt::format("structure: J({},{}) = {} but the product of structure blocks gives {} "
+                       "(differs by {:.3e} > {:.0e})", r, col, p.J.coeff(r, col), Jd(r, col), worst,
+                       tol * scale);
+  return {};
+}
+
+}  // namespace
+
+std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
+  const int m = p.num_rows();
+  std::string err = CheckConstraints(p, p.form == ProblemForm::kGlobal ? p.J.rows() : p.W.rows());
+  if (!err.empty()) return err;
+  if (p.form == ProblemForm::kLocal) {
+    if (p.W.rows() != m || p.W.cols() != m) return SizeError("W", m, p.W.rows());
+    if (p.q.size() != m) return SizeError("q", m, p.q.size());
+    if (!(err = CheckFinite("W", p.W)).empty() || !(err = CheckFinite("q", p.q)).empty()) return err;
+    return CheckSymmetric("W", p.W, opt.symmetry_tol);
+  }
+  const int n = p.A.rows();
+  if (n == 0) return "A: empty (0x0): a global problem needs at least one dof";
+  if (p.A.cols() != n) return fmt::format("A: must be square, got {}x{}", n, p.A.cols());
+  if (p.b.size() != n) return SizeError("b", n, p.b.size());
+  if (p.J.cols() != n) return SizeError("J columns", n, p.J.cols());
+  if (p.e.size() != m) return SizeError("e", m, p.e.size());
+  if (!(err = CheckFinite("A", p.A)).empty() || !(err = CheckFinite("b", p.b)).empty() ||
+      !(err = CheckFinite("J", p.J)).empty() || !(err = CheckFinite("e", p.e)).empty())
+    return err;
+  if (!(err = CheckSymmetric("A", p.A, opt.symmetry_tol)).empty()) return err;
+  if (opt.check_spd && !(err = CheckSpd("A", p.A)).empty()) return err;
+  if (p.reference) {
+    if (p.reference->v.size() != n) return SizeError("reference.v", n, p.reference->v.size());
+    if (p.reference->lambda.size() != m)
+      return SizeError("reference.lambda", m, p.reference->lambda.size());
+  }
+  if (!p.structure.empty()) return CheckStructure(p, opt.structure_tol);
+  return {};
+}
+
+}  // namespace ncp
