@@ -1,0 +1,280 @@
+#include "problems/scenarios/random/manufactured.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <fmt/format.h>
+#include <random>
+#include <vector>
+
+#include "common/error.h"
+
+namespace ncp {
+namespace {
+
+using Mat3 = Eigen::Matrix3d;
+using V3 = Eigen::Vector3d;
+using Rng = std::mt19937_64;
+
+double Uniform(Rng& rng, double lo, double hi) {
+  return std::uniform_real_distribution<double>(lo, hi)(rng);
+}
+int UniformInt(Rng& rng, int lo, int hi) {  // inclusive
+  return std::uniform_int_distribution<int>(lo, hi)(rng);
+}
+V3 RandomUnit(Rng& rng) {
+  std::normal_distribution<double> g;
+  V3 x(g(rng), g(rng), g(rng));
+  return x.normalized();
+}
+Mat3 Skew(const V3& p) {
+  Mat3 s;
+  s << 0, -p.z(), p.y(), p.z(), 0, -p.x(), -p.y(), p.x(), 0;
+  return s;
+}
+
+// Contact frame [n, t1, t2] as rows, from a random normal.
+Mat3 RandomFrame(Rng& rng) {
+  const V3 n = RandomUnit(rng);
+  V3 t1 = n.unitOrthogonal();
+  const double a = Uniform(rng, 0.0, 2.0 * M_PI);
+  t1 = Eigen::AngleAxisd(a, n) * t1;
+  Mat3 R;
+  R.row(0) = n;
+  R.row(1) = t1;
+  R.row(2) = n.cross(t1);
+  return R;
+}
+
+// 6×6 SPD block with masses in [1, mass_ratio] and eigenvalue spread `condition`.
+Eigen::Matrix<double, 6, 6> RandomMassBlock(Rng& rng, const ManufacturedOptions& o) {
+  const double m = std::exp(Uniform(rng, 0.0, std::log(o.mass_ratio)));
+  Eigen::Matrix<double, 6, 6> Q =
+      Eigen::Matrix<double, 6, 6>::NullaryExpr([&] { return Uniform(rng, -1, 1); });
+  Q = Eigen::HouseholderQR<Eigen::Matrix<double, 6, 6>>(Q).householderQ();
+  Eigen::Matrix<double, 6, 1> eig;
+  for (int k = 0; k < 6; ++k) eig[k] = m * std::pow(o.condition, Uniform(rng, 0.0, 1.0));
+  eig[0] = m, eig[5] = m * o.condition;  // pin the spread
+  Eigen::Matrix<double, 6, 6> M = Q * eig.asDiagonal() * Q.transpose();
+  return 0.5 * (M + M.transpose());
+}
+
+struct ContactSide {
+  int body;
+  double sign;  // +1: J gives velocity of this body's point, −1: of the other body
+};
+
+}  // namespace
+
+std::string ValidateOptions(const ManufacturedOptions& o) {
+  auto bad = [](const char* f, double v, const char* rule) {
+    return fmt::format("{} = {}: {}", f, v, rule);
+  };
+  if (o.num_bodies < 1) return bad("num_bodies", o.num_bodies, "must be >= 1");
+  if (o.bodies_per_subsystem < 1)
+    return bad("bodies_per_subsystem", o.bodies_per_subsystem, "must be >= 1");
+  if (o.num_contacts < 0) return bad("num_contacts", o.num_contacts, "must be >= 0");
+  if (o.num_unilateral < 0) return bad("num_unilateral", o.num_unilateral, "must be >= 0");
+  if (o.num_bilateral < 0) return bad("num_bilateral", o.num_bilateral, "must be >= 0");
+  if (o.num_soft < 0) return bad("num_soft", o.num_soft, "must be >= 0");
+  if (o.frac_open < 0 || o.frac_stick < 0 || o.frac_slip < 0 ||
+      o.frac_open + o.frac_stick + o.frac_slip <= 0)
+    return bad("frac_open+frac_stick+frac_slip", o.frac_open + o.frac_stick + o.frac_slip,
+               "fractions must be >= 0 with a positive sum");
+  if (o.ground_fraction < 0 || o.ground_fraction > 1)
+    return bad("ground_fraction", o.ground_fraction, "must be in [0, 1]");
+  if (!(o.mu_min >= 0 && o.mu_max >= o.mu_min)) return bad("mu_min", o.mu_min, "need 0 <= mu_min <= mu_max");
+  if (!(o.mass_ratio >= 1)) return bad("mass_ratio", o.mass_ratio, "must be >= 1");
+  if (!(o.condition >= 1)) return bad("condition", o.condition, "must be >= 1");
+  if (!(o.coupling >= 0)) return bad("coupling", o.coupling, "must be >= 0");
+  if (!(o.body_size > 0)) return bad("body_size", o.body_size, "must be > 0");
+  // Uniqueness of λ* needs at most 5 rows per body and hence at most one contact per body.
+  const int singles = o.num_unilateral + o.num_bilateral + o.num_soft;
+  if (o.num_contacts > o.num_bodies || 3 * o.num_contacts + singles > 5 * o.num_bodies)
+    return bad("num_bodies", o.num_bodies,
+               "too few: need >= num_contacts and 5 rows per body (3 per contact + 1 per other "
+               "constraint)");
+  return {};
+}
+
+ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::string& name) {
+  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("manufactured: " + err);
+  Rng rng(o.seed);
+  const int nb = o.num_bodies, n = 6 * nb;
+  ContactProblem p;
+  p.form = ProblemForm::kGlobal;
+
+  // A: 6×6 mass blocks, plus an SPD coupling between bodies that share a subsystem.
+  std::vector<Eigen::Triplet<double>> at;
+  std::vector<double> body_mass(nb);
+  for (int k = 0; k < nb; ++k) {
+    const auto M = RandomMassBlock(rng, o);
+    body_mass[k] = M.trace() / 6.0;
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) at.emplace_back(6 * k + r, 6 * k + c, M(r, c));
+  }
+  if (o.coupling > 0) {
+    for (int k = 0; k + 1 < nb; ++k) {
+      if ((k + 1) % o.bodies_per_subsystem == 0) continue;  // next body is another subsystem
+      // c·(x_k − x_{k+1})(x_k − x_{k+1})ᵀ on one random axis: PSD, couples the two bodies.
+      const int ax = UniformInt(rng, 0, 5);
+      const double c = o.coupling * std::min(body_mass[k], body_mass[k + 1]);
+      const int i = 6 * k + ax, j = 6 * (k + 1) + ax;
+      at.emplace_back(i, i, c), at.emplace_back(j, j, c);
+      at.emplace_back(i, j, -c), at.emplace_back(j, i, -c);
+    }
+  }
+  p.A.resize(n, n);
+  p.A.setFromTriplets(at.begin(), at.end());
+
+  // Structure: one subsystem per group of bodies, body Jacobian = selection of its 6 dofs.
+  for (int k = 0; k < nb; k += o.bodies_per_subsystem) {
+    Structure::Subsystem s;
+    s.dof_begin = 6 * k;
+    s.dof_count = 6 * std::min(o.bodies_per_subsystem, nb - k);
+    s.kind = o.bodies_per_subsystem == 1 ? "rigid" : "generic";
+    p.structure.subsystems.push_back(s);
+  }
+  for (int k = 0; k < nb; ++k) {
+    Structure::Body b;
+    b.subsystem = k / o.bodies_per_subsystem;
+    b.parent = k % o.bodies_per_subsystem == 0 ? -1 : k - 1;
+    b.mass = body_mass[k];
+    b.inertia = body_mass[k] * Mat3::Identity();
+    const int first = k - k % o.bodies_per_subsystem;
+    b.jacobian = Eigen::MatrixXd::Zero(6, p.structure.subsystems[b.subsystem].dof_count);
+    b.jacobian.block(0, 6 * (k - first), 6, 6).setIdentity();
+    p.structure.bodies.push_back(b);
+  }
+
+  // Constraints: each acts on one body (against the world) or two; per body the block is
+  // R [I −[p]] (004 App. A) with a random frame R and point p.
+  std::vector<Eigen::Triplet<double>> jt;
+  auto add_rows = [&](int ci, const Mat3& R, int rows, const std::vector<ContactSide>& sides) {
+    const Constraint& c = p.constraints[ci];
+    for (const ContactSide& s : sides) {
+      V3 pt(Uniform(rng, -o.body_size, o.body_size), Uniform(rng, -o.body_size, o.body_size),
+            Uniform(rng, -o.body_size, o.body_size));
+      Eigen::Matrix<double, 3, 6> G;
+      G << Mat3::Identity(), -Skew(pt);
+      Eigen::MatrixXd blk = s.sign * (R * G).topRows(rows);
+      for (int r = 0; r < rows; ++r)
+        for (int col = 0; col < 6; ++col) jt.emplace_back(c.row + r, 6 * s.body + col, blk(r, col));
+      p.structure.blocks.push_back({ci, s.body, blk});
+    }
+  };
+  // Each constraint's rows are charged to its first body, at most 5 rows per body, so J has full
+  // row rank (generically), W is SPD and λ* is unique. Not 6: two point contacts on one body
+  // span only rank 5 (the squeeze force along the line through both points is indeterminate).
+  std::vector<int> capacity(nb, 5);
+  auto pick_sides = [&](bool ground, int rows) {
+    int first = UniformInt(rng, 0, nb - 1);
+    for (int tries = 0; capacity[first] < rows && tries < nb; ++tries) first = (first + 1) % nb;
+    if (capacity[first] < rows)
+      throw Error(fmt::format("manufactured: {} bodies cannot carry the constraints: need at "
+                              "least one body per 5 constraint rows", nb));
+    capacity[first] -= rows;
+    std::vector<ContactSide> sides{{first, 1.0}};
+    if (!ground && nb > 1) {
+      int other = UniformInt(rng, 0, nb - 2);
+      if (other >= first) ++other;
+      sides.push_back({other, -1.0});
+    }
+    return sides;
+  };
+
+  enum Status { kOpen, kStick, kSlip };
+  std::vector<Status> status;
+  const double ftot = o.frac_open + o.frac_stick + o.frac_slip;
+  for (int i = 0; i < o.num_contacts; ++i) {
+    const double u = Uniform(rng, 0.0, ftot);
+    status.push_back(u < o.frac_open ? kOpen : u < o.frac_open + o.frac_stick ? kStick : kSlip);
+    const int ci = AddConstraint(p.constraints, ConstraintType::kContact, Uniform(rng, o.mu_min, o.mu_max));
+    add_rows(ci, RandomFrame(rng), 3, pick_sides(Uniform(rng, 0, 1) < o.ground_fraction, 3));
+  }
+  for (int i = 0; i < o.num_unilateral; ++i) {
+    const int ci = AddConstraint(p.constraints, ConstraintType::kUnilateral);
+    add_rows(ci, RandomFrame(rng), 1, pick_sides(Uniform(rng, 0, 1) < o.ground_fraction, 1));
+  }
+  for (int i = 0; i < o.num_bilateral; ++i) {
+    const int ci = AddConstraint(p.constraints, ConstraintType::kBilateral);
+    add_rows(ci, RandomFrame(rng), 1, pick_sides(false, 1));
+  }
+  for (int i = 0; i < o.num_soft; ++i) {
+    const int ci = AddConstraint(p.constraints, ConstraintType::kSoft, 0.0,
+                                 std::exp(Uniform(rng, std::log(1e2), std::log(1e4))),
+                                 std::exp(Uniform(rng, std::log(1e0), std::log(1e2))));
+    add_rows(ci, RandomFrame(rng), 1, pick_sides(false, 1));
+  }
+  const int m = p.num_rows();
+  p.J.resize(m, n);
+  p.J.setFromTriplets(jt.begin(), jt.end());
+
+  // Chosen solution: v* random, λ* and the constraint velocity u = J v* + e by status.
+  Vec v(n), lam = Vec::Zero(m), u = Vec::Zero(m);
+  for (int i = 0; i < n; ++i) v[i] = Uniform(rng, -1, 1);
+  const Vec Jv = p.J * v;
+  Vec e(m);
+  int next_unilateral_active = 0;
+  for (int i = 0; i < p.num_constraints(); ++i) {
+    const Constraint& c = p.constraints[i];
+    const int r = c.row;
+    switch (c.type) {
+      case ConstraintType::kContact: {
+        const Status s = status[i];
+        if (s == kOpen) {
+          u[r] = Uniform(rng, 0.1, 1.0);
+          u[r + 1] = Uniform(rng, -1, 1), u[r + 2] = Uniform(rng, -1, 1);
+        } else {
+          const double ln = Uniform(rng, 0.5, 2.0);
+          lam[r] = ln;
+          const double a = Uniform(rng, 0, 2 * M_PI);
+          if (s == kStick) {  // strictly inside the cone, zero relative velocity
+            const double rad = Uniform(rng, 0.0, 0.9) * c.mu * ln;
+            lam[r + 1] = rad * std::cos(a), lam[r + 2] = rad * std::sin(a);
+          } else {  // on the cone boundary, opposing the sliding velocity
+            const double speed = Uniform(rng, 0.1, 1.0);
+            u[r + 1] = speed * std::cos(a), u[r + 2] = speed * std::sin(a);
+            lam[r + 1] = -c.mu * ln * std::cos(a), lam[r + 2] = -c.mu * ln * std::sin(a);
+          }
+        }
+        for (int k = 0; k < 3; ++k) e[r + k] = u[r + k] - Jv[r + k];
+        break;
+      }
+      case ConstraintType::kUnilateral:
+        if (next_unilateral_active++ % 2 == 0)
+          lam[r] = Uniform(rng, 0.5, 2.0);
+        else
+          u[r] = Uniform(rng, 0.1, 1.0);
+        e[r] = u[r] - Jv[r];
+        break;
+      case ConstraintType::kBilateral:
+        lam[r] = Uniform(rng, -2.0, 2.0);
+        e[r] = -Jv[r];
+        break;
+      case ConstraintType::kSoft:  // λ = −k e − d J v  ⇒  e = −(λ + d J v) / k
+        lam[r] = Uniform(rng, -2.0, 2.0);
+        e[r] = -(lam[r] + c.damping * Jv[r]) / c.stiffness;
+        break;
+    }
+  }
+  p.e = e;
+  p.b = p.A * v - p.J.transpose() * lam;
+  p.reference = Reference{v, lam, "manufactured", 0.0};
+
+  p.meta.name = name;
+  p.meta.scenario = "random";
+  p.meta.case_name = fmt::format("bodies={} contacts={}", nb, o.num_contacts);
+  p.meta.seed = o.seed;
+  p.meta.generator_version = 1;
+  auto& prm = p.meta.params;
+  prm["num_bodies"] = nb, prm["bodies_per_subsystem"] = o.bodies_per_subsystem;
+  prm["num_contacts"] = o.num_contacts, prm["num_unilateral"] = o.num_unilateral;
+  prm["num_bilateral"] = o.num_bilateral, prm["num_soft"] = o.num_soft;
+  prm["frac_open"] = o.frac_open, prm["frac_stick"] = o.frac_stick, prm["frac_slip"] = o.frac_slip;
+  prm["ground_fraction"] = o.ground_fraction, prm["mu_min"] = o.mu_min, prm["mu_max"] = o.mu_max;
+  prm["mass_ratio"] = o.mass_ratio, prm["condition"] = o.condition, prm["coupling"] = o.coupling;
+  prm["body_size"] = o.body_size;
+  return p;
+}
+
+}  // namespace ncp

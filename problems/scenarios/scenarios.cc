@@ -1,0 +1,81 @@
+#include "problems/scenarios/scenarios.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "problems/scenarios/random/manufactured.h"
+
+namespace ncp {
+namespace {
+
+double Number(const std::string& key, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw Error(fmt::format("random.{} = {}: must be a finite number", key, text));
+  return v;
+}
+
+int Integer(const std::string& key, const std::string& text) {
+  const double v = Number(key, text);
+  if (v != std::floor(v) || std::abs(v) > 1e9)
+    throw Error(fmt::format("random.{} = {}: must be an integer", key, text));
+  return static_cast<int>(v);
+}
+
+std::vector<ContactProblem> GenerateRandom(const std::map<std::string, std::string>& params,
+                                           int count, std::uint64_t seed) {
+  ManufacturedOptions o;
+  const std::map<std::string, int*> ints = {
+      {"bodies", &o.num_bodies},         {"bodies_per_subsystem", &o.bodies_per_subsystem},
+      {"contacts", &o.num_contacts},     {"unilateral", &o.num_unilateral},
+      {"bilateral", &o.num_bilateral},   {"soft", &o.num_soft}};
+  const std::map<std::string, double*> reals = {
+      {"frac_open", &o.frac_open},   {"frac_stick", &o.frac_stick},
+      {"frac_slip", &o.frac_slip},   {"ground_fraction", &o.ground_fraction},
+      {"mu_min", &o.mu_min},         {"mu_max", &o.mu_max},
+      {"mass_ratio", &o.mass_ratio}, {"condition", &o.condition},
+      {"coupling", &o.coupling},     {"body_size", &o.body_size}};
+  for (const auto& [k, v] : params) {
+    if (auto it = ints.find(k); it != ints.end()) *it->second = Integer(k, v);
+    else if (auto jt = reals.find(k); jt != reals.end()) *jt->second = Number(k, v);
+    else {
+      std::string known;
+      for (const auto& [n, p] : ints) known += n + " ";
+      for (const auto& [n, p] : reals) known += n + " ";
+      throw Error(fmt::format("random.{}: unknown parameter (known: {})", k, known));
+    }
+  }
+  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("random." + err);
+  std::vector<ContactProblem> out;
+  for (int i = 0; i < count; ++i) {
+    o.seed = seed + static_cast<std::uint64_t>(i);
+    out.push_back(MakeManufacturedProblem(o, fmt::format("random-{:04d}", i)));
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<ScenarioEntry>& Scenarios() {
+  static const std::vector<ScenarioEntry> entries = {
+      {"random",
+       "manufactured problems with a known exact solution: random SPD A, contacts (open/stick/"
+       "slip), unilateral, bilateral and soft rows",
+       GenerateRandom},
+  };
+  return entries;
+}
+
+const ScenarioEntry& FindScenario(const std::string& name) {
+  std::string known;
+  for (const ScenarioEntry& e : Scenarios()) {
+    if (e.name == name) return e;
+    known += (known.empty() ? "" : ", ") + e.name;
+  }
+  throw Error(fmt::format("scenario '{}': unknown (known: {})", name, known));
+}
+
+}  // namespace ncp

@@ -1,0 +1,25 @@
+// Scenario registry: name → generator of a dataset (many problems) from key=value parameters.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "problems/model/contact_problem.h"
+
+namespace ncp {
+
+struct ScenarioEntry {
+  std::string name;
+  std::string description;
+  // params: "key" → "value" (validated by the generator; unknown keys are errors).
+  std::function<std::vector<ContactProblem>(const std::map<std::string, std::string>& params,
+                                            int count, std::uint64_t seed)>
+      generate;
+};
+
+const std::vector<ScenarioEntry>& Scenarios();
+const ScenarioEntry& FindScenario(const std::string& name);  // throws ncp::Error
+
+}  // namespace ncp
