@@ -1,0 +1,37 @@
+// Full-system ADMM (004:28; 000 "FADMM"; 004 Table III "No Sub"):
+//   (A + β JᵀJ) v̂ = b + Jᵀ(β z − u),  λ_i = T(−β J_i v̂ − u_i − β e_i),
+//   z_i = J_i v̂ + (u_i + λ_i)/β,      u_i ← u_i + β (J_i v̂ − z_i)  (= −λ_i)
+// with the adaptive β of 004:43 and a numeric CHOLMOD refactorization on the fixed pattern.
+#pragma once
+
+#include "solvers/common/cholmod_llt.h"
+#include "solvers/solver.h"
+
+namespace ncp {
+
+class AdmmFullSolver : public Solver {
+ public:
+  static std::vector<SettingSpec> Specs();
+  Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
+  Status Iterate() override;
+  void Current(Vec& v, Vec& lambda) const override;
+  std::vector<std::pair<std::string, double>> Info() const override;
+
+ private:
+  bool Refactorize();
+  static double InitialBeta(const ContactProblem& p);
+
+  const ContactProblem* p_ = nullptr;
+  double beta_ = 0.0, gamma_ = 10.0;
+  int adapt_every_ = 1;
+  bool adaptive_ = true;
+  SpMat K_;                        // A + β JᵀJ; its values are rebuilt in place when β changes
+  std::vector<double> a_vals_, j_vals_;  // A and JᵀJ on K's pattern
+  CholmodLLT chol_;
+  SpMat Jt_;
+  Vec v_, z_, u_, lambda_, Jv_, rhs_, tmp_, Av_;
+  double theta_p_ = 0.0, theta_d_ = 0.0;
+  int iter_ = 0, refactorizations_ = 0;
+};
+
+}  // namespace ncp

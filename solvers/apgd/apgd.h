@@ -1,0 +1,35 @@
+// Accelerated projected gradient descent on the dual (Mazhar et al. 2015, the APGD baseline of
+// 002 §V-C1): Nesterov steps with a backtracking (adaptive) step size and gradient restart.
+// friction_model=ccp solves the cone complementarity relaxation, as published; coulomb (default)
+// adds the de Saxcé term μ‖u_t‖ to the normal gradient so the fixed point is the Coulomb NCP.
+#pragma once
+
+#include "solvers/common/dual_problem.h"
+#include "solvers/solver.h"
+
+namespace ncp {
+
+class ApgdSolver : public Solver {
+ public:
+  static std::vector<SettingSpec> Specs();
+  Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
+  Status Iterate() override;
+  void Current(Vec& v, Vec& lambda) const override;
+  std::vector<std::pair<std::string, double>> Info() const override;
+  int ThreadsUsed() const override;
+
+ private:
+  void Gradient(const Vec& x, Vec& Wx, Vec& g) const;  // Wx = W x, g = W x + q (+ de Saxcé)
+  void Project(Vec& x) const;
+  double Objective(const Vec& x, const Vec& Wx, const Vec& s) const;
+
+  bool coulomb_ = true;
+  bool restart_ = true;
+  double shrink_ = 0.9;
+  DualProblem dual_;
+  Vec x_, y_, xnew_, g_, Wy_, Wx_, s_, diff_;
+  double L_ = 1.0, theta_ = 1.0;
+  int backtracks_ = 0, restarts_ = 0;
+};
+
+}  // namespace ncp

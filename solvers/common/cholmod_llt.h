@@ -1,0 +1,45 @@
+// Thin wrapper over CHOLMOD's supernodal LLᵀ. The symbolic analysis is done once per pattern
+// and reused by every numeric refactorization (e.g. when ADMM changes β); solves go through
+// cholmod_solve2 with persistent workspaces, so a solve does not allocate after the first one.
+#pragma once
+
+#include <cholmod.h>
+
+#include <Eigen/Core>
+
+#include "problems/model/contact_problem.h"
+
+namespace ncp {
+
+class CholmodLLT {
+ public:
+  CholmodLLT();
+  ~CholmodLLT();
+  CholmodLLT(const CholmodLLT&) = delete;
+  CholmodLLT& operator=(const CholmodLLT&) = delete;
+
+  // Symbolic analysis (fill-reducing ordering, supernodes) of A's pattern; only the lower
+  // triangle is read. Invalidates a previous factorization.
+  void Analyze(const SpMat& A);
+  // Numeric factorization with the analyzed pattern. Returns false when A is not SPD.
+  bool Factorize(const SpMat& A);
+  bool analyzed() const { return L_ != nullptr; }
+  int rows() const { return n_; }
+
+  // x = A⁻¹ b. x may alias nothing else; sizes must match rows().
+  void Solve(const Vec& b, Vec& x);
+  // X = A⁻¹ B for a dense block of right-hand sides.
+  void Solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X);
+
+ private:
+  cholmod_sparse View(const SpMat& A) const;
+
+  cholmod_common common_;
+  cholmod_factor* L_ = nullptr;
+  cholmod_dense* X_ = nullptr;  // persistent solve workspaces (cholmod_solve2)
+  cholmod_dense* Y_ = nullptr;
+  cholmod_dense* E_ = nullptr;
+  int n_ = 0;
+};
+
+}  // namespace ncp

@@ -1,0 +1,41 @@
+// Friction-cone projections on one contact, order [n, t1, t2], cone K_μ = {‖t‖ ≤ μ n}.
+// Inline: they sit in every solver's innermost loop.
+#pragma once
+
+#include <cmath>
+
+namespace ncp {
+
+// Strict operator of 004:14–16 (Prop. 2): normal clamped at zero, then the tangential part
+// clamped to the disk of radius μ λ_n. Not a Euclidean projection onto K_μ.
+inline void ProjectStrict(double mu, const double* x, double* y) {
+  const double n = x[0] > 0.0 ? x[0] : 0.0;
+  const double t1 = x[1], t2 = x[2];
+  const double tn = std::sqrt(t1 * t1 + t2 * t2);
+  const double r = mu * n;
+  const double s = tn > r ? (tn > 0.0 ? r / tn : 0.0) : 1.0;
+  y[0] = n;
+  y[1] = s * t1;
+  y[2] = s * t2;
+}
+
+// Euclidean projection onto K_μ (the proximal operator of its indicator).
+inline void ProjectProximal(double mu, const double* x, double* y) {
+  const double n = x[0], t1 = x[1], t2 = x[2];
+  const double tn = std::sqrt(t1 * t1 + t2 * t2);
+  if (tn <= mu * n) {  // inside the cone
+    y[0] = n, y[1] = t1, y[2] = t2;
+    return;
+  }
+  if (mu * tn <= -n) {  // inside the polar cone
+    y[0] = y[1] = y[2] = 0.0;
+    return;
+  }
+  const double pn = (mu * tn + n) / (mu * mu + 1.0);
+  const double s = mu * pn / tn;
+  y[0] = pn;
+  y[1] = s * t1;
+  y[2] = s * t2;
+}
+
+}  // namespace ncp

@@ -1,0 +1,36 @@
+// The dual (Delassus) form u = W λ + q used by the dual solvers (soft rows folded in as
+// equality rows with compliance, see dual_problem.cc), built either from a global
+// problem (W = J A⁻¹ Jᵀ, q = J A⁻¹ b + e) or taken as is from a local one.
+#pragma once
+
+#include <memory>
+
+#include "problems/model/contact_problem.h"
+#include "solvers/common/cholmod_llt.h"
+
+namespace ncp {
+
+struct DualProblem {
+  SpMat W;   // m × m, symmetric, both triangles, column-major (column i = row i)
+  Vec q;     // m
+  Vec e;     // m, bias rows (needed by soft rows), zero for local problems
+  Vec diag;  // W_ii
+  const std::vector<Constraint>* constraints = nullptr;
+  // Global problems only: factorization of A and v_free = A⁻¹ b, to recover v from λ.
+  std::shared_ptr<CholmodLLT> chol;
+  Vec v_free;
+  const SpMat* J = nullptr;
+
+  int rows() const { return static_cast<int>(q.size()); }
+  // v = A⁻¹ (b + Jᵀ λ); empty for local problems. Allocates: for current(), not iterate().
+  Vec Velocity(const Vec& lambda) const;
+};
+
+// Throws ncp::Error when A is not SPD. Dense blocks of A⁻¹Jᵀ are formed `block` columns at a
+// time to bound memory.
+DualProblem MakeDualProblem(const ContactProblem& p, int block = 256);
+
+// W = J A⁻¹ Jᵀ with an existing factorization of A (entries below drop_tol·max|W| dropped).
+SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block = 256, double drop_tol = 0.0);
+
+}  // namespace ncp

@@ -1,0 +1,56 @@
+// Per-constraint projected updates on the dual form, shared by PGS (sequential) and PJ
+// (parallel). Soft rows are equality rows after FoldSoftRows.
+#pragma once
+
+#include <cmath>
+
+#include "solvers/common/cone.h"
+#include "solvers/common/dual_problem.h"
+
+namespace ncp {
+
+// Step size of each contact's tangential update: 1/λ_max of its 2×2 tangential block of W.
+// The step must be a scalar: with a matrix metric G⁻¹ the fixed point of the disk clamp has
+// u_t ∥ −G λ_t instead of the Coulomb condition u_t ∥ −λ_t.
+inline void TangentSteps(const DualProblem& d, std::vector<double>& step) {
+  const auto& cs = *d.constraints;
+  step.assign(cs.size(), 0.0);
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    if (cs[i].type != ConstraintType::kContact) continue;
+    const int r = cs[i].row;
+    const double a = d.W.coeff(r + 1, r + 1), b = d.W.coeff(r + 1, r + 2),
+                 c = d.W.coeff(r + 2, r + 2);
+    const double lmax = 0.5 * (a + c) + std::sqrt(0.25 * (a - c) * (a - c) + b * b);
+    step[i] = lmax > 0 ? 1.0 / lmax : 0.0;
+  }
+}
+
+// One-row update for non-contact rows: returns the new λ_r given u_r = (W λ + q)_r.
+inline double UpdateScalarRow(ConstraintType t, double lam, double u, double wrr, double omega) {
+  const double trial = wrr > 0 ? lam - omega * u / wrr : lam;
+  return t == ConstraintType::kUnilateral ? (trial > 0 ? trial : 0.0) : trial;
+}
+
+// Tangential part of a contact update: λ_t ← clamp(λ_t − ω h u_t, μ λ_n) (strict operator).
+inline void UpdateTangent(double mu, double lam_n, double h, double omega, double u1, double u2,
+                          double& l1, double& l2) {
+  double x[3] = {lam_n, l1 - omega * h * u1, l2 - omega * h * u2};
+  double y[3];
+  ProjectStrict(mu, x, y);
+  l1 = y[1], l2 = y[2];
+}
+
+// (W x)_i for a symmetric column-major W: column i dotted with x.
+inline double RowDot(const SpMat& W, int i, const Vec& x) {
+  double s = 0.0;
+  for (SpMat::InnerIterator it(W, i); it; ++it) s += it.value() * x[it.index()];
+  return s;
+}
+
+inline bool AllFinite(const Vec& x, double limit = 1e100) {
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!(std::abs(x[i]) < limit)) return false;
+  return true;
+}
+
+}  // namespace ncp

@@ -1,0 +1,36 @@
+// Projected Gauss–Seidel on the dual form (004 §VII baseline, 000 §IV-B1, 002 §V-C1), strict
+// friction operator, optional over-relaxation and the nonsmooth nonlinear conjugate-gradient
+// acceleration (NNCG, Silcowitz et al. 2010) that 000 §IV-B1 uses.
+#pragma once
+
+#include "solvers/common/dual_problem.h"
+#include "solvers/solver.h"
+
+namespace ncp {
+
+struct PgsSettings {
+  double omega = 1.0;  // over-relaxation, (0, 2)
+  bool nncg = false;   // conjugate-gradient acceleration of the sweeps
+  static std::vector<SettingSpec> Specs();
+  static PgsSettings From(const Settings& s);
+};
+
+class PgsSolver : public Solver {
+ public:
+  Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
+  Status Iterate() override;
+  void Current(Vec& v, Vec& lambda) const override;
+  std::vector<std::pair<std::string, double>> Info() const override;
+
+ private:
+  void Sweep();
+
+  PgsSettings set_;
+  DualProblem dual_;
+  std::vector<double> tangent_step_;
+  Vec lambda_, prev_, dir_;   // iterate; previous iterate and search direction (NNCG)
+  double prev_norm2_ = 0.0;
+  int restarts_ = 0;
+};
+
+}  // namespace ncp

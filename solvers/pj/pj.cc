@@ -1,0 +1,66 @@
+#include "solvers/pj/pj.h"
+
+#include <omp.h>
+
+#include "common/error.h"
+#include "solvers/common/dual_update.h"
+
+namespace ncp {
+
+std::vector<SettingSpec> PjSolver::Specs() {
+  return {{"omega", 0.3, 0.0, 2.0, true, true, false, {},
+           "relaxation factor (Jacobi needs < 1 on coupled contacts)"}};
+}
+
+Status PjSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
+  omega_ = s.Get("omega");
+  try {
+    dual_ = MakeDualProblem(p);
+  } catch (const Error& e) {
+    message_ = e.what();
+    return Status::kFailed;
+  }
+  TangentSteps(dual_, tangent_step_);
+  const int m = dual_.rows();
+  lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
+  u_ = Vec::Zero(m);
+  return Status::kRunning;
+}
+
+Status PjSolver::Iterate() {
+  const auto& cs = *dual_.constraints;
+  const int m = dual_.rows();
+  const int nc = static_cast<int>(cs.size());
+#pragma omp parallel
+  {
+#pragma omp for schedule(static)
+    for (int r = 0; r < m; ++r) u_[r] = dual_.q[r] + RowDot(dual_.W, r, lambda_);
+#pragma omp for schedule(static)
+    for (int i = 0; i < nc; ++i) {
+      const Constraint& c = cs[i];
+      const int r = c.row;
+      if (c.type != ConstraintType::kContact) {
+        lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u_[r], dual_.diag[r], omega_);
+        continue;
+      }
+      const double ln = dual_.diag[r] > 0 ? lambda_[r] - omega_ * u_[r] / dual_.diag[r] : lambda_[r];
+      lambda_[r] = ln > 0 ? ln : 0.0;
+      UpdateTangent(c.mu, lambda_[r], tangent_step_[i], omega_, u_[r + 1], u_[r + 2],
+                    lambda_[r + 1], lambda_[r + 2]);
+    }
+  }
+  if (!AllFinite(lambda_)) {
+    message_ = "non-finite or exploding multiplier";
+    return Status::kDiverged;
+  }
+  return Status::kRunning;
+}
+
+void PjSolver::Current(Vec& v, Vec& lambda) const {
+  lambda = lambda_;
+  v = dual_.Velocity(lambda_);
+}
+
+int PjSolver::ThreadsUsed() const { return omp_get_max_threads(); }
+
+}  // namespace ncp

@@ -1,0 +1,25 @@
+// Projected Jacobi (000 §IV-B2): every constraint is updated from the same residual u = W λ + q,
+// in parallel (OpenMP); needs under-relaxation on coupled problems.
+#pragma once
+
+#include "solvers/common/dual_problem.h"
+#include "solvers/solver.h"
+
+namespace ncp {
+
+class PjSolver : public Solver {
+ public:
+  static std::vector<SettingSpec> Specs();
+  Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
+  Status Iterate() override;
+  void Current(Vec& v, Vec& lambda) const override;
+  int ThreadsUsed() const override;
+
+ private:
+  double omega_ = 0.3;
+  DualProblem dual_;
+  std::vector<double> tangent_step_;
+  Vec lambda_, u_;
+};
+
+}  // namespace ncp

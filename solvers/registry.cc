@@ -1,0 +1,49 @@
+#include "solvers/registry.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "solvers/admm/admm_full.h"
+#include "solvers/apgd/apgd.h"
+#include "solvers/pgs/pgs.h"
+#include "solvers/pj/pj.h"
+
+namespace ncp {
+
+const char* ToString(Status s) {
+  switch (s) {
+    case Status::kRunning: return "running";
+    case Status::kConverged: return "converged";
+    case Status::kMaxIterations: return "max-iterations";
+    case Status::kTimeLimit: return "time-limit";
+    case Status::kDiverged: return "diverged";
+    case Status::kFailed: return "failed";
+    case Status::kNotApplicable: return "not-applicable";
+  }
+  return "unknown";
+}
+
+const std::vector<SolverEntry>& Solvers() {
+  static const std::vector<SolverEntry> entries = {
+      {"pgs", "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, 000 §IV-B1)",
+       PgsSettings::Specs(), true, [] { return std::make_unique<PgsSolver>(); }},
+      {"pj", "projected Jacobi on the dual, parallel (000 §IV-B2)", PjSolver::Specs(), true,
+       [] { return std::make_unique<PjSolver>(); }},
+      {"apgd", "accelerated projected gradient descent, adaptive step and restart (002 §V-C1)",
+       ApgdSolver::Specs(), true, [] { return std::make_unique<ApgdSolver>(); }},
+      {"admm-full", "full-system ADMM with adaptive beta (004:28, 004:43; 000 FADMM)",
+       AdmmFullSolver::Specs(), false, [] { return std::make_unique<AdmmFullSolver>(); }},
+  };
+  return entries;
+}
+
+const SolverEntry& FindSolver(const std::string& name) {
+  std::string known;
+  for (const SolverEntry& e : Solvers()) {
+    if (e.name == name) return e;
+    known += (known.empty() ? "" : ", ") + e.name;
+  }
+  throw Error(fmt::format("solver '{}': unknown (known: {})", name, known));
+}
+
+}  // namespace ncp

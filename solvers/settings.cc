@@ -1,0 +1,97 @@
+#include "solvers/settings.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace ncp {
+namespace {
+
+std::string RangeRule(const SettingSpec& s) {
+  if (!s.choices.empty()) {
+    std::string r = "must be one of";
+    for (const auto& c : s.choices) r += " " + c;
+    return r;
+  }
+  return fmt::format("must be {}in {}{}, {}{}", s.integer ? "an integer " : "",
+                     s.min_open ? "(" : "[", s.min, s.max, s.max_open ? ")" : "]");
+}
+
+double ParseValue(const std::string& solver, const SettingSpec& s, const std::string& text) {
+  if (!s.choices.empty()) {
+    for (std::size_t i = 0; i < s.choices.size(); ++i)
+      if (s.choices[i] == text) return static_cast<double>(i);
+    throw Error(fmt::format("{}.{} = {}: {}", solver, s.name, text, RangeRule(s)));
+  }
+  if (text == "true") return 1.0;
+  if (text == "false") return 0.0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw Error(fmt::format("{}.{} = {}: must be a finite number", solver, s.name, text));
+  const bool ok = (s.min_open ? v > s.min : v >= s.min) && (s.max_open ? v < s.max : v <= s.max) &&
+                  (!s.integer || v == std::floor(v));
+  if (!ok) throw Error(fmt::format("{}.{} = {}: {}", solver, s.name, text, RangeRule(s)));
+  return v;
+}
+
+}  // namespace
+
+Settings Settings::Parse(const std::string& solver, const std::vector<SettingSpec>& specs,
+                         const std::map<std::string, std::string>& given) {
+  Settings s;
+  s.solver_ = solver;
+  s.specs_ = specs;
+  for (const SettingSpec& spec : specs) s.values_[spec.name] = spec.default_value;
+  for (const auto& [key, text] : given) {
+    const SettingSpec* spec = nullptr;
+    for (const SettingSpec& c : specs)
+      if (c.name == key) spec = &c;
+    if (!spec) {
+      std::string known;
+      for (const SettingSpec& c : specs) known += (known.empty() ? "" : ", ") + c.name;
+      throw Error(fmt::format("{}.{}: unknown setting (known: {})", solver, key,
+                              known.empty() ? "none" : known));
+    }
+    s.values_[key] = ParseValue(solver, *spec, text);
+  }
+  return s;
+}
+
+double Settings::Get(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw Error(fmt::format("{}.{}: no such setting", solver_, name));
+  return it->second;
+}
+
+std::string Settings::ToString() const {
+  std::string out;
+  for (const SettingSpec& s : specs_) {
+    const double v = values_.at(s.name);
+    if (!out.empty()) out += ";";
+    out += s.name + "=" +
+           (s.choices.empty() ? fmt::format("{}", v) : s.choices[static_cast<std::size_t>(v)]);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> ParseKeyValues(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find_first_of(",;", pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error(fmt::format("setting '{}': must be key=value", item));
+    out[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return out;
+}
+
+}  // namespace ncp
