@@ -1,0 +1,555 @@
+#include "problems/io/h5_util.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "common/error.h"
+
+namespace ncp::h5 {
+namespace {
+
+// Datasets at least this large are chunked and compressed; smaller ones stay contiguous, where
+// chunk overhead would outweigh the saving.
+constexpr hsize_t kCompressMinElements = 4096;
+constexpr hsize_t kChunkElements = 65536;
+
+const char* ClassName(H5T_class_t c) {
+  switch (c) {
+    case H5T_INTEGER:
+      return "integer";
+    case H5T_FLOAT:
+      return "float";
+    case H5T_STRING:
+      return "string";
+    case H5T_COMPOUND:
+      return "compound";
+    case H5T_ENUM:
+      return "enum";
+    case H5T_ARRAY:
+      return "array";
+    default:
+      return "other";
+  }
+}
+
+Handle VlenStringType() {
+  Handle t(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t.id(), H5T_VARIABLE);
+  H5Tset_cset(t.id(), H5T_CSET_UTF8);
+  return t;
+}
+
+// Reads a string-typed dataset or attribute (variable or fixed length) into `out`.
+template <typename ReadFn>
+bool ReadStringsWith(hid_t file_type, hid_t space, std::size_t n, ReadFn read,
+                     std::vector<std::string>* out) {
+  out->clear();
+  if (n == 0) return true;
+  if (H5Tis_variable_str(file_type) > 0) {
+    Handle mem(H5Tcopy(H5T_C_S1));
+    H5Tset_size(mem.id(), H5T_VARIABLE);
+    H5Tset_cset(mem.id(), H5Tget_cset(file_type));
+    std::vector<char*> ptrs(n, nullptr);
+    if (read(mem.id(), ptrs.data()) < 0) return false;
+    for (char* p : ptrs) out->emplace_back(p ? p : "");
+    H5Dvlen_reclaim(mem.id(), space, H5P_DEFAULT, ptrs.data());
+    return true;
+  }
+  const std::size_t size = H5Tget_size(file_type);
+  Handle mem(H5Tcopy(H5T_C_S1));
+  H5Tset_size(mem.id(), size);
+  H5Tset_strpad(mem.id(), H5T_STR_NULLPAD);
+  std::vector<char> buf(n * size);
+  if (read(mem.id(), buf.data()) < 0) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* s = buf.data() + i * size;
+    out->emplace_back(s, strnlen(s, size));
+  }
+  return true;
+}
+
+template <typename T>
+std::vector<T> Narrow(const Group& g, const std::string& name, const std::vector<std::int64_t>& v,
+                      const char* type_name) {
+  std::vector<T> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] < std::numeric_limits<T>::min() || v[i] > std::numeric_limits<T>::max()) {
+      g.Fail(name, fmt::format("value {} at index {} does not fit {}", v[i], i, type_name));
+    }
+    out[i] = static_cast<T>(v[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Handle& Handle::operator=(Handle&& o) noexcept {
+  if (this != &o) {
+    Reset();
+    id_ = o.id_;
+    o.id_ = H5I_INVALID_HID;
+  }
+  return *this;
+}
+
+bool Handle::Reset() {
+  if (id_ < 0) return true;
+  herr_t st = 0;
+  switch (H5Iget_type(id_)) {
+    case H5I_FILE:
+      st = H5Fclose(id_);
+      break;
+    case H5I_GROUP:
+      st = H5Gclose(id_);
+      break;
+    case H5I_DATASET:
+      st = H5Dclose(id_);
+      break;
+    case H5I_DATASPACE:
+      st = H5Sclose(id_);
+      break;
+    case H5I_DATATYPE:
+      st = H5Tclose(id_);
+      break;
+    case H5I_ATTR:
+      st = H5Aclose(id_);
+      break;
+    case H5I_GENPROP_LST:
+      st = H5Pclose(id_);
+      break;
+    default:
+      st = -1;
+      break;
+  }
+  id_ = H5I_INVALID_HID;
+  return st >= 0;
+}
+
+void SilenceErrors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+// ---------------------------------------------------------------------------------------------
+// Group: links
+
+std::string Group::PathOf(const std::string& name) const {
+  if (name.empty()) return path_;
+  return path_ == "/" ? "/" + name : path_ + "/" + name;
+}
+
+void Group::Fail(const std::string& name, const std::string& problem) const {
+  throw Error(fmt::format("{}: {}: {}", file_, PathOf(name), problem));
+}
+
+bool Group::Has(const std::string& name) const {
+  return H5Lexists(id(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
+bool Group::HasGroup(const std::string& name) const {
+  if (!Has(name)) return false;
+  H5O_info_t info;
+  if (H5Oget_info_by_name2(id(), name.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
+    return false;
+  }
+  return info.type == H5O_TYPE_GROUP;
+}
+
+Group Group::Open(const std::string& name) const {
+  if (!Has(name)) Fail(name, "missing group");
+  Handle g(H5Gopen2(id(), name.c_str(), H5P_DEFAULT));
+  if (!g.valid()) Fail(name, "not a group");
+  return Group(std::move(g), file_, PathOf(name));
+}
+
+Group Group::Create(const std::string& name) const {
+  Handle g(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!g.valid()) Fail(name, "cannot create group");
+  return Group(std::move(g), file_, PathOf(name));
+}
+
+std::vector<std::string> Group::Children() const {
+  H5G_info_t info;
+  if (H5Gget_info(id(), &info) < 0) Fail("", "cannot list group");
+  std::vector<std::string> names;
+  names.reserve(info.nlinks);
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    ssize_t len =
+        H5Lget_name_by_idx(id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
+    if (len < 0) Fail("", "cannot list group");
+    std::string s(static_cast<std::size_t>(len) + 1, '\0');
+    H5Lget_name_by_idx(id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, s.data(), s.size(), H5P_DEFAULT);
+    s.resize(static_cast<std::size_t>(len));
+    names.push_back(std::move(s));
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Group: datasets
+
+void Group::WriteNumeric(const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
+                         int rank, const hsize_t* dims) const {
+  Handle space(H5Screate_simple(rank, dims, nullptr));
+  if (!space.valid()) Fail(name, "cannot create dataspace");
+  hsize_t total = 1;
+  for (int r = 0; r < rank; ++r) total *= dims[r];
+
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE));
+  if (total >= kCompressMinElements) {
+    hsize_t chunk[2] = {dims[0], rank == 2 ? dims[1] : 1};
+    if (rank == 1) {
+      chunk[0] = std::min(dims[0], kChunkElements);
+    } else {
+      chunk[0] = std::clamp<hsize_t>(kChunkElements / std::max<hsize_t>(dims[1], 1), 1, dims[0]);
+    }
+    H5Pset_chunk(dcpl.id(), rank, chunk);
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+      H5Pset_shuffle(dcpl.id());
+      H5Pset_deflate(dcpl.id(), 4);
+    }
+  }
+  Handle ds(
+      H5Dcreate2(id(), name.c_str(), file_type, space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT));
+  if (!ds.valid()) Fail(name, "cannot create dataset");
+  if (total > 0 && H5Dwrite(ds.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+    Fail(name, "write failed");
+  }
+}
+
+void Group::WriteDoubles(const std::string& name, std::span<const double> v) const {
+  const hsize_t dims[1] = {v.size()};
+  WriteNumeric(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v.data(), 1, dims);
+}
+
+void Group::WriteInts(const std::string& name, std::span<const std::int32_t> v) const {
+  const hsize_t dims[1] = {v.size()};
+  WriteNumeric(name, H5T_STD_I32LE, H5T_NATIVE_INT32, v.data(), 1, dims);
+}
+
+void Group::WriteInt64s(const std::string& name, std::span<const std::int64_t> v) const {
+  const hsize_t dims[1] = {v.size()};
+  WriteNumeric(name, H5T_STD_I64LE, H5T_NATIVE_INT64, v.data(), 1, dims);
+}
+
+void Group::WriteBytes(const std::string& name, std::span<const std::uint8_t> v) const {
+  const hsize_t dims[1] = {v.size()};
+  WriteNumeric(name, H5T_STD_U8LE, H5T_NATIVE_UINT8, v.data(), 1, dims);
+}
+
+void Group::WriteDoubles2D(const std::string& name, std::span<const double> v, std::int64_t rows,
+                           std::int64_t cols) const {
+  if (rows < 0 || cols < 0 || static_cast<std::size_t>(rows * cols) != v.size()) {
+    Fail(name, fmt::format("wrong dims: {} values for {}×{}", v.size(), rows, cols));
+  }
+  const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(cols)};
+  WriteNumeric(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v.data(), 2, dims);
+}
+
+void Group::WriteStrings(const std::string& name, const std::vector<std::string>& v) const {
+  Handle type = VlenStringType();
+  const hsize_t dims[1] = {v.size()};
+  Handle space(H5Screate_simple(1, dims, nullptr));
+  Handle ds(
+      H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!ds.valid()) Fail(name, "cannot create dataset");
+  std::vector<const char*> ptrs;
+  ptrs.reserve(v.size());
+  for (const std::string& s : v) ptrs.push_back(s.c_str());
+  if (!v.empty() && H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) < 0) {
+    Fail(name, "write failed");
+  }
+}
+
+Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
+                          std::vector<hsize_t>* dims) const {
+  if (!Has(name)) Fail(name, "missing dataset");
+  Handle ds(H5Dopen2(id(), name.c_str(), H5P_DEFAULT));
+  if (!ds.valid()) Fail(name, "not a dataset");
+  Handle type(H5Dget_type(ds.id()));
+  const H5T_class_t got = H5Tget_class(type.id());
+  if (got != cls) {
+    Fail(name, fmt::format("wrong dtype: expected {}, got {}", ClassName(cls), ClassName(got)));
+  }
+  Handle space(H5Dget_space(ds.id()));
+  const int r = H5Sget_simple_extent_ndims(space.id());
+  if (rank >= 0 && r != rank) {
+    Fail(name, fmt::format("wrong dims: expected {}-D, got {}-D", rank, r));
+  }
+  dims->assign(static_cast<std::size_t>(std::max(r, 0)), 0);
+  H5Sget_simple_extent_dims(space.id(), dims->data(), nullptr);
+  return ds;
+}
+
+std::vector<double> Group::ReadDoubles(const std::string& name) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, H5T_FLOAT, 1, &dims);
+  std::vector<double> v(dims[0]);
+  if (!v.empty() &&
+      H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
+    Fail(name, "read failed");
+  }
+  return v;
+}
+
+std::vector<std::int64_t> Group::ReadIntegers(const std::string& name) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, H5T_INTEGER, 1, &dims);
+  std::vector<std::int64_t> v(dims[0]);
+  if (!v.empty() &&
+      H5Dread(ds.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
+    Fail(name, "read failed");
+  }
+  return v;
+}
+
+std::vector<std::int32_t> Group::ReadInts(const std::string& name) const {
+  return Narrow<std::int32_t>(*this, name, ReadIntegers(name), "int32");
+}
+
+std::vector<std::int64_t> Group::ReadInt64s(const std::string& name) const {
+  return ReadIntegers(name);
+}
+
+std::vector<std::uint8_t> Group::ReadBytes(const std::string& name) const {
+  return Narrow<std::uint8_t>(*this, name, ReadIntegers(name), "uint8");
+}
+
+std::vector<std::string> Group::ReadStrings(const std::string& name) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, H5T_STRING, 1, &dims);
+  Handle type(H5Dget_type(ds.id()));
+  Handle space(H5Dget_space(ds.id()));
+  std::vector<std::string> out;
+  auto read = [&](hid_t mem, void* buf) {
+    return H5Dread(ds.id(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+  };
+  if (!ReadStringsWith(type.id(), space.id(), dims[0], read, &out)) Fail(name, "read failed");
+  return out;
+}
+
+std::string Group::ReadString(const std::string& name) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, H5T_STRING, -1, &dims);
+  Handle type(H5Dget_type(ds.id()));
+  Handle space(H5Dget_space(ds.id()));
+  if (H5Sget_simple_extent_npoints(space.id()) != 1) {
+    Fail(name, "wrong dims: expected a single string");
+  }
+  std::vector<std::string> out;
+  auto read = [&](hid_t mem, void* buf) {
+    return H5Dread(ds.id(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+  };
+  if (!ReadStringsWith(type.id(), space.id(), 1, read, &out)) Fail(name, "read failed");
+  return out.front();
+}
+
+std::int64_t Group::Count(const std::string& name, H5T_class_t cls) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, cls, -1, &dims);
+  Handle space(H5Dget_space(ds.id()));
+  return H5Sget_simple_extent_npoints(space.id());
+}
+
+std::vector<double> Group::ReadDoubles2D(const std::string& name, std::int64_t cols,
+                                         std::int64_t* rows) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, H5T_FLOAT, 2, &dims);
+  if (static_cast<std::int64_t>(dims[1]) != cols) {
+    Fail(name, fmt::format("wrong dims: expected N×{}, got {}×{}", cols, dims[0], dims[1]));
+  }
+  *rows = static_cast<std::int64_t>(dims[0]);
+  std::vector<double> v(dims[0] * dims[1]);
+  if (!v.empty() &&
+      H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
+    Fail(name, "read failed");
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Group: attributes
+
+bool Group::HasAttr(const std::string& name) const { return H5Aexists(id(), name.c_str()) > 0; }
+
+std::vector<std::string> Group::AttrNames() const {
+  std::vector<std::string> names;
+  auto collect = [](hid_t, const char* n, const H5A_info_t*, void* op) -> herr_t {
+    static_cast<std::vector<std::string>*>(op)->emplace_back(n);
+    return 0;
+  };
+  hsize_t idx = 0;
+  if (H5Aiterate2(id(), H5_INDEX_NAME, H5_ITER_INC, &idx, collect, &names) < 0) {
+    Fail("", "cannot list attributes");
+  }
+  return names;
+}
+
+Handle Group::OpenAttr(const std::string& name) const {
+  if (!HasAttr(name)) Fail("", fmt::format("missing attribute '{}'", name));
+  Handle a(H5Aopen(id(), name.c_str(), H5P_DEFAULT));
+  if (!a.valid()) Fail("", fmt::format("cannot open attribute '{}'", name));
+  Handle space(H5Aget_space(a.id()));
+  if (H5Sget_simple_extent_npoints(space.id()) != 1) {
+    Fail("", fmt::format("attribute '{}': expected a scalar", name));
+  }
+  return a;
+}
+
+void Group::WriteScalarAttr(const std::string& name, hid_t file_type, hid_t mem_type,
+                            const void* value) const {
+  if (HasAttr(name)) H5Adelete(id(), name.c_str());
+  Handle space(H5Screate(H5S_SCALAR));
+  Handle a(H5Acreate2(id(), name.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT));
+  if (!a.valid() || H5Awrite(a.id(), mem_type, value) < 0) {
+    Fail("", fmt::format("cannot write attribute '{}'", name));
+  }
+}
+
+void Group::SetString(const std::string& name, const std::string& value) const {
+  Handle type = VlenStringType();
+  const char* p = value.c_str();
+  WriteScalarAttr(name, type.id(), type.id(), &p);
+}
+
+void Group::SetDouble(const std::string& name, double value) const {
+  WriteScalarAttr(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+void Group::SetInt(const std::string& name, std::int64_t value) const {
+  WriteScalarAttr(name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
+}
+
+void Group::SetUInt64(const std::string& name, std::uint64_t value) const {
+  WriteScalarAttr(name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
+}
+
+bool Group::AttrIsString(const std::string& name) const {
+  Handle a = OpenAttr(name);
+  Handle type(H5Aget_type(a.id()));
+  return H5Tget_class(type.id()) == H5T_STRING;
+}
+
+std::string Group::GetString(const std::string& name) const {
+  Handle a = OpenAttr(name);
+  Handle type(H5Aget_type(a.id()));
+  if (H5Tget_class(type.id()) != H5T_STRING) {
+    Fail("", fmt::format("attribute '{}': wrong dtype: expected string, got {}", name,
+                         ClassName(H5Tget_class(type.id()))));
+  }
+  Handle space(H5Aget_space(a.id()));
+  std::vector<std::string> out;
+  auto read = [&](hid_t mem, void* buf) { return H5Aread(a.id(), mem, buf); };
+  if (!ReadStringsWith(type.id(), space.id(), 1, read, &out)) {
+    Fail("", fmt::format("attribute '{}': read failed", name));
+  }
+  return out.front();
+}
+
+void Group::ReadScalarAttr(const std::string& name, hid_t mem_type, void* out,
+                           bool allow_float) const {
+  Handle a = OpenAttr(name);
+  Handle type(H5Aget_type(a.id()));
+  const H5T_class_t cls = H5Tget_class(type.id());
+  if (cls != H5T_INTEGER && !(allow_float && cls == H5T_FLOAT)) {
+    Fail("", fmt::format("attribute '{}': wrong dtype: expected {}, got {}", name,
+                         allow_float ? "number" : "integer", ClassName(cls)));
+  }
+  if (H5Aread(a.id(), mem_type, out) < 0) {
+    Fail("", fmt::format("attribute '{}': read failed", name));
+  }
+}
+
+double Group::GetDouble(const std::string& name) const {
+  double v = 0.0;
+  ReadScalarAttr(name, H5T_NATIVE_DOUBLE, &v, true);
+  return v;
+}
+
+std::int64_t Group::GetInt(const std::string& name) const {
+  std::int64_t v = 0;
+  ReadScalarAttr(name, H5T_NATIVE_INT64, &v, false);
+  return v;
+}
+
+std::uint64_t Group::GetUInt64(const std::string& name) const {
+  std::uint64_t v = 0;
+  ReadScalarAttr(name, H5T_NATIVE_UINT64, &v, false);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File
+
+File::File(Handle file, const std::string& path)
+    : path_(path),
+      file_(std::move(file)),
+      root_(Handle(H5Gopen2(file_.id(), "/", H5P_DEFAULT)), path, "/") {
+  if (root_.id() < 0) throw Error(fmt::format("{}: cannot open root group", path));
+}
+
+namespace {
+
+// Closing the file also closes every object still open in it, so no handle outlives File.
+Handle StrongCloseFapl() {
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_STRONG);
+  return fapl;
+}
+
+}  // namespace
+
+File File::Create(const std::string& path) {
+  SilenceErrors();
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+    throw Error(
+        fmt::format("{}: cannot create: directory {} does not exist", path, parent.string()));
+  }
+  Handle fapl = StrongCloseFapl();
+  Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()));
+  if (!f.valid()) throw Error(fmt::format("{}: cannot create HDF5 file", path));
+  return File(std::move(f), path);
+}
+
+bool File::IsHdf5(const std::string& path) {
+  SilenceErrors();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  return H5Fis_hdf5(path.c_str()) > 0;
+}
+
+File File::Open(const std::string& path, unsigned flags) {
+  SilenceErrors();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error(fmt::format("{}: cannot open: is a directory", path));
+  }
+  if (std::FILE* probe = std::fopen(path.c_str(), "rb")) {
+    std::fclose(probe);
+  } else {
+    throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  }
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(fmt::format("{}: not an HDF5 file", path));
+  Handle fapl = StrongCloseFapl();
+  Handle f(H5Fopen(path.c_str(), flags, fapl.id()));
+  if (!f.valid()) {
+    throw Error(fmt::format("{}: cannot open: truncated or corrupt HDF5 file", path));
+  }
+  return File(std::move(f), path);
+}
+
+File File::OpenReadOnly(const std::string& path) { return Open(path, H5F_ACC_RDONLY); }
+
+File File::OpenReadWrite(const std::string& path) { return Open(path, H5F_ACC_RDWR); }
+
+void File::Close() {
+  root_.Close();
+  if (!file_.Reset()) throw Error(fmt::format("{}: closing the file failed", path_));
+}
+
+}  // namespace ncp::h5

@@ -1,0 +1,144 @@
+// Small RAII layer over the HDF5 C API. HDF5's own error printing is switched off; every failure
+// throws ncp::Error with one line "<file>: <object path>: <problem>", e.g.
+// "data.h5: /problems/p0/b: missing dataset".
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ncp::h5 {
+
+// Owns one HDF5 identifier of any kind (file, group, dataset, dataspace, datatype, attribute,
+// property list) and closes it with the matching H5?close.
+class Handle {
+ public:
+  Handle() = default;
+  explicit Handle(hid_t id) : id_(id) {}
+  Handle(Handle&& o) noexcept : id_(o.id_) { o.id_ = H5I_INVALID_HID; }
+  Handle& operator=(Handle&& o) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { Reset(); }
+
+  hid_t id() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  // Closes now; returns false when HDF5 reports a failure (e.g. a write that could not be flushed).
+  bool Reset();
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+};
+
+// Turns off HDF5's automatic error-stack printing for the calling thread.
+void SilenceErrors();
+
+// A group (or the root group of a file) together with the names used in error messages.
+class Group {
+ public:
+  Group(Handle handle, std::string file, std::string path)
+      : handle_(std::move(handle)), file_(std::move(file)), path_(std::move(path)) {}
+
+  hid_t id() const { return handle_.id(); }
+  const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
+  void Close() { handle_.Reset(); }
+  // "/problems/p0" + "b" -> "/problems/p0/b".
+  std::string PathOf(const std::string& name) const;
+  [[noreturn]] void Fail(const std::string& name, const std::string& problem) const;
+
+  // Links and children.
+  bool Has(const std::string& name) const;       // any link (group or dataset)
+  bool HasGroup(const std::string& name) const;  // a link that is a group
+  Group Open(const std::string& name) const;     // throws "missing group"
+  Group Create(const std::string& name) const;
+  std::vector<std::string> Children() const;  // link names in name order
+
+  // 1-D datasets. Reads check the element class (integer / float) and the rank; integers are
+  // range-checked against the destination type.
+  void WriteDoubles(const std::string& name, std::span<const double> v) const;
+  void WriteInts(const std::string& name, std::span<const std::int32_t> v) const;
+  void WriteInt64s(const std::string& name, std::span<const std::int64_t> v) const;
+  void WriteBytes(const std::string& name, std::span<const std::uint8_t> v) const;
+  void WriteStrings(const std::string& name, const std::vector<std::string>& v) const;
+  std::vector<double> ReadDoubles(const std::string& name) const;
+  std::vector<std::int32_t> ReadInts(const std::string& name) const;
+  std::vector<std::int64_t> ReadInt64s(const std::string& name) const;
+  std::vector<std::uint8_t> ReadBytes(const std::string& name) const;
+  std::vector<std::string> ReadStrings(const std::string& name) const;
+  // A string dataset holding exactly one element (any rank), e.g. a scalar title.
+  std::string ReadString(const std::string& name) const;
+  // Number of elements of a dataset of any rank whose element class is `cls`; throws "missing
+  // dataset" or "wrong dtype". Lets callers check sizes before handing a file to another reader.
+  std::int64_t Count(const std::string& name, H5T_class_t cls) const;
+
+  // 2-D row-major float64 datasets of shape rows × cols.
+  void WriteDoubles2D(const std::string& name, std::span<const double> v, std::int64_t rows,
+                      std::int64_t cols) const;
+  // Checks that the dataset is 2-D with `cols` columns; returns the data, sets *rows.
+  std::vector<double> ReadDoubles2D(const std::string& name, std::int64_t cols,
+                                    std::int64_t* rows) const;
+
+  // Scalar attributes on this group. Strings are variable-length UTF-8 (h5py reads them as str);
+  // reads accept fixed-length strings too.
+  bool HasAttr(const std::string& name) const;
+  std::vector<std::string> AttrNames() const;
+  void SetString(const std::string& name, const std::string& value) const;
+  void SetDouble(const std::string& name, double value) const;
+  void SetInt(const std::string& name, std::int64_t value) const;
+  void SetUInt64(const std::string& name, std::uint64_t value) const;
+  std::string GetString(const std::string& name) const;
+  double GetDouble(const std::string& name) const;  // accepts integer or float attributes
+  std::int64_t GetInt(const std::string& name) const;
+  std::uint64_t GetUInt64(const std::string& name) const;
+  // Attribute class is H5T_STRING.
+  bool AttrIsString(const std::string& name) const;
+
+ private:
+  void WriteNumeric(const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
+                    int rank, const hsize_t* dims) const;
+  // Opens a dataset, checks its class and rank, returns the dims.
+  // Opens a dataset and checks its element class; rank < 0 accepts any rank.
+  Handle OpenDataset(const std::string& name, H5T_class_t cls, int rank,
+                     std::vector<hsize_t>* dims) const;
+  std::vector<std::int64_t> ReadIntegers(const std::string& name) const;
+  Handle OpenAttr(const std::string& name) const;
+  void ReadScalarAttr(const std::string& name, hid_t mem_type, void* out, bool allow_float) const;
+  void WriteScalarAttr(const std::string& name, hid_t file_type, hid_t mem_type,
+                       const void* value) const;
+
+  Handle handle_;
+  std::string file_;
+  std::string path_;
+};
+
+// An open HDF5 file. Opening distinguishes a missing file, a file that is not HDF5 and a
+// truncated or corrupt one.
+class File {
+ public:
+  static File Create(const std::string& path);  // truncates an existing file
+  static File OpenReadOnly(const std::string& path);
+  static File OpenReadWrite(const std::string& path);
+  // True when `path` is a readable file with the HDF5 signature; never throws.
+  static bool IsHdf5(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  Group& root() { return root_; }
+  const Group& root() const { return root_; }
+  // Flushes and closes; throws when HDF5 reports a failure. The destructor closes silently.
+  void Close();
+
+ private:
+  File(Handle file, const std::string& path);
+  static File Open(const std::string& path, unsigned flags);
+
+  std::string path_;
+  Handle file_;
+  Group root_;
+};
+
+}  // namespace ncp::h5
