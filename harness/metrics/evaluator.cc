@@ -1,0 +1,168 @@
+#include "harness/metrics/evaluator.h"
+
+#include <cfloat>
+#include <cmath>
+
+#include "common/error.h"
+#include "solvers/common/cone.h"
+#include "solvers/common/constraint_operator.h"
+
+namespace ncp {
+namespace {
+
+double Fb(double a, double b) { return a + b - std::sqrt(a * a + b * b); }
+
+// Jordan-algebra Fischer–Burmeister function of the second-order cone,
+// φ(x, y) = x + y − (x∘x + y∘y)^{1/2}; returns ‖φ‖.
+double SocFbNorm(const double* x, const double* y) {
+  const double w0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + y[0] * y[0] + y[1] * y[1] +
+                    y[2] * y[2];
+  const double w1 = 2.0 * (x[0] * x[1] + y[0] * y[1]);
+  const double w2 = 2.0 * (x[0] * x[2] + y[0] * y[2]);
+  const double wn = std::sqrt(w1 * w1 + w2 * w2);
+  const double s1 = std::sqrt(std::max(0.0, w0 - wn)), s2 = std::sqrt(std::max(0.0, w0 + wn));
+  double r0 = 0.5 * (s1 + s2), r1 = 0.0, r2 = 0.0;
+  if (wn > 0) r1 = 0.5 * (s2 - s1) * w1 / wn, r2 = 0.5 * (s2 - s1) * w2 / wn;
+  const double p0 = x[0] + y[0] - r0, p1 = x[1] + y[1] - r1, p2 = x[2] + y[2] - r2;
+  return std::sqrt(p0 * p0 + p1 * p1 + p2 * p2);
+}
+
+double ResidualNorm(const Constraint& c, const double* lam, const double* u, const double* e) {
+  double x[3], y[3];
+  const int nr = c.rows();
+  for (int k = 0; k < nr; ++k) x[k] = lam[k] - u[k];
+  ApplyConstraintOperator(c, 1.0, x, e, y);
+  double s = 0.0;
+  for (int k = 0; k < nr; ++k) s += (lam[k] - y[k]) * (lam[k] - y[k]);
+  return std::sqrt(s);
+}
+
+}  // namespace
+
+double NatmapErrorSquared(const Constraint& c, const double* lam, const double* u,
+                          const double* e) {
+  switch (c.type) {
+    case ConstraintType::kContact: {
+      // Siconos fc3d_unitary_compute_and_add_error: r − Π_K(r − û), û = u + μ‖u_t‖ e_n.
+      const double x[3] = {lam[0] - u[0] - c.mu * std::hypot(u[1], u[2]), lam[1] - u[1],
+                           lam[2] - u[2]};
+      double y[3];
+      ProjectProximal(c.mu, x, y);
+      const double d0 = lam[0] - y[0], d1 = lam[1] - y[1], d2 = lam[2] - y[2];
+      return d0 * d0 + d1 * d1 + d2 * d2;
+    }
+    case ConstraintType::kUnilateral: {
+      const double d = lam[0] - std::max(0.0, lam[0] - u[0]);
+      return d * d;
+    }
+    case ConstraintType::kBilateral:
+      return u[0] * u[0];
+    case ConstraintType::kSoft: {  // λ + k e + d J v̂, with J v̂ = u − e
+      const double d = lam[0] + c.stiffness * e[0] + c.damping * (u[0] - e[0]);
+      return d * d;
+    }
+  }
+  return 0.0;
+}
+
+double FischerBurmeisterError(const Constraint& c, const double* lam, const double* u,
+                              const double* e) {
+  switch (c.type) {
+    case ConstraintType::kContact: {
+      // Scale K_μ and its dual onto the unit second-order cone: x = (μ r_n, r_t),
+      // y = (û_n, μ û_t) with the de Saxcé velocity û.
+      const double un = u[0] + c.mu * std::hypot(u[1], u[2]);
+      const double x[3] = {c.mu * lam[0], lam[1], lam[2]};
+      const double y[3] = {un, c.mu * u[1], c.mu * u[2]};
+      return SocFbNorm(x, y);
+    }
+    case ConstraintType::kUnilateral:
+      return std::abs(Fb(lam[0], u[0]));
+    case ConstraintType::kBilateral:
+      return std::abs(u[0]);
+    case ConstraintType::kSoft:
+      return std::abs(lam[0] + c.stiffness * e[0] + c.damping * (u[0] - e[0]));
+  }
+  return 0.0;
+}
+
+Evaluator::Evaluator(const ContactProblem& p) : p_(p) {
+  if (p.form == ProblemForm::kLocal) {
+    q_norm_ = p.q.norm();
+    return;
+  }
+  chol_ = std::make_unique<CholmodLLT>();
+  SpMat A = p.A;
+  A.makeCompressed();
+  chol_->Analyze(A);
+  if (!chol_->Factorize(A)) throw Error("A: not symmetric positive definite (Cholesky failed)");
+  Vec vfree(p.A.rows());
+  chol_->Solve(p.b, vfree);
+  q_norm_ = (p.J * vfree + p.e).norm();
+}
+
+Vec Evaluator::ConstraintVelocity(const Vec& lambda) const {
+  if (p_.form == ProblemForm::kLocal) return p_.W * lambda + p_.q;
+  const Vec rhs = p_.b + p_.J.transpose() * lambda;
+  Vec vhat(rhs.size());
+  chol_->Solve(rhs, vhat);
+  return p_.J * vhat + p_.e;
+}
+
+Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
+  Metrics m;
+  const int rows = p_.num_rows();
+  if (lambda.size() != rows || !lambda.allFinite()) return m;  // all NaN: nothing to measure
+  const Vec u = ConstraintVelocity(lambda);
+  const Vec e = p_.e.size() == rows ? p_.e : Vec::Zero(rows);
+  double res = 0, nat2 = 0, fb2 = 0, aa = 0, pen = 0, cone = 0, compl_ = 0, diss = 0;
+  for (const Constraint& c : p_.constraints) {
+    const double* l = lambda.data() + c.row;
+    const double* uc = u.data() + c.row;
+    const double* ec = e.data() + c.row;
+    res += ResidualNorm(c, l, uc, ec);
+    nat2 += NatmapErrorSquared(c, l, uc, ec);
+    const double fb = FischerBurmeisterError(c, l, uc, ec);
+    fb2 += fb * fb;
+    aa += -std::log10(std::max(fb, 1e-16));
+    if (c.type == ConstraintType::kContact || c.type == ConstraintType::kUnilateral) {
+      pen = std::max(pen, -uc[0]);
+      compl_ = std::max(compl_, std::abs(l[0] * uc[0]));
+      cone = std::max(cone, -l[0]);
+    }
+    if (c.type == ConstraintType::kContact) {
+      const double tn = std::hypot(l[1], l[2]), utn = std::hypot(uc[1], uc[2]);
+      cone = std::max(cone, tn - c.mu * l[0]);
+      // Maximal dissipation: λ_t minimizes λ_t·u_t over the disk of radius μλ_n, i.e.
+      // μ λ_n ‖u_t‖ + λ_t·u_t = 0; continuous also where u_t → 0.
+      diss = std::max(diss, std::abs(c.mu * std::max(l[0], 0.0) * utn + l[1] * uc[1] + l[2] * uc[2]));
+    }
+  }
+  const int nc = std::max(1, p_.num_constraints());
+  m[Metric::kRes004] = res / nc;
+  const double nat = std::sqrt(nat2);
+  m[Metric::kNatmapAbs] = nat;
+  m[Metric::kNatmapRel] = q_norm_ > DBL_EPSILON ? nat / q_norm_ : nat;
+  const double scale = std::max({q_norm_, lambda.norm(), u.norm()});
+  m[Metric::kNatmapSiconos] = scale > DBL_EPSILON ? nat / scale : nat;
+  m[Metric::kFb] = std::sqrt(fb2);
+  m[Metric::kFbAA] = aa / nc;
+  m[Metric::kPenetration] = std::max(pen, 0.0);
+  m[Metric::kConeViolation] = std::max(cone, 0.0);
+  m[Metric::kComplementarity] = compl_;
+  m[Metric::kDissipation] = diss;
+  if (p_.form == ProblemForm::kGlobal && v.size() == p_.num_dofs() && v.allFinite()) {
+    const Vec dyn = p_.A * v - p_.b - p_.J.transpose() * lambda;
+    m[Metric::kDyn] = dyn.norm() / std::max(1.0, p_.b.norm());
+    m[Metric::kDual] = dyn.lpNorm<Eigen::Infinity>();
+    const Vec us = p_.J * v + p_.e;
+    double prim = 0.0;
+    for (const Constraint& c : p_.constraints)
+      prim = std::max(prim, ResidualNorm(c, lambda.data() + c.row, us.data() + c.row,
+                                         e.data() + c.row));
+    m[Metric::kPrimal] = prim;
+  }
+  return m;
+}
+
+}  // namespace ncp

@@ -1,0 +1,43 @@
+// One row of the long-format results: problem × solver × settings × budget × repeat,
+// with its per-iteration trace.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/metrics/metrics.h"
+
+namespace ncp {
+
+struct TracePoint {
+  int iteration = 0;      // outer iterations done
+  double time_s = 0.0;    // setup + iterate time so far (evaluation excluded)
+  Metrics metrics;
+};
+
+struct RunRecord {
+  std::string job_key;    // unique key of the job, used for resuming
+  std::string dataset;    // dataset file stem
+  std::string problem;    // problem name within the dataset
+  std::string solver;
+  std::string settings;   // "key=value;key=value" with every setting, defaults included
+  std::string budget;     // "iters=500;time_ms=0;tol=0;tol_metric=res004"
+  std::string warm_start; // none | reference | previous
+  int repeat = 0;
+  std::string status = "failed";  // converged | max-iterations | time-limit | diverged | failed | not-applicable
+  std::string message;    // solver message, empty when none
+  int iterations = -1;
+  double setup_time_s = -1.0;
+  double solve_time_s = -1.0;  // iterate() time summed
+  double total_time_s = -1.0;  // setup + solve
+  int threads_given = -1;
+  int threads_used = -1;
+  int num_dofs = -1;
+  int num_constraints = -1;
+  int num_contacts = -1;
+  Metrics final_metrics;
+  double lambda_err = -1.0;    // ‖λ − λ*‖/‖λ*‖ against the stored reference, −1 without one
+  std::vector<TracePoint> trace;
+};
+
+}  // namespace ncp

@@ -1,0 +1,248 @@
+#include "harness/runner.h"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/results_store.h"
+#include "harness/system_info.h"
+#include "problems/io/fclib_io.h"
+#include "problems/model/validate.h"
+
+namespace ncp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+double RelErr(const Vec& x, const Vec& ref) {
+  if (x.size() != ref.size() || ref.size() == 0) return -1.0;
+  return (x - ref).norm() / std::max(ref.norm(), 1e-300);
+}
+
+}  // namespace
+
+std::string Budget::ToString() const {
+  return fmt::format("iters={};time_ms={};tol={};tol_metric={}", iters, time_ms, tol,
+                     kMetricNames[static_cast<int>(tol_metric)]);
+}
+
+WarmMode WarmModeFromName(const std::string& name) {
+  if (name == "none") return WarmMode::kNone;
+  if (name == "reference") return WarmMode::kReference;
+  if (name == "previous") return WarmMode::kPrevious;
+  throw Error(fmt::format("--warm = {}: must be one of none, reference, previous", name));
+}
+
+const char* ToString(WarmMode w) {
+  switch (w) {
+    case WarmMode::kNone: return "none";
+    case WarmMode::kReference: return "reference";
+    case WarmMode::kPrevious: return "previous";
+  }
+  return "none";
+}
+
+std::vector<SolverJob> MakeSolverJobs(const std::vector<std::string>& names,
+                                      const std::vector<std::string>& sets) {
+  std::map<std::string, std::map<std::string, std::string>> given;
+  for (const std::string& s : sets) {
+    const std::size_t dot = s.find('.'), eq = s.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || dot > eq)
+      throw Error(fmt::format("--set {}: must be solver.key=value", s));
+    given[s.substr(0, dot)][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
+  }
+  for (const auto& [solver, kv] : given) {
+    bool listed = false;
+    for (const auto& n : names) listed |= n == solver;
+    if (!listed) throw Error(fmt::format("--set {}.*: solver '{}' is not in --solvers", solver, solver));
+  }
+  std::vector<SolverJob> jobs;
+  for (const std::string& n : names) {
+    const SolverEntry& e = FindSolver(n);
+    jobs.push_back({&e, Settings::Parse(n, e.settings, given[n])});
+  }
+  if (jobs.empty()) throw Error("--solvers: empty list");
+  return jobs;
+}
+
+DatasetInput LoadValidated(const std::string& path) {
+  DatasetInput d;
+  d.path = path;
+  d.stem = std::filesystem::path(path).stem().string();
+  d.problems = LoadProblems(path);
+  if (d.problems.empty()) throw Error(fmt::format("{}: no problems in the file", path));
+  for (const ContactProblem& p : d.problems) {
+    const std::string err = Validate(p);
+    if (!err.empty()) throw Error(fmt::format("{}: problem '{}': {}", path, p.meta.name, err));
+  }
+  return d;
+}
+
+std::string JobKey(const std::string& dataset, const ContactProblem& p, const SolverJob& job,
+                   const RunOptions& opt, int repeat) {
+  return fmt::format("{}|{}|{}|{}|{}|warm={}|threads={}|trace={}|repeat={}", dataset, p.meta.name,
+                     job.entry->name, job.settings.ToString(), opt.budget.ToString(),
+                     ToString(opt.warm), opt.threads, opt.trace_every, repeat);
+}
+
+RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
+                 const RunOptions& opt, const WarmStart* warm, int repeat,
+                 WarmStart* solution) {
+  RunRecord r;
+  r.problem = p.meta.name;
+  r.solver = job.entry->name;
+  r.settings = job.settings.ToString();
+  r.budget = opt.budget.ToString();
+  r.warm_start = ToString(opt.warm);
+  r.repeat = repeat;
+  r.threads_given = opt.threads > 0 ? opt.threads : omp_get_max_threads();
+  r.num_dofs = p.num_dofs();
+  r.num_constraints = p.num_constraints();
+  r.num_contacts = p.num_contacts();
+
+  std::unique_ptr<Solver> solver = job.entry->make();
+  Vec v, lam;
+  auto t0 = Clock::now();
+  Status st = solver->Setup(p, job.settings, warm);
+  r.setup_time_s = Seconds(t0, Clock::now());
+  r.threads_used = solver->ThreadsUsed();
+  double solve = 0.0;
+  int it = 0;
+  const Budget& b = opt.budget;
+  auto trace = [&](int iter) {
+    solver->Current(v, lam);
+    TracePoint tp;
+    tp.iteration = iter;
+    tp.time_s = r.setup_time_s + solve;
+    tp.metrics = ev.Evaluate(v, lam);
+    r.trace.push_back(tp);
+    return tp.metrics;
+  };
+  if (st == Status::kRunning) {
+    if (opt.trace_every > 0) trace(0);
+    while (true) {
+      if (it >= b.iters) {
+        st = Status::kMaxIterations;
+        break;
+      }
+      t0 = Clock::now();
+      st = solver->Iterate();
+      solve += Seconds(t0, Clock::now());
+      ++it;
+      if (st != Status::kRunning) break;
+      const bool want_trace = opt.trace_every > 0 && it % opt.trace_every == 0;
+      if (want_trace || b.tol > 0) {
+        Metrics m;
+        if (want_trace) {
+          m = trace(it);
+        } else {
+          solver->Current(v, lam);
+          m = ev.Evaluate(v, lam);
+        }
+        if (b.tol > 0 && m[b.tol_metric] <= b.tol) {
+          st = Status::kConverged;
+          break;
+        }
+      }
+      if (b.time_ms > 0 && (r.setup_time_s + solve) * 1e3 >= b.time_ms) {
+        st = Status::kTimeLimit;
+        break;
+      }
+    }
+  }
+  r.iterations = it;
+  r.solve_time_s = solve;
+  r.total_time_s = r.setup_time_s + solve;
+  r.message = solver->message();
+  if (st != Status::kNotApplicable && st != Status::kFailed) {
+    solver->Current(v, lam);
+    r.final_metrics = ev.Evaluate(v, lam);
+    if (!lam.allFinite() && st != Status::kDiverged) {
+      st = Status::kDiverged;
+      r.message = "non-finite multiplier";
+    }
+    if (p.reference && st != Status::kDiverged) r.lambda_err = RelErr(lam, p.reference->lambda);
+    if (solution) *solution = {v, lam};
+  }
+  if (opt.trace_every > 0 && !r.trace.empty() && r.trace.back().iteration != it &&
+      st != Status::kNotApplicable && st != Status::kFailed) {
+    TracePoint tp;  // the final point always closes the trace
+    tp.iteration = it;
+    tp.time_s = r.total_time_s;
+    tp.metrics = r.final_metrics;
+    r.trace.push_back(tp);
+  }
+  r.status = ToString(st);
+  return r;
+}
+
+int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& jobs,
+           const RunOptions& opt, const std::string& results_path, bool quiet) {
+  if (opt.threads > 0) omp_set_num_threads(opt.threads);
+  ResultsStore store(results_path);
+  int ran = 0, skipped = 0;
+  std::size_t total = 0;
+  for (const auto& d : data) total += d.problems.size() * jobs.size() * opt.repeat;
+  std::size_t done = 0;
+  for (const DatasetInput& d : data) {
+    for (const SolverJob& job : jobs) {
+      std::optional<WarmStart> previous;
+      for (const ContactProblem& p : d.problems) {
+        std::unique_ptr<Evaluator> ev;
+        for (int rep = 0; rep < opt.repeat; ++rep) {
+          ++done;
+          const std::string key = JobKey(d.stem, p, job, opt, rep);
+          if (store.Has(key)) {
+            ++skipped;
+            continue;
+          }
+          if (!ev) ev = std::make_unique<Evaluator>(p);
+          WarmStart ws;
+          const WarmStart* warm = nullptr;
+          if (opt.warm == WarmMode::kReference && p.reference) {
+            ws = {p.reference->v, p.reference->lambda};
+            warm = &ws;
+          } else if (opt.warm == WarmMode::kPrevious && previous) {
+            warm = &*previous;
+          }
+          WarmStart solution;
+          RunRecord r = RunOne(p, *ev, job, opt, warm, rep, &solution);
+          r.job_key = key;
+          r.dataset = d.stem;
+          if (!quiet)
+            std::fprintf(stderr, "[%zu/%zu] %s %s %-10s %-15s it=%-5d t=%.3gms res004=%.3g\n", done,
+                         total, d.stem.c_str(), p.meta.name.c_str(), job.entry->name.c_str(),
+                         r.status.c_str(), r.iterations, r.total_time_s * 1e3,
+                         r.final_metrics[Metric::kRes004]);
+          store.Add(r);
+          ++ran;
+          if (rep == opt.repeat - 1 && opt.warm == WarmMode::kPrevious) {
+            const bool usable = r.status != "diverged" && r.status != "failed" &&
+                                r.status != "not-applicable";
+            if (usable) previous = std::move(solution);
+            else previous.reset();
+          }
+        }
+      }
+    }
+  }
+  std::map<std::string, std::string> attrs = {
+      {"version", NCPBENCH_VERSION},      {"git_revision", GitRevision(NCPBENCH_SOURCE_DIR)},
+      {"date", NowIso8601()},             {"cpu", CpuModel()},
+      {"threads", std::to_string(opt.threads > 0 ? opt.threads : omp_get_max_threads())},
+      {"budget", opt.budget.ToString()}};
+  for (const DatasetInput& d : data) attrs["dataset_hash:" + d.stem] = FileHash(d.path);
+  store.Finalize(attrs);
+  if (!quiet && skipped) std::fprintf(stderr, "resumed: %d jobs already done, %d run now\n", skipped, ran);
+  return ran;
+}
+
+}  // namespace ncp

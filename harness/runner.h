@@ -1,0 +1,68 @@
+// The benchmark loop: for each problem × solver × repeat, Setup and Iterate under the budget,
+// timing only the solver (evaluation for traces and tolerances is excluded), then one final
+// evaluation by the shared Evaluator.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/metrics/evaluator.h"
+#include "harness/run_record.h"
+#include "problems/model/contact_problem.h"
+#include "solvers/registry.h"
+
+namespace ncp {
+
+struct Budget {
+  int iters = 1000;                     // outer iterations (≥ 1)
+  double time_ms = 0.0;                 // per problem, setup included; 0 = none
+  double tol = 0.0;                     // stop when tol_metric ≤ tol; 0 = none
+  Metric tol_metric = Metric::kRes004;
+  std::string ToString() const;
+};
+
+enum class WarmMode { kNone, kReference, kPrevious };
+WarmMode WarmModeFromName(const std::string& name);  // throws ncp::Error
+const char* ToString(WarmMode w);
+
+struct SolverJob {
+  const SolverEntry* entry = nullptr;
+  Settings settings;
+};
+
+struct RunOptions {
+  Budget budget;
+  int repeat = 1;
+  int threads = 0;       // 0: OpenMP's default
+  int trace_every = 0;   // record a trace point every K iterations; 0 = none
+  WarmMode warm = WarmMode::kNone;
+};
+
+// Runs one job. `warm` may be null; `solution`, when given, receives the final (v, λ).
+RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
+                 const RunOptions& opt, const WarmStart* warm, int repeat,
+                 WarmStart* solution = nullptr);
+
+// Parses "--solvers a,b" and "--set a.k=v" into validated jobs; throws ncp::Error.
+std::vector<SolverJob> MakeSolverJobs(const std::vector<std::string>& names,
+                                      const std::vector<std::string>& sets);
+
+struct DatasetInput {
+  std::string path;
+  std::string stem;
+  std::vector<ContactProblem> problems;
+};
+
+// Loads and validates every problem; throws ncp::Error "file: problem 'name': reason".
+DatasetInput LoadValidated(const std::string& path);
+
+// Runs everything into `results_path` (atomic, resumable). Returns the number of jobs run now;
+// unless quiet, prints one progress line per job to stderr.
+int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& jobs,
+           const RunOptions& opt, const std::string& results_path, bool quiet);
+
+std::string JobKey(const std::string& dataset, const ContactProblem& p, const SolverJob& job,
+                   const RunOptions& opt, int repeat);
+
+}  // namespace ncp
