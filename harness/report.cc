@@ -1,0 +1,362 @@
+#include "harness/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <set>
+#include <string_view>
+
+#include "harness/results_store.h"
+
+namespace ncp {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+using RowPtrs = std::vector<const RunRecord*>;
+
+// ---------------------------------------------------------------------------------------------
+// Aggregation.
+
+struct VariantKey {
+  std::string solver, settings, budget, warm_start;
+  auto operator<=>(const VariantKey&) const = default;
+};
+
+VariantKey KeyOf(const RunRecord& r) { return {r.solver, r.settings, r.budget, r.warm_start}; }
+
+// One problem of one variant, repeats collapsed.
+struct ProblemOutcome {
+  const RunRecord* first = nullptr;   // lowest repeat: accuracy, status, iterations
+  double time_s = kNaN;               // min total_time_s over repeats
+  double time_to_tolerance_s = kNaN;  // min over repeats
+};
+
+std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
+  std::map<std::string, ProblemOutcome> out;
+  for (const RunRecord* r : runs) {
+    ProblemOutcome& p = out[r->problem];
+    if (p.first == nullptr || r->repeat < p.first->repeat) p.first = r;
+    const double t =
+        std::isfinite(r->total_time_s) && r->total_time_s >= 0 ? r->total_time_s : kNaN;
+    // std::fmin skips NaN: a repeat without a time does not erase the others.
+    p.time_s = std::fmin(p.time_s, t);
+    p.time_to_tolerance_s = std::fmin(p.time_to_tolerance_s, TimeToTolerance(*r, kTimeToTolerance));
+  }
+  return out;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// A missing or non-finite residual is worse than any number, so it ranks as +inf.
+double MedianResidual(std::vector<double> v) {
+  for (double& x : v) x = std::isfinite(x) ? x : kInf;
+  return Median(std::move(v));
+}
+
+constexpr std::size_t kFailedIndex = 4;
+static_assert(std::string_view(kStatusNames[kFailedIndex]) == "failed");
+
+std::size_t StatusIndex(const std::string& status) {
+  for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
+    if (status == kStatusNames[i]) return i;
+  }
+  return kFailedIndex;
+}
+
+void CountSuccesses(const std::map<std::string, ProblemOutcome>& problems, SolverSummary& s) {
+  for (std::size_t m = 0; m < kReportMetrics.size(); ++m) {
+    for (std::size_t p = 0; p < kAccuracyProfiles.size(); ++p) {
+      int solved = 0;
+      for (const auto& [name, o] : problems) {
+        solved += IsSuccess(*o.first, kReportMetrics[m], kAccuracyProfiles[p].tolerance);
+      }
+      s.success_rate[m][p] = problems.empty() ? 0.0 : static_cast<double>(solved) / problems.size();
+    }
+  }
+}
+
+SolverSummary SummarizeVariant(const RowPtrs& runs) {
+  const std::map<std::string, ProblemOutcome> problems = ByProblem(runs);
+  SolverSummary s;
+  s.problems = static_cast<int>(problems.size());
+  CountSuccesses(problems, s);
+  std::vector<double> times, iterations, res004, natmap_rel, to_tolerance;
+  for (const auto& [name, o] : problems) {
+    if (!std::isnan(o.time_s)) times.push_back(o.time_s);
+    if (o.first->iterations >= 0) iterations.push_back(o.first->iterations);
+    res004.push_back(o.first->final_metrics[Metric::kRes004]);
+    natmap_rel.push_back(o.first->final_metrics[Metric::kNatmapRel]);
+    if (!std::isnan(o.time_to_tolerance_s)) to_tolerance.push_back(o.time_to_tolerance_s);
+    ++s.status_counts[StatusIndex(o.first->status)];
+  }
+  s.shgeom_time_s = ShiftedGeometricMean(times, kTimeShiftS);
+  s.median_iterations = Median(iterations);
+  s.median_res004 = MedianResidual(res004);
+  s.median_natmap_rel = MedianResidual(natmap_rel);
+  s.reached_tolerance = static_cast<int>(to_tolerance.size());
+  s.median_time_to_tolerance_s = Median(to_tolerance);
+  return s;
+}
+
+// "k=v" items of a variant: settings, budget, and its warm start.
+std::set<std::string> Items(const VariantKey& k) {
+  std::set<std::string> items;
+  for (const std::string* list : {&k.settings, &k.budget}) {
+    std::size_t begin = 0;
+    while (begin <= list->size()) {
+      const std::size_t end = std::min(list->find(';', begin), list->size());
+      if (end > begin) items.insert(list->substr(begin, end - begin));
+      begin = end + 1;
+    }
+  }
+  items.insert("warm_start=" + k.warm_start);
+  return items;
+}
+
+// The solver name alone when a dataset has one variant of it; otherwise the name plus the items
+// in which its variants differ (or a number when they differ only in item order).
+std::string VariantLabel(const std::string& solver, std::size_t variants,
+                         const std::vector<std::string>& differing, std::size_t index) {
+  if (variants == 1) return solver;
+  if (differing.empty()) return fmt::format("{} #{}", solver, index + 1);
+  return fmt::format("{} ({})", solver, fmt::join(differing, ", "));
+}
+
+std::map<VariantKey, std::string> Labels(const std::map<VariantKey, RowPtrs>& variants) {
+  std::map<std::string, std::vector<VariantKey>> by_solver;
+  for (const auto& [key, runs] : variants) by_solver[key.solver].push_back(key);
+  std::map<VariantKey, std::string> labels;
+  for (const auto& [solver, keys] : by_solver) {
+    std::set<std::string> common = Items(keys.front());
+    for (const VariantKey& k : keys) {
+      std::set<std::string> items = Items(k), kept;
+      std::set_intersection(common.begin(), common.end(), items.begin(), items.end(),
+                            std::inserter(kept, kept.begin()));
+      common = std::move(kept);
+    }
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      std::vector<std::string> differing;
+      for (const std::string& item : Items(keys[i])) {
+        if (!common.count(item)) differing.push_back(item);
+      }
+      labels[keys[i]] = VariantLabel(solver, keys.size(), differing, i);
+    }
+  }
+  return labels;
+}
+
+void RankSolvers(DatasetSummary& d) {
+  double best_time = kInf, best_residual = kInf, fastest = kInf;
+  for (const SolverSummary& s : d.solvers) best_time = std::fmin(best_time, s.shgeom_time_s);
+  for (std::size_t i = 0; i < d.solvers.size(); ++i) {
+    SolverSummary& s = d.solvers[i];
+    if (std::isfinite(best_time) && best_time > 0) s.relative_time = s.shgeom_time_s / best_time;
+    if (std::isfinite(s.median_res004) && s.median_res004 < best_residual) {
+      best_residual = s.median_res004;
+      d.most_accurate = static_cast<int>(i);
+    }
+    if (s.reached_tolerance > 0 && s.median_time_to_tolerance_s < fastest) {
+      fastest = s.median_time_to_tolerance_s;
+      d.fastest = static_cast<int>(i);
+    }
+  }
+}
+
+DatasetSummary SummarizeDataset(const std::string& name, const RowPtrs& rows) {
+  std::map<VariantKey, RowPtrs> variants;
+  for (const RunRecord* r : rows) variants[KeyOf(*r)].push_back(r);
+  const std::map<VariantKey, std::string> labels = Labels(variants);
+  DatasetSummary d;
+  d.dataset = name;
+  for (const auto& [key, runs] : variants) {
+    d.solvers.push_back(SummarizeVariant(runs));
+    d.solvers.back().label = labels.at(key);
+  }
+  std::sort(d.solvers.begin(), d.solvers.end(),
+            [](const SolverSummary& a, const SolverSummary& b) { return a.label < b.label; });
+  RankSolvers(d);
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting: three significant digits, residuals in scientific notation.
+
+std::string Sig(double x) {
+  if (std::isnan(x)) return "n/a";
+  if (std::isinf(x)) return "inf";
+  return fmt::format("{:.3g}", x);
+}
+
+std::string Residual(double x) {
+  if (std::isnan(x)) return "n/a";
+  if (std::isinf(x)) return "inf";
+  return fmt::format("{:.2e}", x);
+}
+
+std::string Percent(double fraction) { return fmt::format("{:.3g}%", 100.0 * fraction); }
+
+// A tolerance as written by hand: 1e-3 rather than 0.001 or 1.00e-03.
+std::string Tolerance(double x) {
+  std::string mantissa = fmt::format("{:.2e}", x);
+  const std::size_t e = mantissa.find('e');
+  const int exponent = std::stoi(mantissa.substr(e + 1));
+  mantissa.erase(e);
+  while (mantissa.back() == '0') mantissa.pop_back();
+  if (mantissa.back() == '.') mantissa.pop_back();
+  return fmt::format("{}e{}", mantissa, exponent);
+}
+
+std::string Count(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:g}", x); }
+
+// Labels come from settings strings, which may contain the table separator.
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string Attr(const std::map<std::string, std::string>& attrs, const std::string& key) {
+  const auto it = attrs.find(key);
+  return it == attrs.end() || it->second.empty() ? "unknown" : it->second;
+}
+
+std::string Header(const std::map<std::string, std::string>& attrs) {
+  const std::string threads = attrs.count(kRunAttrThreads) ? Attr(attrs, kRunAttrThreads)
+                                                           : Attr(attrs, kRunAttrHostThreads);
+  std::string out = "# ncpbench report\n\n";
+  out += fmt::format("- Date: {}\n", Attr(attrs, kRunAttrDate));
+  out += fmt::format("- CPU: {}\n", Attr(attrs, kRunAttrCpu));
+  out += fmt::format("- Threads: {}\n", threads);
+  out += fmt::format("- Git revision: {}\n", Attr(attrs, kRunAttrGitRevision));
+  out += fmt::format("- Version: {}\n", Attr(attrs, kRunAttrVersion));
+  const std::set<std::string> shown = {kRunAttrDate, kRunAttrCpu, kRunAttrThreads,
+                                       kRunAttrGitRevision, kRunAttrVersion};
+  for (const auto& [key, value] : attrs) {
+    if (!shown.count(key)) out += fmt::format("- {}: {}\n", key, value);
+  }
+  return out + "\n";
+}
+
+std::string HowToRead() {
+  return fmt::format(
+      "Success at a profile (low {}, mid {}, high {}): final metric ≤ the profile's "
+      "tolerance, finite, and status neither diverged nor failed. Time: shifted geometric mean "
+      "of total_time_s (setup + solve, minimum over repeats per problem, shift {:g} ms) over "
+      "every run with a time, successful or not — read it with the success rates. Relative "
+      "time divides it by the best solver's on the dataset; that ratio transfers across "
+      "machines, absolute times hold for the CPU above. Medians count a non-finite residual "
+      "as inf. Status: converged / max-iterations / time-limit / diverged / failed / "
+      "not-applicable.\n\n",
+      Tolerance(kAccuracyProfiles[0].tolerance), Tolerance(kAccuracyProfiles[1].tolerance),
+      Tolerance(kAccuracyProfiles[2].tolerance), kTimeShiftS * 1e3);
+}
+
+std::string TableHead() {
+  std::string head = "| solver | problems |";
+  for (Metric m : kReportMetrics) {
+    for (const AccuracyProfile& p : kAccuracyProfiles) {
+      head += fmt::format(" {} {} |", kMetricNames[static_cast<std::size_t>(m)], p.name);
+    }
+  }
+  head +=
+      " time shgeom [ms] | time rel. | median iters | median res004 | median natmap_rel |"
+      " status conv/max-it/time/div/fail/n-a |\n";
+  const std::size_t columns = std::count(head.begin(), head.end(), '|') - 1;
+  std::string rule = "|";
+  for (std::size_t i = 0; i < columns; ++i) rule += i < 2 ? "---|" : "---:|";
+  return head + rule + "\n";
+}
+
+std::string TableRow(const SolverSummary& s) {
+  std::string row = fmt::format("| {} | {} |", Escape(s.label), s.problems);
+  for (const auto& rates : s.success_rate) {
+    for (double rate : rates) row += " " + Percent(rate) + " |";
+  }
+  row += fmt::format(" {} | {} | {} | {} | {} | {} |\n", Sig(s.shgeom_time_s * 1e3),
+                     Sig(s.relative_time), Count(s.median_iterations), Residual(s.median_res004),
+                     Residual(s.median_natmap_rel), fmt::join(s.status_counts, "/"));
+  return row;
+}
+
+std::string Verdicts(const DatasetSummary& d) {
+  std::string out;
+  if (d.most_accurate >= 0) {
+    const SolverSummary& s = d.solvers[d.most_accurate];
+    out += fmt::format("Most accurate: **{}** (median final res004 {}).\n", Escape(s.label),
+                       Residual(s.median_res004));
+  } else {
+    out += "Most accurate: none (no solver has a finite median final res004).\n";
+  }
+  const std::string tolerance = "res004 ≤ " + Tolerance(kTimeToTolerance);
+  if (d.fastest >= 0) {
+    const SolverSummary& s = d.solvers[d.fastest];
+    out += fmt::format(
+        "Fastest to {}: **{}** (median {} ms over the {}/{} problems where reached).\n", tolerance,
+        Escape(s.label), Sig(s.median_time_to_tolerance_s * 1e3), s.reached_tolerance, s.problems);
+  } else {
+    out += fmt::format("Fastest to {}: none (no trace reached it).\n", tolerance);
+  }
+  return out;
+}
+
+std::string DatasetSection(const DatasetSummary& d) {
+  std::string out = fmt::format("## Dataset {}\n\n", d.dataset.empty() ? "(unnamed)" : d.dataset);
+  out += TableHead();
+  for (const SolverSummary& s : d.solvers) out += TableRow(s);
+  return out + "\n" + Verdicts(d) + "\n";
+}
+
+}  // namespace
+
+double ShiftedGeometricMean(const std::vector<double>& values, double shift) {
+  if (values.empty()) return kNaN;
+  double sum = 0.0;
+  for (double v : values) sum += std::log(v + shift);
+  return std::exp(sum / values.size()) - shift;
+}
+
+bool IsSuccess(const RunRecord& r, Metric m, double tolerance) {
+  if (r.status == "diverged" || r.status == "failed") return false;
+  const double value = r.final_metrics[m];
+  return std::isfinite(value) && value <= tolerance;
+}
+
+double TimeToTolerance(const RunRecord& r, double tolerance) {
+  double earliest = kNaN;
+  for (const TracePoint& p : r.trace) {
+    const double value = p.metrics[Metric::kRes004];
+    if (std::isfinite(value) && value <= tolerance) earliest = std::fmin(earliest, p.time_s);
+  }
+  return earliest;
+}
+
+std::vector<DatasetSummary> SummarizeResults(const std::vector<RunRecord>& rows) {
+  std::map<std::string, RowPtrs> by_dataset;
+  for (const RunRecord& r : rows) by_dataset[r.dataset].push_back(&r);
+  std::vector<DatasetSummary> out;
+  for (const auto& [name, dataset_rows] : by_dataset) {
+    out.push_back(SummarizeDataset(name, dataset_rows));
+  }
+  return out;
+}
+
+std::string MarkdownReport(const std::vector<RunRecord>& rows,
+                           const std::map<std::string, std::string>& run_attrs) {
+  std::string out = Header(run_attrs) + HowToRead();
+  const std::vector<DatasetSummary> datasets = SummarizeResults(rows);
+  if (datasets.empty()) out += "No results.\n";
+  for (const DatasetSummary& d : datasets) out += DatasetSection(d);
+  return out;
+}
+
+}  // namespace ncp

@@ -1,0 +1,85 @@
+// Markdown report of a results file: one table per dataset, one line per solver, in the manner of
+// qpbenchmark (success at named accuracy profiles, shifted geometric means of time).
+//
+// Aggregation (SummarizeResults) is separate from formatting (MarkdownReport), so that other
+// commands can reuse the numbers.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/metrics/metrics.h"
+#include "harness/run_record.h"
+
+namespace ncp {
+
+struct AccuracyProfile {
+  const char* name;
+  double tolerance;
+};
+inline constexpr std::array<AccuracyProfile, 3> kAccuracyProfiles = {
+    {{"low", 1e-3}, {"mid", 1e-6}, {"high", 1e-9}}};
+
+// The metrics whose success rates the report shows.
+inline constexpr std::array<Metric, 2> kReportMetrics = {Metric::kRes004, Metric::kNatmapRel};
+
+// Shift of the geometric mean of times: keeps sub-millisecond runs from dominating the mean.
+inline constexpr double kTimeShiftS = 1e-3;
+
+// "Fastest solver" means fastest to reach res004 ≤ this tolerance (the mid profile).
+inline constexpr double kTimeToTolerance = 1e-6;
+
+// Status counts in this order; an unknown status counts as failed.
+inline constexpr std::array<const char*, 6> kStatusNames = {
+    "converged", "max-iterations", "time-limit", "diverged", "failed", "not-applicable"};
+
+// One solver variant (solver × settings × budget × warm start) on one dataset. Per problem, the
+// run with the lowest repeat number gives accuracy, status and iterations; times are the minimum
+// over repeats.
+struct SolverSummary {
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+  std::string label;  // solver name, plus the settings that tell its variants apart
+  int problems = 0;   // distinct problems with a row
+  // success_rate[m][p]: fraction of problems solved to kAccuracyProfiles[p] in kReportMetrics[m]
+  std::array<std::array<double, kAccuracyProfiles.size()>, kReportMetrics.size()> success_rate{};
+  double shgeom_time_s = kNaN;  // shifted geometric mean of total_time_s, NaN without times
+  double relative_time = kNaN;  // shgeom_time_s / the best shgeom_time_s on the dataset
+  double median_iterations = kNaN;
+  double median_res004 = kNaN;      // non-finite values count as +inf
+  double median_natmap_rel = kNaN;  // non-finite values count as +inf
+  std::array<int, kStatusNames.size()> status_counts{};
+  int reached_tolerance = 0;  // problems whose trace reached res004 ≤ kTimeToTolerance
+  double median_time_to_tolerance_s = kNaN;  // over those problems
+};
+
+struct DatasetSummary {
+  std::string dataset;
+  std::vector<SolverSummary> solvers;  // ordered by label
+  // Indices into solvers, −1 when no solver qualifies.
+  int most_accurate = -1;  // lowest finite median res004
+  int fastest = -1;        // lowest median time to res004 ≤ kTimeToTolerance
+};
+
+// exp(mean(log(v + shift))) − shift over `values`; NaN when empty.
+double ShiftedGeometricMean(const std::vector<double>& values, double shift);
+
+// Final `m` ≤ tolerance, finite, and status neither diverged nor failed.
+bool IsSuccess(const RunRecord& r, Metric m, double tolerance);
+
+// Earliest trace time_s with res004 ≤ tolerance; NaN when the trace never reaches it.
+double TimeToTolerance(const RunRecord& r, double tolerance);
+
+// Summaries per dataset (ordered by name).
+std::vector<DatasetSummary> SummarizeResults(const std::vector<RunRecord>& rows);
+
+// The full report: header from `run_attrs` (date, cpu, threads, git_revision, version and the
+// rest), how to read it, then one section per dataset.
+std::string MarkdownReport(const std::vector<RunRecord>& rows,
+                           const std::map<std::string, std::string>& run_attrs);
+
+}  // namespace ncp

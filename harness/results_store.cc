@@ -1,0 +1,646 @@
+#include "harness/results_store.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "common/error.h"
+#include "harness/system_info.h"
+
+namespace ncp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Column layout of /runs: one 1-D dataset per RunRecord field, plus final_<metric>.
+
+struct StringField {
+  const char* name;
+  std::string RunRecord::*member;
+};
+struct IntField {
+  const char* name;
+  int RunRecord::*member;
+};
+struct DoubleField {
+  const char* name;
+  double RunRecord::*member;
+};
+
+constexpr StringField kStringFields[] = {
+    {"job_key", &RunRecord::job_key},       {"dataset", &RunRecord::dataset},
+    {"problem", &RunRecord::problem},       {"solver", &RunRecord::solver},
+    {"settings", &RunRecord::settings},     {"budget", &RunRecord::budget},
+    {"warm_start", &RunRecord::warm_start}, {"status", &RunRecord::status},
+    {"message", &RunRecord::message}};
+constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
+                                   {"iterations", &RunRecord::iterations},
+                                   {"threads_given", &RunRecord::threads_given},
+                                   {"threads_used", &RunRecord::threads_used},
+                                   {"num_dofs", &RunRecord::num_dofs},
+                                   {"num_constraints", &RunRecord::num_constraints},
+                                   {"num_contacts", &RunRecord::num_contacts}};
+constexpr DoubleField kDoubleFields[] = {{"setup_time_s", &RunRecord::setup_time_s},
+                                         {"solve_time_s", &RunRecord::solve_time_s},
+                                         {"total_time_s", &RunRecord::total_time_s},
+                                         {"lambda_err", &RunRecord::lambda_err}};
+
+constexpr char kFormatAttr[] = "format";
+constexpr char kSchemaAttr[] = "schema_version";
+
+std::string MetricColumn(std::size_t k) { return std::string("final_") + kMetricNames[k]; }
+std::string TracePath(std::size_t row) { return "/traces/" + std::to_string(row); }
+
+// ---------------------------------------------------------------------------------------------
+// Minimal HDF5 plumbing.
+
+// Owns one HDF5 identifier and closes it with the matching H5?close function.
+class Hid {
+ public:
+  Hid() = default;
+  Hid(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Hid(Hid&& o) noexcept : id_(std::exchange(o.id_, -1)), close_(o.close_) {}
+  Hid& operator=(Hid&& o) noexcept {
+    if (this != &o) {
+      Close();
+      id_ = std::exchange(o.id_, -1);
+      close_ = o.close_;
+    }
+    return *this;
+  }
+  Hid(const Hid&) = delete;
+  Hid& operator=(const Hid&) = delete;
+  ~Hid() { Close(); }
+
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+  // Closes now and reports whether closing succeeded (a file flushes on close).
+  bool Close() {
+    const herr_t rc = id_ >= 0 && close_ != nullptr ? close_(id_) : 0;
+    id_ = -1;
+    return rc >= 0;
+  }
+
+ private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+// Errors are reported as ncp::Error with one line; HDF5's own stack printout would only add noise.
+void SilenceHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+// Variable-length UTF-8 string type, what h5py writes for str and reads without options.
+Hid Utf8StringType() {
+  Hid type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  return type;
+}
+
+// File access properties for both reading and writing. Columns are read and written whole, so
+// HDF5's data sieve buffer (64 KiB, zeroed on every dataset access) buys nothing and would
+// otherwise dominate merging thousands of one-row parts.
+Hid FileAccess() {
+  Hid fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_sieve_buf_size(fapl.get(), 4096);
+  // The 1.8 object format keeps thousands of small trace groups compact; h5py reads it.
+  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+  return fapl;
+}
+
+// Transfer properties for converting `n` strings. HDF5 zeroes its whole type-conversion buffer
+// (1 MiB by default) on every string read or write; sized to the data, one-row parts stay cheap.
+Hid StringTransfer(std::size_t n) {
+  Hid dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  H5Pset_buffer(dxpl.get(), std::clamp<std::size_t>(32 * n, 4096, 1 << 20), nullptr, nullptr);
+  return dxpl;
+}
+
+Hid Space1D(std::size_t n) {
+  const hsize_t dims[1] = {static_cast<hsize_t>(n)};
+  return Hid(H5Screate_simple(1, dims, nullptr), H5Sclose);
+}
+
+// Names of a location's attributes; reading happens outside the callback so that nothing throws
+// through HDF5's C frames.
+herr_t CollectAttrName(hid_t, const char* name, const H5A_info_t*, void* names) {
+  static_cast<std::vector<std::string>*>(names)->push_back(name);
+  return 0;
+}
+
+// fsync so that a rename never publishes a file whose bytes are not yet on disk.
+void SyncFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw Error(fmt::format("cannot open '{}' to sync it", path));
+  const int rc = fsync(fd);
+  close(fd);
+  if (rc != 0) throw Error(fmt::format("cannot sync '{}' to disk", path));
+}
+
+// Best effort: some file systems do not sync directories.
+void SyncDir(const fs::path& dir) {
+  const int fd = open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  fsync(fd);
+  close(fd);
+}
+
+// Publishes a fully written temporary file under its final name.
+void Commit(const std::string& tmp, const std::string& path) {
+  SyncFile(tmp);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw Error(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
+  SyncDir(fs::path(path).parent_path());
+}
+
+// Completed parts, in name order; "*.tmp" files are unfinished writes and not parts.
+std::vector<std::string> PartFiles(const std::string& dir) {
+  std::vector<std::string> parts;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return parts;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path().extension() == ".h5") parts.push_back(e.path().string());
+  }
+  std::sort(parts.begin(), parts.end());
+  return parts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+class ResultsReader {
+ public:
+  explicit ResultsReader(std::string path) : path_(std::move(path)) {
+    SilenceHdf5();
+    std::error_code ec;
+    if (!fs::exists(path_, ec)) Fail("file does not exist");
+    file_ = Hid(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, FileAccess().get()), H5Fclose);
+    if (!file_.ok()) Fail("cannot open as HDF5 (truncated, corrupt or not HDF5)");
+    CheckFormat();
+  }
+
+  hid_t file() const { return file_.get(); }
+
+  // String attributes of the root, format included.
+  std::map<std::string, std::string> Attrs() const {
+    std::vector<std::string> names;
+    hsize_t index = 0;
+    if (H5Aiterate2(file(), H5_INDEX_NAME, H5_ITER_INC, &index, CollectAttrName, &names) < 0) {
+      Fail("cannot list the root attributes");
+    }
+    std::map<std::string, std::string> attrs;
+    for (const std::string& name : names) {
+      Hid attr(H5Aopen(file(), name.c_str(), H5P_DEFAULT), H5Aclose);
+      if (!attr.ok()) Fail("cannot open attribute /" + name);
+      Hid type(H5Aget_type(attr.get()), H5Tclose);
+      if (H5Tget_class(type.get()) == H5T_STRING) attrs[name] = ReadStringAttr(attr, type, name);
+    }
+    return attrs;
+  }
+
+  std::vector<std::string> JobKeys() const { return ReadStrings("/runs/job_key"); }
+
+  std::vector<RunRecord> Rows(bool with_traces) const {
+    const std::vector<std::string> keys = JobKeys();
+    std::vector<RunRecord> rows(keys.size());
+    for (const StringField& f : kStringFields) {
+      const std::vector<std::string> v = ReadColumn<std::string>(f.name, rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
+    }
+    for (const IntField& f : kIntFields) {
+      const std::vector<int> v = ReadColumn<int>(f.name, rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
+    }
+    for (const DoubleField& f : kDoubleFields) {
+      const std::vector<double> v = ReadColumn<double>(f.name, rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
+    }
+    ReadFinalMetrics(rows);
+    if (with_traces) {
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].trace = ReadTrace(i);
+    }
+    return rows;
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw Error(fmt::format("results file '{}': {}", path_, what));
+  }
+
+  void CheckFormat() const {
+    const std::map<std::string, std::string> attrs = Attrs();
+    const auto format = attrs.find(kFormatAttr);
+    if (format == attrs.end() || format->second != kResultsFormat) {
+      Fail(fmt::format("root attribute {} is not '{}': not an ncpbench results file", kFormatAttr,
+                       kResultsFormat));
+    }
+    Hid attr(H5Aopen(file(), kSchemaAttr, H5P_DEFAULT), H5Aclose);
+    int version = 0;
+    if (!attr.ok() || H5Aread(attr.get(), H5T_NATIVE_INT, &version) < 0) {
+      Fail(fmt::format("cannot read root attribute {}", kSchemaAttr));
+    }
+    if (version > kResultsSchemaVersion) {
+      Fail(fmt::format("{} {} is newer than this build reads ({})", kSchemaAttr, version,
+                       kResultsSchemaVersion));
+    }
+  }
+
+  std::string ReadStringAttr(const Hid& attr, const Hid& type, const std::string& name) const {
+    if (H5Tis_variable_str(type.get()) > 0) {
+      Hid mem = Utf8StringType();
+      char* text = nullptr;
+      if (H5Aread(attr.get(), mem.get(), &text) < 0) Fail("cannot read attribute /" + name);
+      std::string value = text != nullptr ? text : "";
+      H5free_memory(text);
+      return value;
+    }
+    std::string buffer(H5Tget_size(type.get()), '\0');
+    if (H5Aread(attr.get(), type.get(), buffer.data()) < 0) Fail("cannot read attribute /" + name);
+    return buffer.substr(0, buffer.find('\0'));
+  }
+
+  Hid OpenDataset(const std::string& object) const {
+    Hid ds(H5Dopen2(file(), object.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!ds.ok()) Fail("missing or unreadable dataset " + object);
+    return ds;
+  }
+
+  std::size_t Length(const Hid& ds, const std::string& object) const {
+    Hid space(H5Dget_space(ds.get()), H5Sclose);
+    hsize_t dims[1] = {0};
+    if (H5Sget_simple_extent_ndims(space.get()) != 1 ||
+        H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) {
+      Fail(object + " is not a 1-D dataset");
+    }
+    return static_cast<std::size_t>(dims[0]);
+  }
+
+  std::vector<std::string> ReadStrings(const std::string& object) const {
+    Hid ds = OpenDataset(object);
+    const std::size_t n = Length(ds, object);
+    Hid type(H5Dget_type(ds.get()), H5Tclose);
+    if (H5Tget_class(type.get()) != H5T_STRING) Fail(object + " does not hold strings");
+    std::vector<std::string> out(n);
+    if (n == 0) return out;
+    if (H5Tis_variable_str(type.get()) > 0) {
+      Hid mem = Utf8StringType();
+      std::vector<char*> text(n, nullptr);
+      if (H5Dread(ds.get(), mem.get(), H5S_ALL, H5S_ALL, StringTransfer(n).get(), text.data()) <
+          0) {
+        Fail("cannot read " + object);
+      }
+      for (std::size_t i = 0; i < n; ++i) out[i] = text[i] != nullptr ? text[i] : "";
+      Hid space(H5Dget_space(ds.get()), H5Sclose);
+      H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, text.data());
+      return out;
+    }
+    const std::size_t width = H5Tget_size(type.get());
+    std::string buffer(n * width, '\0');
+    if (H5Dread(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0) {
+      Fail("cannot read " + object);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string cell = buffer.substr(i * width, width);
+      out[i] = cell.substr(0, cell.find('\0'));
+    }
+    return out;
+  }
+
+  template <typename T>
+  std::vector<T> ReadNumbers(const std::string& object) const {
+    Hid ds = OpenDataset(object);
+    std::vector<T> out(Length(ds, object));
+    const hid_t mem = std::is_same_v<T, int> ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    if (!out.empty() && H5Dread(ds.get(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+      Fail("cannot read " + object + " as numbers");
+    }
+    return out;
+  }
+
+  template <typename T>
+  std::vector<T> ReadColumn(const std::string& name, std::size_t rows) const {
+    const std::string object = "/runs/" + name;
+    std::vector<T> v;
+    if constexpr (std::is_same_v<T, std::string>) {
+      v = ReadStrings(object);
+    } else {
+      v = ReadNumbers<T>(object);
+    }
+    CheckLength(v.size(), rows, object);
+    return v;
+  }
+
+  void CheckLength(std::size_t got, std::size_t want, const std::string& object) const {
+    if (got != want) Fail(fmt::format("{} has {} entries, expected {}", object, got, want));
+  }
+
+  bool Exists(const std::string& object) const {
+    return H5Lexists(file(), object.c_str(), H5P_DEFAULT) > 0;
+  }
+
+  // Metric columns are optional so that files written before a metric was added still read.
+  void ReadFinalMetrics(std::vector<RunRecord>& rows) const {
+    for (std::size_t k = 0; k < kNumMetrics; ++k) {
+      if (!Exists("/runs/" + MetricColumn(k))) continue;
+      const std::vector<double> v = ReadColumn<double>(MetricColumn(k), rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].final_metrics.value[k] = v[i];
+    }
+  }
+
+  std::vector<TracePoint> ReadTrace(std::size_t row) const {
+    const std::string group = TracePath(row);
+    if (!Exists("/traces") || !Exists(group)) Fail("missing trace group " + group);
+    const std::vector<int> iterations = ReadNumbers<int>(group + "/iteration");
+    const std::vector<double> times = ReadNumbers<double>(group + "/time_s");
+    CheckLength(times.size(), iterations.size(), group + "/time_s");
+    std::vector<TracePoint> trace(iterations.size());
+    for (std::size_t j = 0; j < trace.size(); ++j) {
+      trace[j].iteration = iterations[j];
+      trace[j].time_s = times[j];
+    }
+    for (std::size_t k = 0; k < kNumMetrics; ++k) {
+      const std::string object = group + "/" + kMetricNames[k];
+      if (!Exists(object)) continue;
+      const std::vector<double> v = ReadNumbers<double>(object);
+      CheckLength(v.size(), trace.size(), object);
+      for (std::size_t j = 0; j < trace.size(); ++j) trace[j].metrics.value[k] = v[j];
+    }
+    return trace;
+  }
+
+  std::string path_;
+  Hid file_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+class ResultsWriter {
+ public:
+  explicit ResultsWriter(std::string path) : path_(std::move(path)) {
+    SilenceHdf5();
+    file_ = Hid(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, FileAccess().get()), H5Fclose);
+    if (!file_.ok()) Fail("cannot create the file");
+    runs_ = CreateGroup(file_.get(), "runs");
+    traces_ = CreateGroup(file_.get(), "traces");
+  }
+
+  void WriteAttrs(const std::map<std::string, std::string>& run_attrs) {
+    WriteStringAttr(kFormatAttr, kResultsFormat);
+    Hid space(H5Screate(H5S_SCALAR), H5Sclose);
+    Hid attr(
+        H5Acreate2(file_.get(), kSchemaAttr, H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose);
+    if (!attr.ok() || H5Awrite(attr.get(), H5T_NATIVE_INT, &kResultsSchemaVersion) < 0) {
+      Fail(std::string("cannot write attribute ") + kSchemaAttr);
+    }
+    for (const auto& [key, value] : run_attrs) {
+      if (key == kFormatAttr || key == kSchemaAttr) {
+        throw Error(fmt::format("run attribute '{}' is reserved by the results format", key));
+      }
+      WriteStringAttr(key, value);
+    }
+  }
+
+  void WriteRuns(const std::vector<RunRecord>& rows) {
+    for (const StringField& f : kStringFields) {
+      std::vector<std::string> v;
+      for (const RunRecord& r : rows) v.push_back(r.*f.member);
+      WriteStrings(runs_.get(), f.name, v);
+    }
+    for (const IntField& f : kIntFields) {
+      std::vector<int> v;
+      for (const RunRecord& r : rows) v.push_back(r.*f.member);
+      WriteNumbers(runs_.get(), f.name, v);
+    }
+    for (const DoubleField& f : kDoubleFields) {
+      std::vector<double> v;
+      for (const RunRecord& r : rows) v.push_back(r.*f.member);
+      WriteNumbers(runs_.get(), f.name, v);
+    }
+    for (std::size_t k = 0; k < kNumMetrics; ++k) {
+      std::vector<double> v;
+      for (const RunRecord& r : rows) v.push_back(r.final_metrics.value[k]);
+      WriteNumbers(runs_.get(), MetricColumn(k), v);
+    }
+  }
+
+  void WriteTrace(std::size_t row, const std::vector<TracePoint>& trace) {
+    Hid group = CreateGroup(traces_.get(), std::to_string(row));
+    std::vector<int> iterations;
+    std::vector<double> times;
+    for (const TracePoint& p : trace) {
+      iterations.push_back(p.iteration);
+      times.push_back(p.time_s);
+    }
+    WriteNumbers(group.get(), "iteration", iterations);
+    WriteNumbers(group.get(), "time_s", times);
+    for (std::size_t k = 0; k < kNumMetrics; ++k) {
+      std::vector<double> v;
+      for (const TracePoint& p : trace) v.push_back(p.metrics.value[k]);
+      WriteNumbers(group.get(), kMetricNames[k], v);
+    }
+  }
+
+  // Copies a stored trace group without decoding it, so merging costs no memory per trace.
+  void CopyTrace(hid_t source_file, std::size_t source_row, std::size_t row) {
+    const std::string from = TracePath(source_row);
+    if (H5Ocopy(source_file, from.c_str(), traces_.get(), std::to_string(row).c_str(), H5P_DEFAULT,
+                H5P_DEFAULT) < 0) {
+      Fail("cannot copy trace " + from + " to " + TracePath(row));
+    }
+  }
+
+  void Close() {
+    traces_.Close();
+    runs_.Close();
+    if (!file_.Close()) Fail("cannot flush and close the file");
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw Error(fmt::format("results file '{}': {}", path_, what));
+  }
+
+  Hid CreateGroup(hid_t loc, const std::string& name) {
+    Hid group(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!group.ok()) Fail("cannot create group " + name);
+    return group;
+  }
+
+  void WriteStringAttr(const std::string& name, const std::string& value) {
+    Hid type = Utf8StringType();
+    Hid space(H5Screate(H5S_SCALAR), H5Sclose);
+    Hid attr(
+        H5Acreate2(file_.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose);
+    const char* text = value.c_str();
+    if (!attr.ok() || H5Awrite(attr.get(), type.get(), &text) < 0) {
+      Fail("cannot write attribute " + name);
+    }
+  }
+
+  void WriteStrings(hid_t loc, const std::string& name, const std::vector<std::string>& v) {
+    Hid type = Utf8StringType();
+    Hid space = Space1D(v.size());
+    Hid ds(H5Dcreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                      H5P_DEFAULT),
+           H5Dclose);
+    std::vector<const char*> text;
+    for (const std::string& s : v) text.push_back(s.c_str());
+    if (!ds.ok() || (!v.empty() && H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL,
+                                            StringTransfer(v.size()).get(), text.data()) < 0)) {
+      Fail("cannot write dataset " + name);
+    }
+  }
+
+  template <typename T>
+  void WriteNumbers(hid_t loc, const std::string& name, const std::vector<T>& v) {
+    constexpr bool kInt = std::is_same_v<T, int>;
+    const hid_t file_type = kInt ? H5T_STD_I32LE : H5T_IEEE_F64LE;
+    const hid_t mem_type = kInt ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    Hid space = Space1D(v.size());
+    Hid ds(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                      H5P_DEFAULT),
+           H5Dclose);
+    if (!ds.ok() ||
+        (!v.empty() && H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
+      Fail("cannot write dataset " + name);
+    }
+  }
+
+  std::string path_;
+  Hid file_;
+  Hid runs_;
+  Hid traces_;
+};
+
+// Runs `write` on a fresh results file at `tmp` and publishes it as `path`; on failure the
+// temporary file is removed and `path` is left as it was.
+template <typename WriteFn>
+void WriteAtomically(const std::string& path, const std::string& tmp, WriteFn write) {
+  try {
+    ResultsWriter writer(tmp);
+    write(writer);
+    writer.Close();
+    Commit(tmp, path);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+ResultsStore::ResultsStore(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  if (fs::exists(path_, ec)) {
+    for (std::string& key : ResultsReader(path_).JobKeys()) keys_.insert(std::move(key));
+  }
+  for (const std::string& part : PartFiles(parts_dir())) {
+    for (std::string& key : ResultsReader(part).JobKeys()) keys_.insert(std::move(key));
+  }
+}
+
+bool ResultsStore::Has(const std::string& job_key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return keys_.count(job_key) > 0;
+}
+
+std::size_t ResultsStore::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return keys_.size();
+}
+
+void ResultsStore::Add(const RunRecord& r) {
+  if (r.job_key.empty()) throw Error("RunRecord.job_key is empty: every result needs a job key");
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::error_code ec;
+  fs::create_directories(parts_dir(), ec);
+  if (ec) throw Error(fmt::format("cannot create '{}': {}", parts_dir(), ec.message()));
+  const std::string part = parts_dir() + "/" + HashHex(r.job_key) + ".h5";
+  WriteAtomically(part, part + ".tmp", [&](ResultsWriter& w) {
+    w.WriteAttrs({});
+    w.WriteRuns({r});
+    w.WriteTrace(0, r.trace);
+  });
+  keys_.insert(r.job_key);
+}
+
+void ResultsStore::Finalize(const std::map<std::string, std::string>& run_attrs) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Where each job's row comes from; a part replaces a row of the existing file.
+  struct Source {
+    RunRecord row;
+    std::string part;  // empty: the existing results file
+    std::size_t row_in_source = 0;
+  };
+  std::map<std::string, Source> merged;  // ordered by job key
+  std::map<std::string, std::string> attrs;
+  std::optional<ResultsReader> existing;
+  std::error_code ec;
+  if (fs::exists(path_, ec)) {
+    existing.emplace(path_);
+    attrs = existing->Attrs();
+    attrs.erase(kFormatAttr);
+    std::vector<RunRecord> rows = existing->Rows(false);
+    for (std::size_t i = 0; i < rows.size(); ++i) merged[rows[i].job_key] = {rows[i], "", i};
+  }
+  for (const std::string& part : PartFiles(parts_dir())) {
+    std::vector<RunRecord> rows = ResultsReader(part).Rows(false);
+    for (std::size_t i = 0; i < rows.size(); ++i) merged[rows[i].job_key] = {rows[i], part, i};
+  }
+  for (const auto& [key, value] : run_attrs) attrs[key] = value;
+
+  WriteAtomically(path_, path_ + ".tmp", [&](ResultsWriter& w) {
+    w.WriteAttrs(attrs);
+    std::vector<RunRecord> rows;
+    for (const auto& [key, source] : merged) rows.push_back(source.row);
+    w.WriteRuns(rows);
+    std::size_t row = 0;
+    for (const auto& [key, source] : merged) {
+      if (source.part.empty()) {
+        w.CopyTrace(existing->file(), source.row_in_source, row++);
+      } else {
+        w.CopyTrace(ResultsReader(source.part).file(), source.row_in_source, row++);
+      }
+    }
+    existing.reset();  // closed before the new file is renamed onto it
+  });
+  fs::remove_all(parts_dir(), ec);
+  if (ec) throw Error(fmt::format("cannot remove '{}': {}", parts_dir(), ec.message()));
+  for (const auto& [key, source] : merged) keys_.insert(key);
+}
+
+std::vector<RunRecord> ReadResults(const std::string& path) {
+  return ResultsReader(path).Rows(true);
+}
+
+std::map<std::string, std::string> ReadRunAttrs(const std::string& path) {
+  std::map<std::string, std::string> attrs = ResultsReader(path).Attrs();
+  attrs.erase(kFormatAttr);
+  return attrs;
+}
+
+void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
+                  const std::map<std::string, std::string>& run_attrs) {
+  WriteAtomically(path, path + ".tmp", [&](ResultsWriter& w) {
+    w.WriteAttrs(run_attrs);
+    w.WriteRuns(rows);
+    for (std::size_t i = 0; i < rows.size(); ++i) w.WriteTrace(i, rows[i].trace);
+  });
+}
+
+}  // namespace ncp

@@ -1,0 +1,77 @@
+// Results in HDF5, long format (one row per RunRecord) plus per-iteration traces; the layout is
+// documented field by field in results/README.md.
+//
+// A run is resumable: every finished job is written at once as its own small part file under
+// `<path>.parts/` (written to a temporary name, then renamed), so a crash at any moment leaves
+// only complete parts, and a restarted run skips the jobs whose key it already finds.
+// Finalize() merges the parts into `<path>` the same way.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/run_record.h"
+
+namespace ncp {
+
+inline constexpr char kResultsFormat[] = "ncpbench-results";
+inline constexpr int kResultsSchemaVersion = 1;
+
+// Run attribute keys that reports read; callers may add any other string attribute.
+inline constexpr char kRunAttrVersion[] = "version";
+inline constexpr char kRunAttrGitRevision[] = "git_revision";
+inline constexpr char kRunAttrDate[] = "date";
+inline constexpr char kRunAttrCpu[] = "cpu";
+inline constexpr char kRunAttrThreads[] = "threads";
+inline constexpr char kRunAttrHostThreads[] = "host_threads";
+
+class ResultsStore {
+ public:
+  // Loads the job keys of the existing results file `path` and of the completed parts in
+  // `path + ".parts/"`. Throws ncp::Error naming the file when one of them cannot be read.
+  explicit ResultsStore(std::string path);
+
+  // Whether a row with this job key is in the results file or a completed part.
+  bool Has(const std::string& job_key) const;
+
+  // Writes `r` as one part file "<parts>/<hash of job_key>.h5"; adding a key again replaces its
+  // row. Add, Has and size may be called from several threads; the serial HDF5 library is not
+  // thread-safe, so nothing else may use HDF5 meanwhile. Throws ncp::Error on an empty key or a
+  // failed write.
+  void Add(const RunRecord& r);
+
+  // Merges the rows of the results file and of every part (a part replaces a row with the same
+  // key), sorted by job key, into `path + ".tmp"`, renames it onto `path` and removes the parts
+  // folder with any leftover temporary files. Root attributes are those of the existing file
+  // updated with `run_attrs`.
+  void Finalize(const std::map<std::string, std::string>& run_attrs);
+
+  // Number of distinct job keys known.
+  std::size_t size() const;
+
+  const std::string& path() const { return path_; }
+  std::string parts_dir() const { return path_ + ".parts"; }
+
+ private:
+  std::string path_;
+  std::set<std::string> keys_;
+  mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe
+};
+
+// Every row of a results file with its trace. Throws ncp::Error (one line naming the file and
+// the object) when the file is missing, not a results file, or corrupt.
+std::vector<RunRecord> ReadResults(const std::string& path);
+
+// The string attributes of a results file's root, without format and schema_version.
+std::map<std::string, std::string> ReadRunAttrs(const std::string& path);
+
+// Writes `rows` with `run_attrs` as a complete results file, atomically (temporary file, then
+// rename).
+void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
+                  const std::map<std::string, std::string>& run_attrs);
+
+}  // namespace ncp

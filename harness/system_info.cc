@@ -1,0 +1,126 @@
+#include "harness/system_info.h"
+
+#include <fmt/format.h>
+#include <sched.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "common/error.h"
+#include "harness/results_store.h"
+
+#ifndef NCPBENCH_VERSION
+#define NCPBENCH_VERSION "unknown"
+#endif
+
+namespace ncp {
+namespace {
+
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+
+std::uint64_t Fnv1a(std::string_view bytes, std::uint64_t h) {
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= kFnvPrime;
+  }
+  return h;
+}
+
+std::string Trim(const std::string& s) {
+  const auto begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  const auto end = s.find_last_not_of(" \t\r\n");
+  return s.substr(begin, end - begin + 1);
+}
+
+// Quotes `s` for a POSIX shell so that a directory name cannot inject commands.
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs `command` through the shell; returns its stdout, or nothing when it exits non-zero.
+bool RunCommand(const std::string& command, std::string* output) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return false;
+  std::array<char, 4096> buffer;
+  output->clear();
+  std::size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output->append(buffer.data(), n);
+  return pclose(pipe) == 0;
+}
+
+}  // namespace
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon != std::string::npos) return Trim(line.substr(colon + 1));
+  }
+  return "unknown";
+}
+
+std::string GitRevision(const std::string& source_dir) {
+  const std::string git = "git -C " + ShellQuote(source_dir);
+  std::string revision;
+  if (!RunCommand(git + " rev-parse --short HEAD 2>/dev/null", &revision)) return "unknown";
+  revision = Trim(revision);
+  if (revision.empty()) return "unknown";
+  std::string changes;
+  if (RunCommand(git + " status --porcelain 2>/dev/null", &changes) && !Trim(changes).empty()) {
+    revision += "-dirty";
+  }
+  return revision;
+}
+
+std::string NowIso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::array<char, 32> text;
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text.data();
+}
+
+int HostThreads() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+std::string HashHex(std::string_view bytes) {
+  return fmt::format("{:016x}", Fnv1a(bytes, kFnvOffset));
+}
+
+std::string FileHash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read '{}' to hash it", path));
+  std::uint64_t h = kFnvOffset;
+  std::array<char, 1 << 16> buffer;
+  while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
+    h = Fnv1a(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount())), h);
+  }
+  if (in.bad()) throw Error(fmt::format("read error while hashing '{}'", path));
+  return fmt::format("{:016x}", h);
+}
+
+std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
+  return {{kRunAttrVersion, NCPBENCH_VERSION},
+          {kRunAttrGitRevision, GitRevision(source_dir)},
+          {kRunAttrDate, NowIso8601()},
+          {kRunAttrCpu, CpuModel()},
+          {kRunAttrHostThreads, std::to_string(HostThreads())}};
+}
+
+}  // namespace ncp

@@ -1,0 +1,34 @@
+// Facts about the machine, the checkout and the inputs that a results file records next to its
+// numbers, so that absolute times are read with the CPU they were measured on.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace ncp {
+
+// The "model name" line of /proc/cpuinfo, or "unknown" where there is none.
+std::string CpuModel();
+
+// `git rev-parse --short HEAD` in `source_dir`, with "-dirty" appended when `git status
+// --porcelain` lists anything; "unknown" when git or the repository is not available.
+std::string GitRevision(const std::string& source_dir);
+
+// The current UTC time as "YYYY-MM-DDThh:mm:ssZ".
+std::string NowIso8601();
+
+// Hardware threads this process may run on (its CPU affinity mask), at least 1.
+int HostThreads();
+
+// 64-bit FNV-1a of `bytes` as 16 lowercase hex digits: a cheap identity, not a secure hash.
+std::string HashHex(std::string_view bytes);
+
+// HashHex of a file's bytes, read in chunks. Throws ncp::Error when the file cannot be read.
+std::string FileHash(const std::string& path);
+
+// The run attributes that describe this host and build: version, git_revision, date, cpu,
+// host_threads (keys as in results_store.h).
+std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir);
+
+}  // namespace ncp
