@@ -1,0 +1,46 @@
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "problems/io/dataset_hdf5.h"
+#include "problems/io/fclib_io.h"
+#include "problems/model/validate.h"
+
+namespace ncp::cli {
+
+void AddConvert(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("convert", "convert between fclib and ncpbench datasets");
+  struct Opts {
+    std::string in, out, to = "ncpbench";
+    int index = 0;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("input", o->in, "fclib file or ncpbench dataset")->required();
+  cmd->add_option("output", o->out, "output file")->required();
+  cmd->add_option("--to", o->to, "ncpbench | fclib")->check(CLI::IsMember({"ncpbench", "fclib"}))
+      ->capture_default_str();
+  cmd->add_option("--index", o->index, "problem index for --to fclib (one problem per file)");
+  cmd->callback([&action, o] {
+    action = [o] {
+      const auto problems = LoadProblems(o->in);
+      for (const auto& p : problems)
+        if (std::string err = Validate(p); !err.empty())
+          throw Error(fmt::format("{}: problem '{}': {}", o->in, p.meta.name, err));
+      if (o->to == "ncpbench") {
+        WriteDataset(o->out, problems, {{"converted_from", o->in}});
+        std::printf("wrote %zu problems to %s\n", problems.size(), o->out.c_str());
+        return 0;
+      }
+      if (o->index < 0 || o->index >= static_cast<int>(problems.size()))
+        throw Error(fmt::format("--index = {}: must be in [0, {})", o->index, problems.size()));
+      WriteFclibGlobal(o->out, problems[o->index]);
+      std::printf("wrote fclib global problem '%s' to %s\n",
+                  problems[o->index].meta.name.c_str(), o->out.c_str());
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

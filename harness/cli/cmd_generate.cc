@@ -1,0 +1,41 @@
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "problems/io/dataset_hdf5.h"
+#include "problems/scenarios/scenarios.h"
+#include "solvers/settings.h"
+
+namespace ncp::cli {
+
+void AddGenerate(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("generate", "generate a dataset of problems from a scenario");
+  struct Opts {
+    std::string scenario, out, params;
+    int count = 10;
+    std::uint64_t seed = 1;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("scenario", o->scenario, "scenario name (see `ncpbench list scenarios`)")
+      ->required();
+  cmd->add_option("-o,--out", o->out, "output dataset (.h5)")->required();
+  cmd->add_option("-n,--count", o->count, "number of problems")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "first seed; problem i uses seed + i")->capture_default_str();
+  cmd->add_option("-p,--params", o->params, "scenario parameters key=value,key=value");
+  cmd->callback([&action, o] {
+    action = [o] {
+      if (o->count < 1) throw Error(fmt::format("--count = {}: must be >= 1", o->count));
+      const ScenarioEntry& s = FindScenario(o->scenario);
+      const auto problems = s.generate(ParseKeyValues(o->params), o->count, o->seed);
+      WriteDataset(o->out, problems,
+                   {{"scenario", o->scenario}, {"params", o->params},
+                    {"seed", std::to_string(o->seed)}});
+      std::printf("wrote %zu problems to %s\n", problems.size(), o->out.c_str());
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

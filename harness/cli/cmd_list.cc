@@ -1,0 +1,42 @@
+#include <cstdio>
+
+#include "harness/cli/commands.h"
+#include "harness/metrics/metrics.h"
+#include "problems/scenarios/scenarios.h"
+#include "solvers/registry.h"
+
+namespace ncp::cli {
+
+void AddList(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("list", "list solvers (with settings), scenarios and metrics");
+  auto what = std::make_shared<std::string>("all");
+  cmd->add_option("what", *what, "solvers | scenarios | metrics | all")
+      ->check(CLI::IsMember({"solvers", "scenarios", "metrics", "all"}));
+  cmd->callback([&action, what] {
+    action = [what] {
+      const bool all = *what == "all";
+      if (all || *what == "solvers") {
+        std::printf("solvers:\n");
+        for (const SolverEntry& e : Solvers()) {
+          std::printf("  %-12s %s%s\n", e.name.c_str(), e.description.c_str(),
+                      e.supports_local ? "" : " [global form only]");
+          for (const SettingSpec& s : e.settings)
+            std::printf("      %-16s default %-8g %s\n", s.name.c_str(), s.default_value,
+                        s.help.c_str());
+        }
+      }
+      if (all || *what == "scenarios") {
+        std::printf("scenarios:\n");
+        for (const ScenarioEntry& s : Scenarios())
+          std::printf("  %-12s %s\n", s.name.c_str(), s.description.c_str());
+      }
+      if (all || *what == "metrics") {
+        std::printf("metrics:\n");
+        for (const char* m : kMetricNames) std::printf("  %s\n", m);
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

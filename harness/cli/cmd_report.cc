@@ -1,0 +1,40 @@
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "harness/report.h"
+#include "harness/results_store.h"
+
+namespace ncp::cli {
+
+void AddReport(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("report", "Markdown report of a results file");
+  auto in = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  cmd->add_option("results", *in, "results file (.h5)")->required();
+  cmd->add_option("-o,--out", *out, "report file (.md); stdout when absent");
+  cmd->callback([&action, in, out] {
+    action = [in, out] {
+      const std::string md = MarkdownReport(ReadResults(*in), ReadRunAttrs(*in));
+      if (out->empty()) {
+        std::fputs(md.c_str(), stdout);
+        return 0;
+      }
+      const std::string tmp = *out + ".tmp";
+      {
+        std::ofstream f(tmp);
+        if (!f) throw Error(fmt::format("{}: cannot write", *out));
+        f << md;
+      }
+      std::filesystem::rename(tmp, *out);
+      std::printf("report: %s\n", out->c_str());
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

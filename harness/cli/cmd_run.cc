@@ -1,0 +1,76 @@
+#include <cstdio>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "harness/runner.h"
+
+namespace ncp::cli {
+namespace {
+
+std::vector<std::string> SplitComma(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace
+
+void AddRun(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("run", "run solvers on datasets under a budget; results to HDF5");
+  struct Opts {
+    std::vector<std::string> datasets, sets;
+    std::string solvers = "pgs,pj,apgd,admm-full", out = "results/runs/results.h5",
+                tol_metric = "res004", warm = "none";
+    int iters = 1000, repeat = 1, threads = 0, trace = 0;
+    double time_ms = 0, tol = 0;
+    bool quiet = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("datasets", o->datasets, "ncpbench datasets or fclib files")->required();
+  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
+  cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
+  cmd->add_option("-o,--out", o->out, "results file (.h5)")->capture_default_str();
+  cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
+  cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms, setup included (0: none)");
+  cmd->add_option("--tol", o->tol, "stop when --tol-metric <= tol (0: none)");
+  cmd->add_option("--tol-metric", o->tol_metric, "metric for --tol")->capture_default_str();
+  cmd->add_option("--repeat", o->repeat, "repeats per job (report uses the minimum time)");
+  cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)");
+  cmd->add_option("--trace", o->trace, "record metrics every K iterations (0: none)");
+  cmd->add_option("--warm", o->warm, "warm start: none | reference | previous")->capture_default_str();
+  cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
+  cmd->callback([&action, o] {
+    action = [o] {
+      // Every input is checked before the results file is touched.
+      RunOptions opt;
+      if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
+      if (!(o->time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", o->time_ms));
+      if (!(o->tol >= 0)) throw Error(fmt::format("--tol = {}: must be >= 0", o->tol));
+      if (o->repeat < 1) throw Error(fmt::format("--repeat = {}: must be >= 1", o->repeat));
+      if (o->threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", o->threads));
+      if (o->trace < 0) throw Error(fmt::format("--trace = {}: must be >= 0", o->trace));
+      opt.budget.iters = o->iters;
+      opt.budget.time_ms = o->time_ms;
+      opt.budget.tol = o->tol;
+      opt.budget.tol_metric = MetricFromName(o->tol_metric.c_str());
+      opt.repeat = o->repeat;
+      opt.threads = o->threads;
+      opt.trace_every = o->trace;
+      opt.warm = WarmModeFromName(o->warm);
+      const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
+      std::vector<DatasetInput> data;
+      for (const std::string& path : o->datasets) data.push_back(LoadValidated(path));
+      RunAll(data, jobs, opt, o->out, o->quiet);
+      std::printf("results: %s\n", o->out.c_str());
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

@@ -1,0 +1,18 @@
+// `ncpbench` subcommands: each Add* registers its options on the app and the action to run.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace ncp::cli {
+
+using Action = std::function<int()>;
+
+void AddList(CLI::App& app, Action& action);
+void AddGenerate(CLI::App& app, Action& action);
+void AddRun(CLI::App& app, Action& action);
+void AddReport(CLI::App& app, Action& action);
+void AddConvert(CLI::App& app, Action& action);
+void AddInfo(CLI::App& app, Action& action);
+
+}  // namespace ncp::cli
