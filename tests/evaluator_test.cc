@@ -1,0 +1,118 @@
+// The evaluator: zero at the exact solution for each constraint type, growing under growing
+// perturbation, and natmap equal to Siconos' fc3d_compute_error on the shared fclib problems.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "harness/metrics/evaluator.h"
+#include "problems/io/fclib_io.h"
+#include "tests/test_problems.h"
+
+#ifdef NCP_HAVE_SICONOS
+#include <FrictionContactProblem.h>
+#include <NumericsMatrix.h>
+#include <fc3d_compute_error.h>
+#endif
+
+namespace ncp {
+namespace {
+
+const Metric kZeroAtSolution[] = {Metric::kRes004,      Metric::kNatmapAbs,
+                                  Metric::kNatmapRel,   Metric::kNatmapSiconos,
+                                  Metric::kFb,          Metric::kDyn,
+                                  Metric::kPrimal,      Metric::kPenetration,
+                                  Metric::kConeViolation, Metric::kComplementarity,
+                                  Metric::kDissipation};
+
+class EvaluatorPerType : public ::testing::TestWithParam<ConstraintType> {};
+
+TEST_P(EvaluatorPerType, ZeroAtExactSolution) {
+  const ContactProblem p = testing::OnlyType(GetParam());
+  const Evaluator ev(p);
+  const Metrics m = ev.Evaluate(p.reference->v, p.reference->lambda);
+  for (Metric k : kZeroAtSolution)
+    EXPECT_LE(m[k], 1e-12) << kMetricNames[static_cast<int>(k)];
+  // Relative dual residual: scaled by the size of the terms it balances.
+  const double scale = (p.A * p.reference->v).lpNorm<Eigen::Infinity>();
+  EXPECT_LE(m[Metric::kDual], 1e-12 * scale);
+  EXPECT_GE(m[Metric::kFbAA], 12.0);
+}
+
+TEST_P(EvaluatorPerType, GrowsMonotonicallyUnderGrowingPerturbation) {
+  const ContactProblem p = testing::OnlyType(GetParam());
+  const Evaluator ev(p);
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> g;
+  Vec dl(p.num_rows()), dv(p.num_dofs());
+  for (auto& x : dl) x = g(rng);
+  for (auto& x : dv) x = g(rng);
+  const Metric grow[] = {Metric::kRes004, Metric::kNatmapAbs, Metric::kFb, Metric::kDyn,
+                         Metric::kPrimal};
+  Metrics prev = ev.Evaluate(p.reference->v, p.reference->lambda);
+  for (double eps = 1e-8; eps <= 1e-1; eps *= 10) {
+    const Metrics m = ev.Evaluate(p.reference->v + eps * dv, p.reference->lambda + eps * dl);
+    for (Metric k : grow)
+      EXPECT_GT(m[k], prev[k]) << kMetricNames[static_cast<int>(k)] << " at eps=" << eps;
+    prev = m;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, EvaluatorPerType,
+                         ::testing::Values(ConstraintType::kContact, ConstraintType::kUnilateral,
+                                           ConstraintType::kBilateral, ConstraintType::kSoft),
+                         [](const auto& info) { return std::string(ToString(info.param)); });
+
+TEST(Evaluator, MixedProblemZeroAtExactSolution) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(5), "mixed");
+  const Metrics m = Evaluator(p).Evaluate(p.reference->v, p.reference->lambda);
+  for (Metric k : kZeroAtSolution) EXPECT_LE(m[k], 1e-12) << kMetricNames[static_cast<int>(k)];
+}
+
+TEST(Evaluator, NonFiniteMultiplierGivesNaNNotCrash) {
+  const ContactProblem p = testing::OnlyType(ConstraintType::kContact);
+  Vec lam = p.reference->lambda;
+  lam[0] = std::numeric_limits<double>::quiet_NaN();
+  const Metrics m = Evaluator(p).Evaluate(p.reference->v, lam);
+  EXPECT_TRUE(std::isnan(m[Metric::kRes004]));
+}
+
+#ifdef NCP_HAVE_SICONOS
+// Natural-map error against Siconos on the local fclib problems, at the same (r, u = W r + q).
+double SiconosError(const ContactProblem& p, const Vec& r) {
+  const int m = p.num_rows();
+  Eigen::MatrixXd W = Eigen::MatrixXd(p.W);  // column-major, as NM_DENSE expects
+  Vec q = p.q, z = r, w(m);
+  std::vector<double> mu;
+  for (const Constraint& c : p.constraints) mu.push_back(c.mu);
+  NumericsMatrix* M = NM_create_from_data(NM_DENSE, m, m, W.data());
+  FrictionContactProblem* fc =
+      frictionContactProblem_new_with_data(3, p.num_contacts(), M, q.data(), mu.data());
+  double err = -1;
+  fc3d_compute_error(fc, z.data(), w.data(), 1e-16, nullptr, q.norm(), &err);
+  fc->M = nullptr, fc->q = nullptr, fc->mu = nullptr;  // owned here, not by Siconos
+  frictionContactProblem_free(fc);
+  M->matrix0 = nullptr;  // the data belongs to W
+  NM_free(M);
+  return err;
+}
+
+TEST(Evaluator, NatmapEqualsSiconosOnFclibLocalProblems) {
+  for (const char* file : {"local_problem_test.hdf5", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"}) {
+    const ContactProblem p = ReadFclib(std::string(NCP_SHARED_DIR) + "/fclib/" + file);
+    ASSERT_EQ(p.form, ProblemForm::kLocal);
+    const Evaluator ev(p);
+    std::mt19937_64 rng(9);
+    std::normal_distribution<double> g;
+    for (int trial = 0; trial < 5; ++trial) {
+      Vec r(p.num_rows());
+      for (auto& x : r) x = g(rng) * std::pow(10.0, trial - 2);
+      const double ours = ev.Evaluate(Vec(), r)[Metric::kNatmapSiconos];
+      const double theirs = SiconosError(p, r);
+      EXPECT_NEAR(ours, theirs, 1e-10 * theirs) << file << " trial " << trial;
+    }
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace ncp

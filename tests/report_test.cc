@@ -1,0 +1,179 @@
+#include "harness/report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "harness/results_store.h"
+
+namespace ncp {
+namespace {
+
+RunRecord Row(const std::string& solver, const std::string& problem, double res004,
+              double natmap_rel, double total_time_s, const std::string& status = "converged") {
+  RunRecord r;
+  r.job_key = solver + "/" + problem;
+  r.dataset = "cubes";
+  r.problem = problem;
+  r.solver = solver;
+  r.settings = "omega=1";
+  r.budget = "iters=100";
+  r.warm_start = "none";
+  r.status = status;
+  r.iterations = 10;
+  r.total_time_s = total_time_s;
+  r.final_metrics[Metric::kRes004] = res004;
+  r.final_metrics[Metric::kNatmapRel] = natmap_rel;
+  return r;
+}
+
+// A trace whose res004 falls below 1e-6 at time `reach_s` (never when reach_s is NaN).
+std::vector<TracePoint> Trace(double reach_s) {
+  std::vector<TracePoint> trace;
+  for (int j = 0; j < 4; ++j) {
+    TracePoint p;
+    p.iteration = j;
+    p.time_s = 1e-3 * (j + 1);
+    p.metrics[Metric::kRes004] = std::isnan(reach_s) || p.time_s < reach_s ? 1e-3 : 1e-8;
+    trace.push_back(p);
+  }
+  return trace;
+}
+
+const SolverSummary& Find(const DatasetSummary& d, const std::string& label) {
+  for (const SolverSummary& s : d.solvers) {
+    if (s.label == label) return s;
+  }
+  throw std::runtime_error("no solver " + label);
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(ReportTest, ShiftedGeometricMean) {
+  EXPECT_DOUBLE_EQ(ShiftedGeometricMean({1.0, 1.0}, 1.0), 1.0);
+  EXPECT_DOUBLE_EQ(ShiftedGeometricMean({0.0, 3.0}, 1.0), 1.0);  // sqrt(1·4) − 1
+  EXPECT_TRUE(std::isnan(ShiftedGeometricMean({}, 1.0)));
+}
+
+TEST(ReportTest, SuccessRatesAtProfiles) {
+  const std::vector<RunRecord> rows = {
+      Row("fast", "p1", 1e-7, 1e-2, 0.001), Row("fast", "p2", 1e-7, 1e-7, 0.001),
+      Row("fast", "p3", 1e-4, 1e-7, 0.001), Row("fast", "p4", 1e-10, 1e-10, 0.001),
+      // Diverged runs fail whatever their residual.
+      Row("slow", "p1", 1e-12, 1e-12, 0.002, "diverged"), Row("slow", "p2", 1e-2, 1e-2, 0.002),
+      Row("slow", "p3", 1e-2, 1e-2, 0.002, "max-iterations"),
+      Row("slow", "p4", 1e-2, 1e-2, 0.002, "time-limit")};
+  const std::vector<DatasetSummary> summary = SummarizeResults(rows);
+  ASSERT_EQ(summary.size(), 1u);
+  const SolverSummary& fast = Find(summary[0], "fast");
+  EXPECT_EQ(fast.problems, 4);
+  EXPECT_DOUBLE_EQ(fast.success_rate[0][0], 1.0);
+  EXPECT_DOUBLE_EQ(fast.success_rate[0][1], 0.75);
+  EXPECT_DOUBLE_EQ(fast.success_rate[0][2], 0.25);
+  EXPECT_DOUBLE_EQ(fast.success_rate[1][0], 0.75);
+  EXPECT_DOUBLE_EQ(fast.success_rate[1][1], 0.75);
+  EXPECT_DOUBLE_EQ(fast.success_rate[1][2], 0.25);
+  const SolverSummary& slow = Find(summary[0], "slow");
+  EXPECT_DOUBLE_EQ(slow.success_rate[0][2], 0.0);
+  EXPECT_EQ(slow.status_counts, (std::array<int, 6>{1, 1, 1, 1, 0, 0}));
+
+  const std::string report = MarkdownReport(rows, {});
+  EXPECT_TRUE(Contains(report, "| fast | 4 | 100% | 75% | 25% | 75% | 75% | 25% |")) << report;
+  EXPECT_TRUE(Contains(report, "| slow | 4 | 0% | 0% | 0% | 0% | 0% | 0% |")) << report;
+  EXPECT_TRUE(Contains(report, "| 1/1/1/1/0/0 |")) << report;
+  EXPECT_TRUE(Contains(report, "shift 1 ms")) << report;
+}
+
+TEST(ReportTest, TimesUseMinOverRepeatsAndBestSolverRatio) {
+  RunRecord slow_repeat = Row("a", "p1", 1e-7, 1e-7, 0.010);
+  slow_repeat.repeat = 1;
+  const std::vector<RunRecord> rows = {
+      Row("a", "p1", 1e-7, 1e-7, 0.004), slow_repeat, Row("a", "p2", 1e-7, 1e-7, 0.004),
+      Row("b", "p1", 1e-7, 1e-7, 0.008), Row("b", "p2", 1e-7, 1e-7, 0.008)};
+  const DatasetSummary d = SummarizeResults(rows).at(0);
+  EXPECT_EQ(Find(d, "a").problems, 2);
+  EXPECT_NEAR(Find(d, "a").shgeom_time_s, 0.004, 1e-12);
+  EXPECT_NEAR(Find(d, "b").shgeom_time_s, 0.008, 1e-12);
+  EXPECT_NEAR(Find(d, "a").relative_time, 1.0, 1e-12);
+  EXPECT_NEAR(Find(d, "b").relative_time, 2.0, 1e-12);
+  const std::string report = MarkdownReport(rows, {});
+  EXPECT_TRUE(Contains(report, "| 4 | 1 | 10 | 1.00e-07 | 1.00e-07 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 8 | 2 | 10 |")) << report;
+}
+
+TEST(ReportTest, NamesMostAccurateAndFastest) {
+  std::vector<RunRecord> rows = {
+      Row("accurate", "p1", 1e-10, 1e-10, 0.01), Row("accurate", "p2", 1e-10, 1e-10, 0.01),
+      Row("quick", "p1", 1e-7, 1e-7, 0.01), Row("quick", "p2", 1e-5, 1e-5, 0.01)};
+  rows[0].trace = Trace(0.002);
+  rows[1].trace = Trace(0.004);
+  rows[2].trace = Trace(0.001);
+  rows[3].trace = Trace(std::nan(""));
+  const DatasetSummary d = SummarizeResults(rows).at(0);
+  EXPECT_EQ(Find(d, "accurate").reached_tolerance, 2);
+  EXPECT_NEAR(Find(d, "accurate").median_time_to_tolerance_s, 0.003, 1e-12);
+  EXPECT_EQ(Find(d, "quick").reached_tolerance, 1);
+  const std::string report = MarkdownReport(rows, {});
+  EXPECT_TRUE(Contains(report, "Most accurate: **accurate** (median final res004 1.00e-10)"))
+      << report;
+  EXPECT_TRUE(Contains(report, "Fastest to res004 ≤ 1e-6: **quick** (median 1 ms over the 1/2"))
+      << report;
+}
+
+TEST(ReportTest, HandlesNaNMetrics) {
+  RunRecord broken = Row("broken", "p1", std::nan(""), std::nan(""), -1.0, "failed");
+  broken.iterations = -1;
+  RunRecord blowup = Row("broken", "p2", INFINITY, std::nan(""), 0.5, "not-applicable");
+  blowup.trace = Trace(std::nan(""));
+  blowup.trace[1].metrics[Metric::kRes004] = std::nan("");
+  const std::vector<RunRecord> rows = {broken, blowup};
+  const DatasetSummary d = SummarizeResults(rows).at(0);
+  const SolverSummary& s = Find(d, "broken");
+  EXPECT_DOUBLE_EQ(s.success_rate[0][0], 0.0);
+  EXPECT_TRUE(std::isinf(s.median_res004));
+  EXPECT_EQ(d.most_accurate, -1);
+  EXPECT_EQ(d.fastest, -1);
+  const std::string report = MarkdownReport(rows, {});
+  EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | 500 | 1 | 10 | inf"))
+      << report;
+  EXPECT_TRUE(Contains(report, "| 0/0/0/0/1/1 |")) << report;
+  EXPECT_TRUE(Contains(report, "Most accurate: none")) << report;
+  EXPECT_TRUE(Contains(report, "Fastest to res004 ≤ 1e-6: none")) << report;
+}
+
+TEST(ReportTest, HeaderShowsRunAttributes) {
+  const std::map<std::string, std::string> attrs = {{kRunAttrDate, "2024-05-01T10:00:00Z"},
+                                                    {kRunAttrCpu, "Test CPU"},
+                                                    {kRunAttrThreads, "8"},
+                                                    {kRunAttrGitRevision, "abc1234"},
+                                                    {kRunAttrVersion, "0.1.0"},
+                                                    {"dataset_hash:cubes", "feedbeef"}};
+  const std::string report = MarkdownReport({Row("a", "p1", 1e-7, 1e-7, 0.01)}, attrs);
+  EXPECT_EQ(report.rfind("# ncpbench report", 0), 0u);
+  for (const char* line : {"- Date: 2024-05-01T10:00:00Z", "- CPU: Test CPU", "- Threads: 8",
+                           "- Git revision: abc1234", "- Version: 0.1.0",
+                           "- dataset_hash:cubes: feedbeef", "## Dataset cubes"}) {
+    EXPECT_TRUE(Contains(report, line)) << line << "\n" << report;
+  }
+  EXPECT_TRUE(Contains(MarkdownReport({}, {}), "- CPU: unknown"));
+}
+
+TEST(ReportTest, VariantsOfOneSolverGetDistinctLabels) {
+  RunRecord a = Row("pgs", "p1", 1e-7, 1e-7, 0.01);
+  RunRecord b = a;
+  b.settings = "omega=1.5";
+  RunRecord c = Row("apgd", "p1", 1e-7, 1e-7, 0.01);
+  c.dataset = "stack";
+  const std::vector<DatasetSummary> d = SummarizeResults({a, b, c});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].dataset, "cubes");
+  ASSERT_EQ(d[0].solvers.size(), 2u);
+  EXPECT_EQ(d[0].solvers[0].label, "pgs (omega=1)");
+  EXPECT_EQ(d[0].solvers[1].label, "pgs (omega=1.5)");
+  EXPECT_EQ(d[1].solvers.at(0).label, "apgd");
+}
+
+}  // namespace
+}  // namespace ncp

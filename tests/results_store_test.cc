@@ -1,0 +1,277 @@
+#include "harness/results_store.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.h"
+#include "harness/system_info.h"
+
+namespace ncp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A record with every field set to something distinct, some metrics left NaN.
+RunRecord MakeRecord(const std::string& key, int trace_length, double scale) {
+  RunRecord r;
+  r.job_key = key;
+  r.dataset = "cubes";
+  r.problem = "step_" + key;
+  r.solver = "pgs";
+  r.settings = "omega=1;max_inner=3";
+  r.budget = "iters=50;time_ms=0;tol=0;tol_metric=res004";
+  r.warm_start = "none";
+  r.repeat = 2;
+  r.status = "max-iterations";
+  r.message = "‖λ‖ grew by 10⁶";
+  r.iterations = trace_length;
+  r.setup_time_s = 1e-3 * scale;
+  r.solve_time_s = 2e-3 * scale;
+  r.total_time_s = 3e-3 * scale;
+  r.threads_given = 4;
+  r.threads_used = 3;
+  r.num_dofs = 60;
+  r.num_constraints = 12;
+  r.num_contacts = 10;
+  for (std::size_t k = 0; k < kNumMetrics; ++k) r.final_metrics.value[k] = scale * (k + 1) * 1e-7;
+  r.final_metrics[Metric::kNatmapSiconos] = std::nan("");
+  r.lambda_err = 0.25 * scale;
+  for (int j = 0; j < trace_length; ++j) {
+    TracePoint p;
+    p.iteration = 5 * j;
+    p.time_s = 1e-4 * (j + 1) * scale;
+    for (std::size_t k = 0; k < kNumMetrics; ++k) p.metrics.value[k] = std::pow(0.5, j) * (k + 1);
+    p.metrics[Metric::kDissipation] = std::nan("");
+    r.trace.push_back(p);
+  }
+  return r;
+}
+
+bool Same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+void ExpectSameMetrics(const Metrics& a, const Metrics& b, const std::string& where) {
+  for (std::size_t k = 0; k < kNumMetrics; ++k) {
+    EXPECT_TRUE(Same(a.value[k], b.value[k]))
+        << where << " " << kMetricNames[k] << ": " << a.value[k] << " vs " << b.value[k];
+  }
+}
+
+void ExpectSameRecord(const RunRecord& a, const RunRecord& b) {
+  SCOPED_TRACE(a.job_key);
+  EXPECT_EQ(a.job_key, b.job_key);
+  EXPECT_EQ(a.dataset, b.dataset);
+  EXPECT_EQ(a.problem, b.problem);
+  EXPECT_EQ(a.solver, b.solver);
+  EXPECT_EQ(a.settings, b.settings);
+  EXPECT_EQ(a.budget, b.budget);
+  EXPECT_EQ(a.warm_start, b.warm_start);
+  EXPECT_EQ(a.repeat, b.repeat);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.message, b.message);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_TRUE(Same(a.setup_time_s, b.setup_time_s));
+  EXPECT_TRUE(Same(a.solve_time_s, b.solve_time_s));
+  EXPECT_TRUE(Same(a.total_time_s, b.total_time_s));
+  EXPECT_EQ(a.threads_given, b.threads_given);
+  EXPECT_EQ(a.threads_used, b.threads_used);
+  EXPECT_EQ(a.num_dofs, b.num_dofs);
+  EXPECT_EQ(a.num_constraints, b.num_constraints);
+  EXPECT_EQ(a.num_contacts, b.num_contacts);
+  ExpectSameMetrics(a.final_metrics, b.final_metrics, "final");
+  EXPECT_TRUE(Same(a.lambda_err, b.lambda_err));
+  ASSERT_EQ(a.trace.size(), b.trace.size());
+  for (std::size_t j = 0; j < a.trace.size(); ++j) {
+    EXPECT_EQ(a.trace[j].iteration, b.trace[j].iteration);
+    EXPECT_TRUE(Same(a.trace[j].time_s, b.trace[j].time_s));
+    ExpectSameMetrics(a.trace[j].metrics, b.trace[j].metrics, fmt::format("trace[{}]", j));
+  }
+}
+
+std::vector<std::string> Keys(const std::vector<RunRecord>& rows) {
+  std::vector<std::string> keys;
+  for (const RunRecord& r : rows) keys.push_back(r.job_key);
+  return keys;
+}
+
+class ResultsStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / fmt::format("ncp_results_store_{}_{}", getpid(), name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+TEST_F(ResultsStoreTest, RoundTripKeepsEveryField) {
+  RunRecord a = MakeRecord("a", 6, 1.0);
+  RunRecord b = MakeRecord("b", 0, 2.0);
+  b.status = "converged";
+  b.message.clear();
+  RunRecord c = MakeRecord("c", 3, 3.0);
+  c.final_metrics = Metrics();  // all NaN
+  c.total_time_s = -1.0;
+  const std::string path = Path("results.h5");
+  ResultsStore store(path);
+  for (const RunRecord* r : {&c, &a, &b}) store.Add(*r);
+  const std::map<std::string, std::string> attrs = {{kRunAttrGitRevision, "abc1234-dirty"},
+                                                    {kRunAttrCpu, "Test CPU @ 1 GHz"},
+                                                    {"dataset_hash:cubes", "0123456789abcdef"}};
+  store.Finalize(attrs);
+
+  const std::vector<RunRecord> rows = ReadResults(path);
+  ASSERT_EQ(rows.size(), 3u);
+  ExpectSameRecord(rows[0], a);  // rows are ordered by job key
+  ExpectSameRecord(rows[1], b);
+  ExpectSameRecord(rows[2], c);
+  EXPECT_EQ(ReadRunAttrs(path), attrs);
+}
+
+TEST_F(ResultsStoreTest, WriteResultsRoundTrip) {
+  const std::vector<RunRecord> rows = {MakeRecord("z", 4, 1.0), MakeRecord("y", 2, 5.0)};
+  const std::string path = Path("direct.h5");
+  WriteResults(path, rows, {{kRunAttrDate, "2024-01-01T00:00:00Z"}});
+  const std::vector<RunRecord> back = ReadResults(path);
+  ASSERT_EQ(back.size(), 2u);
+  ExpectSameRecord(back[0], rows[0]);  // WriteResults keeps the given order
+  ExpectSameRecord(back[1], rows[1]);
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+TEST_F(ResultsStoreTest, HasAfterAdd) {
+  ResultsStore store(Path("results.h5"));
+  EXPECT_FALSE(store.Has("a"));
+  EXPECT_EQ(store.size(), 0u);
+  store.Add(MakeRecord("a", 2, 1.0));
+  EXPECT_TRUE(store.Has("a"));
+  EXPECT_FALSE(store.Has("b"));
+  store.Add(MakeRecord("a", 3, 2.0));  // replaces, does not duplicate
+  EXPECT_EQ(store.size(), 1u);
+}
+
+TEST_F(ResultsStoreTest, PartFileIsNamedByJobKeyHash) {
+  const std::string path = Path("results.h5");
+  ResultsStore store(path);
+  store.Add(MakeRecord("job/1", 1, 1.0));
+  EXPECT_TRUE(fs::exists(path + ".parts/" + HashHex("job/1") + ".h5"));
+  // FNV-1a 64 reference values.
+  EXPECT_EQ(HashHex(""), "cbf29ce484222325");
+  EXPECT_EQ(HashHex("a"), "af63dc4c8601ec8c");
+  std::ofstream(Path("a.txt"), std::ios::binary) << "a";
+  EXPECT_EQ(FileHash(Path("a.txt")), HashHex("a"));
+}
+
+TEST_F(ResultsStoreTest, ResumeSeesCompletedParts) {
+  const std::string path = Path("results.h5");
+  {
+    ResultsStore first(path);
+    first.Add(MakeRecord("a", 2, 1.0));
+    first.Add(MakeRecord("b", 2, 1.0));
+  }  // the run stops without Finalize
+  ResultsStore second(path);
+  EXPECT_TRUE(second.Has("a"));
+  EXPECT_TRUE(second.Has("b"));
+  EXPECT_FALSE(second.Has("c"));
+  EXPECT_EQ(second.size(), 2u);
+}
+
+TEST_F(ResultsStoreTest, LeftoverTmpPartIsIgnored) {
+  const std::string path = Path("results.h5");
+  ResultsStore first(path);
+  first.Add(MakeRecord("a", 2, 1.0));
+  // What a crash in the middle of Add leaves behind: a temporary file, complete or not.
+  const std::string parts = first.parts_dir();
+  std::ofstream(parts + "/0123456789abcdef.h5.tmp") << "half a file";
+  fs::copy_file(parts + "/" + HashHex("a") + ".h5", parts + "/" + HashHex("b") + ".h5.tmp");
+
+  ResultsStore second(path);
+  EXPECT_EQ(second.size(), 1u);
+  EXPECT_FALSE(second.Has("b"));
+  second.Finalize({});
+  EXPECT_EQ(Keys(ReadResults(path)), std::vector<std::string>{"a"});
+  EXPECT_FALSE(fs::exists(parts));
+}
+
+TEST_F(ResultsStoreTest, FinalizeMergesFileAndParts) {
+  const std::string path = Path("results.h5");
+  const RunRecord a = MakeRecord("a", 4, 1.0);
+  {
+    ResultsStore store(path);
+    store.Add(a);
+    store.Add(MakeRecord("b", 2, 1.0));
+    store.Finalize({{kRunAttrDate, "day 1"}, {kRunAttrCpu, "cpu 1"}});
+    EXPECT_FALSE(fs::exists(store.parts_dir()));
+  }
+  RunRecord b2 = MakeRecord("b", 5, 7.0);
+  b2.status = "converged";
+  const RunRecord c = MakeRecord("c", 1, 2.0);
+  ResultsStore resumed(path);
+  EXPECT_EQ(resumed.size(), 2u);
+  resumed.Add(c);
+  resumed.Add(b2);  // a rerun job replaces its old row
+  resumed.Finalize({{kRunAttrDate, "day 2"}});
+
+  const std::vector<RunRecord> rows = ReadResults(path);
+  ASSERT_EQ(Keys(rows), (std::vector<std::string>{"a", "b", "c"}));
+  ExpectSameRecord(rows[0], a);
+  ExpectSameRecord(rows[1], b2);
+  ExpectSameRecord(rows[2], c);
+  const std::map<std::string, std::string> expected = {{kRunAttrDate, "day 2"},
+                                                       {kRunAttrCpu, "cpu 1"}};
+  EXPECT_EQ(ReadRunAttrs(path), expected);
+  EXPECT_FALSE(fs::exists(resumed.parts_dir()));
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(resumed.size(), 3u);
+}
+
+TEST_F(ResultsStoreTest, FinalizeWithNothingWritesEmptyFile) {
+  const std::string path = Path("results.h5");
+  ResultsStore(path).Finalize({});
+  EXPECT_TRUE(ReadResults(path).empty());
+}
+
+TEST_F(ResultsStoreTest, ReadResultsOnTruncatedFileThrows) {
+  const std::string path = Path("results.h5");
+  WriteResults(path, {MakeRecord("a", 50, 1.0), MakeRecord("b", 50, 1.0)}, {});
+  fs::resize_file(path, fs::file_size(path) / 2);
+  try {
+    ReadResults(path);
+    FAIL() << "no exception on a truncated file";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ResultsStore{path}, Error);
+}
+
+TEST_F(ResultsStoreTest, ReadResultsOnMissingOrForeignFileThrows) {
+  EXPECT_THROW(ReadResults(Path("missing.h5")), Error);
+  std::ofstream(Path("text.h5")) << "not hdf5";
+  EXPECT_THROW(ReadResults(Path("text.h5")), Error);
+  EXPECT_THROW(ReadRunAttrs(Path("text.h5")), Error);
+}
+
+TEST_F(ResultsStoreTest, RejectsEmptyJobKeyAndReservedAttrs) {
+  ResultsStore store(Path("results.h5"));
+  RunRecord r = MakeRecord("", 1, 1.0);
+  EXPECT_THROW(store.Add(r), Error);
+  store.Add(MakeRecord("a", 1, 1.0));
+  EXPECT_THROW(store.Finalize({{"format", "mine"}}), Error);
+  EXPECT_FALSE(fs::exists(Path("results.h5")));
+  EXPECT_TRUE(store.Has("a"));  // the parts survive a failed Finalize
+  EXPECT_EQ(ResultsStore(Path("results.h5")).size(), 1u);
+}
+
+}  // namespace
+}  // namespace ncp

@@ -1,0 +1,32 @@
+// Small manufactured problems shared by the tests.
+#pragma once
+
+#include "problems/scenarios/random/manufactured.h"
+
+namespace ncp::testing {
+
+// Only one constraint type (the others set to zero), with a known exact solution.
+inline ContactProblem OnlyType(ConstraintType t, std::uint64_t seed = 11) {
+  ManufacturedOptions o;
+  o.seed = seed;
+  o.num_bodies = 20;
+  o.num_contacts = t == ConstraintType::kContact ? 12 : 0;
+  o.num_unilateral = t == ConstraintType::kUnilateral ? 12 : 0;
+  o.num_bilateral = t == ConstraintType::kBilateral ? 12 : 0;
+  o.num_soft = t == ConstraintType::kSoft ? 12 : 0;
+  return MakeManufacturedProblem(o, "only");
+}
+
+// The acceptance family: ≥ 50 contacts and every constraint type.
+inline ManufacturedOptions AcceptanceOptions(std::uint64_t seed) {
+  ManufacturedOptions o;
+  o.seed = seed;
+  o.num_bodies = 60;
+  o.num_contacts = 50;
+  o.num_unilateral = 8;
+  o.num_bilateral = 6;
+  o.num_soft = 6;
+  return o;
+}
+
+}  // namespace ncp::testing
