@@ -1,0 +1,116 @@
+// Bad input: one line naming the problem, a non-zero exit, and no result file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "problems/io/dataset_hdf5.h"
+#include "tests/cli_support.h"
+#include "tests/test_problems.h"
+
+namespace ncp {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CliBadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    good_ = (dir_ / "good.h5").string();
+    auto o = testing::AcceptanceOptions(1);
+    o.num_contacts = 10, o.num_bodies = 12;
+    problem_ = MakeManufacturedProblem(o, "p0");
+    WriteDataset(good_, {problem_});
+  }
+  std::string Write(const ContactProblem& p, const std::string& name) {
+    const std::string path = (dir_ / name).string();
+    WriteDataset(path, {p});
+    return path;
+  }
+  // Runs `run <dataset> <extra>` and checks the failure contract.
+  void ExpectRejected(const std::string& dataset, const std::string& extra,
+                      const std::string& needle) {
+    const std::string results = (dir_ / "results.h5").string();
+    const auto r = testing::RunCli("run " + dataset + " -o " + results + " -q " + extra, dir_);
+    EXPECT_NE(r.code, 0);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(results)) << "a result file was created";
+    EXPECT_FALSE(fs::exists(results + ".parts")) << "result parts were created";
+  }
+  fs::path dir_;
+  std::string good_;
+  ContactProblem problem_;
+};
+
+TEST_F(CliBadInput, GoodInputRuns) {
+  const auto r = testing::RunCli("run " + good_ + " -s pgs --iters 5 -q -o " +
+                                     (dir_ / "ok.h5").string(), dir_);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "ok.h5"));
+}
+
+TEST_F(CliBadInput, MissingFile) {
+  ExpectRejected((dir_ / "nope.h5").string(), "", "nope.h5");
+}
+
+TEST_F(CliBadInput, TruncatedHdf5) {
+  const std::string path = (dir_ / "trunc.h5").string();
+  fs::copy_file(good_, path);
+  fs::resize_file(path, fs::file_size(path) / 2);
+  ExpectRejected(path, "", "trunc.h5");
+}
+
+TEST_F(CliBadInput, WrongLengthOfB) {
+  ContactProblem p = problem_;
+  p.b.conservativeResize(p.b.size() - 1);
+  ExpectRejected(Write(p, "b.h5"), "", "problem 'p0': b: wrong size: expected 72, got 71");
+}
+
+TEST_F(CliBadInput, NaNInA) {
+  ContactProblem p = problem_;
+  p.A.coeffRef(2, 2) = std::numeric_limits<double>::quiet_NaN();
+  ExpectRejected(Write(p, "nan.h5"), "", "problem 'p0': A(2,2) = nan: must be finite");
+}
+
+TEST_F(CliBadInput, NonSpdA) {
+  ContactProblem p = problem_;
+  for (int k = 0; k < 6; ++k) p.A.coeffRef(k, k) = -1.0;
+  ExpectRejected(Write(p, "spd.h5"), "", "A: not symmetric positive definite");
+}
+
+TEST_F(CliBadInput, NegativeMu) {
+  ContactProblem p = problem_;
+  p.constraints[0].mu = -0.1;
+  ExpectRejected(Write(p, "mu.h5"), "", "constraint[0].mu = -0.1: must be finite and >= 0");
+}
+
+TEST_F(CliBadInput, UnknownSolver) {
+  ExpectRejected(good_, "-s pgs,nosuch", "solver 'nosuch': unknown");
+}
+
+TEST_F(CliBadInput, NegativeIterations) {
+  ExpectRejected(good_, "--iters -1", "--iters = -1: must be >= 1");
+}
+
+TEST_F(CliBadInput, BadSettingValue) {
+  ExpectRejected(good_, "-s pgs --set pgs.omega=2.5", "pgs.omega = 2.5: must be in (0, 2)");
+}
+
+TEST_F(CliBadInput, UnknownSetting) {
+  ExpectRejected(good_, "-s pgs --set pgs.nosuch=1", "pgs.nosuch: unknown setting");
+}
+
+TEST_F(CliBadInput, UnknownMetric) {
+  ExpectRejected(good_, "--tol 1e-6 --tol-metric nosuch", "metric 'nosuch': unknown");
+}
+
+TEST_F(CliBadInput, UnknownScenario) {
+  const auto r = testing::RunCli("generate nosuch -o " + (dir_ / "g.h5").string(), dir_);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("scenario 'nosuch': unknown"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "g.h5"));
+}
+
+}  // namespace
+}  // namespace ncp
