@@ -41,8 +41,11 @@ std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
   for (const RunRecord* r : runs) {
     ProblemOutcome& p = out[r->problem];
     if (p.first == nullptr || r->repeat < p.first->repeat) p.first = r;
-    const double t =
-        std::isfinite(r->total_time_s) && r->total_time_s >= 0 ? r->total_time_s : kNaN;
+    // A solver that did not run (not-applicable) or could not set up (failed) has no time.
+    const bool ran = r->status != "not-applicable" && r->status != "failed";
+    const double t = ran && std::isfinite(r->total_time_s) && r->total_time_s >= 0
+                         ? r->total_time_s
+                         : kNaN;
     // std::fmin skips NaN: a repeat without a time does not erase the others.
     p.time_s = std::fmin(p.time_s, t);
     p.time_to_tolerance_s = std::fmin(p.time_to_tolerance_s, TimeToTolerance(*r, kTimeToTolerance));
@@ -252,7 +255,8 @@ std::string HowToRead() {
       "Success at a profile (low {}, mid {}, high {}): final metric ≤ the profile's "
       "tolerance, finite, and status neither diverged nor failed. Time: shifted geometric mean "
       "of total_time_s (setup + solve, minimum over repeats per problem, shift {:g} ms) over "
-      "every run with a time, successful or not — read it with the success rates. Relative "
+      "every run that ran (not failed or not-applicable), successful or not — read it with the "
+      "success rates. Relative "
       "time divides it by the best solver's on the dataset; that ratio transfers across "
       "machines, absolute times hold for the CPU above. Medians count a non-finite residual "
       "as inf. Status: converged / max-iterations / time-limit / diverged / failed / "

@@ -122,10 +122,20 @@ TEST(ReportTest, NamesMostAccurateAndFastest) {
       << report;
 }
 
+TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
+  RunRecord na = Row("global-only", "p1", std::nan(""), std::nan(""), 1e-6, "not-applicable");
+  RunRecord ok = Row("dual", "p1", 1e-9, 1e-9, 0.02, "converged");
+  const std::string report = MarkdownReport({na, ok}, {});
+  EXPECT_TRUE(Contains(report, "| global-only | 1 | 0% | 0% | 0% | 0% | 0% | 0% | n/a | n/a |"))
+      << report;
+  EXPECT_TRUE(Contains(report, "| dual | 1 | 100% | 100% | 100% | 100% | 100% | 100% | 20 | 1 |"))
+      << report;
+}
+
 TEST(ReportTest, HandlesNaNMetrics) {
   RunRecord broken = Row("broken", "p1", std::nan(""), std::nan(""), -1.0, "failed");
   broken.iterations = -1;
-  RunRecord blowup = Row("broken", "p2", INFINITY, std::nan(""), 0.5, "not-applicable");
+  RunRecord blowup = Row("broken", "p2", INFINITY, std::nan(""), 0.5, "diverged");
   blowup.trace = Trace(std::nan(""));
   blowup.trace[1].metrics[Metric::kRes004] = std::nan("");
   const std::vector<RunRecord> rows = {broken, blowup};
@@ -138,7 +148,7 @@ TEST(ReportTest, HandlesNaNMetrics) {
   const std::string report = MarkdownReport(rows, {});
   EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | 500 | 1 | 10 | inf"))
       << report;
-  EXPECT_TRUE(Contains(report, "| 0/0/0/0/1/1 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 0/0/0/1/1/0 |")) << report;
   EXPECT_TRUE(Contains(report, "Most accurate: none")) << report;
   EXPECT_TRUE(Contains(report, "Fastest to res004 ≤ 1e-6: none")) << report;
 }

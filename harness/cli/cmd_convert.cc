@@ -35,9 +35,12 @@ void AddConvert(CLI::App& app, Action& action) {
       }
       if (o->index < 0 || o->index >= static_cast<int>(problems.size()))
         throw Error(fmt::format("--index = {}: must be in [0, {})", o->index, problems.size()));
-      WriteFclibGlobal(o->out, problems[o->index]);
-      std::printf("wrote fclib global problem '%s' to %s\n",
-                  problems[o->index].meta.name.c_str(), o->out.c_str());
+      const ContactProblem& p = problems[o->index];
+      const bool global = p.form == ProblemForm::kGlobal;
+      if (global) WriteFclibGlobal(o->out, p);
+      else WriteFclibLocal(o->out, p);
+      std::printf("wrote fclib %s problem '%s' to %s\n", global ? "global" : "local",
+                  p.meta.name.c_str(), o->out.c_str());
       return 0;
     };
   });

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The main job: every solver on the default datasets (manufactured problems with exact
+# solutions, and the fclib samples) at a fixed budget; results, report and figures.
+set -euo pipefail
+build=${1:-build}
+cd "$(dirname "$0")/.."
+ncp="$build/ncpbench"
+[ -f datasets/default/random-small.h5 ] && [ -f datasets/default/random-large.h5 ] ||
+  ./scripts/make_datasets.sh "$build"
+mkdir -p results
+out=results/bench-latest.h5
+# A fresh run each time; an interrupted one resumes from results/bench-latest.h5.parts.
+rm -f "$out"
+"$ncp" run datasets/default/random-small.h5 datasets/default/random-large.h5 datasets/fclib/*.hdf5 \
+  -s pgs,pj,apgd,admm-full --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
+"$ncp" report "$out" -o results/bench-latest.md
+for ds in random-small random-large LMGC_100_PR_PerioBox-i00361-60-03000; do
+  /usr/bin/python3 plots/convergence.py "$out" --dataset "$ds" -o "results/bench-latest-$ds.png"
+done
+echo "main job done: $out, results/bench-latest.md, results/bench-latest-*.png"

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Regenerates the default datasets (deterministic: same seeds, same problems).
+set -euo pipefail
+build=${1:-build}
+cd "$(dirname "$0")/.."
+ncp="$build/ncpbench"
+mkdir -p datasets/default
+# 20 problems, 60 bodies, 50 contacts + 8 unilateral + 6 bilateral + 6 soft rows each.
+"$ncp" generate random -o datasets/default/random-small.h5 -n 20 --seed 100
+# 5 problems, 220 bodies, 200 contacts + 40 other rows each.
+"$ncp" generate random -o datasets/default/random-large.h5 -n 5 --seed 200 \
+  -p contacts=200,bodies=220,unilateral=20,bilateral=10,soft=10
