@@ -480,7 +480,7 @@ TEST_F(DatasetIoTest, WrongLengthBStillLoads) {
 }
 
 TEST_F(DatasetIoTest, FclibFileIsNotADataset) {
-  const std::string fclib = std::string(NCP_SHARED_DIR) + "/fclib/Box_Stacks-i0035-31-0.hdf5";
+  const std::string fclib = std::string(NCP_FCLIB_DIR) + "/Box_Stacks-i0035-31-0.hdf5";
   EXPECT_FALSE(IsNcpbenchDataset(fclib));
   ExpectReadError(fclib, "not an ncpbench dataset");
 }

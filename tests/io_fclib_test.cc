@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using Triplet = Eigen::Triplet<double, int>;
 
 std::string Sample(const std::string& file) {
-  return std::string(NCP_SHARED_DIR) + "/fclib/" + file;
+  return std::string(NCP_FCLIB_DIR) + "/" + file;
 }
 
 constexpr char kBoxStacks[] = "Box_Stacks-i0035-31-0.hdf5";
