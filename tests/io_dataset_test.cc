@@ -2,6 +2,8 @@
 // for missing, truncated, garbage and schema-broken files.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include "tests/bitwise.h"
 #include <unistd.h>
 
 #include <cmath>
@@ -19,6 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using Triplet = Eigen::Triplet<double, int>;
+using testing::ExpectSameSparse;
+using testing::ExpectSameVec;
+using testing::SameBits;
 
 SpMat Sparse(int rows, int cols, const std::vector<Triplet>& t) {
   SpMat m(rows, cols);
@@ -118,30 +123,6 @@ ContactProblem MakeLocalProblem(const std::string& name) {
   return p;
 }
 
-bool SameBits(const double* a, const double* b, Eigen::Index n) {
-  return n == 0 || std::memcmp(a, b, static_cast<std::size_t>(n) * sizeof(double)) == 0;
-}
-
-void ExpectSameSparse(const SpMat& a, const SpMat& b, const std::string& what) {
-  SCOPED_TRACE(what);
-  ASSERT_EQ(a.rows(), b.rows());
-  ASSERT_EQ(a.cols(), b.cols());
-  ASSERT_EQ(a.nonZeros(), b.nonZeros());
-  SpMat ca = a, cb = b;
-  ca.makeCompressed();
-  cb.makeCompressed();
-  EXPECT_TRUE(
-      std::equal(ca.outerIndexPtr(), ca.outerIndexPtr() + ca.cols() + 1, cb.outerIndexPtr()));
-  EXPECT_TRUE(
-      std::equal(ca.innerIndexPtr(), ca.innerIndexPtr() + ca.nonZeros(), cb.innerIndexPtr()));
-  EXPECT_TRUE(SameBits(ca.valuePtr(), cb.valuePtr(), ca.nonZeros()));
-}
-
-void ExpectSameVec(const Vec& a, const Vec& b, const std::string& what) {
-  SCOPED_TRACE(what);
-  ASSERT_EQ(a.size(), b.size());
-  EXPECT_TRUE(SameBits(a.data(), b.data(), a.size()));
-}
 
 void ExpectSameMat(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, const std::string& what) {
   SCOPED_TRACE(what);

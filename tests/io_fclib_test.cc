@@ -2,6 +2,8 @@
 // files away from libfclib (which exits the process on a read error).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include "tests/bitwise.h"
 #include <unistd.h>
 
 #include <cstring>
@@ -18,6 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using Triplet = Eigen::Triplet<double, int>;
+using testing::ExpectSameSparse;
+using testing::ExpectSameVec;
+using testing::SameBits;
 
 std::string Sample(const std::string& file) {
   return std::string(NCP_FCLIB_DIR) + "/" + file;
@@ -28,30 +33,6 @@ constexpr char kCubeH8[] = "CubeH8.hdf5";
 constexpr char kLocalTest[] = "local_problem_test.hdf5";
 constexpr char kLmgc[] = "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5";
 
-bool SameBits(const double* a, const double* b, Eigen::Index n) {
-  return n == 0 || std::memcmp(a, b, static_cast<std::size_t>(n) * sizeof(double)) == 0;
-}
-
-void ExpectSameSparse(const SpMat& a, const SpMat& b, const std::string& what) {
-  SCOPED_TRACE(what);
-  ASSERT_EQ(a.rows(), b.rows());
-  ASSERT_EQ(a.cols(), b.cols());
-  ASSERT_EQ(a.nonZeros(), b.nonZeros());
-  SpMat ca = a, cb = b;
-  ca.makeCompressed();
-  cb.makeCompressed();
-  EXPECT_TRUE(
-      std::equal(ca.outerIndexPtr(), ca.outerIndexPtr() + ca.cols() + 1, cb.outerIndexPtr()));
-  EXPECT_TRUE(
-      std::equal(ca.innerIndexPtr(), ca.innerIndexPtr() + ca.nonZeros(), cb.innerIndexPtr()));
-  EXPECT_TRUE(SameBits(ca.valuePtr(), cb.valuePtr(), ca.nonZeros()));
-}
-
-void ExpectSameVec(const Vec& a, const Vec& b, const std::string& what) {
-  SCOPED_TRACE(what);
-  ASSERT_EQ(a.size(), b.size());
-  EXPECT_TRUE(SameBits(a.data(), b.data(), a.size()));
-}
 
 void ExpectSameConstraints(const ContactProblem& a, const ContactProblem& b) {
   ASSERT_EQ(a.constraints.size(), b.constraints.size());

@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "common/error.h"
 #include "solvers/common/cone.h"
 #include "solvers/common/dual_update.h"
 
@@ -22,16 +21,10 @@ Status ApgdSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   coulomb_ = s.GetInt("friction_model") == 0;
   restart_ = s.GetBool("restart");
   shrink_ = s.Get("step_shrink");
-  try {
-    dual_ = MakeDualProblem(p);
-  } catch (const Error& e) {
-    message_ = e.what();
-    return Status::kFailed;
-  }
+  if (!SetupDual(p, warm)) return Status::kFailed;
   const int m = dual_.rows();
-  x_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
-  Project(x_);
-  y_ = x_;
+  Project(lambda_);
+  y_ = lambda_;
   for (Vec* v : {&xnew_, &g_, &Wy_, &Wx_, &s_, &diff_}) *v = Vec::Zero(m);
   // Initial Lipschitz estimate: largest diagonal-scaled row sum bounds ‖W‖₂ from above.
   L_ = 0.0;
@@ -96,7 +89,7 @@ Status ApgdSolver::Iterate() {
   }
   const double theta_new = 0.5 * (-theta_ * theta_ + theta_ * std::sqrt(theta_ * theta_ + 4.0));
   const double beta = theta_ * (1.0 - theta_) / (theta_ * theta_ + theta_new);
-  diff_ = xnew_ - x_;
+  diff_ = xnew_ - lambda_;
   if (restart_ && g_.dot(diff_) > 0.0) {  // momentum points uphill: restart from xnew
     y_ = xnew_;
     theta_ = 1.0;
@@ -105,18 +98,13 @@ Status ApgdSolver::Iterate() {
     y_ = xnew_ + beta * diff_;
     theta_ = theta_new;
   }
-  x_ = xnew_;
+  lambda_ = xnew_;
   L_ *= shrink_;
-  if (!AllFinite(x_) || !std::isfinite(L_)) {
-    message_ = "non-finite or exploding multiplier";
+  if (!std::isfinite(L_)) {
+    message_ = "non-finite step size";
     return Status::kDiverged;
   }
-  return Status::kRunning;
-}
-
-void ApgdSolver::Current(Vec& v, Vec& lambda) const {
-  lambda = x_;
-  v = dual_.Velocity(x_);
+  return CheckFinite();
 }
 
 std::vector<std::pair<std::string, double>> ApgdSolver::Info() const {

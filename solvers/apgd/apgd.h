@@ -4,17 +4,15 @@
 // adds the de Saxcé term μ‖u_t‖ to the normal gradient so the fixed point is the Coulomb NCP.
 #pragma once
 
-#include "solvers/common/dual_problem.h"
-#include "solvers/solver.h"
+#include "solvers/common/dual_solver.h"
 
 namespace ncp {
 
-class ApgdSolver : public Solver {
+class ApgdSolver : public DualSolver {
  public:
   static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
-  void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
   int ThreadsUsed() const override;
 
@@ -26,8 +24,7 @@ class ApgdSolver : public Solver {
   bool coulomb_ = true;
   bool restart_ = true;
   double shrink_ = 0.9;
-  DualProblem dual_;
-  Vec x_, y_, xnew_, g_, Wy_, Wx_, s_, diff_;
+  Vec y_, xnew_, g_, Wy_, Wx_, s_, diff_;  // the iterate x is lambda_
   double L_ = 1.0, theta_ = 1.0;
   int backtracks_ = 0, restarts_ = 0;
 };

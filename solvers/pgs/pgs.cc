@@ -1,6 +1,5 @@
 #include "solvers/pgs/pgs.h"
 
-#include "common/error.h"
 #include "solvers/common/dual_update.h"
 
 namespace ncp {
@@ -20,17 +19,10 @@ PgsSettings PgsSettings::From(const Settings& s) {
 
 Status PgsSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   set_ = PgsSettings::From(s);
-  try {
-    dual_ = MakeDualProblem(p);
-  } catch (const Error& e) {
-    message_ = e.what();
-    return Status::kFailed;
-  }
+  if (!SetupDual(p, warm)) return Status::kFailed;
   TangentSteps(dual_, tangent_step_);
-  const int m = dual_.rows();
-  lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
   prev_ = lambda_;
-  dir_ = Vec::Zero(m);
+  dir_ = Vec::Zero(dual_.rows());
   prev_norm2_ = 0.0;
   restarts_ = 0;
   return Status::kRunning;
@@ -86,16 +78,7 @@ Status PgsSolver::Iterate() {
     }
     prev_norm2_ = norm2;
   }
-  if (!AllFinite(lambda_)) {
-    message_ = "non-finite multiplier";
-    return Status::kDiverged;
-  }
-  return Status::kRunning;
-}
-
-void PgsSolver::Current(Vec& v, Vec& lambda) const {
-  lambda = lambda_;
-  v = dual_.Velocity(lambda_);
+  return CheckFinite();
 }
 
 std::vector<std::pair<std::string, double>> PgsSolver::Info() const {

@@ -3,8 +3,7 @@
 // acceleration (NNCG, Silcowitz et al. 2010) that 000 §IV-B1 uses.
 #pragma once
 
-#include "solvers/common/dual_problem.h"
-#include "solvers/solver.h"
+#include "solvers/common/dual_solver.h"
 
 namespace ncp {
 
@@ -15,20 +14,18 @@ struct PgsSettings {
   static PgsSettings From(const Settings& s);
 };
 
-class PgsSolver : public Solver {
+class PgsSolver : public DualSolver {
  public:
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
-  void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
 
  private:
   void Sweep();
 
   PgsSettings set_;
-  DualProblem dual_;
   std::vector<double> tangent_step_;
-  Vec lambda_, prev_, dir_;   // iterate; previous iterate and search direction (NNCG)
+  Vec prev_, dir_;  // previous iterate and search direction (NNCG)
   double prev_norm2_ = 0.0;
   int restarts_ = 0;
 };

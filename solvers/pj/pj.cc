@@ -2,7 +2,6 @@
 
 #include <omp.h>
 
-#include "common/error.h"
 #include "solvers/common/dual_update.h"
 
 namespace ncp {
@@ -14,16 +13,9 @@ std::vector<SettingSpec> PjSolver::Specs() {
 
 Status PjSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   omega_ = s.Get("omega");
-  try {
-    dual_ = MakeDualProblem(p);
-  } catch (const Error& e) {
-    message_ = e.what();
-    return Status::kFailed;
-  }
+  if (!SetupDual(p, warm)) return Status::kFailed;
   TangentSteps(dual_, tangent_step_);
-  const int m = dual_.rows();
-  lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
-  u_ = Vec::Zero(m);
+  u_ = Vec::Zero(dual_.rows());
   return Status::kRunning;
 }
 
@@ -49,16 +41,7 @@ Status PjSolver::Iterate() {
                     lambda_[r + 1], lambda_[r + 2]);
     }
   }
-  if (!AllFinite(lambda_)) {
-    message_ = "non-finite or exploding multiplier";
-    return Status::kDiverged;
-  }
-  return Status::kRunning;
-}
-
-void PjSolver::Current(Vec& v, Vec& lambda) const {
-  lambda = lambda_;
-  v = dual_.Velocity(lambda_);
+  return CheckFinite();
 }
 
 int PjSolver::ThreadsUsed() const { return omp_get_max_threads(); }

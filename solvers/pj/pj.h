@@ -2,24 +2,21 @@
 // in parallel (OpenMP); needs under-relaxation on coupled problems.
 #pragma once
 
-#include "solvers/common/dual_problem.h"
-#include "solvers/solver.h"
+#include "solvers/common/dual_solver.h"
 
 namespace ncp {
 
-class PjSolver : public Solver {
+class PjSolver : public DualSolver {
  public:
   static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
-  void Current(Vec& v, Vec& lambda) const override;
   int ThreadsUsed() const override;
 
  private:
   double omega_ = 0.3;
-  DualProblem dual_;
   std::vector<double> tangent_step_;
-  Vec lambda_, u_;
+  Vec u_;
 };
 
 }  // namespace ncp
