@@ -41,7 +41,7 @@ Status ApgdSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
 
 void ApgdSolver::Gradient(const Vec& x, Vec& Wx, Vec& g) const {
   const int m = dual_.rows();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m >= kParallelRows)
   for (int r = 0; r < m; ++r) Wx[r] = RowDot(dual_.W, r, x);
   g = Wx + dual_.q;
 }
@@ -79,7 +79,7 @@ Status ApgdSolver::Iterate() {
     xnew_ = y_ - g_ / L_;
     Project(xnew_);
     const int m = dual_.rows();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m >= kParallelRows)
     for (int r = 0; r < m; ++r) Wx_[r] = RowDot(dual_.W, r, xnew_);
     diff_ = xnew_ - y_;
     const double bound = fy + g_.dot(diff_) + 0.5 * L_ * diff_.squaredNorm();
@@ -113,6 +113,8 @@ std::vector<std::pair<std::string, double>> ApgdSolver::Info() const {
           {"lipschitz", L_}};
 }
 
-int ApgdSolver::ThreadsUsed() const { return omp_get_max_threads(); }
+int ApgdSolver::ThreadsUsed() const {
+  return dual_.rows() >= kParallelRows ? omp_get_max_threads() : 1;
+}
 
 }  // namespace ncp

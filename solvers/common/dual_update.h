@@ -47,6 +47,9 @@ inline double RowDot(const SpMat& W, int i, const Vec& x) {
   return s;
 }
 
+// Below this many rows a parallel region costs more than the work it splits.
+constexpr int kParallelRows = 1024;
+
 inline bool AllFinite(const Vec& x, double limit = 1e100) {
   for (Eigen::Index i = 0; i < x.size(); ++i)
     if (!(std::abs(x[i]) < limit)) return false;

@@ -23,7 +23,7 @@ Status PjSolver::Iterate() {
   const auto& cs = *dual_.constraints;
   const int m = dual_.rows();
   const int nc = static_cast<int>(cs.size());
-#pragma omp parallel
+#pragma omp parallel if (m >= kParallelRows)
   {
 #pragma omp for schedule(static)
     for (int r = 0; r < m; ++r) u_[r] = dual_.q[r] + RowDot(dual_.W, r, lambda_);
@@ -44,6 +44,8 @@ Status PjSolver::Iterate() {
   return CheckFinite();
 }
 
-int PjSolver::ThreadsUsed() const { return omp_get_max_threads(); }
+int PjSolver::ThreadsUsed() const {
+  return dual_.rows() >= kParallelRows ? omp_get_max_threads() : 1;
+}
 
 }  // namespace ncp
