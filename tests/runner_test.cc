@@ -1,0 +1,91 @@
+// The benchmark loop: budgets, warm starts and traces.
+#include <gtest/gtest.h>
+
+#include "harness/results_store.h"
+#include "harness/runner.h"
+#include "problems/io/dataset_hdf5.h"
+#include "tests/cli_support.h"
+#include "tests/test_problems.h"
+
+namespace ncp {
+namespace {
+
+SolverJob Job(const char* name) {
+  const SolverEntry& e = FindSolver(name);
+  return {&e, Settings::Parse(name, e.settings, {})};
+}
+
+TEST(Runner, WarmStartFromReferenceStartsAtTheSolution) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(21), "w");
+  const Evaluator ev(p);
+  RunOptions opt;
+  opt.budget.iters = 1;
+  const WarmStart ws{p.reference->v, p.reference->lambda};
+  for (const char* s : {"pgs", "pj", "apgd", "admm-full"}) {
+    const RunRecord cold = RunOne(p, ev, Job(s), opt, nullptr, 0);
+    const RunRecord warm = RunOne(p, ev, Job(s), opt, &ws, 0);
+    EXPECT_LT(warm.final_metrics[Metric::kRes004], 1e-9) << s;
+    EXPECT_GT(cold.final_metrics[Metric::kRes004], 1e-4) << s;
+  }
+}
+
+TEST(Runner, BudgetsStopWithTheirStatus) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(22), "b");
+  const Evaluator ev(p);
+  RunOptions opt;
+  opt.budget.iters = 7;
+  RunRecord r = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  EXPECT_EQ(r.status, "max-iterations");
+  EXPECT_EQ(r.iterations, 7);
+  opt.budget.iters = 100000;
+  opt.budget.tol = 1e-6;
+  r = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  EXPECT_EQ(r.status, "converged");
+  EXPECT_LE(r.final_metrics[Metric::kRes004], 1e-6);
+  opt.budget.tol = 0;
+  opt.budget.time_ms = 5;
+  r = RunOne(p, ev, Job("apgd"), opt, nullptr, 0);
+  EXPECT_EQ(r.status, "time-limit");
+  EXPECT_GE(r.total_time_s, 0.005);
+}
+
+TEST(Runner, TraceEveryKIterationsEndsAtTheFinalIterate) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(23), "t");
+  RunOptions opt;
+  opt.budget.iters = 23;
+  opt.trace_every = 5;
+  const RunRecord r = RunOne(p, Evaluator(p), Job("pgs"), opt, nullptr, 0);
+  std::vector<int> its;
+  for (const TracePoint& t : r.trace) its.push_back(t.iteration);
+  EXPECT_EQ(its, (std::vector<int>{0, 5, 10, 15, 20, 23}));
+  for (std::size_t k = 1; k < r.trace.size(); ++k)
+    EXPECT_GE(r.trace[k].time_s, r.trace[k - 1].time_s);
+  EXPECT_EQ(r.trace.back().metrics[Metric::kRes004], r.final_metrics[Metric::kRes004]);
+}
+
+TEST(Runner, WarmStartFromPreviousProblem) {
+  // Two copies of one problem: warm-started from the first solution, the second needs ~nothing.
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(24), "a");
+  ContactProblem q = p;
+  q.meta.name = "b";
+  const auto dir = testing::FreshDir("warm_previous");
+  const std::string data = (dir / "twins.h5").string();
+  WriteDataset(data, {p, q});
+  const DatasetInput d = LoadValidated(data);
+  RunOptions opt;
+  opt.budget.iters = 5000;
+  opt.budget.tol = 1e-9;
+  opt.warm = WarmMode::kPrevious;
+  const std::string out = (dir / "r.h5").string();
+  RunAll({d}, {Job("pgs")}, opt, out, true);
+  const auto rows = ReadResults(out);
+  ASSERT_EQ(rows.size(), 2u);
+  const RunRecord& first = rows[0].problem == "a" ? rows[0] : rows[1];
+  const RunRecord& second = rows[0].problem == "a" ? rows[1] : rows[0];
+  EXPECT_GT(first.iterations, 50);
+  EXPECT_LE(second.iterations, 2);
+  EXPECT_EQ(second.warm_start, "previous");
+}
+
+}  // namespace
+}  // namespace ncp
