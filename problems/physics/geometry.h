@@ -1,0 +1,50 @@
+// Collision geometry shared by the dynamics and the collision layer: primitive shapes attached to
+// bodies (or to the world), contact points and contact frames.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <vector>
+
+namespace ncp::physics {
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Pose = Eigen::Isometry3d;
+
+enum class ShapeType {
+  kPlane,     // the half-space z ≤ 0 of its local frame (surface z = 0, outward normal +z)
+  kSphere,    // radius
+  kBox,       // half_extents
+  kCapsule,   // radius, half_length along local z (segment from −h to +h)
+  kCylinder,  // radius, half_length along local z
+};
+
+struct Shape {
+  ShapeType type = ShapeType::kSphere;
+  double radius = 0.0;
+  double half_length = 0.0;
+  Vec3 half_extents = Vec3::Zero();
+};
+
+// A shape attached to a body (body ≥ 0) or fixed in the world (body = −1).
+struct Geom {
+  int body = -1;
+  Shape shape;
+  Pose local = Pose::Identity();  // shape frame in the body frame (world frame for body = −1)
+  double mu = 0.5;                // friction; a pair uses the geometric mean
+  // Geoms that share a non-zero group never collide (e.g. adjacent links of one robot).
+  int group = 0;
+};
+
+// One contact point between geoms a and b, in world coordinates.
+struct ContactPoint {
+  int geom_a = -1, geom_b = -1;
+  Vec3 position = Vec3::Zero();  // midway between the two surfaces
+  Vec3 normal = Vec3::UnitZ();   // unit, pointing from a towards b
+  double gap = 0.0;              // signed distance along normal: < 0 when penetrating
+};
+
+// Contact frame as rows [n; t1; t2] (right-handed, deterministic in n).
+Mat3 ContactFrame(const Vec3& normal);
+
+}  // namespace ncp::physics
