@@ -1,0 +1,241 @@
+#include "problems/physics/system.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "problems/physics/dynamics/spatial.h"
+
+namespace ncp::physics {
+namespace {
+
+using Triplet = Eigen::Triplet<double>;
+
+// Appends rows × 6 block `blk` of body `body` times its Jacobian Jb (6 × nv of the instance).
+void AddBodyRows(const Eigen::MatrixXd& blk, const Eigen::MatrixXd& Jb, int row, int col0,
+                 std::vector<Triplet>& t) {
+  const Eigen::MatrixXd rows = blk * Jb;
+  for (int r = 0; r < rows.rows(); ++r)
+    for (int c = 0; c < rows.cols(); ++c)
+      if (rows(r, c) != 0.0) t.emplace_back(row + r, col0 + c, rows(r, c));
+}
+
+}  // namespace
+
+int MultibodySystem::AddInstance(std::shared_ptr<const ArticulatedModel> model, VectorXd q,
+                                 VectorXd v, PdGains pd, bool self_collision) {
+  if (collision_) throw Error("MultibodySystem: AddInstance after Finalize");
+  if (q.size() != model->nq || v.size() != model->nv)
+    throw Error(fmt::format("instance of '{}': wrong argument size: expected q {} and v {}, got "
+                            "{} and {}", model->name, model->nq, model->nv, q.size(), v.size()));
+  Instance in;
+  in.model = model;
+  in.q = std::move(q);
+  in.v = std::move(v);
+  in.pd = std::move(pd);
+  in.v_offset = ndofs_;
+  in.first_body = nbodies_;
+  const int id = static_cast<int>(inst_.size());
+  for (std::size_t l = 0; l < model->links.size(); ++l) {
+    for (Geom g : model->links[l].geoms) {
+      g.body = nbodies_ + static_cast<int>(l);
+      if (!self_collision) g.group = id + 1;
+      geoms_.push_back(g);
+      owner_.push_back({id, static_cast<int>(l)});
+    }
+    body_instance_.push_back(id);
+    body_link_.push_back(static_cast<int>(l));
+  }
+  ndofs_ += model->nv;
+  nbodies_ += static_cast<int>(model->links.size());
+  inst_.push_back(std::move(in));
+  return id;
+}
+
+int MultibodySystem::AddWorldGeom(const Geom& g) {
+  if (collision_) throw Error("MultibodySystem: AddWorldGeom after Finalize");
+  Geom w = g;
+  w.body = -1;
+  geoms_.push_back(w);
+  owner_.push_back({});
+  return static_cast<int>(geoms_.size()) - 1;
+}
+
+int MultibodySystem::AddKinematicGeom(const Geom& g) {
+  const int k = AddWorldGeom(g);
+  kinematic_.push_back({k, Vec3::Zero(), Vec3::Zero()});
+  return k;
+}
+
+void MultibodySystem::SetKinematicPose(int geom, const Pose& pose, const Vec3& linear,
+                                       const Vec3& angular) {
+  for (KinematicGeom& k : kinematic_)
+    if (k.geom == geom) {
+      geoms_[geom].local = pose;
+      k.linear = linear;
+      k.angular = angular;
+      return;
+    }
+  throw Error(fmt::format("geom {}: not a kinematic geom", geom));
+}
+
+void MultibodySystem::Finalize() {
+  collision_ = std::make_unique<CollisionWorld>(geoms_);
+  geom_poses_.resize(geoms_.size());
+  UpdateKinematics();
+}
+
+const Pose& MultibodySystem::BodyPose(int b) const {
+  return inst_[body_instance_[b]].kin.world[body_link_[b]];
+}
+
+void MultibodySystem::UpdateKinematics() {
+  for (Instance& in : inst_) ForwardKinematics(*in.model, in.q, in.kin);
+}
+
+double MultibodySystem::Stabilize(double gap) const {
+  const double g = gap + opt_.slop;
+  return g >= 0 ? g / opt_.dt : opt_.erp * g / opt_.dt;
+}
+
+ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts) {
+  if (!collision_) throw Error("MultibodySystem: BuildProblem before Finalize");
+  UpdateKinematics();
+  const double dt = opt_.dt;
+  ContactProblem p;
+  p.form = ProblemForm::kGlobal;
+
+  // A and b per instance; structure: one subsystem per instance, one body per link.
+  std::vector<Triplet> at;
+  p.b.resize(ndofs_);
+  std::vector<std::vector<Eigen::MatrixXd>> Jb(inst_.size());
+  for (std::size_t i = 0; i < inst_.size(); ++i) {
+    const Instance& in = inst_[i];
+    const ArticulatedModel& m = *in.model;
+    const MatrixXd H = MassMatrix(m, in.kin);
+    const VectorXd bias = InverseDynamics(m, in.kin, in.v, VectorXd::Zero(m.nv), opt_.gravity);
+    for (int r = 0; r < m.nv; ++r)
+      for (int c = 0; c < m.nv; ++c)
+        if (H(r, c) != 0.0) at.emplace_back(in.v_offset + r, in.v_offset + c, H(r, c));
+    p.b.segment(in.v_offset, m.nv) = H * in.v - (1.0 - opt_.theta) * dt * bias;
+    Structure::Subsystem s;
+    s.dof_begin = in.v_offset;
+    s.dof_count = m.nv;
+    s.kind = m.links.size() > 1 ? "articulated" : "rigid";
+    p.structure.subsystems.push_back(s);
+    Jb[i].resize(m.links.size());
+    for (std::size_t l = 0; l < m.links.size(); ++l) {
+      BodyJacobian(m, in.kin, static_cast<int>(l), Jb[i][l]);
+      Structure::Body body;
+      body.subsystem = static_cast<int>(i);
+      body.parent = m.links[l].parent < 0 ? -1 : in.first_body + m.links[l].parent;
+      body.mass = m.links[l].mass;
+      body.inertia = m.links[l].inertia;
+      body.com = m.links[l].com;
+      body.jacobian = Jb[i][l];
+      p.structure.bodies.push_back(body);
+    }
+  }
+  p.A.resize(ndofs_, ndofs_);
+  p.A.setFromTriplets(at.begin(), at.end());
+
+  std::vector<Triplet> jt;
+  std::vector<double> e;
+  auto add_block = [&](int ci, int inst, int link, const Eigen::MatrixXd& blk) {
+    const Instance& in = inst_[inst];
+    AddBodyRows(blk, Jb[inst][link], p.constraints[ci].row, in.v_offset, jt);
+    p.structure.blocks.push_back({ci, in.first_body + link, blk});
+  };
+
+  // Contacts.
+  for (std::size_t g = 0; g < geoms_.size(); ++g) {
+    const GeomOwner& o = owner_[g];
+    geom_poses_[g] = o.instance < 0 ? geoms_[g].local
+                                    : inst_[o.instance].kin.world[o.link] * geoms_[g].local;
+  }
+  contacts_.clear();
+  collision_->Detect(geom_poses_, opt_.margin, contacts_);
+  for (const ContactPoint& c : contacts_) {
+    const Mat3 F = ContactFrame(c.normal);
+    const int ci = AddConstraint(p.constraints, ConstraintType::kContact,
+                                 std::sqrt(geoms_[c.geom_a].mu * geoms_[c.geom_b].mu));
+    Vec3 ew = Vec3::Zero();  // velocity terms of kinematic geoms: u = F (v_b − v_a) + e
+    for (const auto& [geom, sign] : {std::pair{c.geom_a, -1.0}, std::pair{c.geom_b, 1.0}}) {
+      const GeomOwner& o = owner_[geom];
+      if (o.instance < 0) {
+        for (const KinematicGeom& k : kinematic_)
+          if (k.geom == geom) ew += sign * (k.linear + k.angular.cross(c.position));
+        continue;
+      }
+      const Pose& T = inst_[o.instance].kin.world[o.link];
+      const Vec3 pl = T.inverse() * c.position;  // contact point in the link frame
+      Eigen::Matrix<double, 3, 6> G;
+      G << Mat3::Identity(), -Skew(pl);
+      add_block(ci, o.instance, o.link, sign * (F * T.linear()) * G);
+    }
+    const Vec3 ef = F * ew;
+    e.push_back(Stabilize(c.gap) + ef[0]);
+    e.push_back(ef[1]);
+    e.push_back(ef[2]);
+  }
+
+  // Joint rows: q̇_j = Sᵀ V_child − Sᵀ X_child V_parent (blocks on the child and its parent).
+  auto add_joint_row = [&](int ci, int inst, int link, double sign) {
+    const Instance& in = inst_[inst];
+    const Link& l = in.model->links[link];
+    const Eigen::Matrix<double, 1, 6> St = MotionSubspace(l).transpose();
+    add_block(ci, inst, link, sign * St);
+    if (l.parent >= 0)
+      add_block(ci, inst, l.parent, -sign * St * TwistTransform(in.kin.local[link]));
+  };
+  for (std::size_t i = 0; i < inst_.size(); ++i) {
+    const Instance& in = inst_[i];
+    const ArticulatedModel& m = *in.model;
+    for (std::size_t l = 0; l < m.links.size(); ++l) {
+      const Link& lk = m.links[l];
+      if (lk.joint != JointType::kRevolute && lk.joint != JointType::kPrismatic) continue;
+      const double q = in.q[lk.q_index];
+      if (q - lk.lower < opt_.limit_margin) {
+        add_joint_row(AddConstraint(p.constraints, ConstraintType::kUnilateral), i, l, 1.0);
+        e.push_back(Stabilize(q - lk.lower));
+      }
+      if (lk.upper - q < opt_.limit_margin) {
+        add_joint_row(AddConstraint(p.constraints, ConstraintType::kUnilateral), i, l, -1.0);
+        e.push_back(Stabilize(lk.upper - q));
+      }
+      if (in.pd.kp > 0) {
+        const double k = in.pd.kp * dt, d = in.pd.kd * dt + in.pd.kp * dt * dt;
+        add_joint_row(AddConstraint(p.constraints, ConstraintType::kSoft, 0.0, k, d), i, l, 1.0);
+        e.push_back(q - in.pd.target[lk.q_index]);
+      }
+    }
+  }
+  p.J.resize(p.num_rows(), ndofs_);
+  p.J.setFromTriplets(jt.begin(), jt.end());
+  p.e = Eigen::Map<const Vec>(e.data(), static_cast<Eigen::Index>(e.size()));
+  p.meta.dt = dt;
+  p.meta.params["time"] = time_;
+  p.meta.params["theta"] = opt_.theta;
+  if (contacts) *contacts = contacts_;
+  return p;
+}
+
+void MultibodySystem::Advance(const Vec& vhat) {
+  if (vhat.size() != ndofs_)
+    throw Error(fmt::format("v: wrong argument size: expected {}, got {}", ndofs_, vhat.size()));
+  for (Instance& in : inst_) {
+    const VectorXd vh = vhat.segment(in.v_offset, in.model->nv);
+    IntegrateConfiguration(*in.model, in.q, vh, opt_.dt);
+    in.v = (vh - opt_.theta * in.v) / (1.0 - opt_.theta);
+  }
+  for (const KinematicGeom& k : kinematic_) {
+    Pose& T = geoms_[k.geom].local;  // advance the prescribed pose with its velocity
+    T.translation() += opt_.dt * (k.linear + k.angular.cross(T.translation()));
+    T.linear() = ExpSO3(opt_.dt * k.angular) * T.linear();
+  }
+  time_ += opt_.dt;
+  UpdateKinematics();
+}
+
+}  // namespace ncp::physics

@@ -1,0 +1,102 @@
+// A multibody system: articulated instances (robots, free bodies), world and kinematic geoms.
+// Each step builds the frozen ContactProblem of 004:2/004:8 with its structure layer and
+// advances with the solver's v̂:
+//   A = blockdiag H_j(q),  b = H_j v_k − (1 − θ) dt C_j(q, v_k)   (C: RNEA bias incl. gravity)
+//   contact rows J_{i,b} = ±R_i [I −[p_i]] (004 App. A), joint-limit rows (unilateral),
+//   PD rows (soft, λ = −k e − d J v̂ with k = kp dt, d = kd dt + kp dt²),
+//   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
+// Stabilization of a gap g (documented in datasets/README.md): e = (g + slop)/dt when g + slop ≥ 0
+// (speculative: closes at most the gap in one step), else erp (g + slop)/dt.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "problems/model/contact_problem.h"
+#include "problems/physics/collision/collision_world.h"
+#include "problems/physics/dynamics/dynamics.h"
+
+namespace ncp::physics {
+
+struct StepOptions {
+  double dt = 1.0 / 240.0;
+  double theta = 0.0;        // θ of 004:2, in [0, 1)
+  Vec3 gravity = Vec3(0, 0, -9.81);
+  double margin = 0.005;     // contacts are created below this gap [m]
+  double slop = 2e-4;        // resting penetration allowed [m]
+  double erp = 0.5;          // fraction of the penetration beyond slop removed per step
+  double limit_margin = 0.02;  // joint-limit rows within this distance of a limit [rad or m]
+};
+
+struct PdGains {
+  double kp = 0.0, kd = 0.0;  // per actuated joint; kp = 0: no PD rows
+  VectorXd target;            // joint targets, size nq of the model (floating entries ignored)
+};
+
+struct Instance {
+  std::shared_ptr<const ArticulatedModel> model;
+  VectorXd q, v;
+  PdGains pd;
+  int v_offset = 0;     // first dof in the system
+  int first_body = 0;   // first body (link) index in the system
+  Kinematics kin;
+};
+
+// A world geom that moves on a prescribed path: its pose and velocity are set before each step.
+struct KinematicGeom {
+  int geom = -1;      // index in the collision world
+  // Spatial velocity in the world frame: a point x moves with linear + angular × x.
+  Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
+};
+
+class MultibodySystem {
+ public:
+  explicit MultibodySystem(StepOptions opt = {}) : opt_(opt) {}
+  // Robot/body geoms get group = instance + 1 when `self_collision` is false.
+  int AddInstance(std::shared_ptr<const ArticulatedModel> model, VectorXd q, VectorXd v,
+                  PdGains pd = {}, bool self_collision = false);
+  int AddWorldGeom(const Geom& g);  // returns the geom index
+  int AddKinematicGeom(const Geom& g);  // a world geom whose pose is set by SetKinematicPose
+  void SetKinematicPose(int geom, const Pose& pose, const Vec3& linear, const Vec3& angular);
+  // Builds the collision world; call once after all Add* calls.
+  void Finalize();
+
+  // The problem at the current state; `contacts` receives the contact points (same order as the
+  // contact constraints).
+  ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr);
+  // Advances the state with the solution v̂ of the last BuildProblem.
+  void Advance(const Vec& vhat);
+
+  int num_dofs() const { return ndofs_; }
+  int num_bodies() const { return nbodies_; }
+  double time() const { return time_; }
+  const StepOptions& options() const { return opt_; }
+  // Takes effect from the next BuildProblem (e.g. another dt).
+  void set_options(const StepOptions& opt) { opt_ = opt; }
+  std::vector<Instance>& instances() { return inst_; }
+  const std::vector<Instance>& instances() const { return inst_; }
+  // World pose of body (link) `b` of the system.
+  const Pose& BodyPose(int b) const;
+
+ private:
+  struct GeomOwner {
+    int instance = -1, link = -1;  // −1: world
+  };
+  double Stabilize(double gap) const;
+  void UpdateKinematics();
+
+  StepOptions opt_;
+  std::vector<Instance> inst_;
+  std::vector<Geom> geoms_;
+  std::vector<GeomOwner> owner_;
+  std::vector<KinematicGeom> kinematic_;
+  std::vector<Pose> world_geom_pose_;  // poses of world geoms (kinematic ones updated)
+  std::vector<int> body_instance_, body_link_;
+  std::unique_ptr<CollisionWorld> collision_;
+  std::vector<Pose> geom_poses_;
+  std::vector<ContactPoint> contacts_;
+  int ndofs_ = 0, nbodies_ = 0;
+  double time_ = 0.0;
+};
+
+}  // namespace ncp::physics
