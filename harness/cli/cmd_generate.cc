@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/scenarios/scenarios.h"
 #include "solvers/settings.h"
@@ -21,14 +22,24 @@ void AddGenerate(CLI::App& app, Action& action) {
   cmd->add_option("scenario", o->scenario, "scenario name (see `ncpbench list scenarios`)")
       ->required();
   cmd->add_option("-o,--out", o->out, "output dataset (.h5)")->required();
-  cmd->add_option("-n,--count", o->count, "number of problems")->capture_default_str();
+  cmd->add_option("-n,--count", o->count, "number of problems (scenes: recorded frames)")->capture_default_str();
   cmd->add_option("--seed", o->seed, "first seed; problem i uses seed + i")->capture_default_str();
   cmd->add_option("-p,--params", o->params, "scenario parameters key=value,key=value");
   cmd->callback([&action, o] {
     action = [o] {
       if (o->count < 1) throw Error(fmt::format("--count = {}: must be >= 1", o->count));
-      const ScenarioEntry& s = FindScenario(o->scenario);
-      const auto problems = s.generate(ParseKeyValues(o->params), o->count, o->seed);
+      std::vector<ContactProblem> problems;
+      if (const SceneEntry* scene = FindScene(o->scenario)) {
+        // A scene: simulate with admm-full (200 iterations per step) and record `count` frames.
+        SimulateOptions sim;
+        sim.every = scene->default_every;
+        sim.steps = o->count * sim.every;
+        sim.max_frames = o->count;
+        sim.quiet = true;
+        problems = Simulate(*scene, ParseKeyValues(o->params), o->seed, sim).recorded;
+      } else {
+        problems = FindScenario(o->scenario).generate(ParseKeyValues(o->params), o->count, o->seed);
+      }
       WriteDataset(o->out, problems,
                    {{"scenario", o->scenario}, {"params", o->params},
                     {"seed", std::to_string(o->seed)}});

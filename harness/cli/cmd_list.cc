@@ -1,7 +1,9 @@
 #include <cstdio>
+#include <fmt/format.h>
 
 #include "harness/cli/commands.h"
 #include "harness/metrics/metrics.h"
+#include "problems/scenarios/rigid/scene.h"
 #include "problems/scenarios/scenarios.h"
 #include "solvers/registry.h"
 
@@ -28,7 +30,14 @@ void AddList(CLI::App& app, Action& action) {
       if (all || *what == "scenarios") {
         std::printf("scenarios:\n");
         for (const ScenarioEntry& s : Scenarios())
-          std::printf("  %-12s %s\n", s.name.c_str(), s.description.c_str());
+          std::printf("  %-16s %s\n", s.name.c_str(), s.description.c_str());
+        for (const SceneEntry& s : Scenes()) {
+          std::printf("  %-16s %s\n", s.name.c_str(), s.description.c_str());
+          std::string params;
+          for (const auto& [k, v] : s.defaults) params += fmt::format(" {}={:g}", k, v);
+          std::printf("      parameters:%s; generate: a frame every %d steps\n", params.c_str(),
+                      s.default_every);
+        }
       }
       if (all || *what == "metrics") {
         std::printf("metrics:\n");

@@ -14,5 +14,6 @@ void AddRun(CLI::App& app, Action& action);
 void AddReport(CLI::App& app, Action& action);
 void AddConvert(CLI::App& app, Action& action);
 void AddInfo(CLI::App& app, Action& action);
+void AddSimulate(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

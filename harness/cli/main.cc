@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   ncp::cli::AddReport(app, action);
   ncp::cli::AddConvert(app, action);
   ncp::cli::AddInfo(app, action);
+  ncp::cli::AddSimulate(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

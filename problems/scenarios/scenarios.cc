@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "problems/scenarios/random/manufactured.h"
+#include "problems/scenarios/rigid/scene.h"
 
 namespace ncp {
 namespace {
@@ -75,6 +76,7 @@ const ScenarioEntry& FindScenario(const std::string& name) {
     if (e.name == name) return e;
     known += (known.empty() ? "" : ", ") + e.name;
   }
+  for (const SceneEntry& e : Scenes()) known += ", " + e.name;
   throw Error(fmt::format("scenario '{}': unknown (known: {})", name, known));
 }
 

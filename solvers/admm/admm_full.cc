@@ -1,5 +1,6 @@
 #include "solvers/admm/admm_full.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.h"
@@ -43,6 +44,7 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
   gamma_ = s.Get("gamma");
   adapt_every_ = s.GetInt("adapt_every");
   beta_ = s.Get("beta") > 0 ? s.Get("beta") : InitialBeta(p);
+  beta0_ = beta_;
   Jt_ = p.J.transpose();
   const SpMat JtJ = Jt_ * p.J;
   // Same union pattern for both operands, so K's values are a_vals + β j_vals entry by entry.
@@ -114,7 +116,10 @@ Status AdmmFullSolver::Iterate() {
   // 004:43: rebalance β when one residual dominates the other by more than γ.
   if (adaptive_ && iter_ % adapt_every_ == 0 && theta_p_ > 0 && theta_d_ > 0 &&
       (theta_p_ > gamma_ * theta_d_ || theta_d_ > gamma_ * theta_p_)) {
-    beta_ *= std::sqrt(theta_p_ / theta_d_);
+    // Bounded steps within 1e±8 of β₀: one noisy residual ratio must not make A + β JᵀJ
+    // numerically singular.
+    const double factor = std::clamp(std::sqrt(theta_p_ / theta_d_), 0.1, 10.0);
+    beta_ = std::clamp(beta_ * factor, 1e-8 * beta0_, 1e8 * beta0_);
     if (!Refactorize()) {
       message_ = "refactorization failed";
       return Status::kFailed;

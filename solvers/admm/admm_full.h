@@ -22,7 +22,7 @@ class AdmmFullSolver : public Solver {
   static double InitialBeta(const ContactProblem& p);
 
   const ContactProblem* p_ = nullptr;
-  double beta_ = 0.0, gamma_ = 10.0;
+  double beta_ = 0.0, beta0_ = 0.0, gamma_ = 10.0;
   int adapt_every_ = 1;
   bool adaptive_ = true;
   SpMat K_;                        // A + β JᵀJ; its values are rebuilt in place when β changes

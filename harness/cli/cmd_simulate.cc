@@ -1,0 +1,87 @@
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "harness/simulate.h"
+#include "problems/io/dataset_hdf5.h"
+#include "solvers/settings.h"
+
+namespace ncp::cli {
+namespace {
+
+double Percentile(std::vector<double> x, double q) {
+  if (x.empty()) return 0.0;
+  std::sort(x.begin(), x.end());
+  return x[static_cast<std::size_t>(q * (x.size() - 1) + 0.5)];
+}
+
+void PrintSummary(const SimulateResult& r, double settle_time) {
+  std::vector<double> counts, pen_after;
+  double solve_ms = 0;
+  for (const StepStats& s : r.steps) {
+    counts.push_back(s.contacts);
+    solve_ms += s.solve_ms;
+    if (s.time >= settle_time) pen_after.push_back(s.max_penetration);
+  }
+  std::printf("steps: %zu, solver time per step: %.3f ms\n", r.steps.size(),
+              r.steps.empty() ? 0.0 : solve_ms / r.steps.size());
+  std::printf("contacts per step: min %.0f, p10 %.0f, median %.0f, p90 %.0f, max %.0f\n",
+              Percentile(counts, 0), Percentile(counts, 0.1), Percentile(counts, 0.5),
+              Percentile(counts, 0.9), Percentile(counts, 1));
+  if (!pen_after.empty())
+    std::printf("max penetration after settling (t >= %.2f s): %.3f mm\n", settle_time,
+                1e3 * *std::max_element(pen_after.begin(), pen_after.end()));
+  else
+    std::printf("max penetration after settling: no step after t = %.2f s\n", settle_time);
+}
+
+}  // namespace
+
+void AddSimulate(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("simulate", "simulate a scene with a solver; optionally record problems");
+  struct Opts {
+    std::string scene, record, params;
+    SimulateOptions sim;
+    std::uint64_t seed = 1;
+    double settle = 1.0;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("scene", o->scene, "scene name (see `ncpbench list scenarios`)")->required();
+  cmd->add_option("--solver", o->sim.solver, "solver used at every step")->capture_default_str();
+  cmd->add_option("--set", o->sim.sets, "solver setting, e.g. --set admm-full.gamma=5");
+  cmd->add_option("--iters", o->sim.iters, "solver iterations per step")->capture_default_str();
+  cmd->add_option("--steps", o->sim.steps, "steps (0: the scene's default)");
+  cmd->add_option("--dt", o->sim.dt, "time step in s (0: the scene's default, 1/240)");
+  cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");
+  cmd->add_option("--every", o->sim.every, "record every K steps");
+  cmd->add_option("-p,--params", o->params, "scene parameters key=value,...");
+  cmd->add_option("--seed", o->seed, "seed of the scene's randomness")->capture_default_str();
+  cmd->add_option("--settle", o->settle, "time after which penetration is reported [s]")
+      ->capture_default_str();
+  cmd->add_flag("-q,--quiet", o->sim.quiet, "no progress lines");
+  cmd->callback([&action, o] {
+    action = [o] {
+      const SceneEntry* e = FindScene(o->scene);
+      if (!e) {
+        std::string known;
+        for (const SceneEntry& s : Scenes()) known += (known.empty() ? "" : ", ") + s.name;
+        throw Error(fmt::format("scene '{}': unknown (known: {})", o->scene, known));
+      }
+      if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
+      if (o->record.empty()) o->sim.every = 0;
+      const SimulateResult r = Simulate(*e, ParseKeyValues(o->params), o->seed, o->sim);
+      PrintSummary(r, o->settle);
+      if (!o->record.empty()) {
+        WriteDataset(o->record, r.recorded, {{"scenario", e->name}, {"params", o->params},
+                                             {"seed", std::to_string(o->seed)},
+                                             {"solver", o->sim.solver}});
+        std::printf("recorded %zu problems to %s\n", r.recorded.size(), o->record.c_str());
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

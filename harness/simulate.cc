@@ -1,0 +1,96 @@
+#include "harness/simulate.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/metrics/evaluator.h"
+#include "harness/runner.h"
+
+namespace ncp {
+namespace {
+
+// Solves p with `job` until `tol` (res004) or `iters`; returns (v̂, λ) and the run record.
+RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double tol,
+                WarmStart& out) {
+  const Evaluator ev(p);
+  RunOptions ro;
+  ro.budget.iters = iters;
+  ro.budget.tol = tol;
+  return RunOne(p, ev, job, ro, nullptr, 0, &out);
+}
+
+}  // namespace
+
+SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
+                        const SimulateOptions& opt) {
+  if (opt.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", opt.iters));
+  if (opt.steps < 0) throw Error(fmt::format("--steps = {}: must be >= 0", opt.steps));
+  if (opt.dt < 0 || opt.dt > 0.1)
+    throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
+  if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
+  const std::vector<SolverJob> jobs = MakeSolverJobs({opt.solver}, opt.sets);
+  const std::vector<SolverJob> ref = MakeSolverJobs({opt.reference_solver}, {});
+  SimulateResult res;
+  res.params = SceneParams(scene, params);
+  Scene sc = scene.build(res.params, seed);
+  physics::MultibodySystem& sys = *sc.system;
+  if (opt.dt > 0) {
+    physics::StepOptions so = sys.options();
+    so.dt = opt.dt;
+    sys.set_options(so);
+  }
+  const int steps = opt.steps > 0 ? opt.steps : scene.default_steps;
+  std::vector<physics::ContactPoint> contacts;
+  for (int k = 0; k < steps; ++k) {
+    if (sc.before_step) sc.before_step(sys);
+    ContactProblem p = sys.BuildProblem(&contacts);
+    StepStats st;
+    st.step = k;
+    st.time = sys.time();
+    st.contacts = p.num_contacts();
+    st.constraints = p.num_constraints();
+    for (const auto& c : contacts) st.max_penetration = std::max(st.max_penetration, -c.gap);
+    WarmStart sol;
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunRecord r = Solve(p, jobs[0], opt.iters, 0.0, sol);
+    st.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    st.status = r.status;
+    st.res004 = r.final_metrics[Metric::kRes004];
+    if (r.status == "diverged" || r.status == "failed" || sol.v.size() != p.num_dofs())
+      throw Error(fmt::format("{}: step {}: solver '{}' ended {}: {}", scene.name, k, opt.solver,
+                              r.status, r.message));
+    const bool record = opt.every > 0 && (k + 1) % opt.every == 0 &&
+                        static_cast<int>(res.recorded.size()) < opt.max_frames;
+    if (record) {
+      WarmStart refsol;
+      const RunRecord rr = Solve(p, ref[0], opt.reference_iters, opt.reference_tol, refsol);
+      p.reference = Reference{refsol.v, refsol.lambda,
+                              fmt::format("{} (tol res004 {:g}, {} iterations)", opt.reference_solver,
+                                          opt.reference_tol, rr.iterations),
+                              rr.final_metrics[Metric::kRes004]};
+      p.meta.name = fmt::format("{}-step{:05d}", scene.name, k);
+      p.meta.scenario = scene.name;
+      p.meta.step = k;
+      p.meta.seed = seed;
+      p.meta.generator_version = 1;
+      std::string case_name;
+      for (const auto& [key, v] : res.params) {
+        p.meta.params[key] = v;
+        case_name += fmt::format("{}{}={:g}", case_name.empty() ? "" : " ", key, v);
+      }
+      p.meta.case_name = case_name;
+      res.recorded.push_back(std::move(p));
+    }
+    sys.Advance(sol.v);
+    if (!opt.quiet && (k % 24 == 23 || k + 1 == steps))
+      std::fprintf(stderr, "[%s] step %d/%d t=%.3fs contacts=%d penetration=%.2gmm res004=%.2g\n",
+                   scene.name.c_str(), k + 1, steps, sys.time(), st.contacts,
+                   st.max_penetration * 1e3, st.res004);
+    res.steps.push_back(st);
+  }
+  return res;
+}
+
+}  // namespace ncp

@@ -1,0 +1,47 @@
+// Steps a scene with a registered solver (fixed iteration budget per step), records problems
+// with a high-accuracy reference solution, and collects per-step statistics.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "problems/model/contact_problem.h"
+#include "problems/scenarios/rigid/scene.h"
+
+namespace ncp {
+
+struct SimulateOptions {
+  std::string solver = "admm-full";
+  std::vector<std::string> sets;  // "solver.key=value"
+  int iters = 200;                // solver iterations per step
+  int steps = 0;                  // 0: the scene's default
+  double dt = 0.0;                // 0: the scene's default (1/240 s)
+  int every = 0;                  // record every K steps (0: none)
+  int max_frames = 1 << 30;       // stop recording after this many frames
+  std::string reference_solver = "admm-full";
+  int reference_iters = 20000;
+  double reference_tol = 1e-10;   // res004 the reference solve stops at
+  bool quiet = false;
+};
+
+struct StepStats {
+  int step = 0;
+  double time = 0.0;
+  int contacts = 0;
+  int constraints = 0;
+  double max_penetration = 0.0;  // max(0, −gap) over the step's contacts [m]
+  double res004 = 0.0;           // of the step's solve, by the evaluator
+  double solve_ms = 0.0;
+  std::string status;
+};
+
+struct SimulateResult {
+  std::vector<StepStats> steps;
+  std::vector<ContactProblem> recorded;
+  std::map<std::string, double> params;
+};
+
+SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
+                        const SimulateOptions& opt);
+
+}  // namespace ncp

@@ -1,0 +1,132 @@
+// Box scenes of paper 001: sliding cubes, vertical stacks (odd mass ratios), oblique stacks
+// (plates on cube columns, μ = 3), card houses.
+#include <cmath>
+#include <random>
+
+#include "problems/scenarios/rigid/scene.h"
+
+namespace ncp {
+
+using namespace physics;
+
+namespace {
+Pose At(double x, double y, double z, double pitch = 0.0, double yaw = 0.0) {
+  Pose T(Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(pitch, Vec3::UnitY()));
+  T.translation() = Vec3(x, y, z);
+  return T;
+}
+constexpr double kGap = 1e-4;  // initial clearance between resting boxes
+}  // namespace
+
+Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t seed) {
+  Scene sc;
+  sc.params = p;
+  sc.system = std::make_unique<MultibodySystem>();
+  MultibodySystem& s = *sc.system;
+  AddFloor(s, p.at("mu"));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const int n = static_cast<int>(p.at("cubes"));
+  const double h = 0.5 * p.at("size"), pitch = 4 * h;
+  const int side = static_cast<int>(std::ceil(std::sqrt(n)));
+  for (int i = 0; i < n; ++i) {
+    Vec6 v = Vec6::Zero();
+    const double a = M_PI * u(rng), speed = p.at("speed") * 0.5 * (1 + u(rng));
+    v[0] = speed * std::cos(a), v[1] = speed * std::sin(a);  // body frame = world at yaw 0
+    AddBox(s, p.at("mass"), Vec3::Constant(h), p.at("mu"),
+           At((i % side) * pitch, (i / side) * pitch, h + kGap), v);
+  }
+  s.Finalize();
+  return sc;
+}
+
+Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t seed) {
+  Scene sc;
+  sc.params = p;
+  sc.system = std::make_unique<MultibodySystem>();
+  MultibodySystem& s = *sc.system;
+  const double mu = p.at("mu");
+  AddFloor(s, mu);
+  const int n = static_cast<int>(p.at("stacks"));
+  const int side = static_cast<int>(std::ceil(std::sqrt(n)));
+  const double pitch = p.at("pitch_deg") * M_PI / 180.0;
+  // Bottom to top: 10 g, 1 kg, 100 kg (half sizes 2.5, 5, 10 cm).
+  const double hs[3] = {0.025, 0.05, 0.1}, ms[3] = {0.01, 1.0, 100.0};
+  for (int k = 0; k < n; ++k) {
+    const double x = (k % side) * 0.6, y = (k / side) * 0.6;
+    double z = 0.0;
+    for (int b = 0; b < 3; ++b) {
+      z += hs[b] + kGap;
+      // The top box is pitched, so it lands on an edge first.
+      AddBox(s, ms[b], Vec3::Constant(hs[b]), mu, At(x, y, z + (b == 2 ? 0.01 : 0.0), b == 2 ? pitch : 0.0));
+      z += hs[b];
+    }
+  }
+  s.Finalize();
+  return sc;
+}
+
+Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t seed) {
+  Scene sc;
+  sc.params = p;
+  sc.system = std::make_unique<MultibodySystem>();
+  MultibodySystem& s = *sc.system;
+  const double mu = p.at("mu");
+  AddFloor(s, mu);
+  const int n = static_cast<int>(p.at("units"));
+  const double c = 0.025;  // cube half size (50 g cubes, 5 cm)
+  // Per unit: columns of 1, 2 and 3 cubes 0.2 m apart; a 10 kg plate rests on top, inclined.
+  const double slope = std::atan2(2 * c, 0.2);
+  for (int k = 0; k < n; ++k) {
+    const double y = k * 0.4;
+    for (int col = 0; col < 3; ++col)
+      for (int j = 0; j <= col; ++j)
+        AddBox(s, 0.05, Vec3::Constant(c), mu, At(col * 0.2, y, c + j * (2 * c + kGap) + kGap));
+    const Vec3 half(0.28, 0.06, 0.01);
+    // Plate centre above the middle column, tilted so it touches the three columns.
+    const double zc = 2 * 2 * c + half.z() / std::cos(slope) + 2 * kGap + 0.002;
+    AddBox(s, 10.0, half, mu, At(0.2, y, zc, -slope));
+  }
+  s.Finalize();
+  return sc;
+}
+
+Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed) {
+  Scene sc;
+  sc.params = p;
+  sc.system = std::make_unique<MultibodySystem>();
+  MultibodySystem& s = *sc.system;
+  const double mu = p.at("mu");
+  AddFloor(s, mu);
+  const int houses = static_cast<int>(p.at("houses")), levels = static_cast<int>(p.at("levels"));
+  const Vec3 card(0.002, 0.03, 0.045);  // half thickness, half width, half height (9 × 6 cm)
+  const double mass = 0.002, lean = 0.3;  // lean angle from vertical [rad]
+  const double foot = 2 * card.z() * std::sin(lean);  // horizontal half-span of an A-frame
+  const double height = 2 * card.z() * std::cos(lean) + card.x();
+  for (int h = 0; h < houses; ++h) {
+    const double y0 = h * 0.25;
+    double z0 = 0.0;
+    for (int lv = 0; lv < levels; ++lv) {
+      const int frames = levels - lv;
+      const double x0 = lv * (foot + 0.004);
+      for (int f = 0; f < frames; ++f) {
+        const double xc = x0 + f * 2 * (foot + 0.004);
+        const double zc = z0 + card.z() * std::cos(lean) + card.x() + kGap;
+        // Two cards leaning on each other: an A-frame.
+        AddBox(s, mass, card, mu, At(xc - 0.5 * foot, y0, zc, lean));
+        AddBox(s, mass, card, mu, At(xc + 0.5 * foot, y0, zc, -lean));
+      }
+      z0 += height;
+      // Flat cards bridging neighbouring frames.
+      for (int f = 0; f + 1 < frames; ++f) {
+        const double xc = x0 + (f + 0.5) * 2 * (foot + 0.004);
+        AddBox(s, mass, Vec3(card.z(), card.y(), card.x()), mu, At(xc, y0, z0 + card.x() + kGap));
+      }
+      z0 += 2 * card.x() + 2 * kGap;
+    }
+  }
+  s.Finalize();
+  return sc;
+}
+
+}  // namespace ncp

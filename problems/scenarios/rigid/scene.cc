@@ -1,0 +1,123 @@
+#include "problems/scenarios/rigid/scene.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace ncp {
+
+using namespace physics;
+
+Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
+
+const std::vector<SceneEntry>& Scenes() {
+  static const std::vector<SceneEntry> entries = {
+      {"laikago_drop",
+       "N Laikago quadrupeds (18 DOF each, PD-held stance) dropped in a staggered pile (004 §VII-D2)",
+       {{"robots", 8}, {"kp", 30}, {"kd", 1}, {"mu", 0.8}, {"column_gap", 0.4}, {"margin", 0.015}}, 480, 24, MakeLaikagoDrop},
+      {"sliding_cubes", "cubes sliding on the floor with random velocities (001 §III-B1)",
+       {{"cubes", 100}, {"size", 0.1}, {"mass", 1.0}, {"mu", 0.3}, {"speed", 2.0}}, 240, 24,
+       MakeSlidingCubes},
+      {"vertical_stacks",
+       "stacks of a 100 kg box on a 1 kg box on a 10 g box, top box pitched (001 §III-B2)",
+       {{"stacks", 120}, {"pitch_deg", 3}, {"mu", 0.5}}, 240, 24, MakeVerticalStacks},
+      {"oblique_stacks",
+       "10 kg plates resting obliquely on columns of 50 g cubes, mu = 3 (001 §III-B2)",
+       {{"units", 20}, {"mu", 3.0}}, 240, 24, MakeObliqueStacks},
+      {"card_houses", "card houses of leaning and flat cards (001 §III-B3)",
+       {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses},
+      {"stir", "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
+       {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir},
+  };
+  return entries;
+}
+
+const SceneEntry* FindScene(const std::string& name) {
+  for (const SceneEntry& e : Scenes())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& given) {
+  std::map<std::string, double> out = e.defaults;
+  for (const auto& [k, text] : given) {
+    if (!out.count(k)) {
+      std::string known;
+      for (const auto& [n, v] : e.defaults) known += (known.empty() ? "" : ", ") + n;
+      throw Error(fmt::format("{}.{}: unknown parameter (known: {})", e.name, k, known));
+    }
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(v))
+      throw Error(fmt::format("{}.{} = {}: must be a finite number", e.name, k, text));
+    out[k] = v;
+  }
+  return out;
+}
+
+std::string AssetDir() {
+  if (const char* env = std::getenv("NCPBENCH_ASSETS")) return env;
+  return NCPBENCH_ASSET_DIR;
+}
+
+Geom BoxGeom(const Vec3& half, double mu) {
+  Geom g;
+  g.shape.type = ShapeType::kBox;
+  g.shape.half_extents = half;
+  g.mu = mu;
+  return g;
+}
+
+Geom SphereGeom(double radius, double mu) {
+  Geom g;
+  g.shape.type = ShapeType::kSphere;
+  g.shape.radius = radius;
+  g.mu = mu;
+  return g;
+}
+
+Mat3 BoxInertia(double mass, const Vec3& h) {
+  const Vec3 s = 4.0 * h.cwiseProduct(h);  // full side lengths squared
+  return Vec3(mass / 12 * (s.y() + s.z()), mass / 12 * (s.x() + s.z()), mass / 12 * (s.x() + s.y()))
+      .asDiagonal();
+}
+
+namespace {
+Eigen::VectorXd PoseToQ(const Pose& pose) {
+  Eigen::VectorXd q(7);
+  const Eigen::Quaterniond r(pose.linear());
+  q << pose.translation(), r.w(), r.x(), r.y(), r.z();
+  return q;
+}
+}  // namespace
+
+int AddBox(MultibodySystem& s, double mass, const Vec3& half, double mu, const Pose& pose,
+           const Vec6& velocity) {
+  auto m = std::make_shared<ArticulatedModel>(
+      MakeFreeBody("box", mass, BoxInertia(mass, half), {BoxGeom(half, mu)}));
+  return s.AddInstance(m, PoseToQ(pose), velocity);
+}
+
+int AddSphere(MultibodySystem& s, double mass, double radius, double mu, const Pose& pose) {
+  const double I = 0.4 * mass * radius * radius;
+  auto m = std::make_shared<ArticulatedModel>(
+      MakeFreeBody("sphere", mass, I * Mat3::Identity(), {SphereGeom(radius, mu)}));
+  return s.AddInstance(m, PoseToQ(pose), Eigen::VectorXd::Zero(6));
+}
+
+void AddFloor(MultibodySystem& s, double mu, double incline) {
+  Geom g;
+  g.shape.type = ShapeType::kPlane;
+  g.mu = mu;
+  g.local = Pose(Eigen::AngleAxisd(incline, Vec3::UnitY()));
+  s.AddWorldGeom(g);
+}
+
+}  // namespace ncp

@@ -1,0 +1,56 @@
+// Rigid and articulated scenes: each builds a MultibodySystem from parameters and a seed; the
+// harness steps it with a solver and records the per-step problems.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "problems/physics/system.h"
+
+namespace ncp {
+
+using ParamMap = std::map<std::string, std::string>;
+
+struct Scene {
+  std::unique_ptr<physics::MultibodySystem> system;
+  // Called before every step (prescribed trajectories); may be empty.
+  std::function<void(physics::MultibodySystem&)> before_step;
+  std::map<std::string, double> params;  // every parameter used, defaults included
+};
+
+struct SceneEntry {
+  std::string name;
+  std::string description;
+  std::map<std::string, double> defaults;  // parameter → default (unknown keys are errors)
+  int default_steps = 480;                 // steps simulated by `generate`
+  int default_every = 48;                  // record every K steps
+  std::function<Scene(const std::map<std::string, double>& params, std::uint64_t seed)> build;
+};
+
+const std::vector<SceneEntry>& Scenes();
+const SceneEntry* FindScene(const std::string& name);  // nullptr when unknown
+
+// Merges user parameters into the defaults; throws ncp::Error "scene.key = v: ..." on unknown
+// keys or non-numbers.
+std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& given);
+
+// Directory of the shipped robot models (assets/); NCPBENCH_ASSETS overrides it.
+std::string AssetDir();
+
+// Shared builders.
+physics::Geom BoxGeom(const physics::Vec3& half, double mu);
+physics::Geom SphereGeom(double radius, double mu);
+physics::Mat3 BoxInertia(double mass, const physics::Vec3& half);
+// A free box / sphere instance at a pose with a velocity.
+int AddBox(physics::MultibodySystem& s, double mass, const physics::Vec3& half, double mu,
+           const physics::Pose& pose, const physics::Vec6& velocity = physics::Vec6::Zero());
+int AddSphere(physics::MultibodySystem& s, double mass, double radius, double mu,
+              const physics::Pose& pose);
+// The floor z = 0 (optionally tilted about the y axis by `incline` radians).
+void AddFloor(physics::MultibodySystem& s, double mu, double incline = 0.0);
+
+}  // namespace ncp
