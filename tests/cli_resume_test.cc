@@ -57,8 +57,11 @@ TEST(CliResume, SigkillLeavesNoCorruptResultAndRerunResumes) {
   ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
   EXPECT_FALSE(fs::exists(out)) << "the final file exists before the run finished";
   // Every completed part is readable: nothing half-written.
-  for (const auto& e : fs::directory_iterator(parts))
-    if (e.path().extension() == ".h5") EXPECT_NO_THROW(ReadResults(e.path().string()));
+  for (const auto& e : fs::directory_iterator(parts)) {
+    if (e.path().extension() == ".h5") {
+      EXPECT_NO_THROW(ReadResults(e.path().string()));
+    }
+  }
 
   const auto r = testing::RunCli("run " + data + " -s pgs,apgd --iters 4000 -o " + out, dir);
   ASSERT_EQ(r.code, 0) << r.err;
