@@ -1,12 +1,15 @@
 #include "harness/simulate.h"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/runner.h"
+#include "problems/model/validate.h"
 
 namespace ncp {
 namespace {
@@ -31,7 +34,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
   if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
   const std::vector<SolverJob> jobs = MakeSolverJobs({opt.solver}, opt.sets);
-  const std::vector<SolverJob> ref = MakeSolverJobs({opt.reference_solver}, {});
+  const std::vector<SolverJob> ref = MakeSolverJobs(opt.reference_solvers, {});
   SimulateResult res;
   res.params = SceneParams(scene, params);
   Scene sc = scene.build(res.params, seed);
@@ -46,6 +49,11 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   for (int k = 0; k < steps; ++k) {
     if (sc.before_step) sc.before_step(sys);
     ContactProblem p = sys.BuildProblem(&contacts);
+    p.meta.name = fmt::format("{}-step{:05d}", scene.name, k);
+    p.meta.scenario = scene.name;
+    p.meta.step = k;
+    if (const std::string err = ValidateFinite(p); !err.empty())
+      throw Error(fmt::format("{}: step {}: {}", scene.name, k, err));
     StepStats st;
     st.step = k;
     st.time = sys.time();
@@ -64,15 +72,23 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     const bool record = opt.every > 0 && (k + 1) % opt.every == 0 &&
                         static_cast<int>(res.recorded.size()) < opt.max_frames;
     if (record) {
-      WarmStart refsol;
-      const RunRecord rr = Solve(p, ref[0], opt.reference_iters, opt.reference_tol, refsol);
-      p.reference = Reference{refsol.v, refsol.lambda,
-                              fmt::format("{} (tol res004 {:g}, {} iterations)", opt.reference_solver,
-                                          opt.reference_tol, rr.iterations),
-                              rr.final_metrics[Metric::kRes004]};
-      p.meta.name = fmt::format("{}-step{:05d}", scene.name, k);
-      p.meta.scenario = scene.name;
-      p.meta.step = k;
+      Reference best;
+      best.res004 = std::numeric_limits<double>::infinity();
+      for (const SolverJob& job : ref) {
+        WarmStart refsol;
+        const RunRecord rr = Solve(p, job, opt.reference_iters, opt.reference_tol, refsol);
+        const double res = rr.final_metrics[Metric::kRes004];
+        if (res < best.res004 && refsol.v.size() == p.num_dofs())
+          best = Reference{refsol.v, refsol.lambda,
+                           fmt::format("{} ({} iterations, stop at res004 {:g})", job.entry->name,
+                                       rr.iterations, opt.reference_tol),
+                           res};
+        if (res <= opt.reference_tol) break;
+      }
+      if (!std::isfinite(best.res004))
+        throw Error(fmt::format("{}: step {}: no reference solution could be computed", scene.name, k));
+      p.reference = best;
+      p.meta.params["step_solver_res004"] = st.res004;
       p.meta.seed = seed;
       p.meta.generator_version = 1;
       std::string case_name;

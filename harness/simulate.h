@@ -18,7 +18,9 @@ struct SimulateOptions {
   double dt = 0.0;                // 0: the scene's default (1/240 s)
   int every = 0;                  // record every K steps (0: none)
   int max_frames = 1 << 30;       // stop recording after this many frames
-  std::string reference_solver = "admm-full";
+  // Reference solutions: each solver in turn until one reaches reference_tol; the most
+  // accurate result is kept and named in the problem.
+  std::vector<std::string> reference_solvers = {"admm-full", "pgs"};
   int reference_iters = 20000;
   double reference_tol = 1e-10;   // res004 the reference solve stops at
   bool quiet = false;

@@ -30,6 +30,9 @@ void PrintSummary(const SimulateResult& r, double settle_time) {
   std::printf("contacts per step: min %.0f, p10 %.0f, median %.0f, p90 %.0f, max %.0f\n",
               Percentile(counts, 0), Percentile(counts, 0.1), Percentile(counts, 0.5),
               Percentile(counts, 0.9), Percentile(counts, 1));
+  if (!r.steps.empty())
+    std::printf("max penetration at the first step (initial overlap): %.3f mm\n",
+                1e3 * r.steps.front().max_penetration);
   if (!pen_after.empty())
     std::printf("max penetration after settling (t >= %.2f s): %.3f mm\n", settle_time,
                 1e3 * *std::max_element(pen_after.begin(), pen_after.end()));

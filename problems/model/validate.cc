@@ -124,6 +124,14 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
 
 }  // namespace
 
+std::string ValidateFinite(const ContactProblem& p) {
+  std::string err;
+  if (!(err = CheckFinite("A", p.A)).empty() || !(err = CheckFinite("b", p.b)).empty() ||
+      !(err = CheckFinite("J", p.J)).empty() || !(err = CheckFinite("e", p.e)).empty())
+    return err;
+  return {};
+}
+
 std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
   const int m = p.num_rows();
   std::string err = CheckConstraints(p, p.form == ProblemForm::kGlobal ? p.J.rows() : p.W.rows());

@@ -17,4 +17,7 @@ struct ValidateOptions {
 // "b: wrong size: expected 12, got 11".
 std::string Validate(const ContactProblem& p, const ValidateOptions& opt = {});
 
+// Only the finiteness of A, b, J, e (cheap enough for every simulation step).
+std::string ValidateFinite(const ContactProblem& p);
+
 }  // namespace ncp

@@ -75,6 +75,8 @@ class MultibodySystem {
   void set_options(const StepOptions& opt) { opt_ = opt; }
   std::vector<Instance>& instances() { return inst_; }
   const std::vector<Instance>& instances() const { return inst_; }
+  // Instance owning geom `g` (−1 for world geoms).
+  int GeomInstance(int g) const { return owner_[g].instance; }
   // World pose of body (link) `b` of the system.
   const Pose& BodyPose(int b) const;
 

@@ -112,9 +112,11 @@ Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed)
       for (int f = 0; f < frames; ++f) {
         const double xc = x0 + f * 2 * (foot + 0.004);
         const double zc = z0 + card.z() * std::cos(lean) + card.x() + kGap;
-        // Two cards leaning on each other: an A-frame.
-        AddBox(s, mass, card, mu, At(xc - 0.5 * foot, y0, zc, lean));
-        AddBox(s, mass, card, mu, At(xc + 0.5 * foot, y0, zc, -lean));
+        // Two cards leaning on each other: an A-frame whose faces touch at the apex (each card
+        // set off by its half thickness along the horizontal).
+        const double off = 0.5 * foot + card.x() / std::cos(lean) + kGap;
+        AddBox(s, mass, card, mu, At(xc - off, y0, zc, lean));
+        AddBox(s, mass, card, mu, At(xc + off, y0, zc, -lean));
       }
       z0 += height;
       // Flat cards bridging neighbouring frames.

@@ -30,23 +30,45 @@ Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed
     if (l.name.find("thigh") != std::string::npos) stance[l.q_index] = 0.7;
     if (l.name.find("calf") != std::string::npos) stance[l.q_index] = -1.4;
   }
-  // Staggered pile without initial overlap: two columns 0.25 m apart, each robot 0.42 m above
-  // the previous one of its column, yaw alternating by a quarter turn, offsets of a few
-  // centimetres, so they land on the floor, on each other and across the columns.
-  const double column = p.at("column_gap");
+  PdGains pd;
+  pd.kp = p.at("kp");
+  pd.kd = p.at("kd");
+  pd.target = stance;
+  // Staggered pile without initial overlap: robots alternate between two columns and by a
+  // quarter turn of yaw, with offsets of a few centimetres; each is placed at the lowest height
+  // (in 1 cm steps) where every gap to the floor and to the robots below exceeds `clearance`,
+  // found with the collision detection itself. So they land on each other within moments.
+  const double column = p.at("column_gap"), clearance = p.at("clearance");
+  std::vector<Eigen::VectorXd> placed;
   for (int r = 0; r < n; ++r) {
     Eigen::VectorXd q = stance;
     q[0] = (r % 2 ? 0.5 : -0.5) * column + 0.05 * u(rng);
     q[1] = 0.05 * u(rng);
-    q[2] = 0.45 + 0.42 * (r / 2) + 0.21 * (r % 2);
-    const Eigen::Quaterniond rot = Eigen::AngleAxisd(((r / 2) % 2) * 1.5708 + 0.3 * u(rng), Vec3::UnitZ()) *
+    const Eigen::Quaterniond rot = Eigen::AngleAxisd((r % 2) * 1.5708 + 0.3 * u(rng), Vec3::UnitZ()) *
                                    Eigen::AngleAxisd(0.1 * u(rng), Vec3::UnitX()) *
                                    Eigen::AngleAxisd(0.1 * u(rng), Vec3::UnitY());
     q[3] = rot.w(), q[4] = rot.x(), q[5] = rot.y(), q[6] = rot.z();
-    PdGains pd;
-    pd.kp = p.at("kp");
-    pd.kd = p.at("kd");
-    pd.target = stance;
+    for (q[2] = 0.45;; q[2] += 0.01) {
+      StepOptions probe_opt;
+      probe_opt.margin = clearance;
+      MultibodySystem probe(probe_opt);
+      AddFloor(probe, 1.0);
+      for (const Eigen::VectorXd& qp : placed)
+        probe.AddInstance(model, qp, Eigen::VectorXd::Zero(model->nv));
+      probe.AddInstance(model, q, Eigen::VectorXd::Zero(model->nv));
+      probe.Finalize();
+      std::vector<ContactPoint> contacts;
+      probe.BuildProblem(&contacts);
+      const int last = static_cast<int>(placed.size());  // the candidate's instance index
+      bool clear = true;
+      for (const ContactPoint& c : contacts) {
+        const int ia = c.geom_a >= 0 ? probe.GeomInstance(c.geom_a) : -1;
+        const int ib = c.geom_b >= 0 ? probe.GeomInstance(c.geom_b) : -1;
+        if (ia == last || ib == last) clear = false;
+      }
+      if (clear) break;
+    }
+    placed.push_back(q);
     s.AddInstance(model, q, Eigen::VectorXd::Zero(model->nv), pd);
   }
   s.Finalize();

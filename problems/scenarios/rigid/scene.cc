@@ -21,7 +21,7 @@ const std::vector<SceneEntry>& Scenes() {
   static const std::vector<SceneEntry> entries = {
       {"laikago_drop",
        "N Laikago quadrupeds (18 DOF each, PD-held stance) dropped in a staggered pile (004 §VII-D2)",
-       {{"robots", 8}, {"kp", 30}, {"kd", 1}, {"mu", 0.8}, {"column_gap", 0.4}, {"margin", 0.015}}, 480, 24, MakeLaikagoDrop},
+       {{"robots", 8}, {"kp", 30}, {"kd", 1}, {"mu", 0.8}, {"column_gap", 0.4}, {"margin", 0.015}, {"clearance", 0.005}}, 480, 24, MakeLaikagoDrop},
       {"sliding_cubes", "cubes sliding on the floor with random velocities (001 §III-B1)",
        {{"cubes", 100}, {"size", 0.1}, {"mass", 1.0}, {"mu", 0.3}, {"speed", 2.0}}, 240, 24,
        MakeSlidingCubes},
