@@ -10,3 +10,7 @@ mkdir -p datasets/default
 # 5 problems, 220 bodies, 200 contacts + 40 other rows each.
 "$ncp" generate random -o datasets/default/random-large.h5 -n 5 --seed 200 \
   -p contacts=200,bodies=220,unilateral=20,bilateral=10,soft=10
+# Frames of simulated scenes (admm-full at 200 iterations per step; references by the best of
+# admm-full and pgs). Deterministic in the seed.
+"$ncp" generate laikago_drop -o datasets/default/laikago_drop.h5 -n 8 --seed 1
+"$ncp" generate sliding_cubes -o datasets/default/sliding_cubes.h5 -n 4 --seed 1
