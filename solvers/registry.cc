@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "solvers/admm/admm_full.h"
+#include "solvers/al/canal.h"
 #include "solvers/apgd/apgd.h"
 #include "solvers/pgs/pgs.h"
 #include "solvers/pj/pj.h"
@@ -33,6 +34,8 @@ const std::vector<SolverEntry>& Solvers() {
        ApgdSolver::Specs(), true, [] { return std::make_unique<ApgdSolver>(); }},
       {"admm-full", "full-system ADMM with adaptive beta (004:28, 004:43; 000 FADMM)",
        AdmmFullSolver::Specs(), false, [] { return std::make_unique<AdmmFullSolver>(); }},
+      {"canal", "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
+       CanalSolver::Specs(), false, [] { return std::make_unique<CanalSolver>(); }},
   };
   return entries;
 }
