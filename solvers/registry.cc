@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "solvers/admm/admm_full.h"
+#include "solvers/al/al_semismooth.h"
 #include "solvers/al/canal.h"
 #include "solvers/apgd/apgd.h"
 #include "solvers/pgs/pgs.h"
@@ -36,6 +37,12 @@ const std::vector<SolverEntry>& Solvers() {
        AdmmFullSolver::Specs(), false, [] { return std::make_unique<AdmmFullSolver>(); }},
       {"canal", "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
        CanalSolver::Specs(), false, [] { return std::make_unique<CanalSolver>(); }},
+      {"al-trdogleg", "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",
+       AlSemismoothSolver::Specs(), false,
+       [] { return std::make_unique<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kTrustRegionDogleg); }},
+      {"al-dampedsn", "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
+       AlSemismoothSolver::Specs(), false,
+       [] { return std::make_unique<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kDampedNewton); }},
   };
   return entries;
 }

@@ -78,3 +78,47 @@ TEST(Rtsafe, FindsTheExactMinimizerOfConvexFunctions) {
 
 }  // namespace
 }  // namespace ncp
+
+namespace ncp {
+namespace {
+
+// dλ/dλ* of both cone operators against central differences at random trials away from kinks.
+TEST(OperatorJacobian, MatchesFiniteDifferencesForBothCones) {
+  std::srand(3);
+  Constraint c;
+  c.type = ConstraintType::kContact;
+  int checked[2] = {0, 0};
+  for (int k = 0; k < 20000; ++k) {
+    c.mu = 0.1 + 0.9 * std::rand() / RAND_MAX;
+    const Eigen::Vector3d x = Eigen::Vector3d::Random() * 2.0;
+    const double e[3] = {0, 0, 0};
+    for (ConeOperator cone : {ConeOperator::kStrict, ConeOperator::kProximal}) {
+      Mat3r D;
+      OperatorJacobian(c, 1.0, x.data(), cone, D);
+      Mat3r fd;
+      const double h = 1e-7;
+      bool kink = false;
+      for (int j = 0; j < 3; ++j) {
+        Eigen::Vector3d xp = x, xm = x, yp = Eigen::Vector3d::Zero(), ym = yp;
+        xp[j] += h, xm[j] -= h;
+        ApplyConstraintOperator(c, 1.0, xp.data(), e, yp.data(), cone);
+        ApplyConstraintOperator(c, 1.0, xm.data(), e, ym.data(), cone);
+        fd.col(j) = (yp - ym) / (2 * h);
+        Mat3r Dp, Dm;
+        OperatorJacobian(c, 1.0, xp.data(), cone, Dp);
+        OperatorJacobian(c, 1.0, xm.data(), cone, Dm);
+        kink |= (Dp - Dm).cwiseAbs().maxCoeff() > 1e-3;  // a branch switch inside the stencil
+      }
+      if (kink) continue;
+      ++checked[cone == ConeOperator::kStrict];
+      ASSERT_LT((fd - D).cwiseAbs().maxCoeff(), 1e-6)
+          << (cone == ConeOperator::kStrict ? "strict" : "proximal") << " at " << x.transpose()
+          << " mu " << c.mu << "\n" << D << "\nfd\n" << fd;
+    }
+  }
+  EXPECT_GT(checked[0], 10000);
+  EXPECT_GT(checked[1], 10000);
+}
+
+}  // namespace
+}  // namespace ncp

@@ -8,61 +8,30 @@
 namespace ncp {
 
 std::vector<SettingSpec> CanalSolver::Specs() {
-  return {{"beta", 1e4, 0.0, 1e15, true, false, false, {}, "initial penalty β₀ (004: 1e4)"},
-          {"kappa", 10.0, 1.0, 1e6, true, false, false, {}, "β growth factor κ > 1 of 004:27"},
-          {"beta_max", 1e12, 0.0, 1e20, true, false, false, {}, "upper bound of β (004:27)"},
-          {"zeta", 0.5, 0.0, 1.0, true, false, false, {},
-           "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)"},
-          {"newton_tol", 1e-12, 0.0, 1.0, true, false, false, {},
-           "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖)"},
-          {"max_newton", 50, 1, 1e6, false, false, true, {}, "Newton steps per AL iteration"},
-          {"perturbation_updates", 1, 1, 100, false, false, true, {},
-           "surrogate solves per AL iteration, each with p refreshed from the previous solve's z "
-           "(1: as published; more: the lagged de Saxcé term converges in fewer AL iterations)"},
-          {"al_tol", 1e-13, 0.0, 1.0, false, false, false, {},
-           "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has converged and β "
-           "stays"}};
+  std::vector<SettingSpec> s = CommonSpecs(1e4);
+  s.push_back({"perturbation_updates", 1, 1, 100, false, false, true, {},
+               "surrogate solves per AL iteration, each with p refreshed from the previous "
+               "solve's z (1: as published; more: the lagged de Saxcé term converges in fewer AL "
+               "iterations)"});
+  return s;
 }
 
 Status CanalSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  if (p.form != ProblemForm::kGlobal) {
-    message_ = "canal needs the global form (A, b, J); a local (W, q) problem has none";
-    return Status::kNotApplicable;
-  }
-  p_ = &p;
-  beta_ = s.Get("beta");
-  kappa_ = s.Get("kappa");
-  beta_max_ = s.Get("beta_max");
-  zeta_ = s.Get("zeta");
-  newton_tol_ = s.Get("newton_tol");
-  max_newton_ = s.GetInt("max_newton");
-  al_tol_ = s.Get("al_tol");
+  if (const Status st = SetupAl(p, s, warm, "canal"); st != Status::kRunning) return st;
   perturbation_updates_ = s.GetInt("perturbation_updates");
-  Jt_ = p.J.transpose();
   K_.Setup(p);
   chol_.Analyze(K_.matrix());
   const int n = p.num_dofs(), m = p.num_rows();
   D_.assign(p.constraints.size(), Mat3r::Zero());
-  // Warm start from a previous solution: v̂, λ and z = J v̂ (004 §V-D).
-  v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
-  lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
-  u_ = -lambda_;
-  z_ = p.J * v_;
-  for (Vec* x : {&et_, &Jv_, &trial_, &Jd_, &lam_work_, &z_work_}) *x = Vec::Zero(m);
+  for (Vec* x : {&trial_, &Jd_, &z_work_}) *x = Vec::Zero(m);
   for (Vec* x : {&r_, &d_, &Av_, &Ad_}) *x = Vec::Zero(n);
-  prev_primal_ = primal_ = 0.0;
-  inner_last_ = inner_total_ = failures_ = iter_ = 0;
   return Status::kRunning;
-}
-
-void CanalSolver::Trials(const Vec& Jv, Vec& trial) const {
-  trial = -beta_ * Jv - u_ - beta_ * et_;
 }
 
 double CanalSolver::Gradient(const Vec& v, Vec& r) {
   const ContactProblem& p = *p_;
   Jv_.noalias() = p.J * v;
-  Trials(Jv_, trial_);
+  Trials(trial_);
   for (const Constraint& c : p.constraints)
     ApplyConstraintOperator(c, beta_, trial_.data() + c.row, p.e.data() + c.row,
                             lambda_.data() + c.row, ConeOperator::kProximal);
@@ -75,7 +44,7 @@ double CanalSolver::Gradient(const Vec& v, Vec& r) {
 double CanalSolver::Objective(const Vec& v) {
   const ContactProblem& p = *p_;
   Jv_.noalias() = p.J * v;
-  Trials(Jv_, trial_);
+  Trials(trial_);
   Av_.noalias() = p.A * v;
   double h = 0.5 * v.dot(Av_) - p.b.dot(v);
   for (const Constraint& c : p.constraints)
@@ -86,7 +55,7 @@ double CanalSolver::Objective(const Vec& v) {
 const SpMat& CanalSolver::Hessian(const Vec& v) {
   const ContactProblem& p = *p_;
   Jv_.noalias() = p.J * v;
-  Trials(Jv_, trial_);
+  Trials(trial_);
   for (std::size_t i = 0; i < p.constraints.size(); ++i)
     OperatorJacobian(p.constraints[i], beta_, trial_.data() + p.constraints[i].row,
                      ConeOperator::kProximal, D_[i]);
@@ -148,7 +117,7 @@ Status CanalSolver::SolveSurrogate(double tol, int& k, bool& solved) {
 
 Status CanalSolver::Iterate() {
   const ContactProblem& p = *p_;
-  const double tol = newton_tol_ * std::max(1.0, p.b.norm());
+  const double tol = InnerTolerance();
   int k = 0;
   bool solved = true;
   for (int rep = 0; rep < perturbation_updates_; ++rep) {
@@ -166,39 +135,12 @@ Status CanalSolver::Iterate() {
     if (st != Status::kRunning) return st;
   }
   inner_last_ = k;
-  // AL update (004:12): z = J v̂ + (u + λ)/β, u ← u + β (J v̂ − z) = −λ; λ is from the last r.
-  primal_ = 0.0;
-  for (Eigen::Index q = 0; q < z_.size(); ++q) {
-    z_[q] = Jv_[q] + (u_[q] + lambda_[q]) / beta_;
-    const double dq = Jv_[q] - z_[q];
-    primal_ += dq * dq;
-    u_[q] = -lambda_[q];
-  }
-  primal_ = std::sqrt(primal_);
-  // Alg. 1, lines 16–20: converged below θ_AL; otherwise β grows when ‖Jv̂ − z‖ stalls.
-  const bool converged = primal_ <= al_tol_ * std::max(1.0, Jv_.norm());
-  if (!converged && iter_ > 0 && primal_ > zeta_ * prev_primal_)
-    beta_ = std::min(kappa_ * beta_, beta_max_);
-  prev_primal_ = primal_;
-  ++iter_;
+  AlUpdate();
   if (!AllFinite(lambda_)) {
     message_ = "non-finite multiplier";
     return Status::kDiverged;
   }
   return Status::kRunning;
-}
-
-void CanalSolver::Current(Vec& v, Vec& lambda) const {
-  v = v_;
-  lambda = lambda_;
-}
-
-std::vector<std::pair<std::string, double>> CanalSolver::Info() const {
-  return {{"inner_iterations", static_cast<double>(inner_total_)},
-          {"inner_last", static_cast<double>(inner_last_)},
-          {"inner_failures", static_cast<double>(failures_)},
-          {"beta", beta_},
-          {"primal", primal_}};
 }
 
 }  // namespace ncp

@@ -1,0 +1,89 @@
+#include "solvers/al/al_base.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ncp {
+
+std::vector<SettingSpec> AlSolverBase::CommonSpecs(double beta0) {
+  return {{"beta", beta0, 0.0, 1e15, true, false, false, {}, "initial penalty β₀ (004: 1e4)"},
+          {"kappa", 10.0, 1.0, 1e6, true, false, false, {}, "β growth factor κ > 1 of 004:27"},
+          {"beta_max", 1e12, 0.0, 1e20, true, false, false, {}, "upper bound of β (004:27)"},
+          {"zeta", 0.5, 0.0, 1.0, true, false, false, {},
+           "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)"},
+          {"newton_tol", 1e-12, 0.0, 1.0, true, false, false, {},
+           "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖); not reached = an inner failure"},
+          {"max_newton", 50, 1, 1e6, false, false, true, {}, "inner steps per surrogate solve"},
+          {"al_tol", 1e-13, 0.0, 1.0, false, false, false, {},
+           "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has converged and "
+           "β stays"}};
+}
+
+Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const WarmStart* warm,
+                             const char* name) {
+  if (p.form != ProblemForm::kGlobal) {
+    message_ = fmt::format("{} needs the global form (A, b, J); a local (W, q) problem has none", name);
+    return Status::kNotApplicable;
+  }
+  p_ = &p;
+  beta_ = s.Get("beta");
+  kappa_ = s.Get("kappa");
+  beta_max_ = s.Get("beta_max");
+  zeta_ = s.Get("zeta");
+  newton_tol_ = s.Get("newton_tol");
+  max_newton_ = s.GetInt("max_newton");
+  al_tol_ = s.Get("al_tol");
+  Jt_ = p.J.transpose();
+  const int n = p.num_dofs(), m = p.num_rows();
+  // Warm start (004 §V-D): v̂, λ and z = J v̂ from a previous solution.
+  v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
+  lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
+  u_ = -lambda_;
+  z_ = p.J * v_;
+  et_ = p.e;
+  Jv_ = Vec::Zero(m);
+  prev_primal_ = primal_ = 0.0;
+  inner_last_ = inner_total_ = failures_ = iter_ = 0;
+  return Status::kRunning;
+}
+
+void AlSolverBase::Trials(Vec& trial) const { trial = -beta_ * Jv_ - u_ - beta_ * et_; }
+
+double AlSolverBase::InnerTolerance() const {
+  return newton_tol_ * std::max(1.0, p_->b.norm());
+}
+
+void AlSolverBase::AlUpdate() {
+  // 004:12: z = J v̂ + (u + λ)/β, u ← u + β (J v̂ − z) = −λ.
+  primal_ = 0.0;
+  for (Eigen::Index q = 0; q < z_.size(); ++q) {
+    z_[q] = Jv_[q] + (u_[q] + lambda_[q]) / beta_;
+    const double dq = Jv_[q] - z_[q];
+    primal_ += dq * dq;
+    u_[q] = -lambda_[q];
+  }
+  primal_ = std::sqrt(primal_);
+  // Alg. 1, lines 16–20: converged below θ_AL; otherwise β grows when ‖Jv̂ − z‖ stalls.
+  const bool converged = primal_ <= al_tol_ * std::max(1.0, Jv_.norm());
+  if (!converged && iter_ > 0 && primal_ > zeta_ * prev_primal_)
+    beta_ = std::min(kappa_ * beta_, beta_max_);
+  prev_primal_ = primal_;
+  ++iter_;
+}
+
+void AlSolverBase::Current(Vec& v, Vec& lambda) const {
+  v = v_;
+  lambda = lambda_;
+}
+
+std::vector<std::pair<std::string, double>> AlSolverBase::Info() const {
+  return {{"inner_iterations", static_cast<double>(inner_total_)},
+          {"inner_last", static_cast<double>(inner_last_)},
+          {"inner_failures", static_cast<double>(failures_)},
+          {"beta", beta_},
+          {"primal", primal_}};
+}
+
+}  // namespace ncp

@@ -1,0 +1,41 @@
+// The augmented-Lagrangian outer loop shared by canal and the semismooth-Newton ablations
+// (004 §IV–V): state (v̂, z, u, λ, β), trials λ* = −β J v̂ − u − β ẽ, the multiplier update of
+// 004:12 and the β schedule of 004:27 (Alg. 1, lines 15–20). One Iterate() = one AL iteration;
+// derived classes solve the surrogate in between.
+#pragma once
+
+#include "problems/model/contact_problem.h"
+#include "solvers/al/operator_jacobian.h"
+#include "solvers/solver.h"
+
+namespace ncp {
+
+class AlSolverBase : public Solver {
+ public:
+  // The settings every AL solver has (β₀, κ, β_max, ζ, inner tolerance and cap, θ_AL).
+  static std::vector<SettingSpec> CommonSpecs(double beta0);
+  void Current(Vec& v, Vec& lambda) const override;
+  std::vector<std::pair<std::string, double>> Info() const override;
+
+ protected:
+  // Reads the common settings and the warm start; kNotApplicable for local problems.
+  Status SetupAl(const ContactProblem& p, const Settings& s, const WarmStart* warm,
+                 const char* name);
+  // λ* for all rows at J v̂ (Jv_), with the bias et_.
+  void Trials(Vec& trial) const;
+  // After the surrogate solve (Jv_ and lambda_ current): z, u, primal residual and β.
+  void AlUpdate();
+  // Newton tolerance on ‖r(v̂)‖.
+  double InnerTolerance() const;
+
+  const ContactProblem* p_ = nullptr;
+  double beta_ = 1e4, kappa_ = 10, beta_max_ = 1e12, zeta_ = 0.5, newton_tol_ = 1e-12,
+         al_tol_ = 1e-13;
+  int max_newton_ = 50;
+  SpMat Jt_;
+  Vec v_, z_, u_, lambda_, et_, Jv_;
+  double prev_primal_ = 0.0, primal_ = 0.0;
+  int inner_last_ = 0, inner_total_ = 0, failures_ = 0, iter_ = 0;
+};
+
+}  // namespace ncp
