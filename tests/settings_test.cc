@@ -42,7 +42,7 @@ TEST(Settings, UnknownSolverNamesTheKnownOnes) {
     FindSolver("nope");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "solver 'nope': unknown (known: pgs, pj, apgd, admm-full)");
+    EXPECT_EQ(std::string(e.what()), "solver 'nope': unknown (known: pgs, pj, apgd, admm-full, canal, al-trdogleg, al-dampedsn)");
   }
 }
 
