@@ -42,7 +42,9 @@ TEST(Settings, UnknownSolverNamesTheKnownOnes) {
     FindSolver("nope");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "solver 'nope': unknown (known: pgs, pj, apgd, admm-full, canal, al-trdogleg, al-dampedsn)");
+    EXPECT_EQ(std::string(e.what()),
+              "solver 'nope': unknown (known: pgs, pj, apgd, admm-full, canal, al-trdogleg, "
+              "al-dampedsn)");
   }
 }
 

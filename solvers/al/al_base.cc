@@ -14,7 +14,8 @@ std::vector<SettingSpec> AlSolverBase::CommonSpecs(double beta0) {
           {"zeta", 0.5, 0.0, 1.0, true, false, false, {},
            "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)"},
           {"newton_tol", 1e-12, 0.0, 1.0, true, false, false, {},
-           "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖); not reached = an inner failure"},
+           "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖, ‖A v̂‖, ‖Jᵀλ‖); not reached = an inner "
+           "failure"},
           {"max_newton", 50, 1, 1e6, false, false, true, {}, "inner steps per surrogate solve"},
           {"al_tol", 1e-13, 0.0, 1.0, false, false, false, {},
            "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has converged and "
@@ -52,7 +53,9 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
 void AlSolverBase::Trials(Vec& trial) const { trial = -beta_ * Jv_ - u_ - beta_ * et_; }
 
 double AlSolverBase::InnerTolerance() const {
-  return newton_tol_ * std::max(1.0, p_->b.norm());
+  // Relative to the terms r balances (A v̂, b, Jᵀλ): with large β their rounding alone exceeds
+  // any absolute bound.
+  return newton_tol_ * std::max({1.0, p_->b.norm(), (p_->A * v_).norm(), (Jt_ * lambda_).norm()});
 }
 
 void AlSolverBase::AlUpdate() {
