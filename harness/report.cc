@@ -168,7 +168,12 @@ void RankSolvers(DatasetSummary& d) {
       best_residual = s.median_res004;
       d.most_accurate = static_cast<int>(i);
     }
-    if (s.reached_tolerance > 0 && s.median_time_to_tolerance_s < fastest) {
+    // Fastest: among the solvers that reached the tolerance on the most problems, the lowest
+    // median time — a solver that reaches it rarely is not "fastest" on its few easy problems.
+    const int most = d.fastest >= 0 ? d.solvers[d.fastest].reached_tolerance : 0;
+    if (s.reached_tolerance > 0 &&
+        (s.reached_tolerance > most ||
+         (s.reached_tolerance == most && s.median_time_to_tolerance_s < fastest))) {
       fastest = s.median_time_to_tolerance_s;
       d.fastest = static_cast<int>(i);
     }
