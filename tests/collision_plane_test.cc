@@ -1,6 +1,8 @@
 // Plane manifolds: boxes, spheres, capsules and cylinders resting on or hovering over a plane.
 #include <gtest/gtest.h>
 
+#include "tests/collision_support.h"
+
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -13,16 +15,8 @@ namespace {
 constexpr double kMargin = 0.01;
 constexpr double kTol = 1e-12;
 
-Pose At(const Vec3& p, const Mat3& r = Mat3::Identity()) {
-  Pose pose = Pose::Identity();
-  pose.linear() = r;
-  pose.translation() = p;
-  return pose;
-}
-
-Mat3 Rot(double angle, const Vec3& axis) {
-  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-}
+using testing::At;
+using testing::Rot;
 
 Geom WorldPlane() {
   Geom g;

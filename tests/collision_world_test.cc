@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/collision_support.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -20,16 +22,8 @@ namespace {
 constexpr double kMargin = 0.01;
 constexpr double kTol = 1e-9;
 
-Pose At(const Vec3& p, const Mat3& r = Mat3::Identity()) {
-  Pose pose = Pose::Identity();
-  pose.linear() = r;
-  pose.translation() = p;
-  return pose;
-}
-
-Mat3 Rot(double angle, const Vec3& axis) {
-  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-}
+using testing::At;
+using testing::Rot;
 
 Geom Make(int body, ShapeType type, double radius, double half_length = 0.0,
           const Vec3& half = Vec3::Zero()) {

@@ -58,6 +58,19 @@ double AlSolverBase::InnerTolerance() const {
   return newton_tol_ * std::max({1.0, p_->b.norm(), (p_->A * v_).norm(), (Jt_ * lambda_).norm()});
 }
 
+double AlSolverBase::Residual(const Vec& v, ConeOperator cone, Vec& trial, Vec& r) {
+  const ContactProblem& p = *p_;
+  Jv_.noalias() = p.J * v;
+  Trials(trial);
+  for (const Constraint& c : p.constraints)
+    ApplyConstraintOperator(c, beta_, trial.data() + c.row, p.e.data() + c.row,
+                            lambda_.data() + c.row, cone);
+  r.noalias() = p.A * v;
+  r -= p.b;
+  r.noalias() -= Jt_ * lambda_;
+  return r.norm();
+}
+
 void AlSolverBase::AlUpdate() {
   // 004:12: z = J v̂ + (u + λ)/β, u ← u + β (J v̂ − z) = −λ.
   primal_ = 0.0;

@@ -27,6 +27,9 @@ class AlSolverBase : public Solver {
   void AlUpdate();
   // Newton tolerance on ‖r(v̂)‖.
   double InnerTolerance() const;
+  // r(v̂) = A v̂ − b − Σ J_iᵀ T(λ*_i) with the given cone operator (004:19 strict, 004:21
+  // proximal); fills Jv_, trial and lambda_; returns ‖r‖.
+  double Residual(const Vec& v, ConeOperator cone, Vec& trial, Vec& r);
 
   const ContactProblem* p_ = nullptr;
   double beta_ = 1e4, kappa_ = 10, beta_max_ = 1e12, zeta_ = 0.5, newton_tol_ = 1e-12,

@@ -22,22 +22,9 @@ Status AlSemismoothSolver::Setup(const ContactProblem& p, const Settings& s,
   return Status::kRunning;
 }
 
-double AlSemismoothSolver::Residual(const Vec& v, Vec& r) {
-  const ContactProblem& p = *p_;
-  Jv_.noalias() = p.J * v;
-  Trials(trial_);
-  for (const Constraint& c : p.constraints)
-    ApplyConstraintOperator(c, beta_, trial_.data() + c.row, p.e.data() + c.row,
-                            lambda_.data() + c.row, ConeOperator::kStrict);
-  r.noalias() = p.A * v;
-  r -= p.b;
-  r.noalias() -= Jt_ * lambda_;
-  return r.norm();
-}
-
 bool AlSemismoothSolver::Factorize(const Vec& v) {
   const ContactProblem& p = *p_;
-  Residual(v, r_);
+  Residual(v, ConeOperator::kStrict, trial_, r_);
   for (std::size_t i = 0; i < p.constraints.size(); ++i)
     OperatorJacobian(p.constraints[i], beta_, trial_.data() + p.constraints[i].row,
                      ConeOperator::kStrict, D_[i]);
@@ -54,14 +41,14 @@ bool AlSemismoothSolver::DampedStep(double& rnorm) {
   double alpha = 1.0;
   for (int k = 0; k < 40; ++k, alpha *= 0.5) {
     vtry_ = v_ + alpha * d_;
-    const double rn = Residual(vtry_, rtry_);
+    const double rn = Residual(vtry_, ConeOperator::kStrict, trial_, rtry_);
     if (0.5 * rn * rn <= (1.0 - 2.0 * sigma * alpha) * f0) {
       v_ = vtry_;
       rnorm = rn;
       return true;
     }
   }
-  rnorm = Residual(v_, r_);  // no decrease: the merit function is stuck here
+  rnorm = Residual(v_, ConeOperator::kStrict, trial_, r_);  // no decrease: the merit function is stuck here
   return false;
 }
 
@@ -88,7 +75,7 @@ bool AlSemismoothSolver::DoglegStep(double& rnorm) {
   const double f0 = 0.5 * rnorm * rnorm;
   const double pred = f0 - 0.5 * (r_ + G_.matrix() * d_).squaredNorm();
   vtry_ = v_ + d_;
-  const double rn = Residual(vtry_, rtry_);
+  const double rn = Residual(vtry_, ConeOperator::kStrict, trial_, rtry_);
   const double rho = pred > 0 ? (f0 - 0.5 * rn * rn) / pred : -1.0;
   if (rho < 0.25) radius_ *= 0.25;
   else if (rho > 0.75 && d_.norm() >= 0.99 * radius_) radius_ *= 2.0;
@@ -97,13 +84,13 @@ bool AlSemismoothSolver::DoglegStep(double& rnorm) {
     rnorm = rn;
     return true;
   }
-  rnorm = Residual(v_, r_);
+  rnorm = Residual(v_, ConeOperator::kStrict, trial_, r_);
   return radius_ > 1e-14 * std::max(1.0, v_.norm());
 }
 
 Status AlSemismoothSolver::Iterate() {
   const double tol = InnerTolerance();
-  double rnorm = Residual(v_, r_);
+  double rnorm = Residual(v_, ConeOperator::kStrict, trial_, r_);
   radius_ = -1.0;  // set by the first dogleg step
   int k = 0;
   while (rnorm > tol && k < max_newton_) {

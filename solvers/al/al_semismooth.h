@@ -22,7 +22,6 @@ class AlSemismoothSolver : public AlSolverBase {
   Status Iterate() override;
 
  private:
-  double Residual(const Vec& v, Vec& r);  // fills Jv_, trial_, lambda_; returns ‖r‖
   bool Factorize(const Vec& v);           // generalized Jacobian at v (trials of v)
   bool DampedStep(double& rnorm);
   bool DoglegStep(double& rnorm);

@@ -29,16 +29,7 @@ Status CanalSolver::Setup(const ContactProblem& p, const Settings& s, const Warm
 }
 
 double CanalSolver::Gradient(const Vec& v, Vec& r) {
-  const ContactProblem& p = *p_;
-  Jv_.noalias() = p.J * v;
-  Trials(trial_);
-  for (const Constraint& c : p.constraints)
-    ApplyConstraintOperator(c, beta_, trial_.data() + c.row, p.e.data() + c.row,
-                            lambda_.data() + c.row, ConeOperator::kProximal);
-  r.noalias() = p.A * v;
-  r -= p.b;
-  r.noalias() -= Jt_ * lambda_;
-  return r.norm();
+  return Residual(v, ConeOperator::kProximal, trial_, r);
 }
 
 double CanalSolver::Objective(const Vec& v) {

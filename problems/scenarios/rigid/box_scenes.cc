@@ -19,9 +19,7 @@ constexpr double kGap = 1e-4;  // initial clearance between resting boxes
 }  // namespace
 
 Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t seed) {
-  Scene sc;
-  sc.params = p;
-  sc.system = std::make_unique<MultibodySystem>();
+  Scene sc = NewScene(p);
   MultibodySystem& s = *sc.system;
   AddFloor(s, p.at("mu"));
   std::mt19937_64 rng(seed);
@@ -41,9 +39,7 @@ Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t see
 }
 
 Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t seed) {
-  Scene sc;
-  sc.params = p;
-  sc.system = std::make_unique<MultibodySystem>();
+  Scene sc = NewScene(p);
   MultibodySystem& s = *sc.system;
   const double mu = p.at("mu");
   AddFloor(s, mu);
@@ -67,9 +63,7 @@ Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t s
 }
 
 Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t seed) {
-  Scene sc;
-  sc.params = p;
-  sc.system = std::make_unique<MultibodySystem>();
+  Scene sc = NewScene(p);
   MultibodySystem& s = *sc.system;
   const double mu = p.at("mu");
   AddFloor(s, mu);
@@ -92,9 +86,7 @@ Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t se
 }
 
 Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed) {
-  Scene sc;
-  sc.params = p;
-  sc.system = std::make_unique<MultibodySystem>();
+  Scene sc = NewScene(p);
   MultibodySystem& s = *sc.system;
   const double mu = p.at("mu");
   AddFloor(s, mu);

@@ -13,11 +13,9 @@ Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed
   UrdfOptions uo;
   uo.mu = p.at("mu");
   auto model = std::make_shared<ArticulatedModel>(LoadUrdf(AssetDir() + "/laikago/laikago.urdf", uo));
-  Scene sc;
-  sc.params = p;
   StepOptions so;
   so.margin = p.at("margin");
-  sc.system = std::make_unique<MultibodySystem>(so);
+  Scene sc = NewScene(p, so);
   MultibodySystem& s = *sc.system;
   AddFloor(s, p.at("mu"));
   std::mt19937_64 rng(seed);

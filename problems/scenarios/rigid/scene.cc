@@ -67,6 +67,13 @@ std::string AssetDir() {
   return NCPBENCH_ASSET_DIR;
 }
 
+Scene NewScene(const std::map<std::string, double>& params, StepOptions opt) {
+  Scene sc;
+  sc.params = params;
+  sc.system = std::make_unique<MultibodySystem>(opt);
+  return sc;
+}
+
 Geom BoxGeom(const Vec3& half, double mu) {
   Geom g;
   g.shape.type = ShapeType::kBox;

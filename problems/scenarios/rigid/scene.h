@@ -42,6 +42,8 @@ std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& g
 std::string AssetDir();
 
 // Shared builders.
+// A scene with an empty system (step options `opt`) and its parameters recorded.
+Scene NewScene(const std::map<std::string, double>& params, physics::StepOptions opt = {});
 physics::Geom BoxGeom(const physics::Vec3& half, double mu);
 physics::Geom SphereGeom(double radius, double mu);
 physics::Mat3 BoxInertia(double mass, const physics::Vec3& half);

@@ -11,9 +11,7 @@ namespace ncp {
 using namespace physics;
 
 Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed) {
-  Scene sc;
-  sc.params = p;
-  sc.system = std::make_unique<MultibodySystem>();
+  Scene sc = NewScene(p);
   MultibodySystem& s = *sc.system;
   const double mu = p.at("mu"), r = p.at("radius");
   const int n = static_cast<int>(p.at("spheres"));
