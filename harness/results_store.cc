@@ -40,7 +40,7 @@ constexpr StringField kStringFields[] = {
     {"problem", &RunRecord::problem},       {"solver", &RunRecord::solver},
     {"settings", &RunRecord::settings},     {"budget", &RunRecord::budget},
     {"warm_start", &RunRecord::warm_start}, {"status", &RunRecord::status},
-    {"message", &RunRecord::message}};
+    {"message", &RunRecord::message},       {"solver_info", &RunRecord::solver_info}};
 constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
                                    {"iterations", &RunRecord::iterations},
                                    {"threads_given", &RunRecord::threads_given},

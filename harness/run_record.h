@@ -26,6 +26,7 @@ struct RunRecord {
   int repeat = 0;
   std::string status = "failed";  // converged | max-iterations | time-limit | diverged | failed | not-applicable
   std::string message;    // solver message, empty when none
+  std::string solver_info;  // "key=value;..." of the solver's counters (Info()) at the end
   int iterations = -1;
   double setup_time_s = -1.0;
   double solve_time_s = -1.0;  // iterate() time summed

@@ -162,6 +162,8 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   r.solve_time_s = solve;
   r.total_time_s = r.setup_time_s + solve;
   r.message = solver->message();
+  for (const auto& [key, value] : solver->Info())
+    r.solver_info += fmt::format("{}{}={:g}", r.solver_info.empty() ? "" : ";", key, value);
   if (st != Status::kNotApplicable && st != Status::kFailed) {
     solver->Current(v, lam);
     r.final_metrics = ev.Evaluate(v, lam);

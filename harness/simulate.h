@@ -19,7 +19,7 @@ struct SimulateOptions {
   int every = 0;                  // record every K steps (0: none)
   int max_frames = 1 << 30;       // stop recording after this many frames
   // Reference solutions: each solver in turn until one reaches reference_tol; the most
-  // accurate result is kept and named in the problem.
+  // accurate result is kept and named in the problem. Empty: frames without a reference.
   std::vector<std::string> reference_solvers = {"admm-full", "pgs"};
   int reference_iters = 20000;
   double reference_tol = 1e-10;   // res004 the reference solve stops at

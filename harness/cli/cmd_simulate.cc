@@ -48,7 +48,7 @@ void AddSimulate(CLI::App& app, Action& action) {
     std::string scene, record, params;
     SimulateOptions sim;
     std::uint64_t seed = 1;
-    double settle = 1.0;
+    double settle = -1.0;  // < 0: half the simulated time
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scene", o->scene, "scene name (see `ncpbench list scenarios`)")->required();
@@ -61,8 +61,8 @@ void AddSimulate(CLI::App& app, Action& action) {
   cmd->add_option("--every", o->sim.every, "record every K steps");
   cmd->add_option("-p,--params", o->params, "scene parameters key=value,...");
   cmd->add_option("--seed", o->seed, "seed of the scene's randomness")->capture_default_str();
-  cmd->add_option("--settle", o->settle, "time after which penetration is reported [s]")
-      ->capture_default_str();
+  cmd->add_option("--settle", o->settle,
+                  "time after which penetration is reported [s] (default: half the simulated time)");
   cmd->add_flag("-q,--quiet", o->sim.quiet, "no progress lines");
   cmd->callback([&action, o] {
     action = [o] {
@@ -75,7 +75,8 @@ void AddSimulate(CLI::App& app, Action& action) {
       if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
       if (o->record.empty()) o->sim.every = 0;
       const SimulateResult r = Simulate(*e, ParseKeyValues(o->params), o->seed, o->sim);
-      PrintSummary(r, o->settle);
+      const double dt = r.steps.size() > 1 ? r.steps[1].time - r.steps[0].time : 0.0;
+      PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size());
       if (!o->record.empty()) {
         WriteDataset(o->record, r.recorded, {{"scenario", e->name}, {"params", o->params},
                                              {"seed", std::to_string(o->seed)},

@@ -15,5 +15,6 @@ void AddReport(CLI::App& app, Action& action);
 void AddConvert(CLI::App& app, Action& action);
 void AddInfo(CLI::App& app, Action& action);
 void AddSimulate(CLI::App& app, Action& action);
+void AddReproduce(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

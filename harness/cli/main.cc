@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   ncp::cli::AddConvert(app, action);
   ncp::cli::AddInfo(app, action);
   ncp::cli::AddSimulate(app, action);
+  ncp::cli::AddReproduce(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -23,12 +23,27 @@ void AddBodyRows(const Eigen::MatrixXd& blk, const Eigen::MatrixXd& Jb, int row,
 
 }  // namespace
 
+void MultibodySystem::set_options(const StepOptions& o) {
+  if (!(o.dt > 0)) throw Error(fmt::format("dt = {}: must be > 0", o.dt));
+  if (!(o.theta >= 0 && o.theta < 1)) throw Error(fmt::format("theta = {}: must be in [0, 1)", o.theta));
+  if (!(o.margin >= 0)) throw Error(fmt::format("margin = {}: must be >= 0", o.margin));
+  if (!(o.slop >= 0)) throw Error(fmt::format("slop = {}: must be >= 0", o.slop));
+  if (!(o.erp > 0 && o.erp <= 1)) throw Error(fmt::format("erp = {}: must be in (0, 1]", o.erp));
+  opt_ = o;
+}
+
 int MultibodySystem::AddInstance(std::shared_ptr<const ArticulatedModel> model, VectorXd q,
                                  VectorXd v, PdGains pd, bool self_collision) {
   if (collision_) throw Error("MultibodySystem: AddInstance after Finalize");
   if (q.size() != model->nq || v.size() != model->nv)
     throw Error(fmt::format("instance of '{}': wrong argument size: expected q {} and v {}, got "
                             "{} and {}", model->name, model->nq, model->nv, q.size(), v.size()));
+  if (pd.kp > 0 && pd.target.size() != model->nq)
+    throw Error(fmt::format("instance of '{}': pd.target: wrong argument size: expected {}, got {}",
+                            model->name, model->nq, pd.target.size()));
+  if (!(pd.kp >= 0) || !(pd.kd >= 0))
+    throw Error(fmt::format("instance of '{}': pd gains kp = {}, kd = {}: must be >= 0",
+                            model->name, pd.kp, pd.kd));
   Instance in;
   in.model = model;
   in.q = std::move(q);

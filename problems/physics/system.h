@@ -51,7 +51,7 @@ struct KinematicGeom {
 
 class MultibodySystem {
  public:
-  explicit MultibodySystem(StepOptions opt = {}) : opt_(opt) {}
+  explicit MultibodySystem(StepOptions opt = {}) { set_options(opt); }
   // Robot/body geoms get group = instance + 1 when `self_collision` is false.
   int AddInstance(std::shared_ptr<const ArticulatedModel> model, VectorXd q, VectorXd v,
                   PdGains pd = {}, bool self_collision = false);
@@ -71,8 +71,8 @@ class MultibodySystem {
   int num_bodies() const { return nbodies_; }
   double time() const { return time_; }
   const StepOptions& options() const { return opt_; }
-  // Takes effect from the next BuildProblem (e.g. another dt).
-  void set_options(const StepOptions& opt) { opt_ = opt; }
+  // Takes effect from the next BuildProblem (e.g. another dt). Throws ncp::Error on a bad value.
+  void set_options(const StepOptions& opt);
   std::vector<Instance>& instances() { return inst_; }
   const std::vector<Instance>& instances() const { return inst_; }
   // Instance owning geom `g` (−1 for world geoms).

@@ -23,6 +23,7 @@ Pose ToPose(const urdf::Pose& p) {
 // Adds a body (mass m, com c and inertia Ic in frame F, F's pose T in the link frame) to the
 // link's inertial properties, by the parallel-axis theorem.
 void MergeInertia(Link& l, double m, const Vec3& c_F, const Mat3& Ic_F, const Pose& T) {
+  if (!(m > 0)) return;  // massless links (common "base" links) add nothing, and 0/0 is NaN
   const Vec3 c = T * c_F;
   const Mat3 Ic = T.linear() * Ic_F * T.linear().transpose();
   const double M = l.mass + m;

@@ -77,8 +77,10 @@ Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t se
       for (int j = 0; j <= col; ++j)
         AddBox(s, 0.05, Vec3::Constant(c), mu, At(col * 0.2, y, c + j * (2 * c + kGap) + kGap));
     const Vec3 half(0.28, 0.06, 0.01);
-    // Plate centre above the middle column, tilted so it touches the three columns.
-    const double zc = 2 * 2 * c + half.z() / std::cos(slope) + 2 * kGap + 0.002;
+    // Plate centre above the middle column, tilted so it touches the three columns: its
+    // underside z(x) = zc − h/cos s + (x − x_c) tan s must clear each column's top across the
+    // cube's width, hence the c·tan s term.
+    const double zc = 4 * c + 2 * kGap + c * std::tan(slope) + half.z() / std::cos(slope) + 1e-4;
     AddBox(s, 10.0, half, mu, At(0.2, y, zc, -slope));
   }
   s.Finalize();
@@ -93,27 +95,31 @@ Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed)
   const int houses = static_cast<int>(p.at("houses")), levels = static_cast<int>(p.at("levels"));
   const Vec3 card(0.002, 0.03, 0.045);  // half thickness, half width, half height (9 × 6 cm)
   const double mass = 0.002, lean = 0.3;  // lean angle from vertical [rad]
-  const double foot = 2 * card.z() * std::sin(lean);  // horizontal half-span of an A-frame
-  const double height = 2 * card.z() * std::cos(lean) + card.x();
+  const double cl = std::cos(lean), sl = std::sin(lean);
+  const double foot = 2 * card.z() * sl;  // horizontal half-span of an A-frame
+  // Top of a leaning card: its centre + half height along the card + half thickness across it.
+  const double frame_height = 2 * (card.z() * cl + card.x() * sl) + kGap;
+  // Frames one flat card's length apart, so neighbouring flat cards meet end to end.
+  const double pitch = 2 * card.z() + 0.002;
   for (int h = 0; h < houses; ++h) {
     const double y0 = h * 0.25;
     double z0 = 0.0;
     for (int lv = 0; lv < levels; ++lv) {
       const int frames = levels - lv;
-      const double x0 = lv * (foot + 0.004);
+      const double x0 = lv * 0.5 * pitch;
       for (int f = 0; f < frames; ++f) {
-        const double xc = x0 + f * 2 * (foot + 0.004);
-        const double zc = z0 + card.z() * std::cos(lean) + card.x() + kGap;
+        const double xc = x0 + f * pitch;
+        const double zc = z0 + card.z() * cl + card.x() * sl + kGap;
         // Two cards leaning on each other: an A-frame whose faces touch at the apex (each card
         // set off by its half thickness along the horizontal).
-        const double off = 0.5 * foot + card.x() / std::cos(lean) + kGap;
+        const double off = 0.5 * foot + card.x() / cl + kGap;
         AddBox(s, mass, card, mu, At(xc - off, y0, zc, lean));
         AddBox(s, mass, card, mu, At(xc + off, y0, zc, -lean));
       }
-      z0 += height;
+      z0 += frame_height;
       // Flat cards bridging neighbouring frames.
       for (int f = 0; f + 1 < frames; ++f) {
-        const double xc = x0 + (f + 0.5) * 2 * (foot + 0.004);
+        const double xc = x0 + (f + 0.5) * pitch;
         AddBox(s, mass, Vec3(card.z(), card.y(), card.x()), mu, At(xc, y0, z0 + card.x() + kGap));
       }
       z0 += 2 * card.x() + 2 * kGap;

@@ -1,6 +1,10 @@
 // laikago_drop (004 §VII-D2): N Laikago robots, 18 DOF each, PD-held in a standing pose, dropped
 // one above the other so they land on the floor and on each other.
+#include <fmt/format.h>
+
 #include <random>
+
+#include "common/error.h"
 
 #include "problems/physics/dynamics/urdf_loader.h"
 #include "problems/scenarios/rigid/scene.h"
@@ -47,6 +51,8 @@ Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed
                                    Eigen::AngleAxisd(0.1 * u(rng), Vec3::UnitY());
     q[3] = rot.w(), q[4] = rot.x(), q[5] = rot.y(), q[6] = rot.z();
     for (q[2] = 0.45;; q[2] += 0.01) {
+      if (q[2] > 0.45 + 2.0 * (r + 1))  // far above any robot placed so far: cannot happen
+        throw Error(fmt::format("laikago_drop: robot {}: no free placement found", r));
       StepOptions probe_opt;
       probe_opt.margin = clearance;
       MultibodySystem probe(probe_opt);

@@ -59,6 +59,16 @@ std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& g
       throw Error(fmt::format("{}.{} = {}: must be a finite number", e.name, k, text));
     out[k] = v;
   }
+  // Counts are whole numbers ≥ 1; every other parameter is a size, a gain or a coefficient ≥ 0.
+  static const char* kCounts[] = {"robots", "cubes", "stacks", "units", "houses", "levels", "spheres"};
+  for (const auto& [k, v] : out) {
+    bool count = false;
+    for (const char* c : kCounts) count |= k == c;
+    if (count && !(v >= 1 && v == std::floor(v) && v <= 1e6))
+      throw Error(fmt::format("{}.{} = {:g}: must be a whole number in [1, 1e6]", e.name, k, v));
+    if (!count && !(v >= 0))
+      throw Error(fmt::format("{}.{} = {:g}: must be >= 0", e.name, k, v));
+  }
   return out;
 }
 

@@ -1,0 +1,66 @@
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "harness/reproduce/protocol.h"
+
+namespace ncp::cli {
+namespace {
+
+int RunProtocol(const Protocol& p, const ReproduceOptions& o) {
+  if (!p.run) {
+    std::printf("%s: cannot run yet: needs %s\n", p.id.c_str(), p.missing.c_str());
+    return 0;
+  }
+  const std::string md = p.run(o);
+  std::filesystem::create_directories(o.out_dir);
+  const std::string path = o.out_dir + "/" + p.id + ".md", tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (!f) throw Error(fmt::format("{}: cannot write", path));
+    f << md;
+  }
+  std::filesystem::rename(tmp, path);
+  std::fputs(md.c_str(), stdout);
+  std::printf("\nwritten: %s\n", path.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void AddReproduce(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("reproduce", "reproduce a paper table or figure: ours vs paper");
+  struct Opts {
+    std::string id;
+    bool list = false;
+    ReproduceOptions ro;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("id", o->id, "protocol id (see --list) or all");
+  cmd->add_flag("--list", o->list, "list the protocols with their settings");
+  cmd->add_option("-o,--out", o->ro.out_dir, "folder for the Markdown tables")->capture_default_str();
+  cmd->add_option("--cases", o->ro.cases, "cases per scene (0: the protocol's default)");
+  cmd->add_flag("-q,--quiet", o->ro.quiet, "no progress lines");
+  cmd->callback([&action, o] {
+    action = [o] {
+      if (o->list || o->id.empty()) {
+        for (const Protocol& p : Protocols())
+          std::printf("%-11s %s\n            setting: %s\n            %s\n", p.id.c_str(),
+                      p.title.c_str(), p.setting.c_str(),
+                      p.run ? "runs" : ("needs " + p.missing).c_str());
+        return 0;
+      }
+      if (o->ro.cases < 0) throw Error(fmt::format("--cases = {}: must be >= 0", o->ro.cases));
+      if (o->id == "all") {
+        for (const Protocol& p : Protocols()) RunProtocol(p, o->ro);
+        return 0;
+      }
+      return RunProtocol(FindProtocol(o->id), o->ro);
+    };
+  });
+}
+
+}  // namespace ncp::cli

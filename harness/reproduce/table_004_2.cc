@@ -1,0 +1,107 @@
+// 004 Table II: CANAL against AL with a direct semismooth Newton (trust-region dogleg, damped
+// Newton) — inner iterations over 10 AL loops, inner failure rate, −log10 residual. The paper's
+// cases are 100 dish-piling steps; until that scene exists, frames of laikago_drop and
+// vertical_stacks stand in, and the report says so.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "harness/metrics/evaluator.h"
+#include "harness/reproduce/protocol.h"
+#include "harness/runner.h"
+#include "harness/simulate.h"
+#include "solvers/settings.h"
+
+namespace ncp {
+namespace {
+
+double InfoValue(const std::string& info, const std::string& key) {
+  for (const auto& [k, v] : ParseKeyValues(info))
+    if (k == key) return std::stod(v);
+  return 0.0;
+}
+
+std::vector<ContactProblem> Cases(int per_scene, bool quiet) {
+  std::vector<ContactProblem> cases;
+  for (const auto& [scene, params] :
+       {std::pair<const char*, ParamMap>{"laikago_drop", {}},
+        std::pair<const char*, ParamMap>{"vertical_stacks", {{"stacks", "4"}}}}) {
+    SimulateOptions o;
+    o.every = 24;
+    o.steps = per_scene * o.every;
+    o.max_frames = per_scene;
+    o.reference_solvers.clear();  // the table measures the solvers, not a reference
+    o.quiet = true;
+    if (!quiet) std::fprintf(stderr, "004-table2: recording %d frames of %s\n", per_scene, scene);
+    for (ContactProblem& p : Simulate(*FindScene(scene), params, 1, o).recorded)
+      cases.push_back(std::move(p));
+  }
+  return cases;
+}
+
+std::string Run(const ReproduceOptions& opt) {
+  const int per_scene = opt.cases > 0 ? opt.cases : 10;
+  const std::vector<ContactProblem> cases = Cases(per_scene, opt.quiet);
+  const char* solvers[] = {"canal", "al-trdogleg", "al-dampedsn"};
+  std::map<std::string, double> inner, failures, residual;
+  RunOptions ro;
+  ro.budget.iters = 10;  // 10 AL loops per case, as in the paper
+  for (const char* name : solvers) {
+    const SolverEntry& e = FindSolver(name);
+    const SolverJob job{&e, Settings::Parse(name, e.settings, {})};
+    for (const ContactProblem& p : cases) {
+      const RunRecord r = RunOne(p, Evaluator(p), job, ro, nullptr, 0);
+      inner[name] += InfoValue(r.solver_info, "inner_iterations") / cases.size();
+      failures[name] += 100.0 * InfoValue(r.solver_info, "inner_failures") / (10.0 * cases.size());
+      const double res = r.final_metrics[Metric::kRes004];
+      residual[name] += -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / cases.size();
+    }
+    if (!opt.quiet) std::fprintf(stderr, "004-table2: %s done\n", name);
+  }
+  const PublishedTable paper = ReadPublished("004-table2");
+  std::string md = fmt::format(
+      "# 004 Table II — cascaded Newton (CANAL) vs direct semismooth Newton in the AL loop\n\n"
+      "Cases: {} frames of laikago_drop (8 robots) and {} of vertical_stacks (4 stacks), "
+      "recorded every 24 steps with admm-full at 200 iterations per step. The paper used 100 "
+      "dish-piling single-step cases; that scene is not available yet, so the absolute numbers "
+      "are not comparable, only the ordering and the ratios. 10 AL iterations per case, "
+      "defaults of each solver (β₀ = 1e4). Inner iterations: Newton steps over the 10 AL loops; "
+      "failure: an AL loop whose surrogate was not solved to the inner tolerance; residual: "
+      "mean −log10 res004.\n\n"
+      "| | canal | al-trdogleg | al-dampedsn |\n|---|---:|---:|---:|\n",
+      per_scene, per_scene);
+  auto row = [&](const char* label, std::map<std::string, double>& ours, const char* metric,
+                 const char* format) {
+    md += fmt::format("| {} (ours) |", label);
+    for (const char* s : solvers) md += " " + fmt::format(fmt::runtime(format), ours[s]) + " |";
+    md += fmt::format("\n| {} (paper) |", label);
+    for (const char* s : solvers)
+      md += " " + fmt::format(fmt::runtime(format), paper.Get(metric, s)) + " |";
+    md += "\n";
+  };
+  row("inner iterations", inner, "inner_iterations", "{:.2f}");
+  row("failures [%]", failures, "failure_percent", "{:.1f}");
+  row("−log10 residual", residual, "neg_log10_residual", "{:.4f}");
+  md += "\nInner iterations relative to canal: ours ";
+  for (const char* s : solvers) md += fmt::format("{} {:.2f}× ", s, inner[s] / inner["canal"]);
+  md += "; paper ";
+  for (const char* s : solvers)
+    md += fmt::format("{} {:.2f}× ", s, paper.Get("inner_iterations", s) / paper.Get("inner_iterations", "canal"));
+  md += "\n";
+  return md;
+}
+
+}  // namespace
+
+Protocol MakeTable004_2() {
+  return {"004-table2",
+          "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner iterations, "
+          "failures, residual",
+          "10 AL loops per single-step case; paper: 100 dish-piling cases (here laikago_drop and "
+          "vertical_stacks frames until dish_piling exists)",
+          "", Run};
+}
+
+}  // namespace ncp
