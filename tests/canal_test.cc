@@ -122,3 +122,33 @@ TEST(OperatorJacobian, MatchesFiniteDifferencesForBothCones) {
 
 }  // namespace
 }  // namespace ncp
+
+namespace ncp {
+namespace {
+
+// An axis-aligned contact: its normal and tangent rows share no column, yet D couples them, so
+// K needs the cross entries. Compared with the dense A + β Jᵀ D J.
+TEST(PenalizedMatrix, AssemblesCrossRowCouplingOfAxisAlignedContacts) {
+  ContactProblem p;
+  p.A = SpMat(6, 6);
+  p.A.setIdentity();
+  p.b = Vec::Zero(6);
+  AddConstraint(p.constraints, ConstraintType::kContact, 0.5);
+  std::vector<Eigen::Triplet<double>> t = {{0, 2, 1.0}, {1, 0, 1.0}, {2, 1, 1.0}};  // n=z, t=x, y
+  p.J = SpMat(3, 6);
+  p.J.setFromTriplets(t.begin(), t.end());
+  p.e = Vec::Zero(3);
+  PenalizedMatrix K;
+  K.Setup(p);
+  const double x[3] = {1.0, 3.0, 1.0};  // slipping trial: D has off-diagonal n–t terms
+  std::vector<Mat3r> D(1);
+  OperatorJacobian(p.constraints[0], 1.0, x, ConeOperator::kProximal, D[0]);
+  ASSERT_GT(std::abs(D[0](0, 1)), 0.0);
+  K.Assemble(2.0, D);
+  const Eigen::MatrixXd Jd = Eigen::MatrixXd(p.J);
+  const Eigen::MatrixXd expected = Eigen::MatrixXd(p.A) + 2.0 * Jd.transpose() * D[0] * Jd;
+  EXPECT_LT((Eigen::MatrixXd(K.matrix()) - expected).cwiseAbs().maxCoeff(), 1e-14);
+}
+
+}  // namespace
+}  // namespace ncp

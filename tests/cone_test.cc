@@ -163,3 +163,22 @@ TEST(StrictOperator, RecoversEveryConstructedSolution) {
 
 }  // namespace
 }  // namespace ncp
+
+namespace ncp {
+namespace {
+
+// μ = 0: the cone is the ray t = 0, n ≥ 0; a pulling normal force is never inside it.
+TEST(ProximalProjection, FrictionlessConeNeverPulls) {
+  const double x[3] = {-0.04, 0.0, 0.0};
+  double y[3];
+  ProjectProximal(0.0, x, y);
+  EXPECT_EQ(y[0], 0.0);
+  const double z[3] = {2.0, 1.0, -1.0};
+  ProjectProximal(0.0, z, y);
+  EXPECT_EQ(y[0], 2.0);
+  EXPECT_EQ(y[1], 0.0);
+  EXPECT_EQ(y[2], 0.0);
+}
+
+}  // namespace
+}  // namespace ncp

@@ -120,3 +120,27 @@ TEST(Evaluator, NatmapEqualsSiconosOnFclibLocalProblems) {
 
 }  // namespace
 }  // namespace ncp
+
+namespace ncp {
+namespace {
+
+// Frictionless contacts: the metrics see a force on a separating contact.
+TEST(Evaluator, FrictionlessContactMetrics) {
+  ContactProblem p;
+  p.form = ProblemForm::kLocal;
+  AddConstraint(p.constraints, ConstraintType::kContact, 0.0);
+  p.W = SpMat(3, 3);
+  p.W.setIdentity();
+  p.q = Vec::Zero(3);
+  p.q[0] = 3.0;  // separating: the solution is λ = 0
+  const Evaluator ev(p);
+  EXPECT_LE(ev.Evaluate(Vec(), Vec::Zero(3))[Metric::kNatmapAbs], 1e-15);
+  Vec pull = Vec::Zero(3), push = Vec::Zero(3);
+  pull[0] = -0.04;
+  push[0] = 5.0;
+  EXPECT_GT(ev.Evaluate(Vec(), pull)[Metric::kNatmapAbs], 0.01);
+  EXPECT_GT(ev.Evaluate(Vec(), push)[Metric::kFb], 1.0);
+}
+
+}  // namespace
+}  // namespace ncp

@@ -69,6 +69,8 @@ double FischerBurmeisterError(const Constraint& c, const double* lam, const doub
                               const double* e) {
   switch (c.type) {
     case ConstraintType::kContact: {
+      // μ = 0: a frictionless contact, λ_t must vanish (the scaling below would drop λ_n).
+      if (c.mu == 0.0) return std::hypot(Fb(lam[0], u[0]), std::hypot(lam[1], lam[2]));
       // Scale K_μ and its dual onto the unit second-order cone: x = (μ r_n, r_t),
       // y = (û_n, μ û_t) with the de Saxcé velocity û.
       const double un = u[0] + c.mu * std::hypot(u[1], u[2]);

@@ -20,7 +20,7 @@ enum class Metric : int {
   kPenetration,        // max over normal/unilateral rows of max(0, −(J v + e))
   kConeViolation,      // max over contacts of max(0, ‖λ_t‖ − μ λ_n, −λ_n)
   kComplementarity,    // max over contacts/unilateral rows of |λ_n (J_n v + e_n)|
-  kDissipation,        // max over sliding contacts of ‖λ_t + μ λ_n u_t/‖u_t‖‖
+  kDissipation,        // max over contacts of |μ λ_n ‖u_t‖ + λ_t·u_t| (maximal dissipation)
   kCount
 };
 

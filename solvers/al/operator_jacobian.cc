@@ -9,11 +9,12 @@ namespace {
 void ProximalJacobian(double mu, const double* x, Mat3r& D) {
   const double n = x[0], tn = std::hypot(x[1], x[2]);
   D.setZero();
+  if (mu * tn <= -n) return;  // open: polar cone (tested first, see ProjectProximal)
   if (tn <= mu * n) {  // stick: inside the cone
     D.setIdentity();
     return;
   }
-  if (mu * tn <= -n || tn == 0.0) return;  // open: polar cone
+  if (tn == 0.0) return;
   const Eigen::Vector2d tb(x[1] / tn, x[2] / tn);
   const double k = 1.0 / (1.0 + mu * mu);
   const Eigen::Matrix2d P = Eigen::Matrix2d::Identity() - tb * tb.transpose();

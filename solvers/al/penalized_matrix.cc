@@ -1,14 +1,25 @@
 #include "solvers/al/penalized_matrix.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ncp {
 
 void PenalizedMatrix::Setup(const ContactProblem& p) {
   p_ = &p;
   const SpMat Jt = p.J.transpose();  // column i of Jt = row i of J
-  const SpMat JtJ = Jt * p.J;
-  K_ = p.A + 0.0 * JtJ;
+  // D_i couples the rows of a constraint, so K has an entry for every pair of columns that any
+  // row of the constraint touches: the pattern of Jcᵀ Jc with one merged row per constraint.
+  std::vector<Eigen::Triplet<double>> merged;
+  for (int i = 0; i < p.num_constraints(); ++i) {
+    const Constraint& c = p.constraints[i];
+    for (int r = c.row; r < c.row + c.rows(); ++r)
+      for (SpMat::InnerIterator it(Jt, r); it; ++it) merged.emplace_back(i, it.index(), 1.0);
+  }
+  SpMat Jc(p.num_constraints(), p.A.cols());
+  Jc.setFromTriplets(merged.begin(), merged.end());
+  const SpMat JcTJc = SpMat(Jc.transpose()) * Jc;
+  K_ = p.A + 0.0 * JcTJc;
   K_.makeCompressed();
   a_vals_.assign(K_.valuePtr(), K_.valuePtr() + K_.nonZeros());
   col_begin_.assign(1, 0);
@@ -32,7 +43,10 @@ void PenalizedMatrix::Setup(const ContactProblem& p) {
       for (int a = 0; a < k; ++a) {
         const int* begin = K_.innerIndexPtr() + K_.outerIndexPtr()[cs[b]];
         const int* end = K_.innerIndexPtr() + K_.outerIndexPtr()[cs[b] + 1];
-        pair_index_.push_back(static_cast<int>(std::lower_bound(begin, end, cs[a]) - K_.innerIndexPtr()));
+        const int* hit = std::lower_bound(begin, end, cs[a]);
+        if (hit == end || *hit != cs[a])  // the pattern above contains every pair
+          throw std::logic_error("PenalizedMatrix: entry missing from the pattern");
+        pair_index_.push_back(static_cast<int>(hit - K_.innerIndexPtr()));
       }
     cols_.insert(cols_.end(), cs.begin(), cs.end());
     col_begin_.push_back(static_cast<int>(cols_.size()));

@@ -23,12 +23,13 @@ inline void ProjectStrict(double mu, const double* x, double* y) {
 inline void ProjectProximal(double mu, const double* x, double* y) {
   const double n = x[0], t1 = x[1], t2 = x[2];
   const double tn = std::sqrt(t1 * t1 + t2 * t2);
-  if (tn <= mu * n) {  // inside the cone
-    y[0] = n, y[1] = t1, y[2] = t2;
-    return;
-  }
+  // The polar cone first: with μ = 0 and t = 0 the cone test below would also accept n < 0.
   if (mu * tn <= -n) {  // inside the polar cone
     y[0] = y[1] = y[2] = 0.0;
+    return;
+  }
+  if (tn <= mu * n) {  // inside the cone
+    y[0] = n, y[1] = t1, y[2] = t2;
     return;
   }
   const double pn = (mu * tn + n) / (mu * mu + 1.0);
