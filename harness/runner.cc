@@ -111,7 +111,15 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   std::unique_ptr<Solver> solver = job.entry->make();
   Vec v, lam;
   auto t0 = Clock::now();
-  Status st = solver->Setup(p, job.settings, warm);
+  Status st;
+  try {
+    st = solver->Setup(p, job.settings, warm);
+  } catch (const std::exception& e) {  // a solver that throws fails this job, not the run
+    r.setup_time_s = Seconds(t0, Clock::now());
+    r.message = e.what();
+    r.status = ToString(Status::kFailed);
+    return r;
+  }
   r.setup_time_s = Seconds(t0, Clock::now());
   r.threads_used = solver->ThreadsUsed();
   double solve = 0.0;
@@ -134,7 +142,12 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
         break;
       }
       t0 = Clock::now();
-      st = solver->Iterate();
+      try {
+        st = solver->Iterate();
+      } catch (const std::exception& e) {
+        st = Status::kFailed;
+        r.message = e.what();
+      }
       solve += Seconds(t0, Clock::now());
       ++it;
       if (st != Status::kRunning) break;
@@ -161,7 +174,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   r.iterations = it;
   r.solve_time_s = solve;
   r.total_time_s = r.setup_time_s + solve;
-  r.message = solver->message();
+  if (r.message.empty()) r.message = solver->message();
   for (const auto& [key, value] : solver->Info())
     r.solver_info += fmt::format("{}{}={:g}", r.solver_info.empty() ? "" : ";", key, value);
   if (st != Status::kNotApplicable && st != Status::kFailed) {
@@ -195,18 +208,31 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   for (const auto& d : data) total += d.problems.size() * jobs.size() * opt.repeat;
   std::size_t done = 0;
   for (const DatasetInput& d : data) {
+    const std::string hash = FileHash(d.path);
     for (const SolverJob& job : jobs) {
       std::optional<WarmStart> previous;
       for (const ContactProblem& p : d.problems) {
         std::unique_ptr<Evaluator> ev;
         for (int rep = 0; rep < opt.repeat; ++rep) {
           ++done;
-          const std::string key = JobKey(d.stem, p, job, opt, rep);
+          // The dataset's content hash is part of the key: a regenerated file is new work.
+          const std::string key = JobKey(d.stem + "@" + hash, p, job, opt, rep);
+          if (!ev) ev = std::make_unique<Evaluator>(p);
           if (store.Has(key)) {
             ++skipped;
+            // A resumed run must warm-start the next problem as the uninterrupted one did:
+            // recompute this (deterministic) job's solution without recording it again.
+            if (opt.warm == WarmMode::kPrevious && rep == opt.repeat - 1) {
+              WarmStart solution;
+              const WarmStart* warm = previous ? &*previous : nullptr;
+              const RunRecord r = RunOne(p, *ev, job, opt, warm, rep, &solution);
+              if (r.status != "diverged" && r.status != "failed" && r.status != "not-applicable")
+                previous = std::move(solution);
+              else
+                previous.reset();
+            }
             continue;
           }
-          if (!ev) ev = std::make_unique<Evaluator>(p);
           WarmStart ws;
           const WarmStart* warm = nullptr;
           if (opt.warm == WarmMode::kReference && p.reference) {

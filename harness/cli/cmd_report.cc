@@ -29,6 +29,8 @@ void AddReport(CLI::App& app, Action& action) {
         std::ofstream f(tmp);
         if (!f) throw Error(fmt::format("{}: cannot write", *out));
         f << md;
+        f.close();
+        if (!f) throw Error(fmt::format("{}: write failed (disk full?)", tmp));
       }
       std::filesystem::rename(tmp, *out);
       std::printf("report: %s\n", out->c_str());

@@ -22,6 +22,8 @@ int RunProtocol(const Protocol& p, const ReproduceOptions& o) {
     std::ofstream f(tmp);
     if (!f) throw Error(fmt::format("{}: cannot write", path));
     f << md;
+    f.close();
+    if (!f) throw Error(fmt::format("{}: write failed (disk full?)", tmp));
   }
   std::filesystem::rename(tmp, path);
   std::fputs(md.c_str(), stdout);

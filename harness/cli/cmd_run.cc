@@ -59,6 +59,9 @@ void AddRun(CLI::App& app, Action& action) {
       opt.budget.time_ms = o->time_ms;
       opt.budget.tol = o->tol;
       opt.budget.tol_metric = MetricFromName(o->tol_metric.c_str());
+      if (opt.budget.tol_metric == Metric::kFbAA)
+        throw Error("--tol-metric = fb_aa: must be an error (smaller is better); fb_aa is an "
+                    "accuracy (−log10), use fb");
       opt.repeat = o->repeat;
       opt.threads = o->threads;
       opt.trace_every = o->trace;

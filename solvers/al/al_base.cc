@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ncp {
 
@@ -37,7 +38,11 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
   max_newton_ = s.GetInt("max_newton");
   al_tol_ = s.Get("al_tol");
   Jt_ = p.J.transpose();
+  Jt_abs_ = Jt_.cwiseAbs();
+  b_norm_ = p.b.norm();
   const int n = p.num_dofs(), m = p.num_rows();
+  ws_n_ = Vec::Zero(n);
+  abs_m_ = Vec::Zero(m);
   // Warm start (004 §V-D): v̂, λ and z = J v̂ from a previous solution.
   v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
@@ -52,10 +57,14 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
 
 void AlSolverBase::Trials(Vec& trial) const { trial = -beta_ * Jv_ - u_ - beta_ * et_; }
 
-double AlSolverBase::InnerTolerance() const {
-  // Relative to the terms r balances (A v̂, b, Jᵀλ): with large β their rounding alone exceeds
-  // any absolute bound.
-  return newton_tol_ * std::max({1.0, p_->b.norm(), (p_->A * v_).norm(), (Jt_ * lambda_).norm()});
+double AlSolverBase::InnerTolerance(const Vec& trial) {
+  ws_n_.noalias() = p_->A * v_;
+  double scale = std::max({1.0, b_norm_, ws_n_.norm()});
+  ws_n_.noalias() = Jt_ * lambda_;
+  scale = std::max(scale, ws_n_.norm());
+  abs_m_ = trial.cwiseAbs();
+  ws_n_.noalias() = Jt_abs_ * abs_m_;
+  return newton_tol_ * scale + 64.0 * std::numeric_limits<double>::epsilon() * ws_n_.norm();
 }
 
 double AlSolverBase::Residual(const Vec& v, ConeOperator cone, Vec& trial, Vec& r) {

@@ -25,8 +25,9 @@ class AlSolverBase : public Solver {
   void Trials(Vec& trial) const;
   // After the surrogate solve (Jv_ and lambda_ current): z, u, primal residual and β.
   void AlUpdate();
-  // Newton tolerance on ‖r(v̂)‖.
-  double InnerTolerance() const;
+  // Newton tolerance on ‖r(v̂)‖ at the current v̂, λ and trials: relative to the terms r
+  // balances (A v̂, b, Jᵀλ), plus the rounding floor ε‖|Jᵀ||λ*|‖ that grows with β.
+  double InnerTolerance(const Vec& trial);
   // r(v̂) = A v̂ − b − Σ J_iᵀ T(λ*_i) with the given cone operator (004:19 strict, 004:21
   // proximal); fills Jv_, trial and lambda_; returns ‖r‖.
   double Residual(const Vec& v, ConeOperator cone, Vec& trial, Vec& r);
@@ -35,8 +36,10 @@ class AlSolverBase : public Solver {
   double beta_ = 1e4, kappa_ = 10, beta_max_ = 1e12, zeta_ = 0.5, newton_tol_ = 1e-12,
          al_tol_ = 1e-13;
   int max_newton_ = 50;
-  SpMat Jt_;
+  SpMat Jt_, Jt_abs_;
   Vec v_, z_, u_, lambda_, et_, Jv_;
+  Vec ws_n_, abs_m_;  // workspaces of InnerTolerance
+  double b_norm_ = 0.0;
   double prev_primal_ = 0.0, primal_ = 0.0;
   int inner_last_ = 0, inner_total_ = 0, failures_ = 0, iter_ = 0;
 };

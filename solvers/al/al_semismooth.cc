@@ -89,18 +89,17 @@ bool AlSemismoothSolver::DoglegStep(double& rnorm) {
 }
 
 Status AlSemismoothSolver::Iterate() {
-  const double tol = InnerTolerance();
   double rnorm = Residual(v_, ConeOperator::kStrict, trial_, r_);
   radius_ = -1.0;  // set by the first dogleg step
   int k = 0;
-  while (rnorm > tol && k < max_newton_) {
+  while (rnorm > InnerTolerance(trial_) && k < max_newton_) {
     ++k;
     const bool ok = glob_ == Globalization::kDampedNewton ? DampedStep(rnorm) : DoglegStep(rnorm);
     if (!ok) break;
   }
   inner_last_ = k;
   inner_total_ += k;
-  if (rnorm > tol) ++failures_;
+  if (rnorm > InnerTolerance(trial_)) ++failures_;
   if (!AllFinite(v_) || !AllFinite(lambda_)) {
     message_ = "non-finite iterate";
     return Status::kDiverged;

@@ -54,11 +54,12 @@ const SpMat& CanalSolver::Hessian(const Vec& v) {
   return K_.matrix();
 }
 
-Status CanalSolver::SolveSurrogate(double tol, int& k, bool& solved) {
+Status CanalSolver::SolveSurrogate(int& k, bool& solved) {
   const ContactProblem& p = *p_;
   solved = false;
   for (k = 0;; ++k) {
-    if (Gradient(v_, r_) <= tol) {
+    const double rnorm = Gradient(v_, r_);
+    if (rnorm <= InnerTolerance(trial_)) {
       solved = true;
       break;
     }
@@ -95,6 +96,7 @@ Status CanalSolver::SolveSurrogate(double tol, int& k, bool& solved) {
       }
     };
     const LineSearchResult ls = Rtsafe(df, 1.0);
+    if (ls.alpha == 0.0) break;  // no descent left at this precision: the step cannot improve
     v_ += ls.alpha * d_;
     ++inner_total_;
     if (!AllFinite(v_)) {
@@ -108,7 +110,6 @@ Status CanalSolver::SolveSurrogate(double tol, int& k, bool& solved) {
 
 Status CanalSolver::Iterate() {
   const ContactProblem& p = *p_;
-  const double tol = InnerTolerance();
   int k = 0;
   bool solved = true;
   for (int rep = 0; rep < perturbation_updates_; ++rep) {
@@ -121,7 +122,7 @@ Status CanalSolver::Iterate() {
       if (c.type == ConstraintType::kContact)
         et_[c.row] += c.mu * std::hypot(z[c.row + 1] + p.e[c.row + 1], z[c.row + 2] + p.e[c.row + 2]);
     int newton = 0;
-    const Status st = SolveSurrogate(tol, newton, solved);
+    const Status st = SolveSurrogate(newton, solved);
     k += newton;
     if (st != Status::kRunning) return st;
   }

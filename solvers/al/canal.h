@@ -24,7 +24,7 @@ class CanalSolver : public AlSolverBase {
 
  private:
   // Newton steps with exact line search on 004:22 at the current ẽ; k = steps taken.
-  Status SolveSurrogate(double tol, int& k, bool& solved);
+  Status SolveSurrogate(int& k, bool& solved);
 
   int perturbation_updates_ = 1;
   PenalizedMatrix K_;

@@ -1,6 +1,7 @@
 #include "solvers/common/cholmod_llt.h"
 
 #include <cstring>
+#include <limits>
 
 #include "common/error.h"
 
@@ -61,7 +62,11 @@ void CholmodLLT::Solve(const Vec& b, Vec& x) {
   B.nrow = n_, B.ncol = 1, B.nzmax = n_, B.d = n_;
   B.x = const_cast<double*>(b.data());
   B.xtype = CHOLMOD_REAL, B.dtype = CHOLMOD_DOUBLE;
-  cholmod_solve2(CHOLMOD_A, L_, &B, nullptr, &X_, nullptr, &Y_, &E_, &common_);
+  if (x.size() != n_) throw Error("CholmodLLT::Solve: wrong argument size");
+  if (!cholmod_solve2(CHOLMOD_A, L_, &B, nullptr, &X_, nullptr, &Y_, &E_, &common_) || !X_) {
+    x.setConstant(std::numeric_limits<double>::quiet_NaN());  // the caller's guards see it
+    return;
+  }
   std::memcpy(x.data(), X_->x, sizeof(double) * n_);
 }
 
@@ -72,6 +77,7 @@ void CholmodLLT::Solve(const Eigen::MatrixXd& Bm, Eigen::MatrixXd& Xm) {
   B.x = const_cast<double*>(Bm.data());
   B.xtype = CHOLMOD_REAL, B.dtype = CHOLMOD_DOUBLE;
   cholmod_dense* X = cholmod_solve(CHOLMOD_A, L_, &B, &common_);
+  if (!X) throw Error("CholmodLLT::Solve: CHOLMOD could not solve (out of memory?)");
   Xm.resize(n_, Bm.cols());
   std::memcpy(Xm.data(), X->x, sizeof(double) * Bm.size());
   cholmod_free_dense(&X, &common_);
