@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/bitwise.h"
+#include "tests/temp_dir_test_base.h"
 #include <unistd.h>
 
 #include <cmath>
@@ -202,16 +203,9 @@ void ExpectReadError(const std::string& path, const std::string& fragment) {
   }
 }
 
-class DatasetIoTest : public ::testing::Test {
+class DatasetIoTest : public testing::TempDirTest {
  protected:
-  void SetUp() override {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    dir_ = fs::temp_directory_path() / fmt::format("ncpbench_io_dataset_{}_{}", ::getpid(), test);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  DatasetIoTest() : TempDirTest("ncpbench_io_dataset") {}
 
   // Writes one global and one local problem to `name` and returns the path.
   std::string WriteSample(const std::string& name) const {
@@ -219,8 +213,6 @@ class DatasetIoTest : public ::testing::Test {
     WriteDataset(path, {MakeGlobalProblem("p0"), MakeLocalProblem("p1")});
     return path;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(DatasetIoTest, RoundTripIsBitwiseExact) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/bitwise.h"
+#include "tests/temp_dir_test_base.h"
 #include <unistd.h>
 
 #include <cstring>
@@ -56,16 +57,9 @@ void ExpectError(Fn fn, const std::vector<std::string>& fragments) {
   }
 }
 
-class FclibIoTest : public ::testing::Test {
+class FclibIoTest : public testing::TempDirTest {
  protected:
-  void SetUp() override {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    dir_ = fs::temp_directory_path() / fmt::format("ncpbench_io_fclib_{}_{}", ::getpid(), test);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  FclibIoTest() : TempDirTest("ncpbench_io_fclib") {}
 
   // A writable copy of a sample file.
   std::string Copy(const std::string& sample) const {
@@ -74,8 +68,6 @@ class FclibIoTest : public ::testing::Test {
     fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
     return path;
   }
-
-  fs::path dir_;
 };
 
 // ---------------------------------------------------------------------------------------------
