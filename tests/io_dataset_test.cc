@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/bitwise.h"
+#include "tests/expect_error.h"
 #include "tests/temp_dir_test_base.h"
 #include <unistd.h>
 
@@ -192,15 +193,8 @@ void ExpectSameProblem(const ContactProblem& a, const ContactProblem& b) {
 // Expects ReadDataset(path) to throw an ncp::Error whose message names the file and contains
 // `fragment`, on a single line.
 void ExpectReadError(const std::string& path, const std::string& fragment) {
-  try {
-    ReadDataset(path);
-    ADD_FAILURE() << "no error for " << path;
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find(path), std::string::npos) << msg;
-    EXPECT_NE(msg.find(fragment), std::string::npos) << msg;
-    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-  }
+  SCOPED_TRACE(path);
+  testing::ExpectError([&] { ReadDataset(path); }, {path, fragment});
 }
 
 class DatasetIoTest : public testing::TempDirTest {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/bitwise.h"
+#include "tests/expect_error.h"
 #include "tests/temp_dir_test_base.h"
 #include <unistd.h>
 
@@ -44,18 +45,7 @@ void ExpectSameConstraints(const ContactProblem& a, const ContactProblem& b) {
   }
 }
 
-// Expects `fn` to throw an ncp::Error whose one-line message contains every fragment.
-template <typename Fn>
-void ExpectError(Fn fn, const std::vector<std::string>& fragments) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    for (const std::string& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << msg;
-    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-  }
-}
+using testing::ExpectError;
 
 class FclibIoTest : public testing::TempDirTest {
  protected:
