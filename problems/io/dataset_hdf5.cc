@@ -191,6 +191,22 @@ void WriteStructure(const Group& parent, const Structure& s) {
     bg.WriteDoubles2D("inertia", inertia, n, 9);
     bg.WriteDoubles2D("com", com, n, 3);
     WriteJacobians(bg, jac);
+    // Tree data is optional (schema v1 files without it stay readable).
+    bool any_tree = false;
+    for (const Structure::Body& b : s.bodies) any_tree = any_tree || b.has_tree();
+    if (any_tree) {
+      std::vector<std::int32_t> joint_dof, joint_dofs;
+      std::vector<double> transform;
+      for (const Structure::Body& b : s.bodies) {
+        joint_dof.push_back(b.joint_dof);
+        joint_dofs.push_back(b.joint_dofs);
+        for (int r = 0; r < 6; ++r)
+          for (int c = 0; c < 6; ++c) transform.push_back(b.transform(r, c));
+      }
+      bg.WriteInts("joint_dof", joint_dof);
+      bg.WriteInts("joint_dofs", joint_dofs);
+      bg.WriteDoubles2D("transform", transform, n, 36);
+    }
   }
   {
     Group kg = g.Create("blocks");
@@ -254,6 +270,22 @@ Structure ReadStructure(const Group& parent) {
       }
       for (int r = 0; r < 3; ++r) b.com(r) = com[3 * i + r];
       b.jacobian = std::move(jac[i]);
+    }
+    if (bg.Has("joint_dof")) {
+      const auto joint_dof = bg.ReadInts("joint_dof");
+      const auto joint_dofs = bg.ReadInts("joint_dofs");
+      std::int64_t transform_rows = 0;
+      const auto transform = bg.ReadDoubles2D("transform", 36, &transform_rows);
+      CheckLength(bg, "joint_dof", joint_dof.size(), n, "subsystem");
+      CheckLength(bg, "joint_dofs", joint_dofs.size(), n, "subsystem");
+      CheckLength(bg, "transform", static_cast<std::size_t>(transform_rows), n, "subsystem");
+      for (std::size_t i = 0; i < n; ++i) {
+        Structure::Body& b = s.bodies[i];
+        b.joint_dof = joint_dof[i];
+        b.joint_dofs = joint_dofs[i];
+        for (int r = 0; r < 6; ++r)
+          for (int c = 0; c < 6; ++c) b.transform(r, c) = transform[36 * i + 6 * r + c];
+      }
     }
   }
   {

@@ -12,6 +12,16 @@ const char* ToString(ConstraintType t) {
   return "unknown";
 }
 
+bool Structure::IsTree(int j) const {
+  bool any = false;
+  for (const Body& b : bodies) {
+    if (b.subsystem != j) continue;
+    if (!b.has_tree()) return false;
+    any = true;
+  }
+  return any;
+}
+
 int ContactProblem::num_rows() const {
   if (constraints.empty()) return 0;
   const Constraint& last = constraints.back();

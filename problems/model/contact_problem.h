@@ -53,6 +53,13 @@ struct Structure {
     Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // about the com, body frame
     Eigen::Vector3d com = Eigen::Vector3d::Zero();
     Eigen::MatrixXd jacobian;  // J_{b,j}: 6 × subsystem dof_count (spatial velocity of the body)
+    // Optional tree data (kinematic trees): the body's own joint owns subsystem-local dofs
+    // [joint_dof, joint_dof + joint_dofs), and its twist is V_b = X V_parent + S q̇_joint with
+    // S = jacobian.middleCols(joint_dof, joint_dofs) and X = transform. joint_dof = −1: unknown.
+    int joint_dof = -1;
+    int joint_dofs = 0;
+    Eigen::Matrix<double, 6, 6> transform = Eigen::Matrix<double, 6, 6>::Identity();
+    bool has_tree() const { return joint_dof >= 0; }
   };
   struct Block {
     int constraint = 0;
@@ -63,6 +70,8 @@ struct Structure {
   std::vector<Body> bodies;
   std::vector<Block> blocks;
   bool empty() const { return subsystems.empty(); }
+  // Every body of subsystem j carries tree data (and there is at least one body).
+  bool IsTree(int j) const;
 };
 
 // High-accuracy solution stored with the problem (or the exact one of a manufactured problem).

@@ -71,6 +71,30 @@ std::string CheckSpd(const char* field, const SpMat& M) {
   return {};
 }
 
+// Tree data, when present: the joint's dofs lie inside the subsystem, the parent precedes the
+// body in the same subsystem, and J_b = X J_parent + S E_joint (what the tree solvers rely on).
+std::string CheckTree(const Structure& s, int k, double tol) {
+  const Structure::Body& body = s.bodies[k];
+  if (!body.has_tree()) return {};
+  const int cols = static_cast<int>(body.jacobian.cols());
+  if (body.joint_dofs < 0 || body.joint_dof + body.joint_dofs > cols)
+    return fmt::format("structure.bodies[{}].joint_dof = {} (+{} dofs): outside the subsystem's "
+                       "{} dofs", k, body.joint_dof, body.joint_dofs, cols);
+  if (body.parent >= 0 && (body.parent >= k || s.bodies[body.parent].subsystem != body.subsystem))
+    return fmt::format("structure.bodies[{}].parent = {}: a tree body needs an earlier parent in "
+                       "its own subsystem", k, body.parent);
+  Eigen::MatrixXd expect = Eigen::MatrixXd::Zero(6, cols);
+  if (body.parent >= 0) expect = body.transform * s.bodies[body.parent].jacobian;
+  expect.middleCols(body.joint_dof, body.joint_dofs) +=
+      body.jacobian.middleCols(body.joint_dof, body.joint_dofs);
+  const double worst = (expect - body.jacobian).cwiseAbs().maxCoeff();
+  const double scale = std::max(1.0, body.jacobian.cwiseAbs().maxCoeff());
+  if (worst > tol * scale)
+    return fmt::format("structure.bodies[{}].transform: jacobian differs from X J_parent + S by "
+                       "{:.3e} (> {:.0e})", k, worst, tol * scale);
+  return {};
+}
+
 std::string CheckStructure(const ContactProblem& p, double tol) {
   const Structure& s = p.structure;
   const int n = p.num_dofs();
@@ -94,6 +118,7 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
     if (body.jacobian.rows() != 6 || body.jacobian.cols() != cols)
       return fmt::format("structure.bodies[{}].jacobian: wrong argument size: expected 6x{}, got "
                          "{}x{}", k, cols, body.jacobian.rows(), body.jacobian.cols());
+    if (std::string err = CheckTree(s, static_cast<int>(k), tol); !err.empty()) return err;
   }
   // Rebuild J from the blocks and compare entry by entry.
   Eigen::MatrixXd Jd = Eigen::MatrixXd::Zero(p.J.rows(), p.J.cols());

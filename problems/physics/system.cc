@@ -149,6 +149,9 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
       body.inertia = m.links[l].inertia;
       body.com = m.links[l].com;
       body.jacobian = Jb[i][l];
+      body.joint_dof = m.links[l].v_index;
+      body.joint_dofs = ArticulatedModel::Nv(m.links[l].joint);
+      if (m.links[l].parent >= 0) body.transform = TwistTransform(in.kin.local[l]);
       p.structure.bodies.push_back(body);
     }
   }
