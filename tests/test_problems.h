@@ -29,4 +29,19 @@ inline ManufacturedOptions AcceptanceOptions(std::uint64_t seed) {
   return o;
 }
 
+// Structured family for the subsystem solvers: 24 random kinematic trees of 5 bodies (floating
+// root + 4 one-dof joints, 10 dofs each), contacts within and between trees, every row type.
+inline ManufacturedOptions TreeOptions(std::uint64_t seed) {
+  ManufacturedOptions o;
+  o.seed = seed;
+  o.articulated = true;
+  o.num_bodies = 120;
+  o.bodies_per_subsystem = 5;
+  o.num_contacts = 30;
+  o.num_unilateral = 6;
+  o.num_bilateral = 4;
+  o.num_soft = 6;
+  return o;
+}
+
 }  // namespace ncp::testing

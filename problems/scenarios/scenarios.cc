@@ -40,10 +40,14 @@ std::vector<ContactProblem> GenerateRandom(const std::map<std::string, std::stri
       {"mass_ratio", &o.mass_ratio}, {"condition", &o.condition},
       {"coupling", &o.coupling},     {"body_size", &o.body_size}};
   for (const auto& [k, v] : params) {
-    if (auto it = ints.find(k); it != ints.end()) *it->second = Integer(k, v);
+    if (k == "articulated") {
+      const int a = Integer(k, v);
+      if (a != 0 && a != 1) throw Error(fmt::format("random.articulated = {}: must be 0 or 1", v));
+      o.articulated = a == 1;
+    } else if (auto it = ints.find(k); it != ints.end()) *it->second = Integer(k, v);
     else if (auto jt = reals.find(k); jt != reals.end()) *jt->second = Number(k, v);
     else {
-      std::string known;
+      std::string known = "articulated ";
       for (const auto& [n, p] : ints) known += n + " ";
       for (const auto& [n, p] : reals) known += n + " ";
       throw Error(fmt::format("random.{}: unknown parameter (known: {})", k, known));

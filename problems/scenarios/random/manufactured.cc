@@ -1,6 +1,7 @@
 #include "problems/scenarios/random/manufactured.h"
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 #include <cmath>
 #include <fmt/format.h>
 #include <random>
@@ -58,6 +59,49 @@ Eigen::Matrix<double, 6, 6> RandomMassBlock(Rng& rng, const ManufacturedOptions&
   return 0.5 * (M + M.transpose());
 }
 
+// Spatial inertia about the body origin, [lin; ang] order (004 App. A).
+Eigen::Matrix<double, 6, 6> SpatialInertia(double m, const V3& c, const Mat3& Ic) {
+  Eigen::Matrix<double, 6, 6> M;
+  M << m * Mat3::Identity(), -m * Skew(c), m * Skew(c), Ic - m * Skew(c) * Skew(c);
+  return M;
+}
+
+// One subsystem as a random tree: body 0 floats (6 dofs, J = I), body t > 0 hangs from a random
+// earlier body by a revolute or prismatic joint (local dof 5 + t). Appends bodies with tree data
+// and returns A_j = Σ_b J_bᵀ M_b J_b.
+Eigen::MatrixXd AddRandomTree(Rng& rng, const ManufacturedOptions& o, int subsystem, int first,
+                              int count, Structure& st) {
+  const int dofs = 5 + count;
+  Eigen::MatrixXd Aj = Eigen::MatrixXd::Zero(dofs, dofs);
+  for (int t = 0; t < count; ++t) {
+    Structure::Body b;
+    b.subsystem = subsystem;
+    b.mass = std::exp(Uniform(rng, 0.0, std::log(o.mass_ratio)));
+    b.com = V3(Uniform(rng, -0.1, 0.1), Uniform(rng, -0.1, 0.1), Uniform(rng, -0.1, 0.1));
+    const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    const V3 eig(1.0, std::pow(o.condition, Uniform(rng, 0, 1)), o.condition);
+    b.inertia = 0.02 * b.mass * Q * eig.asDiagonal() * Q.transpose();
+    b.jacobian = Eigen::MatrixXd::Zero(6, dofs);
+    if (t == 0) {
+      b.parent = -1, b.joint_dof = 0, b.joint_dofs = 6;
+      b.jacobian.leftCols(6).setIdentity();
+    } else {
+      b.parent = first + UniformInt(rng, 0, t - 1);
+      b.joint_dof = 5 + t, b.joint_dofs = 1;
+      const Mat3 R = Eigen::AngleAxisd(Uniform(rng, 0, 2 * M_PI), RandomUnit(rng)).toRotationMatrix();
+      const V3 r = 0.3 * RandomUnit(rng);
+      b.transform << R.transpose(), -R.transpose() * Skew(r), Mat3::Zero(), R.transpose();
+      b.jacobian = b.transform * st.bodies[b.parent].jacobian;
+      const V3 axis = RandomUnit(rng);
+      const bool revolute = Uniform(rng, 0, 1) < 0.7;
+      b.jacobian.col(b.joint_dof) << (revolute ? V3::Zero() : axis), (revolute ? axis : V3::Zero());
+    }
+    Aj += b.jacobian.transpose() * SpatialInertia(b.mass, b.com, b.inertia) * b.jacobian;
+    st.bodies.push_back(b);
+  }
+  return 0.5 * (Aj + Aj.transpose());
+}
+
 struct ContactSide {
   int body;
   double sign;  // +1: J gives velocity of this body's point, −1: of the other body
@@ -99,52 +143,66 @@ std::string ValidateOptions(const ManufacturedOptions& o) {
 ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::string& name) {
   if (std::string err = ValidateOptions(o); !err.empty()) throw Error("manufactured: " + err);
   Rng rng(o.seed);
-  const int nb = o.num_bodies, n = 6 * nb;
+  const int nb = o.num_bodies;
   ContactProblem p;
   p.form = ProblemForm::kGlobal;
-
-  // A: 6×6 mass blocks, plus an SPD coupling between bodies that share a subsystem.
   std::vector<Eigen::Triplet<double>> at;
   std::vector<double> body_mass(nb);
-  for (int k = 0; k < nb; ++k) {
-    const auto M = RandomMassBlock(rng, o);
-    body_mass[k] = M.trace() / 6.0;
-    for (int r = 0; r < 6; ++r)
-      for (int c = 0; c < 6; ++c) at.emplace_back(6 * k + r, 6 * k + c, M(r, c));
-  }
-  if (o.coupling > 0) {
-    for (int k = 0; k + 1 < nb; ++k) {
-      if ((k + 1) % o.bodies_per_subsystem == 0) continue;  // next body is another subsystem
-      // c·(x_k − x_{k+1})(x_k − x_{k+1})ᵀ on one random axis: PSD, couples the two bodies.
-      const int ax = UniformInt(rng, 0, 5);
-      const double c = o.coupling * std::min(body_mass[k], body_mass[k + 1]);
-      const int i = 6 * k + ax, j = 6 * (k + 1) + ax;
-      at.emplace_back(i, i, c), at.emplace_back(j, j, c);
-      at.emplace_back(i, j, -c), at.emplace_back(j, i, -c);
+  int n = 0;
+  if (o.articulated) {
+    // One random tree per subsystem; A is block diagonal with the trees' mass matrices.
+    for (int k = 0; k < nb; k += o.bodies_per_subsystem) {
+      const int count = std::min(o.bodies_per_subsystem, nb - k);
+      const int j = static_cast<int>(p.structure.subsystems.size());
+      const Eigen::MatrixXd Aj = AddRandomTree(rng, o, j, k, count, p.structure);
+      p.structure.subsystems.push_back({n, static_cast<int>(Aj.rows()), "articulated"});
+      for (int r = 0; r < Aj.rows(); ++r)
+        for (int c = 0; c < Aj.cols(); ++c) at.emplace_back(n + r, n + c, Aj(r, c));
+      n += static_cast<int>(Aj.rows());
+    }
+    for (int k = 0; k < nb; ++k) body_mass[k] = p.structure.bodies[k].mass;
+  } else {
+    n = 6 * nb;
+    // A: 6×6 mass blocks, plus an SPD coupling between bodies that share a subsystem.
+    for (int k = 0; k < nb; ++k) {
+      const auto M = RandomMassBlock(rng, o);
+      body_mass[k] = M.trace() / 6.0;
+      for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 6; ++c) at.emplace_back(6 * k + r, 6 * k + c, M(r, c));
+    }
+    if (o.coupling > 0) {
+      for (int k = 0; k + 1 < nb; ++k) {
+        if ((k + 1) % o.bodies_per_subsystem == 0) continue;  // next body is another subsystem
+        // c·(x_k − x_{k+1})(x_k − x_{k+1})ᵀ on one random axis: PSD, couples the two bodies.
+        const int ax = UniformInt(rng, 0, 5);
+        const double c = o.coupling * std::min(body_mass[k], body_mass[k + 1]);
+        const int i = 6 * k + ax, j = 6 * (k + 1) + ax;
+        at.emplace_back(i, i, c), at.emplace_back(j, j, c);
+        at.emplace_back(i, j, -c), at.emplace_back(j, i, -c);
+      }
+    }
+    // Structure: one subsystem per group of bodies, body Jacobian = selection of its 6 dofs.
+    for (int k = 0; k < nb; k += o.bodies_per_subsystem) {
+      Structure::Subsystem s;
+      s.dof_begin = 6 * k;
+      s.dof_count = 6 * std::min(o.bodies_per_subsystem, nb - k);
+      s.kind = o.bodies_per_subsystem == 1 ? "rigid" : "generic";
+      p.structure.subsystems.push_back(s);
+    }
+    for (int k = 0; k < nb; ++k) {
+      Structure::Body b;
+      b.subsystem = k / o.bodies_per_subsystem;
+      b.parent = k % o.bodies_per_subsystem == 0 ? -1 : k - 1;
+      b.mass = body_mass[k];
+      b.inertia = body_mass[k] * Mat3::Identity();
+      const int first = k - k % o.bodies_per_subsystem;
+      b.jacobian = Eigen::MatrixXd::Zero(6, p.structure.subsystems[b.subsystem].dof_count);
+      b.jacobian.block(0, 6 * (k - first), 6, 6).setIdentity();
+      p.structure.bodies.push_back(b);
     }
   }
   p.A.resize(n, n);
   p.A.setFromTriplets(at.begin(), at.end());
-
-  // Structure: one subsystem per group of bodies, body Jacobian = selection of its 6 dofs.
-  for (int k = 0; k < nb; k += o.bodies_per_subsystem) {
-    Structure::Subsystem s;
-    s.dof_begin = 6 * k;
-    s.dof_count = 6 * std::min(o.bodies_per_subsystem, nb - k);
-    s.kind = o.bodies_per_subsystem == 1 ? "rigid" : "generic";
-    p.structure.subsystems.push_back(s);
-  }
-  for (int k = 0; k < nb; ++k) {
-    Structure::Body b;
-    b.subsystem = k / o.bodies_per_subsystem;
-    b.parent = k % o.bodies_per_subsystem == 0 ? -1 : k - 1;
-    b.mass = body_mass[k];
-    b.inertia = body_mass[k] * Mat3::Identity();
-    const int first = k - k % o.bodies_per_subsystem;
-    b.jacobian = Eigen::MatrixXd::Zero(6, p.structure.subsystems[b.subsystem].dof_count);
-    b.jacobian.block(0, 6 * (k - first), 6, 6).setIdentity();
-    p.structure.bodies.push_back(b);
-  }
 
   // Constraints: each acts on one body (against the world) or two; per body the block is
   // R [I −[p]] (004 App. A) with a random frame R and point p.
@@ -157,22 +215,40 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
       Eigen::Matrix<double, 3, 6> G;
       G << Mat3::Identity(), -Skew(pt);
       Eigen::MatrixXd blk = s.sign * (R * G).topRows(rows);
-      for (int r = 0; r < rows; ++r)
-        for (int col = 0; col < 6; ++col) jt.emplace_back(c.row + r, 6 * s.body + col, blk(r, col));
+      if (o.articulated) {  // J_ij = J_ib J_bj in the subsystem's columns
+        const Structure::Body& body = p.structure.bodies[s.body];
+        const int c0 = p.structure.subsystems[body.subsystem].dof_begin;
+        const Eigen::MatrixXd rowsJ = blk * body.jacobian;
+        for (int r = 0; r < rows; ++r)
+          for (int col = 0; col < rowsJ.cols(); ++col)
+            if (rowsJ(r, col) != 0.0) jt.emplace_back(c.row + r, c0 + col, rowsJ(r, col));
+      } else {
+        for (int r = 0; r < rows; ++r)
+          for (int col = 0; col < 6; ++col)
+            jt.emplace_back(c.row + r, 6 * s.body + col, blk(r, col));
+      }
       p.structure.blocks.push_back({ci, s.body, blk});
     }
   };
   // Each constraint's rows are charged to its first body, at most 5 rows per body, so J has full
   // row rank (generically), W is SPD and λ* is unique. Not 6: two point contacts on one body
   // span only rank 5 (the squeeze force along the line through both points is indeterminate).
-  std::vector<int> capacity(nb, 5);
+  // Trees: at most 3 rows per body, and fewer rows than dofs per subsystem.
+  std::vector<int> capacity(nb, o.articulated ? 3 : 5);
+  std::vector<int> sub_capacity;
+  for (const auto& sub : p.structure.subsystems)
+    sub_capacity.push_back(o.articulated ? sub.dof_count - 1 : 1 << 30);
+  auto fits = [&](int body, int rows) {
+    return capacity[body] >= rows && sub_capacity[p.structure.bodies[body].subsystem] >= rows;
+  };
   auto pick_sides = [&](bool ground, int rows) {
     int first = UniformInt(rng, 0, nb - 1);
-    for (int tries = 0; capacity[first] < rows && tries < nb; ++tries) first = (first + 1) % nb;
-    if (capacity[first] < rows)
+    for (int tries = 0; !fits(first, rows) && tries < nb; ++tries) first = (first + 1) % nb;
+    if (!fits(first, rows))
       throw Error(fmt::format("manufactured: {} bodies cannot carry the constraints: need at "
                               "least one body per 5 constraint rows", nb));
     capacity[first] -= rows;
+    sub_capacity[p.structure.bodies[first].subsystem] -= rows;
     std::vector<ContactSide> sides{{first, 1.0}};
     if (!ground && nb > 1) {
       int other = UniformInt(rng, 0, nb - 2);
@@ -274,6 +350,7 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
   prm["ground_fraction"] = o.ground_fraction, prm["mu_min"] = o.mu_min, prm["mu_max"] = o.mu_max;
   prm["mass_ratio"] = o.mass_ratio, prm["condition"] = o.condition, prm["coupling"] = o.coupling;
   prm["body_size"] = o.body_size;
+  if (o.articulated) prm["articulated"] = 1.0;
   return p;
 }
 

@@ -15,6 +15,9 @@ struct ManufacturedOptions {
   // Sizes.
   int num_bodies = 60;          // 6 dofs each
   int bodies_per_subsystem = 1; // bodies inside one subsystem are coupled through A
+  // Subsystems as random kinematic trees (floating root + 1-dof revolute/prismatic joints, with
+  // tree data, A = Σ_b J_bᵀ M_b J_b) instead of 6-dof bodies coupled through A.
+  bool articulated = false;
   int num_contacts = 50;
   int num_unilateral = 8;
   int num_bilateral = 6;
