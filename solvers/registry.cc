@@ -9,6 +9,8 @@
 #include "solvers/apgd/apgd.h"
 #include "solvers/pgs/pgs.h"
 #include "solvers/pj/pj.h"
+#include "solvers/subadmm/subadmm.h"
+#include "solvers/subadmm/subadmm_nobody.h"
 
 namespace ncp {
 
@@ -35,6 +37,10 @@ const std::vector<SolverEntry>& Solvers() {
        ApgdSolver::Specs(), true, [] { return std::make_unique<ApgdSolver>(); }},
       {"admm-full", "full-system ADMM with adaptive beta (004:28, 004:43; 000 FADMM)",
        AdmmFullSolver::Specs(), false, [] { return std::make_unique<AdmmFullSolver>(); }},
+      {"subadmm", "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
+       SubAdmmSolver::Specs(), false, [] { return std::make_unique<SubAdmmSolver>(); }},
+      {"subadmm-nobody", "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
+       SubAdmmNobodySolver::Specs(), false, [] { return std::make_unique<SubAdmmNobodySolver>(); }},
       {"canal", "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
        CanalSolver::Specs(), false, [] { return std::make_unique<CanalSolver>(); }},
       {"al-trdogleg", "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",

@@ -1,0 +1,410 @@
+#include "solvers/subadmm/subadmm.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace ncp {
+namespace {
+
+// M + β P in the 10-number form, as a 6×6 matrix.
+void Combine(const SpatialInertia10& M, const SpatialInertia10& P, double beta, Mat6& out) {
+  SpatialInertia10 s = M;
+  s.m += beta * P.m;
+  s.h += beta * P.h;
+  s.ixx += beta * P.ixx, s.iyy += beta * P.iyy, s.izz += beta * P.izz;
+  s.ixy += beta * P.ixy, s.ixz += beta * P.ixz, s.iyz += beta * P.iyz;
+  s.ToMatrix(out);
+}
+
+}  // namespace
+
+std::vector<SettingSpec> SubAdmmSolver::Specs() {
+  std::vector<SettingSpec> s = CommonSpecs();
+  s.push_back({"factorization", 0.0, 0.0, 2.0, false, false, true, {"crba", "aba", "dense"},
+               "K_j of 004:40: crba = composite-rigid-body assembly + branch-induced LTDL, aba = "
+               "articulated-body recursion (004 Remark 1), dense = Cholesky of the assembled K_j"});
+  s.push_back({"apply", 0.0, 0.0, 2.0, false, false, true, {"auto", "bodies", "rows"},
+               "how J_s v and J_sᵀλ are applied per subsystem: through body twists and the tree, "
+               "through each slack's joint-space row, or whichever costs fewer operations"});
+  s.push_back({"joint_rows", 0.0, 0.0, 1.0, false, false, true, {"joint", "body"},
+               "1-row constraints on a single joint coordinate: joint = one joint-space slack "
+               "(a diagonal term of K_j), body = split over the bodies like contacts (004:31)"});
+  return s;
+}
+
+std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
+  const int method = s.GetInt("factorization");
+  const ContactProblem& p = *p_;
+  const Structure& st = p.structure;
+  if (st.bodies.empty()) return "needs bodies in the structure layer (subadmm-nobody does not)";
+  const int nb = static_cast<int>(st.bodies.size());
+  // Bodies grouped by subsystem, original order inside a group (parents stay first).
+  std::vector<int> order, pos(nb);
+  sub_body_begin_.assign(nsub_ + 1, 0);
+  for (int j = 0; j < nsub_; ++j) {
+    sub_body_begin_[j] = static_cast<int>(order.size());
+    for (int b = 0; b < nb; ++b)
+      if (st.bodies[b].subsystem == j) pos[b] = static_cast<int>(order.size()), order.push_back(b);
+  }
+  sub_body_begin_[nsub_] = nb;
+  // A 1-row constraint whose part in subsystem j is a single joint coordinate (PD drives,
+  // joint limits) keeps one joint-space slack there: it adds β a² to one diagonal entry of K_j,
+  // which every tree factorization absorbs, instead of two body slacks of 6 columns each.
+  std::set<std::pair<int, int>> joint_pairs;
+  std::vector<int> jcon, jsub, jdof;
+  std::vector<double> jcoef;
+  if (s.GetInt("joint_rows") == 0) {
+    const Eigen::SparseMatrix<double, Eigen::RowMajor, int> Jr = p.J;
+    std::vector<int> sub_of_dof(p.num_dofs());
+    for (int j = 0; j < nsub_; ++j)
+      for (int k = 0; k < sub_n_[j]; ++k) sub_of_dof[sub_begin_[j] + k] = j;
+    std::map<int, std::pair<int, double>> single;  // subsystem → (dof, value), or dof −1: several
+    for (int i = 0; i < p.num_constraints(); ++i) {
+      const Constraint& c = p.constraints[i];
+      if (c.rows() != 1) continue;
+      single.clear();
+      for (decltype(Jr)::InnerIterator it(Jr, c.row); it; ++it) {
+        if (it.value() == 0.0) continue;
+        const int j = sub_of_dof[it.col()];
+        const auto [at, fresh] = single.try_emplace(j, it.col(), it.value());
+        if (!fresh) at->second.first = -1;
+      }
+      for (const auto& [j, dv] : single)
+        if (dv.first >= 0) {
+          joint_pairs.insert({i, j});
+          jcon.push_back(i), jsub.push_back(j);
+          jdof.push_back(dv.first - sub_begin_[j]), jcoef.push_back(dv.second);
+        }
+    }
+  }
+  // One slack per (constraint, body); repeated blocks of a pair are summed.
+  std::map<std::pair<int, int>, int> slack_of;
+  J_.clear(), slack_body_.clear();
+  for (const Structure::Block& blk : st.blocks) {
+    if (joint_pairs.count({blk.constraint, st.bodies[blk.body].subsystem})) continue;
+    const auto [it, fresh] = slack_of.try_emplace({blk.constraint, blk.body},
+                                                  static_cast<int>(J_.size()));
+    if (fresh) {
+      slack_con_.push_back(blk.constraint);
+      slack_sub_.push_back(st.bodies[blk.body].subsystem);
+      slack_body_.push_back(pos[blk.body]);
+      J_.push_back(Block::Zero());
+    }
+    J_[it->second].topRows(blk.jacobian.rows()) += blk.jacobian;
+  }
+  // Slacks stored body by body, so the per-body loops of every iteration run over contiguous
+  // memory.
+  const int ns = static_cast<int>(J_.size());
+  {
+    std::vector<int> perm(ns);
+    for (int k = 0; k < ns; ++k) perm[k] = k;
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](int a, int b) { return slack_body_[a] < slack_body_[b]; });
+    auto permute = [&](auto& v) {
+      auto old = v;
+      for (int k = 0; k < ns; ++k) v[k] = old[perm[k]];
+    };
+    permute(J_), permute(slack_con_), permute(slack_sub_), permute(slack_body_);
+  }
+  body_slack_begin_.assign(nb + 1, 0);
+  for (int k = 0; k < ns; ++k) ++body_slack_begin_[slack_body_[k] + 1];
+  for (int b = 0; b < nb; ++b) body_slack_begin_[b + 1] += body_slack_begin_[b];
+  // Joint slacks follow the body slacks, grouped by subsystem.
+  nbody_slacks_ = ns;
+  {
+    std::vector<int> perm(jcon.size());
+    for (std::size_t k = 0; k < perm.size(); ++k) perm[k] = static_cast<int>(k);
+    std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) { return jsub[a] < jsub[b]; });
+    jdof_.clear(), jcoef_.clear();
+    sub_jslack_begin_.assign(nsub_ + 1, 0);
+    for (int k : perm) {
+      slack_con_.push_back(jcon[k]), slack_sub_.push_back(jsub[k]);
+      jdof_.push_back(jdof[k]), jcoef_.push_back(jcoef[k]);
+      ++sub_jslack_begin_[jsub[k] + 1];
+    }
+    for (int j = 0; j < nsub_; ++j) sub_jslack_begin_[j + 1] += sub_jslack_begin_[j];
+    for (int& b : sub_jslack_begin_) b += ns;
+    jdiag_.assign(nsub_, Vec());
+    jdiag_work_.assign(nsub_, Vec());
+    for (int j = 0; j < nsub_; ++j) {
+      jdiag_[j] = Vec::Zero(sub_n_[j]);
+      jdiag_work_[j] = Vec::Zero(sub_n_[j]);
+      for (int t = sub_jslack_begin_[j]; t < sub_jslack_begin_[j + 1]; ++t)
+        jdiag_[j][jdof_[t - ns]] += jcoef_[t - ns] * jcoef_[t - ns];
+    }
+  }
+  const int nall = static_cast<int>(slack_con_.size());
+  slack_row_.resize(nall), slack_nrows_.resize(nall);
+  for (int k = 0; k < nall; ++k) {
+    slack_row_[k] = p.constraints[slack_con_[k]].row;
+    slack_nrows_[k] = p.constraints[slack_con_[k]].rows();
+  }
+  // Per body: M_b and the β-independent Σ JᵀJ, point contacts in the 10-number form.
+  M10_.assign(nb, {}), P10_.assign(nb, {}), Gd_.assign(nb, Mat6::Zero()), H_.assign(nb, Mat6::Zero());
+  has_dense_.assign(nb, 0);
+  point_blocks_ = dense_blocks_ = 0;
+  for (int b = 0; b < nb; ++b) {
+    const Structure::Body& body = st.bodies[order[b]];
+    M10_[b] = SpatialInertia10::Body(body.mass, body.com, body.inertia);
+    for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
+      Eigen::Vector3d pt;
+      if (p.constraints[slack_con_[sl]].rows() == 3 && PointContactBlock(J_[sl], pt)) {
+        P10_[b].AddPointMass(1.0, pt);
+        ++point_blocks_;
+      } else {
+        Gd_[b].noalias() += J_[sl].transpose() * J_[sl];
+        has_dense_[b] = 1;
+        ++dense_blocks_;
+      }
+    }
+  }
+  V_.assign(6 * nb, 0.0), F_.assign(nb, Eigen::Matrix<double, 6, 2>::Zero());
+  mode_.assign(nsub_, kDense), tree_.assign(nsub_, {}), correction_.assign(nsub_, {});
+  Jb_.assign(nb, {}), C_.assign(nsub_, {}), K_.assign(nsub_, {}), llt_.resize(nsub_);
+  tree_subsystems_ = 0;
+  for (int j = 0; j < nsub_; ++j) {
+    const int n = sub_n_[j], b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
+    std::string why;
+    if (method != 2 && st.IsTree(j)) {
+      std::vector<TreeFactor::Body> tb;
+      for (int b = b0; b < b1; ++b) {
+        const Structure::Body& body = st.bodies[order[b]];
+        TreeFactor::Body x;
+        x.parent = body.parent >= 0 ? pos[body.parent] - b0 : -1;
+        x.dof = body.joint_dof, x.ndof = body.joint_dofs;
+        x.X = body.transform;
+        x.S.leftCols(x.ndof) = body.jacobian.middleCols(x.dof, x.ndof);
+        tb.push_back(x);
+      }
+      const auto m = method == 1 ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
+      TreeFactor check;  // CRBA of the bodies' inertias alone
+      std::string unused;
+      if (check.Init(tb, n, TreeFactor::Method::kCrba, &unused)) {
+        // K_j = A_j + β Σ J_bᵀ G_b J_b needs A_j = Σ J_bᵀ M_b J_b; keep any difference as a
+        // correction, which the tree elimination can absorb only inside the branch pattern.
+        std::vector<Mat6> M(b1 - b0);
+        for (int b = b0; b < b1; ++b) M10_[b].ToMatrix(M[b - b0]);
+        check.Factorize(M.data(), nullptr);
+        Eigen::MatrixXd crba = check.assembled().triangularView<Eigen::Lower>();
+        crba.triangularView<Eigen::StrictlyUpper>() = crba.transpose();
+        const Eigen::MatrixXd diff = sub_A_[j] - crba;
+        const double worst = diff.cwiseAbs().maxCoeff();
+        const double tol = 1e-10 * sub_A_[j].cwiseAbs().maxCoeff();
+        const bool differs = worst > tol;
+        if (differs && method == 1)
+          return fmt::format("factorization=aba: A of subsystem {} differs from its bodies' "
+                             "composite inertia by {:.3e}; use crba or dense", j, worst);
+        if (!differs || check.CoversPattern(diff, tol)) {
+          if (differs) correction_[j] = diff;
+          tree_[j].Init(std::move(tb), n, m, &why);
+          mode_[j] = kTree;
+          ++tree_subsystems_;
+          continue;
+        }
+        // A difference outside the branch pattern: the dense factorization below.
+      } else if (method == 1) {
+        return fmt::format("factorization=aba: subsystem {}: {}", j, unused);
+      }
+    } else if (method == 1) {
+      return fmt::format("factorization=aba: subsystem {} has no tree data", j);
+    }
+    // Dense: K_j = A_j + β Σ_b J_bᵀ G_b J_b.
+    C_[j] = Eigen::MatrixXd::Zero(n, n);
+    for (int b = b0; b < b1; ++b) {
+      Jb_[b] = st.bodies[order[b]].jacobian;
+      Mat6 G;
+      P10_[b].ToMatrix(G);
+      G += Gd_[b];
+      C_[j].noalias() += Jb_[b].transpose() * G * Jb_[b];
+    }
+    C_[j].diagonal() += jdiag_[j];
+    K_[j] = Eigen::MatrixXd::Zero(n, n);
+    llt_[j].compute(sub_A_[j]);
+  }
+  // How J_s v̂ and J_sᵀ λ are applied: through the bodies (one pass down and one up the tree
+  // per iteration) or through each slack's row J_s J_{b,j} restricted to its nonzero columns
+  // (cheap when a subsystem has many bodies and few slacks, e.g. a robot touching the ground).
+  const int apply = s.GetInt("apply");
+  std::vector<std::vector<std::pair<int, Eigen::Vector3d>>> rows(ns);  // nonzero columns
+  std::vector<double> body_cost(nsub_, 0.0), row_cost(nsub_, 0.0);
+  for (int b = 0; b < nb; ++b) {
+    const Structure::Body& body = st.bodies[order[b]];
+    const int j = body.subsystem;
+    body_cost[j] += 100.0;  // a forward and a backward tree step
+    for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
+      body_cost[j] += 18.0 * slack_nrows_[sl];
+      for (int c = 0; c < body.jacobian.cols(); ++c) {
+        if (body.jacobian.col(c).isZero(0.0)) continue;
+        const Eigen::Vector3d col = J_[sl] * body.jacobian.col(c);
+        if (col.isZero(0.0)) continue;
+        rows[sl].push_back({c, col});
+        row_cost[j] += 3.0 * slack_nrows_[sl];
+      }
+    }
+  }
+  srow_begin_.assign(ns + 1, 0), srow_col_.clear(), srow_val_.clear();
+  rows_mode_.assign(nsub_, 0);
+  for (int j = 0; j < nsub_; ++j)
+    rows_mode_[j] = apply == 2 || (apply == 0 && row_cost[j] < body_cost[j]);
+  for (int sl = 0; sl < ns; ++sl) {
+    if (rows_mode_[slack_sub_[sl]])
+      for (const auto& [c, col] : rows[sl]) {
+        srow_col_.push_back(c);
+        srow_val_.insert(srow_val_.end(), col.data(), col.data() + 3);
+      }
+    srow_begin_[sl + 1] = static_cast<int>(srow_col_.size());
+  }
+  return {};
+}
+
+void SubAdmmSolver::InitialBeta(const Settings&, std::vector<double>& beta) const {
+  std::fill(beta.begin(), beta.end(), DensityBeta(*p_));
+}
+
+bool SubAdmmSolver::Factorize(int j, double beta) {
+  if (mode_[j] == kTree) {
+    for (int b = sub_body_begin_[j]; b < sub_body_begin_[j + 1]; ++b) {
+      Combine(M10_[b], P10_[b], beta, H_[b]);
+      if (has_dense_[b]) H_[b].noalias() += beta * Gd_[b];
+    }
+    const bool joint = sub_jslack_begin_[j + 1] > sub_jslack_begin_[j];
+    if (joint) jdiag_work_[j] = beta * jdiag_[j];
+    return tree_[j].Factorize(H_.data() + sub_body_begin_[j],
+                              correction_[j].size() ? &correction_[j] : nullptr,
+                              joint ? jdiag_work_[j].data() : nullptr);
+  }
+  K_[j] = sub_A_[j];
+  K_[j] += beta * C_[j];
+  llt_[j].compute(K_[j]);
+  return llt_[j].info() == Eigen::Success;
+}
+
+void SubAdmmSolver::Solve(int j, const double* rhs, double* v) {
+  if (mode_[j] == kTree) {
+    tree_[j].Solve(rhs, v);
+    return;
+  }
+  Eigen::Map<Vec> x(v, sub_n_[j]);
+  if (rhs != v) x = Eigen::Map<const Vec>(rhs, sub_n_[j]);
+  llt_[j].solveInPlace(x);
+}
+
+void SubAdmmSolver::SlackVelocities(int j, const double* v) {
+  const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
+  if (rows_mode_[j]) {
+    for (int sl = body_slack_begin_[b0]; sl < body_slack_begin_[b1]; ++sl) {
+      double w0 = 0.0, w1 = 0.0, w2 = 0.0;
+      const double* a = srow_val_.data() + 3 * srow_begin_[sl];
+      for (int t = srow_begin_[sl]; t < srow_begin_[sl + 1]; ++t, a += 3) {
+        const double x = v[srow_col_[t]];
+        w0 += a[0] * x, w1 += a[1] * x, w2 += a[2] * x;
+      }
+      double* w = w_.data() + 3 * sl;
+      w[0] = w0, w[1] = w1, w[2] = w2;
+    }
+  } else {
+    SlackVelocitiesByBody(j, v);
+  }
+  for (int t = sub_jslack_begin_[j]; t < sub_jslack_begin_[j + 1]; ++t)
+    w_[3 * t] = jcoef_[t - nbody_slacks_] * v[jdof_[t - nbody_slacks_]];
+}
+
+void SubAdmmSolver::SlackVelocitiesByBody(int j, const double* v) {
+  const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
+  if (mode_[j] == kTree) {
+    tree_[j].BodyTwists(v, V_.data() + 6 * b0);
+  } else {
+    const Eigen::Map<const Vec> vj(v, sub_n_[j]);
+    for (int b = b0; b < b1; ++b)
+      Eigen::Map<Eigen::Matrix<double, 6, 1>>(V_.data() + 6 * b).noalias() = Jb_[b] * vj;
+  }
+  for (int b = b0; b < b1; ++b) {
+    const double* V = V_.data() + 6 * b;
+    for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
+      const double* J = J_[sl].data();
+      double* w = w_.data() + 3 * sl;
+      auto row = [&](int r) {
+        const double* a = J + 6 * r;
+        w[r] = a[0] * V[0] + a[1] * V[1] + a[2] * V[2] + a[3] * V[3] + a[4] * V[4] + a[5] * V[5];
+      };
+      row(0);
+      if (slack_nrows_[sl] == 3) row(1), row(2);
+    }
+  }
+}
+
+void SubAdmmSolver::Accumulate(int j, double* g, double* h) {
+  const double* lam = lambda_.data();
+  if (rows_mode_[j]) {
+    for (int k = 0; k < sub_n_[j]; ++k) g[k] = h[k] = 0.0;
+    for (int sl = body_slack_begin_[sub_body_begin_[j]];
+         sl < body_slack_begin_[sub_body_begin_[j + 1]]; ++sl) {
+      const double* l = lam + slack_row_[sl];
+      const double* z = z_.data() + 3 * sl;
+      const double l0 = l[0], l1 = slack_nrows_[sl] == 3 ? l[1] : 0.0,
+                   l2 = slack_nrows_[sl] == 3 ? l[2] : 0.0;
+      const double* a = srow_val_.data() + 3 * srow_begin_[sl];
+      for (int t = srow_begin_[sl]; t < srow_begin_[sl + 1]; ++t, a += 3) {
+        const int c = srow_col_[t];
+        g[c] += a[0] * l0 + a[1] * l1 + a[2] * l2;
+        h[c] += a[0] * z[0] + a[1] * z[1] + a[2] * z[2];
+      }
+    }
+  } else {
+    AccumulateByBody(j, g, h);
+  }
+  for (int t = sub_jslack_begin_[j]; t < sub_jslack_begin_[j + 1]; ++t) {
+    const int k = jdof_[t - nbody_slacks_];
+    const double a = jcoef_[t - nbody_slacks_];
+    g[k] += a * lam[slack_row_[t]];
+    h[k] += a * z_[3 * t];
+  }
+}
+
+void SubAdmmSolver::AccumulateByBody(int j, double* g, double* h) {
+  const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
+  const double* lam = lambda_.data();
+  for (int b = b0; b < b1; ++b) {
+    double f[12] = {};  // [Σ Jᵀλ | Σ Jᵀz]
+    for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
+      const double* J = J_[sl].data();
+      const double* z = z_.data() + 3 * sl;
+      const double* l = lam + slack_row_[sl];
+      if (slack_nrows_[sl] == 3) {
+        for (int c = 0; c < 6; ++c) {
+          f[c] += J[c] * l[0] + J[6 + c] * l[1] + J[12 + c] * l[2];
+          f[6 + c] += J[c] * z[0] + J[6 + c] * z[1] + J[12 + c] * z[2];
+        }
+      } else {
+        for (int c = 0; c < 6; ++c) f[c] += J[c] * l[0], f[6 + c] += J[c] * z[0];
+      }
+    }
+    std::copy(f, f + 12, F_[b].data());
+  }
+  if (mode_[j] == kTree) {
+    tree_[j].JointForces2(F_.data() + b0, g, h);
+  } else {
+    Eigen::Map<Vec> gj(g, sub_n_[j]), hj(h, sub_n_[j]);
+    gj.setZero(), hj.setZero();
+    for (int b = b0; b < b1; ++b) {
+      gj.noalias() += Jb_[b].transpose() * F_[b].col(0);
+      hj.noalias() += Jb_[b].transpose() * F_[b].col(1);
+    }
+  }
+}
+
+std::vector<std::pair<std::string, double>> SubAdmmSolver::Info() const {
+  auto info = SubAdmmBase::Info();
+  info.push_back({"tree_subsystems", static_cast<double>(tree_subsystems_)});
+  info.push_back({"point_blocks", static_cast<double>(point_blocks_)});
+  info.push_back({"dense_blocks", static_cast<double>(dense_blocks_)});
+  info.push_back({"joint_slacks", static_cast<double>(jdof_.size())});
+  int rows = 0;
+  for (char r : rows_mode_) rows += r;
+  info.push_back({"row_applied_subsystems", static_cast<double>(rows)});
+  return info;
+}
+
+}  // namespace ncp

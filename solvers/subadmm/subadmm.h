@@ -1,0 +1,64 @@
+// `subadmm` (004 §VI): subsystem-based ADMM with body splitting. One slack per (constraint, body)
+// with the 3×6 block J_{i,b} (004:30–31); per-body H_b = M_b + β Σ_i J_{i,b}ᵀ J_{i,b} (004:41),
+// kept in the 10-number form of App. A for point contacts; K_j = J_Bᵀ H_B J_B (004:40) is
+// factorized with the subsystem's tree: CRBA + branch-induced LTDL (default) or the
+// articulated-body recursion of Remark 1. Subsystems without tree data use a dense Cholesky.
+#pragma once
+
+#include <Eigen/Cholesky>
+
+#include "solvers/subadmm/spatial_inertia.h"
+#include "solvers/subadmm/subadmm_base.h"
+#include "solvers/subadmm/tree_factor.h"
+
+namespace ncp {
+
+class SubAdmmSolver : public SubAdmmBase {
+ public:
+  static std::vector<SettingSpec> Specs();
+  std::vector<std::pair<std::string, double>> Info() const override;
+
+ protected:
+  std::string BuildSlacks(const Settings& s) override;
+  void InitialBeta(const Settings& s, std::vector<double>& beta) const override;
+  bool Factorize(int j, double beta) override;
+  void Solve(int j, const double* rhs, double* v) override;
+  void SlackVelocities(int j, const double* v) override;
+  void Accumulate(int j, double* g, double* h) override;
+
+ private:
+  // Rows beyond the constraint's are zero; row-major so each row is 6 contiguous numbers.
+  using Block = Eigen::Matrix<double, 3, 6, Eigen::RowMajor>;
+  enum Mode { kTree, kDense };
+
+  // Bodies in subsystem order (sub_body_begin_[j] …), with their slacks (CSR).
+  // Slacks are stored body by body: body b owns slacks [body_slack_begin_[b], …[b + 1]).
+  std::vector<int> sub_body_begin_, body_slack_begin_, slack_body_, slack_row_, slack_nrows_;
+  std::vector<Block> J_;                    // per body slack
+  // Joint slacks (index nbody_slacks_ + t): w = a v̂_k on one subsystem dof.
+  int nbody_slacks_ = 0;
+  std::vector<int> sub_jslack_begin_, jdof_;
+  std::vector<double> jcoef_;
+  std::vector<Vec> jdiag_, jdiag_work_;     // per subsystem: Σ a² per dof; β times that
+  std::vector<SpatialInertia10> M10_, P10_; // per body: M_b; Σ point masses of contact blocks
+  std::vector<Mat6> Gd_, H_;                // per body: other blocks' Σ JᵀJ; H_b workspace
+  std::vector<char> has_dense_;
+  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> Jb_;  // dense mode: J_{b,j}
+  std::vector<double> V_;                   // per body: twist
+  std::vector<Eigen::Matrix<double, 6, 2>> F_;  // per body: [Σ Jᵀλ, Σ Jᵀz]
+  std::vector<Mode> mode_;
+  std::vector<TreeFactor> tree_;
+  std::vector<Eigen::MatrixXd> correction_; // A_j − CRBA(M) when they differ (empty: none)
+  std::vector<Eigen::MatrixXd> C_, K_;      // dense mode
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  void SlackVelocitiesByBody(int j, const double* v);
+  void AccumulateByBody(int j, double* g, double* h);
+  // Row application: body slack sl's row J_s J_{b,j} on columns srow_col_[srow_begin_[sl] …],
+  // 3 values per column.
+  std::vector<char> rows_mode_;
+  std::vector<int> srow_begin_, srow_col_;
+  std::vector<double> srow_val_;
+  int point_blocks_ = 0, dense_blocks_ = 0, tree_subsystems_ = 0;
+};
+
+}  // namespace ncp

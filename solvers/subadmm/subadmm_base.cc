@@ -1,0 +1,279 @@
+#include "solvers/subadmm/subadmm_base.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <omp.h>
+
+#include "solvers/common/constraint_operator.h"
+#include "solvers/common/dual_update.h"
+
+namespace ncp {
+
+std::vector<SettingSpec> SubAdmmBase::CommonSpecs() {
+  return {{"beta", 0.0, 0.0, 1e12, false, false, false, {},
+           "initial penalty β for every subsystem; 0 = the solver's rule"},
+          {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
+          {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
+          {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
+           "iterations between β checks (each change refactorizes every subsystem)"},
+          {"threads", 0.0, 0.0, 1024.0, false, false, true, {},
+           "OpenMP threads over subsystems and constraints; 0 = OMP_NUM_THREADS from 4096 slacks on, "
+           "else 1"}};
+}
+
+double SubAdmmBase::DensityBeta(const ContactProblem& p) {
+  const Structure& st = p.structure;
+  double log_sum = 0.0;
+  int count = 0;
+  if (!st.bodies.empty()) {
+    std::vector<int> blocks(st.bodies.size(), 0);
+    for (const Structure::Block& k : st.blocks) ++blocks[k.body];
+    for (std::size_t b = 0; b < st.bodies.size(); ++b) {
+      if (blocks[b] == 0 || !(st.bodies[b].mass > 0)) continue;
+      log_sum += std::log(st.bodies[b].mass / blocks[b]);
+      ++count;
+    }
+  } else {
+    for (int j = 0; j < p.J.outerSize(); ++j) {
+      const auto rows = static_cast<double>(p.J.col(j).nonZeros());
+      const double ajj = p.A.coeff(j, j);
+      if (rows == 0 || !(ajj > 0)) continue;
+      log_sum += std::log(ajj / rows);
+      ++count;
+    }
+  }
+  return count ? std::exp(log_sum / count) : 1.0;
+}
+
+Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
+  if (p.form != ProblemForm::kGlobal) {
+    message_ = "needs the global form (A, b, J); a local (W, q) problem has none";
+    return Status::kNotApplicable;
+  }
+  if (p.structure.empty()) {
+    message_ = "needs the structure layer (subsystems); this problem has none";
+    return Status::kNotApplicable;
+  }
+  p_ = &p;
+  const Structure& st = p.structure;
+  nsub_ = static_cast<int>(st.subsystems.size());
+  sub_begin_.resize(nsub_), sub_n_.resize(nsub_), sub_A_.resize(nsub_);
+  std::vector<int> sub_of_dof(p.num_dofs());
+  for (int j = 0; j < nsub_; ++j) {
+    sub_begin_[j] = st.subsystems[j].dof_begin;
+    sub_n_[j] = st.subsystems[j].dof_count;
+    for (int k = 0; k < sub_n_[j]; ++k) sub_of_dof[sub_begin_[j] + k] = j;
+    sub_A_[j].setZero(sub_n_[j], sub_n_[j]);
+  }
+  // Dense A_j in one pass over A, which must not couple subsystems.
+  for (int c = 0; c < p.A.outerSize(); ++c) {
+    const int j = sub_of_dof[c];
+    for (SpMat::InnerIterator it(p.A, c); it; ++it) {
+      if (it.value() == 0.0) continue;
+      if (sub_of_dof[it.row()] != j) {
+        message_ = fmt::format("A({},{}) couples subsystems {} and {}: the subsystem split needs "
+                               "a block-diagonal A", it.row(), c, sub_of_dof[it.row()], j);
+        return Status::kNotApplicable;
+      }
+      sub_A_[j](it.row() - sub_begin_[j], c - sub_begin_[j]) = it.value();
+    }
+  }
+  slack_con_.clear(), slack_sub_.clear();
+  if (std::string why = BuildSlacks(s); !why.empty()) {
+    message_ = why;
+    return Status::kNotApplicable;
+  }
+  const int ns = static_cast<int>(slack_con_.size()), nc = p.num_constraints();
+  con_begin_.assign(nc + 1, 0);
+  for (int k = 0; k < ns; ++k) ++con_begin_[slack_con_[k] + 1];
+  for (int i = 0; i < nc; ++i) {
+    if (con_begin_[i + 1] == 0) {
+      message_ = fmt::format("constraint {}: its Jacobian is empty (no subsystem carries it)", i);
+      return Status::kNotApplicable;
+    }
+    con_begin_[i + 1] += con_begin_[i];
+  }
+  con_slacks_.assign(ns, 0);
+  {
+    std::vector<int> fill(con_begin_.begin(), con_begin_.end() - 1);
+    for (int k = 0; k < ns; ++k) con_slacks_[fill[slack_con_[k]]++] = k;
+  }
+  w_.assign(3 * ns, 0.0), z_.assign(3 * ns, 0.0), y_.assign(3 * ns, 0.0);
+
+  adaptive_ = s.GetBool("adaptive");
+  gamma_ = s.Get("gamma");
+  adapt_every_ = s.GetInt("adapt_every");
+  // Auto: OpenMP's threads once the problem is large enough to pay for the fork/join of three
+  // parallel loops per iteration (~µs each; a laikago frame's whole iteration is ~10 µs).
+  const int given = s.GetInt("threads");
+  threads_ = given > 0 ? given
+                       : (static_cast<int>(slack_con_.size()) >= kAutoParallelSlacks
+                              ? omp_get_max_threads() : 1);
+  parallel_ = threads_ > 1;
+  beta_base_.assign(nsub_, 1.0);
+  if (s.Get("beta") > 0)
+    std::fill(beta_base_.begin(), beta_base_.end(), s.Get("beta"));
+  else
+    InitialBeta(s, beta_base_);
+  scale_ = 1.0;
+  beta_ = beta_base_;
+  inv_beta_.resize(nsub_);
+  for (int j = 0; j < nsub_; ++j) inv_beta_[j] = 1.0 / beta_[j];
+  refactorizations_ = 0;
+  if (!RefactorizeAll()) {
+    message_ = "A_j + beta sum J^T J: not positive definite (factorization failed)";
+    return Status::kFailed;
+  }
+  const int n = p.num_dofs(), m = p.num_rows();
+  v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
+  lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
+  g_ = Vec::Zero(n), h_ = Vec::Zero(n), rhs_ = Vec::Zero(n);
+  theta_d_sub_.assign(nsub_, 0.0);
+  // z⁰ = J v̂⁰ (no primal residual), u⁰ = −λ⁰.
+  for (int j = 0; j < nsub_; ++j) SlackVelocities(j, v_.data() + sub_begin_[j]);
+  z_ = w_;
+  for (int k = 0; k < ns; ++k)
+    for (int r = 0; r < 3; ++r)
+      y_[3 * k + r] = beta_[slack_sub_[k]] * w_[3 * k + r] -
+                      (r < p.constraints[slack_con_[k]].rows()
+                           ? lambda_[p.constraints[slack_con_[k]].row + r] : 0.0);
+  for (int j = 0; j < nsub_; ++j)
+    Accumulate(j, g_.data() + sub_begin_[j], h_.data() + sub_begin_[j]);
+  iter_ = 0;
+  theta_p_ = theta_d_ = theta_y_ = 0.0;
+  return Status::kRunning;
+}
+
+bool SubAdmmBase::RefactorizeAll() {
+  bool ok = true;
+#pragma omp parallel for schedule(static) num_threads(threads_) if (parallel_) reduction(&& : ok)
+  for (int j = 0; j < nsub_; ++j) ok = Factorize(j, beta_[j]) && ok;
+  ++refactorizations_;
+  return ok;
+}
+
+void SubAdmmBase::ConstraintStep(int i, double& theta_p, double& theta_y) {
+  // Rows known at compile time: the loops below unroll (a 3-row contact or a 1-row constraint).
+  if (p_->constraints[i].rows() == 3)
+    ConstraintStepRows<3>(i, theta_p, theta_y);
+  else
+    ConstraintStepRows<1>(i, theta_p, theta_y);
+}
+
+template <int NR>
+void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
+  const Constraint& c = p_->constraints[i];
+  const int r = c.row;
+  const double* e = p_->e.data() + r;
+  double* lam = lambda_.data() + r;
+  double inv_sum = 0.0, ysum[NR] = {}, ty = 0.0;
+  for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
+    const int s = con_slacks_[t], j = slack_sub_[s];
+    const double bs = beta_[j], ibs = inv_beta_[j];
+    inv_sum += ibs;
+    double* y = y_.data() + 3 * s;
+    const double* w = w_.data() + 3 * s;
+    for (int k = 0; k < NR; ++k) {
+      const double yn = bs * w[k] - lam[k];  // u_s = −λ_i (39)
+      const double dy = yn - y[k];
+      ty += dy * dy;
+      y[k] = yn;
+      ysum[k] += yn * ibs;
+    }
+  }
+  theta_y += ty;
+  const double beta_i = 1.0 / inv_sum;
+  double x[3] = {}, ln[3] = {};  // 3 even for NR = 1: the operator reads a contact's 3
+  for (int k = 0; k < NR; ++k) x[k] = -beta_i * (ysum[k] + e[k]);
+  ApplyConstraintOperator(c, beta_i, x, e, ln);
+  for (int k = 0; k < NR; ++k) lam[k] = ln[k];
+  double tp = theta_p;
+  for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
+    const int s = con_slacks_[t];
+    const double ibs = inv_beta_[slack_sub_[s]];
+    const double* y = y_.data() + 3 * s;
+    const double* w = w_.data() + 3 * s;
+    double* z = z_.data() + 3 * s;
+    double prim2 = 0.0;
+    for (int k = 0; k < NR; ++k) {
+      z[k] = (y[k] + ln[k]) * ibs;
+      const double d = w[k] - z[k];
+      prim2 += d * d;
+    }
+    tp = prim2 > tp ? prim2 : tp;  // squared; the root is taken once per iteration
+  }
+  theta_p = tp;
+}
+
+void SubAdmmBase::SubsystemStep(int j, double& theta_d) {
+  const int b0 = sub_begin_[j], n = sub_n_[j];
+  // θ_d,j = ‖A_j v̂_j − b_j − Σ J_sᵀ λ‖ (42). Since v̂_j solved K_j v̂_j = b_j + Σ J_sᵀ(β z_s + λ)
+  // exactly, that equals β ‖Σ J_sᵀ (z_s^l − z_s^{l+1})‖ = β ‖h_j^l − h_j^{l+1}‖: no product with
+  // A_j. rhs_ is free here and keeps h^l.
+  double* hold = rhs_.data() + b0;
+  for (int k = 0; k < n; ++k) hold[k] = h_[b0 + k];
+  Accumulate(j, g_.data() + b0, h_.data() + b0);
+  double d2 = 0.0;
+  for (int k = 0; k < n; ++k) d2 += (hold[k] - h_[b0 + k]) * (hold[k] - h_[b0 + k]);
+  theta_d_sub_[j] = beta_[j] * std::sqrt(d2);
+  theta_d = std::max(theta_d, theta_d_sub_[j]);
+}
+
+Status SubAdmmBase::Iterate() {
+  const int nc = p_->num_constraints();
+  double tp = 0.0, ty = 0.0, td = 0.0;
+#pragma omp parallel num_threads(threads_) if (parallel_)
+  {
+#pragma omp for schedule(static)
+    for (int j = 0; j < nsub_; ++j) {
+      const int b0 = sub_begin_[j], n = sub_n_[j];
+      for (int k = 0; k < n; ++k)  // b_j + Σ J_sᵀ(β z_s + λ_i)   (34)
+        rhs_[b0 + k] = p_->b[b0 + k] + beta_[j] * h_[b0 + k] + g_[b0 + k];
+      Solve(j, rhs_.data() + b0, v_.data() + b0);
+      SlackVelocities(j, v_.data() + b0);
+    }
+#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
+    for (int i = 0; i < nc; ++i) ConstraintStep(i, tp, ty);
+#pragma omp for schedule(static) reduction(max : td)
+    for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
+  }
+  tp = std::sqrt(tp);
+  theta_p_ = tp, theta_d_ = td, theta_y_ = ty;
+  ++iter_;
+  if (!std::isfinite(tp) || !std::isfinite(td) || !AllFinite(v_) || !AllFinite(lambda_)) {
+    message_ = "non-finite iterate";
+    return Status::kDiverged;
+  }
+  // 004:43, with the bounded steps of admm-full (a single noisy ratio must not make K singular).
+  if (adaptive_ && iter_ % adapt_every_ == 0 && tp > 0 && td > 0 &&
+      (tp > gamma_ * td || td > gamma_ * tp)) {
+    const double factor = std::clamp(std::sqrt(tp / td), 0.1, 10.0);
+    scale_ = std::clamp(scale_ * factor, 1e-8, 1e8);
+    for (int j = 0; j < nsub_; ++j) beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
+    if (!RefactorizeAll()) {
+      message_ = "refactorization failed";
+      return Status::kFailed;
+    }
+  }
+  return Status::kRunning;
+}
+
+void SubAdmmBase::Current(Vec& v, Vec& lambda) const {
+  v = v_;
+  lambda = lambda_;
+}
+
+std::vector<std::pair<std::string, double>> SubAdmmBase::Info() const {
+  double log_sum = 0.0;
+  for (double b : beta_) log_sum += std::log(b);
+  return {{"beta", nsub_ ? std::exp(log_sum / nsub_) : 0.0},
+          {"beta_scale", scale_},
+          {"theta_p", theta_p_},
+          {"theta_d", theta_d_},
+          {"theta_000_22", theta_y_},
+          {"slacks", static_cast<double>(slack_con_.size())},
+          {"refactorizations", static_cast<double>(refactorizations_)}};
+}
+
+}  // namespace ncp

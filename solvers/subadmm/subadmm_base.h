@@ -1,0 +1,79 @@
+// Common part of the subsystem-based ADMM solvers (000 §III; 004 §VI). The constraint rows are
+// split into slacks z_s, one per (constraint, owner) pair — the owner is a subsystem
+// (`subadmm-nobody`) or a body (`subadmm`). One iteration:
+//   v-step  (per subsystem j, parallel)  (A_j + Σ β JᵀJ) v̂_j = b_j + Σ_s J_sᵀ(β z_s + λ_i)  (34)
+//   λ-step  (per constraint i, parallel) y_s = β J_s v̂ − λ_i,  λ_i = T_{β_i}(x_i) with
+//           x_i = −β_i (Σ_s y_s/β_s + e_i), 1/β_i = Σ_s 1/β_s  (= 004:36–38 for one β,
+//           000 §III-C for per-subsystem β), z_s = (y_s + λ_i)/β_s,  u_s = −λ_i  (39)
+//   residuals θ_p = max_s ‖J_s v̂ − z_s‖, θ_d = max_j ‖A_j v̂_j − b_j − Σ J_sᵀλ‖  (42),
+//           θ = Σ_s ‖y_s^{l+1} − y_s^l‖²  (000:22, reported)
+//   β ← β √(θ_p/θ_d) when one dominates by γ (43), then every subsystem is refactorized.
+#pragma once
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "solvers/solver.h"
+
+namespace ncp {
+
+class SubAdmmBase : public Solver {
+ public:
+  Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
+  Status Iterate() override;
+  void Current(Vec& v, Vec& lambda) const override;
+  std::vector<std::pair<std::string, double>> Info() const override;
+  int ThreadsUsed() const override { return threads_; }
+
+ protected:
+  static std::vector<SettingSpec> CommonSpecs();
+  static constexpr int kAutoParallelSlacks = 4096;
+  // Fills the slack arrays (slack_con_, slack_sub_) and the derived class' Jacobians; returns ""
+  // or the reason the problem is not applicable.
+  virtual std::string BuildSlacks(const Settings& s) = 0;
+  // Per-subsystem initial β (before the common scale), e.g. 000:23 or 004 §VI-D.
+  virtual void InitialBeta(const Settings& s, std::vector<double>& beta) const = 0;
+  // K_j = A_j + β_j Σ J_sᵀ J_s: assemble and factorize; false if not positive definite.
+  virtual bool Factorize(int j, double beta) = 0;
+  // v̂_j = K_j⁻¹ rhs (both of length n_j; they may alias).
+  virtual void Solve(int j, const double* rhs, double* v) = 0;
+  // w_s = J_s v̂_j for the slacks of subsystem j.
+  virtual void SlackVelocities(int j, const double* v) = 0;
+  // g_j = Σ_s J_sᵀ λ_i and h_j = Σ_s J_sᵀ z_s over the slacks of subsystem j.
+  virtual void Accumulate(int j, double* g, double* h) = 0;
+
+  // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks
+  // on the body (004 §VI-D); per dof (A_jj over rows) when the problem has no bodies.
+  static double DensityBeta(const ContactProblem& p);
+
+  const ContactProblem* p_ = nullptr;
+  int nsub_ = 0;
+  std::vector<int> sub_begin_, sub_n_;
+  std::vector<Eigen::MatrixXd> sub_A_;  // dense A_j
+  // Slacks: constraint, subsystem, w = J_s v̂, z, y (3 numbers each, rows used).
+  std::vector<int> slack_con_, slack_sub_;
+  std::vector<double> w_, z_, y_;
+  Vec v_, lambda_;
+
+ private:
+  void ConstraintStep(int i, double& theta_p, double& theta_y);
+  template <int NR>
+  void ConstraintStepRows(int i, double& theta_p, double& theta_y);
+  void SubsystemStep(int j, double& theta_d);
+  bool RefactorizeAll();
+
+  std::vector<int> con_begin_, con_slacks_;  // CSR: constraint → its slacks
+  std::vector<double> beta_base_, beta_, inv_beta_;  // per subsystem: initial, current, 1/β
+  double scale_ = 1.0;
+  bool adaptive_ = true;
+  double gamma_ = 10.0;
+  int adapt_every_ = 1;
+  Vec g_, h_, rhs_;
+  std::vector<double> theta_d_sub_;
+  double theta_p_ = 0.0, theta_d_ = 0.0, theta_y_ = 0.0;
+  int iter_ = 0, refactorizations_ = 0, threads_ = 1;
+  bool parallel_ = false;
+};
+
+}  // namespace ncp

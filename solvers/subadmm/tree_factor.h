@@ -1,0 +1,77 @@
+// Factorization of a subsystem matrix K = Σ_b J_bᵀ H_b J_b (+ a dense correction) for a
+// kinematic tree (004:40), with the per-body 6×6 H_b of 004:41. Two algorithms:
+//  * kCrba: composite-rigid-body assembly of K, then the LTDL factorization with branch-induced
+//    sparsity (Featherstone, RBDA §6.5): fill-in only along each dof's ancestors.
+//  * kAba:  articulated-body inertias (004 Remark 1): O(bodies) factorization and solve.
+// No heap allocation after Init().
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "problems/model/contact_problem.h"
+#include "solvers/subadmm/spatial_inertia.h"
+
+namespace ncp {
+
+class TreeFactor {
+ public:
+  enum class Method { kCrba, kAba };
+  struct Body {
+    int parent = -1;  // index into this subsystem's body list, < own index
+    int dof = 0, ndof = 0;
+    Mat6 X = Mat6::Identity();  // parent twist → body twist
+    Mat6 S = Mat6::Zero();      // first ndof columns used
+  };
+
+  // bodies: the subsystem's bodies in order (parents first); n: its dof count. Returns false with
+  // a reason when the tree is not usable (dofs not ordered parent before child, gaps, ...).
+  bool Init(std::vector<Body> bodies, int n, Method method, std::string* why);
+  // H[b]: per-body matrices (indexed like bodies); correction: optional dense n×n added to K;
+  // diag: optional per-dof terms added to K's diagonal (joint-space rows; like rotor inertia in
+  // the articulated-body recursion). nullptr for none. Returns false when K is not positive
+  // definite.
+  bool Factorize(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag = nullptr);
+  // x = K⁻¹ r (x may alias r).
+  void Solve(const double* r, double* x);
+  // Body twists V_b = X_b V_parent + S_b q̇ (forward pass), written as 6 numbers per body.
+  void BodyTwists(const double* v, double* V) const;
+  // Joint forces τ = Σ_b J_bᵀ F_b (backward pass); F (6 per body) is overwritten.
+  void JointForces(double* F, double* tau) const;
+  // The same for two force sets at once (columns of F, one 6×2 per body; overwritten).
+  void JointForces2(Eigen::Matrix<double, 6, 2>* F, double* tau1, double* tau2) const;
+  // K as assembled by the last kCrba Factorize before elimination (tests).
+  const Eigen::MatrixXd& assembled() const { return K0_; }
+  // True when every entry of M's strict lower triangle above tol lies on the branch pattern
+  // (row dof's ancestors), i.e. adding M keeps the tree elimination exact.
+  bool CoversPattern(const Eigen::MatrixXd& M, double tol) const;
+  int num_bodies() const { return static_cast<int>(bodies_.size()); }
+  Method method() const { return method_; }
+
+ private:
+  bool FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag);
+  bool FactorAba(const Mat6* H, const double* diag);
+
+  std::vector<Body> bodies_;
+  int n_ = 0;
+  Method method_ = Method::kCrba;
+  std::vector<int> dof_parent_;  // λ(k): the previous dof on the path to the root, −1 at a root
+  std::vector<int> anc_begin_, anc_;  // CSR: every ancestor dof of each dof (nearest first)
+  std::vector<double> lval_, inv_d_;  // L along anc_, 1/D
+  struct Rigid {                      // X = [Rᵀ, −Rᵀ[p]; 0, Rᵀ] when ok
+    bool ok = false;
+    Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d p = Eigen::Vector3d::Zero();
+  };
+  std::vector<Rigid> rigid_;
+  std::vector<Mat6> Ic_;         // composite (CRBA) or articulated (ABA) inertias
+  std::vector<Mat6> U_, Dinv_;   // ABA: U = I^A S, D⁻¹ (top-left ndof × ndof)
+  std::vector<Eigen::Matrix<double, 6, 1>> pA_, acc_;
+  Eigen::MatrixXd K_, K0_;       // CRBA: K, then its LTDL factors in the lower triangle
+  // Up to this size the solve runs dense triangular kernels on K_'s lower triangle (zero off the
+  // branch pattern); above, it walks the ancestor lists.
+  static constexpr int kDenseSolveMax = 48;
+  Eigen::VectorXd u_;
+};
+
+}  // namespace ncp
