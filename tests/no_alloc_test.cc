@@ -85,13 +85,40 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(std::make_pair("pgs", ""), std::make_pair("pgs", "nncg=1"),
                       std::make_pair("pj", ""), std::make_pair("apgd", ""),
                       std::make_pair("apgd", "friction_model=ccp"),
-                      std::make_pair("admm-full", ""), std::make_pair("admm-full", "adaptive=0")),
+                      std::make_pair("admm-full", ""), std::make_pair("admm-full", "adaptive=0"),
+                      std::make_pair("nnewton", "")),
     [](const auto& info) {
       std::string s = std::string(info.param.first) + "_" + info.param.second;
       for (char& c : s)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
       return s;
     });
+
+}  // namespace
+}  // namespace ncp
+
+#include "solvers/nnewton/nnewton.h"
+
+namespace ncp {
+namespace {
+
+// nnewton's Iterate() runs Eigen's SparseLU numeric factorization and solve, which allocate
+// their supernodal storage and permuted copies (16 allocations per step, measured), so it is
+// not in the list above; what nnewton does itself, F(x) and G(x) in place, must not allocate.
+TEST(NoAllocation, NNewtonResidualAndJacobian) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(4), "a");
+  const SolverEntry& e = FindSolver("nnewton");
+  NNewtonSolver s;
+  ASSERT_EQ(s.Setup(p, Settings::Parse("nnewton", e.settings, {}), nullptr), Status::kRunning);
+  s.Iterate();
+  Vec x = Vec::Random(p.num_dofs() + p.num_rows()), f = Vec::Zero(x.size());
+  g_allocations = 0;
+  g_armed = true;
+  s.Residual(x, f);
+  s.Jacobian(x);
+  g_armed = false;
+  EXPECT_EQ(g_allocations.load(), 0);
+}
 
 }  // namespace
 }  // namespace ncp

@@ -44,7 +44,7 @@ TEST(Settings, UnknownSolverNamesTheKnownOnes) {
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
               "solver 'nope': unknown (known: pgs, pj, apgd, admm-full, canal, al-trdogleg, "
-              "al-dampedsn)");
+              "al-dampedsn, nnewton)");
   }
 }
 
