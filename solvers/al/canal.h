@@ -1,7 +1,9 @@
 // CANAL (004 §V, Alg. 1): cascaded Newton-based augmented Lagrangian. Each AL iteration solves
 // the convex surrogate 004:21–22 (proximal cone operator, de Saxcé perturbation p from the
 // previous z) by Newton steps on 004:24 with the exact line search 004:26, then updates z, u
-// (004:12) and β (004:27). One Iterate() = one AL iteration.
+// (004:12) and β (004:27). One Iterate() = one AL iteration. By default the surrogate is
+// re-solved with p refreshed from its own z until p's lag is below the AL step, damped when the
+// refresh cycles (settings perturbation_*; perturbation_updates = 1 is the published cascade).
 #pragma once
 
 #include "solvers/al/al_base.h"
@@ -25,8 +27,10 @@ class CanalSolver : public AlSolverBase {
  private:
   // Newton steps with exact line search on 004:22 at the current ẽ; k = steps taken.
   Status SolveSurrogate(int& k, bool& solved);
+  double UpdatePerturbation(const Vec& z, double omega);
 
   int perturbation_updates_ = 1;
+  double perturbation_tol_ = 0.0, omega_ = 1.0, min_omega_ = 0.05;
   PenalizedMatrix K_;
   CholmodLLT chol_;
   std::vector<Mat3r> D_;
