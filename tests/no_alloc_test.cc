@@ -85,8 +85,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(std::make_pair("pgs", ""), std::make_pair("pgs", "nncg=1"),
                       std::make_pair("pj", ""), std::make_pair("apgd", ""),
                       std::make_pair("apgd", "friction_model=ccp"),
-                      std::make_pair("admm-full", ""), std::make_pair("admm-full", "adaptive=0"),
-                      std::make_pair("nnewton", "")),
+                      std::make_pair("admm-full", ""), std::make_pair("admm-full", "adaptive=0")),
     [](const auto& info) {
       std::string s = std::string(info.param.first) + "_" + info.param.second;
       for (char& c : s)
