@@ -35,6 +35,7 @@ Status CanalSolver::Setup(const ContactProblem& p, const Settings& s, const Warm
   perturbation_tol_ = s.Get("perturbation_tol");
   omega_ = s.Get("perturbation_relaxation");
   min_omega_ = s.Get("min_relaxation");
+  surrogate_solves_ = 0;
   K_.Setup(p);
   chol_.Analyze(K_.matrix());
   const int n = p.num_dofs(), m = p.num_rows();
@@ -151,6 +152,7 @@ Status CanalSolver::Iterate() {
     int newton = 0;
     const Status st = SolveSurrogate(newton, solved);
     k += newton;
+    ++surrogate_solves_;
     if (st != Status::kRunning) return st;
     if (rep + 1 >= perturbation_updates_) break;
     // The lag of p is an error of this surrogate against 004:19: refresh while it is large
@@ -176,6 +178,13 @@ Status CanalSolver::Iterate() {
     return Status::kDiverged;
   }
   return Status::kRunning;
+}
+
+std::vector<std::pair<std::string, double>> CanalSolver::Info() const {
+  auto info = AlSolverBase::Info();
+  info.emplace_back("surrogate_solves", static_cast<double>(surrogate_solves_));
+  info.emplace_back("relaxation", omega_);
+  return info;
 }
 
 }  // namespace ncp

@@ -17,6 +17,8 @@ class CanalSolver : public AlSolverBase {
   static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
+  // The AL counters plus surrogate solves (one per p refresh) and the refresh's current ω.
+  std::vector<std::pair<std::string, double>> Info() const override;
 
   // The surrogate's pieces, public for tests: r(v̂) of 004:21 (fills λ) and h(v̂) of 004:22 at
   // the current β, u and ẽ; K of 004:24 at v̂.
@@ -31,6 +33,7 @@ class CanalSolver : public AlSolverBase {
 
   int perturbation_updates_ = 1;
   double perturbation_tol_ = 0.0, omega_ = 1.0, min_omega_ = 0.05;
+  int surrogate_solves_ = 0;
   PenalizedMatrix K_;
   CholmodLLT chol_;
   std::vector<Mat3r> D_;
