@@ -32,7 +32,7 @@ class CanalSolver : public AlSolverBase {
   double UpdatePerturbation(const Vec& z, double omega);
 
   int perturbation_updates_ = 1;
-  double perturbation_tol_ = 0.0, omega_ = 1.0, min_omega_ = 0.05;
+  double perturbation_tol_ = 0.0, omega_ = 1.0, omega0_ = 1.0, min_omega_ = 0.3;
   int surrogate_solves_ = 0;
   PenalizedMatrix K_;
   CholmodLLT chol_;
