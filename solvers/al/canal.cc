@@ -169,7 +169,7 @@ Status CanalSolver::Iterate() {
     if (lag <= std::max(perturbation_tol_ * std::sqrt(step2), al_tol_ * std::max(1.0, Jv_.norm())))
       break;
     // A refresh that does not contract the lag is cycling (seen on dense piles with μ = 0.8):
-    // damp it; ω then stays for the remaining AL iterations.
+    // damp it, and undamp it again once it contracts well; ω carries over to later AL loops.
     if (prev_lag > 0.0 && lag > 0.9 * prev_lag) omega_ = std::max(0.5 * omega_, min_omega_);
     else if (prev_lag > 0.0 && lag < 0.5 * prev_lag) omega_ = std::min(1.5 * omega_, omega0_);
     prev_lag = lag;
