@@ -7,6 +7,7 @@
 #include "solvers/al/al_semismooth.h"
 #include "solvers/al/canal.h"
 #include "solvers/apgd/apgd.h"
+#include "solvers/nnewton/nnewton.h"
 #include "solvers/pgs/pgs.h"
 #include "solvers/pj/pj.h"
 #include "solvers/subadmm/subadmm.h"
@@ -49,6 +50,8 @@ const std::vector<SolverEntry>& Solvers() {
       {"al-dampedsn", "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
        AlSemismoothSolver::Specs(), false,
        [] { return std::make_unique<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kDampedNewton); }},
+      {"nnewton", "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
+       NNewtonSolver::Specs(), false, [] { return std::make_unique<NNewtonSolver>(); }},
   };
   return entries;
 }

@@ -1,7 +1,9 @@
 // CANAL (004 §V, Alg. 1): cascaded Newton-based augmented Lagrangian. Each AL iteration solves
 // the convex surrogate 004:21–22 (proximal cone operator, de Saxcé perturbation p from the
 // previous z) by Newton steps on 004:24 with the exact line search 004:26, then updates z, u
-// (004:12) and β (004:27). One Iterate() = one AL iteration.
+// (004:12) and β (004:27). One Iterate() = one AL iteration. By default the surrogate is
+// re-solved with p refreshed from its own z until p's lag is below the AL step, damped when the
+// refresh cycles (settings perturbation_*; perturbation_updates = 1 is the published cascade).
 #pragma once
 
 #include "solvers/al/al_base.h"
@@ -15,6 +17,8 @@ class CanalSolver : public AlSolverBase {
   static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
+  // The AL counters plus surrogate solves (one per p refresh) and the refresh's current ω.
+  std::vector<std::pair<std::string, double>> Info() const override;
 
   // The surrogate's pieces, public for tests: r(v̂) of 004:21 (fills λ) and h(v̂) of 004:22 at
   // the current β, u and ẽ; K of 004:24 at v̂.
@@ -25,8 +29,11 @@ class CanalSolver : public AlSolverBase {
  private:
   // Newton steps with exact line search on 004:22 at the current ẽ; k = steps taken.
   Status SolveSurrogate(int& k, bool& solved);
+  double UpdatePerturbation(const Vec& z, double omega);
 
   int perturbation_updates_ = 1;
+  double perturbation_tol_ = 0.0, omega_ = 1.0, omega0_ = 1.0, min_omega_ = 0.3;
+  int surrogate_solves_ = 0;
   PenalizedMatrix K_;
   CholmodLLT chol_;
   std::vector<Mat3r> D_;
