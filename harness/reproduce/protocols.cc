@@ -20,7 +20,7 @@ Protocol Pending(const char* id, const char* title, const char* setting, const c
 const std::vector<Protocol>& Protocols() {
   static const std::vector<Protocol> all = {
       Pending("000-table1", "PGS, PJ, FADMM, NNewton, SubADMM at 30/60/90 iterations: time, −log FB error",
-              "stir, cable (640 bodies), FEM beam", "the nnewton solver, and the cable and fem_beam scenes"),
+              "stir, cable (640 bodies), FEM beam", "the cable and fem_beam scenes"),
       Pending("000-fig2", "SubADMM scalability with subsystems", "stir / cable sizes",
               "the sweep command"),
       Pending("001-table1", "GPU SubADMM time per step and residuals",
