@@ -13,7 +13,7 @@ import numpy as np
 runs = json.load(open(sys.argv[1]))["benchmarks"]
 by = collections.defaultdict(list)
 for r in runs:
-    by[r["name"].split("/")[0]].append((r["bodies"], r["real_time"]))
+    by[r["name"].rsplit("/", 1)[0]].append((r["bodies"], r["real_time"]))
 for name, pts in by.items():
     x, y = np.log([p[0] for p in pts]), np.log([p[1] for p in pts])
     slope = np.polyfit(x, y, 1)[0]

@@ -57,9 +57,12 @@ struct SpatialInertia10 {
 };
 
 // A 3-row block R [I −[p]] with R orthonormal (a point contact on the body): returns true and p.
-inline bool PointContactBlock(const Eigen::MatrixXd& blk, Eigen::Vector3d& p, double tol = 1e-10) {
+template <typename Derived>
+bool PointContactBlock(const Eigen::MatrixBase<Derived>& blk, Eigen::Vector3d& p,
+                       double tol = 1e-10) {
   if (blk.rows() != 3 || blk.cols() != 6) return false;
-  const Eigen::Matrix3d L = blk.leftCols<3>(), P = L.transpose() * blk.rightCols<3>();
+  const Eigen::Matrix3d L = blk.template leftCols<3>();
+  const Eigen::Matrix3d P = L.transpose() * blk.template rightCols<3>();
   if ((L.transpose() * L - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > tol) return false;
   if ((P + P.transpose()).cwiseAbs().maxCoeff() > tol * (1.0 + P.cwiseAbs().maxCoeff()))
     return false;

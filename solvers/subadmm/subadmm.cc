@@ -179,9 +179,9 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
         tb.push_back(x);
       }
       const auto m = method == 1 ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
-      TreeFactor check;  // CRBA of the bodies' inertias alone
+      TreeFactor& check = tree_[j];  // first the CRBA of the bodies' inertias alone
       std::string unused;
-      if (check.Init(tb, n, TreeFactor::Method::kCrba, &unused)) {
+      if (check.Init(std::move(tb), n, TreeFactor::Method::kCrba, &unused)) {
         // K_j = A_j + β Σ J_bᵀ G_b J_b needs A_j = Σ J_bᵀ M_b J_b; keep any difference as a
         // correction, which the tree elimination can absorb only inside the branch pattern.
         std::vector<Mat6> M(b1 - b0);
@@ -198,7 +198,7 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
                              "composite inertia by {:.3e}; use crba or dense", j, worst);
         if (!differs || check.CoversPattern(diff, tol)) {
           if (differs) correction_[j] = diff;
-          tree_[j].Init(std::move(tb), n, m, &why);
+          tree_[j].set_method(m);
           mode_[j] = kTree;
           ++tree_subsystems_;
           continue;
@@ -245,6 +245,7 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     }
   }
   srow_begin_.assign(ns + 1, 0), srow_col_.clear(), srow_val_.clear();
+  gh_.assign(p.num_dofs(), Eigen::Vector2d::Zero());
   rows_mode_.assign(nsub_, 0);
   for (int j = 0; j < nsub_; ++j)
     rows_mode_[j] = apply == 2 || (apply == 0 && row_cost[j] < body_cost[j]);
@@ -338,20 +339,21 @@ void SubAdmmSolver::SlackVelocitiesByBody(int j, const double* v) {
 void SubAdmmSolver::Accumulate(int j, double* g, double* h) {
   const double* lam = lambda_.data();
   if (rows_mode_[j]) {
-    for (int k = 0; k < sub_n_[j]; ++k) g[k] = h[k] = 0.0;
+    // (g, h) accumulated as pairs: one 2-wide multiply-add per row entry instead of two scalars.
+    Eigen::Vector2d* gh = gh_.data() + sub_begin_[j];
+    for (int k = 0; k < sub_n_[j]; ++k) gh[k].setZero();
     for (int sl = body_slack_begin_[sub_body_begin_[j]];
          sl < body_slack_begin_[sub_body_begin_[j + 1]]; ++sl) {
       const double* l = lam + slack_row_[sl];
       const double* z = z_.data() + 3 * sl;
-      const double l0 = l[0], l1 = slack_nrows_[sl] == 3 ? l[1] : 0.0,
-                   l2 = slack_nrows_[sl] == 3 ? l[2] : 0.0;
+      const bool three = slack_nrows_[sl] == 3;
+      const Eigen::Vector2d lz0(l[0], z[0]), lz1(three ? l[1] : 0.0, z[1]),
+          lz2(three ? l[2] : 0.0, z[2]);
       const double* a = srow_val_.data() + 3 * srow_begin_[sl];
-      for (int t = srow_begin_[sl]; t < srow_begin_[sl + 1]; ++t, a += 3) {
-        const int c = srow_col_[t];
-        g[c] += a[0] * l0 + a[1] * l1 + a[2] * l2;
-        h[c] += a[0] * z[0] + a[1] * z[1] + a[2] * z[2];
-      }
+      for (int t = srow_begin_[sl]; t < srow_begin_[sl + 1]; ++t, a += 3)
+        gh[srow_col_[t]] += a[0] * lz0 + a[1] * lz1 + a[2] * lz2;
     }
+    for (int k = 0; k < sub_n_[j]; ++k) g[k] = gh[k][0], h[k] = gh[k][1];
   } else {
     AccumulateByBody(j, g, h);
   }

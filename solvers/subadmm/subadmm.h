@@ -58,6 +58,7 @@ class SubAdmmSolver : public SubAdmmBase {
   std::vector<char> rows_mode_;
   std::vector<int> srow_begin_, srow_col_;
   std::vector<double> srow_val_;
+  std::vector<Eigen::Vector2d> gh_;  // per dof: (Σ Jᵀλ, Σ Jᵀz) while accumulating rows
   int point_blocks_ = 0, dense_blocks_ = 0, tree_subsystems_ = 0;
 };
 

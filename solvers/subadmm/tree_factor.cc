@@ -114,7 +114,7 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
   pA_.assign(bodies_.size(), Vec6::Zero());
   acc_.assign(bodies_.size(), Vec6::Zero());
   u_ = Eigen::VectorXd::Zero(n);
-  if (method_ == Method::kCrba) K_ = K0_ = Eigen::MatrixXd::Zero(n, n);
+  K_ = K0_ = Eigen::MatrixXd::Zero(n, n);  // used by kCrba (and by a kCrba check before kAba)
   return true;
 }
 
@@ -213,14 +213,6 @@ bool TreeFactor::FactorAba(const Mat6* H, const double* diag) {
 void TreeFactor::Solve(const double* r, double* x) {
   const int nb = num_bodies();
   if (method_ == Method::kCrba) {
-    if (n_ <= kDenseSolveMax) {  // small: dense triangular solves vectorize better
-      Eigen::Map<Eigen::VectorXd> x_map(x, n_);
-      if (x != r) x_map = Eigen::Map<const Eigen::VectorXd>(r, n_);
-      K_.triangularView<Eigen::UnitLower>().transpose().solveInPlace(x_map);
-      x_map.array() *= Eigen::Map<const Eigen::ArrayXd>(inv_d_.data(), n_);
-      K_.triangularView<Eigen::UnitLower>().solveInPlace(x_map);
-      return;
-    }
     double* u = u_.data();
     const int* anc = anc_.data();
     const double* l = lval_.data();

@@ -47,6 +47,7 @@ class TreeFactor {
   bool CoversPattern(const Eigen::MatrixXd& M, double tol) const;
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   Method method() const { return method_; }
+  void set_method(Method m) { method_ = m; }
 
  private:
   bool FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag);
@@ -68,9 +69,6 @@ class TreeFactor {
   std::vector<Mat6> U_, Dinv_;   // ABA: U = I^A S, D⁻¹ (top-left ndof × ndof)
   std::vector<Eigen::Matrix<double, 6, 1>> pA_, acc_;
   Eigen::MatrixXd K_, K0_;       // CRBA: K, then its LTDL factors in the lower triangle
-  // Up to this size the solve runs dense triangular kernels on K_'s lower triangle (zero off the
-  // branch pattern); above, it walks the ancestor lists.
-  static constexpr int kDenseSolveMax = 48;
   Eigen::VectorXd u_;
 };
 
