@@ -14,7 +14,7 @@ out=results/bench-latest.h5
 rm -f "$out"
 "$ncp" run datasets/default/random-small.h5 datasets/default/random-large.h5 \
   datasets/default/laikago_drop.h5 datasets/default/sliding_cubes.h5 datasets/fclib/*.hdf5 \
-  -s pgs,pj,apgd,admm-full,canal --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
+  -s pgs,pj,apgd,admm-full,subadmm,subadmm-nobody,canal,nnewton --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
 "$ncp" report "$out" -o results/bench-latest.md
 for ds in random-small laikago_drop sliding_cubes LMGC_100_PR_PerioBox-i00361-60-03000; do
   /usr/bin/python3 plots/convergence.py "$out" --dataset "$ds" -o "results/bench-latest-$ds.png"
