@@ -120,6 +120,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   beta_ = beta_base_;
   inv_beta_.resize(nsub_);
   for (int j = 0; j < nsub_; ++j) inv_beta_[j] = 1.0 / beta_[j];
+  con_beta_.assign(nc, 0.0);
+  UpdateConstraintBetas();
   refactorizations_ = 0;
   if (!RefactorizeAll()) {
     message_ = "A_j + beta sum J^T J: not positive definite (factorization failed)";
@@ -145,6 +147,15 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   return Status::kRunning;
 }
 
+// β_i of a constraint: 1/β_i = Σ_s 1/β_s over its slacks (= β/|Z_i| for one β, 004:36–38).
+void SubAdmmBase::UpdateConstraintBetas() {
+  for (std::size_t i = 0; i + 1 < con_begin_.size(); ++i) {
+    double inv_sum = 0.0;
+    for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) inv_sum += inv_beta_[slack_sub_[con_slacks_[t]]];
+    con_beta_[i] = 1.0 / inv_sum;
+  }
+}
+
 bool SubAdmmBase::RefactorizeAll() {
   bool ok = true;
 #pragma omp parallel for schedule(static) num_threads(threads_) if (parallel_) reduction(&& : ok)
@@ -167,11 +178,10 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
   const int r = c.row;
   const double* e = p_->e.data() + r;
   double* lam = lambda_.data() + r;
-  double inv_sum = 0.0, ysum[NR] = {}, ty = 0.0;
+  double ysum[NR] = {}, ty = 0.0;
   for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
     const int s = con_slacks_[t], j = slack_sub_[s];
     const double bs = beta_[j], ibs = inv_beta_[j];
-    inv_sum += ibs;
     double* y = y_.data() + 3 * s;
     const double* w = w_.data() + 3 * s;
     for (int k = 0; k < NR; ++k) {
@@ -183,10 +193,13 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
     }
   }
   theta_y += ty;
-  const double beta_i = 1.0 / inv_sum;
+  const double beta_i = con_beta_[i];
   double x[3] = {}, ln[3] = {};  // 3 even for NR = 1: the operator reads a contact's 3
   for (int k = 0; k < NR; ++k) x[k] = -beta_i * (ysum[k] + e[k]);
-  ApplyConstraintOperator(c, beta_i, x, e, ln);
+  if constexpr (NR == 3)
+    ProjectStrict(c.mu, x, ln);  // 3 rows: a contact (38)
+  else
+    ApplyConstraintOperator(c, beta_i, x, e, ln);
   for (int k = 0; k < NR; ++k) lam[k] = ln[k];
   double tp = theta_p;
   for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
@@ -251,6 +264,7 @@ Status SubAdmmBase::Iterate() {
     const double factor = std::clamp(std::sqrt(tp / td), 0.1, 10.0);
     scale_ = std::clamp(scale_ * factor, 1e-8, 1e8);
     for (int j = 0; j < nsub_; ++j) beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
+    UpdateConstraintBetas();
     if (!RefactorizeAll()) {
       message_ = "refactorization failed";
       return Status::kFailed;

@@ -62,9 +62,11 @@ class SubAdmmBase : public Solver {
   void ConstraintStepRows(int i, double& theta_p, double& theta_y);
   void SubsystemStep(int j, double& theta_d);
   bool RefactorizeAll();
+  void UpdateConstraintBetas();
 
   std::vector<int> con_begin_, con_slacks_;  // CSR: constraint → its slacks
   std::vector<double> beta_base_, beta_, inv_beta_;  // per subsystem: initial, current, 1/β
+  std::vector<double> con_beta_;                     // per constraint: β_i
   double scale_ = 1.0;
   bool adaptive_ = true;
   double gamma_ = 10.0;
