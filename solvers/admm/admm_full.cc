@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "solvers/common/adaptive_penalty.h"
 #include "solvers/common/constraint_operator.h"
 #include "solvers/common/dual_update.h"
 
@@ -114,12 +115,11 @@ Status AdmmFullSolver::Iterate() {
     return Status::kDiverged;
   }
   // 004:43: rebalance β when one residual dominates the other by more than γ.
-  if (adaptive_ && iter_ % adapt_every_ == 0 && theta_p_ > 0 && theta_d_ > 0 &&
-      (theta_p_ > gamma_ * theta_d_ || theta_d_ > gamma_ * theta_p_)) {
-    // Bounded steps within 1e±8 of β₀: one noisy residual ratio must not make A + β JᵀJ
-    // numerically singular.
-    const double factor = std::clamp(std::sqrt(theta_p_ / theta_d_), 0.1, 10.0);
-    beta_ = std::clamp(beta_ * factor, 1e-8 * beta0_, 1e8 * beta0_);
+  const double scale = beta_ / beta0_;
+  const double next = adaptive_ && iter_ % adapt_every_ == 0
+                          ? AdaptedPenaltyScale(theta_p_, theta_d_, gamma_, scale) : scale;
+  if (next != scale) {
+    beta_ = next * beta0_;
     if (!Refactorize()) {
       message_ = "refactorization failed";
       return Status::kFailed;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "solvers/common/adaptive_penalty.h"
 #include "solvers/common/constraint_operator.h"
 #include "solvers/common/dual_update.h"
 
@@ -258,11 +259,11 @@ Status SubAdmmBase::Iterate() {
     message_ = "non-finite iterate";
     return Status::kDiverged;
   }
-  // 004:43, with the bounded steps of admm-full (a single noisy ratio must not make K singular).
-  if (adaptive_ && iter_ % adapt_every_ == 0 && tp > 0 && td > 0 &&
-      (tp > gamma_ * td || td > gamma_ * tp)) {
-    const double factor = std::clamp(std::sqrt(tp / td), 0.1, 10.0);
-    scale_ = std::clamp(scale_ * factor, 1e-8, 1e8);
+  // 004:43 (bounded steps), then every subsystem is refactorized in parallel.
+  const double scale = adaptive_ && iter_ % adapt_every_ == 0
+                           ? AdaptedPenaltyScale(tp, td, gamma_, scale_) : scale_;
+  if (scale != scale_) {
+    scale_ = scale;
     for (int j = 0; j < nsub_; ++j) beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
     UpdateConstraintBetas();
     if (!RefactorizeAll()) {
