@@ -161,7 +161,7 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     }
   }
   V_.assign(6 * nb, 0.0), F_.assign(nb, Eigen::Matrix<double, 6, 2>::Zero());
-  mode_.assign(nsub_, kDense), tree_.assign(nsub_, {}), correction_.assign(nsub_, {});
+  mode_.assign(nsub_, kDense), tree_.assign(nsub_, {});
   Jb_.assign(nb, {}), C_.assign(nsub_, {}), K_.assign(nsub_, {}), llt_.resize(nsub_);
   tree_subsystems_ = 0;
   for (int j = 0; j < nsub_; ++j) {
@@ -179,33 +179,41 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
         tb.push_back(x);
       }
       const auto m = method == 1 ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
-      TreeFactor& check = tree_[j];  // first the CRBA of the bodies' inertias alone
-      std::string unused;
-      if (check.Init(std::move(tb), n, TreeFactor::Method::kCrba, &unused)) {
-        // K_j = A_j + β Σ J_bᵀ G_b J_b needs A_j = Σ J_bᵀ M_b J_b; keep any difference as a
-        // correction, which the tree elimination can absorb only inside the branch pattern.
-        std::vector<Mat6> M(b1 - b0);
-        for (int b = b0; b < b1; ++b) M10_[b].ToMatrix(M[b - b0]);
-        check.Factorize(M.data(), nullptr);
-        Eigen::MatrixXd crba = check.assembled().triangularView<Eigen::Lower>();
-        crba.triangularView<Eigen::StrictlyUpper>() = crba.transpose();
-        const Eigen::MatrixXd diff = sub_A_[j] - crba;
-        const double worst = diff.cwiseAbs().maxCoeff();
-        const double tol = 1e-10 * sub_A_[j].cwiseAbs().maxCoeff();
-        const bool differs = worst > tol;
-        if (differs && method == 1)
-          return fmt::format("factorization=aba: A of subsystem {} differs from its bodies' "
-                             "composite inertia by {:.3e}; use crba or dense", j, worst);
-        if (!differs || check.CoversPattern(diff, tol)) {
-          if (differs) correction_[j] = diff;
-          tree_[j].set_method(m);
+      if (!tree_[j].Init(std::move(tb), n, m, &why)) {
+        if (method == 1) return fmt::format("factorization=aba: subsystem {}: {}", j, why);
+      } else if (m == TreeFactor::Method::kCrba) {
+        // K_j = A_j + β CRBA(Σ JᵀJ): CRBA is linear in the per-body matrices, so the constraint
+        // part is assembled once per step and each refactorization is A_j + β C_j plus the
+        // elimination. A_j must lie on the branch pattern (a mass matrix of this tree does).
+        if (tree_[j].CoversPattern(sub_A_[j], 0.0)) {
+          C_[j] = Eigen::MatrixXd::Zero(n, n);
+          std::vector<Mat6> G(b1 - b0);
+          for (int b = b0; b < b1; ++b) {
+            P10_[b].ToMatrix(G[b - b0]);
+            G[b - b0] += Gd_[b];
+          }
+          tree_[j].Assemble(G.data(), C_[j]);
+          C_[j].diagonal() += jdiag_[j];
           mode_[j] = kTree;
           ++tree_subsystems_;
           continue;
         }
-        // A difference outside the branch pattern: the dense factorization below.
-      } else if (method == 1) {
-        return fmt::format("factorization=aba: subsystem {}: {}", j, unused);
+      } else {
+        // The articulated-body recursion works on H_b = M_b + β G_b: A_j must be exactly the
+        // bodies' composite inertia.
+        std::vector<Mat6> M(b1 - b0);
+        for (int b = b0; b < b1; ++b) M10_[b].ToMatrix(M[b - b0]);
+        Eigen::MatrixXd crba = Eigen::MatrixXd::Zero(n, n);
+        tree_[j].Assemble(M.data(), crba);
+        const Eigen::MatrixXd diff =
+            Eigen::MatrixXd(sub_A_[j].triangularView<Eigen::Lower>()) - crba;
+        const double worst = diff.cwiseAbs().maxCoeff();
+        if (worst > 1e-10 * sub_A_[j].cwiseAbs().maxCoeff())
+          return fmt::format("factorization=aba: A of subsystem {} differs from its bodies' "
+                             "composite inertia by {:.3e}; use crba or dense", j, worst);
+        mode_[j] = kTree;
+        ++tree_subsystems_;
+        continue;
       }
     } else if (method == 1) {
       return fmt::format("factorization=aba: subsystem {} has no tree data", j);
@@ -265,15 +273,16 @@ void SubAdmmSolver::InitialBeta(const Settings&, std::vector<double>& beta) cons
 }
 
 bool SubAdmmSolver::Factorize(int j, double beta) {
-  if (mode_[j] == kTree) {
+  if (mode_[j] == kTree && tree_[j].method() == TreeFactor::Method::kCrba)
+    return tree_[j].FactorizeSum(sub_A_[j], beta, C_[j]);
+  if (mode_[j] == kTree) {  // articulated-body recursion on H_b = M_b + β G_b
     for (int b = sub_body_begin_[j]; b < sub_body_begin_[j + 1]; ++b) {
       Combine(M10_[b], P10_[b], beta, H_[b]);
       if (has_dense_[b]) H_[b].noalias() += beta * Gd_[b];
     }
     const bool joint = sub_jslack_begin_[j + 1] > sub_jslack_begin_[j];
     if (joint) jdiag_work_[j] = beta * jdiag_[j];
-    return tree_[j].Factorize(H_.data() + sub_body_begin_[j],
-                              correction_[j].size() ? &correction_[j] : nullptr,
+    return tree_[j].Factorize(H_.data() + sub_body_begin_[j], nullptr,
                               joint ? jdiag_work_[j].data() : nullptr);
   }
   K_[j] = sub_A_[j];

@@ -48,8 +48,8 @@ class SubAdmmSolver : public SubAdmmBase {
   std::vector<Eigen::Matrix<double, 6, 2>> F_;  // per body: [Σ Jᵀλ, Σ Jᵀz]
   std::vector<Mode> mode_;
   std::vector<TreeFactor> tree_;
-  std::vector<Eigen::MatrixXd> correction_; // A_j − CRBA(M) when they differ (empty: none)
-  std::vector<Eigen::MatrixXd> C_, K_;      // dense mode
+  // C_j: β-free constraint part of K_j (tree CRBA mode: CRBA of the G_b; dense mode: full).
+  std::vector<Eigen::MatrixXd> C_, K_;      // K_: dense mode
   std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
   void SlackVelocitiesByBody(int j, const double* v);
   void AccumulateByBody(int j, double* g, double* h);

@@ -133,7 +133,7 @@ bool TreeFactor::Factorize(const Mat6* H, const Eigen::MatrixXd* correction, con
   return method_ == Method::kCrba ? FactorCrba(H, correction, diag) : FactorAba(H, diag);
 }
 
-bool TreeFactor::FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag) {
+void TreeFactor::Assemble(const Mat6* H, Eigen::MatrixXd& K) {
   const int nb = num_bodies();
   for (int b = 0; b < nb; ++b) Ic_[b] = H[b];
   for (int b = nb - 1; b >= 0; --b) {
@@ -141,17 +141,14 @@ bool TreeFactor::FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, co
     if (body.parent >= 0) Ic_[body.parent].noalias() += body.X.transpose() * Ic_[b] * body.X;
   }
   // K(b dofs, ancestor dofs) = S_aᵀ X…ᵀ Ic_b S_b, walking up the tree (lower triangle only).
-  if (correction)
-    K_.triangularView<Eigen::Lower>() = *correction;
-  else
-    K_.triangularView<Eigen::Lower>().setZero();
+  K.triangularView<Eigen::Lower>().setZero();
   Mat6 F;
   for (int b = 0; b < nb; ++b) {
     const Body& body = bodies_[b];
     if (body.ndof == 0) continue;
     F.noalias() = Ic_[b] * body.S;
     for (int r = 0; r < body.ndof; ++r)
-      for (int c = 0; c <= r; ++c) K_(body.dof + r, body.dof + c) += body.S.col(r).dot(F.col(c));
+      for (int c = 0; c <= r; ++c) K(body.dof + r, body.dof + c) += body.S.col(r).dot(F.col(c));
     for (int a = b; bodies_[a].parent >= 0;) {
       const Mat6 Fa = bodies_[a].X.transpose() * F;
       F = Fa;
@@ -159,11 +156,26 @@ bool TreeFactor::FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, co
       const Body& anc = bodies_[a];
       for (int r = 0; r < body.ndof; ++r)
         for (int c = 0; c < anc.ndof; ++c)
-          K_(body.dof + r, anc.dof + c) += F.col(r).dot(anc.S.col(c));
+          K(body.dof + r, anc.dof + c) += F.col(r).dot(anc.S.col(c));
     }
   }
+}
+
+bool TreeFactor::FactorizeSum(const Eigen::MatrixXd& A, double beta, const Eigen::MatrixXd& C) {
+  for (int c = 0; c < n_; ++c)
+    for (int r = c; r < n_; ++r) K_(r, c) = A(r, c) + beta * C(r, c);
+  return Eliminate();
+}
+
+bool TreeFactor::FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag) {
+  Assemble(H, K_);
+  if (correction) K_.triangularView<Eigen::Lower>() += *correction;
   if (diag)
     for (int k = 0; k < n_; ++k) K_(k, k) += diag[k];
+  return Eliminate();
+}
+
+bool TreeFactor::Eliminate() {
   K0_.triangularView<Eigen::Lower>() = K_;
   // LTDL with branch-induced sparsity: K = Lᵀ D L, D on the diagonal, L below it.
   for (int k = n_ - 1; k >= 0; --k) {

@@ -32,6 +32,11 @@ class TreeFactor {
   // the articulated-body recursion). nullptr for none. Returns false when K is not positive
   // definite.
   bool Factorize(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag = nullptr);
+  // K = Σ_b J_bᵀ H_b J_b by composite rigid bodies, into K's lower triangle (branch pattern).
+  void Assemble(const Mat6* H, Eigen::MatrixXd& K);
+  // K = A + β C (lower triangles, both on the branch pattern), then the LTDL elimination. CRBA is
+  // linear in H: with C = CRBA of Σ JᵀJ and A = CRBA of the bodies' inertias this is 004:40.
+  bool FactorizeSum(const Eigen::MatrixXd& A, double beta, const Eigen::MatrixXd& C);
   // x = K⁻¹ r (x may alias r).
   void Solve(const double* r, double* x);
   // Body twists V_b = X_b V_parent + S_b q̇ (forward pass), written as 6 numbers per body.
@@ -40,7 +45,7 @@ class TreeFactor {
   void JointForces(double* F, double* tau) const;
   // The same for two force sets at once (columns of F, one 6×2 per body; overwritten).
   void JointForces2(Eigen::Matrix<double, 6, 2>* F, double* tau1, double* tau2) const;
-  // K as assembled by the last kCrba Factorize before elimination (tests).
+  // K as it was before the last elimination (tests).
   const Eigen::MatrixXd& assembled() const { return K0_; }
   // True when every entry of M's strict lower triangle above tol lies on the branch pattern
   // (row dof's ancestors), i.e. adding M keeps the tree elimination exact.
@@ -52,6 +57,7 @@ class TreeFactor {
  private:
   bool FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag);
   bool FactorAba(const Mat6* H, const double* diag);
+  bool Eliminate();  // LTDL of K_ in place
 
   std::vector<Body> bodies_;
   int n_ = 0;
