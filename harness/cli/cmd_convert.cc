@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@ void AddConvert(CLI::App& app, Action& action) {
   struct Opts {
     std::string in, out, to = "ncpbench";
     int index = 0;
+    bool all = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "fclib file or ncpbench dataset")->required();
@@ -22,6 +24,7 @@ void AddConvert(CLI::App& app, Action& action) {
   cmd->add_option("--to", o->to, "ncpbench | fclib")->check(CLI::IsMember({"ncpbench", "fclib"}))
       ->capture_default_str();
   cmd->add_option("--index", o->index, "problem index for --to fclib (one problem per file)");
+  cmd->add_flag("--all", o->all, "--to fclib: every problem, as <output>/<problem name>.hdf5");
   cmd->callback([&action, o] {
     action = [o] {
       const auto problems = LoadProblems(o->in);
@@ -33,14 +36,23 @@ void AddConvert(CLI::App& app, Action& action) {
         std::printf("wrote %zu problems to %s\n", problems.size(), o->out.c_str());
         return 0;
       }
+      auto write = [](const std::string& path, const ContactProblem& p) {
+        const bool global = p.form == ProblemForm::kGlobal;
+        if (global) WriteFclibGlobal(path, p);
+        else WriteFclibLocal(path, p);
+        std::printf("wrote fclib %s problem '%s' to %s\n", global ? "global" : "local",
+                    p.meta.name.c_str(), path.c_str());
+      };
+      if (o->all) {
+        if (!std::filesystem::is_directory(o->out))
+          throw Error(fmt::format("output = {}: must be an existing directory with --all", o->out));
+        for (const ContactProblem& p : problems)
+          write((std::filesystem::path(o->out) / (p.meta.name + ".hdf5")).string(), p);
+        return 0;
+      }
       if (o->index < 0 || o->index >= static_cast<int>(problems.size()))
         throw Error(fmt::format("--index = {}: must be in [0, {})", o->index, problems.size()));
-      const ContactProblem& p = problems[o->index];
-      const bool global = p.form == ProblemForm::kGlobal;
-      if (global) WriteFclibGlobal(o->out, p);
-      else WriteFclibLocal(o->out, p);
-      std::printf("wrote fclib %s problem '%s' to %s\n", global ? "global" : "local",
-                  p.meta.name.c_str(), o->out.c_str());
+      write(o->out, problems[o->index]);
       return 0;
     };
   });
