@@ -9,6 +9,9 @@
 #include "solvers/apgd/apgd.h"
 #include "solvers/pgs/pgs.h"
 #include "solvers/pj/pj.h"
+#ifdef NCP_WITH_SICONOS
+#include "solvers/siconos/siconos_entries.h"
+#endif
 
 namespace ncp {
 
@@ -25,8 +28,10 @@ const char* ToString(Status s) {
   return "unknown";
 }
 
-const std::vector<SolverEntry>& Solvers() {
-  static const std::vector<SolverEntry> entries = {
+namespace {
+
+std::vector<SolverEntry> MakeEntries() {
+  std::vector<SolverEntry> entries = {
       {"pgs", "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, 000 §IV-B1)",
        PgsSettings::Specs(), true, [] { return std::make_unique<PgsSolver>(); }},
       {"pj", "projected Jacobi on the dual, parallel (000 §IV-B2)", PjSolver::Specs(), true,
@@ -44,6 +49,16 @@ const std::vector<SolverEntry>& Solvers() {
        AlSemismoothSolver::Specs(), false,
        [] { return std::make_unique<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kDampedNewton); }},
   };
+#ifdef NCP_WITH_SICONOS
+  for (SolverEntry& e : siconos::Entries()) entries.push_back(std::move(e));
+#endif
+  return entries;
+}
+
+}  // namespace
+
+const std::vector<SolverEntry>& Solvers() {
+  static const std::vector<SolverEntry> entries = MakeEntries();
   return entries;
 }
 
