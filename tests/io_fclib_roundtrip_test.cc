@@ -15,6 +15,7 @@
 #include "problems/scenarios/scenarios.h"
 #include "solvers/settings.h"
 #include "tests/bitwise.h"
+#include "tests/cli_support.h"
 #include "tests/temp_dir_test_base.h"
 
 namespace ncp {
@@ -81,6 +82,23 @@ TEST_F(FclibRoundTrip, RandomSceneWithEveryRowTypeIsTheFoldedProblem) {
   int soft = 0;
   for (std::size_t i = 0; i < problems.size(); ++i) soft += Check(problems[i], fmt::format("random-{}", i));
   EXPECT_GT(soft, 0);  // the fold was exercised
+}
+
+// The command line does the same check: convert --to fclib --all --verify.
+TEST(FclibRoundTripCli, ConvertVerifiesEveryProblemOfADataset) {
+  const auto dir = testing::FreshDir("fclib_roundtrip_cli");
+  const std::string data = (dir / "random.h5").string();
+  ASSERT_EQ(testing::RunCli("generate random -n 3 --seed 4 -o " + data, dir).code, 0);
+  std::filesystem::create_directories(dir / "fclib");
+  const testing::CliResult r =
+      testing::RunCli("convert " + data + " " + (dir / "fclib").string() + " --to fclib --all --verify", dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::size_t n = 0;
+  for (std::size_t at = r.out.find("bitwise identical"); at != std::string::npos;
+       at = r.out.find("bitwise identical", at + 1))
+    ++n;
+  EXPECT_EQ(n, 3u) << r.out;
+  std::filesystem::remove_all(dir);
 }
 
 // Folding is exact: the folded problem has the same solution, v and the hard rows of λ.
