@@ -151,6 +151,16 @@ TEST(SiconosSolver, UnilateralAndBilateralRowsAreNotApplicable) {
   }
 }
 
+TEST(SiconosSolver, ProxRefusesProblemsAboveMaxRows) {
+  const ContactProblem p = Fclib("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");  // 180 rows
+  const SolverEntry& e = FindSolver("siconos:prox");
+  auto s = e.make();
+  EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"max_rows", "179"}}), nullptr),
+            Status::kNotApplicable);
+  EXPECT_NE(s->message().find("180 rows > max_rows = 179"), std::string::npos) << s->message();
+  EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"max_rows", "180"}}), nullptr), Status::kRunning);
+}
+
 TEST(SiconosSolver, ChunksWarmStartLikeOneLongRun) {
   // NSGS keeps no state but the reaction: ten chunks of one sweep equal one chunk of ten.
   const ContactProblem p = Fclib("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");

@@ -47,6 +47,11 @@ std::vector<SettingSpec> Specs(const Method& m) {
     s.push_back({"shuffle", 0, 0, 0, false, false, false, {"no", "once", "each-sweep"},
                  "contact order: fixed, shuffled once, or reshuffled every sweep"});
   }
+  if (m.id == SICONOS_FRICTION_3D_PROX)
+    // Measured with Siconos 4.4 on a 1458-row sliding_cubes frame: one chunk of PROX took 2.5 GB
+    // (local) and 10 GB (-wr) in its inner Newton solver; larger problems are refused unless asked.
+    s.push_back({"max_rows", 1200, 3, 1e9, false, false, true, {},
+                 "larger problems are not-applicable: PROX's inner solver needs GBs beyond ~1000 rows"});
   if (m.id == SICONOS_FRICTION_3D_ADMM || m.id == SICONOS_GLOBAL_FRICTION_3D_ADMM)
     s.push_back({"acceleration", 2, 0, 0, false, false, false, {"none", "nesterov", "nesterov-restart"},
                  "ADMM acceleration (Siconos default: with restart)"});

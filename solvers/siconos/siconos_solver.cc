@@ -1,6 +1,7 @@
 #include "solvers/siconos/siconos_solver.h"
 
 #include <FrictionContactProblem.h>
+#include <Friction_cst.h>
 #include <GlobalFrictionContactProblem.h>
 #include <NonSmoothDrivers.h>
 #include <NumericsMatrix.h>
@@ -95,6 +96,11 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
     return Status::kNotApplicable;
   }
   const int m = f->num_rows();
+  if (method_.id == SICONOS_FRICTION_3D_PROX && m > s.GetInt("max_rows")) {
+    message_ = fmt::format("{} rows > max_rows = {}: Siconos' PROX needs GBs of memory at this size",
+                           m, s.GetInt("max_rows"));
+    return Status::kNotApplicable;
+  }
   if (global) {
     if (Status st = SetupGlobal(*f); st != Status::kRunning) return st;
   } else {
