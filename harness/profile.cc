@@ -137,8 +137,34 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
   return out;
 }
 
-std::string ProfileMarkdown(const ProfileResult& r) {
+std::vector<RunRecord> RunsOnCommonProblems(const std::vector<RunRecord>& rows) {
+  std::set<std::pair<std::string, std::string>> excluded;
+  for (const RunRecord& r : rows)
+    if (r.status == "not-applicable") excluded.insert({r.dataset, r.problem});
+  std::vector<RunRecord> out;
+  for (const RunRecord& r : rows)
+    if (!excluded.count({r.dataset, r.problem})) out.push_back(r);
+  return out;
+}
+
+namespace {
+
+std::string SolverTable(const ProfileResult& r) {
   const double taus[] = {1, 2, 4, 10, 100};
+  std::string out = "| solver | solved | ρ(1) | ρ(2) | ρ(4) | ρ(10) | ρ(100) | shifted geomean time (ms) |\n";
+  out += "|---|---|---|---|---|---|---|---|\n";
+  for (const SolverProfile& s : r.solvers) {
+    out += fmt::format("| {}{} | {}/{}{} |", s.solver, s.peer ? " (peer)" : "", s.solved, s.problems,
+                       s.not_applicable ? fmt::format(" ({} n/a)", s.not_applicable) : "");
+    for (double t : taus) out += fmt::format(" {:.2f} |", s.Fraction(t));
+    out += fmt::format(" {} |\n", Sig(s.shgeom_time_s * 1e3));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ProfileMarkdown(const ProfileResult& r, const ProfileResult* common) {
   std::string out = fmt::format("# Performance profiles (time to res004 ≤ {:g})\n\n", r.tol);
   int problems = r.solvers.empty() ? 0 : r.solvers.front().problems;
   out += fmt::format(
@@ -148,14 +174,7 @@ std::string ProfileMarkdown(const ProfileResult& r) {
       "applicable) counts at the longest of the time spent on it, the time budget and the slowest "
       "solver's time to tolerance on it. Siconos Numerics solvers are marked (peer).\n\n",
       problems, kTimeShiftS * 1e3);
-  out += "| solver | solved | ρ(1) | ρ(2) | ρ(4) | ρ(10) | ρ(100) | shifted geomean time (ms) |\n";
-  out += "|---|---|---|---|---|---|---|---|\n";
-  for (const SolverProfile& s : r.solvers) {
-    out += fmt::format("| {}{} | {}/{}{} |", s.solver, s.peer ? " (peer)" : "", s.solved, s.problems,
-                       s.not_applicable ? fmt::format(" ({} n/a)", s.not_applicable) : "");
-    for (double t : taus) out += fmt::format(" {:.2f} |", s.Fraction(t));
-    out += fmt::format(" {} |\n", Sig(s.shgeom_time_s * 1e3));
-  }
+  out += SolverTable(r);
   out += "\n## Fastest solver per dataset\n\n";
   for (const DatasetVerdict& d : r.datasets) {
     if (d.fastest.empty()) {
@@ -171,6 +190,11 @@ std::string ProfileMarkdown(const ProfileResult& r) {
                          d.best_ours.empty() ? " (none of ours reached the tolerance)"
                                              : fmt::format(" (our fastest: {})", d.best_ours));
     out += "\n";
+  }
+  if (common) {
+    const int n = common->solvers.empty() ? 0 : common->solvers.front().problems;
+    out += fmt::format("\n## Only the {} problems every solver can take\n\n", n);
+    out += n > 0 ? SolverTable(*common) : "None: some solver is not applicable to every problem.\n";
   }
   return out;
 }

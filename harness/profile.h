@@ -52,9 +52,14 @@ struct ProfileResult {
 // `time_budget_s` (0: none) is the floor of the failure time in the shifted geometric mean.
 ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, double time_budget_s);
 
+// The runs of the problems that every solver could take (no not-applicable run): profiles over
+// all problems count a not-applicable problem as unsolved, which this subset leaves out.
+std::vector<RunRecord> RunsOnCommonProblems(const std::vector<RunRecord>& rows);
+
 // Markdown: how to read, ρ_s at τ = 1, 2, 4, 10, 100, shifted geometric means, per-dataset
-// fastest solver, and a plain sentence wherever a Siconos solver beats all of ours.
-std::string ProfileMarkdown(const ProfileResult& r);
+// fastest solver, and a plain sentence wherever a Siconos solver beats all of ours; then, when
+// `common` is given, the same table over the problems every solver could take.
+std::string ProfileMarkdown(const ProfileResult& r, const ProfileResult* common = nullptr);
 
 // Long CSV "dataset,problem,solver,peer,time_to_tol_s,ratio" for plots/profiles.py.
 std::string ProfileCsv(const ProfileResult& r);

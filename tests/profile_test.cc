@@ -90,6 +90,13 @@ TEST(Profile, NotApplicableCountsAtTheSlowestSuccess) {
   EXPECT_EQ(Find(r, "admm-full").not_applicable, 1);
   EXPECT_NEAR(Find(r, "admm-full").shgeom_time_s, 0.4, 1e-12);
   EXPECT_NE(ProfileMarkdown(r).find("0/1 (1 n/a)"), std::string::npos);
+  // The common subset leaves the problem out, for every solver.
+  const std::vector<RunRecord> common = RunsOnCommonProblems({MadeRun("a", "p", "pgs", 0.4), na,
+                                                              MadeRun("a", "q", "pgs", 0.1),
+                                                              MadeRun("a", "q", "admm-full", 0.2)});
+  ASSERT_EQ(common.size(), 2u);
+  EXPECT_EQ(common[0].problem, "q");
+  EXPECT_EQ(common[1].problem, "q");
 }
 
 TEST(Profile, ProblemNobodySolvedHasNoRatio) {

@@ -92,10 +92,12 @@ void AddProfile(CLI::App& app, Action& action) {
       } else if (!o->datasets.empty()) {
         throw Error("--from: profiles an existing results file; give no datasets with it");
       }
-      const ProfileResult r = ComputeProfiles(ReadResults(results), o->tol, o->time_ms * 1e-3);
+      const std::vector<RunRecord> rows = ReadResults(results);
+      const ProfileResult r = ComputeProfiles(rows, o->tol, o->time_ms * 1e-3);
+      const ProfileResult common = ComputeProfiles(RunsOnCommonProblems(rows), o->tol, o->time_ms * 1e-3);
       const std::string csv = o->csv.empty() ? results + ".csv" : o->csv;
       WriteText(csv, ProfileCsv(r));
-      const std::string md = ProfileMarkdown(r);
+      const std::string md = ProfileMarkdown(r, &common);
       if (o->report.empty()) {
         std::fputs(md.c_str(), stdout);
       } else {

@@ -91,6 +91,10 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
     fold_ = std::make_unique<FoldedProblem>(FoldSoftRows(p));
     f = &fold_->problem;
   }
+  if (f->num_constraints() == 0) {  // Siconos' drivers expect at least one contact
+    message_ = "no contacts: nothing for Siconos to solve";
+    return Status::kNotApplicable;
+  }
   if (std::string why = Unsupported(f->constraints); !why.empty()) {
     message_ = why;
     return Status::kNotApplicable;
