@@ -12,6 +12,9 @@
 #include "solvers/pj/pj.h"
 #include "solvers/subadmm/subadmm.h"
 #include "solvers/subadmm/subadmm_nobody.h"
+#ifdef NCP_WITH_SICONOS
+#include "solvers/siconos/siconos_entries.h"
+#endif
 
 namespace ncp {
 
@@ -28,8 +31,10 @@ const char* ToString(Status s) {
   return "unknown";
 }
 
-const std::vector<SolverEntry>& Solvers() {
-  static const std::vector<SolverEntry> entries = {
+namespace {
+
+std::vector<SolverEntry> MakeEntries() {
+  std::vector<SolverEntry> entries = {
       {"pgs", "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, 000 §IV-B1)",
        PgsSettings::Specs(), true, [] { return std::make_unique<PgsSolver>(); }},
       {"pj", "projected Jacobi on the dual, parallel (000 §IV-B2)", PjSolver::Specs(), true,
@@ -53,6 +58,16 @@ const std::vector<SolverEntry>& Solvers() {
       {"nnewton", "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
        NNewtonSolver::Specs(), false, [] { return std::make_unique<NNewtonSolver>(); }},
   };
+#ifdef NCP_WITH_SICONOS
+  for (SolverEntry& e : siconos::Entries()) entries.push_back(std::move(e));
+#endif
+  return entries;
+}
+
+}  // namespace
+
+const std::vector<SolverEntry>& Solvers() {
+  static const std::vector<SolverEntry> entries = MakeEntries();
   return entries;
 }
 

@@ -199,7 +199,8 @@ TEST_F(FclibIoTest, LocalExportRoundTrip) {
 }
 
 // Contacts and a bilateral row interleaved: the export puts contacts in H and the bilateral row
-// in G; the re-import lists contacts first, then the bilateral row.
+// in G; the re-import restores the order from /ncpbench/constraint_types, and a file without
+// that group (a foreign fclib file) lists contacts first, then the bilateral row.
 TEST_F(FclibIoTest, BilateralRowsGoToG) {
   ContactProblem p;
   const int n = 6;
@@ -222,6 +223,14 @@ TEST_F(FclibIoTest, BilateralRowsGoToG) {
   {
     h5::File f = h5::File::OpenReadOnly(path);
     EXPECT_TRUE(f.root().Open("fclib_global").HasGroup("G"));
+  }
+  const ContactProblem same = ReadFclib(path);
+  ExpectSameSparse(p.J, same.J, "J");
+  ExpectSameVec(p.e, same.e, "e");
+  ExpectSameConstraints(p, same);
+  {
+    h5::File f = h5::File::OpenReadWrite(path);
+    ASSERT_GE(H5Ldelete(f.root().id(), "ncpbench", H5P_DEFAULT), 0);
   }
   const ContactProblem back = ReadFclib(path);
   ASSERT_EQ(back.num_constraints(), 3);
@@ -251,15 +260,43 @@ TEST_F(FclibIoTest, ExportReplacesExistingFile) {
   ExpectSameVec(ReadFclib(path).b, p.b, "b");
 }
 
-TEST_F(FclibIoTest, ExportRejectsOtherConstraintTypes) {
+// Soft rows are folded into M and f; a unilateral row becomes a μ = 0 contact in H with zero
+// tangent columns and comes back as a unilateral row.
+TEST_F(FclibIoTest, ExportFoldsSoftRowsAndKeepsUnilateralRows) {
   ContactProblem p = ReadFclib(Sample(kBoxStacks));
-  p.constraints[2].type = ConstraintType::kSoft;
-  const std::string path = Path("soft.hdf5");
-  ExpectError([&] { WriteFclibGlobal(path, p); }, {path, "constraint 2", "soft"});
-  p.constraints[2].type = ConstraintType::kUnilateral;
-  ExpectError([&] { WriteFclibGlobal(path, p); }, {"constraint 2", "unilateral"});
-  EXPECT_FALSE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  // Constraint 2 becomes a unilateral row (its normal row) and 3 a soft row: re-lay the rows.
+  ContactProblem q = p;
+  q.constraints.clear();
+  std::vector<int> rows;
+  for (int i = 0; i < p.num_constraints(); ++i) {
+    const Constraint& c = p.constraints[i];
+    const ConstraintType t = i == 2 ? ConstraintType::kUnilateral
+                             : i == 3 ? ConstraintType::kSoft : ConstraintType::kContact;
+    AddConstraint(q.constraints, t, t == ConstraintType::kContact ? c.mu : 0.0, 50.0, 2.0);
+    for (int r = 0; r < RowsOf(t); ++r) rows.push_back(c.row + r);
+  }
+  SpMat S(static_cast<int>(rows.size()), p.J.rows());
+  std::vector<Triplet> t;
+  for (std::size_t r = 0; r < rows.size(); ++r) t.emplace_back(static_cast<int>(r), rows[r], 1.0);
+  S.setFromTriplets(t.begin(), t.end());
+  q.J = S * p.J;
+  q.e = S * p.e;
+  const std::string path = Path("mixed.hdf5");
+  WriteFclibGlobal(path, q);
+  const ContactProblem back = ReadFclib(path);
+  ASSERT_EQ(back.num_constraints(), q.num_constraints() - 1);  // the soft row is folded away
+  EXPECT_EQ(back.constraints[2].type, ConstraintType::kUnilateral);
+  EXPECT_EQ(back.constraints[3].type, ConstraintType::kContact);
+  const SpMat Js = q.J.middleRows(q.constraints[3].row, 1);
+  const SpMat A_folded = q.A + SpMat(2.0 * SpMat(Js.transpose()) * Js);
+  EXPECT_LE((Eigen::MatrixXd(back.A) - Eigen::MatrixXd(A_folded)).norm(), 1e-14 * A_folded.norm());
+  const Vec b_folded = q.b - 50.0 * q.e[q.constraints[3].row] * Vec(Js.transpose() * Vec::Ones(1));
+  EXPECT_LE((back.b - b_folded).norm(), 1e-14 * b_folded.norm());
+  {  // in the file: a μ = 0 contact with zero tangent columns
+    h5::File f = h5::File::OpenReadOnly(path);
+    const auto mu = f.root().Open("fclib_global").Open("vectors").ReadDoubles("mu");
+    EXPECT_EQ(mu[2], 0.0);
+  }
 }
 
 TEST_F(FclibIoTest, ExportRejectsWrongForm) {

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -6,6 +7,8 @@
 #include "harness/cli/commands.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/io/fclib_io.h"
+#include "problems/model/bitwise_compare.h"
+#include "problems/model/fold_soft.h"
 #include "problems/model/validate.h"
 
 namespace ncp::cli {
@@ -15,6 +18,7 @@ void AddConvert(CLI::App& app, Action& action) {
   struct Opts {
     std::string in, out, to = "ncpbench";
     int index = 0;
+    bool all = false, verify = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "fclib file or ncpbench dataset")->required();
@@ -22,6 +26,10 @@ void AddConvert(CLI::App& app, Action& action) {
   cmd->add_option("--to", o->to, "ncpbench | fclib")->check(CLI::IsMember({"ncpbench", "fclib"}))
       ->capture_default_str();
   cmd->add_option("--index", o->index, "problem index for --to fclib (one problem per file)");
+  cmd->add_flag("--all", o->all, "--to fclib: every problem, as <output>/<problem name>.hdf5");
+  cmd->add_flag("--verify", o->verify,
+                "--to fclib: re-import each file and check A, b, J, e, W, q, mu bitwise against the "
+                "problem (soft rows folded)");
   cmd->callback([&action, o] {
     action = [o] {
       const auto problems = LoadProblems(o->in);
@@ -33,14 +41,31 @@ void AddConvert(CLI::App& app, Action& action) {
         std::printf("wrote %zu problems to %s\n", problems.size(), o->out.c_str());
         return 0;
       }
+      auto write = [o](const std::string& path, const ContactProblem& p) {
+        const bool global = p.form == ProblemForm::kGlobal;
+        if (global) WriteFclibGlobal(path, p);
+        else WriteFclibLocal(path, p);
+        std::printf("wrote fclib %s problem '%s' to %s\n", global ? "global" : "local",
+                    p.meta.name.c_str(), path.c_str());
+        if (!o->verify) return;
+        const ContactProblem back = ReadFclib(path);
+        const std::string diff = FirstBitwiseDifference(global ? FoldSoftRows(p).problem : p, back);
+        if (!diff.empty())
+          throw Error(fmt::format("{}: round trip of problem '{}' differs: {}", path, p.meta.name, diff));
+        std::printf("  round trip: A, b, J, e, W, q, mu bitwise identical%s\n",
+                    global && FoldSoftRows(p).kept_rows.size() != static_cast<std::size_t>(p.num_rows())
+                        ? " (to the problem with its soft rows folded)" : "");
+      };
+      if (o->all) {
+        if (!std::filesystem::is_directory(o->out))
+          throw Error(fmt::format("output = {}: must be an existing directory with --all", o->out));
+        for (const ContactProblem& p : problems)
+          write((std::filesystem::path(o->out) / (p.meta.name + ".hdf5")).string(), p);
+        return 0;
+      }
       if (o->index < 0 || o->index >= static_cast<int>(problems.size()))
         throw Error(fmt::format("--index = {}: must be in [0, {})", o->index, problems.size()));
-      const ContactProblem& p = problems[o->index];
-      const bool global = p.form == ProblemForm::kGlobal;
-      if (global) WriteFclibGlobal(o->out, p);
-      else WriteFclibLocal(o->out, p);
-      std::printf("wrote fclib %s problem '%s' to %s\n", global ? "global" : "local",
-                  p.meta.name.c_str(), o->out.c_str());
+      write(o->out, problems[o->index]);
       return 0;
     };
   });

@@ -16,5 +16,6 @@ void AddConvert(CLI::App& app, Action& action);
 void AddInfo(CLI::App& app, Action& action);
 void AddSimulate(CLI::App& app, Action& action);
 void AddReproduce(CLI::App& app, Action& action);
+void AddProfile(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

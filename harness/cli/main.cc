@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   ncp::cli::AddInfo(app, action);
   ncp::cli::AddSimulate(app, action);
   ncp::cli::AddReproduce(app, action);
+  ncp::cli::AddProfile(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -14,6 +14,7 @@ extern "C" {
 #include "common/error.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/io/h5_util.h"
+#include "problems/model/fold_soft.h"
 
 namespace ncp {
 namespace {
@@ -22,6 +23,8 @@ using h5::Group;
 using Triplet = Eigen::Triplet<double, int>;
 
 constexpr int kSpaceDim = 3;
+constexpr const char* kLayoutGroup = "ncpbench";
+constexpr const char* kLayoutTypes = "constraint_types";
 
 // ---------------------------------------------------------------------------------------------
 // Checking a file before libfclib reads it. libfclib allocates every array from the sizes stored
@@ -40,6 +43,9 @@ struct FileLayout {
   MatrixLayout M, H, G, W;  // M, H, G (optional) for global; W for local
   bool has_g = false;
   std::string title;
+  // ncpbench's own constraint order and types (group /ncpbench of an exported file), which fclib
+  // cannot express; empty for foreign files.
+  std::vector<std::int32_t> types;
 };
 
 int ReadOneInt(const Group& g, const std::string& name) {
@@ -149,6 +155,7 @@ FileLayout CheckGlobal(const Group& root) {
   CheckCount(vectors, "mu", H5T_FLOAT, l.H.n / kSpaceDim);
   if (l.has_g) CheckCount(vectors, "b", H5T_FLOAT, l.G.n);
   l.title = CheckInfo(main);
+  if (root.HasGroup(kLayoutGroup)) l.types = root.Open(kLayoutGroup).ReadInts(kLayoutTypes);
   return l;
 }
 
@@ -262,33 +269,72 @@ ContactProblem ConvertGlobal(const std::string& path, const FileLayout& l) {
   p.A = ExpandTriangle(ToEigen(*g->M, l.M));
   p.b = ToVec(g->f, l.M.m);
 
-  // J = [Hᵀ; Gᵀ]: build [H G] column by column, then transpose.
   const int ncols_h = l.H.n;
   const int ncols_g = l.has_g ? l.G.n : 0;
-  std::vector<Triplet> t;
-  const SpMat H = ToEigen(*g->H, l.H);
-  for (int j = 0; j < H.outerSize(); ++j) {
-    for (SpMat::InnerIterator it(H, j); it; ++it) t.emplace_back(it.row(), j, it.value());
-  }
-  if (l.has_g) {
-    const SpMat G = ToEigen(*g->G, l.G);
-    for (int j = 0; j < G.outerSize(); ++j) {
-      for (SpMat::InnerIterator it(G, j); it; ++it) {
-        t.emplace_back(it.row(), ncols_h + j, it.value());
+  const int nc_h = ncols_h / kSpaceDim;
+  // out_h[j] / out_g[j]: row of J for column j of H / G (−1: dropped), and the constraints.
+  std::vector<int> out_h(ncols_h, -1), out_g(ncols_g, -1);
+  int rows = 0;
+  if (l.types.empty()) {  // fclib's own layout: contacts, then one bilateral row per column of G
+    for (int c = 0; c < nc_h; ++c) {
+      AddConstraint(p.constraints, ConstraintType::kContact, g->mu[c]);
+      for (int k = 0; k < kSpaceDim; ++k) out_h[kSpaceDim * c + k] = rows++;
+    }
+    for (int j = 0; j < ncols_g; ++j) {
+      AddConstraint(p.constraints, ConstraintType::kBilateral);
+      out_g[j] = rows++;
+    }
+  } else {
+    const std::string where = fmt::format("{}: /{}/{}", path, kLayoutGroup, kLayoutTypes);
+    int hc = 0, gc = 0;
+    for (std::size_t i = 0; i < l.types.size(); ++i) {
+      const int t = l.types[i];
+      if (t == static_cast<int>(ConstraintType::kContact) ||
+          t == static_cast<int>(ConstraintType::kUnilateral)) {
+        if (hc >= nc_h) throw Error(fmt::format("{}: more contacts than H has ({})", where, nc_h));
+        if (t == static_cast<int>(ConstraintType::kContact)) {
+          AddConstraint(p.constraints, ConstraintType::kContact, g->mu[hc]);
+          for (int k = 0; k < kSpaceDim; ++k) out_h[kSpaceDim * hc + k] = rows++;
+        } else {  // a μ = 0 contact whose tangent columns are dropped
+          if (g->mu[hc] != 0.0)
+            throw Error(fmt::format("{}: constraint {} is unilateral but mu[{}] = {}, expected 0",
+                                    where, i, hc, g->mu[hc]));
+          AddConstraint(p.constraints, ConstraintType::kUnilateral);
+          out_h[kSpaceDim * hc] = rows++;
+        }
+        ++hc;
+      } else if (t == static_cast<int>(ConstraintType::kBilateral)) {
+        if (gc >= ncols_g) throw Error(fmt::format("{}: more bilateral rows than G has ({})", where, ncols_g));
+        AddConstraint(p.constraints, ConstraintType::kBilateral);
+        out_g[gc++] = rows++;
+      } else {
+        throw Error(fmt::format("{}: constraint {} has type {}, expected 0, 1 or 2", where, i, t));
       }
     }
+    if (hc != nc_h || gc != ncols_g)
+      throw Error(fmt::format("{}: lists {} contacts and {} bilateral rows, the file has {} and {}",
+                              where, hc, gc, nc_h, ncols_g));
   }
-  SpMat HG(l.H.m, ncols_h + ncols_g);
-  HG.setFromTriplets(t.begin(), t.end());
-  p.J = SpMat(HG.transpose());
 
-  p.e.resize(ncols_h + ncols_g);
-  p.e.head(ncols_h) = ToVec(g->w, ncols_h);
-  if (l.has_g) p.e.tail(ncols_g) = ToVec(g->b, ncols_g);
-  for (int c = 0; c < ncols_h / kSpaceDim; ++c) {
-    AddConstraint(p.constraints, ConstraintType::kContact, g->mu[c]);
-  }
-  for (int j = 0; j < ncols_g; ++j) AddConstraint(p.constraints, ConstraintType::kBilateral);
+  // J rows are columns of H and G: gather them as triplets of Jᵀ (n × rows), then transpose.
+  std::vector<Triplet> t;
+  p.e = Vec::Zero(rows);
+  auto gather = [&](const SpMat& X, const std::vector<int>& out, const double* bias) {
+    for (int j = 0; j < X.outerSize(); ++j) {
+      if (out[j] < 0) {
+        if (SpMat::InnerIterator(X, j) || bias[j] != 0.0)
+          throw Error(fmt::format("{}: column {} of a unilateral contact's tangent is not zero", path, j));
+        continue;
+      }
+      for (SpMat::InnerIterator it(X, j); it; ++it) t.emplace_back(it.row(), out[j], it.value());
+      p.e[out[j]] = bias[j];
+    }
+  };
+  gather(ToEigen(*g->H, l.H), out_h, g->w);
+  if (l.has_g) gather(ToEigen(*g->G, l.G), out_g, g->b);
+  SpMat Jt(l.H.m, rows);
+  Jt.setFromTriplets(t.begin(), t.end());
+  p.J = SpMat(Jt.transpose());
   return p;
 }
 
@@ -351,6 +397,7 @@ std::vector<double> Buffer(const Vec& v) {
 SpMat SelectTransposed(const SpMat& Jt, const std::vector<int>& rows) {
   std::vector<Triplet> t;
   for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k] < 0) continue;  // a zero column
     for (SpMat::InnerIterator it(Jt, rows[k]); it; ++it) {
       t.emplace_back(it.row(), static_cast<int>(k), it.value());
     }
@@ -444,23 +491,28 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
   CheckSize(path, "J columns", p.J.cols(), n);
   CheckSize(path, "e", p.e.size(), p.J.rows());
 
-  std::vector<int> contact_rows, bilateral_rows;
-  std::vector<double> mu;
   for (std::size_t i = 0; i < p.constraints.size(); ++i) {
     const Constraint& c = p.constraints[i];
-    if (c.type != ConstraintType::kContact && c.type != ConstraintType::kBilateral) {
-      throw Error(
-          fmt::format("{}: constraint {}: type {} cannot be exported to fclib (only "
-                      "contact and bilateral)",
-                      path, i, ToString(c.type)));
-    }
     if (c.row < 0 || c.row + c.rows() > p.J.rows()) {
       throw Error(fmt::format("{}: constraint {}: rows {}..{} outside J ({} rows)", path, i, c.row,
                               c.row + c.rows() - 1, p.J.rows()));
     }
+  }
+  // fclib has no soft rows: they are folded into M and f (identity without soft rows).
+  const FoldedProblem folded = FoldSoftRows(p);
+  const ContactProblem& q = folded.problem;
+  // Rows of J in H's columns (−1: a zero column) and in G's columns.
+  std::vector<int> contact_rows, bilateral_rows;
+  std::vector<double> mu;
+  std::vector<std::int32_t> types;
+  for (const Constraint& c : q.constraints) {
+    types.push_back(static_cast<std::int32_t>(c.type));
     if (c.type == ConstraintType::kContact) {
       for (int r = 0; r < 3; ++r) contact_rows.push_back(c.row + r);
       mu.push_back(c.mu);
+    } else if (c.type == ConstraintType::kUnilateral) {  // a μ = 0 contact, zero tangent rows
+      contact_rows.insert(contact_rows.end(), {c.row, -1, -1});
+      mu.push_back(0.0);
     } else {
       bilateral_rows.push_back(c.row);
     }
@@ -469,16 +521,17 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
     throw Error(fmt::format("{}: fclib export needs at least one contact constraint", path));
   }
 
-  const SpMat Jt = p.J.transpose();
-  CscBuffer M(p.A);
+  const SpMat Jt = q.J.transpose();
+  CscBuffer M(q.A);
   CscBuffer H(SelectTransposed(Jt, contact_rows));
   std::unique_ptr<CscBuffer> G;
   if (!bilateral_rows.empty())
     G = std::make_unique<CscBuffer>(SelectTransposed(Jt, bilateral_rows));
-  std::vector<double> f = Buffer(p.b);
+  std::vector<double> f = Buffer(q.b);
   Vec w_vec(contact_rows.size()), b_vec(bilateral_rows.size());
-  for (std::size_t k = 0; k < contact_rows.size(); ++k) w_vec[k] = p.e[contact_rows[k]];
-  for (std::size_t k = 0; k < bilateral_rows.size(); ++k) b_vec[k] = p.e[bilateral_rows[k]];
+  for (std::size_t k = 0; k < contact_rows.size(); ++k)
+    w_vec[k] = contact_rows[k] < 0 ? 0.0 : q.e[contact_rows[k]];
+  for (std::size_t k = 0; k < bilateral_rows.size(); ++k) b_vec[k] = q.e[bilateral_rows[k]];
   std::vector<double> w = Buffer(w_vec), b = Buffer(b_vec);
   InfoBuffer info(p);
 
@@ -492,7 +545,14 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
   g.w = w.data();
   g.spacedim = kSpaceDim;
   g.info = &info.info;
-  WriteAtomically(path, [&](const char* file) { return fclib_write_global(&g, file); });
+  WriteAtomically(path, [&](const char* file) {
+    const int ok = fclib_write_global(&g, file);
+    if (ok == 1) {  // fclib readers ignore the extra group
+      h5::File out = h5::File::OpenReadWrite(file);
+      out.root().Create(kLayoutGroup).WriteInts(kLayoutTypes, types);
+    }
+    return ok;
+  });
 }
 
 void WriteFclibLocal(const std::string& path, const ContactProblem& p) {

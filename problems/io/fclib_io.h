@@ -17,14 +17,18 @@ namespace ncp {
 // Reads a global or local fclib problem (detected from the /fclib_global or /fclib_local group).
 // Matrices stored CSC, CSR or as triplets are converted; a symmetric matrix stored as one
 // triangle is expanded to both. Metadata: scenario "fclib", name = file stem, case_name = the
-// fclib info title. Throws ncp::Error (spacedim other than 3, local problems with V/R equality
+// fclib info title. An exported file's /ncpbench/constraint_types restores ncpbench's order and
+// unilateral rows (see WriteFclibGlobal). Throws ncp::Error (spacedim other than 3, local problems with V/R equality
 // blocks, malformed files); files are checked before libfclib sees them, since it exits the
 // process on a read error.
 ContactProblem ReadFclib(const std::string& path);
 
-// Exports a global problem with contact and bilateral constraints only (any other type throws,
-// naming the constraint index and type). Contacts go to H in constraint order, bilateral rows to
-// G. Atomic: written to path + ".tmp", then renamed over `path`.
+// Exports a global problem: soft rows folded into M and f (fold_soft.h), contacts to H, unilateral
+// rows to H as μ = 0 contacts with zero tangent columns, bilateral rows to G, each in constraint
+// order. The constraint types in order go to /ncpbench/constraint_types (ignored by fclib
+// readers), so that ReadFclib restores the rows and types exactly: export → import is bitwise the
+// identity on hard-only problems and gives the folded problem otherwise. Atomic: written to
+// path + ".tmp", then renamed over `path`.
 void WriteFclibGlobal(const std::string& path, const ContactProblem& p);
 
 // Exports a local problem (W, q, mu; contacts only). Atomic like WriteFclibGlobal.

@@ -1,0 +1,42 @@
+#include "solvers/siconos/numerics_matrix.h"
+
+#include <NumericsMatrix.h>
+#include <SolverOptions.h>
+#include <NumericsVerbose.h>
+#include <NumericsSparseMatrix.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace ncp::siconos {
+
+NumericsMatrix* ToNumerics(const SpMat& a) {
+  NumericsMatrix* m = NM_create(NM_SPARSE, static_cast<int>(a.rows()), static_cast<int>(a.cols()));
+  NM_triplet_alloc(m, static_cast<CS_INT>(a.nonZeros()));
+  m->matrix2->origin = NSM_TRIPLET;
+  for (int k = 0; k < a.outerSize(); ++k)
+    for (SpMat::InnerIterator it(a, k); it; ++it)
+      NM_entry(m, static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
+  return m;
+}
+
+double* MallocCopy(const Vec& x) {
+  double* p = static_cast<double*>(std::malloc(sizeof(double) * std::max<Eigen::Index>(1, x.size())));
+  if (x.size() > 0) std::memcpy(p, x.data(), sizeof(double) * x.size());
+  return p;
+}
+
+void OptionsDeleter::operator()(SolverOptions* o) const { solver_options_delete(o); }
+
+OptionsPtr MakeOptions(int solver_id) {
+  SolverOptions* o = solver_options_create(solver_id);
+  if (!o) throw Error(fmt::format("siconos solver id = {}: unknown to Siconos Numerics", solver_id));
+  return OptionsPtr(o);
+}
+
+void Silence() { numerics_set_verbose(0); }
+
+}  // namespace ncp::siconos

@@ -1,0 +1,46 @@
+// The Siconos Numerics solvers ncpbench exposes, and the settings they share. A Siconos solver runs
+// its own loop, so one harness Iterate() runs a chunk of `chunk` Siconos iterations warm-started
+// from the previous reaction; solver state other than the reaction (PROX's σ, ADMM's ρ and dual
+// variable, VI-EG's step) restarts with each chunk, which is why the chunk is a setting. ADMM
+// suffers most from restarts (on local_problem_test: converged within 900 iterations in chunks
+// of 100, not within 20000 in chunks of 10), hence its larger default chunk.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "problems/model/contact_problem.h"
+#include "solvers/settings.h"
+
+struct SolverOptions;
+
+namespace ncp::siconos {
+
+enum class Form {
+  kLocal,   // fc3d on (W, q) from our Delassus operator, or an fclib local problem
+  kWr,      // "with reformulation": Siconos' own global → local reformulation (once, in Setup),
+            // then fc3d; Siconos' gfc3d *_WR drivers do the same but reformulate on every call
+  kGlobal,  // gfc3d on (M, H, f, w)
+};
+
+struct Method {
+  std::string name;       // ncpbench name without the "siconos:" prefix
+  int id = 0;             // fc3d id (kLocal, kWr) or gfc3d id (kGlobal)
+  Form form = Form::kLocal;
+  int default_chunk = 1;  // Siconos iterations per Iterate()
+  std::string description;
+};
+
+const std::vector<Method>& Methods();
+
+// chunk, max_iter, tol, plus the method's own options (NSGS relaxation and shuffling, ...).
+std::vector<SettingSpec> Specs(const Method& m);
+
+// Copies the validated settings into Siconos' iparam/dparam (all but chunk and max_iter, which
+// the solver applies per chunk).
+void ApplySettings(const Method& m, const Settings& s, SolverOptions* o);
+
+// "" when every constraint is a 3-row contact, else why Siconos cannot take the problem.
+std::string Unsupported(const std::vector<Constraint>& constraints);
+
+}  // namespace ncp::siconos

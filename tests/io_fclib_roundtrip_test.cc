@@ -1,0 +1,118 @@
+// fclib round trip for every scene: export to fclib global (soft rows folded into A and b,
+// unilateral rows as μ = 0 contacts with zero tangent rows, bilateral rows as G), re-import, and
+// get A, b, J, e, μ and the constraint types bitwise equal to the folded problem (the problem
+// itself when it has no soft rows). One recorded frame per rigid scene, one random dataset.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "harness/simulate.h"
+#include "problems/io/fclib_io.h"
+#include "problems/model/fold_soft.h"
+#include "problems/scenarios/rigid/scene.h"
+#include "problems/scenarios/scenarios.h"
+#include "solvers/settings.h"
+#include "tests/bitwise.h"
+#include "tests/cli_support.h"
+#include "tests/temp_dir_test_base.h"
+
+namespace ncp {
+namespace {
+
+using testing::ExpectSameSparse;
+using testing::ExpectSameVec;
+using testing::SameBits;
+
+// Small sizes (those of scenes_test) so every scene records a frame with contacts in seconds.
+const std::map<std::string, std::string> kSmall = {
+    {"laikago_drop", "robots=2"}, {"sliding_cubes", "cubes=9"}, {"vertical_stacks", "stacks=2"},
+    {"oblique_stacks", "units=1"}, {"card_houses", "houses=1,levels=2"}, {"stir", "spheres=8"}};
+
+class FclibRoundTrip : public testing::TempDirTest {
+ protected:
+  FclibRoundTrip() : TempDirTest("ncpbench_fclib_roundtrip") {}
+
+  // Exports, re-imports and compares with the fold; returns the number of soft rows folded.
+  int Check(const ContactProblem& p, const std::string& label) {
+    SCOPED_TRACE(label);
+    const std::string path = Path(label + ".hdf5");
+    WriteFclibGlobal(path, p);
+    const ContactProblem back = ReadFclib(path);
+    const ContactProblem expect = FoldSoftRows(p).problem;
+    ExpectSameSparse(expect.A, back.A, "A");
+    ExpectSameVec(expect.b, back.b, "b");
+    ExpectSameSparse(expect.J, back.J, "J");
+    ExpectSameVec(expect.e, back.e, "e");
+    EXPECT_EQ(back.num_constraints(), expect.num_constraints());
+    for (int i = 0; i < std::min(back.num_constraints(), expect.num_constraints()); ++i) {
+      EXPECT_EQ(back.constraints[i].type, expect.constraints[i].type) << i;
+      EXPECT_EQ(back.constraints[i].row, expect.constraints[i].row) << i;
+      EXPECT_TRUE(SameBits(&back.constraints[i].mu, &expect.constraints[i].mu, 1)) << i;
+    }
+    int by_type[4] = {0, 0, 0, 0};
+    for (const Constraint& c : p.constraints) ++by_type[static_cast<int>(c.type)];
+    std::printf("%s: %d contacts, %d unilateral, %d bilateral, %d soft (folded): round trip %s\n",
+                label.c_str(), by_type[0], by_type[1], by_type[2], by_type[3],
+                ::testing::Test::HasFailure() ? "DIFFERS" : "bitwise identical");
+    return by_type[3];
+  }
+};
+
+TEST_F(FclibRoundTrip, EveryRigidSceneIsBitwiseIdentical) {
+  ASSERT_FALSE(Scenes().empty());
+  for (const SceneEntry& e : Scenes()) {
+    SimulateOptions o;
+    o.steps = 60;
+    o.every = 20;
+    o.iters = 50;
+    o.quiet = true;
+    o.reference_solvers.clear();
+    const auto it = kSmall.find(e.name);
+    const auto params = ParseKeyValues(it == kSmall.end() ? "" : it->second);
+    const SimulateResult r = Simulate(e, params, 1, o);
+    ASSERT_FALSE(r.recorded.empty()) << e.name;
+    Check(r.recorded.back(), e.name);
+  }
+}
+
+TEST_F(FclibRoundTrip, RandomSceneWithEveryRowTypeIsTheFoldedProblem) {
+  const auto problems = FindScenario("random").generate({}, 2, 5);
+  int soft = 0;
+  for (std::size_t i = 0; i < problems.size(); ++i) soft += Check(problems[i], fmt::format("random-{}", i));
+  EXPECT_GT(soft, 0);  // the fold was exercised
+}
+
+// The command line does the same check: convert --to fclib --all --verify.
+TEST(FclibRoundTripCli, ConvertVerifiesEveryProblemOfADataset) {
+  const auto dir = testing::FreshDir("fclib_roundtrip_cli");
+  const std::string data = (dir / "random.h5").string();
+  ASSERT_EQ(testing::RunCli("generate random -n 3 --seed 4 -o " + data, dir).code, 0);
+  std::filesystem::create_directories(dir / "fclib");
+  const testing::CliResult r =
+      testing::RunCli("convert " + data + " " + (dir / "fclib").string() + " --to fclib --all --verify", dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::size_t n = 0;
+  for (std::size_t at = r.out.find("bitwise identical"); at != std::string::npos;
+       at = r.out.find("bitwise identical", at + 1))
+    ++n;
+  EXPECT_EQ(n, 3u) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+// Folding is exact: the folded problem has the same solution, v and the hard rows of λ.
+TEST(FoldSoftRows, KeepsTheSolution) {
+  const auto p = FindScenario("random").generate({}, 1, 9).front();
+  const FoldedProblem f = FoldSoftRows(p);
+  const Vec& v = p.reference->v;
+  Vec lam_f(f.kept_rows.size());
+  for (std::size_t r = 0; r < f.kept_rows.size(); ++r) lam_f[r] = p.reference->lambda[f.kept_rows[r]];
+  const Vec dyn = f.problem.A * v - f.problem.b - f.problem.J.transpose() * lam_f;
+  EXPECT_LE(dyn.norm(), 1e-10 * (f.problem.A * v).norm());
+  const Vec lam = UnfoldMultipliers(p, f, lam_f, v);
+  EXPECT_LE((lam - p.reference->lambda).norm(), 1e-10 * p.reference->lambda.norm());
+}
+
+}  // namespace
+}  // namespace ncp
