@@ -34,7 +34,13 @@ void AddCompare(CLI::App& app, Action& action) {
       for (const std::string& m : SplitComma(o->metrics))
         o->co.metrics.push_back(MetricFromName(m.c_str()));
       CheckCompareOptions(o->co);
-      const CompareResult r = CompareRuns(ReadResults(o->base), ReadResults(o->now), o->co);
+      const std::vector<RunRecord> base = ReadResults(o->base), now = ReadResults(o->now);
+      CompareResult r;
+      try {
+        r = CompareRuns(base, now, o->co);
+      } catch (const Error& e) {  // name the files: the rule alone does not say which input
+        throw Error(fmt::format("{} vs {}: {}", o->base, o->now, e.what()));
+      }
       const std::string md = CompareMarkdown(r, o->co), summary = CompareSummary(r, o->co);
       std::fputs(md.c_str(), stdout);
       std::printf("\n%s\n", summary.c_str());
