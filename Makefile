@@ -8,7 +8,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config libeigen3-dev libsuitesparse-de
   libfmt-dev libcli11-dev libfcl-dev liburdfdom-dev libgtest-dev libbenchmark-dev libfclib-dev libsiconos-numerics-dev \
   python3-matplotlib python3-h5py python3-numpy
 
-.PHONY: deps build test bench clean datasets
+.PHONY: deps build test bench clean datasets regress
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -30,6 +30,10 @@ test: build
 # The main job: every solver on the shipped default datasets, results + report + figure.
 bench: build
 	./scripts/bench.sh $(BUILD)
+
+# Accuracy regression check against the committed baselines (results/baselines/).
+regress: build
+	./scripts/regress.sh $(BUILD)
 
 # Regenerates the shipped default datasets (deterministic).
 datasets: build

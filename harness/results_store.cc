@@ -47,7 +47,8 @@ constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
                                    {"threads_used", &RunRecord::threads_used},
                                    {"num_dofs", &RunRecord::num_dofs},
                                    {"num_constraints", &RunRecord::num_constraints},
-                                   {"num_contacts", &RunRecord::num_contacts}};
+                                   {"num_contacts", &RunRecord::num_contacts},
+                                   {"num_bodies", &RunRecord::num_bodies}};
 constexpr DoubleField kDoubleFields[] = {{"setup_time_s", &RunRecord::setup_time_s},
                                          {"solve_time_s", &RunRecord::solve_time_s},
                                          {"total_time_s", &RunRecord::total_time_s},
@@ -217,6 +218,8 @@ class ResultsReader {
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
     }
     for (const IntField& f : kIntFields) {
+      // num_bodies came later: files written before it read as "not set" (−1).
+      if (std::string(f.name) == "num_bodies" && !Exists("/runs/num_bodies")) continue;
       const std::vector<int> v = ReadColumn<int>(f.name, rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
     }

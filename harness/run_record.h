@@ -36,6 +36,7 @@ struct RunRecord {
   int num_dofs = -1;
   int num_constraints = -1;
   int num_contacts = -1;
+  int num_bodies = -1;         // bodies of the structure layer, −1 without one
   Metrics final_metrics;
   double lambda_err = -1.0;    // ‖λ − λ*‖/‖λ*‖ against the stored reference, −1 without one
   std::vector<TracePoint> trace;

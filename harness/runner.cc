@@ -107,6 +107,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   r.num_dofs = p.num_dofs();
   r.num_constraints = p.num_constraints();
   r.num_contacts = p.num_contacts();
+  r.num_bodies = p.structure.empty() ? -1 : static_cast<int>(p.structure.bodies.size());
 
   std::unique_ptr<Solver> solver = job.entry->make();
   Vec v, lam;
@@ -268,6 +269,7 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
       {"threads", std::to_string(opt.threads > 0 ? opt.threads : omp_get_max_threads())},
       {"budget", opt.budget.ToString()}};
   for (const DatasetInput& d : data) attrs["dataset_hash:" + d.stem] = FileHash(d.path);
+  for (const auto& [k, v] : opt.run_attrs) attrs[k] = v;
   store.Finalize(attrs);
   if (!quiet && skipped) std::fprintf(stderr, "resumed: %d jobs already done, %d run now\n", skipped, ran);
   return ran;

@@ -37,6 +37,8 @@ struct RunOptions {
   int threads = 0;       // 0: OpenMP's default
   int trace_every = 0;   // record a trace point every K iterations; 0 = none
   WarmMode warm = WarmMode::kNone;
+  // Further root attributes of the results file (e.g. what a baseline or a sweep ran).
+  std::map<std::string, std::string> run_attrs;
 };
 
 // Runs one job. `warm` may be null; `solution`, when given, receives the final (v, λ).

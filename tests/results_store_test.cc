@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <hdf5.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +40,7 @@ RunRecord MakeRecord(const std::string& key, int trace_length, double scale) {
   r.num_dofs = 60;
   r.num_constraints = 12;
   r.num_contacts = 10;
+  r.num_bodies = 7;
   for (std::size_t k = 0; k < kNumMetrics; ++k) r.final_metrics.value[k] = scale * (k + 1) * 1e-7;
   r.final_metrics[Metric::kNatmapSiconos] = std::nan("");
   r.lambda_err = 0.25 * scale;
@@ -83,6 +85,7 @@ void ExpectSameRecord(const RunRecord& a, const RunRecord& b) {
   EXPECT_EQ(a.num_dofs, b.num_dofs);
   EXPECT_EQ(a.num_constraints, b.num_constraints);
   EXPECT_EQ(a.num_contacts, b.num_contacts);
+  EXPECT_EQ(a.num_bodies, b.num_bodies);
   ExpectSameMetrics(a.final_metrics, b.final_metrics, "final");
   EXPECT_TRUE(Same(a.lambda_err, b.lambda_err));
   ASSERT_EQ(a.trace.size(), b.trace.size());
@@ -147,6 +150,21 @@ TEST_F(ResultsStoreTest, WriteResultsRoundTrip) {
   ExpectSameRecord(back[0], rows[0]);  // WriteResults keeps the given order
   ExpectSameRecord(back[1], rows[1]);
   EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+TEST_F(ResultsStoreTest, FileWithoutBodyCountColumnReadsMinusOne) {
+  const std::string path = Path("old.h5");
+  WriteResults(path, {MakeRecord("a", 1, 1.0)}, {});
+  {  // as written before the num_bodies column existed
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    ASSERT_GE(H5Ldelete(f, "/runs/num_bodies", H5P_DEFAULT), 0);
+    H5Fclose(f);
+  }
+  const std::vector<RunRecord> rows = ReadResults(path);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].num_bodies, -1);
+  EXPECT_EQ(rows[0].num_contacts, 10);
 }
 
 TEST_F(ResultsStoreTest, HasAfterAdd) {

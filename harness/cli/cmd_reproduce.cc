@@ -57,8 +57,18 @@ void AddReproduce(CLI::App& app, Action& action) {
       }
       if (o->ro.cases < 0) throw Error(fmt::format("--cases = {}: must be >= 0", o->ro.cases));
       if (o->id == "all") {
-        for (const Protocol& p : Protocols()) RunProtocol(p, o->ro);
-        return 0;
+        // One protocol's error must not hide the others: report it, go on, exit 2 at the end.
+        int failed = 0;
+        for (const Protocol& p : Protocols()) {
+          try {
+            RunProtocol(p, o->ro);
+          } catch (const Error& e) {
+            std::fprintf(stderr, "ncpbench: error: %s: %s\n", p.id.c_str(), e.what());
+            ++failed;
+          }
+        }
+        std::printf("reproduce all: %zu protocols, %d failed\n", Protocols().size(), failed);
+        return failed ? 2 : 0;
       }
       return RunProtocol(FindProtocol(o->id), o->ro);
     };

@@ -1,25 +1,13 @@
 #include <cstdio>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/split.h"
 #include "harness/runner.h"
 
 namespace ncp::cli {
-namespace {
-
-std::vector<std::string> SplitComma(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-}  // namespace
 
 void AddRun(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("run", "run solvers on datasets under a budget; results to HDF5");

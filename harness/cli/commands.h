@@ -17,5 +17,8 @@ void AddInfo(CLI::App& app, Action& action);
 void AddSimulate(CLI::App& app, Action& action);
 void AddReproduce(CLI::App& app, Action& action);
 void AddProfile(CLI::App& app, Action& action);
+void AddBaseline(CLI::App& app, Action& action);
+void AddCompare(CLI::App& app, Action& action);
+void AddSweep(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

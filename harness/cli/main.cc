@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   ncp::cli::AddSimulate(app, action);
   ncp::cli::AddReproduce(app, action);
   ncp::cli::AddProfile(app, action);
+  ncp::cli::AddBaseline(app, action);
+  ncp::cli::AddCompare(app, action);
+  ncp::cli::AddSweep(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

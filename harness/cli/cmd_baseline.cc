@@ -1,0 +1,71 @@
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/split.h"
+#include "harness/runner.h"
+
+namespace ncp::cli {
+
+void AddBaseline(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "baseline", "run solvers on datasets and write one baseline results file per dataset");
+  struct Opts {
+    std::vector<std::string> datasets, sets;
+    std::string solvers = "pgs,pj,apgd,admm-full", out, out_dir = "results/baselines";
+    int iters = 200, threads = 1;
+    bool quiet = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("datasets", o->datasets, "ncpbench datasets or fclib files")->required();
+  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
+  cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
+  cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)")->capture_default_str();
+  cmd->add_option("-o,--out", o->out, "baseline file (only with one dataset)");
+  cmd->add_option("--out-dir", o->out_dir, "folder of <dataset>.h5 files")->capture_default_str();
+  cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
+  cmd->callback([&action, o] {
+    action = [o] {
+      // Only an iteration budget: a time budget or a tolerance check makes the final residual
+      // depend on the machine, and a baseline must be reproducible. One thread by default for
+      // the same reason (parallel reductions change the rounding).
+      if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
+      if (o->threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", o->threads));
+      if (!o->out.empty() && o->datasets.size() != 1)
+        throw Error(fmt::format("--out = {}: only with one dataset (got {}); use --out-dir",
+                                o->out, o->datasets.size()));
+      const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
+      std::vector<DatasetInput> data;
+      std::set<std::string> stems;
+      for (const std::string& path : o->datasets) {
+        data.push_back(LoadValidated(path));
+        if (!stems.insert(data.back().stem).second)
+          throw Error(fmt::format("dataset {}: stem '{}' given twice; baselines are named by stem",
+                                  path, data.back().stem));
+      }
+      RunOptions opt;
+      opt.budget.iters = o->iters;
+      opt.threads = o->threads;
+      opt.run_attrs = {{"baseline_solvers", o->solvers}, {"baseline_iters", std::to_string(o->iters)}};
+      for (const DatasetInput& d : data) {
+        const std::string out = o->out.empty() ? o->out_dir + "/" + d.stem + ".h5" : o->out;
+        const std::filesystem::path parent = std::filesystem::path(out).parent_path();
+        if (!parent.empty()) std::filesystem::create_directories(parent);
+        // A baseline replaces the old one instead of resuming onto it: run into a side file
+        // (resumable when interrupted), then rename it over the baseline.
+        const std::string running = out + ".running.h5";
+        RunAll({d}, jobs, opt, running, o->quiet);
+        std::filesystem::rename(running, out);
+        std::printf("baseline: %s\n", out.c_str());
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

@@ -1,0 +1,66 @@
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/split.h"
+#include "harness/sweep.h"
+#include "solvers/settings.h"
+
+namespace ncp::cli {
+
+void AddSweep(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "sweep", "scalability: generate a scene at several sizes and run solvers on each");
+  struct Opts {
+    SweepOptions s;
+    std::string values, params, solvers = "pgs,admm-full";
+    std::vector<std::string> sets;
+    int iters = 100, repeat = 1, threads = 0;
+    double time_ms = 0;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("scene", o->s.scene, "scene or scenario (see `ncpbench list scenarios`)")
+      ->required();
+  cmd->add_option("--param", o->s.param, "size parameter, e.g. cubes, robots, contacts")->required();
+  cmd->add_option("--values", o->values, "comma-separated values, e.g. 100,200,400")->required();
+  cmd->add_option("-p,--params", o->params, "other scene parameters key=value,key=value");
+  cmd->add_option("-n,--count", o->s.count, "problems per size (scenes: recorded frames)")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->s.seed, "seed of the generator")->capture_default_str();
+  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
+  cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
+  cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
+  cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms (0: none)");
+  cmd->add_option("--repeat", o->repeat, "repeats per job (plots use the minimum time)");
+  cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)");
+  cmd->add_option("-o,--out", o->s.out, "results file (default results/sweeps/<scene>.h5)");
+  cmd->add_option("--data-dir", o->s.data_dir,
+                  "folder for the generated datasets (default <out without .h5>.datasets)");
+  cmd->add_flag("-q,--quiet", o->s.quiet, "no progress lines");
+  cmd->callback([&action, o] {
+    action = [o] {
+      if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
+      if (!(o->time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", o->time_ms));
+      if (o->repeat < 1) throw Error(fmt::format("--repeat = {}: must be >= 1", o->repeat));
+      if (o->threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", o->threads));
+      SweepOptions s = o->s;
+      s.values = SplitComma(o->values);
+      s.params = ParseKeyValues(o->params);
+      if (s.out.empty()) s.out = "results/sweeps/" + s.scene + ".h5";
+      CheckSweep(s);
+      const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
+      RunOptions opt;
+      opt.budget.iters = o->iters;
+      opt.budget.time_ms = o->time_ms;
+      opt.repeat = o->repeat;
+      opt.threads = o->threads;
+      const int ran = RunSweep(s, jobs, opt);
+      std::printf("sweep: %d jobs run now; results: %s\n", ran, s.out.c_str());
+      return 0;
+    };
+  });
+}
+
+}  // namespace ncp::cli

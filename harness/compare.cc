@@ -1,0 +1,237 @@
+#include "harness/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "common/error.h"
+
+namespace ncp {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One job of one file: repeat 0 (or the lowest) for accuracy, minimum time over repeats.
+struct Job {
+  const RunRecord* first = nullptr;
+  double min_time = kInf;
+};
+
+std::string Variant(const RunRecord& r) {
+  return r.settings + "|" + r.budget + "|" + r.warm_start;
+}
+
+// The job without its settings.
+std::string LooseKey(const RunRecord& r) {
+  return r.dataset + "|" + r.problem + "|" + r.solver + "|" + r.budget + "|" + r.warm_start;
+}
+
+std::map<std::string, Job> Jobs(const std::vector<RunRecord>& rows) {
+  std::map<std::string, Job> jobs;
+  for (const RunRecord& r : rows) {
+    Job& j = jobs[r.dataset + "|" + r.problem + "|" + r.solver + "|" + Variant(r)];
+    if (!j.first || r.repeat < j.first->repeat) j.first = &r;
+    if (r.total_time_s >= 0 && std::isfinite(r.total_time_s))
+      j.min_time = std::min(j.min_time, r.total_time_s);
+  }
+  return jobs;
+}
+
+// Non-finite residuals count as +inf (worst); values under the floor are rounding noise.
+double Log10Clamped(double x, double floor) {
+  if (!std::isfinite(x)) return kInf;
+  return std::log10(std::max(x, floor));
+}
+
+double Decades(double base, double now, double floor) {
+  const double a = Log10Clamped(base, floor), b = Log10Clamped(now, floor);
+  if (std::isinf(a) && std::isinf(b)) return 0.0;
+  return b - a;
+}
+
+// The solver column: the name, plus what tells variants apart when a dataset has several.
+std::map<std::string, std::string> Labels(const std::map<std::string, Job>& jobs) {
+  std::map<std::string, std::set<std::string>> settings, budgets, warms;
+  for (const auto& [key, j] : jobs) {
+    const std::string id = j.first->dataset + "|" + j.first->solver;
+    settings[id].insert(j.first->settings);
+    budgets[id].insert(j.first->budget);
+    warms[id].insert(j.first->warm_start);
+  }
+  std::map<std::string, std::string> labels;
+  for (const auto& [key, j] : jobs) {
+    const RunRecord& r = *j.first;
+    const std::string id = r.dataset + "|" + r.solver;
+    std::string extra;
+    if (settings[id].size() > 1) extra += r.settings;
+    if (budgets[id].size() > 1) extra += (extra.empty() ? "" : "; ") + r.budget;
+    if (warms[id].size() > 1) extra += (extra.empty() ? "" : "; ") + ("warm=" + r.warm_start);
+    labels[key] = extra.empty() ? r.solver : r.solver + " {" + extra + "}";
+  }
+  return labels;
+}
+
+std::string Num(double x) { return std::isnan(x) ? "—" : fmt::format("{:.3g}", x); }
+
+std::string Dec(double d) {
+  if (std::isinf(d)) return d > 0 ? "+inf" : "-inf";
+  return fmt::format("{:+.2f}", d);
+}
+
+}  // namespace
+
+int StatusRank(const std::string& status) {
+  if (status == "converged") return 0;
+  if (status == "max-iterations" || status == "time-limit") return 1;
+  if (status == "diverged") return 2;
+  if (status == "failed" || status == "not-applicable") return 3;
+  throw Error(fmt::format("status = '{}': must be one of converged, max-iterations, time-limit, "
+                          "diverged, failed, not-applicable", status));
+}
+
+void CheckCompareOptions(const CompareOptions& o) {
+  if (!(o.tol_decades >= 0) || !std::isfinite(o.tol_decades))
+    throw Error(fmt::format("--tol-decades = {}: must be a finite number >= 0", o.tol_decades));
+  if (!(o.floor > 0) || !std::isfinite(o.floor))
+    throw Error(fmt::format("--floor = {}: must be a finite number > 0", o.floor));
+  if (o.metrics.empty()) throw Error("--metrics: empty list");
+  for (Metric m : o.metrics)
+    if (m == Metric::kFbAA)
+      throw Error("--metrics = fb_aa: must be an error (smaller is better); fb_aa is an accuracy");
+}
+
+bool CompareRow::regression() const {
+  if (status_worse) return true;
+  for (const MetricChange& m : metrics)
+    if (m.worse) return true;
+  return false;
+}
+
+CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<RunRecord>& now,
+                          const CompareOptions& opt) {
+  CheckCompareOptions(opt);
+  const std::map<std::string, Job> a = Jobs(base), b = Jobs(now);
+  CompareResult res;
+  res.metric_regressions.assign(opt.metrics.size(), 0);
+  // Exact matches first. A solver that gained or renamed a setting has a new settings string
+  // (every setting is listed): its jobs are paired when the rest of the key identifies exactly
+  // one unmatched job on each side.
+  std::map<std::string, Job> matched;
+  std::map<std::string, std::string> new_key;  // baseline key → key in `b`
+  std::map<std::string, std::vector<std::string>> loose_a, loose_b;
+  for (const auto& [key, j] : a) {
+    if (b.count(key)) {
+      matched[key] = j;
+      new_key[key] = key;
+    } else {
+      loose_a[LooseKey(*j.first)].push_back(key);
+    }
+  }
+  for (const auto& [key, j] : b)
+    if (!a.count(key)) loose_b[LooseKey(*j.first)].push_back(key);
+  for (const auto& [loose, keys] : loose_a) {
+    const auto it = loose_b.find(loose);
+    if (keys.size() == 1 && it != loose_b.end() && it->second.size() == 1) {
+      matched[keys[0]] = a.at(keys[0]);
+      new_key[keys[0]] = it->second[0];
+    } else {
+      res.only_in_base += static_cast<int>(keys.size());
+    }
+  }
+  for (const auto& [loose, keys] : loose_b) {
+    const auto it = loose_a.find(loose);
+    const bool paired = keys.size() == 1 && it != loose_a.end() && it->second.size() == 1;
+    if (!paired) res.only_in_new += static_cast<int>(keys.size());
+  }
+  if (matched.empty())
+    throw Error(fmt::format("compare: no job overlaps ({} baseline jobs, {} new jobs; a job is "
+                            "dataset|problem|solver|settings|budget|warm_start)",
+                            a.size(), b.size()));
+  const std::map<std::string, std::string> labels = Labels(matched);
+  std::vector<double> ratios;
+  for (const auto& [key, ja] : matched) {
+    const Job& jb = b.at(new_key.at(key));
+    const RunRecord &ra = *ja.first, &rb = *jb.first;
+    CompareRow row;
+    row.dataset = ra.dataset;
+    row.problem = ra.problem;
+    row.solver = labels.at(key);
+    row.settings_changed = ra.settings != rb.settings;
+    row.base_status = ra.status;
+    row.new_status = rb.status;
+    const int rank_a = StatusRank(ra.status), rank_b = StatusRank(rb.status);
+    row.status_worse = rank_b > rank_a;
+    bool better = rank_b < rank_a;
+    for (std::size_t k = 0; k < opt.metrics.size(); ++k) {
+      MetricChange c;
+      c.base = ra.final_metrics[opt.metrics[k]];
+      c.now = rb.final_metrics[opt.metrics[k]];
+      c.decades = Decades(c.base, c.now, opt.floor);
+      c.worse = c.decades > opt.tol_decades;
+      better |= c.decades < -opt.tol_decades;
+      res.metric_regressions[k] += c.worse;
+      row.metrics.push_back(c);
+    }
+    row.time_ratio = std::isfinite(ja.min_time) && std::isfinite(jb.min_time) && ja.min_time > 0
+                         ? jb.min_time / ja.min_time
+                         : kNaN;
+    if (!std::isnan(row.time_ratio)) ratios.push_back(row.time_ratio);
+    res.status_regressions += row.status_worse;
+    res.regressions += row.regression();
+    res.improvements += !row.regression() && better;
+    res.rows.push_back(std::move(row));
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t n = ratios.size();
+  res.median_time_ratio =
+      n == 0 ? kNaN : (n % 2 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]));
+  return res;
+}
+
+std::string CompareMarkdown(const CompareResult& r, const CompareOptions& opt) {
+  std::string head = "| dataset | problem | solver | status |", rule = "|---|---|---|---|";
+  for (Metric m : opt.metrics) {
+    const char* name = kMetricNames[static_cast<int>(m)];
+    head += fmt::format(" {0} base | {0} new | Δ decades |", name);
+    rule += "---:|---:|---:|";
+  }
+  head += " time ratio | verdict |";
+  rule += "---:|---|";
+  std::string md = head + "\n" + rule + "\n";
+  for (const CompareRow& row : r.rows) {
+    const std::string status = row.base_status == row.new_status
+                                   ? row.base_status
+                                   : row.base_status + " → " + row.new_status;
+    md += fmt::format("| {} | {} | {}{} | {} |", row.dataset, row.problem, row.solver,
+                      row.settings_changed ? " (settings changed)" : "", status);
+    bool better = StatusRank(row.new_status) < StatusRank(row.base_status);
+    for (const MetricChange& c : row.metrics) {
+      md += fmt::format(" {} | {} | {} |", Num(c.base), Num(c.now), Dec(c.decades));
+      better |= c.decades < -opt.tol_decades;
+    }
+    const char* verdict = row.regression() ? "**REGRESSION**" : better ? "better" : "";
+    md += fmt::format(" {} | {} |\n", Num(row.time_ratio), verdict);
+  }
+  if (r.only_in_base || r.only_in_new)
+    md += fmt::format("\nUnmatched jobs: {} only in the baseline, {} only in the new file.\n",
+                      r.only_in_base, r.only_in_new);
+  return md;
+}
+
+std::string CompareSummary(const CompareResult& r, const CompareOptions& opt) {
+  std::string parts = fmt::format("status {}", r.status_regressions);
+  for (std::size_t k = 0; k < opt.metrics.size(); ++k)
+    parts += fmt::format(", {} {}", kMetricNames[static_cast<int>(opt.metrics[k])],
+                         r.metric_regressions[k]);
+  return fmt::format(
+      "compare: {} jobs, {} regressions ({}; tolerance {:g} decades), {} improvements, median "
+      "time ratio {}: {}",
+      r.rows.size(), r.regressions, parts, opt.tol_decades, r.improvements,
+      Num(r.median_time_ratio), r.regressions ? "FAIL" : "OK");
+}
+
+}  // namespace ncp

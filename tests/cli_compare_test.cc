@@ -1,0 +1,126 @@
+// `ncpbench compare`: exit 0 on identical results, 1 on a degraded one, 2 on bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "harness/results_store.h"
+#include "problems/io/dataset_hdf5.h"
+#include "tests/cli_support.h"
+#include "tests/test_problems.h"
+
+namespace ncp {
+namespace {
+
+namespace fs = std::filesystem;
+
+RunRecord Row(const std::string& solver, const std::string& problem, double res, double time_s) {
+  RunRecord r;
+  r.job_key = solver + "|" + problem;
+  r.dataset = "cubes";
+  r.problem = problem;
+  r.solver = solver;
+  r.settings = "omega=1";
+  r.budget = "iters=100;time_ms=0;tol=0;tol_metric=res004";
+  r.warm_start = "none";
+  r.status = "converged";
+  r.iterations = 40;
+  r.total_time_s = time_s;
+  r.final_metrics[Metric::kRes004] = res;
+  r.final_metrics[Metric::kNatmapAbs] = 10 * res;
+  return r;
+}
+
+class CliCompare : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    rows_ = {Row("pgs", "p1", 1e-5, 0.01), Row("pgs", "p2", 1e-6, 0.02),
+             Row("admm-full", "p1", 1e-9, 0.03)};
+    base_ = Write("base.h5", rows_);
+  }
+  std::string Write(const std::string& name, const std::vector<RunRecord>& rows) {
+    const std::string path = (dir_ / name).string();
+    WriteResults(path, rows, {{"date", "2024-01-01T00:00:00Z"}});
+    return path;
+  }
+  testing::CliResult Compare(const std::string& a, const std::string& b,
+                             const std::string& extra = "") {
+    return testing::RunCli("compare " + a + " " + b + " " + extra, dir_);
+  }
+  static int Lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+  // The failure contract for bad input: exit 2, one line naming `needle`.
+  void ExpectBadInput(const testing::CliResult& r, const std::string& needle) {
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_EQ(Lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  }
+  fs::path dir_;
+  std::vector<RunRecord> rows_;
+  std::string base_;
+};
+
+TEST_F(CliCompare, IdenticalExitsZero) {
+  const auto r = Compare(base_, Write("same.h5", rows_));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("| dataset | problem | solver | status |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compare: 3 jobs, 0 regressions"), std::string::npos) << r.out;
+}
+
+TEST_F(CliCompare, WorseResidualExitsOne) {
+  std::vector<RunRecord> now = rows_;
+  now[2].final_metrics[Metric::kRes004] = 1e-8;  // +1 decade
+  const auto r = Compare(base_, Write("worse.h5", now));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 regressions (status 0, res004 1, natmap 0"), std::string::npos) << r.out;
+  // Tolerated with a wider tolerance; caught on natmap alone when only natmap degrades.
+  EXPECT_EQ(Compare(base_, (dir_ / "worse.h5").string(), "--tol-decades 1.5").code, 0);
+  now = rows_;
+  now[0].final_metrics[Metric::kNatmapAbs] = 1.0;
+  EXPECT_EQ(Compare(base_, Write("natmap.h5", now)).code, 1);
+  EXPECT_EQ(Compare(base_, (dir_ / "natmap.h5").string(), "--metrics res004").code, 0);
+}
+
+TEST_F(CliCompare, WorseStatusExitsOne) {
+  std::vector<RunRecord> now = rows_;
+  now[1].status = "max-iterations";
+  const auto r = Compare(base_, Write("status.h5", now));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("converged → max-iterations"), std::string::npos) << r.out;
+}
+
+TEST_F(CliCompare, SlowerButAsAccurateExitsZero) {
+  std::vector<RunRecord> now = rows_;
+  for (RunRecord& row : now) row.total_time_s *= 4;
+  const auto r = Compare(base_, Write("slow.h5", now));
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("median time ratio 4"), std::string::npos) << r.out;
+}
+
+TEST_F(CliCompare, WritesTheTableWithOut) {
+  const std::string md = (dir_ / "cmp.md").string();
+  ASSERT_EQ(Compare(base_, base_, "-o " + md).code, 0);
+  const std::string text = testing::Slurp(md);
+  EXPECT_NE(text.find("| cubes | p1 | pgs | converged |"), std::string::npos) << text;
+  EXPECT_NE(text.find(": OK"), std::string::npos) << text;
+}
+
+TEST_F(CliCompare, BadInputExitsTwoWithOneLine) {
+  ExpectBadInput(Compare(base_, (dir_ / "missing.h5").string()), "missing.h5");
+  // A dataset is an HDF5 file but not a results file.
+  const std::string data = (dir_ / "data.h5").string();
+  WriteDataset(data, {MakeManufacturedProblem(testing::AcceptanceOptions(1), "p0")});
+  ExpectBadInput(Compare(base_, data), "data.h5");
+  std::vector<RunRecord> other = rows_;
+  for (RunRecord& row : other) row.dataset = "spheres";
+  ExpectBadInput(Compare(base_, Write("other.h5", other)), "no job overlaps");
+  std::vector<RunRecord> odd = rows_;
+  odd[0].status = "exploded";
+  ExpectBadInput(Compare(base_, Write("odd.h5", odd)), "status = 'exploded'");
+  ExpectBadInput(Compare(base_, base_, "--tol-decades -1"), "--tol-decades = -1");
+  ExpectBadInput(Compare(base_, base_, "--metrics res004,nope"), "nope");
+}
+
+}  // namespace
+}  // namespace ncp
