@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "gpu/subadmm_rigid_cpu.h"
 #include "solvers/admm/admm_full.h"
 #include "solvers/al/al_semismooth.h"
 #include "solvers/al/canal.h"
@@ -52,6 +53,8 @@ const std::vector<SolverEntry>& Solvers() {
        [] { return std::make_unique<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kDampedNewton); }},
       {"nnewton", "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
        NNewtonSolver::Specs(), false, [] { return std::make_unique<NNewtonSolver>(); }},
+      {"subadmm-rigid-cpu", "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element functions in their order (001 §II)",
+       gpu::RigidSpecs(), false, [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); }},
   };
   return entries;
 }
