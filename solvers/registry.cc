@@ -4,6 +4,9 @@
 
 #include "common/error.h"
 #include "gpu/subadmm_rigid_cpu.h"
+#ifdef NCPBENCH_HAVE_CUDA
+#include "gpu/cuda/subadmm_gpu.h"
+#endif
 #include "solvers/admm/admm_full.h"
 #include "solvers/al/al_semismooth.h"
 #include "solvers/al/canal.h"
@@ -55,6 +58,10 @@ const std::vector<SolverEntry>& Solvers() {
        NNewtonSolver::Specs(), false, [] { return std::make_unique<NNewtonSolver>(); }},
       {"subadmm-rigid-cpu", "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element functions in their order (001 §II)",
        gpu::RigidSpecs(), false, [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); }},
+#ifdef NCPBENCH_HAVE_CUDA
+      {"subadmm-gpu", "GPU SubADMM, CUDA kernels, one rigid body per subsystem (001 §II)",
+       gpu::RigidSpecs(), false, [] { return std::make_unique<gpu::SubAdmmGpu>(); }},
+#endif
   };
   return entries;
 }
