@@ -4,6 +4,8 @@
 
 #include <Eigen/Cholesky>
 #include <cmath>
+#include <functional>
+#include <ostream>
 #include <random>
 
 #include "gpu/rigid_layout.h"
@@ -131,6 +133,7 @@ struct ProblemCase {
   const char* label;
   std::function<ContactProblem()> make;
 };
+void PrintTo(const ProblemCase& c, std::ostream* os) { *os << c.label; }  // readable ctest names
 
 class RigidCpuPath : public ::testing::TestWithParam<ProblemCase> {};
 
