@@ -145,6 +145,9 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   m.joints = m.CopySet(hj, 1);
   *m.sc_host = sc;
   if (err.empty()) err = Check(cudaMemcpy(m.sc, m.sc_host, sizeof(Scalars), cudaMemcpyHostToDevice), "cudaMemcpy");
+  // A pageable-memory cudaMemcpy may return before its DMA lands, and s0 does not wait for the
+  // legacy stream: wait here before the first kernel.
+  if (err.empty()) err = Check(cudaDeviceSynchronize(), "upload");
   if (!err.empty()) return err;
   // C_b = 0 (the host copy may hold an earlier assembly), then per constraint slot with atomics.
   cudaMemsetAsync(b.C, 0, kTri * b.n * sizeof(double), m.s0);
@@ -164,7 +167,8 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   if (m.sc_host->factor_failed) return "A_b + beta sum J^T J: not positive definite (factorization failed)";
   m.sc_host->refactor = 0;
   m.sc_host->refactorizations = 1;
-  return Check(cudaMemcpy(m.sc, m.sc_host, sizeof(Scalars), cudaMemcpyHostToDevice), "cudaMemcpy");
+  err = Check(cudaMemcpy(m.sc, m.sc_host, sizeof(Scalars), cudaMemcpyHostToDevice), "cudaMemcpy");
+  return err.empty() ? Check(cudaDeviceSynchronize(), "upload") : err;
 }
 
 std::string DeviceSolver::Iterate(Scalars& out) {
