@@ -19,7 +19,9 @@ ConstraintView RigidSet::View() {
 BodyView RigidLayout::Bodies() {
   BodyView v;
   v.n = nb;
-  v.A = A.data(), v.C = C.data(), v.L = L.data(), v.b = b.data();
+  v.mass = mass.empty() ? nullptr : mass.data();
+  v.A = A.empty() ? nullptr : A.data();
+  v.C = C.data(), v.L = L.data(), v.b = b.data();
   v.v = this->v.data(), v.g = g.data(), v.h = h.data(), v.hold = hold.data();
   return v;
 }
@@ -79,6 +81,22 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out) {
       const int r = it.row() - out.dof_begin[j], col = c - out.dof_begin[j];
       if (r >= col) out.A[Tri(r, col) * nb + j] = it.value();
     }
+  // The paper's 4-number form when every A_b is diag(m, m, m, Ixx, Iyy, Izz) exactly.
+  bool diagonal = true;
+  for (int j = 0; j < nb && diagonal; ++j) {
+    for (int r = 0; r < 6; ++r)
+      for (int col = 0; col < r; ++col) diagonal = diagonal && out.A[Tri(r, col) * nb + j] == 0.0;
+    const double m = out.A[Tri(0, 0) * nb + j];
+    diagonal = diagonal && out.A[Tri(1, 1) * nb + j] == m && out.A[Tri(2, 2) * nb + j] == m;
+  }
+  if (diagonal) {
+    out.mass.assign(4 * nb, 0.0);
+    for (int j = 0; j < nb; ++j) {
+      out.mass[j] = out.A[Tri(0, 0) * nb + j];
+      for (int k = 0; k < 3; ++k) out.mass[(1 + k) * nb + j] = out.A[Tri(3 + k, 3 + k) * nb + j];
+    }
+    out.A.clear();
+  }
   out.C.assign(kTri * nb, 0.0), out.L.assign(kTri * nb, 0.0);
   out.b.assign(6 * nb, 0.0);
   for (int j = 0; j < nb; ++j)

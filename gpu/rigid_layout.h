@@ -26,7 +26,8 @@ struct RigidSet {
 struct RigidLayout {
   int nb = 0;
   std::vector<int> dof_begin;  // per body: first dof of its subsystem
-  std::vector<double> A, C, L, b, v, g, h, hold;
+  std::vector<double> mass, A;  // one of them: see BodyView
+  std::vector<double> C, L, b, v, g, h, hold;
   RigidSet contacts{3}, joints{1};
   BodyView Bodies();
   // Scatter/gather between the problem's (v, λ) and the layout.

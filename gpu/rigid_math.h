@@ -155,7 +155,10 @@ NCP_HD void Solve6(const double* L, double* x) {
 
 struct BodyView {
   int n = 0;
-  const double* A = nullptr;  // 21 × n
+  // A_b: the 4 numbers of 001 §II-B (m, Ixx, Iyy, Izz; diagonal, body frame at the com) when
+  // every body's is diagonal, else the packed lower triangle (e.g. manufactured 6×6 blocks).
+  const double* mass = nullptr;  // 4 × n, or null
+  const double* A = nullptr;     // 21 × n, or null when `mass` is set
   double* C = nullptr;        // 21 × n: Σ J_{i,b}ᵀ J_{i,b}
   double* L = nullptr;        // 21 × n: factor of A + β C
   const double* b = nullptr;  // 6 × n
@@ -213,7 +216,14 @@ NCP_HD void AssembleElement(const ConstraintView& c, const BodyView& bd, int i, 
 NCP_HD void FactorStep(const BodyView& bd, Scalars& sc, int b) {
   if (!sc.refactor) return;
   double A[kTri], C[kTri], L[kTri];
-  for (int t = 0; t < kTri; ++t) A[t] = bd.A[t * bd.n + b], C[t] = bd.C[t * bd.n + b];
+  for (int t = 0; t < kTri; ++t) C[t] = bd.C[t * bd.n + b];
+  if (bd.mass) {
+    for (int t = 0; t < kTri; ++t) A[t] = 0.0;
+    A[Tri(0, 0)] = A[Tri(1, 1)] = A[Tri(2, 2)] = bd.mass[b];
+    for (int k = 0; k < 3; ++k) A[Tri(3 + k, 3 + k)] = bd.mass[(1 + k) * bd.n + b];
+  } else {
+    for (int t = 0; t < kTri; ++t) A[t] = bd.A[t * bd.n + b];
+  }
   if (!Factor6(A, C, sc.beta, L)) SetFlag(&sc.factor_failed);
   for (int t = 0; t < kTri; ++t) bd.L[t * bd.n + b] = L[t];
 }

@@ -88,6 +88,7 @@ std::vector<std::pair<std::string, double>> RigidSubAdmmCpu::Info() const {
           {"theta_d", sc_.theta_d},
           {"theta_000_22", sc_.theta_y},
           {"bodies", static_cast<double>(bodies_.n)},
+          {"diagonal_mass", lay_.mass.empty() ? 0.0 : 1.0},
           {"refactorizations", static_cast<double>(sc_.refactorizations)}};
 }
 

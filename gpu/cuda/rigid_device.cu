@@ -138,7 +138,9 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   if (!err.empty()) return err;
   BodyView& b = m.bodies;
   b.n = hb.n;
-  b.A = m.Copy(hb.A, kTri * hb.n), b.C = m.Copy(hb.C, kTri * hb.n), b.L = m.Copy(hb.L, kTri * hb.n);
+  b.mass = hb.mass ? m.Copy(hb.mass, 4 * hb.n) : nullptr;
+  b.A = hb.A ? m.Copy(hb.A, kTri * hb.n) : nullptr;
+  b.C = m.Copy(hb.C, kTri * hb.n), b.L = m.Copy(hb.L, kTri * hb.n);
   b.b = m.Copy(hb.b, 6 * hb.n), b.v = m.Copy(hb.v, 6 * hb.n);
   b.g = m.Copy(hb.g, 6 * hb.n), b.h = m.Copy(hb.h, 6 * hb.n), b.hold = m.Copy(hb.hold, 6 * hb.n);
   m.contacts = m.CopySet(hc, 3);

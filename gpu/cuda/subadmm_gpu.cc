@@ -55,6 +55,7 @@ std::vector<std::pair<std::string, double>> SubAdmmGpu::Info() const {
           {"theta_d", sc_.theta_d},
           {"theta_000_22", sc_.theta_y},
           {"bodies", static_cast<double>(lay_.nb)},
+          {"diagonal_mass", lay_.mass.empty() ? 0.0 : 1.0},
           {"refactorizations", static_cast<double>(sc_.refactorizations)}};
 }
 
