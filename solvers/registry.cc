@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "gpu/subadmm_rigid_cpu.h"
+#ifdef NCPBENCH_HAVE_CUDA
+#include "gpu/cuda/subadmm_gpu.h"
+#endif
 #include "solvers/admm/admm_full.h"
 #include "solvers/al/al_semismooth.h"
 #include "solvers/al/canal.h"
@@ -57,6 +61,12 @@ std::vector<SolverEntry> MakeEntries() {
        [] { return std::make_unique<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kDampedNewton); }},
       {"nnewton", "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
        NNewtonSolver::Specs(), false, [] { return std::make_unique<NNewtonSolver>(); }},
+      {"subadmm-rigid-cpu", "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element functions in their order (001 §II)",
+       gpu::RigidSpecs(), false, [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); }},
+#ifdef NCPBENCH_HAVE_CUDA
+      {"subadmm-gpu", "GPU SubADMM, CUDA kernels, one rigid body per subsystem (001 §II)",
+       gpu::RigidSpecs(), false, [] { return std::make_unique<gpu::SubAdmmGpu>(); }},
+#endif
   };
 #ifdef NCP_WITH_SICONOS
   for (SolverEntry& e : siconos::Entries()) entries.push_back(std::move(e));

@@ -47,8 +47,9 @@ class NoAllocation : public ::testing::TestWithParam<std::pair<const char*, cons
 TEST_P(NoAllocation, InIterate) {
   const auto [name, settings] = GetParam();
   // The subsystem solvers run on kinematic trees (their tree factorizations), the others on
-  // the acceptance family.
-  const bool trees = std::string(name).rfind("subadmm", 0) == 0;
+  // the acceptance family (one rigid body per subsystem, which subadmm-rigid-cpu needs).
+  const bool trees =
+      std::string(name).rfind("subadmm", 0) == 0 && std::string(name) != "subadmm-rigid-cpu";
   const ContactProblem p = MakeManufacturedProblem(
       trees ? testing::TreeOptions(4) : testing::AcceptanceOptions(4), "a");
   const SolverEntry& e = FindSolver(name);
@@ -93,7 +94,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("admm-full", ""), std::make_pair("admm-full", "adaptive=0"),
                       std::make_pair("subadmm", ""), std::make_pair("subadmm", "factorization=aba"),
                       std::make_pair("subadmm", "factorization=dense;apply=bodies"),
-                      std::make_pair("subadmm-nobody", "")),
+                      std::make_pair("subadmm-nobody", ""),
+                      std::make_pair("subadmm-rigid-cpu", "")),
     [](const auto& info) {
       std::string s = std::string(info.param.first) + "_" + info.param.second;
       for (char& c : s)

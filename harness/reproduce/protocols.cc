@@ -5,6 +5,7 @@
 
 namespace ncp {
 
+Protocol MakeTable001_1();
 Protocol MakeTable004_2();
 Protocol MakeTable004_3();
 
@@ -23,9 +24,7 @@ const std::vector<Protocol>& Protocols() {
               "stir, cable (640 bodies), FEM beam", "the cable and fem_beam scenes"),
       Pending("000-fig2", "SubADMM scalability with subsystems", "stir / cable sizes",
               "the cable scene and this protocol on `ncpbench sweep` (stir and sweep exist)"),
-      Pending("001-table1", "GPU SubADMM time per step and residuals",
-              "sliding_cubes 100–2000 (120 it.), vertical_stacks (200), oblique_stacks (150), card_houses (300)",
-              "the subadmm-gpu solver"),
+      MakeTable001_1(),
       Pending("002-table2", "soft mat: COND vs PGS vs APGD", "soft_mat", "the soft_mat scene and the cond solver"),
       Pending("002-table5", "cable: COND vs baselines", "cable (320 links)", "the cable scene and the cond solver"),
       Pending("002-table9", "COND iterations with and without Chebyshev", "soft_mat", "the soft_mat scene and the cond solver"),

@@ -25,6 +25,10 @@ class SubAdmmBase : public Solver {
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
   int ThreadsUsed() const override { return threads_; }
+  // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks
+  // on the body (004 §VI-D); per dof (A_jj over rows) when the problem has no bodies. Public:
+  // the rigid-body solvers of gpu/ start from the same β.
+  static double DensityBeta(const ContactProblem& p);
 
  protected:
   static std::vector<SettingSpec> CommonSpecs();
@@ -42,10 +46,6 @@ class SubAdmmBase : public Solver {
   virtual void SlackVelocities(int j, const double* v) = 0;
   // g_j = Σ_s J_sᵀ λ_i and h_j = Σ_s J_sᵀ z_s over the slacks of subsystem j.
   virtual void Accumulate(int j, double* g, double* h) = 0;
-
-  // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks
-  // on the body (004 §VI-D); per dof (A_jj over rows) when the problem has no bodies.
-  static double DensityBeta(const ContactProblem& p);
 
   const ContactProblem* p_ = nullptr;
   int nsub_ = 0;

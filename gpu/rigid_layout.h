@@ -1,0 +1,41 @@
+// Host storage of the structure-of-arrays layout of gpu/rigid_math.h, built from a problem whose
+// subsystems are single 6-dof rigid bodies (001 §II-B). The CPU path iterates on it directly; the
+// GPU solver copies it to the device once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpu/rigid_math.h"
+#include "problems/model/contact_problem.h"
+
+namespace ncp::gpu {
+
+// Constraints of one row count: contacts (3) or 1-row joints (unilateral, bilateral, soft).
+struct RigidSet {
+  explicit RigidSet(int rows) : nr(rows) {}
+  int nr;
+  int n = 0;
+  std::vector<int> row;  // first row in the problem's λ
+  std::vector<int> body;  // 2 × n
+  std::vector<unsigned char> type;
+  std::vector<double> J, e, mu, stiffness, damping, lambda, w, y, z;
+  ConstraintView View();
+};
+
+struct RigidLayout {
+  int nb = 0;
+  std::vector<int> dof_begin;  // per body: first dof of its subsystem
+  std::vector<double> mass, A;  // one of them: see BodyView
+  std::vector<double> C, L, b, v, g, h, hold;
+  RigidSet contacts{3}, joints{1};
+  BodyView Bodies();
+  // Scatter/gather between the problem's (v, λ) and the layout.
+  void SetState(const Vec& v0, const Vec& lambda0);
+  void GetState(Vec& v_out, Vec& lambda_out) const;
+};
+
+// Returns "" and fills `out`, or the reason the problem does not fit one body per subsystem.
+std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out);
+
+}  // namespace ncp::gpu

@@ -1,0 +1,95 @@
+#include "gpu/subadmm_rigid_cpu.h"
+
+#include "solvers/subadmm/subadmm_base.h"
+
+namespace ncp::gpu {
+
+std::vector<SettingSpec> RigidSpecs() {
+  return {{"beta", 0.0, 0.0, 1e12, false, false, false, {},
+           "initial penalty β; 0 = the density rule of subadmm (004 §VI-D)"},
+          {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
+          {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
+          {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
+           "iterations between β checks (each change refactorizes every body)"}};
+}
+
+Scalars InitialScalars(const ContactProblem& p, const Settings& s) {
+  Scalars sc;
+  sc.beta_base = s.Get("beta") > 0 ? s.Get("beta") : SubAdmmBase::DensityBeta(p);
+  sc.scale = 1.0;
+  sc.beta = sc.beta_base, sc.inv_beta = 1.0 / sc.beta;
+  sc.gamma = s.Get("gamma");
+  sc.adaptive = s.GetBool("adaptive");
+  sc.adapt_every = s.GetInt("adapt_every");
+  sc.refactor = 1;
+  return sc;
+}
+
+Status RigidSubAdmmCpu::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
+  if (std::string why = BuildRigidLayout(p, lay_); !why.empty()) {
+    message_ = why;
+    return Status::kNotApplicable;
+  }
+  n_ = p.num_dofs(), m_ = p.num_rows();
+  lay_.SetState(warm && warm->v.size() == n_ ? warm->v : Vec::Zero(n_),
+                warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
+  bodies_ = lay_.Bodies(), contacts_ = lay_.contacts.View(), joints_ = lay_.joints.View();
+  sc_ = InitialScalars(p, s);
+  // Setup in the device's order: C_b per constraint slot, factors, slacks from v̂⁰ and λ⁰.
+  for (int sl = 0; sl < 2; ++sl) {
+    for (int i = 0; i < contacts_.n; ++i) AssembleElement<3>(contacts_, bodies_, i, sl);
+    for (int i = 0; i < joints_.n; ++i) AssembleElement<1>(joints_, bodies_, i, sl);
+  }
+  for (int b = 0; b < bodies_.n; ++b) FactorStep(bodies_, sc_, b);
+  sc_.refactor = 0, sc_.refactorizations = 1;
+  if (sc_.factor_failed) {
+    message_ = "A_b + beta sum J^T J: not positive definite (factorization failed)";
+    return Status::kFailed;
+  }
+  for (int i = 0; i < contacts_.n; ++i) InitElement<3>(contacts_, bodies_, sc_, i);
+  for (int i = 0; i < joints_.n; ++i) InitElement<1>(joints_, bodies_, sc_, i);
+  return Status::kRunning;
+}
+
+Status RigidSubAdmmCpu::Iterate() {
+  for (int b = 0; b < bodies_.n; ++b) BodyStep(bodies_, sc_, b);
+  double tp2 = 0.0, ty = 0.0;
+  for (int i = 0; i < contacts_.n; ++i) {
+    ConstraintStep<3>(contacts_, bodies_, sc_, i, tp2, ty);
+    MaxTo(&sc_.tp2_bits, tp2), AddTo(&sc_.ty, ty);
+  }
+  for (int i = 0; i < joints_.n; ++i) {
+    ConstraintStep<1>(joints_, bodies_, sc_, i, tp2, ty);
+    MaxTo(&sc_.tp2_bits, tp2), AddTo(&sc_.ty, ty);
+  }
+  for (int b = 0; b < bodies_.n; ++b) MaxTo(&sc_.td_bits, BodyResidual(bodies_, sc_, b));
+  AdaptStep(sc_);
+  if (sc_.nonfinite) {
+    message_ = "non-finite iterate";
+    return Status::kDiverged;
+  }
+  for (int b = 0; b < bodies_.n; ++b) FactorStep(bodies_, sc_, b);
+  if (sc_.factor_failed) {
+    message_ = "refactorization failed";
+    return Status::kFailed;
+  }
+  return Status::kRunning;
+}
+
+void RigidSubAdmmCpu::Current(Vec& v, Vec& lambda) const {
+  v.resize(n_), lambda.resize(m_);
+  lay_.GetState(v, lambda);
+}
+
+std::vector<std::pair<std::string, double>> RigidSubAdmmCpu::Info() const {
+  return {{"beta", sc_.beta},
+          {"beta_scale", sc_.scale},
+          {"theta_p", sc_.theta_p},
+          {"theta_d", sc_.theta_d},
+          {"theta_000_22", sc_.theta_y},
+          {"bodies", static_cast<double>(bodies_.n)},
+          {"diagonal_mass", lay_.mass.empty() ? 0.0 : 1.0},
+          {"refactorizations", static_cast<double>(sc_.refactorizations)}};
+}
+
+}  // namespace ncp::gpu

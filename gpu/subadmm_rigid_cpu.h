@@ -1,0 +1,32 @@
+// `subadmm-rigid-cpu`: the CPU path of the GPU SubADMM (001 §II): one rigid body per subsystem,
+// the per-element functions of gpu/rigid_math.h run sequentially in the kernels' order. It is
+// the reference the CUDA solver is tested against, and equals `subadmm` restricted to rigid
+// bodies up to rounding (tests/gpu_rigid_test.cc).
+#pragma once
+
+#include "gpu/rigid_layout.h"
+#include "solvers/solver.h"
+
+namespace ncp::gpu {
+
+// Settings shared with `subadmm-gpu` (same meaning as in `subadmm`).
+std::vector<SettingSpec> RigidSpecs();
+// β⁰, the adaptive rule's parameters and refactor = 1, from the settings and the problem.
+Scalars InitialScalars(const ContactProblem& p, const Settings& s);
+
+class RigidSubAdmmCpu : public Solver {
+ public:
+  Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
+  Status Iterate() override;
+  void Current(Vec& v, Vec& lambda) const override;
+  std::vector<std::pair<std::string, double>> Info() const override;
+
+ private:
+  RigidLayout lay_;
+  BodyView bodies_;
+  ConstraintView contacts_, joints_;
+  Scalars sc_;
+  int n_ = 0, m_ = 0;
+};
+
+}  // namespace ncp::gpu
