@@ -82,7 +82,7 @@ std::map<std::string, Row> Measure(const std::vector<ContactProblem>& frames, in
 std::string Run(const ReproduceOptions& opt) {
   const int wanted = opt.cases > 0 ? opt.cases : 8;
   const int repeat = 5;
-  const std::vector<ContactProblem> f8 = Frames(8, wanted, 80, 100, 24 * 16, opt.quiet);
+  const std::vector<ContactProblem> f8 = Frames(8, wanted, 80, 100, 24 * 24, opt.quiet);
   const std::vector<ContactProblem> f27 =
       Frames(27, std::max(1, wanted / 2), 0, 1 << 30, 24 * 32, opt.quiet);
   if (f8.empty()) return "# 004 Table III\n\nNo laikago_drop frame with 80–100 contacts was found.\n";
