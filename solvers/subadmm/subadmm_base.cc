@@ -175,49 +175,49 @@ void SubAdmmBase::ConstraintStep(int i, double& theta_p, double& theta_y) {
 
 template <int NR>
 void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
+  // With u_s = −λ_i (39), Σ_s y_s/β_s = Σ_s w_s − λ_i/β_i, so the trial multiplier of 004:36–38
+  // is x = λ_i − β_i (Σ_s w_s + e_i), and then z_s = (y_s + λ_i⁺)/β_s = w_s + (λ_i⁺ − λ_i)/β_s.
   const Constraint& c = p_->constraints[i];
   const int r = c.row;
   const double* e = p_->e.data() + r;
   double* lam = lambda_.data() + r;
-  double ysum[NR] = {}, ty = 0.0;
+  double wsum[NR] = {}, max_ibs = 0.0;
   for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
-    const int s = con_slacks_[t], j = slack_sub_[s];
-    const double bs = beta_[j], ibs = inv_beta_[j];
-    double* y = y_.data() + 3 * s;
+    const int s = con_slacks_[t];
     const double* w = w_.data() + 3 * s;
-    for (int k = 0; k < NR; ++k) {
-      const double yn = bs * w[k] - lam[k];  // u_s = −λ_i (39)
-      const double dy = yn - y[k];
-      ty += dy * dy;
-      y[k] = yn;
-      ysum[k] += yn * ibs;
-    }
+    for (int k = 0; k < NR; ++k) wsum[k] += w[k];
+    max_ibs = std::max(max_ibs, inv_beta_[slack_sub_[s]]);
   }
-  theta_y += ty;
+  if (track_y_) {  // 000:22: θ = Σ_s ‖y_s^{l+1} − y_s^l‖², y_s = β_s w_s − λ_i
+    double ty = 0.0;
+    for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
+      const int s = con_slacks_[t];
+      const double bs = beta_[slack_sub_[s]];
+      for (int k = 0; k < NR; ++k) {
+        const double yn = bs * w_[3 * s + k] - lam[k];
+        ty += (yn - y_[3 * s + k]) * (yn - y_[3 * s + k]);
+        y_[3 * s + k] = yn;
+      }
+    }
+    theta_y += ty;
+  }
   const double beta_i = con_beta_[i];
   double x[3] = {}, ln[3] = {};  // 3 even for NR = 1: the operator reads a contact's 3
-  for (int k = 0; k < NR; ++k) x[k] = -beta_i * (ysum[k] + e[k]);
+  for (int k = 0; k < NR; ++k) x[k] = lam[k] - beta_i * (wsum[k] + e[k]);
   if constexpr (NR == 3)
     ProjectStrict(c.mu, x, ln);  // 3 rows: a contact (38)
   else
     ApplyConstraintOperator(c, beta_i, x, e, ln);
-  for (int k = 0; k < NR; ++k) lam[k] = ln[k];
-  double tp = theta_p;
+  double dl[NR], dl2 = 0.0;
+  for (int k = 0; k < NR; ++k) dl[k] = ln[k] - lam[k], dl2 += dl[k] * dl[k], lam[k] = ln[k];
   for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
     const int s = con_slacks_[t];
     const double ibs = inv_beta_[slack_sub_[s]];
-    const double* y = y_.data() + 3 * s;
-    const double* w = w_.data() + 3 * s;
-    double* z = z_.data() + 3 * s;
-    double prim2 = 0.0;
-    for (int k = 0; k < NR; ++k) {
-      z[k] = (y[k] + ln[k]) * ibs;
-      const double d = w[k] - z[k];
-      prim2 += d * d;
-    }
-    tp = prim2 > tp ? prim2 : tp;  // squared; the root is taken once per iteration
+    for (int k = 0; k < NR; ++k) z_[3 * s + k] = w_[3 * s + k] + dl[k] * ibs;
   }
-  theta_p = tp;
+  // ‖J_s v̂ − z_s‖ = ‖Δλ‖/β_s: the largest over the slacks, squared (the root comes later).
+  const double prim2 = dl2 * max_ibs * max_ibs;
+  theta_p = prim2 > theta_p ? prim2 : theta_p;
 }
 
 void SubAdmmBase::SubsystemStep(int j, double& theta_d) {
@@ -282,13 +282,15 @@ void SubAdmmBase::Current(Vec& v, Vec& lambda) const {
 std::vector<std::pair<std::string, double>> SubAdmmBase::Info() const {
   double log_sum = 0.0;
   for (double b : beta_) log_sum += std::log(b);
-  return {{"beta", nsub_ ? std::exp(log_sum / nsub_) : 0.0},
-          {"beta_scale", scale_},
-          {"theta_p", theta_p_},
-          {"theta_d", theta_d_},
-          {"theta_000_22", theta_y_},
-          {"slacks", static_cast<double>(slack_con_.size())},
-          {"refactorizations", static_cast<double>(refactorizations_)}};
+  std::vector<std::pair<std::string, double>> info = {
+      {"beta", nsub_ ? std::exp(log_sum / nsub_) : 0.0},
+      {"beta_scale", scale_},
+      {"theta_p", theta_p_},
+      {"theta_d", theta_d_},
+      {"slacks", static_cast<double>(slack_con_.size())},
+      {"refactorizations", static_cast<double>(refactorizations_)}};
+  if (track_y_) info.push_back({"theta_000_22", theta_y_});
+  return info;
 }
 
 }  // namespace ncp

@@ -54,6 +54,7 @@ class SubAdmmBase : public Solver {
   // Slacks: constraint, subsystem, w = J_s v̂, z, y (3 numbers each, rows used).
   std::vector<int> slack_con_, slack_sub_;
   std::vector<double> w_, z_, y_;
+  bool track_y_ = false;  // keep y_s for the residual of 000:22 (subadmm-nobody)
   Vec v_, lambda_;
 
  private:

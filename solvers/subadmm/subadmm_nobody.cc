@@ -14,6 +14,7 @@ std::vector<SettingSpec> SubAdmmNobodySolver::Specs() {
 
 std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
   beta_rule_ = s.GetInt("beta_rule");
+  track_y_ = true;  // 000 stops on its θ of (22); reported in Info()
   const ContactProblem& p = *p_;
   const Eigen::SparseMatrix<double, Eigen::RowMajor, int> Jr = p.J;
   std::vector<int> sub_of_dof(p.num_dofs());
