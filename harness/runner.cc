@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "harness/results_store.h"
 #include "harness/system_info.h"
+#include "harness/thread_limits.h"
 #include "problems/io/fclib_io.h"
 #include "problems/model/validate.h"
 
@@ -202,7 +203,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
 
 int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& jobs,
            const RunOptions& opt, const std::string& results_path, bool quiet) {
-  if (opt.threads > 0) omp_set_num_threads(opt.threads);
+  SetSolverThreads(opt.threads);
   ResultsStore store(results_path);
   int ran = 0, skipped = 0;
   std::size_t total = 0;

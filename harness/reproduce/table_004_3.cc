@@ -15,6 +15,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
+#include "harness/thread_limits.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -52,7 +53,7 @@ std::map<std::string, Row> Measure(const std::vector<ContactProblem>& frames, in
   RunOptions ro;
   ro.budget.iters = 100;
   ro.threads = threads;
-  omp_set_num_threads(threads);
+  SetSolverThreads(threads);
   for (const char* name : kSolvers) {
     const SolverEntry& e = FindSolver(name);
     // The subsystem solvers use one thread below 4096 slacks unless told: tell them.
@@ -89,7 +90,7 @@ std::string Run(const ReproduceOptions& opt) {
   const auto m8 = Measure(f8, 1, repeat);
   const auto m8t2 = Measure(f8, 2, repeat);
   const auto m27 = Measure(f27, 1, repeat);
-  omp_set_num_threads(omp_get_num_procs());
+  SetSolverThreads(omp_get_num_procs());
   const PublishedTable paper = ReadPublished("004-table3");
   int c_lo = 1 << 30, c_hi = 0, c27_lo = 1 << 30, c27_hi = 0;
   for (const auto& p : f8) c_lo = std::min(c_lo, p.num_contacts()), c_hi = std::max(c_hi, p.num_contacts());
