@@ -235,21 +235,20 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   // per iteration) or through each slack's row J_s J_{b,j} restricted to its nonzero columns
   // (cheap when a subsystem has many bodies and few slacks, e.g. a robot touching the ground).
   const int apply = s.GetInt("apply");
-  std::vector<std::vector<std::pair<int, Eigen::Vector3d>>> rows(ns);  // nonzero columns
+  // The nonzero columns of each J_{b,j} (a tree body: its ancestors' joint dofs) bound the
+  // columns of its slacks' rows.
+  std::vector<std::vector<int>> body_cols(nb);
   std::vector<double> body_cost(nsub_, 0.0), row_cost(nsub_, 0.0);
   for (int b = 0; b < nb; ++b) {
     const Structure::Body& body = st.bodies[order[b]];
+    body_cols[b].reserve(body.jacobian.cols());
+    for (int c = 0; c < body.jacobian.cols(); ++c)
+      if (!body.jacobian.col(c).isZero(0.0)) body_cols[b].push_back(c);
     const int j = body.subsystem;
     body_cost[j] += 100.0;  // a forward and a backward tree step
     for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
       body_cost[j] += 18.0 * slack_nrows_[sl];
-      for (int c = 0; c < body.jacobian.cols(); ++c) {
-        if (body.jacobian.col(c).isZero(0.0)) continue;
-        const Eigen::Vector3d col = J_[sl] * body.jacobian.col(c);
-        if (col.isZero(0.0)) continue;
-        rows[sl].push_back({c, col});
-        row_cost[j] += 3.0 * slack_nrows_[sl];
-      }
+      row_cost[j] += 3.0 * slack_nrows_[sl] * static_cast<double>(body_cols[b].size());
     }
   }
   srow_begin_.assign(ns + 1, 0), srow_col_.clear(), srow_val_.clear();
@@ -258,11 +257,16 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   for (int j = 0; j < nsub_; ++j)
     rows_mode_[j] = apply == 2 || (apply == 0 && row_cost[j] < body_cost[j]);
   for (int sl = 0; sl < ns; ++sl) {
-    if (rows_mode_[slack_sub_[sl]])
-      for (const auto& [c, col] : rows[sl]) {
+    const int b = slack_body_[sl];
+    if (rows_mode_[slack_sub_[sl]]) {
+      const Eigen::MatrixXd& Jb = st.bodies[order[b]].jacobian;
+      for (int c : body_cols[b]) {
+        const Eigen::Vector3d col = J_[sl] * Jb.col(c);
+        if (col.isZero(0.0)) continue;
         srow_col_.push_back(c);
         srow_val_.insert(srow_val_.end(), col.data(), col.data() + 3);
       }
+    }
     srow_begin_[sl + 1] = static_cast<int>(srow_col_.size());
   }
   return {};

@@ -9,12 +9,6 @@ namespace {
 
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
-Eigen::Matrix3d Skew(const Eigen::Vector3d& p) {
-  Eigen::Matrix3d s;
-  s << 0, -p.z(), p.y(), p.z(), 0, -p.x(), -p.y(), p.x(), 0;
-  return s;
-}
-
 // In-place inverse of the top-left k×k block of a symmetric positive definite matrix (k ≤ 6) by
 // Cholesky; false when not positive definite.
 bool InvertSpd(Mat6& D, int k) {
@@ -82,6 +76,7 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
     }
   anc_begin_.assign(n + 1, 0);
   anc_.clear();
+  anc_.reserve(static_cast<std::size_t>(n) * 8);
   for (int d = 0; d < n; ++d) {
     for (int i = dof_parent_[d]; i >= 0; i = dof_parent_[i]) anc_.push_back(i);
     anc_begin_[d + 1] = static_cast<int>(anc_.size());
@@ -102,11 +97,6 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
     rigid_[b].ok = ok;
     rigid_[b].R = Rt.transpose();
     rigid_[b].p = Eigen::Vector3d(skew(2, 1), skew(0, 2), skew(1, 0));
-    if (ok) {  // the fast path must reproduce X exactly enough
-      Mat6 Y;
-      Y << Rt, -Rt * Skew(rigid_[b].p), Eigen::Matrix3d::Zero(), Rt;
-      rigid_[b].ok = (Y - X).cwiseAbs().maxCoeff() <= 1e-13 * (1.0 + X.cwiseAbs().maxCoeff());
-    }
   }
   Ic_.assign(bodies_.size(), Mat6::Zero());
   U_.assign(bodies_.size(), Mat6::Zero());
@@ -143,9 +133,22 @@ void TreeFactor::Assemble(const Mat6* H, Eigen::MatrixXd& K) {
   // K(b dofs, ancestor dofs) = S_aᵀ X…ᵀ Ic_b S_b, walking up the tree (lower triangle only).
   K.triangularView<Eigen::Lower>().setZero();
   Mat6 F;
+  Vec6 f;
   for (int b = 0; b < nb; ++b) {
     const Body& body = bodies_[b];
     if (body.ndof == 0) continue;
+    if (body.ndof == 1) {  // the common one-dof joint: carry one force column up the tree
+      f.noalias() = Ic_[b] * body.S.col(0);
+      K(body.dof, body.dof) += body.S.col(0).dot(f);
+      for (int a = b; bodies_[a].parent >= 0;) {
+        const Vec6 fa = bodies_[a].X.transpose() * f;
+        f = fa;
+        a = bodies_[a].parent;
+        const Body& anc = bodies_[a];
+        for (int c = 0; c < anc.ndof; ++c) K(body.dof, anc.dof + c) += f.dot(anc.S.col(c));
+      }
+      continue;
+    }
     F.noalias() = Ic_[b] * body.S;
     for (int r = 0; r < body.ndof; ++r)
       for (int c = 0; c <= r; ++c) K(body.dof + r, body.dof + c) += body.S.col(r).dot(F.col(c));
