@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/split.h"
 #include "harness/profile.h"
 #include "harness/results_store.h"
 #include "harness/runner.h"
@@ -14,15 +15,6 @@
 
 namespace ncp::cli {
 namespace {
-
-std::vector<std::string> SplitList(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 void WriteText(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
@@ -84,7 +76,7 @@ void AddProfile(CLI::App& app, Action& action) {
         opt.budget.tol = o->tol;
         opt.budget.tol_metric = Metric::kRes004;
         opt.trace_every = 1;  // the time to tolerance is read from the trace
-        const auto jobs = MakeSolverJobs(SplitList(o->solvers.empty() ? DefaultSolvers() : o->solvers), o->sets);
+        const auto jobs = MakeSolverJobs(SplitComma(o->solvers.empty() ? DefaultSolvers() : o->solvers), o->sets);
         std::vector<DatasetInput> data;
         for (const std::string& path : o->datasets) data.push_back(LoadValidated(path));
         RunAll(data, jobs, opt, o->out, o->quiet);
