@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "problems/scenarios/random/manufactured.h"
+#include "problems/scenarios/sdf/bolt_nut.h"
 #include "problems/scenarios/rigid/scene.h"
 
 namespace ncp {
@@ -70,6 +71,10 @@ const std::vector<ScenarioEntry>& Scenarios() {
        "manufactured problems with a known exact solution: random SPD A, contacts (open/stick/"
        "slip), unilateral, bilateral and soft rows",
        GenerateRandom},
+      {"bolt_nut",
+       "M48x5 steel nut on a fixed bolt (thread SDF vs nut mesh, Frank-Wolfe contacts, k-means to "
+       "<= 120): placements x random wrenches, one step each (004 §VII-A1)",
+       GenerateBoltNut},
   };
   return entries;
 }

@@ -1,0 +1,192 @@
+#include "problems/scenarios/sdf/bolt_nut.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <random>
+
+#include "common/error.h"
+#include "problems/physics/sdf/nut_mesh.h"
+#include "problems/physics/sdf/sdf_contacts.h"
+#include "problems/physics/sdf/thread_sdf.h"
+
+namespace ncp {
+namespace {
+
+using physics::Mat3;
+using physics::Pose;
+using physics::Vec3;
+
+struct Params {
+  int configurations = 10;
+  int wrenches = 10;
+  double clearance = 1e-4;      // radial opening of the nut's thread [m]
+  double penetration = 2e-5;    // deepest flank penetration of each placement [m]
+  double margin = 5e-5;         // contact candidates up to this gap [m]: the loaded flanks
+  int segments_per_turn = 32;   // nut mesh resolution
+  int max_contacts = 120;       // k-means above this (004 §VII-A)
+  double mu = 0.3;
+  double force = 200.0;         // random external force, uniform in a ball of this radius [N]
+  double torque = 10.0;         // random external torque, ball radius [N·m]
+  double density = 7850.0;      // steel [kg/m³]
+  double dt = 1.0 / 240.0;
+  double erp = 0.2;             // share of a penetration removed per step
+};
+
+Params Parse(const std::map<std::string, std::string>& given) {
+  Params p;
+  const std::map<std::string, double*> reals = {
+      {"clearance", &p.clearance}, {"penetration", &p.penetration}, {"margin", &p.margin},
+      {"mu", &p.mu}, {"force", &p.force}, {"torque", &p.torque}, {"density", &p.density},
+      {"dt", &p.dt}, {"erp", &p.erp}};
+  const std::map<std::string, int*> ints = {{"configurations", &p.configurations},
+                                            {"wrenches", &p.wrenches},
+                                            {"segments_per_turn", &p.segments_per_turn},
+                                            {"max_contacts", &p.max_contacts}};
+  for (const auto& [k, v] : given) {
+    double x = 0.0;
+    try {
+      std::size_t used = 0;
+      x = std::stod(v, &used);
+      if (used != v.size()) throw std::invalid_argument(v);
+    } catch (const std::exception&) {
+      throw Error(fmt::format("bolt_nut.{} = {}: not a number", k, v));
+    }
+    if (auto it = reals.find(k); it != reals.end()) {
+      *it->second = x;
+    } else if (auto jt = ints.find(k); jt != ints.end()) {
+      if (x != std::floor(x)) throw Error(fmt::format("bolt_nut.{} = {}: must be an integer", k, v));
+      *jt->second = static_cast<int>(x);
+    } else {
+      std::string known;
+      for (const auto& [n, q] : reals) known += n + " ";
+      for (const auto& [n, q] : ints) known += n + " ";
+      throw Error(fmt::format("bolt_nut.{}: unknown parameter (known: {})", k, known));
+    }
+  }
+  auto positive = [](const char* f, double v) {
+    if (!(v > 0)) throw Error(fmt::format("bolt_nut.{} = {}: must be > 0", f, v));
+  };
+  positive("configurations", p.configurations), positive("wrenches", p.wrenches);
+  positive("margin", p.margin), positive("density", p.density), positive("dt", p.dt);
+  positive("max_contacts", p.max_contacts), positive("segments_per_turn", p.segments_per_turn);
+  if (!(p.mu >= 0)) throw Error(fmt::format("bolt_nut.mu = {}: must be >= 0", p.mu));
+  if (!(p.clearance >= 0) || !(p.penetration >= 0) || !(p.force >= 0) || !(p.torque >= 0))
+    throw Error("bolt_nut: clearance, penetration, force and torque must be >= 0");
+  if (!(p.erp > 0 && p.erp <= 1)) throw Error(fmt::format("bolt_nut.erp = {}: must be in (0, 1]", p.erp));
+  return p;
+}
+
+Mat3 Skew(const Vec3& v) {
+  Mat3 s;
+  s << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
+  return s;
+}
+
+Vec3 InBall(std::mt19937_64& rng, double radius) {
+  std::normal_distribution<double> g;
+  const Vec3 d = Vec3(g(rng), g(rng), g(rng)).normalized();
+  return radius * std::cbrt(std::uniform_real_distribution<double>(0, 1)(rng)) * d;
+}
+
+}  // namespace
+
+std::vector<ContactProblem> GenerateBoltNut(const std::map<std::string, std::string>& given,
+                                            int count, std::uint64_t seed) {
+  const Params prm = Parse(given);
+  const physics::ThreadSdf bolt = physics::ThreadSdf::M48x5(0.2);
+  physics::NutOptions no;
+  no.clearance = prm.clearance;
+  no.segments_per_turn = prm.segments_per_turn;
+  const physics::NutMesh nut = physics::MakeNut(bolt, no);
+  const double mass = prm.density * nut.volume;
+  const Mat3 Ic = mass * nut.unit_inertia;
+  Eigen::Matrix<double, 6, 6> M;
+  M << mass * Mat3::Identity(), -mass * Skew(nut.com), mass * Skew(nut.com),
+      Ic - mass * Skew(nut.com) * Skew(nut.com);
+  const double P = bolt.pitch();
+
+  std::vector<ContactProblem> out;
+  std::mt19937_64 rng(seed);
+  for (int k = 0; static_cast<int>(out.size()) < count; ++k) {
+    // Placement k: turned by φ along the helix at one of three depths, then lowered by δ until
+    // the deepest thread vertex penetrates the bolt by `penetration` (bisection on δ).
+    const double phi = 2.0 * M_PI * (k % prm.configurations) / prm.configurations + 0.1 * k;
+    const double base = 0.05 + P * (k % 3) + P * phi / (2.0 * M_PI);
+    auto pose_at = [&](double delta) {
+      Pose T = Pose::Identity();
+      T.linear() = Eigen::AngleAxisd(phi, Vec3::UnitZ()).toRotationMatrix();
+      T.translation() = Vec3(0.0, 0.0, base + delta);
+      return T;
+    };
+    auto deepest = [&](double delta) {
+      const Pose T = pose_at(delta);
+      double d = 1e300;
+      for (int t = 0; t < nut.thread_triangles; ++t)
+        for (int c = 0; c < 3; ++c)
+          d = std::min(d, bolt.Eval(T * nut.mesh.vertices[nut.mesh.triangles[t][c]], nullptr));
+      return d;
+    };
+    double lo = -P / 4, hi = 0.0;  // deepest(hi) > −penetration ≥ deepest(lo)
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (deepest(mid) > -prm.penetration ? hi : lo) = mid;
+    }
+    const Pose T = pose_at(hi);
+    std::vector<physics::ContactPoint> found =
+        physics::SdfMeshContacts(bolt, nut.mesh, T, prm.margin, 0, nut.thread_triangles);
+    const int candidates = static_cast<int>(found.size());
+    found = physics::ClusterContacts(found, prm.max_contacts, seed + static_cast<std::uint64_t>(k));
+    for (int w = 0; w < prm.wrenches && static_cast<int>(out.size()) < count; ++w) {
+      ContactProblem p;
+      p.form = ProblemForm::kGlobal;
+      p.A = M.sparseView();
+      // b = M v⁰ + dt (gravity + external wrench), v⁰ = 0; wrenches in the nut frame.
+      const Mat3 Rt = T.linear().transpose();
+      const Vec3 f = Rt * (Vec3(0, 0, -9.81 * mass) + InBall(rng, prm.force));
+      const Vec3 n = nut.com.cross(Rt * Vec3(0, 0, -9.81 * mass)) + Rt * InBall(rng, prm.torque);
+      p.b.resize(6);
+      p.b << prm.dt * f, prm.dt * n;
+      Structure::Subsystem sub{0, 6, "rigid"};
+      p.structure.subsystems.push_back(sub);
+      Structure::Body body;
+      body.mass = mass, body.inertia = Ic, body.com = nut.com;
+      body.jacobian = Eigen::MatrixXd::Identity(6, 6);
+      body.joint_dof = 0, body.joint_dofs = 6;
+      p.structure.bodies.push_back(body);
+      std::vector<Eigen::Triplet<double>> jt;
+      std::vector<double> e;
+      for (const physics::ContactPoint& c : found) {
+        const int ci = AddConstraint(p.constraints, ConstraintType::kContact, prm.mu);
+        const Mat3 F = physics::ContactFrame(c.normal);
+        const Vec3 pl = T.inverse() * c.position;
+        Eigen::Matrix<double, 3, 6> G;
+        G << Mat3::Identity(), -Skew(pl);
+        const Eigen::MatrixXd blk = (F * T.linear()) * G;
+        for (int r = 0; r < 3; ++r)
+          for (int col = 0; col < 6; ++col) jt.emplace_back(3 * ci + r, col, blk(r, col));
+        p.structure.blocks.push_back({ci, 0, blk});
+        e.push_back(c.gap >= 0 ? c.gap / prm.dt : prm.erp * c.gap / prm.dt);
+        e.push_back(0.0), e.push_back(0.0);
+      }
+      p.J.resize(p.num_rows(), 6);
+      p.J.setFromTriplets(jt.begin(), jt.end());
+      p.e = Eigen::Map<const Vec>(e.data(), static_cast<Eigen::Index>(e.size()));
+      p.meta.name = fmt::format("bolt_nut-c{:02d}-w{:02d}", k, w);
+      p.meta.scenario = "bolt_nut";
+      p.meta.case_name = fmt::format("placement {} wrench {}", k, w);
+      p.meta.dt = prm.dt;
+      p.meta.seed = seed;
+      p.meta.generator_version = 1;
+      auto& mp = p.meta.params;
+      mp["mass"] = mass, mp["mu"] = prm.mu, mp["candidates"] = candidates;
+      mp["contacts"] = static_cast<double>(found.size()), mp["clearance"] = prm.clearance;
+      mp["penetration"] = prm.penetration, mp["margin"] = prm.margin;
+      mp["nut_triangles"] = static_cast<double>(nut.mesh.triangles.size());
+      mp["segments_per_turn"] = prm.segments_per_turn;
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
+}  // namespace ncp
