@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Two panels from a trace CSV (solver,case,iteration,time_s,res004): the median residual over
+time across cases (left) and the median time over iterations (right), one line per solver."""
+import argparse
+import csv
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("csv")
+    ap.add_argument("-o", "--out", required=True)
+    a = ap.parse_args()
+    try:
+        rows = list(csv.DictReader(open(a.csv)))
+    except OSError as e:
+        print(f"trace_panels: {a.csv}: {e.strerror}", file=sys.stderr)
+        return 2
+    if not rows or set(rows[0]) != {"solver", "case", "iteration", "time_s", "res004"}:
+        print(f"trace_panels: {a.csv}: not a trace CSV (solver,case,iteration,time_s,res004)",
+              file=sys.stderr)
+        return 2
+    runs = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        runs[r["solver"]][r["case"]].append((int(r["iteration"]), float(r["time_s"]), float(r["res004"])))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for solver, cases in runs.items():
+        tmax = max(p[1] for c in cases.values() for p in c)
+        grid = np.logspace(-5, np.log10(max(tmax, 1e-5)), 80)
+        med = []
+        for t in grid:
+            vals = []
+            for c in cases.values():
+                before = [p[2] for p in c if p[1] <= t]
+                vals.append(before[-1] if before else c[0][2])
+            med.append(np.median(vals))
+        left.loglog(grid * 1e3, med, label=solver)
+        it = sorted({p[0] for c in cases.values() for p in c})
+        tm = [np.median([p[1] for c in cases.values() for p in c if p[0] == i]) for i in it]
+        right.plot(it, np.array(tm) * 1e3, label=solver)
+        print(f"{solver}: median final res004 {np.median([c[-1][2] for c in cases.values()]):.2e}")
+    left.set_xlabel("time [ms]"), left.set_ylabel("median res004"), left.grid(True, which="both", alpha=0.3)
+    right.set_xlabel("iteration"), right.set_ylabel("median time [ms]"), right.grid(True, alpha=0.3)
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(a.out, dpi=110)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
