@@ -14,3 +14,5 @@ mkdir -p datasets/default
 # admm-full and pgs). Deterministic in the seed.
 "$ncp" generate laikago_drop -o datasets/default/laikago_drop.h5 -n 8 --seed 1
 "$ncp" generate sliding_cubes -o datasets/default/sliding_cubes.h5 -n 4 --seed 1
+# Single-step bolt-nut cases: 10 placements x 2 random wrenches (004 §VII-A1 uses 10 x 10).
+"$ncp" generate bolt_nut -o datasets/default/bolt_nut.h5 -n 20 --seed 1 -p configurations=10,wrenches=2
