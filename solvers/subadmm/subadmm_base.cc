@@ -159,8 +159,12 @@ void SubAdmmBase::UpdateConstraintBetas() {
 
 bool SubAdmmBase::RefactorizeAll() {
   bool ok = true;
-#pragma omp parallel for schedule(static) num_threads(threads_) if (parallel_) reduction(&& : ok)
-  for (int j = 0; j < nsub_; ++j) ok = Factorize(j, beta_[j]) && ok;
+  if (!parallel_) {
+    for (int j = 0; j < nsub_; ++j) ok = Factorize(j, beta_[j]) && ok;
+  } else {
+#pragma omp parallel for schedule(static) num_threads(threads_) reduction(&& : ok)
+    for (int j = 0; j < nsub_; ++j) ok = Factorize(j, beta_[j]) && ok;
+  }
   ++refactorizations_;
   return ok;
 }
@@ -234,23 +238,31 @@ void SubAdmmBase::SubsystemStep(int j, double& theta_d) {
   theta_d = std::max(theta_d, theta_d_sub_[j]);
 }
 
+void SubAdmmBase::VelocityStep(int j) {
+  const int b0 = sub_begin_[j], n = sub_n_[j];
+  for (int k = 0; k < n; ++k)  // b_j + Σ J_sᵀ(β z_s + λ_i)   (34)
+    rhs_[b0 + k] = p_->b[b0 + k] + beta_[j] * h_[b0 + k] + g_[b0 + k];
+  Solve(j, rhs_.data() + b0, v_.data() + b0);
+  SlackVelocities(j, v_.data() + b0);
+}
+
 Status SubAdmmBase::Iterate() {
   const int nc = p_->num_constraints();
   double tp = 0.0, ty = 0.0, td = 0.0;
-#pragma omp parallel num_threads(threads_) if (parallel_)
-  {
-#pragma omp for schedule(static)
-    for (int j = 0; j < nsub_; ++j) {
-      const int b0 = sub_begin_[j], n = sub_n_[j];
-      for (int k = 0; k < n; ++k)  // b_j + Σ J_sᵀ(β z_s + λ_i)   (34)
-        rhs_[b0 + k] = p_->b[b0 + k] + beta_[j] * h_[b0 + k] + g_[b0 + k];
-      Solve(j, rhs_.data() + b0, v_.data() + b0);
-      SlackVelocities(j, v_.data() + b0);
-    }
-#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
+  if (!parallel_) {  // plain loops: even a one-thread OpenMP region costs a few µs per iteration
+    for (int j = 0; j < nsub_; ++j) VelocityStep(j);
     for (int i = 0; i < nc; ++i) ConstraintStep(i, tp, ty);
-#pragma omp for schedule(static) reduction(max : td)
     for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
+  } else {
+#pragma omp parallel num_threads(threads_)
+    {
+#pragma omp for schedule(static)
+      for (int j = 0; j < nsub_; ++j) VelocityStep(j);
+#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
+      for (int i = 0; i < nc; ++i) ConstraintStep(i, tp, ty);
+#pragma omp for schedule(static) reduction(max : td)
+      for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
+    }
   }
   tp = std::sqrt(tp);
   theta_p_ = tp, theta_d_ = td, theta_y_ = ty;

@@ -58,6 +58,7 @@ class SubAdmmBase : public Solver {
   Vec v_, lambda_;
 
  private:
+  void VelocityStep(int j);
   void ConstraintStep(int i, double& theta_p, double& theta_y);
   template <int NR>
   void ConstraintStepRows(int i, double& theta_p, double& theta_y);
