@@ -1,9 +1,8 @@
 #include "solvers/subadmm/subadmm.h"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
-#include <map>
-#include <set>
 
 namespace ncp {
 namespace {
@@ -52,7 +51,8 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   // A 1-row constraint whose part in subsystem j is a single joint coordinate (PD drives,
   // joint limits) keeps one joint-space slack there: it adds β a² to one diagonal entry of K_j,
   // which every tree factorization absorbs, instead of two body slacks of 6 columns each.
-  std::set<std::pair<int, int>> joint_pairs;
+  // joint_sub[i]: the subsystems (at most two) in which constraint i is a joint-space slack.
+  std::vector<std::array<int, 2>> joint_sub(p.num_constraints(), {-1, -1});
   std::vector<int> jcon, jsub, jdof;
   std::vector<double> jcoef;
   if (s.GetInt("joint_rows") == 0) {
@@ -60,39 +60,54 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     std::vector<int> sub_of_dof(p.num_dofs());
     for (int j = 0; j < nsub_; ++j)
       for (int k = 0; k < sub_n_[j]; ++k) sub_of_dof[sub_begin_[j] + k] = j;
-    std::map<int, std::pair<int, double>> single;  // subsystem → (dof, value), or dof −1: several
     for (int i = 0; i < p.num_constraints(); ++i) {
       const Constraint& c = p.constraints[i];
       if (c.rows() != 1) continue;
-      single.clear();
+      // Per touched subsystem: its one (dof, value), or dof −1 when it has several; a row that
+      // touches more than two subsystems keeps its body slacks.
+      int subs[2] = {-1, -1}, dofs[2] = {-1, -1}, touched = 0;
+      double vals[2] = {0, 0};
       for (decltype(Jr)::InnerIterator it(Jr, c.row); it; ++it) {
         if (it.value() == 0.0) continue;
         const int j = sub_of_dof[it.col()];
-        const auto [at, fresh] = single.try_emplace(j, it.col(), it.value());
-        if (!fresh) at->second.first = -1;
+        int t = 0;
+        while (t < touched && subs[t] != j) ++t;
+        if (t == touched) {
+          if (touched == 2) { touched = 3; break; }
+          subs[t] = j, dofs[t] = static_cast<int>(it.col()), vals[t] = it.value(), ++touched;
+        } else {
+          dofs[t] = -1;
+        }
       }
-      for (const auto& [j, dv] : single)
-        if (dv.first >= 0) {
-          joint_pairs.insert({i, j});
-          jcon.push_back(i), jsub.push_back(j);
-          jdof.push_back(dv.first - sub_begin_[j]), jcoef.push_back(dv.second);
+      if (touched > 2) continue;
+      for (int t = 0; t < touched; ++t)
+        if (dofs[t] >= 0) {
+          joint_sub[i][t] = subs[t];
+          jcon.push_back(i), jsub.push_back(subs[t]);
+          jdof.push_back(dofs[t] - sub_begin_[subs[t]]), jcoef.push_back(vals[t]);
         }
     }
   }
-  // One slack per (constraint, body); repeated blocks of a pair are summed.
-  std::map<std::pair<int, int>, int> slack_of;
+  // One slack per (constraint, body); repeated blocks of a pair (adjacent in the block list,
+  // which is ordered by constraint) are summed.
   J_.clear(), slack_body_.clear();
+  int first_of_constraint = 0;
   for (const Structure::Block& blk : st.blocks) {
-    if (joint_pairs.count({blk.constraint, st.bodies[blk.body].subsystem})) continue;
-    const auto [it, fresh] = slack_of.try_emplace({blk.constraint, blk.body},
-                                                  static_cast<int>(J_.size()));
-    if (fresh) {
+    const int sub = st.bodies[blk.body].subsystem;
+    if (joint_sub[blk.constraint][0] == sub || joint_sub[blk.constraint][1] == sub) continue;
+    if (slack_con_.empty() || slack_con_.back() != blk.constraint)
+      first_of_constraint = static_cast<int>(J_.size());
+    int at = first_of_constraint;
+    while (at < static_cast<int>(J_.size()) &&
+           !(slack_con_[at] == blk.constraint && slack_body_[at] == pos[blk.body]))
+      ++at;
+    if (at == static_cast<int>(J_.size())) {
       slack_con_.push_back(blk.constraint);
-      slack_sub_.push_back(st.bodies[blk.body].subsystem);
+      slack_sub_.push_back(sub);
       slack_body_.push_back(pos[blk.body]);
       J_.push_back(Block::Zero());
     }
-    J_[it->second].topRows(blk.jacobian.rows()) += blk.jacobian;
+    J_[at].topRows(blk.jacobian.rows()) += blk.jacobian;
   }
   // Slacks stored body by body, so the per-body loops of every iteration run over contiguous
   // memory.
