@@ -59,7 +59,7 @@ Scene Build(const PeerCase& c) {
 
 TEST_P(MujocoPeer, CompiledModelCarriesOurMassesSizesFriction) {
 #ifndef NCP_WITH_MUJOCO
-  GTEST_SKIP() << "built without MuJoCo (libmujoco-dev not found, NCPBENCH_MUJOCO=AUTO): peer not tested";
+  GTEST_SKIP() << "built without MuJoCo (libmujoco-dev not found, or NCPBENCH_MUJOCO=OFF): peer not tested";
 #else
   const Scene sc = Build(GetParam());
   const physics::MultibodySystem& sys = *sc.system;
@@ -106,7 +106,7 @@ TEST_P(MujocoPeer, CompiledModelCarriesOurMassesSizesFriction) {
 
 TEST_P(MujocoPeer, ShortRunGivesFiniteMetrics) {
 #ifndef NCP_WITH_MUJOCO
-  GTEST_SKIP() << "built without MuJoCo (libmujoco-dev not found, NCPBENCH_MUJOCO=AUTO): peer not tested";
+  GTEST_SKIP() << "built without MuJoCo (libmujoco-dev not found, or NCPBENCH_MUJOCO=OFF): peer not tested";
 #else
   const Scene sc = Build(GetParam());
   for (const char* solver : {"pgs", "cg", "newton"}) {

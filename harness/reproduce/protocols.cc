@@ -45,7 +45,7 @@ const std::vector<Protocol>& Protocols() {
 #else
       Pending("mujoco-peer", "our simulate vs MuJoCo PGS/CG/Newton on the four rigid scenes: outcome metrics",
               "vertical_stacks, oblique_stacks, sliding_cubes, laikago_drop; 200 iterations per step",
-              "MuJoCo (libmujoco-dev; CMake NCPBENCH_MUJOCO found none)"),
+              "MuJoCo (libmujoco-dev not found at configure time, or NCPBENCH_MUJOCO=OFF)"),
 #endif
   };
   return all;
