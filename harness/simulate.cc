@@ -107,6 +107,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
                    st.max_penetration * 1e3, st.res004);
     res.steps.push_back(st);
   }
+  for (int b = 0; b < sys.num_bodies(); ++b) res.final_poses.push_back(sys.BodyPose(b));
   return res;
 }
 

@@ -9,6 +9,9 @@ Protocol MakeTable001_1();
 Protocol MakeFig004_7();
 Protocol MakeTable004_2();
 Protocol MakeTable004_3();
+#ifdef NCP_WITH_MUJOCO
+Protocol MakeMujocoPeer();
+#endif
 
 namespace {
 
@@ -37,6 +40,13 @@ const std::vector<Protocol>& Protocols() {
               "the pouring scene (dish SDF module)"),
       MakeTable004_2(),
       MakeTable004_3(),
+#ifdef NCP_WITH_MUJOCO
+      MakeMujocoPeer(),
+#else
+      Pending("mujoco-peer", "our simulate vs MuJoCo PGS/CG/Newton on the four rigid scenes: outcome metrics",
+              "vertical_stacks, oblique_stacks, sliding_cubes, laikago_drop; 200 iterations per step",
+              "MuJoCo (libmujoco-dev not found at configure time, or NCPBENCH_MUJOCO=OFF)"),
+#endif
   };
   return all;
 }

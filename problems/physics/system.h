@@ -79,6 +79,9 @@ class MultibodySystem {
   int GeomInstance(int g) const { return owner_[g].instance; }
   // World pose of body (link) `b` of the system.
   const Pose& BodyPose(int b) const;
+  // Every geom: instance geoms (GeomInstance ≥ 0) and world geoms (GeomInstance = −1, `local`
+  // in the world frame).
+  const std::vector<Geom>& geoms() const { return geoms_; }
 
  private:
   struct GeomOwner {
