@@ -146,4 +146,15 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out) {
   return {};
 }
 
+std::vector<std::pair<std::string, double>> RigidInfo(const Scalars& sc, const RigidLayout& lay) {
+  return {{"beta", sc.beta},
+          {"beta_scale", sc.scale},
+          {"theta_p", sc.theta_p},
+          {"theta_d", sc.theta_d},
+          {"theta_000_22", sc.theta_y},
+          {"bodies", static_cast<double>(lay.nb)},
+          {"diagonal_mass", lay.mass.empty() ? 0.0 : 1.0},
+          {"refactorizations", static_cast<double>(sc.refactorizations)}};
+}
+
 }  // namespace ncp::gpu

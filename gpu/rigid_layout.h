@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/rigid_math.h"
@@ -37,5 +38,8 @@ struct RigidLayout {
 
 // Returns "" and fills `out`, or the reason the problem does not fit one body per subsystem.
 std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out);
+
+// The Info() of both rigid solvers (CPU path and GPU): penalty, residuals, sizes.
+std::vector<std::pair<std::string, double>> RigidInfo(const Scalars& sc, const RigidLayout& lay);
 
 }  // namespace ncp::gpu

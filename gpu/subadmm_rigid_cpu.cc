@@ -82,14 +82,7 @@ void RigidSubAdmmCpu::Current(Vec& v, Vec& lambda) const {
 }
 
 std::vector<std::pair<std::string, double>> RigidSubAdmmCpu::Info() const {
-  return {{"beta", sc_.beta},
-          {"beta_scale", sc_.scale},
-          {"theta_p", sc_.theta_p},
-          {"theta_d", sc_.theta_d},
-          {"theta_000_22", sc_.theta_y},
-          {"bodies", static_cast<double>(bodies_.n)},
-          {"diagonal_mass", lay_.mass.empty() ? 0.0 : 1.0},
-          {"refactorizations", static_cast<double>(sc_.refactorizations)}};
+  return RigidInfo(sc_, lay_);
 }
 
 }  // namespace ncp::gpu

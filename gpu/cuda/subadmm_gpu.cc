@@ -49,14 +49,7 @@ void SubAdmmGpu::Current(Vec& v, Vec& lambda) const {
 }
 
 std::vector<std::pair<std::string, double>> SubAdmmGpu::Info() const {
-  return {{"beta", sc_.beta},
-          {"beta_scale", sc_.scale},
-          {"theta_p", sc_.theta_p},
-          {"theta_d", sc_.theta_d},
-          {"theta_000_22", sc_.theta_y},
-          {"bodies", static_cast<double>(lay_.nb)},
-          {"diagonal_mass", lay_.mass.empty() ? 0.0 : 1.0},
-          {"refactorizations", static_cast<double>(sc_.refactorizations)}};
+  return RigidInfo(sc_, lay_);
 }
 
 }  // namespace ncp::gpu
