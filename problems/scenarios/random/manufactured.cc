@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "problems/physics/dynamics/spatial.h"
 
 namespace ncp {
 namespace {
@@ -59,13 +60,6 @@ Eigen::Matrix<double, 6, 6> RandomMassBlock(Rng& rng, const ManufacturedOptions&
   return 0.5 * (M + M.transpose());
 }
 
-// Spatial inertia about the body origin, [lin; ang] order (004 App. A).
-Eigen::Matrix<double, 6, 6> SpatialInertia(double m, const V3& c, const Mat3& Ic) {
-  Eigen::Matrix<double, 6, 6> M;
-  M << m * Mat3::Identity(), -m * Skew(c), m * Skew(c), Ic - m * Skew(c) * Skew(c);
-  return M;
-}
-
 // One subsystem as a random tree: body 0 floats (6 dofs, J = I), body t > 0 hangs from a random
 // earlier body by a revolute or prismatic joint (local dof 5 + t). Appends bodies with tree data
 // and returns A_j = Σ_b J_bᵀ M_b J_b.
@@ -90,13 +84,17 @@ Eigen::MatrixXd AddRandomTree(Rng& rng, const ManufacturedOptions& o, int subsys
       b.joint_dof = 5 + t, b.joint_dofs = 1;
       const Mat3 R = Eigen::AngleAxisd(Uniform(rng, 0, 2 * M_PI), RandomUnit(rng)).toRotationMatrix();
       const V3 r = 0.3 * RandomUnit(rng);
-      b.transform << R.transpose(), -R.transpose() * Skew(r), Mat3::Zero(), R.transpose();
+      physics::Pose T = physics::Pose::Identity();  // the body's frame in its parent's
+      T.linear() = R, T.translation() = r;
+      b.transform = physics::TwistTransform(T);
       b.jacobian = b.transform * st.bodies[b.parent].jacobian;
       const V3 axis = RandomUnit(rng);
       const bool revolute = Uniform(rng, 0, 1) < 0.7;
       b.jacobian.col(b.joint_dof) << (revolute ? V3::Zero() : axis), (revolute ? axis : V3::Zero());
     }
-    Aj += b.jacobian.transpose() * SpatialInertia(b.mass, b.com, b.inertia) * b.jacobian;
+    physics::Link link;  // for its spatial inertia about the body origin (004 App. A)
+    link.mass = b.mass, link.com = b.com, link.inertia = b.inertia;
+    Aj += b.jacobian.transpose() * physics::SpatialInertia(link) * b.jacobian;
     st.bodies.push_back(b);
   }
   return 0.5 * (Aj + Aj.transpose());

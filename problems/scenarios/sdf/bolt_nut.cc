@@ -5,6 +5,7 @@
 #include <random>
 
 #include "common/error.h"
+#include "problems/physics/dynamics/spatial.h"
 #include "problems/physics/sdf/nut_mesh.h"
 #include "problems/physics/sdf/sdf_contacts.h"
 #include "problems/physics/sdf/thread_sdf.h"
@@ -76,12 +77,6 @@ Params Parse(const std::map<std::string, std::string>& given) {
   return p;
 }
 
-Mat3 Skew(const Vec3& v) {
-  Mat3 s;
-  s << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return s;
-}
-
 Vec3 InBall(std::mt19937_64& rng, double radius) {
   std::normal_distribution<double> g;
   const Vec3 d = Vec3(g(rng), g(rng), g(rng)).normalized();
@@ -100,9 +95,9 @@ std::vector<ContactProblem> GenerateBoltNut(const std::map<std::string, std::str
   const physics::NutMesh nut = physics::MakeNut(bolt, no);
   const double mass = prm.density * nut.volume;
   const Mat3 Ic = mass * nut.unit_inertia;
-  Eigen::Matrix<double, 6, 6> M;
-  M << mass * Mat3::Identity(), -mass * Skew(nut.com), mass * Skew(nut.com),
-      Ic - mass * Skew(nut.com) * Skew(nut.com);
+  physics::Link link;  // the nut as one link, for its spatial inertia about the nut origin
+  link.mass = mass, link.com = nut.com, link.inertia = Ic;
+  const physics::Mat6 M = physics::SpatialInertia(link);
   const double P = bolt.pitch();
 
   std::vector<ContactProblem> out;
@@ -160,7 +155,7 @@ std::vector<ContactProblem> GenerateBoltNut(const std::map<std::string, std::str
         const Mat3 F = physics::ContactFrame(c.normal);
         const Vec3 pl = T.inverse() * c.position;
         Eigen::Matrix<double, 3, 6> G;
-        G << Mat3::Identity(), -Skew(pl);
+        G << Mat3::Identity(), -physics::Skew(pl);
         const Eigen::MatrixXd blk = (F * T.linear()) * G;
         for (int r = 0; r < 3; ++r)
           for (int col = 0; col < 6; ++col) jt.emplace_back(3 * ci + r, col, blk(r, col));
