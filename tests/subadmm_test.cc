@@ -114,7 +114,7 @@ TEST_P(TreeFactorization, EqualsDenseFactorization) {
       TreeFactor f;
       std::string why;
       ASSERT_TRUE(f.Init(tb, n, GetParam(), &why)) << why;
-      ASSERT_TRUE(f.Factorize(H.data(), nullptr, diag.data()));
+      ASSERT_TRUE(f.Factorize(H.data(), diag.data()));
       if (GetParam() == TreeFactor::Method::kCrba) {
         const Eigen::MatrixXd lower = f.assembled().triangularView<Eigen::Lower>();
         const Eigen::MatrixXd klow = K.triangularView<Eigen::Lower>();

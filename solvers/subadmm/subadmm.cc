@@ -301,7 +301,7 @@ bool SubAdmmSolver::Factorize(int j, double beta) {
     }
     const bool joint = sub_jslack_begin_[j + 1] > sub_jslack_begin_[j];
     if (joint) jdiag_work_[j] = beta * jdiag_[j];
-    return tree_[j].Factorize(H_.data() + sub_body_begin_[j], nullptr,
+    return tree_[j].Factorize(H_.data() + sub_body_begin_[j],
                               joint ? jdiag_work_[j].data() : nullptr);
   }
   K_[j] = sub_A_[j];

@@ -119,8 +119,8 @@ bool TreeFactor::CoversPattern(const Eigen::MatrixXd& M, double tol) const {
   return true;
 }
 
-bool TreeFactor::Factorize(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag) {
-  return method_ == Method::kCrba ? FactorCrba(H, correction, diag) : FactorAba(H, diag);
+bool TreeFactor::Factorize(const Mat6* H, const double* diag) {
+  return method_ == Method::kCrba ? FactorCrba(H, diag) : FactorAba(H, diag);
 }
 
 void TreeFactor::Assemble(const Mat6* H, Eigen::MatrixXd& K) {
@@ -170,9 +170,8 @@ bool TreeFactor::FactorizeSum(const Eigen::MatrixXd& A, double beta, const Eigen
   return Eliminate();
 }
 
-bool TreeFactor::FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag) {
+bool TreeFactor::FactorCrba(const Mat6* H, const double* diag) {
   Assemble(H, K_);
-  if (correction) K_.triangularView<Eigen::Lower>() += *correction;
   if (diag)
     for (int k = 0; k < n_; ++k) K_(k, k) += diag[k];
   return Eliminate();

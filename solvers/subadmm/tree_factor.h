@@ -1,4 +1,4 @@
-// Factorization of a subsystem matrix K = Σ_b J_bᵀ H_b J_b (+ a dense correction) for a
+// Factorization of a subsystem matrix K = Σ_b J_bᵀ H_b J_b (+ joint-space diagonal terms) for a
 // kinematic tree (004:40), with the per-body 6×6 H_b of 004:41. Two algorithms:
 //  * kCrba: composite-rigid-body assembly of K, then the LTDL factorization with branch-induced
 //    sparsity (Featherstone, RBDA §6.5): fill-in only along each dof's ancestors.
@@ -27,11 +27,11 @@ class TreeFactor {
   // bodies: the subsystem's bodies in order (parents first); n: its dof count. Returns false with
   // a reason when the tree is not usable (dofs not ordered parent before child, gaps, ...).
   bool Init(std::vector<Body> bodies, int n, Method method, std::string* why);
-  // H[b]: per-body matrices (indexed like bodies); correction: optional dense n×n added to K;
+  // H[b]: per-body matrices (indexed like bodies);
   // diag: optional per-dof terms added to K's diagonal (joint-space rows; like rotor inertia in
   // the articulated-body recursion). nullptr for none. Returns false when K is not positive
   // definite.
-  bool Factorize(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag = nullptr);
+  bool Factorize(const Mat6* H, const double* diag = nullptr);
   // K = Σ_b J_bᵀ H_b J_b by composite rigid bodies, into K's lower triangle (branch pattern).
   void Assemble(const Mat6* H, Eigen::MatrixXd& K);
   // K = A + β C (lower triangles, both on the branch pattern), then the LTDL elimination. CRBA is
@@ -55,7 +55,7 @@ class TreeFactor {
   void set_method(Method m) { method_ = m; }
 
  private:
-  bool FactorCrba(const Mat6* H, const Eigen::MatrixXd* correction, const double* diag);
+  bool FactorCrba(const Mat6* H, const double* diag);
   bool FactorAba(const Mat6* H, const double* diag);
   bool Eliminate();  // LTDL of K_ in place
 
