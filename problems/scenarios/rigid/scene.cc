@@ -16,6 +16,7 @@ Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t s
 Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 
 const std::vector<SceneEntry>& Scenes() {
   static const std::vector<SceneEntry> entries = {
@@ -35,6 +36,15 @@ const std::vector<SceneEntry>& Scenes() {
        {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses},
       {"stir", "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
        {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir},
+      {"cable",
+       "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
+       "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
+       "links, bodies_per_subsystem 0 = the variant's",
+       {{"variant", 2}, {"links", 0}, {"bodies_per_subsystem", 0}, {"length", 1.2},
+        {"radius", 0.004}, {"density", 1100}, {"young", 1e5}, {"poisson", 0.49},
+        {"damping", 0.001}, {"mu", 0.3}, {"cylinder_radius", 0.04}, {"cylinder_height", 0.2},
+        {"turns_per_s", 0.5}, {"pitch", 0.012}},
+       200, 40, MakeCable},
   };
   return entries;
 }
@@ -106,14 +116,12 @@ Mat3 BoxInertia(double mass, const Vec3& h) {
       .asDiagonal();
 }
 
-namespace {
 Eigen::VectorXd PoseToQ(const Pose& pose) {
   Eigen::VectorXd q(7);
   const Eigen::Quaterniond r(pose.linear());
   q << pose.translation(), r.w(), r.x(), r.y(), r.z();
   return q;
 }
-}  // namespace
 
 int AddBox(MultibodySystem& s, double mass, const Vec3& half, double mu, const Pose& pose,
            const Vec6& velocity) {
