@@ -4,17 +4,20 @@
 //   A = blockdiag H_j(q),  b = H_j v_k − (1 − θ) dt C_j(q, v_k)   (C: RNEA bias incl. gravity)
 //   contact rows J_{i,b} = ±R_i [I −[p_i]] (004 App. A), joint-limit rows (unilateral),
 //   PD rows (soft, λ = −k e − d J v̂ with k = kp dt, d = kd dt + kp dt²),
+//   coupling rows between two bodies or a body and a world frame (rods, grippers; rod_coupling.h),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
 // Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "problems/model/contact_problem.h"
 #include "problems/physics/collision/collision_world.h"
 #include "problems/physics/dynamics/dynamics.h"
 #include "problems/physics/stepped_system.h"
+#include "problems/physics/dynamics/rod_coupling.h"
 
 namespace ncp::physics {
 
@@ -48,6 +51,17 @@ class MultibodySystem : public SteppedSystem {
   int AddWorldGeom(const Geom& g);  // returns the geom index
   int AddKinematicGeom(const Geom& g);  // a world geom whose pose is set by SetKinematicPose
   void SetKinematicPose(int geom, const Pose& pose, const Vec3& linear, const Vec3& angular);
+  // Six coupling rows between two bodies (or a body and a world frame, body_a = −1); returns the
+  // coupling index. Throws ncp::Error on a bad body index or a negative or non-finite gain.
+  int AddCoupling(const Coupling& c);
+  // Moves the world frame of coupling `c` (body_a = −1); Advance then carries it on with the
+  // velocity, like a kinematic geom.
+  void SetCouplingFrame(int c, const Pose& frame, const Vec3& linear, const Vec3& angular);
+  const std::vector<Coupling>& couplings() const { return couplings_; }
+  // Structure layer: instances [first, first + count) form subsystems of `per_subsystem`
+  // consecutive instances each (the last may hold fewer), of kind `kind` (000 §III-A: several
+  // softly coupled bodies per subsystem). Every other instance is a subsystem of its own.
+  void GroupSubsystems(int first, int count, int per_subsystem, const std::string& kind);
   // Builds the collision world; call once after all Add* calls.
   void Finalize();
 
@@ -81,6 +95,11 @@ class MultibodySystem : public SteppedSystem {
   std::vector<Geom> geoms_;
   std::vector<GeomOwner> owner_;
   std::vector<KinematicGeom> kinematic_;
+  std::vector<Coupling> couplings_;
+  // Per instance: the first instance of its subsystem, and the subsystem's kind (empty: from the
+  // model, rigid or articulated).
+  std::vector<int> sub_first_;
+  std::vector<std::string> sub_kind_;
   std::vector<Pose> world_geom_pose_;  // poses of world geoms (kinematic ones updated)
   std::vector<int> body_instance_, body_link_;
   std::unique_ptr<CollisionWorld> collision_;

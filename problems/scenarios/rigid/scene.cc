@@ -18,6 +18,7 @@ Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed)
 Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 
 const std::vector<SceneEntry>& Scenes() {
   static const std::vector<SceneEntry> entries = {
@@ -50,6 +51,15 @@ const std::vector<SceneEntry>& Scenes() {
        {{"size", 1}, {"pieces", 20}, {"youngs", 1e7}, {"poisson", 0.45}, {"density", 1000},
         {"mu", 0.3}, {"gap", 0.04}, {"speed", 0.2}},
        120, 24, MakeFemBeam},
+      {"cable",
+       "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
+       "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
+       "links, bodies_per_subsystem 0 = the variant's",
+       {{"variant", 2}, {"links", 0}, {"bodies_per_subsystem", 0}, {"length", 1.2},
+        {"radius", 0.004}, {"density", 1100}, {"young", 1e5}, {"poisson", 0.49},
+        {"damping", 0.001}, {"mu", 0.3}, {"cylinder_radius", 0.04}, {"cylinder_height", 0.2},
+        {"turns_per_s", 0.5}, {"pitch", 0.012}},
+       200, 40, MakeCable},
   };
   return entries;
 }
@@ -122,14 +132,12 @@ Mat3 BoxInertia(double mass, const Vec3& h) {
       .asDiagonal();
 }
 
-namespace {
 Eigen::VectorXd PoseToQ(const Pose& pose) {
   Eigen::VectorXd q(7);
   const Eigen::Quaterniond r(pose.linear());
   q << pose.translation(), r.w(), r.x(), r.y(), r.z();
   return q;
 }
-}  // namespace
 
 int AddBox(MultibodySystem& s, double mass, const Vec3& half, double mu, const Pose& pose,
            const Vec6& velocity) {

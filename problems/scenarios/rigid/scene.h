@@ -54,6 +54,8 @@ Scene NewScene(const std::map<std::string, double>& params, physics::StepOptions
 physics::Geom BoxGeom(const physics::Vec3& half, double mu);
 physics::Geom SphereGeom(double radius, double mu);
 physics::Mat3 BoxInertia(double mass, const physics::Vec3& half);
+// Configuration [p, quaternion w x y z] of a free body at `pose`.
+Eigen::VectorXd PoseToQ(const physics::Pose& pose);
 // A free box / sphere instance at a pose with a velocity.
 int AddBox(physics::MultibodySystem& s, double mass, const physics::Vec3& half, double mu,
            const physics::Pose& pose, const physics::Vec6& velocity = physics::Vec6::Zero());
