@@ -17,12 +17,13 @@ namespace {
 
 // Green's theorem on the boundary against the solid's own field: ∫ f dV = 2π ∫∫_{φ<0} r f dr dz
 // by the midpoint rule on a fine (r, z) grid. The grid misplaces the surface by at most half a
-// cell, so 0.02 mm cells on 3–4 mm walls leave about 0.5 % error.
+// cell; with 0.05 mm cells on 3–4 mm walls the errors largely cancel (measured: ≤ 0.02 %), so
+// 0.1 % is the tolerance.
 TEST(DishInertia, MatchesGridIntegrationOfTheField) {
   for (const physics::DishSdf& dish :
        {physics::DishSdf::Bowl(), physics::DishSdf::Plate(), physics::DishSdf::Pot()}) {
     const physics::DishMass m = physics::DishMassProperties(dish, 2.0);
-    const double h = 2e-5, d = dish.thickness();
+    const double h = 5e-5, d = dish.thickness();
     const double r1 = dish.b().x() + d, z0 = -d, z1 = dish.b().y() + d;
     double vol = 0, mz = 0, mzz = 0, mrr = 0;
     for (double r = h / 2; r < r1; r += h)
@@ -33,10 +34,10 @@ TEST(DishInertia, MatchesGridIntegrationOfTheField) {
                 "for 2 kg; volume %.4e (grid %.4e) m^3\n", dish.b().x(), dish.b().y(), m.com.z(),
                 zc, m.inertia(0, 0), ixx, m.inertia(2, 2), izz, dish.Volume(),
                 2 * M_PI * vol * h * h);
-    EXPECT_NEAR(m.com.z(), zc, 2e-4);
-    EXPECT_NEAR(m.inertia(0, 0), ixx, 5e-3 * ixx);
-    EXPECT_NEAR(m.inertia(2, 2), izz, 5e-3 * izz);
-    EXPECT_NEAR(2 * M_PI * vol * h * h, dish.Volume(), 5e-3 * dish.Volume());
+    EXPECT_NEAR(m.com.z(), zc, 1e-5);
+    EXPECT_NEAR(m.inertia(0, 0), ixx, 1e-3 * ixx);
+    EXPECT_NEAR(m.inertia(2, 2), izz, 1e-3 * izz);
+    EXPECT_NEAR(2 * M_PI * vol * h * h, dish.Volume(), 1e-3 * dish.Volume());
     EXPECT_EQ(m.inertia(0, 1), 0.0);
   }
   EXPECT_THROW(physics::DishMassProperties(physics::DishSdf::Bowl(), 0.0), Error);

@@ -25,8 +25,8 @@ std::string Run(const ReproduceOptions& opt) {
       "# 004 Fig. 7 — bolt-nut single-step cases\n\n"
       "{} cases of `bolt_nut` ({} placements × {} random wrenches; the paper used 10 × 10), "
       "{}–{} contacts each after k-means, 6 dofs. Every solver with its defaults, single "
-      "thread, at most 500 iterations or 500 ms, res004 evaluated after every iteration (not "
-      "timed). Median time to reach each tolerance over the cases that reached it, with how many "
+      "thread, at most 500 iterations or 500 ms, stopping at res004 ≤ 1e-10; res004 evaluated "
+      "after every iteration (not timed). Median time to reach each tolerance over the cases that reached it, with how many "
       "did; time per iteration is the median over cases.\n\n",
       s.cases, placements, wrenches, problems.front().num_contacts(), problems.back().num_contacts());
   md += TraceTable(s);

@@ -25,13 +25,15 @@ double Median(std::vector<double> v) {
 }
 
 TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
-                         const std::vector<std::string>& solvers, const ReproduceOptions& opt) {
+                         const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                         int iters, double time_ms) {
   TraceStudy s;
   s.cases = static_cast<int>(problems.size());
   s.solvers = solvers;
   RunOptions ro;
-  ro.budget.iters = 500;
-  ro.budget.time_ms = 500;
+  ro.budget.iters = iters;
+  ro.budget.time_ms = time_ms;
+  ro.budget.tol = 1e-10;
   ro.trace_every = 1;
   ro.threads = 1;
   SetSolverThreads(1);

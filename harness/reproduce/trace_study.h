@@ -24,10 +24,12 @@ struct TraceStudy {
   bool drawn = false;
 };
 
-// Each solver with its defaults, single thread, at most 500 iterations or 500 ms per case;
-// writes <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png.
+// Each solver with its defaults, single thread, at most `iters` iterations or `time_ms` per case,
+// stopping at res004 ≤ 1e-10 (a reference solution's accuracy: what follows is no longer
+// progress, and AL solvers whose β keeps growing past it only lose accuracy); writes <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png.
 TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
-                         const std::vector<std::string>& solvers, const ReproduceOptions& opt);
+                         const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                         int iters = 500, double time_ms = 500);
 
 double Median(std::vector<double> v);  // +∞ for none
 
