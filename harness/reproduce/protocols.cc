@@ -7,6 +7,7 @@ namespace ncp {
 
 Protocol MakeTable001_1();
 Protocol MakeFig004_7();
+Protocol MakeFig004_9();
 Protocol MakeTable004_2();
 Protocol MakeTable004_3();
 #ifdef NCP_WITH_MUJOCO
@@ -34,8 +35,7 @@ const std::vector<Protocol>& Protocols() {
       Pending("002-table9", "COND iterations with and without Chebyshev", "soft_mat", "the soft_mat scene and the cond solver"),
       Pending("002-fig11", "COND solver time vs DOF", "soft_mat sizes", "the soft_mat scene and the cond solver"),
       MakeFig004_7(),
-      Pending("004-fig9", "dish piling: residual vs time, time vs iteration", "dish_piling, 100 cases",
-              "the dish_piling scene"),
+      MakeFig004_9(),
       Pending("004-fig11", "pouring: 5 CANAL vs 100 SubADMM/PGS iterations", "pouring (9–45 particles)",
               "the pouring scene (dish SDF module)"),
       MakeTable004_2(),
