@@ -23,7 +23,8 @@ const SceneCase kCases[] = {{"laikago_drop", "robots=2", 1e-8},
                             {"vertical_stacks", "stacks=2", 1e-8},
                             {"oblique_stacks", "units=1", 0},
                             {"card_houses", "houses=1,levels=2", 0},
-                            {"stir", "spheres=8", 0}};
+                            {"stir", "spheres=8", 0},
+                            {"pouring", "particles=9", 0}};
 
 SimulateResult Record(const SceneCase& c, std::uint64_t seed) {
   SimulateOptions o;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "problems/scenarios/rigid/pouring.h"
 
 namespace ncp {
 
@@ -35,6 +36,12 @@ const std::vector<SceneEntry>& Scenes() {
        {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses},
       {"stir", "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
        {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir},
+      {"pouring",
+       "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
+       {{"particles", 27}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},
+        {"tilt_time", 0.75}, {"settle", 0.25}, {"cup_offset", 0.06},
+        {"inertia_scale", 100}},
+       360, 36, MakePouring},
   };
   return entries;
 }
@@ -60,7 +67,8 @@ std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& g
     out[k] = v;
   }
   // Counts are whole numbers ≥ 1; every other parameter is a size, a gain or a coefficient ≥ 0.
-  static const char* kCounts[] = {"robots", "cubes", "stacks", "units", "houses", "levels", "spheres"};
+  static const char* kCounts[] = {"robots", "cubes", "stacks", "units", "houses", "levels", "spheres",
+                                  "particles"};
   for (const auto& [k, v] : out) {
     bool count = false;
     for (const char* c : kCounts) count |= k == c;
@@ -122,8 +130,9 @@ int AddBox(MultibodySystem& s, double mass, const Vec3& half, double mu, const P
   return s.AddInstance(m, PoseToQ(pose), velocity);
 }
 
-int AddSphere(MultibodySystem& s, double mass, double radius, double mu, const Pose& pose) {
-  const double I = 0.4 * mass * radius * radius;
+int AddSphere(MultibodySystem& s, double mass, double radius, double mu, const Pose& pose,
+              double inertia_scale) {
+  const double I = 0.4 * mass * radius * radius * inertia_scale;
   auto m = std::make_shared<ArticulatedModel>(
       MakeFreeBody("sphere", mass, I * Mat3::Identity(), {SphereGeom(radius, mu)}));
   return s.AddInstance(m, PoseToQ(pose), Eigen::VectorXd::Zero(6));
