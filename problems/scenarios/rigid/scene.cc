@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "problems/scenarios/rigid/pouring.h"
 
 namespace ncp {
 
@@ -60,6 +61,12 @@ const std::vector<SceneEntry>& Scenes() {
         {"damping", 0.001}, {"mu", 0.3}, {"cylinder_radius", 0.04}, {"cylinder_height", 0.2},
         {"turns_per_s", 0.5}, {"pitch", 0.012}},
        200, 40, MakeCable},
+      {"pouring",
+       "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
+       {{"particles", 27}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},
+        {"tilt_time", 0.75}, {"settle", 0.25}, {"cup_offset", 0.06},
+        {"inertia_scale", 100}},
+       360, 36, MakePouring},
   };
   return entries;
 }
@@ -85,8 +92,8 @@ std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& g
     out[k] = v;
   }
   // Counts are whole numbers ≥ 1; every other parameter is a size, a gain or a coefficient ≥ 0.
-  static const char* kCounts[] = {"robots", "cubes",   "stacks", "units",
-                                  "houses", "levels", "spheres", "pieces"};
+  static const char* kCounts[] = {"robots", "cubes",  "stacks",  "units",    "houses",
+                                  "levels", "spheres", "pieces", "particles"};
   for (const auto& [k, v] : out) {
     bool count = false;
     for (const char* c : kCounts) count |= k == c;
@@ -146,8 +153,9 @@ int AddBox(MultibodySystem& s, double mass, const Vec3& half, double mu, const P
   return s.AddInstance(m, PoseToQ(pose), velocity);
 }
 
-int AddSphere(MultibodySystem& s, double mass, double radius, double mu, const Pose& pose) {
-  const double I = 0.4 * mass * radius * radius;
+int AddSphere(MultibodySystem& s, double mass, double radius, double mu, const Pose& pose,
+              double inertia_scale) {
+  const double I = 0.4 * mass * radius * radius * inertia_scale;
   auto m = std::make_shared<ArticulatedModel>(
       MakeFreeBody("sphere", mass, I * Mat3::Identity(), {SphereGeom(radius, mu)}));
   return s.AddInstance(m, PoseToQ(pose), Eigen::VectorXd::Zero(6));

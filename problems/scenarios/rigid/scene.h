@@ -59,8 +59,9 @@ Eigen::VectorXd PoseToQ(const physics::Pose& pose);
 // A free box / sphere instance at a pose with a velocity.
 int AddBox(physics::MultibodySystem& s, double mass, const physics::Vec3& half, double mu,
            const physics::Pose& pose, const physics::Vec6& velocity = physics::Vec6::Zero());
+// inertia_scale multiplies the solid sphere's rotational inertia 0.4 m r².
 int AddSphere(physics::MultibodySystem& s, double mass, double radius, double mu,
-              const physics::Pose& pose);
+              const physics::Pose& pose, double inertia_scale = 1.0);
 // The floor z = 0 (optionally tilted about the y axis by `incline` radians).
 void AddFloor(physics::MultibodySystem& s, double mu, double incline = 0.0);
 
