@@ -276,6 +276,24 @@ TEST(CondParallel, ThreadsGiveIdenticalIterates) {
   EXPECT_EQ(lam[0], lam[1]);
 }
 
+// Warm start (002 §V-A5): from its own converged (v, λ), virtual nodes start at
+// w_i = J_i v + λ_i/γ_i (the eliminated dynamics, 002:17), so the first step is already converged.
+TEST(CondVirtualNodes, WarmStartFromOwnSolutionIsConverged) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(8), "warm");
+  cond::CondSolver cold;
+  ASSERT_EQ(cold.Setup(p, CondSet("gamma=10"), nullptr), Status::kRunning);
+  const int iters = IterateToFixedPoint(cold, 1e-13, 40000);
+  WarmStart warm;
+  cold.Current(warm.v, warm.lambda);
+  cond::CondSolver hot;
+  ASSERT_EQ(hot.Setup(p, CondSet("gamma=10"), &warm), Status::kRunning);
+  ASSERT_EQ(hot.Iterate(), Status::kRunning);
+  const double first = InfoValue(hot, "vfpi_residual");
+  std::printf("cold start: %d iterations to 1e-13; warm start: first V-FPI residual %.1e\n", iters,
+              first);
+  EXPECT_LE(first, 1e-10);
+}
+
 // --- Guards ----------------------------------------------------------------------------------
 
 TEST(CondGuards, BadSettingsGiveOneLineErrors) {
