@@ -27,7 +27,7 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   }
   bool soft = false;
   for (const Constraint& c : p.constraints) soft |= c.type == ConstraintType::kSoft;
-  folded_.reset(soft ? new FoldedProblem(FoldSoftRows(p)) : nullptr);
+  folded_ = soft ? std::make_unique<FoldedProblem>(FoldSoftRows(p)) : nullptr;
   hard_ = soft ? &folded_->problem : &p;
   nd_ = Nodalize(*hard_, set_.gamma);
   const int N = nd_.dofs;
