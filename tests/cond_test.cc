@@ -314,12 +314,7 @@ TEST(CondGuards, NonFiniteInputIsDiverged) {
 }
 
 TEST(CondGuards, LocalProblemIsNotApplicable) {
-  ContactProblem p;
-  p.form = ProblemForm::kLocal;
-  AddConstraint(p.constraints, ConstraintType::kContact, 0.5);
-  p.W = SpMat(3, 3);
-  p.W.setIdentity();
-  p.q = Vec::Constant(3, -1.0);
+  const ContactProblem p = testing::OneContactLocalProblem();
   cond::CondSolver s;
   EXPECT_EQ(s.Setup(p, CondSet(""), nullptr), Status::kNotApplicable);
   EXPECT_NE(s.message().find("primal form"), std::string::npos);
