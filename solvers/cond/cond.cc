@@ -27,7 +27,7 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   }
   bool soft = false;
   for (const Constraint& c : p.constraints) soft |= c.type == ConstraintType::kSoft;
-  folded_.reset(soft ? new FoldedProblem(FoldSoftRows(p)) : nullptr);
+  folded_ = soft ? std::make_unique<FoldedProblem>(FoldSoftRows(p)) : nullptr;
   hard_ = soft ? &folded_->problem : &p;
   nd_ = Nodalize(*hard_, set_.gamma);
   const int N = nd_.dofs;
@@ -40,8 +40,7 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   }
   InitialIterate(*hard_, warm);
   x_prev_ = x_;
-  SymmetricMultiply(nd_.A, x_, Ax_prev_);
-  cheb_ = std::make_unique<Chebyshev>(set_.cheb_start, set_.rho_max);
+  cheb_ = Chebyshev(set_.cheb_start, set_.rho_max);
   residual_ = -1.0;
   iter_ = 0;
   return Status::kRunning;
@@ -128,21 +127,23 @@ void CondSolver::SolveConstraints() {
 
 Status CondSolver::Iterate() {
   SymmetricMultiply(nd_.A, x_, Ax_);
-  if (set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower && iter_ > 0) {
-    s_ = x_ - x_prev_;
-    y_ = Ax_ - Ax_prev_;
-    const bool first = set_.step == StepKind::kBB1 ||
-                       (set_.step == StepKind::kBarzilaiBorwein && iter_ % 2 == 1);
-    bb_step_ = BarzilaiBorwein(first, s_, y_, bb_step_);
-    p_.setConstant(bb_step_);
+  if (set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower) {
+    if (iter_ > 0) {  // s = x_k − x_{k−1}, y = Â s from the stored product: no second matvec
+      s_ = x_ - x_prev_;
+      y_ = Ax_ - Ax_prev_;
+      const bool first = set_.step == StepKind::kBB1 ||
+                         (set_.step == StepKind::kBarzilaiBorwein && iter_ % 2 == 1);
+      bb_step_ = BarzilaiBorwein(first, s_, y_, bb_step_);
+      p_.setConstant(bb_step_);
+    }
+    Ax_prev_ = Ax_;
   }
-  Ax_prev_ = Ax_;
   // V-FPI: gradient step (002:20), closed-form surrogate solves (002:23) and update (002:24).
   xt_ = x_ - p_.cwiseProduct(Ax_ - nd_.b);
   SolveConstraints();
   residual_ = (xt_ - x_).norm();
   if (set_.chebyshev) {
-    const double omega = cheb_->Next(iter_, residual_);
+    const double omega = cheb_.Next(iter_, residual_);
     const double theta = set_.under_relax;
     xt_ = omega * (theta * (xt_ - x_) + x_ - x_prev_) + x_prev_;
   }
@@ -167,8 +168,8 @@ std::vector<std::pair<std::string, double>> CondSolver::Info() const {
           {"nodal_d_contacts", static_cast<double>(nd_.nodal_d)},
           {"step_kind", static_cast<double>(set_.step)},
           {"lambda_max_PA", lambda_max_},
-          {"rho", cheb_ ? cheb_->rho() : 0.0},
-          {"omega", cheb_ ? cheb_->omega() : 1.0},
+          {"rho", cheb_.rho()},
+          {"omega", cheb_.omega()},
           {"vfpi_residual", residual_}};
 }
 

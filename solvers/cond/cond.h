@@ -36,9 +36,9 @@ class CondSolver : public Solver {
   const ContactProblem* hard_ = nullptr;   // the problem nodalized: original_ or folded_->problem
   Nodalization nd_;
   Vec p_;                          // diagonal of P
-  Vec x_, x_prev_, xt_, Ax_, Ax_prev_, s_, y_;  // iterate, previous iterate, x̃, products, BB
+  Vec x_, x_prev_, xt_, Ax_, Ax_prev_, s_, y_;  // x_k, x_{k−1}, x̃, Â x_k, Â x_{k−1}, BB s and y
   Vec lambda_;                     // hard rows of the problem nodalized
-  std::unique_ptr<Chebyshev> cheb_;
+  Chebyshev cheb_{1, 0.0};
   double lambda_max_ = 0.0;        // λ_max(PÂ) of the initial P
   double bb_step_ = 0.0;
   double residual_ = -1.0;         // ‖x̄_{k+1} − x_k‖
