@@ -53,8 +53,9 @@ std::string Run(const ReproduceOptions& opt) {
       "{} cases of `dish_piling` (one settled bowl-bowl-plate-pot stack, masses 0.1/0.1/0.1/5 kg, "
       "× random wrenches on every dish; the paper used 100), {} contacts after k-means, 24 dofs "
       "(4 free bodies). Every solver with its defaults, single thread, at most 5000 iterations or "
-      "500 ms (the first-order solvers need thousands of iterations here), stopping at res004 ≤ 1e-10; res004 evaluated after every iteration (not timed). "
-      "Median time to reach each tolerance over the cases that reached it, with how many did; time per iteration and best "
+      "500 ms (the first-order solvers need thousands of iterations here), stopping at res004 "
+      "≤ 1e-10; res004 evaluated after every iteration (not timed). Median time to reach each "
+      "tolerance over the cases that reached it, with how many did; time per iteration and best "
       "res004 are medians over cases.\n\n",
       s.cases, problems.front().num_contacts());
   md += TraceTable(s);
