@@ -26,8 +26,9 @@ std::string Run(const ReproduceOptions& opt) {
       "{} cases of `bolt_nut` ({} placements × {} random wrenches; the paper used 10 × 10), "
       "{}–{} contacts each after k-means, 6 dofs. Every solver with its defaults, single "
       "thread, at most 500 iterations or 500 ms, stopping at res004 ≤ 1e-10; res004 evaluated "
-      "after every iteration (not timed). Median time to reach each tolerance over the cases that reached it, with how many "
-      "did; time per iteration is the median over cases.\n\n",
+      "after every iteration (not timed). Median time to reach each tolerance over the cases "
+      "that reached it, with how many did; time per iteration and best res004 are medians over "
+      "cases.\n\n",
       s.cases, placements, wrenches, problems.front().num_contacts(), problems.back().num_contacts());
   md += TraceTable(s);
   md += "\nPaper (qualitative): CANAL and SubADMM reach 1e-8 or less while PGS struggles past "

@@ -58,8 +58,12 @@ TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem
             if (t == 2) s.iters_to_1e8[name].push_back(tp.iteration);
             break;
           }
-      for (const TracePoint& tp : r.trace)
-        traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", name, c, tp.iteration, tp.time_s,
+      // The CSV only draws the figure: every iteration up to 100, then every 10th and the last
+      // (thousands of first-order iterations × a hundred cases would be tens of MB).
+      for (std::size_t k = 0; k < r.trace.size(); ++k)
+        if (const TracePoint& tp = r.trace[k];
+            tp.iteration <= 100 || tp.iteration % 10 == 0 || k + 1 == r.trace.size())
+          traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", name, c, tp.iteration, tp.time_s,
                               tp.metrics[Metric::kRes004]);
     }
     if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", id.c_str(), name.c_str());
