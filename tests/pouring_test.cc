@@ -148,5 +148,29 @@ TEST(Pouring, ParticlesInsideTheBottleTouchItFromTheInside) {
   EXPECT_GT(wall, 0);
 }
 
+// The whole task: tilted by the default trajectory, the bottle empties into the cup.
+TEST(Pouring, TheBottleEmptiesIntoTheCup) {
+  SimulateOptions o;
+  o.solver = "subadmm";
+  o.iters = 100;
+  o.reference_solvers.clear();
+  o.quiet = true;
+  const SimulateResult r = Simulate(*FindScene("pouring"), {{"particles", "9"}}, 1, o);
+  const PouringLayout layout = PouringGeometry(r.params);
+  const Pose bottle = layout.BottlePose(r.params.at("tilt_deg") * M_PI / 180.0);
+  int in_cup = 0, in_bottle = 0;
+  for (const Pose& x : r.final_poses) {
+    in_cup += layout.InCup(x.translation());
+    in_bottle += layout.InBottle(bottle, x.translation());
+  }
+  double penetration = 0;
+  for (const StepStats& s : r.steps) penetration = std::max(penetration, s.max_penetration);
+  std::printf("9 particles poured (subadmm, 100 iterations per step): %d in the cup, %d left in "
+              "the bottle, max penetration %.2f mm\n", in_cup, in_bottle, 1e3 * penetration);
+  EXPECT_EQ(in_bottle, 0);
+  EXPECT_GE(in_cup, 8);
+  EXPECT_LT(penetration, 0.004);  // below the 4 mm wall: nothing tunnels through
+}
+
 }  // namespace
 }  // namespace ncp::physics

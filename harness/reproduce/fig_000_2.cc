@@ -82,7 +82,7 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
   std::filesystem::remove(s.out);
   RunOptions ro;
   ro.budget.iters = 60;
-  ro.repeat = 3;
+  ro.repeat = 5;
   ro.threads = 1;
   SetSolverThreads(1);
   RunSweep(s, MakeSolverJobs({kSolvers[0], kSolvers[1]}, {"subadmm.threads=1",
@@ -148,7 +148,7 @@ std::string Run(const ReproduceOptions& opt) {
       "# 000 Fig. 2 — SubADMM scalability with the number of subsystems\n\n"
       "Each scene generated at several sizes by `ncpbench sweep` (frames recorded from an "
       "admm-full run), then subadmm and subadmm-nobody with 60 iterations per frame (the "
-      "paper's budget), single thread, best of 3 runs; time = setup + iterations, mean over "
+      "paper's budget), single thread, best of 5 runs; time = setup + iterations, mean over "
       "the frames of a size. In stir every sphere is one rigid body and one subsystem (the "
       "stirrer is kinematic). The paper reports linear complexity: R² of a linear fit of time "
       "against the size, 0.9993 (stir) and 0.9998 (cable).\n";
