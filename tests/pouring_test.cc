@@ -12,6 +12,7 @@
 #include "problems/physics/sdf/dish_sdf.h"
 #include "problems/scenarios/rigid/pouring.h"
 #include "tests/collision_support.h"
+#include "tests/expect_error.h"
 
 namespace ncp::physics {
 namespace {
@@ -107,6 +108,17 @@ TEST(Pouring, SdfGeomRejectsShapesOtherThanSpheres) {
   Geom on_body = sdf;
   on_body.body = 0;
   EXPECT_THROW(CollisionWorld({on_body}), std::invalid_argument);
+}
+
+TEST(Pouring, BadParametersNameTheFieldAndTheRule) {
+  const SceneEntry& e = *FindScene("pouring");
+  auto build = [&](const char* key, const char* value) {
+    return [&e, key, value] { e.build(SceneParams(e, {{key, value}}), 1); };
+  };
+  ncp::testing::ExpectError(build("tilt_time", "0"), {"pouring.tilt_time = 0", "must be > 0"});
+  ncp::testing::ExpectError(build("radius", "0"), {"pouring.radius = 0", "must be > 0"});
+  ncp::testing::ExpectError(build("particles", "500"), {"pouring.particles = 500", "fit in the bottle"});
+  ncp::testing::ExpectError(build("particles", "2.5"), {"pouring.particles = 2.5", "whole number"});
 }
 
 // Classifies a bottle contact seen in the bottle's frame: +1 bottom (normal up the axis), +2
