@@ -8,6 +8,7 @@ namespace ncp {
 Protocol MakeFig000_2();
 Protocol MakeTable001_1();
 Protocol MakeFig004_7();
+Protocol MakeFig004_9();
 Protocol MakeFig004_11();
 Protocol MakeTable004_2();
 Protocol MakeTable004_3();
@@ -35,8 +36,7 @@ const std::vector<Protocol>& Protocols() {
       Pending("002-table9", "COND iterations with and without Chebyshev", "soft_mat", "the soft_mat scene and the cond solver"),
       Pending("002-fig11", "COND solver time vs DOF", "soft_mat sizes", "the soft_mat scene and the cond solver"),
       MakeFig004_7(),
-      Pending("004-fig9", "dish piling: residual vs time, time vs iteration", "dish_piling, 100 cases",
-              "the dish_piling scene"),
+      MakeFig004_9(),
       MakeFig004_11(),
       MakeTable004_2(),
       MakeTable004_3(),

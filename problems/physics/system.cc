@@ -24,11 +24,7 @@ void AddBodyRows(const Eigen::MatrixXd& blk, const Eigen::MatrixXd& Jb, int row,
 }  // namespace
 
 void MultibodySystem::set_options(const StepOptions& o) {
-  if (!(o.dt > 0)) throw Error(fmt::format("dt = {}: must be > 0", o.dt));
-  if (!(o.theta >= 0 && o.theta < 1)) throw Error(fmt::format("theta = {}: must be in [0, 1)", o.theta));
-  if (!(o.margin >= 0)) throw Error(fmt::format("margin = {}: must be >= 0", o.margin));
-  if (!(o.slop >= 0)) throw Error(fmt::format("slop = {}: must be >= 0", o.slop));
-  if (!(o.erp > 0 && o.erp <= 1)) throw Error(fmt::format("erp = {}: must be in (0, 1]", o.erp));
+  ValidateStepOptions(o);
   opt_ = o;
 }
 
@@ -65,7 +61,48 @@ int MultibodySystem::AddInstance(std::shared_ptr<const ArticulatedModel> model, 
   ndofs_ += model->nv;
   nbodies_ += static_cast<int>(model->links.size());
   inst_.push_back(std::move(in));
+  sub_first_.push_back(id);
+  sub_kind_.emplace_back();
   return id;
+}
+
+int MultibodySystem::AddCoupling(const Coupling& c) {
+  const int n = static_cast<int>(couplings_.size());
+  if (!(c.body_b >= 0 && c.body_b < nbodies_))
+    throw Error(fmt::format("coupling {}: body_b = {}: must be a body index in [0, {})", n,
+                            c.body_b, nbodies_));
+  if (!(c.body_a >= -1 && c.body_a < nbodies_ && c.body_a != c.body_b))
+    throw Error(fmt::format("coupling {}: body_a = {}: must be -1 (world) or another body index "
+                            "in [0, {})", n, c.body_a, nbodies_));
+  for (int r = 0; r < 6; ++r)
+    if (!(c.stiffness[r] >= 0 && std::isfinite(c.stiffness[r]) && c.damping[r] >= 0 &&
+          std::isfinite(c.damping[r])))
+      throw Error(fmt::format("coupling {}: row {}: stiffness = {}, damping = {}: must be finite "
+                              "and >= 0", n, r, c.stiffness[r], c.damping[r]));
+  couplings_.push_back(c);
+  return n;
+}
+
+void MultibodySystem::SetCouplingFrame(int c, const Pose& frame, const Vec3& linear,
+                                       const Vec3& angular) {
+  if (c < 0 || c >= static_cast<int>(couplings_.size()) || couplings_[c].body_a >= 0)
+    throw Error(fmt::format("coupling {}: not a coupling to a world frame", c));
+  couplings_[c].frame_a = frame;
+  couplings_[c].anchor_linear = linear;
+  couplings_[c].anchor_angular = angular;
+}
+
+void MultibodySystem::GroupSubsystems(int first, int count, int per_subsystem,
+                                      const std::string& kind) {
+  const int n = static_cast<int>(inst_.size());
+  if (!(first >= 0 && count >= 1 && first + count <= n))
+    throw Error(fmt::format("instances [{}, {} + {}): must lie in [0, {})", first, first, count, n));
+  if (per_subsystem < 1)
+    throw Error(fmt::format("per_subsystem = {}: must be >= 1", per_subsystem));
+  for (int i = first; i < first + count; ++i) {
+    sub_first_[i] = first + (i - first) / per_subsystem * per_subsystem;
+    sub_kind_[i] = kind;
+  }
 }
 
 int MultibodySystem::AddWorldGeom(const Geom& g) {
@@ -109,11 +146,6 @@ void MultibodySystem::UpdateKinematics() {
   for (Instance& in : inst_) ForwardKinematics(*in.model, in.q, in.kin);
 }
 
-double MultibodySystem::Stabilize(double gap) const {
-  const double g = gap + opt_.slop;
-  return g >= 0 ? g / opt_.dt : opt_.erp * g / opt_.dt;
-}
-
 ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts) {
   if (!collision_) throw Error("MultibodySystem: BuildProblem before Finalize");
   UpdateKinematics();
@@ -121,7 +153,8 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
   ContactProblem p;
   p.form = ProblemForm::kGlobal;
 
-  // A and b per instance; structure: one subsystem per instance, one body per link.
+  // A and b per instance; structure: one subsystem per instance or per group of instances
+  // (GroupSubsystems), one body per link.
   std::vector<Triplet> at;
   p.b.resize(ndofs_);
   std::vector<std::vector<Eigen::MatrixXd>> Jb(inst_.size());
@@ -134,22 +167,28 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
       for (int c = 0; c < m.nv; ++c)
         if (H(r, c) != 0.0) at.emplace_back(in.v_offset + r, in.v_offset + c, H(r, c));
     p.b.segment(in.v_offset, m.nv) = H * in.v - (1.0 - opt_.theta) * dt * bias;
-    Structure::Subsystem s;
-    s.dof_begin = in.v_offset;
-    s.dof_count = m.nv;
-    s.kind = m.links.size() > 1 ? "articulated" : "rigid";
-    p.structure.subsystems.push_back(s);
+    if (sub_first_[i] == static_cast<int>(i)) {
+      Structure::Subsystem s;
+      s.dof_begin = in.v_offset;
+      for (std::size_t k = i; k < inst_.size() && sub_first_[k] == static_cast<int>(i); ++k)
+        s.dof_count += inst_[k].model->nv;
+      s.kind = !sub_kind_[i].empty() ? sub_kind_[i] : m.links.size() > 1 ? "articulated" : "rigid";
+      p.structure.subsystems.push_back(s);
+    }
+    const Structure::Subsystem& sub = p.structure.subsystems.back();
+    const int col0 = in.v_offset - sub.dof_begin;  // the instance's dofs within its subsystem
     Jb[i].resize(m.links.size());
     for (std::size_t l = 0; l < m.links.size(); ++l) {
       BodyJacobian(m, in.kin, static_cast<int>(l), Jb[i][l]);
       Structure::Body body;
-      body.subsystem = static_cast<int>(i);
+      body.subsystem = static_cast<int>(p.structure.subsystems.size()) - 1;
       body.parent = m.links[l].parent < 0 ? -1 : in.first_body + m.links[l].parent;
       body.mass = m.links[l].mass;
       body.inertia = m.links[l].inertia;
       body.com = m.links[l].com;
-      body.jacobian = Jb[i][l];
-      body.joint_dof = m.links[l].v_index;
+      body.jacobian = Eigen::MatrixXd::Zero(6, sub.dof_count);
+      body.jacobian.middleCols(col0, m.nv) = Jb[i][l];
+      body.joint_dof = col0 + m.links[l].v_index;
       body.joint_dofs = ArticulatedModel::Nv(m.links[l].joint);
       if (m.links[l].parent >= 0) body.transform = TwistTransform(in.kin.local[l]);
       p.structure.bodies.push_back(body);
@@ -229,6 +268,26 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
       }
     }
   }
+  // Couplings: soft rows (k = K dt, d = D dt + K dt², e shifted by the world frame's motion so
+  // that λ = −k e − d (J v̂ − anchor)), or bilateral rows J v̂ − anchor + erp e/dt = 0.
+  for (const Coupling& c : couplings_) {
+    const CouplingRows cr =
+        EvaluateCoupling(c, c.body_a >= 0 ? BodyPose(c.body_a) : Pose::Identity(), BodyPose(c.body_b));
+    for (int r = 0; r < 6; ++r) {
+      int ci;
+      if (c.hard) {
+        ci = AddConstraint(p.constraints, ConstraintType::kBilateral);
+        e.push_back(opt_.erp * cr.error[r] / dt - cr.anchor[r]);
+      } else {
+        if (c.stiffness[r] == 0.0) continue;
+        const double k = c.stiffness[r] * dt, d = c.damping[r] * dt + c.stiffness[r] * dt * dt;
+        ci = AddConstraint(p.constraints, ConstraintType::kSoft, 0.0, k, d);
+        e.push_back(cr.error[r] - d / k * cr.anchor[r]);
+      }
+      add_block(ci, body_instance_[c.body_b], body_link_[c.body_b], cr.block_b.row(r));
+      if (c.body_a >= 0) add_block(ci, body_instance_[c.body_a], body_link_[c.body_a], cr.block_a.row(r));
+    }
+  }
   p.J.resize(p.num_rows(), ndofs_);
   p.J.setFromTriplets(jt.begin(), jt.end());
   p.e = Eigen::Map<const Vec>(e.data(), static_cast<Eigen::Index>(e.size()));
@@ -251,6 +310,11 @@ void MultibodySystem::Advance(const Vec& vhat) {
     Pose& T = geoms_[k.geom].local;  // advance the prescribed pose with its velocity
     T.translation() += opt_.dt * (k.linear + k.angular.cross(T.translation()));
     T.linear() = ExpSO3(opt_.dt * k.angular) * T.linear();
+  }
+  for (Coupling& c : couplings_) {
+    if (c.body_a >= 0) continue;  // a world frame moves with its velocity (linear at its origin)
+    c.frame_a.translation() += opt_.dt * c.anchor_linear;
+    c.frame_a.linear() = ExpSO3(opt_.dt * c.anchor_angular) * c.frame_a.linear();
   }
   time_ += opt_.dt;
   UpdateKinematics();

@@ -4,29 +4,22 @@
 //   A = blockdiag H_j(q),  b = H_j v_k − (1 − θ) dt C_j(q, v_k)   (C: RNEA bias incl. gravity)
 //   contact rows J_{i,b} = ±R_i [I −[p_i]] (004 App. A), joint-limit rows (unilateral),
 //   PD rows (soft, λ = −k e − d J v̂ with k = kp dt, d = kd dt + kp dt²),
+//   coupling rows between two bodies or a body and a world frame (rods, grippers; rod_coupling.h),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
-// Stabilization of a gap g (documented in datasets/README.md): e = (g + slop)/dt when g + slop ≥ 0
-// (speculative: closes at most the gap in one step), else erp (g + slop)/dt.
+// Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "problems/model/contact_problem.h"
 #include "problems/physics/collision/collision_world.h"
 #include "problems/physics/dynamics/dynamics.h"
+#include "problems/physics/stepped_system.h"
+#include "problems/physics/dynamics/rod_coupling.h"
 
 namespace ncp::physics {
-
-struct StepOptions {
-  double dt = 1.0 / 240.0;
-  double theta = 0.0;        // θ of 004:2, in [0, 1)
-  Vec3 gravity = Vec3(0, 0, -9.81);
-  double margin = 0.005;     // contacts are created below this gap [m]
-  double slop = 2e-4;        // resting penetration allowed [m]
-  double erp = 0.5;          // fraction of the penetration beyond slop removed per step
-  double limit_margin = 0.02;  // joint-limit rows within this distance of a limit [rad or m]
-};
 
 struct PdGains {
   double kp = 0.0, kd = 0.0;  // per actuated joint; kp = 0: no PD rows
@@ -49,7 +42,7 @@ struct KinematicGeom {
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
 };
 
-class MultibodySystem {
+class MultibodySystem : public SteppedSystem {
  public:
   explicit MultibodySystem(StepOptions opt = {}) { set_options(opt); }
   // Robot/body geoms get group = instance + 1 when `self_collision` is false.
@@ -58,21 +51,28 @@ class MultibodySystem {
   int AddWorldGeom(const Geom& g);  // returns the geom index
   int AddKinematicGeom(const Geom& g);  // a world geom whose pose is set by SetKinematicPose
   void SetKinematicPose(int geom, const Pose& pose, const Vec3& linear, const Vec3& angular);
+  // Six coupling rows between two bodies (or a body and a world frame, body_a = −1); returns the
+  // coupling index. Throws ncp::Error on a bad body index or a negative or non-finite gain.
+  int AddCoupling(const Coupling& c);
+  // Moves the world frame of coupling `c` (body_a = −1); Advance then carries it on with the
+  // velocity, like a kinematic geom.
+  void SetCouplingFrame(int c, const Pose& frame, const Vec3& linear, const Vec3& angular);
+  const std::vector<Coupling>& couplings() const { return couplings_; }
+  // Structure layer: instances [first, first + count) form subsystems of `per_subsystem`
+  // consecutive instances each (the last may hold fewer), of kind `kind` (000 §III-A: several
+  // softly coupled bodies per subsystem). Every other instance is a subsystem of its own.
+  void GroupSubsystems(int first, int count, int per_subsystem, const std::string& kind);
   // Builds the collision world; call once after all Add* calls.
   void Finalize();
 
-  // The problem at the current state; `contacts` receives the contact points (same order as the
-  // contact constraints).
-  ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr);
-  // Advances the state with the solution v̂ of the last BuildProblem.
-  void Advance(const Vec& vhat);
+  ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) override;
+  void Advance(const Vec& vhat) override;
 
   int num_dofs() const { return ndofs_; }
   int num_bodies() const { return nbodies_; }
-  double time() const { return time_; }
-  const StepOptions& options() const { return opt_; }
-  // Takes effect from the next BuildProblem (e.g. another dt). Throws ncp::Error on a bad value.
-  void set_options(const StepOptions& opt);
+  double time() const override { return time_; }
+  const StepOptions& options() const override { return opt_; }
+  void set_options(const StepOptions& opt) override;
   std::vector<Instance>& instances() { return inst_; }
   const std::vector<Instance>& instances() const { return inst_; }
   // Instance owning geom `g` (−1 for world geoms).
@@ -87,7 +87,7 @@ class MultibodySystem {
   struct GeomOwner {
     int instance = -1, link = -1;  // −1: world
   };
-  double Stabilize(double gap) const;
+  double Stabilize(double gap) const { return StabilizeGap(gap, opt_); }
   void UpdateKinematics();
 
   StepOptions opt_;
@@ -95,6 +95,11 @@ class MultibodySystem {
   std::vector<Geom> geoms_;
   std::vector<GeomOwner> owner_;
   std::vector<KinematicGeom> kinematic_;
+  std::vector<Coupling> couplings_;
+  // Per instance: the first instance of its subsystem, and the subsystem's kind (empty: from the
+  // model, rigid or articulated).
+  std::vector<int> sub_first_;
+  std::vector<std::string> sub_kind_;
   std::vector<Pose> world_geom_pose_;  // poses of world geoms (kinematic ones updated)
   std::vector<int> body_instance_, body_link_;
   std::unique_ptr<CollisionWorld> collision_;

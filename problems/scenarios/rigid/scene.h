@@ -1,4 +1,5 @@
-// Rigid and articulated scenes: each builds a MultibodySystem from parameters and a seed; the
+// Scenes: each builds a stepped system from parameters and a seed — a MultibodySystem (rigid and
+// articulated scenes, here) or a DeformableSystem (FEM scenes, scenarios/deformable/); the
 // harness steps it with a solver and records the per-step problems.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "problems/physics/fem/deformable_system.h"
 #include "problems/physics/system.h"
 
 namespace ncp {
@@ -16,10 +18,15 @@ namespace ncp {
 using ParamMap = std::map<std::string, std::string>;
 
 struct Scene {
-  std::unique_ptr<physics::MultibodySystem> system;
+  std::unique_ptr<physics::MultibodySystem> system;         // rigid and articulated scenes
+  std::unique_ptr<physics::DeformableSystem> deformable;    // FEM scenes (system stays empty)
   // Called before every step (prescribed trajectories); may be empty.
   std::function<void(physics::MultibodySystem&)> before_step;
   std::map<std::string, double> params;  // every parameter used, defaults included
+  physics::SteppedSystem& stepped() {
+    if (system) return *system;
+    return *deformable;
+  }
 };
 
 struct SceneEntry {
@@ -47,6 +54,8 @@ Scene NewScene(const std::map<std::string, double>& params, physics::StepOptions
 physics::Geom BoxGeom(const physics::Vec3& half, double mu);
 physics::Geom SphereGeom(double radius, double mu);
 physics::Mat3 BoxInertia(double mass, const physics::Vec3& half);
+// Configuration [p, quaternion w x y z] of a free body at `pose`.
+Eigen::VectorXd PoseToQ(const physics::Pose& pose);
 // A free box / sphere instance at a pose with a velocity.
 int AddBox(physics::MultibodySystem& s, double mass, const physics::Vec3& half, double mu,
            const physics::Pose& pose, const physics::Vec6& velocity = physics::Vec6::Zero());
