@@ -71,9 +71,10 @@ std::map<std::string, std::map<std::string, Size>> Collect(const std::string& re
 std::string RunFamily(const Family& f, const ReproduceOptions& opt, const PublishedTable& paper) {
   const SceneEntry* scene = FindScene(f.scene);
   if (!scene || !scene->defaults.count(f.param))
-    return fmt::format("\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
-                       "yet (paper: R² {:.4f}).\n",
-                       f.scene, f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
+    return fmt::format(
+        "\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
+        "yet (paper: R² {:.4f}).\n",
+        f.scene, f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
   SweepOptions s;
   s.scene = f.scene;
   s.param = f.param;
@@ -89,24 +90,24 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
   ro.repeat = 5;
   ro.threads = 1;
   SetSolverThreads(1);
-  RunSweep(s, MakeSolverJobs({kSolvers[0], kSolvers[1]}, {"subadmm.threads=1",
-                                                          "subadmm-nobody.threads=1"}),
-           ro);
+  RunSweep(
+      s,
+      MakeSolverJobs({kSolvers[0], kSolvers[1]}, {"subadmm.threads=1", "subadmm-nobody.threads=1"}),
+      ro);
   SetSolverThreads(omp_get_num_procs());
   const auto data = Collect(s.out);
 
-  std::string md = fmt::format(
-      "\n## {} (sweep of `{}` over {} = ", f.scene, f.scene, f.param);
+  std::string md = fmt::format("\n## {} (sweep of `{}` over {} = ", f.scene, f.scene, f.param);
   for (std::size_t k = 0; k < f.values.size(); ++k) md += (k ? ", " : "") + f.values[k];
-  md += fmt::format(
-      "; {} frames per size)\n\n| size | bodies | DOF | contacts |", s.count);
+  md += fmt::format("; {} frames per size)\n\n| size | bodies | DOF | contacts |", s.count);
   for (const char* solver : kSolvers) md += fmt::format(" {} [ms] |", solver);
   md += "\n|---:|---:|---:|---:|";
   for (std::size_t k = 0; k < std::size(kSolvers); ++k) md += "---:|";
   md += "\n";
   for (const std::string& v : f.values) {
     const std::string dataset = fmt::format("{}-{}{}", f.scene, f.param, v);
-    const auto& first = data.count(kSolvers[0]) ? data.at(kSolvers[0]) : std::map<std::string, Size>{};
+    const auto& first =
+        data.count(kSolvers[0]) ? data.at(kSolvers[0]) : std::map<std::string, Size>{};
     const Size ref = first.count(dataset) ? first.at(dataset) : Size{};
     md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} |", v, ref.bodies, ref.dofs, ref.contacts);
     for (const char* solver : kSolvers) {
@@ -115,16 +116,19 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
     }
     md += "\n";
   }
-  md += "\n| solver | linear fit: time [ms] per body | R² (linear) | paper R² | log-log slope "
-        "(time ∝ bodies^k) | R² (log-log) |\n|---|---:|---:|---:|---:|---:|\n";
+  md +=
+      "\n| solver | linear fit: time [ms] per body | R² (linear) | paper R² | log-log slope "
+      "(time ∝ bodies^k) | R² (log-log) |\n|---|---:|---:|---:|---:|---:|\n";
   for (const char* solver : kSolvers) {
     std::vector<double> bodies, times;
     if (data.count(solver))
-      for (const auto& [dataset, sz] : data.at(solver)) bodies.push_back(sz.bodies), times.push_back(sz.time_ms);
+      for (const auto& [dataset, sz] : data.at(solver))
+        bodies.push_back(sz.bodies), times.push_back(sz.time_ms);
     const LineFit lin = FitLine(bodies, times), pw = FitPowerLaw(bodies, times);
-    const std::string paper_r2 = std::string(solver) == "subadmm"
-                                     ? fmt::format("{:.4f}", paper.Get("r_squared_linear", f.paper_column))
-                                     : "—";
+    const std::string paper_r2 =
+        std::string(solver) == "subadmm"
+            ? fmt::format("{:.4f}", paper.Get("r_squared_linear", f.paper_column))
+            : "—";
     md += lin.valid ? fmt::format("| {} | {:.4f} | {:.4f} | {} | {:.3f} | {:.4f} |\n", solver,
                                   lin.slope, lin.r2, paper_r2, pw.slope, pw.r2)
                     : fmt::format("| {} | — | — | {} | — | — |\n", solver, paper_r2);
@@ -139,10 +143,14 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
     while (std::fgets(buf, sizeof buf, pipe.get())) printed += buf;
     drawn = pclose(pipe.release()) == 0;
   }
-  md += drawn ? fmt::format("\nFigure: `{}` (plots/scalability.py: time against DOFs, contacts "
-                            "and bodies, log-log). Its fits:\n\n```\n{}```\n", png, printed)
-              : fmt::format("\nResults: `{}` (the figure needs /usr/bin/python3 with matplotlib "
-                            "and h5py: plots/scalability.py).\n", s.out);
+  md += drawn ? fmt::format(
+                    "\nFigure: `{}` (plots/scalability.py: time against DOFs, contacts "
+                    "and bodies, log-log). Its fits:\n\n```\n{}```\n",
+                    png, printed)
+              : fmt::format(
+                    "\nResults: `{}` (the figure needs /usr/bin/python3 with matplotlib "
+                    "and h5py: plots/scalability.py).\n",
+                    s.out);
   return md;
 }
 
