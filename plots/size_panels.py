@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Two log-log panels from a size CSV (solver,particles,dofs,time_ms,residual), as in 004
 Fig. 11: time per step over system DOF (left, with the fitted exponent of time ∝ DOF^k in the
-legend) and the average residual over DOF (right), one line per solver."""
+legend, and printed) and the average residual over DOF (right), one line per solver."""
 import argparse
 import csv
 import os
@@ -41,6 +41,7 @@ def main():
         if len(np.unique(d)) > 1 and np.all(t > 0):
             slope = np.polyfit(np.log10(d), np.log10(t), 1)[0]
             label = f"{solver} (time ∝ DOF^{slope:.2f})"
+            print(f"{solver}: time ∝ DOF^{slope:.2f}")
         left.plot(d, t, "o-", color=f"C{k}", label=label)
         right.plot(d, np.where(res > 0, res, np.nan), "o-", color=f"C{k}", label=solver)
     for ax, name in ((left, "time per step [ms]"), (right, "average residual (res004)")):

@@ -1,6 +1,8 @@
 // The pouring scene (004 §VII-C): the analytic sphere–SDF contact against a brute-force
 // distance to a dense sampling of the bottle's skeleton, contacts of the particles inside the
 // bottle (normals into the bottle's interior), and the pour itself.
+#include "problems/scenarios/rigid/pouring.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,8 +12,8 @@
 #include "harness/simulate.h"
 #include "problems/physics/collision/collision_world.h"
 #include "problems/physics/sdf/dish_sdf.h"
-#include "problems/scenarios/rigid/pouring.h"
 #include "tests/collision_support.h"
+#include "tests/expect_error.h"
 
 namespace ncp::physics {
 namespace {
@@ -66,10 +68,12 @@ TEST(Pouring, SphereSdfContactMatchesBruteForce) {
     sphere.shape.radius = r;
     const bool sdf_first = k % 2 == 0;
     const Vec3 center = pose * local;
-    CollisionWorld world(sdf_first ? std::vector<Geom>{sdf, sphere} : std::vector<Geom>{sphere, sdf});
+    CollisionWorld world(sdf_first ? std::vector<Geom>{sdf, sphere}
+                                   : std::vector<Geom>{sphere, sdf});
     std::vector<ContactPoint> out;
-    world.Detect(sdf_first ? std::vector<Pose>{pose, At(center)} : std::vector<Pose>{At(center), pose},
-                 margin, out);
+    world.Detect(
+        sdf_first ? std::vector<Pose>{pose, At(center)} : std::vector<Pose>{At(center), pose},
+        margin, out);
     const double gap = brute - d - r;
     if (gap > margin + 1e-4) {
       EXPECT_TRUE(out.empty()) << "gap " << gap;
@@ -87,9 +91,10 @@ TEST(Pouring, SphereSdfContactMatchesBruteForce) {
     EXPECT_NEAR((out[0].position - center).norm(), r + 0.5 * out[0].gap, 1e-12);
     ++checked;
   }
-  std::printf("sphere-SDF: %d contacts, worst |gap - brute force| = %.2e m, worst normal angle "
-              "= %.3f rad; %d spheres beyond the margin without contact\n",
-              checked, worst_gap, worst_angle, empty);
+  std::printf(
+      "sphere-SDF: %d contacts, worst |gap - brute force| = %.2e m, worst normal angle "
+      "= %.3f rad; %d spheres beyond the margin without contact\n",
+      checked, worst_gap, worst_angle, empty);
   EXPECT_GE(checked, 20);
   EXPECT_GE(empty, 20);
   EXPECT_LE(worst_gap, 2e-5);  // sampling 0.4 mm apart at ≥ 5 mm: chord error below 1e-5 m
@@ -107,6 +112,18 @@ TEST(Pouring, SdfGeomRejectsShapesOtherThanSpheres) {
   Geom on_body = sdf;
   on_body.body = 0;
   EXPECT_THROW(CollisionWorld({on_body}), std::invalid_argument);
+}
+
+TEST(Pouring, BadParametersNameTheFieldAndTheRule) {
+  const SceneEntry& e = *FindScene("pouring");
+  auto build = [&](const char* key, const char* value) {
+    return [&e, key, value] { e.build(SceneParams(e, {{key, value}}), 1); };
+  };
+  ncp::testing::ExpectError(build("tilt_time", "0"), {"pouring.tilt_time = 0", "must be > 0"});
+  ncp::testing::ExpectError(build("radius", "0"), {"pouring.radius = 0", "must be > 0"});
+  ncp::testing::ExpectError(build("particles", "500"),
+                            {"pouring.particles = 500", "fit in the bottle"});
+  ncp::testing::ExpectError(build("particles", "2.5"), {"pouring.particles = 2.5", "whole number"});
 }
 
 // Classifies a bottle contact seen in the bottle's frame: +1 bottom (normal up the axis), +2
@@ -142,10 +159,38 @@ TEST(Pouring, ParticlesInsideTheBottleTouchItFromTheInside) {
     bottom += side == 1;
     wall += side == 2;
   }
-  std::printf("45 particles at rest in the bottle: %d bottom and %d wall contacts, all normals "
-              "into the interior\n", bottom, wall);
+  std::printf(
+      "45 particles at rest in the bottle: %d bottom and %d wall contacts, all normals "
+      "into the interior\n",
+      bottom, wall);
   EXPECT_GE(bottom, 15);  // the whole first layer is 1 mm above the bottom
   EXPECT_GT(wall, 0);
+}
+
+// The whole task: tilted by the default trajectory, the bottle empties into the cup.
+TEST(Pouring, TheBottleEmptiesIntoTheCup) {
+  SimulateOptions o;
+  o.solver = "subadmm";
+  o.iters = 100;
+  o.reference_solvers.clear();
+  o.quiet = true;
+  const SimulateResult r = Simulate(*FindScene("pouring"), {{"particles", "9"}}, 1, o);
+  const PouringLayout layout = PouringGeometry(r.params);
+  const Pose bottle = layout.BottlePose(r.params.at("tilt_deg") * M_PI / 180.0);
+  int in_cup = 0, in_bottle = 0;
+  for (const Pose& x : r.final_poses) {
+    in_cup += layout.InCup(x.translation());
+    in_bottle += layout.InBottle(bottle, x.translation());
+  }
+  double penetration = 0;
+  for (const StepStats& s : r.steps) penetration = std::max(penetration, s.max_penetration);
+  std::printf(
+      "9 particles poured (subadmm, 100 iterations per step): %d in the cup, %d left in "
+      "the bottle, max penetration %.2f mm\n",
+      in_cup, in_bottle, 1e3 * penetration);
+  EXPECT_EQ(in_bottle, 0);
+  EXPECT_GE(in_cup, 8);
+  EXPECT_LT(penetration, 0.004);  // below the 4 mm wall: nothing tunnels through
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ class DishShapes : public ::testing::TestWithParam<int> {
     switch (GetParam()) {
       case 0: return DishSdf::Bowl();
       case 1: return DishSdf::Plate();
-      default: return DishSdf::Pot();
+      case 2: return DishSdf::Pot();
+      default: return DishSdf::Bottle();
     }
   }
 };
@@ -119,7 +120,20 @@ TEST_P(DishShapes, MeshLiesOnTheSurfaceAndFacesOutward) {
   EXPECT_GT(dish.Volume(), 0.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(BowlPlatePot, DishShapes, ::testing::Values(0, 1, 2));
+// The ball of BoundingRadius holds the solid (collision culling relies on it) and is tight: the
+// farthest surface point reaches it.
+TEST_P(DishShapes, BoundingRadiusHoldsTheSurface) {
+  const DishSdf dish = Make();
+  double farthest = 0.0;
+  for (const V2& q : dish.Boundary(1e-4)) farthest = std::max(farthest, q.norm());
+  std::printf("dish %d: bounding radius %.6f m, farthest surface point %.6f m\n", GetParam(),
+              dish.BoundingRadius(), farthest);
+  EXPECT_LE(farthest, dish.BoundingRadius() + 1e-12);
+  EXPECT_GE(farthest, dish.BoundingRadius() - 1e-6);
+}
+
+// 3: the pouring scene's bottle (wall leaning in from the base to the mouth).
+INSTANTIATE_TEST_SUITE_P(BowlPlatePot, DishShapes, ::testing::Values(0, 1, 2, 3));
 
 TEST(DishSdf, RejectsDegenerateProfiles) {
   EXPECT_THROW(DishSdf(0.0, {0.1, 0.0}, {0.2, 0.1}, 0.0), Error);

@@ -1,8 +1,8 @@
-// pouring (004 §VII-C, Fig. 10–11): spheres (r = 5 mm, 10 g/cm³) in a bottle built from the dish
-// SDF module of 004 App. B, tilted by a prescribed gripper trajectory so that they pour into a
-// cup standing on the floor. The paper's 28-DOF dual-arm robot that holds the bottle is replaced
-// by its trajectory: the bottle is a kinematic geom whose velocity enters the contact rows
-// through e, so the system is the particles alone (6 DOF each). Bottle and cup are SDF geoms:
+// pouring (004 §VII-C, Fig. 10–11): spheres (r = 5 mm, 10 g/cm³) in a bottle built from the
+// dish SDF module of 004 App. B, tilted by a prescribed gripper trajectory so that they pour
+// into a cup standing on the floor. The paper's 28-DOF dual-arm robot that holds the bottle is
+// replaced by its trajectory: the bottle is a kinematic geom whose velocity enters the contact
+// rows through e, so the system is the particles alone (6 DOF each). Bottle and cup are SDF geoms:
 // their contacts with the particles are analytic (gap = φ(center) − r, normal = ∇φ).
 // The particles' rotational inertia is inertia_scale (default 100) × that of a solid sphere:
 // the dynamics integrate the body-frame Coriolis term ω × m v explicitly, which amplifies the
@@ -54,6 +54,9 @@ bool PouringLayout::InCup(const Vec3& x) const {
 }
 
 Scene MakePouring(const std::map<std::string, double>& p, std::uint64_t seed) {
+  // SceneParams checks ≥ 0; these divide or size the particles.
+  for (const char* k : {"radius", "density", "tilt_time", "inertia_scale"})
+    if (!(p.at(k) > 0)) throw Error(fmt::format("pouring.{} = {:g}: must be > 0", k, p.at(k)));
   StepOptions so;
   // Particles fall up to 2 m/s onto the cup (8 mm per step): a margin above that keeps a
   // speculative contact ahead of every impact on the 4 mm walls.

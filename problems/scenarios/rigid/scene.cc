@@ -63,10 +63,10 @@ const std::vector<SceneEntry>& Scenes() {
        200, 40, MakeCable},
       {"pouring",
        "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
-       {{"particles", 27}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},
+       {{"particles", 18}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},
         {"tilt_time", 0.75}, {"settle", 0.25}, {"cup_offset", 0.06},
         {"inertia_scale", 100}},
-       360, 36, MakePouring},
+       360, 40, MakePouring},
   };
   return entries;
 }
