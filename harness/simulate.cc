@@ -1,6 +1,7 @@
 #include "harness/simulate.h"
 
 #include <chrono>
+#include <memory>
 #include <cmath>
 #include <limits>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "common/error.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/runner.h"
+#include "harness/warm_carry.h"
 #include "problems/model/validate.h"
 
 namespace ncp {
@@ -48,6 +50,10 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   }
   const int steps = opt.steps > 0 ? opt.steps : scene.default_steps;
   std::vector<physics::ContactPoint> contacts;
+  // The previous step's problem (J and constraints only), its keys and solution, for keep_warm.
+  ContactProblem prev;
+  std::unique_ptr<ConstraintKeys> prev_keys;
+  WarmStart prev_sol;
   for (int k = 0; k < steps; ++k) {
     if (sc.before_step && sc.system) sc.before_step(*sc.system);
     ContactProblem p = sys.BuildProblem(&contacts);
@@ -98,7 +104,18 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
         case_name += fmt::format("{}{}={:g}", case_name.empty() ? "" : " ", key, v);
       }
       p.meta.case_name = case_name;
+      if (opt.keep_warm) {
+        const ConstraintKeys keys(p);
+        res.warm.push_back(prev_keys ? CarryOver(prev, *prev_keys, prev_sol, p, keys) : WarmStart{});
+      }
       res.recorded.push_back(std::move(p));
+    }
+    if (opt.keep_warm) {
+      const ContactProblem& last = record ? res.recorded.back() : p;
+      prev_keys = std::make_unique<ConstraintKeys>(last);
+      prev.J = last.J;
+      prev.constraints = last.constraints;
+      prev_sol = sol;
     }
     sys.Advance(sol.v);
     if (!opt.quiet && (k % 24 == 23 || k + 1 == steps))

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "problems/model/contact_problem.h"
+#include "solvers/solver.h"
 #include "problems/scenarios/rigid/scene.h"
 
 namespace ncp {
@@ -24,6 +25,9 @@ struct SimulateOptions {
   int reference_iters = 20000;
   double reference_tol = 1e-10;   // res004 the reference solve stops at
   bool quiet = false;
+  // Keep, for every recorded frame, the warm start carried over from the previous step's solve
+  // (002 §V-A5; harness/warm_carry.h) in SimulateResult::warm.
+  bool keep_warm = false;
 };
 
 struct StepStats {
@@ -40,6 +44,7 @@ struct StepStats {
 struct SimulateResult {
   std::vector<StepStats> steps;
   std::vector<ContactProblem> recorded;
+  std::vector<WarmStart> warm;  // with keep_warm: one per recorded frame
   std::map<std::string, double> params;
   std::vector<physics::Pose> final_poses;  // world pose of every rigid body after the last step
 };

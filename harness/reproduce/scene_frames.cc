@@ -15,20 +15,31 @@
 namespace ncp {
 
 std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap& params,
-                                        int frames, SimulateOptions sim, std::uint64_t seed) {
+                                        int frames, SimulateOptions sim, std::uint64_t seed,
+                                        std::vector<WarmStart>* warm) {
   const SceneEntry* e = FindScene(scene);
   if (!e) throw Error(fmt::format("scene '{}': unknown", scene));
+  sim.keep_warm = warm != nullptr;
+  SimulateResult r = Simulate(*e, params, seed, sim);
   std::vector<ContactProblem> kept;
-  for (ContactProblem& p : Simulate(*e, params, seed, sim).recorded)
-    if (p.num_contacts() > 0) kept.push_back(std::move(p));
+  std::vector<WarmStart> starts;
+  for (std::size_t i = 0; i < r.recorded.size(); ++i)
+    if (r.recorded[i].num_contacts() > 0) {
+      kept.push_back(std::move(r.recorded[i]));
+      if (warm) starts.push_back(std::move(r.warm[i]));
+    }
   if (kept.empty()) throw Error(fmt::format("scene '{}': no frame with contacts was recorded", scene));
-  if (static_cast<int>(kept.size()) > frames) kept.erase(kept.begin(), kept.end() - frames);
+  if (static_cast<int>(kept.size()) > frames) {
+    kept.erase(kept.begin(), kept.end() - frames);
+    if (warm) starts.erase(starts.begin(), starts.end() - frames);
+  }
+  if (warm) *warm = std::move(starts);
   return kept;
 }
 
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
-                         int max_iters, double time_ms) {
+                         int max_iters, double time_ms, const std::vector<WarmStart>* warm) {
   const SolverEntry& e = FindSolver(solver);
   const SolverJob job{&e, Settings::Parse(solver, e.settings, settings)};
   RunOptions ro;
@@ -40,9 +51,11 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
   FrameSummary s;
   int with_ref = 0;
   double verr = 0.0;
-  for (const ContactProblem& p : frames) {
+  for (std::size_t f = 0; f < frames.size(); ++f) {
+    const ContactProblem& p = frames[f];
     WarmStart sol;
-    const RunRecord r = RunOne(p, Evaluator(p), job, ro, nullptr, 0, &sol);
+    const WarmStart* start = warm && f < warm->size() ? &(*warm)[f] : nullptr;
+    const RunRecord r = RunOne(p, Evaluator(p), job, ro, start, 0, &sol);
     ++s.frames;
     s.statuses.push_back(r.status);
     const double res = r.final_metrics[Metric::kRes004];

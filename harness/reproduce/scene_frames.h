@@ -12,9 +12,11 @@
 namespace ncp {
 
 // The last `frames` recorded frames (with at least one contact) of `scene` simulated with `sim`;
-// throws ncp::Error when the scene does not exist or records none.
+// throws ncp::Error when the scene does not exist or records none. With `warm`, also each frame's
+// warm start carried over from the previous step (002 §V-A5).
 std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap& params,
-                                        int frames, SimulateOptions sim, std::uint64_t seed = 1);
+                                        int frames, SimulateOptions sim, std::uint64_t seed = 1,
+                                        std::vector<WarmStart>* warm = nullptr);
 
 // One solver on every frame until res004 ≤ tol (or the budget ends), single thread.
 struct FrameSummary {
@@ -28,8 +30,10 @@ struct FrameSummary {
   double fb_aa = 0.0;                 // mean of the 000 "AA" accuracy (−log10 mean FB error)
   std::vector<std::string> statuses;  // one per frame
 };
+// `warm`: one warm start per frame, or null for cold starts.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
-                         int max_iters, double time_ms);
+                         int max_iters, double time_ms,
+                         const std::vector<WarmStart>* warm = nullptr);
 
 }  // namespace ncp
