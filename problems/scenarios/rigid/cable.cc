@@ -38,8 +38,10 @@ Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   spec.poisson = p.at("poisson");
   spec.damping = p.at("damping");
   spec.mu = p.at("mu");
-  if (!(spec.poisson < 0.5)) throw Error(fmt::format("cable.poisson = {:g}: must be < 0.5", spec.poisson));
-  for (const char* k : {"length", "radius", "density", "young", "cylinder_radius", "cylinder_height"})
+  if (!(spec.poisson < 0.5))
+    throw Error(fmt::format("cable.poisson = {:g}: must be < 0.5", spec.poisson));
+  for (const char* k :
+       {"length", "radius", "density", "young", "cylinder_radius", "cylinder_height"})
     if (!(p.at(k) > 0)) throw Error(fmt::format("cable.{} = {:g}: must be > 0", k, p.at(k)));
 
   StepOptions opt;
