@@ -3,9 +3,10 @@
 // bilateral rows to a world frame that circles the cylinder on a rising helix and turns with it
 // (the prescribed gripper), so the cable is dragged around the post and wraps onto it. Contacts:
 // link–floor and link–cylinder (capsules; no link–link contacts).
-// Defaults: 002 §V-C5, 320 links, one link per subsystem. links = 640, bodies_per_subsystem = 4:
-// 000 §IV-A2 (cable 1.2 m, ⌀ 8 mm, E = 0.1 MPa, ν = 0.49, 4 links per subsystem); the two
-// mobile manipulators of 000 are replaced by the same single gripper.
+// variant = 2: 002 §V-C5, 320 links, one link per subsystem.
+// variant = 0: 000 §IV-A2, 640 links, 4 links per subsystem (cable 1.2 m, ⌀ 8 mm, E = 0.1 MPa,
+// ν = 0.49); the two mobile manipulators of 000 are replaced by the same single gripper.
+// links and bodies_per_subsystem override the variant's counts (0: the variant's).
 #include <cmath>
 #include <fmt/format.h>
 
@@ -18,19 +19,27 @@ using namespace physics;
 
 namespace {
 
-int WholeNumber(const std::map<std::string, double>& p, const char* key, int min) {
+// A whole-number parameter where 0 means the variant's value.
+int CountOrDefault(const std::map<std::string, double>& p, const char* key, int fallback, int min) {
   const double v = p.at(key);
+  if (v == 0) return fallback;
   if (!(v >= min && v <= 1e5 && v == std::floor(v)))
-    throw Error(fmt::format("cable.{} = {:g}: must be a whole number in [{}, 1e5]", key, v, min));
+    throw Error(fmt::format("cable.{} = {:g}: must be 0 (the variant's) or a whole number in "
+                            "[{}, 1e5]", key, v, min));
   return static_cast<int>(v);
 }
 
 }  // namespace
 
 Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
+  const double variant = p.at("variant");
+  if (variant != 0 && variant != 2)
+    throw Error(fmt::format("cable.variant = {:g}: must be 2 (002 §V-C5) or 0 (000 §IV-A2)",
+                            variant));
+  const bool v000 = variant == 0;
   RodSpec spec;
-  spec.links = WholeNumber(p, "links", 2);
-  const int per_subsystem = WholeNumber(p, "bodies_per_subsystem", 1);
+  spec.links = CountOrDefault(p, "links", v000 ? 640 : 320, 2);
+  const int per_subsystem = CountOrDefault(p, "bodies_per_subsystem", v000 ? 4 : 1, 1);
   spec.length = p.at("length");
   spec.radius = p.at("radius");
   spec.density = p.at("density");

@@ -38,8 +38,9 @@ const std::vector<SceneEntry>& Scenes() {
        {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir},
       {"cable",
        "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
-       "gripper (002 §V-C5); links=640,bodies_per_subsystem=4: 000 §IV-A2",
-       {{"links", 320}, {"bodies_per_subsystem", 1}, {"length", 1.2},
+       "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
+       "links, bodies_per_subsystem 0 = the variant's",
+       {{"variant", 2}, {"links", 0}, {"bodies_per_subsystem", 0}, {"length", 1.2},
         {"radius", 0.004}, {"density", 1100}, {"young", 1e5}, {"poisson", 0.49},
         {"damping", 0.001}, {"mu", 0.3}, {"cylinder_radius", 0.04}, {"cylinder_height", 0.2},
         {"turns_per_s", 0.5}, {"pitch", 0.012}},
