@@ -40,7 +40,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   SimulateResult res;
   res.params = SceneParams(scene, params);
   Scene sc = scene.build(res.params, seed);
-  physics::MultibodySystem& sys = *sc.system;
+  physics::SteppedSystem& sys = sc.stepped();
   if (opt.dt > 0) {
     physics::StepOptions so = sys.options();
     so.dt = opt.dt;
@@ -49,7 +49,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   const int steps = opt.steps > 0 ? opt.steps : scene.default_steps;
   std::vector<physics::ContactPoint> contacts;
   for (int k = 0; k < steps; ++k) {
-    if (sc.before_step) sc.before_step(sys);
+    if (sc.before_step && sc.system) sc.before_step(*sc.system);
     ContactProblem p = sys.BuildProblem(&contacts);
     p.meta.name = fmt::format("{}-step{:05d}", scene.name, k);
     p.meta.scenario = scene.name;
@@ -107,7 +107,8 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
                    st.max_penetration * 1e3, st.res004);
     res.steps.push_back(st);
   }
-  for (int b = 0; b < sys.num_bodies(); ++b) res.final_poses.push_back(sys.BodyPose(b));
+  if (sc.system)
+    for (int b = 0; b < sc.system->num_bodies(); ++b) res.final_poses.push_back(sc.system->BodyPose(b));
   return res;
 }
 

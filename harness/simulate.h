@@ -41,7 +41,7 @@ struct SimulateResult {
   std::vector<StepStats> steps;
   std::vector<ContactProblem> recorded;
   std::map<std::string, double> params;
-  std::vector<physics::Pose> final_poses;  // world pose of every body after the last step
+  std::vector<physics::Pose> final_poses;  // world pose of every rigid body after the last step
 };
 
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,

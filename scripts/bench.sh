@@ -5,7 +5,7 @@ set -euo pipefail
 build=${1:-build}
 cd "$(dirname "$0")/.."
 ncp="$build/ncpbench"
-for f in random-small random-large laikago_drop sliding_cubes bolt_nut; do
+for f in random-small random-large laikago_drop sliding_cubes bolt_nut dish_piling; do
   [ -f "datasets/default/$f.h5" ] || { ./scripts/make_datasets.sh "$build"; break; }
 done
 mkdir -p results
@@ -14,10 +14,11 @@ out=results/bench-latest.h5
 rm -f "$out"
 "$ncp" run datasets/default/random-small.h5 datasets/default/random-large.h5 \
   datasets/default/laikago_drop.h5 datasets/default/sliding_cubes.h5 datasets/default/bolt_nut.h5 \
+  datasets/default/dish_piling.h5 \
   datasets/fclib/*.hdf5 \
   -s pgs,pj,apgd,admm-full,subadmm,subadmm-nobody,canal,nnewton --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
 "$ncp" report "$out" -o results/bench-latest.md
-for ds in random-small laikago_drop sliding_cubes bolt_nut LMGC_100_PR_PerioBox-i00361-60-03000; do
+for ds in random-small laikago_drop sliding_cubes bolt_nut dish_piling LMGC_100_PR_PerioBox-i00361-60-03000; do
   /usr/bin/python3 plots/convergence.py "$out" --dataset "$ds" -o "results/bench-latest-$ds.png"
 done
 echo "main job done: $out, results/bench-latest.md, results/bench-latest-*.png"

@@ -16,3 +16,6 @@ mkdir -p datasets/default
 "$ncp" generate sliding_cubes -o datasets/default/sliding_cubes.h5 -n 4 --seed 1
 # Single-step bolt-nut cases: 10 placements x 2 random wrenches (004 §VII-A1 uses 10 x 10).
 "$ncp" generate bolt_nut -o datasets/default/bolt_nut.h5 -n 20 --seed 1 -p configurations=10,wrenches=2
+# Single-step dish-piling cases: one settled bowl-bowl-plate-pot stack x 8 random wrenches
+# (004 §VII-B1 uses 100).
+"$ncp" generate dish_piling -o datasets/default/dish_piling.h5 -n 8 --seed 1

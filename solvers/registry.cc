@@ -11,6 +11,7 @@
 #include "solvers/al/al_semismooth.h"
 #include "solvers/al/canal.h"
 #include "solvers/apgd/apgd.h"
+#include "solvers/cond/cond.h"
 #include "solvers/nnewton/nnewton.h"
 #include "solvers/pgs/pgs.h"
 #include "solvers/pj/pj.h"
@@ -61,6 +62,8 @@ std::vector<SolverEntry> MakeEntries() {
        [] { return std::make_unique<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kDampedNewton); }},
       {"nnewton", "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
        NNewtonSolver::Specs(), false, [] { return std::make_unique<NNewtonSolver>(); }},
+      {"cond", "contact nodalization and diagonalization: V-FPI with virtual nodes, strict/proximal operator, Frobenius/BB step, Chebyshev acceleration (002 Alg. 1-3)",
+       cond::CondSolver::Specs(), false, [] { return std::make_unique<cond::CondSolver>(); }},
       {"subadmm-rigid-cpu", "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element functions in their order (001 §II)",
        gpu::RigidSpecs(), false, [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); }},
 #ifdef NCPBENCH_HAVE_CUDA

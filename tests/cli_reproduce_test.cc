@@ -34,5 +34,19 @@ TEST(CliReproduce, UnknownIdExitsTwoNamingTheKnownOnes) {
   EXPECT_NE(r.err.find("004-table2"), std::string::npos) << r.err;
 }
 
+// 004-fig11 at its smallest (9 particles, the three solvers at their budgets): a table row per
+// solver, the paper's statements next to ours, and the CSV the figure is drawn from.
+TEST(CliReproduce, PouringFigureRunsOnTheSmallestSize) {
+  const auto dir = testing::FreshDir("reproduce_fig11");
+  const auto r = testing::RunCli("reproduce 004-fig11 --cases 1 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* row : {"| canal | 9 | 54 |", "| subadmm | 9 | 54 |", "| pgs | 9 | 54 |",
+                          "residual below (paper)", "time growth rank"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << " missing from:\n" << r.out;
+  const std::string csv = testing::Slurp((dir / "004-fig11.csv").string());
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + 3 solvers
+  std::printf("%s\n", r.out.substr(r.out.find("| solver")).c_str());
+}
+
 }  // namespace
 }  // namespace ncp

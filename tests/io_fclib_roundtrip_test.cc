@@ -28,7 +28,8 @@ using testing::SameBits;
 // Small sizes (those of scenes_test) so every scene records a frame with contacts in seconds.
 const std::map<std::string, std::string> kSmall = {
     {"laikago_drop", "robots=2"}, {"sliding_cubes", "cubes=9"}, {"vertical_stacks", "stacks=2"},
-    {"oblique_stacks", "units=1"}, {"card_houses", "houses=1,levels=2"}, {"stir", "spheres=8"}};
+    {"oblique_stacks", "units=1"}, {"card_houses", "houses=1,levels=2"}, {"stir", "spheres=8"},
+    {"soft_mat", "size=0.25"}, {"fem_beam", "size=0.5,pieces=4"}};
 
 class FclibRoundTrip : public testing::TempDirTest {
  protected:

@@ -97,12 +97,7 @@ TEST(NNewton, NonFiniteInputIsReportedAsDiverged) {
 }
 
 TEST(NNewton, LocalProblemsAreNotApplicable) {
-  ContactProblem p;
-  p.form = ProblemForm::kLocal;
-  AddConstraint(p.constraints, ConstraintType::kContact, 0.5);
-  p.W = SpMat(3, 3);
-  p.W.setIdentity();
-  p.q = Vec::Constant(3, -1.0);
+  const ContactProblem p = testing::OneContactLocalProblem();
   const SolverEntry& e = FindSolver("nnewton");
   EXPECT_EQ(e.make()->Setup(p, Settings::Parse("nnewton", e.settings, {}), nullptr),
             Status::kNotApplicable);

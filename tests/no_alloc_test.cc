@@ -95,7 +95,9 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("subadmm", ""), std::make_pair("subadmm", "factorization=aba"),
                       std::make_pair("subadmm", "factorization=dense;apply=bodies"),
                       std::make_pair("subadmm-nobody", ""),
-                      std::make_pair("subadmm-rigid-cpu", "")),
+                      std::make_pair("subadmm-rigid-cpu", ""), std::make_pair("cond", ""),
+                      std::make_pair("cond", "step=bb;operator=proximal"),
+                      std::make_pair("cond", "chebyshev=off;step=power")),
     [](const auto& info) {
       std::string s = std::string(info.param.first) + "_" + info.param.second;
       for (char& c : s)

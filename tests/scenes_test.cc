@@ -24,7 +24,10 @@ const SceneCase kCases[] = {{"laikago_drop", "robots=2", 1e-8},
                             {"oblique_stacks", "units=1", 0},
                             {"card_houses", "houses=1,levels=2", 0},
                             {"stir", "spheres=8", 0},
-                            {"cable", "links=40,bodies_per_subsystem=4", 0}};
+                            {"soft_mat", "size=0.25", 0},
+                            {"fem_beam", "size=0.5,pieces=4", 0},
+                            {"cable", "links=40,bodies_per_subsystem=4", 0},
+                            {"pouring", "particles=9", 0}};
 
 SimulateResult Record(const SceneCase& c, std::uint64_t seed) {
   SimulateOptions o;

@@ -81,12 +81,7 @@ TEST(SolverGuards, ExplodingIterateIsReportedAsDiverged) {
 }
 
 TEST(SolverGuards, GlobalOnlySolverIsNotApplicableOnLocalProblems) {
-  ContactProblem p;
-  p.form = ProblemForm::kLocal;
-  AddConstraint(p.constraints, ConstraintType::kContact, 0.5);
-  p.W = SpMat(3, 3);
-  p.W.setIdentity();
-  p.q = Vec::Constant(3, -1.0);
+  const ContactProblem p = testing::OneContactLocalProblem();
   const SolverEntry& e = FindSolver("admm-full");
   const SolverJob job{&e, Settings::Parse("admm-full", e.settings, {})};
   const RunRecord r = RunOne(p, Evaluator(p), job, RunOptions{}, nullptr, 0);

@@ -17,6 +17,17 @@ inline ContactProblem OnlyType(ConstraintType t, std::uint64_t seed = 11) {
   return MakeManufacturedProblem(o, "only");
 }
 
+// A one-contact fclib-style local problem (W = I, q = −1): no primal form.
+inline ContactProblem OneContactLocalProblem() {
+  ContactProblem p;
+  p.form = ProblemForm::kLocal;
+  AddConstraint(p.constraints, ConstraintType::kContact, 0.5);
+  p.W = SpMat(3, 3);
+  p.W.setIdentity();
+  p.q = Vec::Constant(3, -1.0);
+  return p;
+}
+
 // The acceptance family: ≥ 50 contacts and every constraint type.
 inline ManufacturedOptions AcceptanceOptions(std::uint64_t seed) {
   ManufacturedOptions o;

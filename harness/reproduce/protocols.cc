@@ -5,8 +5,16 @@
 
 namespace ncp {
 
+Protocol MakeTable000_1();
+Protocol MakeFig000_2();
+Protocol MakeTable002_2();
+Protocol MakeTable002_5();
+Protocol MakeTable002_9();
+Protocol MakeFig002_11();
 Protocol MakeTable001_1();
 Protocol MakeFig004_7();
+Protocol MakeFig004_9();
+Protocol MakeFig004_11();
 Protocol MakeTable004_2();
 Protocol MakeTable004_3();
 #ifdef NCP_WITH_MUJOCO
@@ -24,20 +32,16 @@ Protocol Pending(const char* id, const char* title, const char* setting, const c
 
 const std::vector<Protocol>& Protocols() {
   static const std::vector<Protocol> all = {
-      Pending("000-table1", "PGS, PJ, FADMM, NNewton, SubADMM at 30/60/90 iterations: time, −log FB error",
-              "stir, cable (640 bodies), FEM beam", "the cable and fem_beam scenes"),
-      Pending("000-fig2", "SubADMM scalability with subsystems", "stir / cable sizes",
-              "the cable scene and this protocol on `ncpbench sweep` (stir and sweep exist)"),
+      MakeTable000_1(),
+      MakeFig000_2(),
       MakeTable001_1(),
-      Pending("002-table2", "soft mat: COND vs PGS vs APGD", "soft_mat", "the soft_mat scene and the cond solver"),
-      Pending("002-table5", "cable: COND vs baselines", "cable (320 links)", "the cable scene and the cond solver"),
-      Pending("002-table9", "COND iterations with and without Chebyshev", "soft_mat", "the soft_mat scene and the cond solver"),
-      Pending("002-fig11", "COND solver time vs DOF", "soft_mat sizes", "the soft_mat scene and the cond solver"),
+      MakeTable002_2(),
+      MakeTable002_5(),
+      MakeTable002_9(),
+      MakeFig002_11(),
       MakeFig004_7(),
-      Pending("004-fig9", "dish piling: residual vs time, time vs iteration", "dish_piling, 100 cases",
-              "the dish_piling scene"),
-      Pending("004-fig11", "pouring: 5 CANAL vs 100 SubADMM/PGS iterations", "pouring (9–45 particles)",
-              "the pouring scene (dish SDF module)"),
+      MakeFig004_9(),
+      MakeFig004_11(),
       MakeTable004_2(),
       MakeTable004_3(),
 #ifdef NCP_WITH_MUJOCO

@@ -1,7 +1,6 @@
 // 004 Table II: CANAL against AL with a direct semismooth Newton (trust-region dogleg, damped
-// Newton) — inner iterations over 10 AL loops, inner failure rate, −log10 residual. The paper's
-// cases are 100 dish-piling steps; until that scene exists, frames of laikago_drop and
-// vertical_stacks stand in, and the report says so.
+// Newton) — inner iterations over 10 AL loops, inner failure rate, −log10 residual, on the
+// dish-piling single-step cases of 004 §VII-B1 (100 in the paper).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -12,7 +11,7 @@
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/runner.h"
-#include "harness/simulate.h"
+#include "problems/scenarios/scenarios.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -24,24 +23,6 @@ double InfoValue(const std::string& info, const std::string& key) {
   return 0.0;
 }
 
-std::vector<ContactProblem> Cases(int per_scene, bool quiet) {
-  std::vector<ContactProblem> cases;
-  for (const auto& [scene, params] :
-       {std::pair<const char*, ParamMap>{"laikago_drop", {}},
-        std::pair<const char*, ParamMap>{"vertical_stacks", {{"stacks", "4"}}}}) {
-    SimulateOptions o;
-    o.every = 24;
-    o.steps = per_scene * o.every;
-    o.max_frames = per_scene;
-    o.reference_solvers.clear();  // the table measures the solvers, not a reference
-    o.quiet = true;
-    if (!quiet) std::fprintf(stderr, "004-table2: recording %d frames of %s\n", per_scene, scene);
-    for (ContactProblem& p : Simulate(*FindScene(scene), params, 1, o).recorded)
-      cases.push_back(std::move(p));
-  }
-  return cases;
-}
-
 struct Column {
   const char* label;
   const char* solver;
@@ -50,8 +31,8 @@ struct Column {
 };
 
 std::string Run(const ReproduceOptions& opt) {
-  const int per_scene = opt.cases > 0 ? opt.cases : 10;
-  const std::vector<ContactProblem> cases = Cases(per_scene, opt.quiet);
+  const int count = opt.cases > 0 ? opt.cases : 20;
+  const std::vector<ContactProblem> cases = FindScenario("dish_piling").generate({}, count, 1);
   // canal's defaults re-solve each surrogate with p refreshed; the published cascade (one
   // surrogate per AL loop) is shown next to it, both against the paper's CANAL.
   const Column cols[] = {{"canal", "canal", "", "canal"},
@@ -76,10 +57,8 @@ std::string Run(const ReproduceOptions& opt) {
   const PublishedTable paper = ReadPublished("004-table2");
   std::string md = fmt::format(
       "# 004 Table II — cascaded Newton (CANAL) vs direct semismooth Newton in the AL loop\n\n"
-      "Cases: {} frames of laikago_drop (8 robots) and {} of vertical_stacks (4 stacks), "
-      "recorded every 24 steps with admm-full at 200 iterations per step. The paper used 100 "
-      "dish-piling single-step cases; that scene is not available yet, so the absolute numbers "
-      "are not comparable, only the ordering and the ratios. 10 AL iterations per case, "
+      "Cases: {} single-step cases of `dish_piling` (the settled bowl-bowl-plate-pot stack, {} "
+      "contacts, under random wrenches; the paper used 100, `--cases 100`). 10 AL iterations per case, "
       "defaults of each solver (β₀ = 1e4). Inner iterations: Newton steps over the 10 AL loops; "
       "failure: a surrogate not solved to the inner tolerance, per AL loop (canal counts each "
       "re-solve); residual: mean −log10 res004. canal's defaults re-solve each surrogate with "
@@ -87,7 +66,7 @@ std::string Run(const ReproduceOptions& opt) {
       "paper); canal (published) refreshes it once per AL loop, as in Alg. 1. Both paper cells "
       "of canal are the paper's CANAL. A failed surrogate ends its Newton loop early, so few inner "
       "iterations together with many failures are not a sign of efficiency.\n\n|",
-      per_scene, per_scene);
+      count, cases.front().num_contacts());
   for (const Column& c : cols) md += fmt::format(" | {}", c.label);
   md += " |\n|---|";
   for (std::size_t i = 0; i < std::size(cols); ++i) md += "---:|";
@@ -119,8 +98,8 @@ Protocol MakeTable004_2() {
   return {"004-table2",
           "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner iterations, "
           "failures, residual",
-          "10 AL loops per single-step case; paper: 100 dish-piling cases (here laikago_drop and "
-          "vertical_stacks frames until dish_piling exists)",
+          "10 AL loops per single-step case on dish_piling (paper: 100 cases; default here 20, "
+          "--cases 100 for the paper's count)",
           "", Run};
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <memory>
 #include <vector>
 
 namespace ncp::physics {
@@ -11,12 +12,18 @@ using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using Pose = Eigen::Isometry3d;
 
+class Sdf;
+
 enum class ShapeType {
   kPlane,     // the half-space z ≤ 0 of its local frame (surface z = 0, outward normal +z)
   kSphere,    // radius
   kBox,       // half_extents
   kCapsule,   // radius, half_length along local z (segment from −h to +h)
   kCylinder,  // radius, half_length along local z
+  // A signed distance field (sdf, in its local frame), e.g. the dish module of 004 App. B. Only
+  // as a world or kinematic geom, and it touches spheres only: their contact is analytic
+  // (gap = φ(center) − radius, normal = ∇φ), so no mesh or Frank–Wolfe search is needed.
+  kSdf,
 };
 
 struct Shape {
@@ -24,6 +31,7 @@ struct Shape {
   double radius = 0.0;
   double half_length = 0.0;
   Vec3 half_extents = Vec3::Zero();
+  std::shared_ptr<const Sdf> sdf;  // kSdf only
 };
 
 // A shape attached to a body (body ≥ 0) or fixed in the world (body = −1).

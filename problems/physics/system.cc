@@ -24,11 +24,7 @@ void AddBodyRows(const Eigen::MatrixXd& blk, const Eigen::MatrixXd& Jb, int row,
 }  // namespace
 
 void MultibodySystem::set_options(const StepOptions& o) {
-  if (!(o.dt > 0)) throw Error(fmt::format("dt = {}: must be > 0", o.dt));
-  if (!(o.theta >= 0 && o.theta < 1)) throw Error(fmt::format("theta = {}: must be in [0, 1)", o.theta));
-  if (!(o.margin >= 0)) throw Error(fmt::format("margin = {}: must be >= 0", o.margin));
-  if (!(o.slop >= 0)) throw Error(fmt::format("slop = {}: must be >= 0", o.slop));
-  if (!(o.erp > 0 && o.erp <= 1)) throw Error(fmt::format("erp = {}: must be in (0, 1]", o.erp));
+  ValidateStepOptions(o);
   opt_ = o;
 }
 
@@ -149,11 +145,6 @@ const Pose& MultibodySystem::BodyPose(int b) const {
 
 void MultibodySystem::UpdateKinematics() {
   for (Instance& in : inst_) ForwardKinematics(*in.model, in.q, in.kin);
-}
-
-double MultibodySystem::Stabilize(double gap) const {
-  const double g = gap + opt_.slop;
-  return g >= 0 ? g / opt_.dt : opt_.erp * g / opt_.dt;
 }
 
 ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts) {

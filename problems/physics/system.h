@@ -6,8 +6,7 @@
 //   PD rows (soft, λ = −k e − d J v̂ with k = kp dt, d = kd dt + kp dt²),
 //   coupling rows between two bodies or a body and a world frame (rods, grippers; rod_coupling.h),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
-// Stabilization of a gap g (documented in datasets/README.md): e = (g + slop)/dt when g + slop ≥ 0
-// (speculative: closes at most the gap in one step), else erp (g + slop)/dt.
+// Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
 
 #include <memory>
@@ -17,19 +16,10 @@
 #include "problems/model/contact_problem.h"
 #include "problems/physics/collision/collision_world.h"
 #include "problems/physics/dynamics/dynamics.h"
+#include "problems/physics/stepped_system.h"
 #include "problems/physics/dynamics/rod_coupling.h"
 
 namespace ncp::physics {
-
-struct StepOptions {
-  double dt = 1.0 / 240.0;
-  double theta = 0.0;        // θ of 004:2, in [0, 1)
-  Vec3 gravity = Vec3(0, 0, -9.81);
-  double margin = 0.005;     // contacts are created below this gap [m]
-  double slop = 2e-4;        // resting penetration allowed [m]
-  double erp = 0.5;          // fraction of the penetration beyond slop removed per step
-  double limit_margin = 0.02;  // joint-limit rows within this distance of a limit [rad or m]
-};
 
 struct PdGains {
   double kp = 0.0, kd = 0.0;  // per actuated joint; kp = 0: no PD rows
@@ -52,7 +42,7 @@ struct KinematicGeom {
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
 };
 
-class MultibodySystem {
+class MultibodySystem : public SteppedSystem {
  public:
   explicit MultibodySystem(StepOptions opt = {}) { set_options(opt); }
   // Robot/body geoms get group = instance + 1 when `self_collision` is false.
@@ -75,18 +65,14 @@ class MultibodySystem {
   // Builds the collision world; call once after all Add* calls.
   void Finalize();
 
-  // The problem at the current state; `contacts` receives the contact points (same order as the
-  // contact constraints).
-  ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr);
-  // Advances the state with the solution v̂ of the last BuildProblem.
-  void Advance(const Vec& vhat);
+  ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) override;
+  void Advance(const Vec& vhat) override;
 
   int num_dofs() const { return ndofs_; }
   int num_bodies() const { return nbodies_; }
-  double time() const { return time_; }
-  const StepOptions& options() const { return opt_; }
-  // Takes effect from the next BuildProblem (e.g. another dt). Throws ncp::Error on a bad value.
-  void set_options(const StepOptions& opt);
+  double time() const override { return time_; }
+  const StepOptions& options() const override { return opt_; }
+  void set_options(const StepOptions& opt) override;
   std::vector<Instance>& instances() { return inst_; }
   const std::vector<Instance>& instances() const { return inst_; }
   // Instance owning geom `g` (−1 for world geoms).
@@ -101,7 +87,7 @@ class MultibodySystem {
   struct GeomOwner {
     int instance = -1, link = -1;  // −1: world
   };
-  double Stabilize(double gap) const;
+  double Stabilize(double gap) const { return StabilizeGap(gap, opt_); }
   void UpdateKinematics();
 
   StepOptions opt_;

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "problems/scenarios/random/manufactured.h"
 #include "problems/scenarios/sdf/bolt_nut.h"
+#include "problems/scenarios/sdf/dish_piling.h"
 #include "problems/scenarios/rigid/scene.h"
 
 namespace ncp {
@@ -75,6 +76,11 @@ const std::vector<ScenarioEntry>& Scenarios() {
        "M48x5 steel nut on a fixed bolt (thread SDF vs nut mesh, Frank-Wolfe contacts, k-means to "
        "<= 120): placements x random wrenches, one step each (004 §VII-A1)",
        GenerateBoltNut},
+      {"dish_piling",
+       "bowl, bowl, plate and 5 kg pot stacked on the ground (dish SDFs vs dish meshes, "
+       "Frank-Wolfe contacts on every pair, k-means to <= 120): random wrenches on every dish, "
+       "one step each (004 §VII-B1)",
+       GenerateDishPiling},
   };
   return entries;
 }

@@ -42,6 +42,8 @@ std::string GeomXml(const Geom& g) {
     case ShapeType::kCylinder:
       return fmt::format("<geom type=\"cylinder\" size=\"{:.17g} {:.17g}\" {} {}/>", g.shape.radius,
                          g.shape.half_length, pose, fr);
+    case ShapeType::kSdf:
+      throw Error("mujoco peer: SDF geoms have no MuJoCo counterpart");
   }
   throw Error("mujoco peer: unknown shape type");
 }

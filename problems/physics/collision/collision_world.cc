@@ -10,6 +10,7 @@
 #include "problems/physics/collision/fcl_pair.h"
 #include "problems/physics/collision/fcl_shapes.h"
 #include "problems/physics/collision/plane_contacts.h"
+#include "problems/physics/collision/sdf_sphere.h"
 
 namespace ncp::physics {
 namespace {
@@ -57,11 +58,21 @@ CollisionWorld::CollisionWorld(std::vector<Geom> geoms)
     bounding_radius_[k] = BoundingRadius(shape);
     if (shape.type == ShapeType::kPlane) {
       planes_.push_back(k);
+    } else if (shape.type == ShapeType::kSdf) {
+      if (!shape.sdf || geoms_[k].body >= 0)
+        throw std::invalid_argument("geom " + std::to_string(k) +
+                                    ": an SDF geom needs a field and must be a world geom");
+      sdfs_.push_back(k);
     } else {
       solids_.push_back(k);
       objects_[k] = std::make_unique<GeomObject>(k, MakeFclGeometry(shape));
     }
   }
+  for (const int s : sdfs_)
+    for (const int k : solids_)
+      if (CanCollide(geoms_[s], geoms_[k]) && geoms_[k].shape.type != ShapeType::kSphere)
+        throw std::invalid_argument("geom " + std::to_string(k) + ": SDF geom " +
+                                    std::to_string(s) + " collides with spheres only");
 }
 
 CollisionWorld::~CollisionWorld() = default;
@@ -101,6 +112,15 @@ void CollisionWorld::Detect(const std::vector<Pose>& geom_poses, double margin,
       pairs_.emplace_back(std::min(p, k), std::max(p, k));
     }
   }
+  for (const int s : sdfs_) {
+    const Vec3 o = geom_poses[s].translation();
+    for (const int k : solids_) {
+      if (!CanCollide(geoms_[s], geoms_[k])) continue;
+      const double centers = (geom_poses[k].translation() - o).norm();
+      if (centers - bounding_radius_[s] - bounding_radius_[k] >= margin) continue;
+      pairs_.emplace_back(std::min(s, k), std::max(s, k));
+    }
+  }
   // The tree's traversal order depends on its history: sorting makes the output depend on the
   // input only.
   std::sort(pairs_.begin(), pairs_.end());
@@ -120,7 +140,12 @@ void CollisionWorld::Narrow(int i, int j, const std::vector<Pose>& poses, double
     const double centers = (poses[j].translation() - poses[i].translation()).norm();
     if (centers - bounding_radius_[i] - bounding_radius_[j] >= margin) return;
   }
-  if (plane_i) {
+  if (si.type == ShapeType::kSdf) {
+    SdfSphereContact(*si.sdf, poses[i], sj.radius, poses[j].translation(), margin, out);
+  } else if (sj.type == ShapeType::kSdf) {
+    SdfSphereContact(*sj.sdf, poses[j], si.radius, poses[i].translation(), margin, out);
+    for (size_t k = first; k < out.size(); ++k) out[k].normal = -out[k].normal;
+  } else if (plane_i) {
     PlaneContacts(poses[i], sj, poses[j], margin, out);
   } else if (plane_j) {
     PlaneContacts(poses[j], si, poses[i], margin, out);

@@ -28,7 +28,9 @@ class CollisionWorld {
  public:
   // Builds one FCL collision object per non-plane geom and the broad-phase tree over them. Planes
   // stay out of the tree (their infinite box would cover every node) and are tested against every
-  // other geom with a bounding-sphere check instead.
+  // other geom with a bounding-sphere check instead; so are SDF geoms (few, large, and only
+  // against spheres). Throws std::invalid_argument for an SDF geom on a body, without a field,
+  // or able to touch a geom that is not a sphere.
   explicit CollisionWorld(std::vector<Geom> geoms);
   ~CollisionWorld();
   CollisionWorld(CollisionWorld&&) noexcept;
@@ -52,6 +54,7 @@ class CollisionWorld {
   std::vector<Geom> geoms_;
   std::vector<std::unique_ptr<GeomObject>> objects_;  // null for planes
   std::vector<int> planes_;                           // indices of plane geoms
+  std::vector<int> sdfs_;                             // indices of SDF geoms
   std::vector<int> solids_;                           // indices of the other geoms
   std::vector<double> bounding_radius_;
   std::unique_ptr<fcl::DynamicAABBTreeCollisionManager<double>> broad_phase_;

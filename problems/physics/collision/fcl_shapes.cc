@@ -9,6 +9,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "problems/physics/sdf/sdf.h"
+
 namespace ncp::physics {
 
 std::shared_ptr<fcl::CollisionGeometryd> MakeFclGeometry(const Shape& shape) {
@@ -22,9 +24,10 @@ std::shared_ptr<fcl::CollisionGeometryd> MakeFclGeometry(const Shape& shape) {
     case ShapeType::kCylinder:
       return std::make_shared<fcl::Cylinderd>(shape.radius, 2.0 * shape.half_length);
     case ShapeType::kPlane:
+    case ShapeType::kSdf:
       break;
   }
-  throw std::invalid_argument("MakeFclGeometry: planes have no FCL geometry");
+  throw std::invalid_argument("MakeFclGeometry: planes and SDFs have no FCL geometry");
 }
 
 fcl::AABBd WorldAabb(const Shape& shape, const Pose& pose, double pad) {
@@ -49,7 +52,8 @@ fcl::AABBd WorldAabb(const Shape& shape, const Pose& pose, double pad) {
       }
       break;
     case ShapeType::kPlane:
-      throw std::invalid_argument("WorldAabb: a plane is unbounded");
+    case ShapeType::kSdf:
+      throw std::invalid_argument("WorldAabb: planes and SDFs stay out of the broad phase");
   }
   extent.array() += pad;
   const Vec3 c = pose.translation();
@@ -66,6 +70,9 @@ double BoundingRadius(const Shape& shape) {
       return shape.half_length + shape.radius;
     case ShapeType::kCylinder:
       return std::hypot(shape.half_length, shape.radius);
+    case ShapeType::kSdf:
+      if (shape.sdf) return shape.sdf->BoundingRadius();
+      break;
     case ShapeType::kPlane:
       break;
   }

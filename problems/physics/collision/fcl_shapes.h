@@ -16,10 +16,11 @@ namespace ncp::physics {
 // Planes have none: they stay out of the broad phase (see CollisionWorld).
 std::shared_ptr<fcl::CollisionGeometryd> MakeFclGeometry(const Shape& shape);
 
-// Tight world AABB of a non-plane shape at `pose`, grown by `pad` on every side.
+// Tight world AABB of a shape other than a plane or SDF at `pose`, grown by `pad` on every side.
 fcl::AABBd WorldAabb(const Shape& shape, const Pose& pose, double pad);
 
-// Radius about the shape origin of a sphere enclosing the shape (infinite for a plane).
+// Radius about the shape origin of a sphere enclosing the shape (infinite for a plane; an SDF's
+// own BoundingRadius).
 double BoundingRadius(const Shape& shape);
 
 // Collision object of one geom. FCL's own world box ignores the contact margin and, for a rotated

@@ -86,6 +86,7 @@ void PlaneContacts(const Pose& plane, const Shape& shape, const Pose& pose, doub
       CylinderPoints(n, o, shape, pose, margin, out);
       break;
     case ShapeType::kPlane:
+    case ShapeType::kSdf:  // world geoms both: never a pair
       break;
   }
 }

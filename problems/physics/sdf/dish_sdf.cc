@@ -63,6 +63,10 @@ DishSdf DishSdf::Pot(double radius, double height, double thickness) {
   return DishSdf(0.0, {radius, 0.0}, {radius, height}, thickness);
 }
 
+DishSdf DishSdf::Bottle(double radius, double height, double mouth, double thickness) {
+  return DishSdf(0.0, {radius, 0.0}, {mouth, height}, thickness);
+}
+
 double DishSdf::Eval2d(const Eigen::Vector2d& q, Eigen::Vector2d* grad) const {
   V2 c1, c2;
   const double d1 = SegmentDistance(q, o_, a_, c1), d2 = SegmentDistance(q, a_, b_, c2);
@@ -87,6 +91,11 @@ double DishSdf::Eval(const Eigen::Vector3d& p, Eigen::Vector3d* grad) const {
       *grad = Eigen::Vector3d(0.0, 0.0, g2.y() >= 0 ? 1.0 : -1.0);
   }
   return phi;
+}
+
+double DishSdf::BoundingRadius() const {
+  // Every point of the segments O–A and A–B is no farther from the origin than their ends.
+  return std::max({o_.norm(), a_.norm(), b_.norm()}) + d_;
 }
 
 std::vector<Eigen::Vector2d> DishSdf::Boundary(double step) const {

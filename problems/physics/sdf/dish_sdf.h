@@ -25,8 +25,13 @@ class DishSdf final : public Sdf {
   static DishSdf Bowl(double radius = 0.08, double height = 0.04, double thickness = 0.003);
   static DishSdf Plate(double radius = 0.11, double rim = 0.015, double thickness = 0.003);
   static DishSdf Pot(double radius = 0.1, double height = 0.1, double thickness = 0.004);
+  // Two segments allow no neck: the bottle is a tall vessel whose wall leans in from the base
+  // radius to a narrower mouth (a truncated cone), which is what makes it pour from one side.
+  static DishSdf Bottle(double radius = 0.04, double height = 0.12, double mouth = 0.022,
+                        double thickness = 0.004);
 
   double Eval(const Eigen::Vector3d& p, Eigen::Vector3d* grad) const override;
+  double BoundingRadius() const override;
   // SDF_2d and its gradient in the meridian plane.
   double Eval2d(const Eigen::Vector2d& q, Eigen::Vector2d* grad) const;
   // Zero level set as a closed curve in the meridian half-plane (r ≥ 0), from the axis above

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <limits>
 
 namespace ncp::physics {
 
@@ -10,6 +11,9 @@ class Sdf {
   virtual ~Sdf() = default;
   // φ(p); when grad is not null, ∇φ(p) (unit length almost everywhere for an exact SDF).
   virtual double Eval(const Eigen::Vector3d& p, Eigen::Vector3d* grad) const = 0;
+  // Radius of a ball about the frame's origin that holds the solid (φ ≤ 0); infinite when the
+  // solid is unbounded. Collision culling uses it.
+  virtual double BoundingRadius() const { return std::numeric_limits<double>::infinity(); }
 };
 
 // The half-space z ≤ 0 (surface z = 0).
@@ -30,6 +34,7 @@ class SphereSdf final : public Sdf {
     if (grad) *grad = n > 0 ? Eigen::Vector3d(p / n) : Eigen::Vector3d::UnitZ();
     return n - radius_;
   }
+  double BoundingRadius() const override { return radius_; }
 
  private:
   double radius_;

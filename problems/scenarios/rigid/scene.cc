@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "problems/scenarios/rigid/pouring.h"
 
 namespace ncp {
 
@@ -16,6 +17,8 @@ Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t s
 Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 
 const std::vector<SceneEntry>& Scenes() {
@@ -36,6 +39,19 @@ const std::vector<SceneEntry>& Scenes() {
        {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses},
       {"stir", "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
        {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir},
+      // Deformable scenes (problems/scenarios/deformable), dt = 1/120 s.
+      {"soft_mat",
+       "co-rotational FEM mat (size 1: 1458 nodes, 4056 tets) folded by a two-finger gripper; E, nu, "
+       "mu drawn from ranges (002 §V-C3)",
+       {{"size", 1}, {"youngs_min", 5e4}, {"youngs_max", 2e5}, {"poisson_min", 0.3},
+        {"poisson_max", 0.45}, {"mu_min", 0.3}, {"mu_max", 0.7}, {"density", 1000}},
+       240, 48, MakeSoftMat},
+      {"fem_beam",
+       "co-rotational FEM beam 0.05 x 0.05 x 0.5 m (size 1: 1675 nodes, 6336 tets) in 20 tied "
+       "pieces, pushed through a narrowing gap (000 §IV-A3)",
+       {{"size", 1}, {"pieces", 20}, {"youngs", 1e7}, {"poisson", 0.45}, {"density", 1000},
+        {"mu", 0.3}, {"gap", 0.04}, {"speed", 0.2}},
+       120, 24, MakeFemBeam},
       {"cable",
        "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
        "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
@@ -45,6 +61,12 @@ const std::vector<SceneEntry>& Scenes() {
         {"damping", 0.001}, {"mu", 0.3}, {"cylinder_radius", 0.04}, {"cylinder_height", 0.2},
         {"turns_per_s", 0.5}, {"pitch", 0.012}},
        200, 40, MakeCable, 60, {"nnewton"}},
+      {"pouring",
+       "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
+       {{"particles", 27}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},
+        {"tilt_time", 0.75}, {"settle", 0.25}, {"cup_offset", 0.06},
+        {"inertia_scale", 100}},
+       360, 36, MakePouring},
   };
   return entries;
 }
@@ -70,7 +92,8 @@ std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& g
     out[k] = v;
   }
   // Counts are whole numbers ≥ 1; every other parameter is a size, a gain or a coefficient ≥ 0.
-  static const char* kCounts[] = {"robots", "cubes", "stacks", "units", "houses", "levels", "spheres"};
+  static const char* kCounts[] = {"robots", "cubes",  "stacks",  "units",    "houses",
+                                  "levels", "spheres", "pieces", "particles"};
   for (const auto& [k, v] : out) {
     bool count = false;
     for (const char* c : kCounts) count |= k == c;
@@ -130,8 +153,9 @@ int AddBox(MultibodySystem& s, double mass, const Vec3& half, double mu, const P
   return s.AddInstance(m, PoseToQ(pose), velocity);
 }
 
-int AddSphere(MultibodySystem& s, double mass, double radius, double mu, const Pose& pose) {
-  const double I = 0.4 * mass * radius * radius;
+int AddSphere(MultibodySystem& s, double mass, double radius, double mu, const Pose& pose,
+              double inertia_scale) {
+  const double I = 0.4 * mass * radius * radius * inertia_scale;
   auto m = std::make_shared<ArticulatedModel>(
       MakeFreeBody("sphere", mass, I * Mat3::Identity(), {SphereGeom(radius, mu)}));
   return s.AddInstance(m, PoseToQ(pose), Eigen::VectorXd::Zero(6));

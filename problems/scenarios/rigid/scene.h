@@ -1,4 +1,5 @@
-// Rigid and articulated scenes: each builds a MultibodySystem from parameters and a seed; the
+// Scenes: each builds a stepped system from parameters and a seed — a MultibodySystem (rigid and
+// articulated scenes, here) or a DeformableSystem (FEM scenes, scenarios/deformable/); the
 // harness steps it with a solver and records the per-step problems.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "problems/physics/fem/deformable_system.h"
 #include "problems/physics/system.h"
 
 namespace ncp {
@@ -16,10 +18,15 @@ namespace ncp {
 using ParamMap = std::map<std::string, std::string>;
 
 struct Scene {
-  std::unique_ptr<physics::MultibodySystem> system;
+  std::unique_ptr<physics::MultibodySystem> system;         // rigid and articulated scenes
+  std::unique_ptr<physics::DeformableSystem> deformable;    // FEM scenes (system stays empty)
   // Called before every step (prescribed trajectories); may be empty.
   std::function<void(physics::MultibodySystem&)> before_step;
   std::map<std::string, double> params;  // every parameter used, defaults included
+  physics::SteppedSystem& stepped() {
+    if (system) return *system;
+    return *deformable;
+  }
 };
 
 struct SceneEntry {
@@ -56,8 +63,9 @@ Eigen::VectorXd PoseToQ(const physics::Pose& pose);
 // A free box / sphere instance at a pose with a velocity.
 int AddBox(physics::MultibodySystem& s, double mass, const physics::Vec3& half, double mu,
            const physics::Pose& pose, const physics::Vec6& velocity = physics::Vec6::Zero());
+// inertia_scale multiplies the solid sphere's rotational inertia 0.4 m r².
 int AddSphere(physics::MultibodySystem& s, double mass, double radius, double mu,
-              const physics::Pose& pose);
+              const physics::Pose& pose, double inertia_scale = 1.0);
 // The floor z = 0 (optionally tilted about the y axis by `incline` radians).
 void AddFloor(physics::MultibodySystem& s, double mu, double incline = 0.0);
 

@@ -9,6 +9,7 @@
 #include "problems/physics/sdf/nut_mesh.h"
 #include "problems/physics/sdf/sdf_contacts.h"
 #include "problems/physics/sdf/thread_sdf.h"
+#include "problems/scenarios/sdf/single_step.h"
 
 namespace ncp {
 namespace {
@@ -43,27 +44,7 @@ Params Parse(const std::map<std::string, std::string>& given) {
                                             {"wrenches", &p.wrenches},
                                             {"segments_per_turn", &p.segments_per_turn},
                                             {"max_contacts", &p.max_contacts}};
-  for (const auto& [k, v] : given) {
-    double x = 0.0;
-    try {
-      std::size_t used = 0;
-      x = std::stod(v, &used);
-      if (used != v.size()) throw std::invalid_argument(v);
-    } catch (const std::exception&) {
-      throw Error(fmt::format("bolt_nut.{} = {}: not a number", k, v));
-    }
-    if (auto it = reals.find(k); it != reals.end()) {
-      *it->second = x;
-    } else if (auto jt = ints.find(k); jt != ints.end()) {
-      if (x != std::floor(x)) throw Error(fmt::format("bolt_nut.{} = {}: must be an integer", k, v));
-      *jt->second = static_cast<int>(x);
-    } else {
-      std::string known;
-      for (const auto& [n, q] : reals) known += n + " ";
-      for (const auto& [n, q] : ints) known += n + " ";
-      throw Error(fmt::format("bolt_nut.{}: unknown parameter (known: {})", k, known));
-    }
-  }
+  ParseScenarioParams("bolt_nut", given, reals, ints);
   auto positive = [](const char* f, double v) {
     if (!(v > 0)) throw Error(fmt::format("bolt_nut.{} = {}: must be > 0", f, v));
   };
@@ -75,12 +56,6 @@ Params Parse(const std::map<std::string, std::string>& given) {
     throw Error("bolt_nut: clearance, penetration, force and torque must be >= 0");
   if (!(p.erp > 0 && p.erp <= 1)) throw Error(fmt::format("bolt_nut.erp = {}: must be in (0, 1]", p.erp));
   return p;
-}
-
-Vec3 InBall(std::mt19937_64& rng, double radius) {
-  std::normal_distribution<double> g;
-  const Vec3 d = Vec3(g(rng), g(rng), g(rng)).normalized();
-  return radius * std::cbrt(std::uniform_real_distribution<double>(0, 1)(rng)) * d;
 }
 
 }  // namespace
@@ -153,14 +128,11 @@ std::vector<ContactProblem> GenerateBoltNut(const std::map<std::string, std::str
       for (const physics::ContactPoint& c : found) {
         const int ci = AddConstraint(p.constraints, ConstraintType::kContact, prm.mu);
         const Mat3 F = physics::ContactFrame(c.normal);
-        const Vec3 pl = T.inverse() * c.position;
-        Eigen::Matrix<double, 3, 6> G;
-        G << Mat3::Identity(), -physics::Skew(pl);
-        const Eigen::MatrixXd blk = (F * T.linear()) * G;
+        const Eigen::MatrixXd blk = RigidContactRows(F, T, c.position);
         for (int r = 0; r < 3; ++r)
           for (int col = 0; col < 6; ++col) jt.emplace_back(3 * ci + r, col, blk(r, col));
         p.structure.blocks.push_back({ci, 0, blk});
-        e.push_back(c.gap >= 0 ? c.gap / prm.dt : prm.erp * c.gap / prm.dt);
+        e.push_back(NormalBias(c.gap, prm.dt, prm.erp));
         e.push_back(0.0), e.push_back(0.0);
       }
       p.J.resize(p.num_rows(), 6);

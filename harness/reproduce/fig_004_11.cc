@@ -1,0 +1,182 @@
+// 004 Fig. 11: pouring with 9, 18, 27, 36 and 45 particles at a fixed iteration budget per step
+// (5 CANAL, 100 SubADMM and PGS iterations); average time per step and average residual over
+// the whole task against the system DOF. The paper prints no numbers for the figure: its text's
+// statements are the published data (results/papers/004-fig11.csv). The figure is drawn by
+// plots/size_panels.py from the CSV this protocol writes.
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "common/error.h"
+#include "harness/reproduce/fit.h"
+#include "harness/reproduce/protocol.h"
+#include "harness/simulate.h"
+#include "harness/thread_limits.h"
+#include "problems/scenarios/rigid/pouring.h"
+
+namespace ncp {
+namespace {
+
+struct Budgeted {
+  const char* solver;
+  int iters;
+};
+const Budgeted kSolvers[] = {{"canal", 5}, {"subadmm", 100}, {"pgs", 100}};
+const int kParticles[] = {9, 18, 27, 36, 45};
+
+struct Cell {
+  int dofs = 0;
+  double time_ms = 0.0, residual = 0.0, penetration_mm = 0.0;
+  int in_cup = 0, in_bottle = 0, particles = 0;
+  std::string failure;  // non-empty: the simulation stopped (solver diverged or failed)
+};
+
+Cell Measure(const Budgeted& b, int particles) {
+  SimulateOptions so;
+  so.solver = b.solver;
+  so.iters = b.iters;
+  so.reference_solvers.clear();  // the figure measures the per-step solves only
+  so.quiet = true;
+  // SubADMM picks its own thread count from the problem size unless told.
+  if (std::string(b.solver) == "subadmm") so.sets = {"subadmm.threads=1"};
+  Cell c;
+  c.particles = particles;
+  c.dofs = 6 * particles;
+  try {
+    const SimulateResult r =
+        Simulate(*FindScene("pouring"), {{"particles", std::to_string(particles)}}, 1, so);
+    int counted = 0;
+    for (const StepStats& s : r.steps) {
+      c.penetration_mm = std::max(c.penetration_mm, 1e3 * s.max_penetration);
+      if (s.contacts == 0) continue;
+      c.time_ms += s.solve_ms;
+      c.residual += s.res004;
+      ++counted;
+    }
+    c.time_ms /= std::max(1, counted);
+    c.residual /= std::max(1, counted);
+    const PouringLayout layout = PouringGeometry(r.params);
+    const physics::Pose bottle = layout.BottlePose(r.params.at("tilt_deg") * M_PI / 180.0);
+    for (const physics::Pose& x : r.final_poses) {
+      c.in_cup += layout.InCup(x.translation());
+      c.in_bottle += layout.InBottle(bottle, x.translation());
+    }
+  } catch (const Error& e) {
+    c.failure = e.what();
+  }
+  return c;
+}
+
+std::string Num(double v, const char* fmt_spec = "{:.3g}") {
+  return std::isfinite(v) ? fmt::format(fmt::runtime(fmt_spec), v) : "—";
+}
+
+std::string Run(const ReproduceOptions& opt) {
+  const int sizes = std::clamp(opt.cases > 0 ? opt.cases : 5, 1, 5);
+  SetSolverThreads(1);
+  std::map<std::string, std::vector<Cell>> cells;
+  for (int k = 0; k < sizes; ++k)
+    for (const Budgeted& b : kSolvers) {
+      cells[b.solver].push_back(Measure(b, kParticles[k]));
+      if (!opt.quiet)
+        std::fprintf(stderr, "004-fig11: %s, %d particles done\n", b.solver, kParticles[k]);
+    }
+  SetSolverThreads(omp_get_num_procs());
+
+  std::filesystem::create_directories(opt.out_dir);
+  const std::string csv = opt.out_dir + "/004-fig11.csv", png = opt.out_dir + "/004-fig11.png";
+  {
+    std::ofstream f(csv + ".tmp");
+    f << "solver,particles,dofs,time_ms,residual\n";
+    for (const Budgeted& b : kSolvers)
+      for (const Cell& c : cells[b.solver])
+        if (c.failure.empty())
+          f << fmt::format("{},{},{},{:.6g},{:.6g}\n", b.solver, c.particles, c.dofs, c.time_ms,
+                           c.residual);
+  }
+  std::filesystem::rename(csv + ".tmp", csv);
+  const std::string draw =
+      fmt::format("/usr/bin/python3 {}/plots/size_panels.py {} -o {} > /dev/null",
+                  NCPBENCH_SOURCE_DIR, csv, png);
+  const bool drawn = std::system(draw.c_str()) == 0;
+
+  const PublishedTable paper = ReadPublished("004-fig11");
+  std::string md = fmt::format(
+      "# 004 Fig. 11 — pouring: 5 CANAL vs 100 SubADMM / PGS iterations per step\n\n"
+      "`pouring` with {} particle count(s) (the paper: 9, 18, 27, 36, 45), r = 5 mm, 10 g/cm³, in "
+      "an SDF bottle (004 App. B profile) tilted by {:g}° on a prescribed gripper trajectory so "
+      "that they pour into a cup; {} steps of 1/240 s. Every step is solved with the fixed "
+      "budget (canal 5, subadmm 100, pgs 100 iterations), single thread. Time: setup + "
+      "iterations per step, averaged over the steps with contacts; residual: res004 of each "
+      "step's solve, averaged likewise. System DOF = 6 × particles (the paper adds its 28-DOF "
+      "dual-arm robot, replaced here by its trajectory).\n\n"
+      "| solver | particles | DOF | time per step [ms] | mean res004 | max penetration [mm] | "
+      "in cup / left in bottle |\n|---|---:|---:|---:|---:|---:|---:|\n",
+      sizes, FindScene("pouring")->defaults.at("tilt_deg"), FindScene("pouring")->default_steps);
+  for (const Budgeted& b : kSolvers)
+    for (const Cell& c : cells[b.solver])
+      md += c.failure.empty()
+                ? fmt::format("| {} | {} | {} | {:.3f} | {:.2e} | {:.2f} | {} / {} |\n", b.solver,
+                              c.particles, c.dofs, c.time_ms, c.residual, c.penetration_mm,
+                              c.in_cup, c.in_bottle)
+                : fmt::format("| {} | {} | {} | failed: {} | | | |\n", b.solver, c.particles,
+                              c.dofs, c.failure);
+
+  // The paper's statements next to ours.
+  std::map<std::string, LineFit> growth;
+  std::map<std::string, double> mean_res;
+  for (const Budgeted& b : kSolvers) {
+    std::vector<double> dofs, times;
+    double logsum = 0;
+    int ok = 0;
+    for (const Cell& c : cells[b.solver])
+      if (c.failure.empty()) {
+        dofs.push_back(c.dofs), times.push_back(c.time_ms);
+        logsum += std::log10(std::max(c.residual, 1e-300)), ++ok;
+      }
+    growth[b.solver] = FitPowerLaw(dofs, times);
+    mean_res[b.solver] = ok ? std::pow(10.0, logsum / ok) : NAN;
+  }
+  md += "\n| | canal | subadmm | pgs |\n|---|---:|---:|---:|\n";
+  auto line = [&](const std::string& label, auto get) {
+    md += "| " + label + " |";
+    for (const Budgeted& b : kSolvers) md += " " + get(b.solver) + " |";
+    md += "\n";
+  };
+  line("iterations per step (paper)", [&](const char* s) { return Num(paper.Get("iterations_per_step", s)); });
+  line("residual (ours: geometric mean over sizes)", [&](const char* s) { return Num(mean_res[s], "{:.2e}"); });
+  line("residual below (paper)", [&](const char* s) { return Num(paper.Get("residual_below", s), "{:.0e}"); });
+  line("residual / pgs residual (ours)", [&](const char* s) { return Num(mean_res[s] / mean_res["pgs"], "{:.2g}"); });
+  line("residual / pgs residual (paper)", [&](const char* s) { return Num(paper.Get("residual_over_pgs", s), "{:.2g}"); });
+  line("time ∝ DOF^k: k (ours)", [&](const char* s) {
+    return growth[s].valid ? fmt::format("{:.2f} (R² {:.3f})", growth[s].slope, growth[s].r2) : std::string("—");
+  });
+  line("time growth rank, 1 = slowest (paper)", [&](const char* s) { return Num(paper.Get("time_growth_rank", s), "{:.0f}"); });
+  md += "\nPaper (§VII-C): time grows with DOF as SubADMM < PGS < CANAL (CANAL superlinear "
+        "from its Hessian factorization, well below 3); CANAL reaches a residual under 1e-5 in "
+        "5 iterations; SubADMM about 0.1 × the residual of PGS; the residual hardly depends on "
+        "the particle count. Our residual is res004 averaged over all constraints.\n";
+  md += drawn ? fmt::format("\nFigure: `{}` (left: time per step over DOF; right: residual over "
+                            "DOF). Data: `{}`.\n", png, csv)
+              : fmt::format("\nData: `{}` (the figure needs /usr/bin/python3 with matplotlib: "
+                            "plots/size_panels.py).\n", csv);
+  return md;
+}
+
+}  // namespace
+
+Protocol MakeFig004_11() {
+  return {"004-fig11", "pouring: 5 CANAL vs 100 SubADMM/PGS iterations: time and residual vs DOF",
+          "pouring with 9, 18, 27, 36, 45 particles (--cases k: the first k counts), 360 steps; "
+          "canal 5, subadmm 100, pgs 100 iterations per step; single thread",
+          "", Run};
+}
+
+}  // namespace ncp

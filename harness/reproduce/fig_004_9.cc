@@ -1,0 +1,106 @@
+// 004 Fig. 9: the dish-piling single-step cases (one bowl-bowl-plate-pot stack × 100 random
+// wrenches in the paper), residual against time and time against iteration, the median time to
+// reach res004 1e-4, 1e-6 and 1e-8 per solver, and the paper's claims (results/papers/
+// 004-fig9.csv) checked against ours: CANAL under 1e-8, SubADMM down to about 1e-6, and the
+// per-iteration cost order CANAL > PGS > SubADMM.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "harness/reproduce/protocol.h"
+#include "harness/reproduce/trace_study.h"
+#include "problems/scenarios/scenarios.h"
+
+namespace ncp {
+namespace {
+
+// The stack's touching pairs, bottom up, as named in the problems' params.
+const char* kPairs[][2] = {{"bowl0_ground", "bowl0–ground"},
+                           {"bowl1_bowl0", "bowl1–bowl0"},
+                           {"plate_bowl1", "plate–bowl1"},
+                           {"pot_plate", "pot–plate"}};
+
+std::string PairTable(const std::vector<ContactProblem>& problems) {
+  std::string md = "| case | contacts |";
+  for (const auto& pr : kPairs) md += fmt::format(" {} |", pr[1]);
+  md += " other pairs | candidates |\n|---|---:|";
+  for (std::size_t i = 0; i < std::size(kPairs) + 2; ++i) md += "---:|";
+  md += "\n";
+  for (const ContactProblem& p : problems) {
+    double adjacent = 0;
+    md += fmt::format("| {} | {} |", p.meta.name, p.num_contacts());
+    for (const auto& pr : kPairs) {
+      const double c = p.meta.params.at(std::string("contacts_") + pr[0]);
+      adjacent += c;
+      md += fmt::format(" {:.0f} |", c);
+    }
+    md += fmt::format(" {:.0f} | {:.0f} |\n", p.num_contacts() - adjacent, p.meta.params.at("candidates"));
+  }
+  return md;
+}
+
+std::string Run(const ReproduceOptions& opt) {
+  const int cases = opt.cases > 0 ? opt.cases : 20;
+  const std::vector<ContactProblem> problems = FindScenario("dish_piling").generate({}, cases, 1);
+  const TraceStudy s = RunTraceStudy(
+      "004-fig9", problems,
+      {"canal", "subadmm", "subadmm-nobody", "pgs", "admm-full", "apgd", "nnewton"}, opt, 5000, 200);
+  const PublishedTable paper = ReadPublished("004-fig9");
+  std::string md = fmt::format(
+      "# 004 Fig. 9 — dish-piling single-step cases\n\n"
+      "{} cases of `dish_piling` (one settled bowl-bowl-plate-pot stack, masses 0.1/0.1/0.1/5 kg, "
+      "× random wrenches on every dish; the paper used 100), {} contacts after k-means, 24 dofs "
+      "(4 free bodies). Every solver with its defaults, single thread, at most 5000 iterations or "
+      "200 ms (the first-order solvers need thousands of iterations here), stopping at res004 ≤ 1e-10; res004 evaluated after every iteration (not timed). "
+      "Median time to reach each tolerance over the cases that reached it, with how many did; time per iteration and best "
+      "res004 are medians over cases.\n\n",
+      s.cases, problems.front().num_contacts());
+  md += TraceTable(s);
+  md += "\n## The paper's claims against ours\n\n| claim (paper) | ours | holds |\n|---|---|---|\n";
+  const double n = s.cases;
+  for (const char* solver : {"canal", "subadmm"}) {
+    const double tol = paper.Get("best_res004", solver);
+    const auto& best = s.best_res.at(solver);
+    const double hit = static_cast<double>(std::count_if(best.begin(), best.end(),
+                                                         [&](double r) { return r <= tol; }));
+    md += fmt::format("| {} reaches res004 ≤ {:.0e} | {:.0f}/{:.0f} cases, median best {:.2e} | {} |\n",
+                      solver, tol, hit, n, Median(best), hit == n ? "yes" : hit > 0 ? "partly" : "no");
+  }
+  std::vector<std::pair<double, std::string>> rank;
+  for (const char* solver : {"canal", "pgs", "subadmm"})
+    rank.emplace_back(paper.Get("per_iteration_cost_rank", solver), solver);
+  std::sort(rank.begin(), rank.end());
+  std::string claim, ours;
+  bool ordered = true;
+  for (std::size_t i = 0; i < rank.size(); ++i) {
+    const double t = Median(s.per_iter.at(rank[i].second));
+    claim += (i ? " > " : "") + rank[i].second;
+    ours += fmt::format("{}{} {:.3g} µs", i ? " > " : "", rank[i].second, 1e6 * t);
+    if (i) ordered &= Median(s.per_iter.at(rank[i - 1].second)) > t;
+  }
+  md += fmt::format("| per-iteration cost {} | {} | {} |\n", claim, ours, ordered ? "yes" : "no");
+  md += "\nPaper (qualitative, §VII-B1): CANAL and SubADMM reach far better accuracy than PGS in "
+        "less time; CANAL reaches residuals under 1e-8 with faster-than-linear convergence; "
+        "SubADMM (first order) struggles below 1e-6; the mass ratio (5 kg pot on 0.1 kg dishes) "
+        "widens the gap between the solvers compared with bolt-nut; per-iteration cost CANAL > "
+        "PGS > SubADMM, CANAL's falling as the iterations proceed.\n";
+  md += TraceFigureNote(s);
+  md += "\n## Contacts per dish pair\n\nEvery case is the same stack, so the contacts are the "
+        "same in every case; only the wrenches (b) differ.\n\n";
+  md += PairTable(problems);
+  return md;
+}
+
+}  // namespace
+
+Protocol MakeFig004_9() {
+  return {"004-fig9", "dish piling: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
+          "dish_piling single-step cases (paper: one stack × 100 wrenches; default here 20, "
+          "--cases 100 for the paper's count); canal, subadmm, subadmm-nobody, pgs, admm-full, "
+          "apgd, nnewton",
+          "", Run};
+}
+
+}  // namespace ncp

@@ -1,0 +1,40 @@
+// The single-step trace study of 004 Figs. 7 and 9: every solver on every case with res004
+// evaluated after each iteration, the traces as CSV, the two-panel figure (plots/trace_panels.py)
+// and the table of median time to reach res004 1e-4, 1e-6 and 1e-8.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/reproduce/protocol.h"
+#include "problems/model/contact_problem.h"
+
+namespace ncp {
+
+struct TraceStudy {
+  static constexpr double kTols[3] = {1e-4, 1e-6, 1e-8};
+  int cases = 0;
+  std::vector<std::string> solvers;
+  std::map<std::string, std::array<std::vector<double>, 3>> reach;  // times [s] to each tolerance
+  std::map<std::string, std::vector<double>> per_iter;              // solve time / iterations [s]
+  std::map<std::string, std::vector<double>> iters_to_1e8, best_res;
+  std::string csv, png;
+  bool drawn = false;
+};
+
+// Each solver with its defaults, single thread, at most `iters` iterations or `time_ms` per case,
+// stopping at res004 ≤ 1e-10 (a reference solution's accuracy: what follows is no longer
+// progress, and AL solvers whose β keeps growing past it only lose accuracy); writes <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png.
+TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
+                         const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                         int iters = 500, double time_ms = 500);
+
+double Median(std::vector<double> v);  // +∞ for none
+
+// Markdown: the table (one row per solver) and the figure's note.
+std::string TraceTable(const TraceStudy& s);
+std::string TraceFigureNote(const TraceStudy& s);
+
+}  // namespace ncp

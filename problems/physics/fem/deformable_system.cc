@@ -1,0 +1,240 @@
+#include "problems/physics/fem/deformable_system.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "common/error.h"
+
+namespace ncp::physics {
+
+using Triplet = Eigen::Triplet<double>;
+
+void DeformableSystem::set_options(const StepOptions& o) {
+  ValidateStepOptions(o);
+  if (o.theta != 0.0)
+    throw Error(fmt::format("theta = {}: must be 0 for deformable systems", o.theta));
+  opt_ = o;
+}
+
+int DeformableSystem::AddBody(const TetMesh& mesh, const FemMaterial& material, double mu,
+                              FemDamping damping) {
+  if (!(mu >= 0 && std::isfinite(mu))) throw Error(fmt::format("body mu = {}: must be >= 0", mu));
+  if (!(damping.mass >= 0) || !(damping.stiffness >= 0))
+    throw Error(fmt::format("body damping (mass {}, stiffness {}): must be >= 0", damping.mass,
+                            damping.stiffness));
+  Body b{CorotationalFem(mesh, material), {}, num_nodes_, mu, damping};
+  for (int s : mesh.surface) b.surface.push_back(num_nodes_ + s);
+  const int n = static_cast<int>(mesh.nodes.size());
+  x_.conservativeResize(3 * (num_nodes_ + n));
+  v_.conservativeResize(3 * (num_nodes_ + n));
+  for (int i = 0; i < n; ++i) {
+    x_.segment<3>(3 * (num_nodes_ + i)) = mesh.nodes[i];
+    v_.segment<3>(3 * (num_nodes_ + i)).setZero();
+  }
+  rest_ = x_;
+  num_nodes_ += n;
+  bodies_.push_back(std::move(b));
+  return num_bodies() - 1;
+}
+
+int DeformableSystem::num_tets() const {
+  int n = 0;
+  for (const Body& b : bodies_) n += b.fem.num_tets();
+  return n;
+}
+
+int DeformableSystem::AddPlane(const Vec3& normal, double offset, double mu) {
+  if (!(normal.norm() > 0)) throw Error("plane normal: must be non-zero");
+  Obstacle o;
+  o.normal = normal.normalized();
+  o.offset = offset;
+  o.mu = mu;
+  obstacles_.push_back(o);
+  return static_cast<int>(obstacles_.size()) - 1;
+}
+
+int DeformableSystem::AddBox(const Vec3& half, double mu, Trajectory trajectory) {
+  if (!(half.minCoeff() > 0))
+    throw Error(fmt::format("box half extents ({}, {}, {}): must be > 0", half[0], half[1], half[2]));
+  Obstacle o;
+  o.plane = false;
+  o.half = half;
+  o.mu = mu;
+  o.trajectory = std::move(trajectory);
+  obstacles_.push_back(o);
+  return static_cast<int>(obstacles_.size()) - 1;
+}
+
+void DeformableSystem::AddTie(int ba, int a, int bb, int b) {
+  for (auto [body, node] : {std::pair{ba, a}, std::pair{bb, b}})
+    if (body < 0 || body >= num_bodies() || node < 0 || node >= bodies_[body].fem.num_nodes())
+      throw Error(fmt::format("tie: body {} node {}: out of range", body, node));
+  ties_.push_back({node_offset(ba) + a, node_offset(bb) + b});
+}
+
+void DeformableSystem::AddDriver(int body, std::vector<int> nodes,
+                                 std::function<Vec3(double t)> displacement) {
+  if (body < 0 || body >= num_bodies()) throw Error(fmt::format("driver: body {}: out of range", body));
+  for (int& n : nodes) {
+    if (n < 0 || n >= bodies_[body].fem.num_nodes())
+      throw Error(fmt::format("driver: node {}: out of range", n));
+    n += node_offset(body);
+  }
+  drivers_.push_back({std::move(nodes), std::move(displacement)});
+}
+
+void DeformableSystem::Distance(const Obstacle& o, const KinematicState& s, const Vec3& p,
+                                double& gap, Vec3& n, Vec3& vel) const {
+  if (o.plane) {
+    gap = o.normal.dot(p) - o.offset;
+    n = o.normal;
+    vel.setZero();
+    return;
+  }
+  const Mat3 R = s.pose.linear();
+  const Vec3 c = s.pose.translation();
+  const Vec3 pl = R.transpose() * (p - c);
+  const Vec3 q = pl.cwiseAbs() - o.half;
+  Vec3 nl;
+  if (q.maxCoeff() > 0) {  // outside: distance to the closest surface point
+    const Vec3 d = pl - pl.cwiseMax(-o.half).cwiseMin(o.half);
+    gap = d.norm();
+    nl = d / gap;
+  } else {  // inside: leave through the nearest face
+    int k = 0;
+    gap = q.maxCoeff(&k);
+    nl = Vec3::Zero();
+    nl[k] = pl[k] >= 0 ? 1.0 : -1.0;
+  }
+  n = R * nl;
+  vel = s.linear + s.angular.cross(p - c);
+}
+
+Vec DeformableSystem::ElasticForces() {
+  Vec f = Vec::Zero(3 * num_nodes_);
+  for (Body& b : bodies_) {
+    const int n = b.fem.num_nodes();
+    const Vec xb = x_.segment(3 * b.first_node, 3 * n);
+    Vec fb = Vec::Zero(3 * n);
+    b.fem.UpdateRotations(xb);
+    b.fem.AddForces(xb, fb);
+    f.segment(3 * b.first_node, 3 * n) = fb;
+  }
+  return f;
+}
+
+ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contacts) {
+  if (bodies_.empty()) throw Error("DeformableSystem: BuildProblem without bodies");
+  const double h = opt_.dt;
+  const int ndofs = num_dofs();
+  ContactProblem p;
+  p.form = ProblemForm::kGlobal;
+
+  // A and b, one subsystem per body (002:9).
+  std::vector<Triplet> at;
+  p.b.resize(ndofs);
+  const Vec f_el = ElasticForces();  // also updates every body's rotations
+  for (const Body& b : bodies_) {
+    const int n = b.fem.num_nodes(), off = 3 * b.first_node;
+    b.fem.AddStiffness(h * h + h * b.damping.stiffness, off, at);
+    Vec diag = Vec::Zero(3 * n);
+    for (int i = 0; i < n; ++i) diag.segment<3>(3 * i).setConstant((1 + h * b.damping.mass) * b.fem.node_mass()[i]);
+    if (b.damping.geometric)
+      b.fem.AddProjectedGeometricStiffness(x_.segment(off, 3 * n), h * h, diag);
+    for (int r = 0; r < 3 * n; ++r) at.emplace_back(off + r, off + r, diag[r]);
+    for (int i = 0; i < n; ++i) {
+      const double m = b.fem.node_mass()[i];
+      const int r = off + 3 * i;
+      p.b.segment<3>(r) = m * v_.segment<3>(r) + h * m * opt_.gravity + h * f_el.segment<3>(r);
+    }
+    p.structure.subsystems.push_back({off, 3 * n, "fem"});
+  }
+  p.A.resize(ndofs, ndofs);
+  p.A.setFromTriplets(at.begin(), at.end());
+
+  std::vector<Triplet> jt;
+  std::vector<double> e;
+  auto add_node_rows = [&](int row, int node, const Mat3& F) {
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c)
+        if (F(r, c) != 0.0) jt.emplace_back(row + r, 3 * node + c, F(r, c));
+  };
+
+  // Contacts: the deepest obstacle of every surface node within the margin.
+  std::vector<KinematicState> states(obstacles_.size());
+  for (std::size_t o = 0; o < obstacles_.size(); ++o)
+    if (!obstacles_[o].plane) states[o] = obstacles_[o].trajectory(time_);
+  std::vector<ContactPoint> found;
+  for (const Body& b : bodies_)
+    for (int node : b.surface) {
+      const Vec3 x = x_.segment<3>(3 * node);
+      int best = -1;
+      double best_gap = opt_.margin;
+      Vec3 best_n, best_vel;
+      for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+        double gap;
+        Vec3 n, vel;
+        Distance(obstacles_[o], states[o], x, gap, n, vel);
+        if (gap < best_gap) {
+          best = static_cast<int>(o);
+          best_gap = gap;
+          best_n = n;
+          best_vel = vel;
+        }
+      }
+      if (best < 0) continue;
+      const Mat3 F = ContactFrame(best_n);
+      const int ci = AddConstraint(p.constraints, ConstraintType::kContact,
+                                   std::sqrt(b.mu * obstacles_[best].mu));
+      add_node_rows(p.constraints[ci].row, node, F);
+      const Vec3 ef = -(F * best_vel);  // u = F (v_node − v_obstacle) + stabilization
+      e.push_back(StabilizeGap(best_gap, opt_) + ef[0]);
+      e.push_back(ef[1]);
+      e.push_back(ef[2]);
+      found.push_back({best, node, x, best_n, best_gap});
+    }
+
+  // Ties and drivers: 3 bilateral rows each (one per axis).
+  for (const auto& [a, b] : ties_) {
+    const Vec3 drift = x_.segment<3>(3 * a) - x_.segment<3>(3 * b);
+    for (int c = 0; c < 3; ++c) {
+      const int ci = AddConstraint(p.constraints, ConstraintType::kBilateral);
+      jt.emplace_back(p.constraints[ci].row, 3 * a + c, 1.0);
+      jt.emplace_back(p.constraints[ci].row, 3 * b + c, -1.0);
+      e.push_back(opt_.erp * drift[c] / h);
+    }
+  }
+  for (const Driver& d : drivers_) {
+    const Vec3 disp = d.displacement(time_ + h);
+    for (int node : d.nodes) {
+      const Vec3 err = x_.segment<3>(3 * node) - (rest_.segment<3>(3 * node) + disp);
+      for (int c = 0; c < 3; ++c) {
+        const int ci = AddConstraint(p.constraints, ConstraintType::kBilateral);
+        jt.emplace_back(p.constraints[ci].row, 3 * node + c, 1.0);
+        e.push_back(err[c] / h);
+      }
+    }
+  }
+  p.J.resize(p.num_rows(), ndofs);
+  p.J.setFromTriplets(jt.begin(), jt.end());
+  p.e = Eigen::Map<const Vec>(e.data(), static_cast<Eigen::Index>(e.size()));
+  p.meta.dt = h;
+  p.meta.params["time"] = time_;
+  p.meta.params["nodes"] = num_nodes_;
+  p.meta.params["tets"] = num_tets();
+  for (const auto& [k, v] : params_) p.meta.params[k] = v;
+  if (contacts) *contacts = std::move(found);
+  return p;
+}
+
+void DeformableSystem::Advance(const Vec& vhat) {
+  if (vhat.size() != num_dofs())
+    throw Error(fmt::format("v: wrong argument size: expected {}, got {}", num_dofs(), vhat.size()));
+  v_ = vhat;
+  x_ += opt_.dt * vhat;
+  time_ += opt_.dt;
+}
+
+}  // namespace ncp::physics

@@ -1,0 +1,40 @@
+// Structured tetrahedral meshes of boxes: a grid of cells, each split into the 6 tetrahedra of
+// its Kuhn (Freudenthal) subdivision about the main diagonal. Every cell uses the same split, so
+// neighbouring cells share their face diagonals and the mesh is conforming; every tet is
+// positively oriented (det[x1−x0, x2−x0, x3−x0] > 0).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "problems/physics/geometry.h"
+
+namespace ncp::physics {
+
+struct TetMesh {
+  std::vector<Vec3> nodes;                // rest positions
+  std::vector<std::array<int, 4>> tets;   // node indices, positively oriented
+  std::vector<int> surface;               // nodes that may touch obstacles, ascending
+};
+
+// Faces of the box that count as surface (bit mask): a piece of a split body leaves its
+// interface faces out.
+enum BoxFace : int {
+  kFaceXMin = 1, kFaceXMax = 2, kFaceYMin = 4, kFaceYMax = 8, kFaceZMin = 16, kFaceZMax = 32,
+  kAllFaces = 63
+};
+
+// The box [lo, lo + size] cut into cells[0] × cells[1] × cells[2] cells. Node (i, j, k) has index
+// i + (cells[0] + 1) (j + (cells[1] + 1) k). Throws ncp::Error on a non-positive size or count.
+TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& cells,
+                   int surface_faces = kAllFaces);
+
+// Index of grid node (i, j, k) of a BoxTetMesh with `cells`.
+inline int BoxNode(const std::array<int, 3>& cells, int i, int j, int k) {
+  return i + (cells[0] + 1) * (j + (cells[1] + 1) * k);
+}
+
+// Signed volume of tet t (positive for a positively oriented tet) at positions `x`.
+double TetVolume(const std::vector<Vec3>& x, const std::array<int, 4>& t);
+
+}  // namespace ncp::physics

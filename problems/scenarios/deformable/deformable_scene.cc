@@ -1,0 +1,34 @@
+#include "problems/scenarios/deformable/deformable_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace ncp {
+
+Scene NewDeformableScene(const std::map<std::string, double>& params, physics::StepOptions opt) {
+  Scene sc;
+  sc.params = params;
+  sc.deformable = std::make_unique<physics::DeformableSystem>(opt);
+  return sc;
+}
+
+int ScaledCells(const std::map<std::string, double>& p, const std::string& scene, int base,
+                int min_cells) {
+  const double size = p.at("size");
+  if (!(size > 0 && size <= 64))
+    throw Error(fmt::format("{}.size = {:g}: must be in (0, 64]", scene, size));
+  return std::max(min_cells, static_cast<int>(std::lround(base * size)));
+}
+
+double DrawParam(const std::map<std::string, double>& p, const std::string& scene,
+                 const std::string& key, std::mt19937_64& rng) {
+  const double lo = p.at(key + "_min"), hi = p.at(key + "_max");
+  if (!(lo <= hi))
+    throw Error(fmt::format("{}.{}_max = {:g}: must be >= {}_min = {:g}", scene, key, hi, key, lo));
+  return std::uniform_real_distribution<double>(lo, std::nextafter(hi, hi + 1))(rng);
+}
+
+}  // namespace ncp

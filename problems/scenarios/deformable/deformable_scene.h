@@ -1,0 +1,22 @@
+// Shared builders of the deformable (FEM) scenes.
+#pragma once
+
+#include <random>
+#include <string>
+
+#include "problems/scenarios/rigid/scene.h"
+
+namespace ncp {
+
+// A scene with an empty DeformableSystem (step options `opt`) and its parameters recorded.
+Scene NewDeformableScene(const std::map<std::string, double>& params, physics::StepOptions opt);
+
+// Cells along a side: round(base · size), at least `min_cells`; throws unless size > 0.
+int ScaledCells(const std::map<std::string, double>& p, const std::string& scene, int base,
+                int min_cells);
+
+// Uniform draw from [key_min, key_max]; throws unless min ≤ max.
+double DrawParam(const std::map<std::string, double>& p, const std::string& scene,
+                 const std::string& key, std::mt19937_64& rng);
+
+}  // namespace ncp

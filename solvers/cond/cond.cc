@@ -1,0 +1,180 @@
+#include "solvers/cond/cond.h"
+
+#include <omp.h>
+
+#include <cmath>
+
+#include "solvers/common/dual_update.h"
+#include "solvers/cond/matvec.h"
+#include "solvers/cond/step_size.h"
+#include "solvers/cond/surrogate.h"
+
+namespace ncp::cond {
+
+namespace {
+// Below this many constraints a parallel region costs more than the closed-form solves.
+constexpr int kParallelConstraints = 256;
+// Power iterations for λ_max(PÂ): enough for a safeguard and a first step, O(nnz) each.
+constexpr int kPowerIterations = 30;
+}  // namespace
+
+Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
+  set_ = CondSettings::From(s);
+  original_ = &p;
+  if (p.form != ProblemForm::kGlobal) {
+    message_ = "cond needs the primal form (A, b, J): a local (W, q) problem has no dynamics to nodalize";
+    return Status::kNotApplicable;
+  }
+  bool soft = false;
+  for (const Constraint& c : p.constraints) soft |= c.type == ConstraintType::kSoft;
+  folded_ = soft ? std::make_unique<FoldedProblem>(FoldSoftRows(p)) : nullptr;
+  hard_ = soft ? &folded_->problem : &p;
+  nd_ = Nodalize(*hard_, set_.gamma);
+  const int N = nd_.dofs;
+  for (Vec* v : {&p_, &x_, &x_prev_, &xt_, &Ax_, &Ax_prev_, &s_, &y_}) *v = Vec::Zero(N);
+  lambda_ = Vec::Zero(hard_->num_rows());
+  ChooseStep();
+  if (!(lambda_max_ > 0) || !std::isfinite(lambda_max_) || !p_.allFinite()) {
+    message_ = "cond: the nodalized matrix has no positive spectrum (A not SPD?)";
+    return Status::kFailed;
+  }
+  InitialIterate(*hard_, warm);
+  x_prev_ = x_;
+  cheb_ = Chebyshev(set_.cheb_start, set_.rho_max);
+  residual_ = -1.0;
+  iter_ = 0;
+  return Status::kRunning;
+}
+
+void CondSolver::ChooseStep() {
+  const Vec ones = Vec::Ones(nd_.dofs);
+  if (set_.step == StepKind::kFrobenius) {
+    p_ = FrobeniusStep(nd_);
+    lambda_max_ = LargestEigenvalue(nd_.A, p_, kPowerIterations);
+    if (lambda_max_ > set_.step_cap) {  // safeguard: the V-FPI needs λ(PÂ) < 2
+      p_ *= set_.step_cap / lambda_max_;
+      lambda_max_ = set_.step_cap;
+    }
+    return;
+  }
+  // Scalar steps start from the safe 1/λ_max(Â); BB then adapts it every iteration.
+  const double lmax = LargestEigenvalue(nd_.A, ones, kPowerIterations);
+  bb_step_ = lmax > 0 ? 1.0 / lmax : 0.0;
+  p_.setConstant(bb_step_);
+  lambda_max_ = lmax * bb_step_;
+}
+
+// Warm start (002 §V-A5): v from the harness; a virtual node from w_i = J_i v + λ_i/γ_i, the
+// value that the eliminated dynamics (002:17) gives it.
+void CondSolver::InitialIterate(const ContactProblem& p, const WarmStart* warm) {
+  const int n = nd_.n, m = p.num_rows();
+  x_.setZero();
+  if (!warm) return;
+  const bool has_lambda = warm->lambda.size() == original_->num_rows();
+  Vec lam = Vec::Zero(m);
+  if (has_lambda) {
+    if (folded_)
+      for (int r = 0; r < m; ++r) lam[r] = warm->lambda[folded_->kept_rows[r]];
+    else
+      lam = warm->lambda;
+    lambda_ = lam;
+  }
+  if (warm->v.size() != n) return;
+  x_.head(n) = warm->v;
+  const Vec Jv = p.J * warm->v;
+  for (const NodalConstraint& c : nd_.constraints) {
+    if (c.kind != NodeKind::kVirtual) continue;
+    for (int k = 0; k < c.rows; ++k) x_[c.dof_a[k]] = Jv[c.row + k] + lam[c.row + k] / c.gamma;
+  }
+}
+
+void CondSolver::SolveConstraints() {
+  const int nc = static_cast<int>(nd_.constraints.size());
+  const Vec& e = hard_->e;
+  const bool has_e = e.size() == hard_->num_rows();
+#pragma omp parallel for schedule(static) if (nc >= kParallelConstraints)
+  for (int i = 0; i < nc; ++i) {
+    const NodalConstraint& c = nd_.constraints[i];
+    double u[3] = {0.0, 0.0, 0.0}, lam[3] = {0.0, 0.0, 0.0}, w = 0.0;
+    if (c.kind == NodeKind::kVirtual) {  // Ĵ_i = I on w_i
+      for (int k = 0; k < c.rows; ++k) u[k] = xt_[c.dof_a[k]];
+      w = p_[c.dof_a[0]];
+    } else {  // Ĵ_i = R on node a (and −R on node b): W̃_i = (p_a + p_b) I (002:25)
+      Eigen::Vector3d d(xt_[c.dof_a[0]], xt_[c.dof_a[1]], xt_[c.dof_a[2]]);
+      w = p_[c.dof_a[0]];
+      if (c.kind == NodeKind::kNodalD) {
+        d -= Eigen::Vector3d(xt_[c.dof_b[0]], xt_[c.dof_b[1]], xt_[c.dof_b[2]]);
+        w += p_[c.dof_b[0]];
+      }
+      const Eigen::Vector3d Rd = c.R * d;
+      u[0] = Rd[0], u[1] = Rd[1], u[2] = Rd[2];
+    }
+    if (has_e)
+      for (int k = 0; k < c.rows; ++k) u[k] += e[c.row + k];
+    SolveSurrogate(c.type, c.mu, set_.strict, w, u, lam);
+    for (int k = 0; k < c.rows; ++k) lambda_[c.row + k] = lam[k];
+    // x̄ = x̃ + P Ĵ_iᵀ λ_i (002:24); constraints own disjoint dofs, so no write conflicts.
+    if (c.kind == NodeKind::kVirtual) {
+      for (int k = 0; k < c.rows; ++k) xt_[c.dof_a[k]] += p_[c.dof_a[k]] * lam[k];
+    } else {
+      const Eigen::Vector3d f = c.R.transpose() * Eigen::Vector3d(lam[0], lam[1], lam[2]);
+      for (int k = 0; k < 3; ++k) xt_[c.dof_a[k]] += p_[c.dof_a[k]] * f[k];
+      if (c.kind == NodeKind::kNodalD)
+        for (int k = 0; k < 3; ++k) xt_[c.dof_b[k]] -= p_[c.dof_b[k]] * f[k];
+    }
+  }
+}
+
+Status CondSolver::Iterate() {
+  SymmetricMultiply(nd_.A, x_, Ax_);
+  if (set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower) {
+    if (iter_ > 0) {  // s = x_k − x_{k−1}, y = Â s from the stored product: no second matvec
+      s_ = x_ - x_prev_;
+      y_ = Ax_ - Ax_prev_;
+      const bool first = set_.step == StepKind::kBB1 ||
+                         (set_.step == StepKind::kBarzilaiBorwein && iter_ % 2 == 1);
+      bb_step_ = BarzilaiBorwein(first, s_, y_, bb_step_);
+      p_.setConstant(bb_step_);
+    }
+    Ax_prev_ = Ax_;
+  }
+  // V-FPI: gradient step (002:20), closed-form surrogate solves (002:23) and update (002:24).
+  xt_ = x_ - p_.cwiseProduct(Ax_ - nd_.b);
+  SolveConstraints();
+  residual_ = (xt_ - x_).norm();
+  if (set_.chebyshev) {
+    const double omega = cheb_.Next(iter_, residual_);
+    const double theta = set_.under_relax;
+    xt_ = omega * (theta * (xt_ - x_) + x_ - x_prev_) + x_prev_;
+  }
+  x_prev_.swap(x_);  // x_prev_ ← x_k
+  x_.swap(xt_);      // x_ ← x_{k+1}
+  ++iter_;
+  if (!AllFinite(x_) || !AllFinite(lambda_)) {
+    message_ = "cond: non-finite or exploding iterate";
+    return Status::kDiverged;
+  }
+  return Status::kRunning;
+}
+
+void CondSolver::Current(Vec& v, Vec& lambda) const {
+  v = x_.head(nd_.n);
+  lambda = folded_ ? UnfoldMultipliers(*original_, *folded_, lambda_, v) : lambda_;
+}
+
+std::vector<std::pair<std::string, double>> CondSolver::Info() const {
+  return {{"virtual_nodes", static_cast<double>(nd_.virtual_nodes)},
+          {"nodal_s_contacts", static_cast<double>(nd_.nodal_s)},
+          {"nodal_d_contacts", static_cast<double>(nd_.nodal_d)},
+          {"step_kind", static_cast<double>(set_.step)},
+          {"lambda_max_PA", lambda_max_},
+          {"rho", cheb_.rho()},
+          {"omega", cheb_.omega()},
+          {"vfpi_residual", residual_}};
+}
+
+int CondSolver::ThreadsUsed() const {
+  return nd_.dofs >= kParallelRows ? omp_get_max_threads() : 1;
+}
+
+}  // namespace ncp::cond

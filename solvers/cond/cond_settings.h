@@ -1,0 +1,30 @@
+// Settings of the COND solver (002 Alg. 1–3): flat, defaulted, validated by Settings::Parse.
+#pragma once
+
+#include <vector>
+
+#include "solvers/settings.h"
+
+namespace ncp::cond {
+
+enum class StepKind { kFrobenius = 0, kBarzilaiBorwein, kBB1, kBB2, kPower };
+
+struct CondSettings {
+  // Contact operator (002:26).
+  bool strict = true;  // strict (exact SCC) or proximal (CCP, 002:36)
+  // Virtual nodes (002 §III-A2).
+  double gamma = 100.0;  // damping gain as a multiple of the contact's effective mass
+  // Step matrix P (002 §IV-C).
+  StepKind step = StepKind::kFrobenius;
+  double step_cap = 1.9;  // Frobenius P scaled down so that λ_max(PÂ) ≤ step_cap
+  // Chebyshev acceleration (002 §III-G, Alg. 3).
+  bool chebyshev = true;
+  int cheb_start = 10;      // S: iterations before acceleration starts
+  double under_relax = 0.9;  // θ
+  double rho_max = 0.999;    // cap on the estimated spectral radius
+
+  static std::vector<SettingSpec> Specs();
+  static CondSettings From(const Settings& s);
+};
+
+}  // namespace ncp::cond

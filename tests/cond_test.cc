@@ -1,0 +1,324 @@
+// COND (002 Alg. 1–3) against references: exact solutions of manufactured nodal problems
+// (strict operator), the relaxed complementarity of the proximal operator's fixed point
+// (002 Prop. 5), virtual nodes on rigid-body problems (exact dynamics, perturbation shrinking as γ
+// grows, 002 Prop. 2), the diagonal surrogate Delassus operator (002 Prop. 3), Chebyshev
+// acceleration, and the guards (bad settings, non-finite input, local problems).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <omp.h>
+
+#include <fmt/format.h>
+
+#include "harness/runner.h"
+#include "solvers/cond/cond.h"
+#include "solvers/cond/step_size.h"
+#include "tests/expect_error.h"
+#include "tests/nodal_problems.h"
+#include "tests/test_problems.h"
+
+namespace ncp {
+namespace {
+
+Settings CondSet(const std::string& text) {
+  return Settings::Parse("cond", FindSolver("cond").settings, ParseKeyValues(text));
+}
+
+RunRecord RunCond(const ContactProblem& p, const std::string& settings, int iters, double tol,
+                  WarmStart* solution = nullptr) {
+  const SolverEntry& e = FindSolver("cond");
+  const SolverJob job{&e, CondSet(settings)};
+  RunOptions opt;
+  opt.budget.iters = iters;
+  opt.budget.tol = tol;
+  return RunOne(p, Evaluator(p), job, opt, nullptr, 0, solution);
+}
+
+double InfoValue(const Solver& s, const std::string& key) {
+  for (const auto& [k, v] : s.Info())
+    if (k == key) return v;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// Iterates until the V-FPI residual ‖x̄_{k+1} − x_k‖ falls below `tol`; returns the iterations.
+int IterateToFixedPoint(Solver& s, double tol, int max_iters) {
+  for (int k = 1; k <= max_iters; ++k) {
+    EXPECT_EQ(s.Iterate(), Status::kRunning) << s.message();
+    if (InfoValue(s, "vfpi_residual") <= tol) return k;
+  }
+  return max_iters;
+}
+
+// --- Nodalization and diagonalization -------------------------------------------------------
+
+TEST(CondNodalization, DetectsNodalContactsAndDiagonalSurrogateDelassus) {
+  testing::NodalOptions o;
+  o.general_contacts = 5;
+  const ContactProblem p = testing::MakeNodalProblem(o);
+  const cond::Nodalization nd = cond::Nodalize(p, 100.0);
+  EXPECT_EQ(nd.nodal_s, o.s_contacts);
+  EXPECT_EQ(nd.nodal_d, o.d_contacts);
+  EXPECT_EQ(nd.virtual_nodes, o.general_contacts);
+  EXPECT_EQ(nd.dofs, p.num_dofs() + 3 * o.general_contacts);
+  // Prop. 3: with the block-scalar Frobenius P, Ĵ P Ĵᵀ is diagonal and scalar per contact.
+  const Vec pdiag = cond::FrobeniusStep(nd);
+  double off = 0.0, spread = 0.0;
+  for (const cond::NodalConstraint& c : nd.constraints) {
+    if (c.kind == cond::NodeKind::kVirtual) continue;
+    Eigen::Matrix3d W = pdiag[c.dof_a[0]] * c.R * c.R.transpose();
+    if (c.kind == cond::NodeKind::kNodalD) W += pdiag[c.dof_b[0]] * c.R * c.R.transpose();
+    for (int k = 0; k < 3; ++k) {
+      spread = std::max(spread, std::abs(pdiag[c.dof_a[k]] - pdiag[c.dof_a[0]]));
+      if (c.dof_b[0] >= 0) spread = std::max(spread, std::abs(pdiag[c.dof_b[k]] - pdiag[c.dof_a[0]]));
+    }
+    off = std::max(off, (W - W(0, 0) * Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() / W(0, 0));
+  }
+  // Across contacts: the J rows of two nodal contacts share no dof, so W̃ has no coupling.
+  SpMat Jn = p.J;
+  const SpMat JP = Jn * Vec(pdiag.head(p.num_dofs())).asDiagonal();
+  const SpMat Wt = JP * SpMat(Jn.transpose());
+  double cross = 0.0;
+  for (int k = 0; k < Wt.outerSize(); ++k)
+    for (SpMat::InnerIterator it(Wt, k); it; ++it)
+      if (it.row() / 3 != it.col() / 3 && it.row() < 3 * (o.s_contacts + o.d_contacts) &&
+          it.col() < 3 * (o.s_contacts + o.d_contacts))
+        cross = std::max(cross, std::abs(it.value()));
+  std::printf("surrogate Delassus: max relative off-diagonal %.1e, block p spread %.1e, "
+              "cross-contact %.1e\n", off, spread, cross);
+  EXPECT_LE(off, 1e-12);
+  EXPECT_EQ(spread, 0.0);
+  EXPECT_EQ(cross, 0.0);
+}
+
+TEST(CondNodalization, SecondContactOnANodeGetsAVirtualNode) {
+  testing::NodalOptions o;
+  o.s_contacts = 2, o.d_contacts = 0;
+  ContactProblem p = testing::MakeNodalProblem(o);
+  // Duplicate contact 0 (same node, same rows): it may not share the node's step block.
+  const int r = AddConstraint(p.constraints, ConstraintType::kContact, 0.5);
+  SpMat J(p.num_rows(), p.num_dofs());
+  std::vector<Eigen::Triplet<double>> t;
+  for (int k = 0; k < p.J.outerSize(); ++k)
+    for (SpMat::InnerIterator it(p.J, k); it; ++it) {
+      t.emplace_back(it.row(), it.col(), it.value());
+      if (it.row() < 3) t.emplace_back(p.constraints[r].row + it.row(), it.col(), it.value());
+    }
+  J.setFromTriplets(t.begin(), t.end());
+  p.J = J;
+  const cond::Nodalization nd = cond::Nodalize(p, 100.0);
+  EXPECT_EQ(nd.nodal_s, 2);
+  EXPECT_EQ(nd.virtual_nodes, 1);
+}
+
+// --- Strict operator on nodal problems -------------------------------------------------------
+
+struct NodalCase {
+  const char* label;
+  const char* settings;
+  int iters;
+};
+
+class CondOnNodal : public ::testing::TestWithParam<NodalCase> {};
+
+TEST_P(CondOnNodal, ReachesExactSolution) {
+  const NodalCase& c = GetParam();
+  double worst_res = 0, worst_v = 0, worst_lam = 0;
+  int worst_iters = 0;
+  for (int seed = 1; seed <= 3; ++seed) {
+    testing::NodalOptions o;
+    o.seed = seed;
+    const ContactProblem p = testing::MakeNodalProblem(o);
+    WarmStart sol;
+    const RunRecord r = RunCond(p, c.settings, c.iters, 1e-10, &sol);
+    ASSERT_TRUE(r.status == "converged" || r.status == "max-iterations") << r.status << r.message;
+    const double verr = (sol.v - p.reference->v).norm() / p.reference->v.norm();
+    worst_res = std::max(worst_res, r.final_metrics[Metric::kRes004]);
+    worst_v = std::max(worst_v, verr);
+    worst_lam = std::max(worst_lam, r.lambda_err);
+    worst_iters = std::max(worst_iters, r.iterations);
+    EXPECT_LE(r.final_metrics[Metric::kRes004], 1e-8) << "seed " << seed;
+    EXPECT_LE(verr, 1e-7) << "seed " << seed;
+    EXPECT_LE(r.lambda_err, 1e-6) << "seed " << seed;
+  }
+  std::printf("%-12s worst res004 %.2e, |v-v*|/|v*| %.2e, |l-l*|/|l*| %.2e, most iterations %d\n",
+              c.label, worst_res, worst_v, worst_lam, worst_iters);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Steps, CondOnNodal,
+    ::testing::Values(NodalCase{"frobenius", "", 3000},
+                      NodalCase{"frob_nocheb", "chebyshev=off", 20000},
+                      NodalCase{"bb", "step=bb", 5000}, NodalCase{"bb1", "step=bb1", 5000},
+                      NodalCase{"bb2", "step=bb2", 5000}, NodalCase{"power", "step=power", 5000}),
+    [](const auto& info) { return std::string(info.param.label); });
+
+// Warm-started at the exact solution, one V-FPI step stays there (the solution is a fixed point).
+TEST(CondOnNodal, ExactSolutionIsAFixedPoint) {
+  const ContactProblem p = testing::MakeNodalProblem({});
+  cond::CondSolver s;
+  const WarmStart warm{p.reference->v, p.reference->lambda};
+  ASSERT_EQ(s.Setup(p, CondSet(""), &warm), Status::kRunning);
+  ASSERT_EQ(s.Iterate(), Status::kRunning);
+  Vec v, lam;
+  s.Current(v, lam);
+  const double dv = (v - p.reference->v).norm(), dl = (lam - p.reference->lambda).norm();
+  std::printf("after one step from (v*, l*): |v-v*| %.1e, |l-l*| %.1e\n", dv, dl);
+  EXPECT_LE(dv, 1e-12);
+  EXPECT_LE(dl, 1e-12);
+}
+
+TEST(CondChebyshev, FewerIterationsThanPlainVfpi) {
+  testing::NodalOptions o;
+  o.stiffness_ratio = 100.0;
+  const ContactProblem p = testing::MakeNodalProblem(o);
+  const RunRecord on = RunCond(p, "chebyshev=on", 20000, 1e-8);
+  const RunRecord off = RunCond(p, "chebyshev=off", 20000, 1e-8);
+  ASSERT_EQ(on.status, "converged") << on.message;
+  ASSERT_EQ(off.status, "converged") << off.message;
+  std::printf("iterations to res004 <= 1e-8: chebyshev on %d, off %d (%.1fx)\n", on.iterations,
+              off.iterations, static_cast<double>(off.iterations) / on.iterations);
+  EXPECT_LE(on.iterations * 2, off.iterations);
+}
+
+// --- Proximal operator: the CCP fixed point (002 Prop. 5, 002:36) ----------------------------
+
+TEST(CondProximal, FixedPointSatisfiesRelaxedComplementarity) {
+  const ContactProblem p = testing::MakeNodalProblem({});
+  cond::CondSolver s;
+  ASSERT_EQ(s.Setup(p, CondSet("operator=proximal"), nullptr), Status::kRunning);
+  const int iters = IterateToFixedPoint(s, 1e-13, 20000);
+  Vec v, lam;
+  s.Current(v, lam);
+  const Vec u = p.J * v + p.e;
+  double cone = 0, dual_cone = 0, compl_ = 0;
+  for (const Constraint& c : p.constraints) {
+    const int r = c.row;
+    const double lt = std::hypot(lam[r + 1], lam[r + 2]), ut = std::hypot(u[r + 1], u[r + 2]);
+    cone = std::max(cone, std::max(lt - c.mu * lam[r], -lam[r]));
+    dual_cone = std::max(dual_cone, c.mu * ut - u[r]);  // u ∈ K*: u_n ≥ μ‖u_t‖
+    compl_ = std::max(compl_, std::abs(lam.segment<3>(r).dot(u.segment<3>(r))));
+  }
+  const double dyn = (p.A * v - p.b - p.J.transpose() * lam).norm() / p.b.norm();
+  std::printf("proximal after %d iterations: cone %.1e, dual cone %.1e, |l.u| %.1e, dyn %.1e\n",
+              iters, cone, dual_cone, compl_, dyn);
+  EXPECT_LT(iters, 20000);
+  EXPECT_LE(cone, 1e-12);
+  EXPECT_LE(dual_cone, 1e-8);
+  EXPECT_LE(compl_, 1e-8);
+  EXPECT_LE(dyn, 1e-8);
+}
+
+// --- Virtual nodes on rigid bodies (002 §III-A2, Prop. 2) ------------------------------------
+
+TEST(CondVirtualNodes, ExactDynamicsAndPerturbationShrinksWithGamma) {
+  const ContactProblem p = testing::OnlyType(ConstraintType::kContact, 5);
+  const Evaluator ev(p);
+  double res[2], dyn[2];
+  const double gammas[2] = {10.0, 1000.0};
+  for (int g = 0; g < 2; ++g) {
+    cond::CondSolver s;
+    ASSERT_EQ(s.Setup(p, CondSet(fmt::format("gamma={}", gammas[g])), nullptr), Status::kRunning);
+    EXPECT_EQ(InfoValue(s, "virtual_nodes"), p.num_constraints());
+    const int iters = IterateToFixedPoint(s, 1e-12, 40000);
+    Vec v, lam;
+    s.Current(v, lam);
+    const Metrics m = ev.Evaluate(v, lam);
+    res[g] = m[Metric::kRes004];
+    dyn[g] = m[Metric::kDyn];
+    std::printf("gamma %6.0f: %d iterations, res004 %.2e, dyn %.1e\n", gammas[g], iters, res[g],
+                dyn[g]);
+    EXPECT_LE(dyn[g], 1e-8);  // the fixed point is exact; what is left scales with the stop rule
+  }
+  EXPECT_LE(res[1] * 10.0, res[0]);
+}
+
+// Every row type at once (soft rows folded, unilateral/bilateral rows on 1-dof virtual nodes).
+TEST(CondVirtualNodes, EveryRowTypeConverges) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(7), "acc");
+  cond::CondSolver s;
+  ASSERT_EQ(s.Setup(p, CondSet("gamma=1000"), nullptr), Status::kRunning);
+  const int iters = IterateToFixedPoint(s, 1e-12, 40000);
+  Vec v, lam;
+  s.Current(v, lam);
+  const Metrics m = Evaluator(p).Evaluate(v, lam);
+  const double lerr = (lam - p.reference->lambda).norm() / p.reference->lambda.norm();
+  std::printf("acceptance problem, gamma 1000: %d iterations, res004 %.2e, dyn %.1e, "
+              "|l-l*|/|l*| %.2e\n", iters, m[Metric::kRes004], m[Metric::kDyn], lerr);
+  EXPECT_LE(m[Metric::kDyn], 1e-8);
+  EXPECT_LE(m[Metric::kRes004], 1e-3);
+  EXPECT_LE(lerr, 1e-2);
+}
+
+// The per-contact solves own disjoint dofs and the product is row-wise: the parallel path must
+// give the sequential iterates bit for bit.
+TEST(CondParallel, ThreadsGiveIdenticalIterates) {
+  testing::NodalOptions o;
+  o.nx = o.ny = o.nz = 10;  // 3000 dofs, 400 contacts: above both parallel thresholds
+  o.s_contacts = 300, o.d_contacts = 100;
+  const ContactProblem p = testing::MakeNodalProblem(o);
+  Vec v[2], lam[2];
+  int used[2];
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    cond::CondSolver s;
+    ASSERT_EQ(s.Setup(p, CondSet(""), nullptr), Status::kRunning);
+    for (int k = 0; k < 50; ++k) ASSERT_EQ(s.Iterate(), Status::kRunning);
+    s.Current(v[threads - 1], lam[threads - 1]);
+    used[threads - 1] = s.ThreadsUsed();
+  }
+  omp_set_num_threads(omp_get_num_procs());
+  EXPECT_EQ(used[0], 1);
+  EXPECT_EQ(used[1], 2);
+  EXPECT_EQ(v[0], v[1]);
+  EXPECT_EQ(lam[0], lam[1]);
+}
+
+// Warm start (002 §V-A5): from its own converged (v, λ), virtual nodes start at
+// w_i = J_i v + λ_i/γ_i (the eliminated dynamics, 002:17), so the first step is already converged.
+TEST(CondVirtualNodes, WarmStartFromOwnSolutionIsConverged) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(8), "warm");
+  cond::CondSolver cold;
+  ASSERT_EQ(cold.Setup(p, CondSet("gamma=10"), nullptr), Status::kRunning);
+  const int iters = IterateToFixedPoint(cold, 1e-13, 40000);
+  WarmStart warm;
+  cold.Current(warm.v, warm.lambda);
+  cond::CondSolver hot;
+  ASSERT_EQ(hot.Setup(p, CondSet("gamma=10"), &warm), Status::kRunning);
+  ASSERT_EQ(hot.Iterate(), Status::kRunning);
+  const double first = InfoValue(hot, "vfpi_residual");
+  std::printf("cold start: %d iterations to 1e-13; warm start: first V-FPI residual %.1e\n", iters,
+              first);
+  EXPECT_LE(first, 1e-10);
+}
+
+// --- Guards ----------------------------------------------------------------------------------
+
+TEST(CondGuards, BadSettingsGiveOneLineErrors) {
+  testing::ExpectError([] { CondSet("gamma=0"); }, {"cond.gamma = 0", "must be"});
+  testing::ExpectError([] { CondSet("step=newton"); }, {"cond.step", "newton", "frobenius"});
+  testing::ExpectError([] { CondSet("rho_max=1"); }, {"cond.rho_max = 1"});
+  testing::ExpectError([] { CondSet("cheb_start=2.5"); }, {"cond.cheb_start", "integer"});
+  testing::ExpectError([] { CondSet("omega=1"); }, {"omega"});
+}
+
+TEST(CondGuards, NonFiniteInputIsDiverged) {
+  ContactProblem p = testing::MakeNodalProblem({});
+  p.b[4] = std::numeric_limits<double>::quiet_NaN();
+  cond::CondSolver s;
+  ASSERT_EQ(s.Setup(p, CondSet(""), nullptr), Status::kRunning);
+  EXPECT_EQ(s.Iterate(), Status::kDiverged);
+  EXPECT_FALSE(s.message().empty());
+}
+
+TEST(CondGuards, LocalProblemIsNotApplicable) {
+  const ContactProblem p = testing::OneContactLocalProblem();
+  cond::CondSolver s;
+  EXPECT_EQ(s.Setup(p, CondSet(""), nullptr), Status::kNotApplicable);
+  EXPECT_NE(s.message().find("primal form"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ncp
