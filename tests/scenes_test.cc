@@ -26,7 +26,7 @@ const SceneCase kCases[] = {{"laikago_drop", "robots=2", 1e-8},
                             {"stir", "spheres=8", 0},
                             {"soft_mat", "size=0.25", 0},
                             {"fem_beam", "size=0.5,pieces=4", 0},
-                            {"cable", "links=24,bodies_per_subsystem=4", 0},
+                            {"cable", "links=40,bodies_per_subsystem=4", 0},
                             {"pouring", "particles=9", 0}};
 
 SimulateResult Record(const SceneCase& c, std::uint64_t seed) {
@@ -35,7 +35,10 @@ SimulateResult Record(const SceneCase& c, std::uint64_t seed) {
   o.every = 20;
   o.iters = 100;
   o.quiet = true;
-  return Simulate(*FindScene(c.scene), ParseKeyValues(c.params), seed, o);
+  const SceneEntry& scene = *FindScene(c.scene);
+  if (scene.reference_iters > 0) o.reference_iters = scene.reference_iters;  // as `generate`
+  if (!scene.reference_solvers.empty()) o.reference_solvers = scene.reference_solvers;
+  return Simulate(scene, ParseKeyValues(c.params), seed, o);
 }
 
 class SceneRecording : public ::testing::TestWithParam<SceneCase> {};

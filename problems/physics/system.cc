@@ -96,7 +96,8 @@ void MultibodySystem::GroupSubsystems(int first, int count, int per_subsystem,
                                       const std::string& kind) {
   const int n = static_cast<int>(inst_.size());
   if (!(first >= 0 && count >= 1 && first + count <= n))
-    throw Error(fmt::format("instances [{}, {} + {}): must lie in [0, {})", first, first, count, n));
+    throw Error(
+        fmt::format("instances [{}, {} + {}): must lie in [0, {})", first, first, count, n));
   if (per_subsystem < 1)
     throw Error(fmt::format("per_subsystem = {}: must be >= 1", per_subsystem));
   for (int i = first; i < first + count; ++i) {
@@ -271,8 +272,8 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
   // Couplings: soft rows (k = K dt, d = D dt + K dt², e shifted by the world frame's motion so
   // that λ = −k e − d (J v̂ − anchor)), or bilateral rows J v̂ − anchor + erp e/dt = 0.
   for (const Coupling& c : couplings_) {
-    const CouplingRows cr =
-        EvaluateCoupling(c, c.body_a >= 0 ? BodyPose(c.body_a) : Pose::Identity(), BodyPose(c.body_b));
+    const Pose& pose_a = c.body_a >= 0 ? BodyPose(c.body_a) : c.frame_a;  // unused for the world
+    const CouplingRows cr = EvaluateCoupling(c, pose_a, BodyPose(c.body_b));
     for (int r = 0; r < 6; ++r) {
       int ci;
       if (c.hard) {
@@ -285,7 +286,8 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
         e.push_back(cr.error[r] - d / k * cr.anchor[r]);
       }
       add_block(ci, body_instance_[c.body_b], body_link_[c.body_b], cr.block_b.row(r));
-      if (c.body_a >= 0) add_block(ci, body_instance_[c.body_a], body_link_[c.body_a], cr.block_a.row(r));
+      if (c.body_a >= 0)
+        add_block(ci, body_instance_[c.body_a], body_link_[c.body_a], cr.block_a.row(r));
     }
   }
   p.J.resize(p.num_rows(), ndofs_);

@@ -6,6 +6,7 @@
 // variant = 2: 002 §V-C5, 320 links, one link per subsystem.
 // variant = 0: 000 §IV-A2, 640 links, 4 links per subsystem (cable 1.2 m, ⌀ 8 mm, E = 0.1 MPa,
 // ν = 0.49); the two mobile manipulators of 000 are replaced by the same single gripper.
+// links and bodies_per_subsystem override the variant's counts (0: the variant's).
 #include <cmath>
 #include <fmt/format.h>
 
@@ -46,8 +47,10 @@ Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   spec.poisson = p.at("poisson");
   spec.damping = p.at("damping");
   spec.mu = p.at("mu");
-  if (!(spec.poisson < 0.5)) throw Error(fmt::format("cable.poisson = {:g}: must be < 0.5", spec.poisson));
-  for (const char* k : {"length", "radius", "density", "young", "cylinder_radius", "cylinder_height"})
+  if (!(spec.poisson < 0.5))
+    throw Error(fmt::format("cable.poisson = {:g}: must be < 0.5", spec.poisson));
+  for (const char* k :
+       {"length", "radius", "density", "young", "cylinder_radius", "cylinder_height"})
     if (!(p.at(k) > 0)) throw Error(fmt::format("cable.{} = {:g}: must be > 0", k, p.at(k)));
 
   StepOptions opt;
@@ -87,8 +90,6 @@ Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   s.Finalize();
   place(s);
   sc.before_step = place;
-  sc.params["links"] = spec.links;
-  sc.params["bodies_per_subsystem"] = per_subsystem;
   return sc;
 }
 

@@ -60,7 +60,7 @@ const std::vector<SceneEntry>& Scenes() {
         {"radius", 0.004}, {"density", 1100}, {"young", 1e5}, {"poisson", 0.49},
         {"damping", 0.001}, {"mu", 0.3}, {"cylinder_radius", 0.04}, {"cylinder_height", 0.2},
         {"turns_per_s", 0.5}, {"pitch", 0.012}},
-       200, 40, MakeCable},
+       200, 40, MakeCable, 60, {"nnewton"}},
       {"pouring",
        "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
        {{"particles", 18}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},

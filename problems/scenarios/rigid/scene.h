@@ -36,6 +36,10 @@ struct SceneEntry {
   int default_steps = 480;                 // steps simulated by `generate`
   int default_every = 48;                  // record every K steps
   std::function<Scene(const std::map<std::string, double>& params, std::uint64_t seed)> build;
+  // Reference solves of recorded frames (0 / empty: SimulateOptions' defaults); set where the
+  // defaults would make `generate` take minutes per frame.
+  int reference_iters = 0;
+  std::vector<std::string> reference_solvers;
 };
 
 const std::vector<SceneEntry>& Scenes();
