@@ -31,6 +31,8 @@ RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt) {
   if (opt.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", opt.iters));
+  if (!(opt.step_tol >= 0))
+    throw Error(fmt::format("step tolerance = {}: must be >= 0", opt.step_tol));
   if (opt.steps < 0) throw Error(fmt::format("--steps = {}: must be >= 0", opt.steps));
   if (opt.dt < 0 || opt.dt > 0.1)
     throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
@@ -69,7 +71,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     st.constraints = p.num_constraints();
     for (const auto& c : contacts) st.max_penetration = std::max(st.max_penetration, -c.gap);
     WarmStart sol;
-    const RunRecord r = Solve(p, jobs[0], opt.iters, 0.0, sol);
+    const RunRecord r = Solve(p, jobs[0], opt.iters, opt.step_tol, sol);
     st.solve_ms = r.total_time_s * 1e3;  // setup + iterations; evaluation excluded
     st.status = r.status;
     st.res004 = r.final_metrics[Metric::kRes004];

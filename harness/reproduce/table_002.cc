@@ -37,7 +37,8 @@ std::vector<ContactProblem> Frames(const SceneCase& c, int frames, bool quiet,
                                    std::vector<WarmStart>* warm) {
   SimulateOptions sim;
   sim.solver = "cond";
-  sim.iters = 500;
+  sim.iters = 1000;
+  sim.step_tol = 1e-9;
   sim.quiet = quiet;
   sim.reference_solvers = {"admm-full", "pgs"};
   sim.reference_tol = 1e-10;
