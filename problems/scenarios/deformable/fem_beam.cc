@@ -34,7 +34,7 @@ Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed) {
   const double mu = p.at("mu"), speed = p.at("speed");
 
   StepOptions so;
-  so.dt = 1.0 / 120.0;
+  so.dt = 1.0 / 60.0;
   so.margin = 0.002;
   so.slop = 1e-4;
   Scene sc = NewDeformableScene(p, so);
@@ -50,7 +50,7 @@ Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed) {
     if (k + 1 == pieces) faces |= kFaceXMax;
     const std::array<int, 3> cells = {i1 - i0, c, c};
     const TetMesh mesh = BoxTetMesh(Vec3(x0 + i0 * dx, -kWidth / 2, -kWidth / 2),
-                                    Vec3((i1 - i0) * dx, kWidth, kWidth), cells, faces);
+                                    Vec3((i1 - i0) * dx, kWidth, kWidth), cells, 6, faces);
     const int body = s.AddBody(mesh, mat, mu, FemDamping{0.0, 0.01, true});
     if (k > 0)
       for (int kk = 0; kk <= c; ++kk)
