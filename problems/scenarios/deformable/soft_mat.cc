@@ -89,7 +89,7 @@ Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   DeformableSystem& s = *sc.deformable;
   const TetMesh mesh = BoxTetMesh(Vec3(-kSide / 2, -kSide / 2, 0), Vec3(kSide, kSide, kThickness),
                                   {n, n, 2}, 5);
-  s.AddBody(mesh, mat, mu, FemDamping{0.0, 0.01, true});
+  s.AddBody(mesh, mat, mu, Damping(p, "soft_mat"));
   s.SetParam("youngs", mat.youngs);
   s.SetParam("poisson", mat.poisson);
   s.SetParam("mu", mu);
