@@ -3,6 +3,7 @@
 // turning it half a turn, so that the mat folds onto itself. Young's modulus, Poisson ratio and μ
 // are drawn from ranges with the seed. Self-contact is not modelled: the folded layer is held
 // above the lower one rather than laid on it.
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <random>
@@ -72,6 +73,7 @@ struct GripperPath {
 
 Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   const int n = ScaledCells(p, "soft_mat", kCells, 4);
+  const int layers = std::max(1, static_cast<int>(std::lround(2 * p.at("size"))));  // 2 at size 1
   std::mt19937_64 rng(seed);
   FemMaterial mat;
   mat.youngs = DrawParam(p, "soft_mat", "youngs", rng);
@@ -88,7 +90,7 @@ Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   Scene sc = NewDeformableScene(p, so);
   DeformableSystem& s = *sc.deformable;
   const TetMesh mesh = BoxTetMesh(Vec3(-kSide / 2, -kSide / 2, 0), Vec3(kSide, kSide, kThickness),
-                                  {n, n, 2}, 5);
+                                  {n, n, layers}, 5);
   s.AddBody(mesh, mat, mu, Damping(p, "soft_mat"));
   s.SetParam("youngs", mat.youngs);
   s.SetParam("poisson", mat.poisson);
