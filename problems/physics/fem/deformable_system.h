@@ -57,6 +57,7 @@ class DeformableSystem : public SteppedSystem {
   // Recorded in every problem's params (e.g. the drawn material).
   void SetParam(const std::string& key, double value) { params_[key] = value; }
 
+  // `contacts`: geom_a = obstacle index, geom_b = global node index, position = the node.
   ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) override;
   void Advance(const Vec& vhat) override;
   double time() const override { return time_; }
