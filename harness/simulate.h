@@ -17,7 +17,7 @@ struct SimulateOptions {
   int iters = 200;                // solver iterations per step
   double step_tol = 0.0;          // a step's solve stops early at this res004 (0: never)
   int steps = 0;                  // 0: the scene's default
-  double dt = 0.0;                // 0: the scene's default (1/240 s)
+  double dt = 0.0;                // 0: the scene's default (1/240 s; FEM scenes 1/60 s)
   int every = 0;                  // record every K steps (0: none)
   int max_frames = 1 << 30;       // stop recording after this many frames
   // Reference solutions: each solver in turn until one reaches reference_tol; the most

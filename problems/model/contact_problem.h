@@ -39,7 +39,9 @@ struct Constraint {
 enum class ProblemForm : std::uint8_t { kGlobal = 0, kLocal = 1 };
 
 // Optional structure layer (subsystems, bodies, per-body Jacobian blocks) used by the
-// subsystem-based solvers. J must equal Σ_b J_{i,b} J_{b,j} placed in subsystem j's columns.
+// subsystem-based solvers. J must equal Σ_b J_{i,b} J_{b,j} placed in subsystem j's columns, on
+// the columns of subsystems that have bodies (an `fem` subsystem has none: its dofs are nodal
+// velocities, and its columns of J are the whole description).
 struct Structure {
   struct Subsystem {
     int dof_begin = 0;

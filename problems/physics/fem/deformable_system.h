@@ -4,7 +4,8 @@
 //   f_el = −Σ_e Jₑᵀ K_e e(q_k) = −Σ_e R K_e (Rᵀ x_e − X_e),
 // damping D = α M + β Σ_e R K_e Rᵀ (Rayleigh-like, user constants) + h·Π(G) when `geometric` is
 // set (002 §II-A policy 2: the geometric stiffness projected on SPD matrices by diagonal absolute
-// column sums). The elastic forces are folded into A and b, so J carries only hard rows:
+// column sums; being diagonal it also drags every node against the world frame, strongly for
+// stiff strained bodies). The elastic forces are folded into A and b, so J carries only hard rows:
 //   contacts: one per surface node in contact (the deepest obstacle), rows F_i (3 × 3) on that
 //     node's 3 dofs — exactly nodal; e = StabilizeGap(gap) on the normal row, and −F_i v_obstacle
 //     (the obstacle's surface velocity at the node) on all three rows;
@@ -28,7 +29,7 @@ namespace ncp::physics {
 struct FemDamping {
   double mass = 0.0;       // α [1/s]
   double stiffness = 0.0;  // β [s]
-  bool geometric = true;   // add h · Π(G)
+  bool geometric = false;  // add h · Π(G)
 };
 
 // Pose and velocity of a kinematic box at a time: its surface point p moves with
@@ -56,6 +57,7 @@ class DeformableSystem : public SteppedSystem {
   // Recorded in every problem's params (e.g. the drawn material).
   void SetParam(const std::string& key, double value) { params_[key] = value; }
 
+  // `contacts`: geom_a = obstacle index, geom_b = global node index, position = the node.
   ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) override;
   void Advance(const Vec& vhat) override;
   double time() const override { return time_; }

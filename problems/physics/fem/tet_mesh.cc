@@ -16,7 +16,9 @@ double TetVolume(const std::vector<Vec3>& x, const std::array<int, 4>& t) {
 }
 
 TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& cells,
-                   int surface_faces) {
+                   int tets_per_cell, int surface_faces) {
+  if (tets_per_cell != 5 && tets_per_cell != 6)
+    throw Error(fmt::format("box mesh tets_per_cell = {}: must be 5 or 6", tets_per_cell));
   for (int a = 0; a < 3; ++a) {
     if (!(size[a] > 0)) throw Error(fmt::format("box mesh size[{}] = {}: must be > 0", a, size[a]));
     if (cells[a] < 1 || cells[a] > 4096)
@@ -36,23 +38,27 @@ TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& c
                         ((surface_faces & kFaceZMax) && k == cells[2]);
         if (on) m.surface.push_back(static_cast<int>(m.nodes.size()) - 1);
       }
-  // Kuhn subdivision: one tet per axis order (a, b, c), the path 0 → e_a → e_a + e_b → 1 along
-  // the cell's edges.
-  static const int kOrders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  // Cell corners are numbered by bits (x = 1, y = 2, z = 4). Kuhn: one tet per axis order, the
+  // path 0 → e_a → e_a + e_b → 7 along the cell's edges. Five: the central tet on the corners
+  // of one parity and a tet cut off at each corner of the other.
+  static const int kKuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7},
+                                  {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
+  static const int kFive[2][5][4] = {
+      {{1, 2, 4, 7}, {0, 1, 2, 4}, {3, 1, 2, 7}, {5, 1, 4, 7}, {6, 2, 4, 7}},
+      {{0, 3, 5, 6}, {1, 0, 3, 5}, {2, 0, 3, 6}, {4, 0, 5, 6}, {7, 3, 5, 6}}};
   for (int k = 0; k < cells[2]; ++k)
     for (int j = 0; j < cells[1]; ++j)
-      for (int i = 0; i < cells[0]; ++i)
-        for (const auto& order : kOrders) {
-          std::array<int, 3> at = {i, j, k};
-          std::array<int, 4> t;
-          t[0] = BoxNode(cells, at[0], at[1], at[2]);
-          for (int s = 0; s < 3; ++s) {
-            ++at[order[s]];
-            t[s + 1] = BoxNode(cells, at[0], at[1], at[2]);
-          }
+      for (int i = 0; i < cells[0]; ++i) {
+        int corner[8];
+        for (int b = 0; b < 8; ++b) corner[b] = BoxNode(cells, i + (b & 1), j + (b >> 1 & 1), k + (b >> 2));
+        const int(*split)[4] = tets_per_cell == 6 ? kKuhn : kFive[(i + j + k) % 2];
+        for (int s = 0; s < tets_per_cell; ++s) {
+          std::array<int, 4> t = {corner[split[s][0]], corner[split[s][1]], corner[split[s][2]],
+                                  corner[split[s][3]]};
           if (TetVolume(m.nodes, t) < 0) std::swap(t[2], t[3]);
           m.tets.push_back(t);
         }
+      }
   return m;
 }
 

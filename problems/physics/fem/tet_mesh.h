@@ -1,7 +1,9 @@
-// Structured tetrahedral meshes of boxes: a grid of cells, each split into the 6 tetrahedra of
-// its Kuhn (Freudenthal) subdivision about the main diagonal. Every cell uses the same split, so
-// neighbouring cells share their face diagonals and the mesh is conforming; every tet is
-// positively oriented (det[x1−x0, x2−x0, x3−x0] > 0).
+// Structured tetrahedral meshes of boxes: a grid of cells, each split into
+//   6 tets: the Kuhn (Freudenthal) subdivision about the main diagonal, the same in every cell;
+//   5 tets: a central tet and 4 corner tets, mirrored in alternate cells (by the parity of
+//           i + j + k) — fewer tets and less bending lock than 6 at the same grid.
+// Either way neighbouring cells share their face diagonals, so the mesh is conforming, and every
+// tet is positively oriented (det[x1−x0, x2−x0, x3−x0] > 0).
 #pragma once
 
 #include <array>
@@ -24,10 +26,11 @@ enum BoxFace : int {
   kAllFaces = 63
 };
 
-// The box [lo, lo + size] cut into cells[0] × cells[1] × cells[2] cells. Node (i, j, k) has index
-// i + (cells[0] + 1) (j + (cells[1] + 1) k). Throws ncp::Error on a non-positive size or count.
+// The box [lo, lo + size] cut into cells[0] × cells[1] × cells[2] cells of `tets_per_cell` (5 or
+// 6) tets. Node (i, j, k) has index i + (cells[0] + 1) (j + (cells[1] + 1) k). Throws ncp::Error
+// on a non-positive size or count.
 TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& cells,
-                   int surface_faces = kAllFaces);
+                   int tets_per_cell = 6, int surface_faces = kAllFaces);
 
 // Index of grid node (i, j, k) of a BoxTetMesh with `cells`.
 inline int BoxNode(const std::array<int, 3>& cells, int i, int j, int k) {

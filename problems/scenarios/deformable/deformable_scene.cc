@@ -23,6 +23,13 @@ int ScaledCells(const std::map<std::string, double>& p, const std::string& scene
   return std::max(min_cells, static_cast<int>(std::lround(base * size)));
 }
 
+physics::FemDamping Damping(const std::map<std::string, double>& p, const std::string& scene) {
+  const double g = p.at("geometric_damping");
+  if (g != 0.0 && g != 1.0)
+    throw Error(fmt::format("{}.geometric_damping = {:g}: must be 0 or 1", scene, g));
+  return physics::FemDamping{0.0, p.at("damping"), g == 1.0};
+}
+
 double DrawParam(const std::map<std::string, double>& p, const std::string& scene,
                  const std::string& key, std::mt19937_64& rng) {
   const double lo = p.at(key + "_min"), hi = p.at(key + "_max");

@@ -15,6 +15,10 @@ Scene NewDeformableScene(const std::map<std::string, double>& params, physics::S
 int ScaledCells(const std::map<std::string, double>& p, const std::string& scene, int base,
                 int min_cells);
 
+// Element damping from `damping` (β [s] of D = β Σ R K_e Rᵀ) and `geometric_damping` (0 or 1:
+// add the projected geometric stiffness, 002 §II-A); throws on a bad value.
+physics::FemDamping Damping(const std::map<std::string, double>& p, const std::string& scene);
+
 // Uniform draw from [key_min, key_max]; throws unless min ≤ max.
 double DrawParam(const std::map<std::string, double>& p, const std::string& scene,
                  const std::string& key, std::mt19937_64& rng);

@@ -3,6 +3,7 @@
 // turning it half a turn, so that the mat folds onto itself. Young's modulus, Poisson ratio and μ
 // are drawn from ranges with the seed. Self-contact is not modelled: the folded layer is held
 // above the lower one rather than laid on it.
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <random>
@@ -18,7 +19,7 @@ namespace {
 
 constexpr double kSide = 0.5;        // mat side [m]
 constexpr double kThickness = 0.02;  // [m]
-constexpr int kCells = 26;           // cells per side at size 1: 27 × 27 × 2 = 1458 nodes, 4056 tets
+constexpr int kCells = 21;  // cells per side at size 1: 21 × 21 × 2 cells of 5 tets: 1452 nodes, 4410 tets
 
 // The gripper frame: center c(t) on the mid-plane of the gripped strip, turned by θ(t) about y;
 // the fingers sit at offsets ±d along the gripper's z axis.
@@ -72,6 +73,7 @@ struct GripperPath {
 
 Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   const int n = ScaledCells(p, "soft_mat", kCells, 4);
+  const int layers = std::max(1, static_cast<int>(std::lround(2 * p.at("size"))));  // 2 at size 1
   std::mt19937_64 rng(seed);
   FemMaterial mat;
   mat.youngs = DrawParam(p, "soft_mat", "youngs", rng);
@@ -82,14 +84,14 @@ Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
     throw Error(fmt::format("soft_mat.poisson_max = {:g}: must be < 0.5", p.at("poisson_max")));
 
   StepOptions so;
-  so.dt = 1.0 / 120.0;
+  so.dt = 1.0 / 60.0;
   so.margin = 0.002;
   so.slop = 1e-4;
   Scene sc = NewDeformableScene(p, so);
   DeformableSystem& s = *sc.deformable;
   const TetMesh mesh = BoxTetMesh(Vec3(-kSide / 2, -kSide / 2, 0), Vec3(kSide, kSide, kThickness),
-                                  {n, n, 1});
-  s.AddBody(mesh, mat, mu, FemDamping{0.0, 0.01, true});
+                                  {n, n, layers}, 5);
+  s.AddBody(mesh, mat, mu, Damping(p, "soft_mat"));
   s.SetParam("youngs", mat.youngs);
   s.SetParam("poisson", mat.poisson);
   s.SetParam("mu", mu);

@@ -39,19 +39,20 @@ const std::vector<SceneEntry>& Scenes() {
        {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses},
       {"stir", "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
        {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir},
-      // Deformable scenes (problems/scenarios/deformable), dt = 1/120 s.
+      // Deformable scenes (problems/scenarios/deformable), dt = 1/60 s.
       {"soft_mat",
-       "co-rotational FEM mat (size 1: 1458 nodes, 4056 tets) folded by a two-finger gripper; E, nu, "
+       "co-rotational FEM mat (size 1: 1452 nodes, 4410 tets) folded by a two-finger gripper; E, nu, "
        "mu drawn from ranges (002 §V-C3)",
        {{"size", 1}, {"youngs_min", 5e4}, {"youngs_max", 2e5}, {"poisson_min", 0.3},
-        {"poisson_max", 0.45}, {"mu_min", 0.3}, {"mu_max", 0.7}, {"density", 1000}},
-       240, 48, MakeSoftMat},
+        {"poisson_max", 0.45}, {"mu_min", 0.3}, {"mu_max", 0.7}, {"density", 1000},
+        {"damping", 0.01}, {"geometric_damping", 0}},
+       120, 40, MakeSoftMat},
       {"fem_beam",
        "co-rotational FEM beam 0.05 x 0.05 x 0.5 m (size 1: 1675 nodes, 6336 tets) in 20 tied "
-       "pieces, pushed through a narrowing gap (000 §IV-A3)",
+       "pieces, pushed along a table through a narrowing gap (000 §IV-A3)",
        {{"size", 1}, {"pieces", 20}, {"youngs", 1e7}, {"poisson", 0.45}, {"density", 1000},
-        {"mu", 0.3}, {"gap", 0.04}, {"speed", 0.2}},
-       120, 24, MakeFemBeam},
+        {"mu", 0.2}, {"gap", 0.045}, {"speed", 0.2}, {"damping", 0.01}, {"geometric_damping", 0}},
+       72, 18, MakeFemBeam},
       {"cable",
        "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
        "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
