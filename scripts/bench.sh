@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The main job: every solver on the default datasets (manufactured problems with exact
-# solutions, and the fclib samples) at a fixed budget; results, report and figures.
+# solutions; frames of bolt_nut, dish_piling, soft_mat, cable, laikago_drop and sliding_cubes;
+# the fclib samples) at a fixed budget; results, report and figures.
 set -euo pipefail
 build=${1:-build}
 cd "$(dirname "$0")/.."
 ncp="$build/ncpbench"
-for f in random-small random-large laikago_drop sliding_cubes bolt_nut dish_piling; do
+for f in random-small random-large laikago_drop sliding_cubes bolt_nut dish_piling soft_mat cable; do
   [ -f "datasets/default/$f.h5" ] || { ./scripts/make_datasets.sh "$build"; break; }
 done
 mkdir -p results
@@ -14,11 +15,11 @@ out=results/bench-latest.h5
 rm -f "$out"
 "$ncp" run datasets/default/random-small.h5 datasets/default/random-large.h5 \
   datasets/default/laikago_drop.h5 datasets/default/sliding_cubes.h5 datasets/default/bolt_nut.h5 \
-  datasets/default/dish_piling.h5 \
+  datasets/default/dish_piling.h5 datasets/default/soft_mat.h5 datasets/default/cable.h5 \
   datasets/fclib/*.hdf5 \
-  -s pgs,pj,apgd,admm-full,subadmm,subadmm-nobody,canal,nnewton --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
+  -s pgs,pj,apgd,admm-full,subadmm,subadmm-nobody,canal,nnewton,cond --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
 "$ncp" report "$out" -o results/bench-latest.md
-for ds in random-small laikago_drop sliding_cubes bolt_nut dish_piling LMGC_100_PR_PerioBox-i00361-60-03000; do
+for ds in random-small laikago_drop sliding_cubes bolt_nut dish_piling soft_mat cable LMGC_100_PR_PerioBox-i00361-60-03000; do
   /usr/bin/python3 plots/convergence.py "$out" --dataset "$ds" -o "results/bench-latest-$ds.png"
 done
 echo "main job done: $out, results/bench-latest.md, results/bench-latest-*.png"

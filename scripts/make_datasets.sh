@@ -19,3 +19,7 @@ mkdir -p datasets/default
 # Single-step dish-piling cases: one settled bowl-bowl-plate-pot stack x 8 random wrenches
 # (004 §VII-B1 uses 100).
 "$ncp" generate dish_piling -o datasets/default/dish_piling.h5 -n 8 --seed 1
+# Deformable and rod scenes (002 §V-C3, §V-C5): 2 frames each of the folded soft mat (4356 dofs)
+# and of the 320-link cable wound around its post.
+"$ncp" generate soft_mat -o datasets/default/soft_mat.h5 -n 2 --seed 1
+"$ncp" generate cable -o datasets/default/cable.h5 -n 2 --seed 1
