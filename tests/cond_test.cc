@@ -149,8 +149,9 @@ TEST_P(CondOnNodal, ReachesExactSolution) {
 
 INSTANTIATE_TEST_SUITE_P(
     Steps, CondOnNodal,
-    ::testing::Values(NodalCase{"frobenius", "", 3000},
-                      NodalCase{"frob_nocheb", "chebyshev=off", 20000},
+    ::testing::Values(NodalCase{"defaults", "", 5000},
+                      NodalCase{"frobenius", "step=frobenius", 3000},
+                      NodalCase{"frob_nocheb", "step=frobenius;chebyshev=off", 20000},
                       NodalCase{"bb", "step=bb", 5000}, NodalCase{"bb1", "step=bb1", 5000},
                       NodalCase{"bb2", "step=bb2", 5000}, NodalCase{"power", "step=power", 5000}),
     [](const auto& info) { return std::string(info.param.label); });
@@ -174,8 +175,8 @@ TEST(CondChebyshev, FewerIterationsThanPlainVfpi) {
   testing::NodalOptions o;
   o.stiffness_ratio = 100.0;
   const ContactProblem p = testing::MakeNodalProblem(o);
-  const RunRecord on = RunCond(p, "chebyshev=on", 20000, 1e-8);
-  const RunRecord off = RunCond(p, "chebyshev=off", 20000, 1e-8);
+  const RunRecord on = RunCond(p, "step=frobenius;chebyshev=on", 20000, 1e-8);
+  const RunRecord off = RunCond(p, "step=frobenius;chebyshev=off", 20000, 1e-8);
   ASSERT_EQ(on.status, "converged") << on.message;
   ASSERT_EQ(off.status, "converged") << off.message;
   std::printf("iterations to res004 <= 1e-8: chebyshev on %d, off %d (%.1fx)\n", on.iterations,

@@ -30,6 +30,7 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   folded_ = soft ? std::make_unique<FoldedProblem>(FoldSoftRows(p)) : nullptr;
   hard_ = soft ? &folded_->problem : &p;
   nd_ = Nodalize(*hard_, set_.gamma);
+  set_.Resolve(nd_.virtual_nodes > 0);
   const int N = nd_.dofs;
   for (Vec* v : {&p_, &x_, &x_prev_, &xt_, &Ax_, &Ax_prev_, &s_, &y_}) *v = Vec::Zero(N);
   lambda_ = Vec::Zero(hard_->num_rows());
@@ -142,7 +143,7 @@ Status CondSolver::Iterate() {
   xt_ = x_ - p_.cwiseProduct(Ax_ - nd_.b);
   SolveConstraints();
   residual_ = (xt_ - x_).norm();
-  if (set_.chebyshev) {
+  if (set_.UseChebyshev()) {
     const double omega = cheb_.Next(iter_, residual_);
     const double theta = set_.under_relax;
     xt_ = omega * (theta * (xt_ - x_) + x_ - x_prev_) + x_prev_;
