@@ -58,8 +58,10 @@ void CondSolver::ChooseStep() {
     }
     return;
   }
-  // Scalar steps start from the safe 1/λ_max(Â); BB then adapts it every iteration.
-  const double lmax = LargestEigenvalue(nd_.A, ones, kPowerIterations);
+  // Scalar steps start from a safe 1/λ_max(Â) bound: the power iteration's estimate for the fixed
+  // step, Gershgorin's for BB, which adapts the step from the first iteration on.
+  const double lmax = set_.step == StepKind::kPower ? LargestEigenvalue(nd_.A, ones, kPowerIterations)
+                                                    : GershgorinBound(nd_.A);
   bb_step_ = lmax > 0 ? 1.0 / lmax : 0.0;
   p_.setConstant(bb_step_);
   lambda_max_ = lmax * bb_step_;

@@ -1,5 +1,6 @@
 #include "solvers/cond/step_size.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "solvers/cond/matvec.h"
@@ -47,6 +48,16 @@ double LargestEigenvalue(const SpMat& A, const Vec& p, int iters) {
     z = y / norm;
   }
   return lambda;
+}
+
+double GershgorinBound(const SpMat& A) {
+  double bound = 0.0;
+  for (int k = 0; k < A.outerSize(); ++k) {  // column k = row k (symmetric)
+    double sum = 0.0;
+    for (SpMat::InnerIterator it(A, k); it; ++it) sum += std::abs(it.value());
+    bound = std::max(bound, sum);
+  }
+  return bound;
 }
 
 double BarzilaiBorwein(bool first_form, const Vec& s, const Vec& y, double previous) {

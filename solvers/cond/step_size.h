@@ -14,6 +14,9 @@ Vec FrobeniusStep(const Nodalization& nd);
 // Largest eigenvalue of PÂ (similar to the SPD P^½ Â P^½) by power iteration from a fixed
 // start vector: deterministic, `iters` products with Â, a lower estimate that converges.
 double LargestEigenvalue(const SpMat& A, const Vec& p, int iters);
+// Gershgorin bound max_i Σ_j |A_ij| ≥ λ_max(A), one pass over A: a safe first BB step 1/bound
+// without the power iterations (BB rescales the step from the first iteration on).
+double GershgorinBound(const SpMat& A);
 
 // Barzilai–Borwein steps (002 §IV-C2) from s = x_k − x_{k−1} and y = Â s:
 // BB1 = sᵀs / sᵀy, BB2 = sᵀy / yᵀy. Returns `previous` when sᵀy ≤ 0 or the step is not finite.
