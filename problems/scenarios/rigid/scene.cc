@@ -25,20 +25,20 @@ const std::vector<SceneEntry>& Scenes() {
   static const std::vector<SceneEntry> entries = {
       {"laikago_drop",
        "N Laikago quadrupeds (18 DOF each, PD-held stance) dropped in a staggered pile (004 §VII-D2)",
-       {{"robots", 8}, {"kp", 30}, {"kd", 1}, {"mu", 0.8}, {"column_gap", 0.4}, {"margin", 0.015}, {"clearance", 0.005}}, 480, 24, MakeLaikagoDrop},
+       {{"robots", 8}, {"kp", 30}, {"kd", 1}, {"mu", 0.8}, {"column_gap", 0.4}, {"margin", 0.015}, {"clearance", 0.005}}, 480, 24, MakeLaikagoDrop, 0, {}},
       {"sliding_cubes", "cubes sliding on the floor with random velocities (001 §III-B1)",
        {{"cubes", 100}, {"size", 0.1}, {"mass", 1.0}, {"mu", 0.3}, {"speed", 2.0}}, 240, 24,
-       MakeSlidingCubes},
+       MakeSlidingCubes, 0, {}},
       {"vertical_stacks",
        "stacks of a 100 kg box on a 1 kg box on a 10 g box, top box pitched (001 §III-B2)",
-       {{"stacks", 120}, {"pitch_deg", 3}, {"mu", 0.5}}, 240, 24, MakeVerticalStacks},
+       {{"stacks", 120}, {"pitch_deg", 3}, {"mu", 0.5}}, 240, 24, MakeVerticalStacks, 0, {}},
       {"oblique_stacks",
        "10 kg plates resting obliquely on columns of 50 g cubes, mu = 3 (001 §III-B2)",
-       {{"units", 20}, {"mu", 3.0}}, 240, 24, MakeObliqueStacks},
+       {{"units", 20}, {"mu", 3.0}}, 240, 24, MakeObliqueStacks, 0, {}},
       {"card_houses", "card houses of leaning and flat cards (001 §III-B3)",
-       {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses},
+       {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses, 0, {}},
       {"stir", "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
-       {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir},
+       {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir, 0, {}},
       // Deformable scenes (problems/scenarios/deformable), dt = 1/60 s.
       {"soft_mat",
        "co-rotational FEM mat (size 1: 1452 nodes, 4410 tets) folded by a two-finger gripper; E, nu, "
@@ -46,13 +46,13 @@ const std::vector<SceneEntry>& Scenes() {
        {{"size", 1}, {"youngs_min", 5e4}, {"youngs_max", 2e5}, {"poisson_min", 0.3},
         {"poisson_max", 0.45}, {"mu_min", 0.3}, {"mu_max", 0.7}, {"density", 1000},
         {"damping", 0.01}, {"geometric_damping", 0}},
-       120, 40, MakeSoftMat},
+       120, 40, MakeSoftMat, 0, {}},
       {"fem_beam",
        "co-rotational FEM beam 0.05 x 0.05 x 0.5 m (size 1: 1675 nodes, 6336 tets) in 20 tied "
        "pieces, pushed along a table through a narrowing gap (000 §IV-A3)",
        {{"size", 1}, {"pieces", 20}, {"youngs", 1e7}, {"poisson", 0.45}, {"density", 1000},
         {"mu", 0.2}, {"gap", 0.045}, {"speed", 0.2}, {"damping", 0.01}, {"geometric_damping", 0}},
-       72, 18, MakeFemBeam},
+       72, 18, MakeFemBeam, 0, {}},
       {"cable",
        "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
        "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
@@ -67,7 +67,7 @@ const std::vector<SceneEntry>& Scenes() {
        {{"particles", 18}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},
         {"tilt_time", 0.75}, {"settle", 0.25}, {"cup_offset", 0.06},
         {"inertia_scale", 100}},
-       360, 40, MakePouring},
+       360, 40, MakePouring, 0, {}},
   };
   return entries;
 }
