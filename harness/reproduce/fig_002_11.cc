@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/thread_limits.h"
@@ -22,26 +23,6 @@ constexpr double kTol = 1e-6;
 // about 9× in DOF.
 const double kSizes[] = {0.5, 0.65, 0.8, 1.0, 1.2, 1.5};
 constexpr double kBaselineMaxSize = 1.0;  // pgs / apgd only up to here (they take seconds)
-
-struct Fit {
-  double slope = 0, intercept = 0, r2 = 0;
-};
-
-Fit LogLogFit(const std::vector<double>& x, const std::vector<double>& y) {
-  const int n = static_cast<int>(x.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
-  for (int i = 0; i < n; ++i) {
-    const double a = std::log10(x[i]), b = std::log10(y[i]);
-    sx += a, sy += b, sxx += a * a, sxy += a * b, syy += b * b;
-  }
-  Fit f;
-  const double vx = sxx - sx * sx / n, vy = syy - sy * sy / n, cxy = sxy - sx * sy / n;
-  if (n < 2 || vx <= 0) return f;
-  f.slope = cxy / vx;
-  f.intercept = (sy - f.slope * sx) / n;
-  f.r2 = vy > 0 ? cxy * cxy / (vx * vy) : 1.0;
-  return f;
-}
 
 std::string Run(const ReproduceOptions& opt) {
   const int frames = opt.cases > 0 ? opt.cases : 2;
@@ -80,7 +61,7 @@ std::string Run(const ReproduceOptions& opt) {
   std::filesystem::rename(csv + ".tmp", csv);
   SetSolverThreads(omp_get_num_procs());
   const PublishedTable paper = ReadPublished("002-fig11");
-  const Fit c = LogLogFit(dofs["cond"], times["cond"]);
+  const LineFit c = FitPowerLaw(dofs["cond"], times["cond"]);
   std::string md = fmt::format(
       "# 002 Fig. 11 — COND solver time vs DOF (soft mat)\n\n"
       "`soft_mat` at size {}…{} ({}–{} DOF, {:.1f}× span), {} frame(s) per size from a cond-stepped "
@@ -95,7 +76,7 @@ std::string Run(const ReproduceOptions& opt) {
       "(paper: near-linear, R² {}).",
       c.slope, c.r2, paper.Get("r_squared", "cond"));
   for (const char* s : {"pgs", "apgd"}) {
-    const Fit g = LogLogFit(dofs[s], times[s]);
+    const LineFit g = FitPowerLaw(dofs[s], times[s]);
     md += fmt::format(" {} slope {:.3f} (R² {:.3f}).", s, g.slope, g.r2);
   }
   md += fmt::format("\n\nData: `{}`.\n", csv);
