@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <random>
 
 #include <omp.h>
 
@@ -15,6 +16,7 @@
 
 #include "harness/runner.h"
 #include "solvers/cond/cond.h"
+#include "solvers/cond/row_groups.h"
 #include "solvers/cond/step_size.h"
 #include "tests/expect_error.h"
 #include "tests/nodal_problems.h"
@@ -296,6 +298,48 @@ TEST(CondVirtualNodes, WarmStartFromOwnSolutionIsConverged) {
 }
 
 // --- Guards ----------------------------------------------------------------------------------
+
+// Per block of 11 rows: node triples 0–2, 3–5 and 8–10 (one pattern per triple), a virtual node 6
+// on the first triple and an uncoupled row 7, both singles. The grouped product must equal the
+// plain sparse product to rounding, serial and above the parallel threshold.
+TEST(CondRowGroups, ProductEqualsSparseProduct) {
+  for (const int blocks : {1, 400}) {
+    const int n = 11 * blocks;
+    std::vector<Eigen::Triplet<double>> t;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    auto sym = [&](int i, int j, double v) {
+      t.emplace_back(i, j, v);
+      if (i != j) t.emplace_back(j, i, v);
+    };
+    for (int b = 0; b < blocks; ++b) {
+      const int o = 11 * b;
+      for (int i = 0; i < 11; ++i) sym(o + i, o + i, 10.0 + u(rng));
+      for (const int a : {0, 3, 8})  // node triples: full 3×3 diagonal blocks
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < i; ++j) sym(o + a + i, o + a + j, u(rng));
+      for (int i = 0; i < 3; ++i)  // coupled to each other and to the next block's second triple
+        for (int j = 0; j < 3; ++j) {
+          sym(o + 3 + j, o + i, u(rng));
+          sym(o + 8 + j, o + i, u(rng));
+          sym(o + 8 + j, o + 3 + i, u(rng));
+          if (b + 1 < blocks) sym(o + 8 + j, o + 11 + 3 + i, u(rng));
+        }
+      for (int j = 0; j < 3; ++j) sym(o + 6, o + j, u(rng));  // a virtual node on the first triple
+    }
+    SpMat A(n, n);
+    A.setFromTriplets(t.begin(), t.end());
+    A.makeCompressed();
+    cond::RowGroups g;
+    g.Build(A);
+    EXPECT_EQ(g.grouped_rows(), 9 * blocks);
+    const Vec x = Vec::NullaryExpr(n, [&](Eigen::Index) { return u(rng); });
+    Vec y(n);
+    g.Multiply(x, y);
+    const Vec ref = A * x;
+    EXPECT_LE((y - ref).norm(), 1e-13 * ref.norm()) << blocks << " blocks";
+  }
+}
 
 TEST(CondGuards, BadSettingsGiveOneLineErrors) {
   testing::ExpectError([] { CondSet("gamma=0"); }, {"cond.gamma = 0", "must be"});

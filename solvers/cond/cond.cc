@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "solvers/common/dual_update.h"
-#include "solvers/cond/matvec.h"
 #include "solvers/cond/step_size.h"
 #include "solvers/cond/surrogate.h"
 
@@ -30,6 +29,8 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   folded_ = soft ? std::make_unique<FoldedProblem>(FoldSoftRows(p)) : nullptr;
   hard_ = soft ? &folded_->problem : &p;
   nd_ = Nodalize(*hard_, set_.gamma);
+  nd_.A.makeCompressed();
+  rows_.Build(nd_.A);
   set_.Resolve(nd_.virtual_nodes > 0);
   const int N = nd_.dofs;
   for (Vec* v : {&p_, &x_, &x_prev_, &xt_, &Ax_, &Ax_prev_, &s_, &y_}) *v = Vec::Zero(N);
@@ -129,7 +130,7 @@ void CondSolver::SolveConstraints() {
 }
 
 Status CondSolver::Iterate() {
-  SymmetricMultiply(nd_.A, x_, Ax_);
+  rows_.Multiply(x_, Ax_);
   if (set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower) {
     if (iter_ > 0) {  // s = x_k − x_{k−1}, y = Â s from the stored product: no second matvec
       s_ = x_ - x_prev_;
@@ -169,6 +170,7 @@ std::vector<std::pair<std::string, double>> CondSolver::Info() const {
   return {{"virtual_nodes", static_cast<double>(nd_.virtual_nodes)},
           {"nodal_s_contacts", static_cast<double>(nd_.nodal_s)},
           {"nodal_d_contacts", static_cast<double>(nd_.nodal_d)},
+          {"grouped_rows", static_cast<double>(rows_.grouped_rows())},
           {"step_kind", static_cast<double>(set_.step)},
           {"lambda_max_PA", lambda_max_},
           {"rho", cheb_.rho()},

@@ -12,6 +12,7 @@
 #include "solvers/cond/chebyshev.h"
 #include "solvers/cond/cond_settings.h"
 #include "solvers/cond/nodalization.h"
+#include "solvers/cond/row_groups.h"
 #include "solvers/solver.h"
 
 namespace ncp::cond {
@@ -35,6 +36,7 @@ class CondSolver : public Solver {
   std::unique_ptr<FoldedProblem> folded_;  // soft rows folded into A, or null when there are none
   const ContactProblem* hard_ = nullptr;   // the problem nodalized: original_ or folded_->problem
   Nodalization nd_;
+  RowGroups rows_;                 // nd_.A in node triples, for the per-iteration product
   Vec p_;                          // diagonal of P
   Vec x_, x_prev_, xt_, Ax_, Ax_prev_, s_, y_;  // x_k, x_{k−1}, x̃, Â x_k, Â x_{k−1}, BB s and y
   Vec lambda_;                     // hard rows of the problem nodalized
