@@ -2,10 +2,11 @@
 // subadmm-nobody) at 30/60/90 iterations (NNewton at 3/6/9) on the stir, cable and FEM-beam
 // scenes: average time per step and average accuracy AA (mean −log10 Fischer–Burmeister error).
 // The paper steps each scene with each solver; here every solver runs on the same frozen frames
-// (recorded from one admm-full simulation), which isolates the solver from the trajectory.
+// (recorded from one simulation per scene), which isolates the solver from the trajectory.
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -30,18 +31,22 @@ struct SceneRow {
   const char* key;    // row prefix in the CSV
   const char* scene;
   ParamMap params;
+  const char* stepper;  // solver that steps the simulation the frames are recorded from
+  int stepper_iters;
 };
 
 std::string Run(const ReproduceOptions& opt) {
   const int frames = opt.cases > 0 ? opt.cases : 3;
-  const std::vector<SceneRow> scenes = {{"stir", "stir", {}},
-                                        {"cable", "cable", {{"variant", "0"}}},
-                                        {"beam", "fem_beam", {}}};
+  // admm-full stalls on the cable (its soft rows make the full Delassus matrix ill-conditioned)
+  // and pgs diverges there; nnewton steps it to res004 ~1e-4 in 20 iterations.
+  const std::vector<SceneRow> scenes = {{"stir", "stir", {}, "admm-full", 200},
+                                        {"cable", "cable", {{"variant", "0"}}, "nnewton", 20},
+                                        {"beam", "fem_beam", {}, "admm-full", 200}};
   const PublishedTable paper = ReadPublished("000-table1");
   std::string md =
       "# 000 Table I — time and accuracy at 30/60/90 iterations\n\n" +
-      fmt::format("{} frames per scene, recorded from an admm-full simulation (200 iterations per "
-                  "step); every solver from a cold start at a fixed iteration count, single thread. "
+      fmt::format("{} frames per scene, recorded from a simulation stepped by admm-full (200 "
+                  "iterations a step; the cable by nnewton, 20 iterations); every solver from a cold start at a fixed iteration count, single thread. "
                   "AT: mean setup + iterations [ms]; AA: mean −log10 of the mean per-constraint "
                   "Fischer–Burmeister error (bigger is better). The paper's value follows each "
                   "of ours after a slash; — : the paper's simulation failed.\n\n",
@@ -54,7 +59,8 @@ std::string Run(const ReproduceOptions& opt) {
   md += "\n";
   for (const SceneRow& row : scenes) {
     SimulateOptions sim;
-    sim.solver = "admm-full";
+    sim.solver = row.stepper;
+    sim.iters = row.stepper_iters;
     sim.quiet = true;
     sim.reference_solvers.clear();
     sim.every = FindScene(row.scene)->default_every;
@@ -72,7 +78,11 @@ std::string Run(const ReproduceOptions& opt) {
           return std::isnan(v) ? std::string("—") : fmt::format("{:.4g}", v);
         };
         at += fmt::format(" {:.4g} / {} |", r.total_ms, pub("AT"));
-        aa += fmt::format(" {:.3f} / {} |", r.fb_aa, pub("AA"));
+        const auto diverged = std::count(r.statuses.begin(), r.statuses.end(), "diverged");
+        if (diverged > 0 || !std::isfinite(r.fb_aa))  // a blown-up iterate has no accuracy
+          aa += fmt::format(" diverged {}/{} / {} |", diverged, r.frames, pub("AA"));
+        else
+          aa += fmt::format(" {:.3f} / {} |", r.fb_aa, pub("AA"));
       }
     md += at + "\n" + aa + "\n";
     if (!opt.quiet) std::fprintf(stderr, "000-table1: %s done\n", row.scene);
