@@ -33,7 +33,7 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   rows_.Build(nd_.A);
   set_.Resolve(nd_.virtual_nodes > 0);
   const int N = nd_.dofs;
-  for (Vec* v : {&p_, &x_, &x_prev_, &xt_, &Ax_, &Ax_prev_, &s_, &y_}) *v = Vec::Zero(N);
+  for (Vec* v : {&p_, &x_, &x_prev_, &xt_, &Ax_, &Ax_prev_}) *v = Vec::Zero(N);
   lambda_ = Vec::Zero(hard_->num_rows());
   ChooseStep();
   if (!(lambda_max_ > 0) || !std::isfinite(lambda_max_) || !p_.allFinite()) {
@@ -131,19 +131,21 @@ void CondSolver::SolveConstraints() {
 
 Status CondSolver::Iterate() {
   rows_.Multiply(x_, Ax_);
-  if (set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower) {
-    if (iter_ > 0) {  // s = x_k − x_{k−1}, y = Â s from the stored product: no second matvec
-      s_ = x_ - x_prev_;
-      y_ = Ax_ - Ax_prev_;
-      const bool first = set_.step == StepKind::kBB1 ||
-                         (set_.step == StepKind::kBarzilaiBorwein && iter_ % 2 == 1);
-      bb_step_ = BarzilaiBorwein(first, s_, y_, bb_step_);
-      p_.setConstant(bb_step_);
+  const bool bb = set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower;
+  if (bb && iter_ > 0) {  // s = x_k − x_{k−1}, y = Â s from the stored product: no second matvec
+    double ss = 0.0, sy = 0.0, yy = 0.0;
+    for (Eigen::Index i = 0; i < x_.size(); ++i) {
+      const double s = x_[i] - x_prev_[i], y = Ax_[i] - Ax_prev_[i];
+      ss += s * s, sy += s * y, yy += y * y;
     }
-    Ax_prev_ = Ax_;
+    const bool first = set_.step == StepKind::kBB1 ||
+                       (set_.step == StepKind::kBarzilaiBorwein && iter_ % 2 == 1);
+    bb_step_ = BarzilaiBorwein(first, ss, sy, yy, bb_step_);
+    p_.setConstant(bb_step_);
   }
   // V-FPI: gradient step (002:20), closed-form surrogate solves (002:23) and update (002:24).
   xt_ = x_ - p_.cwiseProduct(Ax_ - nd_.b);
+  if (bb) Ax_prev_.swap(Ax_);  // Â x_k is needed next iteration; Ax_ is overwritten then
   SolveConstraints();
   residual_ = (xt_ - x_).norm();
   if (set_.UseChebyshev()) {
@@ -154,7 +156,9 @@ Status CondSolver::Iterate() {
   x_prev_.swap(x_);  // x_prev_ ← x_k
   x_.swap(xt_);      // x_ ← x_{k+1}
   ++iter_;
-  if (!AllFinite(x_) || !AllFinite(lambda_)) {
+  // x_{k+1} is finite when x_k, x̃ and (with Chebyshev) ω are: x̃ is when the residual is, so
+  // the scalar check by induction covers x without another pass over it.
+  if (!(residual_ < 1e100) || !std::isfinite(cheb_.omega()) || !AllFinite(lambda_)) {
     message_ = "cond: non-finite or exploding iterate";
     return Status::kDiverged;
   }

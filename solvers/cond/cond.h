@@ -38,7 +38,7 @@ class CondSolver : public Solver {
   Nodalization nd_;
   RowGroups rows_;                 // nd_.A in node triples, for the per-iteration product
   Vec p_;                          // diagonal of P
-  Vec x_, x_prev_, xt_, Ax_, Ax_prev_, s_, y_;  // x_k, x_{k−1}, x̃, Â x_k, Â x_{k−1}, BB s and y
+  Vec x_, x_prev_, xt_, Ax_, Ax_prev_;  // x_k, x_{k−1}, x̃, Â x_k, Â x_{k−1} (BB)
   Vec lambda_;                     // hard rows of the problem nodalized
   Chebyshev cheb_{1, 0.0};
   double lambda_max_ = 0.0;        // λ_max(PÂ) of the initial P

@@ -110,6 +110,14 @@ Nodalization Nodalize(const ContactProblem& p, double gamma) {
   }
   nd.dofs = next_virtual;
 
+  nd.b = Vec::Zero(nd.dofs);
+  nd.b.head(n) = p.b;
+  if (nd.dofs == n) {  // every contact nodal: Â = A, and a copy is cheaper than a re-assembly
+    nd.A = p.A;
+    nd.A.makeCompressed();
+    return nd;
+  }
+
   // Pass 2: the augmented matrix of 002:15 with γ_i per virtual constraint.
   std::vector<Eigen::Triplet<double>> t;
   t.reserve(p.A.nonZeros() + 4 * J.nonZeros() + (nd.dofs - n));
@@ -143,8 +151,6 @@ Nodalization Nodalize(const ContactProblem& p, double gamma) {
   nd.A.resize(nd.dofs, nd.dofs);
   nd.A.setFromTriplets(t.begin(), t.end());
   nd.A.makeCompressed();
-  nd.b = Vec::Zero(nd.dofs);
-  nd.b.head(n) = p.b;
   return nd;
 }
 

@@ -21,6 +21,8 @@ void RowGroups::Build(const SpMat& A) {
   const int* o = A.outerIndexPtr();
   const int* in = A.innerIndexPtr();
   const double* v = A.valuePtr();
+  index_.reserve(A.nonZeros() / 3);
+  value_.reserve(A.nonZeros());
   int r = 0;
   while (r < n) {
     if (r + 2 < n && SamePattern(A, r, r + 1) && SamePattern(A, r, r + 2)) {

@@ -60,10 +60,9 @@ double GershgorinBound(const SpMat& A) {
   return bound;
 }
 
-double BarzilaiBorwein(bool first_form, const Vec& s, const Vec& y, double previous) {
-  const double sy = s.dot(y);
+double BarzilaiBorwein(bool first_form, double ss, double sy, double yy, double previous) {
   if (!(sy > 0)) return previous;
-  const double step = first_form ? s.squaredNorm() / sy : sy / y.squaredNorm();
+  const double step = first_form ? ss / sy : sy / yy;
   return std::isfinite(step) && step > 0 ? step : previous;
 }
 

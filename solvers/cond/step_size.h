@@ -18,8 +18,9 @@ double LargestEigenvalue(const SpMat& A, const Vec& p, int iters);
 // without the power iterations (BB rescales the step from the first iteration on).
 double GershgorinBound(const SpMat& A);
 
-// Barzilai–Borwein steps (002 §IV-C2) from s = x_k − x_{k−1} and y = Â s:
-// BB1 = sᵀs / sᵀy, BB2 = sᵀy / yᵀy. Returns `previous` when sᵀy ≤ 0 or the step is not finite.
-double BarzilaiBorwein(bool first_form, const Vec& s, const Vec& y, double previous);
+// Barzilai–Borwein steps (002 §IV-C2) from s = x_k − x_{k−1} and y = Â s, given the products
+// ss = sᵀs, sy = sᵀy, yy = yᵀy (the caller forms them in one pass without storing s and y):
+// BB1 = ss / sy, BB2 = sy / yy. Returns `previous` when sy ≤ 0 or the step is not finite.
+double BarzilaiBorwein(bool first_form, double ss, double sy, double yy, double previous);
 
 }  // namespace ncp::cond
