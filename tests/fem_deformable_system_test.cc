@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <set>
 
+#include "common/error.h"
 #include "harness/runner.h"
 #include "problems/model/validate.h"
 #include "problems/physics/fem/deformable_system.h"
@@ -158,6 +159,27 @@ TEST(DeformableSystem, SoftMatGripperLiftsTheEdge) {
               "far-edge node z = %.3f m\n", steps, edge, far);
   EXPECT_GT(edge, 0.09);
   EXPECT_LT(far, 0.03);
+}
+
+// soft_mat's `layers` fixes the cells through the thickness (in-plane refinement only); 0 scales
+// them with size; anything but an integer in [0, 64] is a one-line error naming the field.
+TEST(DeformableSystem, SoftMatLayersSetTheThicknessCells) {
+  const SceneEntry& e = *FindScene("soft_mat");
+  auto nodes = [&](const char* size, const char* layers) {
+    return e.build(SceneParams(e, {{"size", size}, {"layers", layers}}), 1).deformable->num_nodes();
+  };
+  EXPECT_EQ(nodes("1", "0"), 22 * 22 * 3);     // round(2 × 1) = 2 layers: 3 node planes
+  EXPECT_EQ(nodes("1.5", "0"), 33 * 33 * 4);   // round(2 × 1.5) = 3 layers
+  EXPECT_EQ(nodes("1.5", "2"), 33 * 33 * 3);   // fixed: 2 layers at any size
+  EXPECT_EQ(nodes("0.5", "2"), 12 * 12 * 3);
+  for (const char* bad : {"-1", "1.5", "65"}) {
+    try {
+      nodes("1", bad);
+      ADD_FAILURE() << "layers = " << bad << " accepted";
+    } catch (const Error& err) {
+      EXPECT_NE(std::string(err.what()).find("soft_mat.layers"), std::string::npos) << err.what();
+    }
+  }
 }
 
 // fem_beam at a small size: the driven beam enters the funnel (a jammed beam buckles and its tip

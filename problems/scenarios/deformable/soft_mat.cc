@@ -73,7 +73,14 @@ struct GripperPath {
 
 Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   const int n = ScaledCells(p, "soft_mat", kCells, 4);
-  const int layers = std::max(1, static_cast<int>(std::lround(2 * p.at("size"))));  // 2 at size 1
+  // Cell layers through the thickness: by default they scale with size like the in-plane cells
+  // (2 at size 1); a fixed count refines the mat in-plane only, which keeps its thinnest elements,
+  // and so the stiffness conditioning, the same across sizes.
+  const double lp = p.at("layers");
+  if (!(lp >= 0 && lp <= 64 && lp == std::floor(lp)))
+    throw Error(fmt::format("soft_mat.layers = {:g}: must be an integer in [0, 64] (0: scale with size)", lp));
+  const int layers =
+      lp > 0 ? static_cast<int>(lp) : std::max(1, static_cast<int>(std::lround(2 * p.at("size"))));
   std::mt19937_64 rng(seed);
   FemMaterial mat;
   mat.youngs = DrawParam(p, "soft_mat", "youngs", rng);

@@ -42,8 +42,8 @@ const std::vector<SceneEntry>& Scenes() {
       // Deformable scenes (problems/scenarios/deformable), dt = 1/60 s.
       {"soft_mat",
        "co-rotational FEM mat (size 1: 1452 nodes, 4410 tets) folded by a two-finger gripper; E, nu, "
-       "mu drawn from ranges (002 §V-C3)",
-       {{"size", 1}, {"youngs_min", 5e4}, {"youngs_max", 2e5}, {"poisson_min", 0.3},
+       "mu drawn from ranges (002 §V-C3); layers: cells through the thickness (0: 2 × size)",
+       {{"size", 1}, {"layers", 0}, {"youngs_min", 5e4}, {"youngs_max", 2e5}, {"poisson_min", 0.3},
         {"poisson_max", 0.45}, {"mu_min", 0.3}, {"mu_max", 0.7}, {"density", 1000},
         {"damping", 0.01}, {"geometric_damping", 0}},
        120, 40, MakeSoftMat, 0, {}},
