@@ -255,9 +255,9 @@ TEST(CondVirtualNodes, EveryRowTypeConverges) {
   EXPECT_LE(lerr, 1e-2);
 }
 
-// The per-contact solves own disjoint dofs and the product is row-wise: the parallel path must
-// give the sequential iterates bit for bit.
-TEST(CondParallel, ThreadsGiveIdenticalIterates) {
+// The per-contact solves own disjoint dofs and the parallel product is row-wise: two threads
+// must give the one-thread iterates up to the summation order of the product.
+TEST(CondParallel, ThreadsAgreeToRounding) {
   testing::NodalOptions o;
   o.nx = o.ny = o.nz = 10;  // 3000 dofs, 400 contacts: above both parallel thresholds
   o.s_contacts = 300, o.d_contacts = 100;
@@ -275,8 +275,12 @@ TEST(CondParallel, ThreadsGiveIdenticalIterates) {
   omp_set_num_threads(omp_get_num_procs());
   EXPECT_EQ(used[0], 1);
   EXPECT_EQ(used[1], 2);
-  EXPECT_EQ(v[0], v[1]);
-  EXPECT_EQ(lam[0], lam[1]);
+  // One thread takes the upper-triangle product, two the full rows: the same sums in another
+  // order, so the iterates agree to rounding (a race would corrupt whole entries).
+  const double dv = (v[0] - v[1]).norm() / v[0].norm(), dl = (lam[0] - lam[1]).norm() / lam[0].norm();
+  std::printf("1 vs 2 threads after 50 iterations: relative difference v %.2e, lambda %.2e\n", dv, dl);
+  EXPECT_LE(dv, 1e-10);
+  EXPECT_LE(dl, 1e-10);
 }
 
 // Warm start (002 §V-A5): from its own converged (v, λ), virtual nodes start at
@@ -301,7 +305,8 @@ TEST(CondVirtualNodes, WarmStartFromOwnSolutionIsConverged) {
 
 // Per block of 11 rows: node triples 0–2, 3–5 and 8–10 (one pattern per triple), a virtual node 6
 // on the first triple and an uncoupled row 7, both singles. The grouped product must equal the
-// plain sparse product to rounding, serial and above the parallel threshold.
+// plain sparse product to rounding, in both storages (full rows, and the upper triangle used
+// twice), serial and above the parallel threshold.
 TEST(CondRowGroups, ProductEqualsSparseProduct) {
   for (const int blocks : {1, 400}) {
     const int n = 11 * blocks;
@@ -330,14 +335,16 @@ TEST(CondRowGroups, ProductEqualsSparseProduct) {
     SpMat A(n, n);
     A.setFromTriplets(t.begin(), t.end());
     A.makeCompressed();
-    cond::RowGroups g;
-    g.Build(A);
-    EXPECT_EQ(g.grouped_rows(), 9 * blocks);
     const Vec x = Vec::NullaryExpr(n, [&](Eigen::Index) { return u(rng); });
-    Vec y(n);
-    g.Multiply(x, y);
     const Vec ref = A * x;
-    EXPECT_LE((y - ref).norm(), 1e-13 * ref.norm()) << blocks << " blocks";
+    for (const bool upper : {false, true}) {
+      cond::RowGroups g;
+      g.Build(A, upper);
+      EXPECT_EQ(g.grouped_rows(), 9 * blocks);
+      Vec y = Vec::Constant(n, 7.0);  // the product must overwrite, not accumulate
+      g.Multiply(x, y);
+      EXPECT_LE((y - ref).norm(), 1e-13 * ref.norm()) << blocks << " blocks, upper " << upper;
+    }
   }
 }
 

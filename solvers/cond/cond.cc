@@ -30,7 +30,8 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   hard_ = soft ? &folded_->problem : &p;
   nd_ = Nodalize(*hard_, set_.gamma);
   nd_.A.makeCompressed();
-  rows_.Build(nd_.A);
+  // One thread: the upper-triangle product (half the bytes streamed); several: full rows.
+  rows_.Build(nd_.A, omp_get_max_threads() == 1 || nd_.dofs < kParallelRows);
   set_.Resolve(nd_.virtual_nodes > 0);
   const int N = nd_.dofs;
   for (Vec* v : {&p_, &x_, &x_prev_, &xt_, &Ax_, &Ax_prev_}) *v = Vec::Zero(N);

@@ -13,53 +13,100 @@ bool SamePattern(const SpMat& A, int a, int b) {
 }
 }  // namespace
 
-void RowGroups::Build(const SpMat& A) {
-  A_ = &A;
-  triple_row_.clear(), triple_start_.assign(1, 0), index_.clear(), value_.clear();
-  single_row_.clear();
-  const int n = static_cast<int>(A.cols());
+void RowGroups::Build(const SpMat& A, bool upper) {
+  upper_ = upper;
+  n_ = static_cast<int>(A.cols());
+  grouped_rows_ = 0;
+  group_row_.clear(), group_size_.clear(), start_.assign(1, 0), index_.clear(), value_.clear();
+  offset_.assign(1, 0);
+  index_.reserve(A.nonZeros() / (upper ? 6 : 3) + n_);
+  value_.reserve(A.nonZeros() / (upper ? 2 : 1) + 3 * n_);
   const int* o = A.outerIndexPtr();
   const int* in = A.innerIndexPtr();
   const double* v = A.valuePtr();
-  index_.reserve(A.nonZeros() / 3);
-  value_.reserve(A.nonZeros());
   int r = 0;
-  while (r < n) {
-    if (r + 2 < n && SamePattern(A, r, r + 1) && SamePattern(A, r, r + 2)) {
-      triple_row_.push_back(r);
-      for (int k = o[r]; k < o[r + 1]; ++k) {
-        const int d = k - o[r];
-        index_.push_back(in[k]);
-        for (int j = 0; j < 3; ++j) value_.push_back(v[o[r + j] + d]);
-      }
-      triple_start_.push_back(static_cast<int>(index_.size()));
-      r += 3;
-    } else {
-      single_row_.push_back(r++);
+  while (r < n_) {
+    const int size = r + 2 < n_ && SamePattern(A, r, r + 1) && SamePattern(A, r, r + 2) ? 3 : 1;
+    // Upper storage keeps the columns from the group's first row on (its diagonal block
+    // included); the pattern is sorted, so they are a suffix.
+    int k0 = o[r];
+    if (upper)
+      while (k0 < o[r + 1] && in[k0] < r) ++k0;
+    for (int k = k0; k < o[r + 1]; ++k) {
+      index_.push_back(in[k]);
+      for (int j = 0; j < size; ++j) value_.push_back(v[o[r + j] + (k - o[r])]);
     }
+    group_row_.push_back(r);
+    group_size_.push_back(static_cast<char>(size));
+    start_.push_back(static_cast<int>(index_.size()));
+    offset_.push_back(value_.size());
+    if (size == 3) grouped_rows_ += 3;
+    r += size;
   }
 }
 
 void RowGroups::Multiply(const Vec& x, Vec& y) const {
-  const int nt = static_cast<int>(triple_row_.size());
-  const int ns = static_cast<int>(single_row_.size());
-  const bool par = 3 * nt + ns >= kParallelRows;
+  if (upper_)
+    MultiplyUpper(x, y);
+  else
+    MultiplyFull(x, y);
+}
+
+void RowGroups::MultiplyFull(const Vec& x, Vec& y) const {
+  const int ng = static_cast<int>(group_row_.size());
   const double* xv = x.data();
-#pragma omp parallel if (par)
-  {
-#pragma omp for schedule(static) nowait
-    for (int t = 0; t < nt; ++t) {
+#pragma omp parallel for schedule(static) if (n_ >= kParallelRows)
+  for (int g = 0; g < ng; ++g) {
+    const double* val = value_.data() + offset_[g];
+    const int r = group_row_[g];
+    if (group_size_[g] == 3) {
       double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-      const double* val = value_.data() + 3 * static_cast<std::size_t>(triple_start_[t]);
-      for (int k = triple_start_[t]; k < triple_start_[t + 1]; ++k, val += 3) {
+      for (int k = start_[g]; k < start_[g + 1]; ++k, val += 3) {
         const double xk = xv[index_[k]];
         s0 += val[0] * xk, s1 += val[1] * xk, s2 += val[2] * xk;
       }
-      const int r = triple_row_[t];
       y[r] = s0, y[r + 1] = s1, y[r + 2] = s2;
+    } else {
+      double s = 0.0;
+      for (int k = start_[g]; k < start_[g + 1]; ++k, ++val) s += val[0] * xv[index_[k]];
+      y[r] = s;
     }
-#pragma omp for schedule(static)
-    for (int k = 0; k < ns; ++k) y[single_row_[k]] = RowDot(*A_, single_row_[k], x);
+  }
+}
+
+void RowGroups::MultiplyUpper(const Vec& x, Vec& y) const {
+  y.setZero();
+  const int ng = static_cast<int>(group_row_.size());
+  const double* xv = x.data();
+  double* yv = y.data();
+  for (int g = 0; g < ng; ++g) {
+    const double* val = value_.data() + offset_[g];
+    const int r = group_row_[g], size = group_size_[g], last = r + size - 1;
+    int k = start_[g];
+    if (size == 3) {
+      const double x0 = xv[r], x1 = xv[r + 1], x2 = xv[r + 2];
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+      for (; k < start_[g + 1] && index_[k] <= last; ++k, val += 3) {  // the diagonal block
+        const double xk = xv[index_[k]];
+        s0 += val[0] * xk, s1 += val[1] * xk, s2 += val[2] * xk;
+      }
+      for (; k < start_[g + 1]; ++k, val += 3) {  // after it: used for row r… and for column c
+        const int c = index_[k];
+        const double xk = xv[c];
+        s0 += val[0] * xk, s1 += val[1] * xk, s2 += val[2] * xk;
+        yv[c] += val[0] * x0 + val[1] * x1 + val[2] * x2;
+      }
+      yv[r] += s0, yv[r + 1] += s1, yv[r + 2] += s2;
+    } else {
+      const double x0 = xv[r];
+      double s = 0.0;
+      for (; k < start_[g + 1]; ++k, ++val) {
+        const int c = index_[k];
+        s += val[0] * xv[c];
+        if (c != r) yv[c] += val[0] * x0;
+      }
+      yv[r] += s;
+    }
   }
 }
 

@@ -1,9 +1,14 @@
 // Â x for the nodalized matrix with rows taken three at a time. Nodal dofs come in triples (x, y,
 // z of a node; a rigid body's 6 dofs are two triples) whose rows share one sparsity pattern, so a
 // triple stores its column indices once and its three values per column side by side: one index
-// and one load of x serve three products, which cuts the memory traffic of the product (the cost
-// of a V-FPI iteration) by about a quarter. Rows that do not form such a triple (virtual nodes,
-// mixed patterns) keep the plain sparse row.
+// and one load of x serve three products. Rows that do not form such a triple (virtual nodes,
+// mixed patterns) are groups of one.
+//
+// The product streams the matrix once per V-FPI iteration and is bound by memory bandwidth, so
+// on one thread only the upper triangle is stored (each group's diagonal block and the columns
+// after it) and every off-diagonal entry is used twice, y_i += a_ij x_j and y_j += a_ij x_i: half
+// the bytes. Threads would race on those scattered y_j, so with several the full rows are kept
+// and each thread writes only its own rows.
 #pragma once
 
 #include <vector>
@@ -14,19 +19,26 @@ namespace ncp::cond {
 
 class RowGroups {
  public:
-  // Â symmetric, column-major (column i = row i).
-  void Build(const SpMat& A);
-  // y = Â x; rows in parallel when large. No allocation.
+  // Â symmetric, column-major (column i = row i). `upper`: store the upper triangle (serial
+  // product) instead of full rows (parallel product).
+  void Build(const SpMat& A, bool upper);
+  // y = Â x. No allocation.
   void Multiply(const Vec& x, Vec& y) const;
-  int grouped_rows() const { return 3 * static_cast<int>(triple_row_.size()); }
+  int grouped_rows() const { return grouped_rows_; }
+  bool upper() const { return upper_; }
 
  private:
-  const SpMat* A_ = nullptr;
-  std::vector<int> triple_row_;     // first row of each triple
-  std::vector<int> triple_start_;   // entries of triple t: [triple_start_[t], triple_start_[t+1])
-  std::vector<int> index_;          // column of each entry
-  std::vector<double> value_;       // 3 values per entry: rows r, r+1, r+2
-  std::vector<int> single_row_;     // rows multiplied from A_ directly
+  void MultiplyUpper(const Vec& x, Vec& y) const;
+  void MultiplyFull(const Vec& x, Vec& y) const;
+
+  bool upper_ = false;
+  int n_ = 0, grouped_rows_ = 0;
+  std::vector<int> group_row_;    // first row of each group
+  std::vector<char> group_size_;  // 3 (a triple) or 1
+  std::vector<int> start_;        // entries of group g: [start_[g], start_[g+1])
+  std::vector<int> index_;        // column of each entry
+  std::vector<double> value_;     // group_size_ values per entry (rows r…r+size−1), at offset_[g]
+  std::vector<std::size_t> offset_;
 };
 
 }  // namespace ncp::cond
