@@ -1,6 +1,8 @@
 // bolt_nut: the nut mesh against the bolt's field, and the generated single-step cases.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "common/error.h"
 #include "problems/model/validate.h"
 #include "problems/physics/geometry.h"
@@ -48,6 +50,14 @@ TEST(BoltNut, CasesHaveManyClusteredContactsAndAreValid) {
     EXPECT_LE(p.num_contacts(), 120);
     EXPECT_GT(p.meta.params.at("candidates"), 120.0);  // the k-means step ran
   }
+  // The nut only touches (penetration 0): every normal bias is ≥ 0, so v = 0 satisfies every
+  // normal constraint and each case has a solution. (Penetrating placements asked all contacts to
+  // separate, which no rigid-nut velocity did on half of them: every solver stalled there.)
+  for (const ContactProblem& p : cases) {
+    double lowest = INFINITY;
+    for (const Constraint& c : p.constraints) lowest = std::min(lowest, p.e[c.row]);
+    EXPECT_GE(lowest, 0.0) << p.meta.name;
+  }
   // Same seed, same cases: bitwise.
   const auto again =
       FindScenario("bolt_nut").generate({{"configurations", "2"}, {"wrenches", "2"}}, 4, 3);
@@ -64,6 +74,15 @@ TEST(BoltNut, BadParametersAreOneLineErrors) {
   }
   EXPECT_THROW(FindScenario("bolt_nut").generate({{"nope", "1"}}, 1, 1), Error);
   EXPECT_THROW(FindScenario("bolt_nut").generate({{"configurations", "1.5"}}, 1, 1), Error);
+  // 32 segments a turn: the chords of the nut's root dip 115 µm, past the 100 µm clearance, and
+  // cut the bolt's crest where lifting the nut cannot open them.
+  try {
+    FindScenario("bolt_nut").generate({{"segments_per_turn", "32"}}, 1, 1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bolt_nut.segments_per_turn = 32: the nut mesh cuts the bolt"),
+              std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
