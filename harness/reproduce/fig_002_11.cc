@@ -75,7 +75,9 @@ std::string Run(const ReproduceOptions& opt) {
       "# 002 Fig. 11 — COND solver time vs DOF (soft mat)\n\n"
       "`soft_mat` at size {}…{} with {} cell layers through the thickness (refined in-plane: {}–{} "
       "DOF, {:.1f}× span), {} frame(s) per size, every {} steps of a cond-stepped simulation; every solver warm-started from the previous step (002 §V-A5) to res004 ≤ {:g}, single thread; time = setup "
-      "+ iterations, mean over the frames. PGS and APGD only up to size {}.\n\n"
+      "+ iterations, mean over the frames, timed in a second run of the same iterations without "
+      "the per-iteration res004 test (its solve with A would leave each iteration a cold cache). "
+      "PGS and APGD only up to size {}.\n\n"
       "| solver | DOF | contacts | time [ms] | setup [ms] | iterations | µs / iteration | reached "
       "|\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
       kSizes[0], kSizes[std::size(kSizes) - 1], kLayers, dofs["cond"].front(), dofs["cond"].back(),

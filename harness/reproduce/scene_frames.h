@@ -18,7 +18,9 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
                                         int frames, SimulateOptions sim, std::uint64_t seed = 1,
                                         std::vector<WarmStart>* warm = nullptr);
 
-// One solver on every frame until res004 ≤ tol (or the budget ends), single thread.
+// One solver on every frame until res004 ≤ tol (or the budget ends), single thread. With tol > 0
+// the times are those of a second run of the same number of iterations without the per-iteration
+// res004 test, whose solve with A would otherwise leave every timed iteration a cold cache.
 struct FrameSummary {
   int frames = 0, reached = 0;        // frames run, frames that reached tol
   double total_ms = 0.0;              // mean setup + iterations

@@ -79,7 +79,9 @@ std::string Header(const SceneCase& c, const std::vector<ContactProblem>& f) {
       "(the penetration left after the step); VE = ‖v − v*‖/‖v*‖ against the reference, our "
       "stand-in for the paper's dynamics index (the frozen problem does not carry the physical "
       "state the paper measures {} on); ST = setup + iterations, with the setup (Delassus "
-      "assembly for PGS/APGD) in parentheses.\n\n",
+      "assembly for PGS/APGD) in parentheses, timed in a second run of the same iterations "
+      "without the per-iteration res004 test (its solve with A would leave each iteration a cold "
+      "cache).\n\n",
       f.size(), c.scene, f.front().num_dofs(), lo, hi, c.stepper, c.stepper_iters,
       ReferenceText(c.scene), kTol, kMaxIters, kTimeMs / 1e3,
       c.index_label);
