@@ -28,6 +28,11 @@ RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double
 
 }  // namespace
 
+void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim) {
+  if (scene.reference_iters > 0) sim.reference_iters = scene.reference_iters;
+  if (!scene.reference_solvers.empty()) sim.reference_solvers = scene.reference_solvers;
+}
+
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt) {
   if (opt.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", opt.iters));

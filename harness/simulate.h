@@ -50,6 +50,10 @@ struct SimulateResult {
   std::vector<physics::Pose> final_poses;  // world pose of every rigid body after the last step
 };
 
+// The scene's own reference solvers and iterations (SceneEntry::reference_*), where it sets them,
+// over `sim`'s: what `generate` and `simulate` use for recorded frames.
+void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim);
+
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt);
 

@@ -36,8 +36,7 @@ SimulateResult Record(const SceneCase& c, std::uint64_t seed) {
   o.iters = 100;
   o.quiet = true;
   const SceneEntry& scene = *FindScene(c.scene);
-  if (scene.reference_iters > 0) o.reference_iters = scene.reference_iters;  // as `generate`
-  if (!scene.reference_solvers.empty()) o.reference_solvers = scene.reference_solvers;
+  UseSceneReferences(scene, o);  // as `generate`
   return Simulate(scene, ParseKeyValues(c.params), seed, o);
 }
 

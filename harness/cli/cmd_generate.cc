@@ -36,8 +36,7 @@ void AddGenerate(CLI::App& app, Action& action) {
         sim.steps = o->count * sim.every;
         sim.max_frames = o->count;
         sim.quiet = true;
-        if (scene->reference_iters > 0) sim.reference_iters = scene->reference_iters;
-        if (!scene->reference_solvers.empty()) sim.reference_solvers = scene->reference_solvers;
+        UseSceneReferences(*scene, sim);
         problems = Simulate(*scene, ParseKeyValues(o->params), o->seed, sim).recorded;
       } else {
         problems = FindScenario(o->scenario).generate(ParseKeyValues(o->params), o->count, o->seed);

@@ -74,8 +74,7 @@ void AddSimulate(CLI::App& app, Action& action) {
       }
       if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
       if (o->record.empty()) o->sim.every = 0;
-      if (e->reference_iters > 0) o->sim.reference_iters = e->reference_iters;
-      if (!e->reference_solvers.empty()) o->sim.reference_solvers = e->reference_solvers;
+      UseSceneReferences(*e, o->sim);
       const SimulateResult r = Simulate(*e, ParseKeyValues(o->params), o->seed, o->sim);
       const double dt = r.steps.size() > 1 ? r.steps[1].time - r.steps[0].time : 0.0;
       PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size());

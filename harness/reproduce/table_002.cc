@@ -52,8 +52,7 @@ std::vector<ContactProblem> Frames(const SceneCase& c, int frames, bool quiet,
   if (!quiet) std::fprintf(stderr, "%s: simulating %s with %s\n", c.id, c.scene, c.stepper);
   const SceneEntry* e = FindScene(c.scene);
   sim.every = e ? e->default_every : 0;
-  if (e && e->reference_iters > 0) sim.reference_iters = e->reference_iters;  // as `generate`
-  if (e && !e->reference_solvers.empty()) sim.reference_solvers = e->reference_solvers;
+  if (e) UseSceneReferences(*e, sim);  // as `generate`
   return SceneFrames(c.scene, {}, frames, sim, 1, warm);
 }
 

@@ -29,7 +29,6 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   folded_ = soft ? std::make_unique<FoldedProblem>(FoldSoftRows(p)) : nullptr;
   hard_ = soft ? &folded_->problem : &p;
   nd_ = Nodalize(*hard_, set_.gamma);
-  nd_.A.makeCompressed();
   // One thread: the upper-triangle product (half the bytes streamed); several: full rows.
   rows_.Build(nd_.A, omp_get_max_threads() == 1 || nd_.dofs < kParallelRows);
   set_.Resolve(nd_.virtual_nodes > 0);

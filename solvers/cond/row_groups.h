@@ -25,7 +25,6 @@ class RowGroups {
   // y = Â x. No allocation.
   void Multiply(const Vec& x, Vec& y) const;
   int grouped_rows() const { return grouped_rows_; }
-  bool upper() const { return upper_; }
 
  private:
   void MultiplyUpper(const Vec& x, Vec& y) const;

@@ -113,16 +113,19 @@ std::vector<ContactProblem> GenerateBoltNut(const std::map<std::string, std::str
     // and report its radial normal: lifting the nut does not open them, so they must not be
     // deeper than the flanks. The target keeps 10 nm of the requested depth in hand.
     const double target = -prm.penetration + 1e-8;
-    std::vector<physics::ContactPoint> found;
+    auto contacts_at = [&](double delta) {
+      return physics::SdfMeshContacts(bolt, nut.mesh, pose_at(delta), prm.margin, 0,
+                                      nut.thread_triangles);
+    };
+    std::vector<physics::ContactPoint> found = contacts_at(hi);  // always those at δ = hi
     for (int it = 0; it < 8; ++it) {
-      found = physics::SdfMeshContacts(bolt, nut.mesh, pose_at(hi), prm.margin, 0, nut.thread_triangles);
       const physics::ContactPoint* d = nullptr;
       for (const physics::ContactPoint& c : found)
         if (c.normal.z() > 0.1 && (!d || c.gap < d->gap)) d = &c;
       if (!d || std::abs(d->gap - target) < 1e-9) break;
       hi += (target - d->gap) / d->normal.z();
+      found = contacts_at(hi);
     }
-    found = physics::SdfMeshContacts(bolt, nut.mesh, pose_at(hi), prm.margin, 0, nut.thread_triangles);
     for (const physics::ContactPoint& c : found)
       if (c.gap < -prm.penetration - 1e-9)
         throw Error(fmt::format(
