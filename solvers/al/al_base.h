@@ -34,7 +34,7 @@ class AlSolverBase : public Solver {
 
   const ContactProblem* p_ = nullptr;
   double beta_ = 1e4, kappa_ = 10, beta_max_ = 1e12, zeta_ = 0.5, newton_tol_ = 1e-12,
-         al_tol_ = 1e-13;
+         al_tol_ = 1e-9;
   int max_newton_ = 50;
   SpMat Jt_, Jt_abs_;
   Vec v_, z_, u_, lambda_, et_, Jv_;
