@@ -188,6 +188,7 @@ struct ConstraintView {
 struct Scalars {
   double beta = 1.0, inv_beta = 1.0, beta_base = 1.0, scale = 1.0, gamma = 10.0;
   int adaptive = 1, adapt_every = 1, proximal = 0;
+  int spacing = 1, next_change = 1, last_dir = 0;  // the back-off of PenaltyAdapter
   int iter = 0, refactor = 1, refactorizations = 0;
   int nonfinite = 0, factor_failed = 0;
   unsigned long long tp2_bits = 0, td_bits = 0;  // running max of ‖J v̂ − z‖², θ_d,b
@@ -356,7 +357,8 @@ NCP_HD double BodyResidual(const BodyView& bd, const Scalars& sc, int b) {
 NCP_HD double Clamp(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 // One thread: closes the iteration's reductions and applies the adaptive rule of 004:43 with the
-// bounded steps of SubAdmmBase; sets `refactor` for FactorStep.
+// bounded steps and the back-off of SubAdmmBase (PenaltyAdapter: each reversal of β's direction
+// doubles the spacing of changes); sets `refactor` for FactorStep.
 NCP_HD void AdaptStep(Scalars& sc) {
   const double tp = sqrt(FromBits(sc.tp2_bits)), td = FromBits(sc.td_bits);
   sc.theta_p = tp, sc.theta_d = td, sc.theta_y = sc.ty;
@@ -365,10 +367,16 @@ NCP_HD void AdaptStep(Scalars& sc) {
   sc.refactor = 0;
   if (!isfinite(tp) || !isfinite(td)) sc.nonfinite = 1;
   if (sc.nonfinite) return;
-  if (sc.adaptive && sc.iter % sc.adapt_every == 0 && tp > 0 && td > 0 &&
+  if (sc.adaptive && sc.iter >= sc.next_change && tp > 0 && td > 0 &&
       (tp > sc.gamma * td || td > sc.gamma * tp)) {
     const double factor = Clamp(sqrt(tp / td), 0.1, 10.0);
-    sc.scale = Clamp(sc.scale * factor, 1e-8, 1e8);
+    const double scale = Clamp(sc.scale * factor, 1e-8, 1e8);
+    if (scale == sc.scale) return;
+    const int dir = scale > sc.scale ? 1 : -1;
+    if (sc.last_dir != 0 && dir != sc.last_dir && sc.spacing < (1 << 20)) sc.spacing *= 2;
+    sc.last_dir = dir;
+    sc.next_change = sc.iter + sc.spacing;
+    sc.scale = scale;
     sc.beta = sc.scale * sc.beta_base, sc.inv_beta = 1.0 / sc.beta;
     sc.refactor = 1;
     ++sc.refactorizations;

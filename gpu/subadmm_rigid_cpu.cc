@@ -21,6 +21,7 @@ Scalars InitialScalars(const ContactProblem& p, const Settings& s) {
   sc.gamma = s.Get("gamma");
   sc.adaptive = s.GetBool("adaptive");
   sc.adapt_every = s.GetInt("adapt_every");
+  sc.spacing = sc.next_change = sc.adapt_every;
   sc.refactor = 1;
   return sc;
 }

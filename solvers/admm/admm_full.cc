@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "common/error.h"
-#include "solvers/common/adaptive_penalty.h"
 #include "solvers/common/constraint_operator.h"
 #include "solvers/common/dual_update.h"
 
@@ -16,7 +15,7 @@ std::vector<SettingSpec> AdmmFullSolver::Specs() {
           {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
           {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
           {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
-           "iterations between β checks (each change refactorizes)"}};
+           "iterations between β changes, doubled at each reversal (each change refactorizes)"}};
 }
 
 // Pseudo-density per dof: A_jj over the number of constraint rows acting on it; β₀ is their
@@ -42,8 +41,7 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
   }
   p_ = &p;
   adaptive_ = s.GetBool("adaptive");
-  gamma_ = s.Get("gamma");
-  adapt_every_ = s.GetInt("adapt_every");
+  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"));
   beta_ = s.Get("beta") > 0 ? s.Get("beta") : InitialBeta(p);
   beta0_ = beta_;
   Jt_ = p.J.transpose();
@@ -116,8 +114,7 @@ Status AdmmFullSolver::Iterate() {
   }
   // 004:43: rebalance β when one residual dominates the other by more than γ.
   const double scale = beta_ / beta0_;
-  const double next = adaptive_ && iter_ % adapt_every_ == 0
-                          ? AdaptedPenaltyScale(theta_p_, theta_d_, gamma_, scale) : scale;
+  const double next = adaptive_ ? adapter_.Update(iter_, theta_p_, theta_d_, scale) : scale;
   if (next != scale) {
     beta_ = next * beta0_;
     if (!Refactorize()) {

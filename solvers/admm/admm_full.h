@@ -4,6 +4,7 @@
 // with the adaptive β of 004:43 and a numeric CHOLMOD refactorization on the fixed pattern.
 #pragma once
 
+#include "solvers/common/adaptive_penalty.h"
 #include "solvers/common/cholmod_llt.h"
 #include "solvers/solver.h"
 
@@ -22,8 +23,8 @@ class AdmmFullSolver : public Solver {
   static double InitialBeta(const ContactProblem& p);
 
   const ContactProblem* p_ = nullptr;
-  double beta_ = 0.0, beta0_ = 0.0, gamma_ = 10.0;
-  int adapt_every_ = 1;
+  double beta_ = 0.0, beta0_ = 0.0;
+  PenaltyAdapter adapter_;
   bool adaptive_ = true;
   SpMat K_;                        // A + β JᵀJ; its values are rebuilt in place when β changes
   std::vector<double> a_vals_, j_vals_;  // A and JᵀJ on K's pattern

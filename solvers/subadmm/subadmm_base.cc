@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include "solvers/common/adaptive_penalty.h"
 #include "solvers/common/constraint_operator.h"
 #include "solvers/common/dual_update.h"
 
@@ -17,7 +16,8 @@ std::vector<SettingSpec> SubAdmmBase::CommonSpecs() {
           {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
           {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
           {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
-           "iterations between β checks (each change refactorizes every subsystem)"},
+           "iterations between β changes, doubled at each reversal (each change refactorizes every "
+           "subsystem)"},
           {"threads", 0.0, 0.0, 1024.0, false, false, true, {},
            "OpenMP threads over subsystems and constraints; 0 = OMP_NUM_THREADS from 4096 slacks on, "
            "else 1"}};
@@ -103,8 +103,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   w_.assign(3 * ns, 0.0), z_.assign(3 * ns, 0.0), y_.assign(3 * ns, 0.0);
 
   adaptive_ = s.GetBool("adaptive");
-  gamma_ = s.Get("gamma");
-  adapt_every_ = s.GetInt("adapt_every");
+  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"));
   // Auto: OpenMP's threads once the problem is large enough to pay for the fork/join of three
   // parallel loops per iteration (~µs each; a laikago frame's whole iteration is ~10 µs).
   const int given = s.GetInt("threads");
@@ -272,8 +271,7 @@ Status SubAdmmBase::Iterate() {
     return Status::kDiverged;
   }
   // 004:43 (bounded steps), then every subsystem is refactorized in parallel.
-  const double scale = adaptive_ && iter_ % adapt_every_ == 0
-                           ? AdaptedPenaltyScale(tp, td, gamma_, scale_) : scale_;
+  const double scale = adaptive_ ? adapter_.Update(iter_, tp, td, scale_) : scale_;
   if (scale != scale_) {
     scale_ = scale;
     for (int j = 0; j < nsub_; ++j) beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];

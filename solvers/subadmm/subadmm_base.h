@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/common/adaptive_penalty.h"
 #include "solvers/solver.h"
 
 namespace ncp {
@@ -71,8 +72,7 @@ class SubAdmmBase : public Solver {
   std::vector<double> con_beta_;                     // per constraint: β_i
   double scale_ = 1.0;
   bool adaptive_ = true;
-  double gamma_ = 10.0;
-  int adapt_every_ = 1;
+  PenaltyAdapter adapter_;
   Vec g_, h_, rhs_;
   std::vector<double> theta_d_sub_;
   double theta_p_ = 0.0, theta_d_ = 0.0, theta_y_ = 0.0;
