@@ -104,8 +104,11 @@ Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   s.SetParam("mu", mu);
   s.AddPlane(Vec3::UnitZ(), 0.0, mu);
 
-  // Fingers: plates 2 cm thick over the whole edge, gripping a strip two cells wide.
-  const double cell = kSide / n, strip = 2 * cell, hf = 0.01, squeeze = 0.25 * kThickness;
+  // Fingers: plates 2 cm thick over the whole edge, gripping a strip two cells wide at size 1.
+  // The strip keeps that width at every size, so that sizes differ in resolution only (a strip of
+  // two cells at every size grips less of a finer mat, and changes the load with the size).
+  const double cell = kSide / n, strip = 2 * kSide / kCells, hf = 0.01,
+               squeeze = 0.25 * kThickness;
   auto path = std::make_shared<GripperPath>();
   path->c0 = Vec3(-kSide / 2 + strip / 2, 0, kThickness / 2);
   path->c1 = path->c0 + Vec3(0, 0, 0.12);
