@@ -154,7 +154,8 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
       ++it;
       if (st != Status::kRunning) break;
       const bool want_trace = opt.trace_every > 0 && it % opt.trace_every == 0;
-      if (want_trace || b.tol > 0) {
+      const bool want_tol = b.tol > 0 && it % std::max(1, opt.tol_every) == 0;
+      if (want_trace || want_tol) {
         Metrics m;
         if (want_trace) {
           m = trace(it);
@@ -162,7 +163,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
           solver->Current(v, lam);
           m = ev.Evaluate(v, lam);
         }
-        if (b.tol > 0 && m[b.tol_metric] <= b.tol) {
+        if (want_tol && m[b.tol_metric] <= b.tol) {
           st = Status::kConverged;
           break;
         }

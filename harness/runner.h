@@ -36,6 +36,9 @@ struct RunOptions {
   int repeat = 1;
   int threads = 0;       // 0: OpenMP's default
   int trace_every = 0;   // record a trace point every K iterations; 0 = none
+  // Test budget.tol every K iterations (≥ 1): each test evaluates the metrics (res004 costs a
+  // solve with A), which dominates stepping a large scene whose solves only give warm starts.
+  int tol_every = 1;
   WarmMode warm = WarmMode::kNone;
   // Further root attributes of the results file (e.g. what a baseline or a sweep ran).
   std::map<std::string, std::string> run_attrs;

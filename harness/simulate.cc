@@ -18,11 +18,12 @@ namespace {
 
 // Solves p with `job` until `tol` (res004) or `iters`; returns (v̂, λ) and the run record.
 RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double tol,
-                WarmStart& out) {
+                int tol_every, WarmStart& out) {
   const Evaluator ev(p);
   RunOptions ro;
   ro.budget.iters = iters;
   ro.budget.tol = tol;
+  ro.tol_every = tol_every;
   return RunOne(p, ev, job, ro, nullptr, 0, &out);
 }
 
@@ -76,7 +77,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     st.constraints = p.num_constraints();
     for (const auto& c : contacts) st.max_penetration = std::max(st.max_penetration, -c.gap);
     WarmStart sol;
-    const RunRecord r = Solve(p, jobs[0], opt.iters, opt.step_tol, sol);
+    const RunRecord r = Solve(p, jobs[0], opt.iters, opt.step_tol, opt.step_tol_every, sol);
     st.solve_ms = r.total_time_s * 1e3;  // setup + iterations; evaluation excluded
     st.status = r.status;
     st.res004 = r.final_metrics[Metric::kRes004];
@@ -90,7 +91,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
       best.res004 = std::numeric_limits<double>::infinity();
       for (const SolverJob& job : ref) {
         WarmStart refsol;
-        const RunRecord rr = Solve(p, job, opt.reference_iters, opt.reference_tol, refsol);
+        const RunRecord rr = Solve(p, job, opt.reference_iters, opt.reference_tol, 1, refsol);
         const double res = rr.final_metrics[Metric::kRes004];
         if (res < best.res004 && refsol.v.size() == p.num_dofs())
           best = Reference{refsol.v, refsol.lambda,

@@ -16,6 +16,7 @@ struct SimulateOptions {
   std::vector<std::string> sets;  // "solver.key=value"
   int iters = 200;                // solver iterations per step
   double step_tol = 0.0;          // a step's solve stops early at this res004 (0: never)
+  int step_tol_every = 1;         // ... tested every this many iterations
   int steps = 0;                  // 0: the scene's default
   double dt = 0.0;                // 0: the scene's default (1/240 s; FEM scenes 1/60 s)
   int every = 0;                  // record every K steps (0: none)

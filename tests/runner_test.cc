@@ -49,6 +49,22 @@ TEST(Runner, BudgetsStopWithTheirStatus) {
   EXPECT_GE(r.total_time_s, 0.005);
 }
 
+TEST(Runner, ToleranceTestedEveryKIterationsStopsOnAMultipleOfK) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(22), "k");
+  const Evaluator ev(p);
+  RunOptions opt;
+  opt.budget.iters = 100000;
+  opt.budget.tol = 1e-6;
+  const RunRecord every = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  opt.tol_every = 10;
+  const RunRecord tenth = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  EXPECT_EQ(tenth.status, "converged");
+  EXPECT_EQ(tenth.iterations % 10, 0);
+  // The first multiple of 10 at or after the iteration the every-iteration test stopped at.
+  EXPECT_EQ(tenth.iterations, (every.iterations + 9) / 10 * 10);
+  EXPECT_LE(tenth.final_metrics[Metric::kRes004], 1e-6);
+}
+
 TEST(Runner, TraceEveryKIterationsEndsAtTheFinalIterate) {
   const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(23), "t");
   RunOptions opt;
