@@ -20,7 +20,7 @@ std::vector<SettingSpec> AlSolverBase::CommonSpecs(double beta0) {
           {"max_newton", 50, 1, 1e6, false, false, true, {}, "inner steps per surrogate solve"},
           // 1e-9: the inner tolerance leaves ‖Jv̂ − z‖ a floor of about 1e-10 on the dish and
           // bolt-nut cases; a stricter θ_AL lets β climb to 1e10–1e12 there, where the Newton
-          // matrix loses the accuracy already reached (res004 1e-11 back up to 1e-5).
+          // matrix loses the accuracy already reached (res004 from 1e-11 back up to 1e-5–6e-3).
           {"al_tol", 1e-9, 0.0, 1.0, false, false, false, {},
            "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has converged and "
            "β stays"}};

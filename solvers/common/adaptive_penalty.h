@@ -42,7 +42,6 @@ class PenaltyAdapter {
     next_ = iter + spacing_;
     return next;
   }
-  int spacing() const { return spacing_; }
 
  private:
   double gamma_ = 10.0;
