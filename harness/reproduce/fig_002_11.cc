@@ -58,7 +58,7 @@ std::string Run(const ReproduceOptions& opt) {
     sim.quiet = true;
     sim.reference_solvers.clear();
     sim.every = kEvery;
-    sim.steps = sim.every * frames;  // pinch, lift and carry: the mat on the floor, gripped
+    sim.steps = sim.every * frames;  // pinch, lift, carry (and hold, from frame 6 of 10)
     if (!opt.quiet) std::fprintf(stderr, "002-fig11: soft_mat size %g\n", size);
     SizeFrames sf{size, {}, {}};
     sf.frames = SceneFrames(
