@@ -71,7 +71,8 @@ std::string Run(const ReproduceOptions& opt) {
   std::vector<FrameSummary> cond(all.size());
   for (int round = 0; round < kRounds; ++round)
     for (std::size_t k = 0; k < all.size(); ++k) {
-      const FrameSummary r = RunOnFrames(all[k].frames, "cond", {}, kTol, 20000, 60000, &all[k].warm);
+      const FrameSummary r =
+          RunOnFrames(all[k].frames, "cond", {}, kTol, 20000, 60000, &all[k].warm);
       if (round == 0 || r.total_ms < cond[k].total_ms) cond[k] = r;
     }
   for (std::size_t k = 0; k < all.size(); ++k) {
@@ -130,8 +131,8 @@ std::string Run(const ReproduceOptions& opt) {
 
 Protocol MakeFig002_11() {
   return {"002-fig11", "COND solver time vs DOF on the soft mat, log-log fit",
-          "soft_mat sizes 0.4–2.6, 2 layers (39× in DOF), 10 frames each (--cases N); cond (pgs, apgd up "
-          "to size 1) to res004 1e-6", "",
+          "soft_mat sizes 0.4–2.6, 2 layers (39× in DOF), 10 frames each (--cases N); cond (pgs, "
+          "apgd up to size 1) to res004 1e-6", "",
           Run};
 }
 

@@ -113,7 +113,8 @@ std::string Run(const ReproduceOptions& opt) {
       "of an admm-full run; 100 iterations per frame, default settings (adaptive β, 004:43; "
       "subadmm-nobody with the §VI-D β initialization of subadmm, beta_rule=density, since 004's "
       "ablation removes only the body split), "
-      "single thread, best of {} runs in rounds over the three solvers, time per step = setup + 100 iterations. Residual: mean "
+      "single thread, best of {} runs in rounds over the three solvers, time per step = setup "
+      "+ 100 iterations. Residual: mean "
       "−log10 res004 (our res004 averages over all constraints, the PD rows included; the paper "
       "divides by the number of contacts).\n\n"
       "| | subadmm | subadmm-nobody | admm-full |\n|---|---:|---:|---:|\n",

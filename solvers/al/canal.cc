@@ -11,10 +11,10 @@ std::vector<SettingSpec> CanalSolver::Specs() {
   std::vector<SettingSpec> s = CommonSpecs(1e4);
   // Deviation from the paper (defaults): the published cascade refreshes p once per AL
   // iteration, which converges only linearly in p (~0.5 per AL iteration with μ up to 1: a
-  // median 36 AL iterations to res004 1e-8 on the manufactured problems). Re-solving the surrogate with p refreshed
-  // until its lag is below the AL step solves 004:19 inexactly but consistently; where the
-  // refresh cycles (a laikago pile, μ = 0.8) it is damped. perturbation_updates = 1 restores
-  // the published algorithm.
+  // median 36 AL iterations to res004 1e-8 on the manufactured problems). Re-solving the
+  // surrogate with p refreshed until its lag is below the AL step solves 004:19 inexactly but
+  // consistently; where the refresh cycles (a laikago pile, μ = 0.8) it is damped.
+  // perturbation_updates = 1 restores the published algorithm.
   s.push_back({"perturbation_updates", 30, 1, 1000, false, false, true, {},
                "most surrogate solves per AL iteration, each with p refreshed from the previous "
                "solve's z (1: as published, p lags one AL iteration)"});
