@@ -6,8 +6,33 @@
 
 namespace ncp {
 
+namespace {
+
+// Dense W = J A⁻¹ Jᵀ: where few dofs carry many rows (a rigid body: 6 dofs under 360 contact
+// rows) W is full, and forming it densely skips the triplets, their sort and the transposed
+// sum, which cost ~10× the arithmetic there.
+constexpr double kDenseEntries = 2e6;  // m² and n·m up to this (16 MB each)
+
+SpMat DenseDelassus(const SpMat& J, CholmodLLT& chol, double drop_tol) {
+  const Eigen::MatrixXd Jt = Eigen::MatrixXd(J.transpose());
+  Eigen::MatrixXd X;
+  chol.Solve(Jt, X);
+  const Eigen::MatrixXd Wd = J * X;
+  // Exact symmetry: rounding makes W_ij and W_ji differ in the last bits.
+  const Eigen::MatrixXd Ws = 0.5 * (Wd + Wd.transpose());
+  const double cut = drop_tol > 0 ? drop_tol * Ws.cwiseAbs().maxCoeff() : 0.0;
+  SpMat W = Ws.sparseView(cut, 1.0);  // keeps |W_ij| > cut: exact zeros drop either way
+  W.makeCompressed();
+  return W;
+}
+
+}  // namespace
+
 SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block, double drop_tol) {
   const int m = static_cast<int>(J.rows());
+  const double n = static_cast<double>(J.cols());
+  if (static_cast<double>(m) * m <= kDenseEntries && n * m <= kDenseEntries)
+    return DenseDelassus(J, chol, drop_tol);
   const SpMat Jt = J.transpose();
   std::vector<Eigen::Triplet<double>> t;
   Eigen::MatrixXd X;

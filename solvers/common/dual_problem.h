@@ -26,8 +26,8 @@ struct DualProblem {
   Vec Velocity(const Vec& lambda) const;
 };
 
-// Throws ncp::Error when A is not SPD. Dense blocks of A⁻¹Jᵀ are formed `block` columns at a
-// time to bound memory.
+// Throws ncp::Error when A is not SPD. W is formed densely when m² and n·m are small (up to
+// 2e6 entries), else from dense blocks of A⁻¹Jᵀ `block` columns at a time to bound memory.
 DualProblem MakeDualProblem(const ContactProblem& p, int block = 256);
 
 // W = J A⁻¹ Jᵀ with an existing factorization of A (entries below drop_tol·max|W| dropped).
