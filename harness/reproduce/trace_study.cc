@@ -51,13 +51,17 @@ TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem
       double best = INFINITY;
       for (const TracePoint& tp : r.trace) best = std::min(best, tp.metrics[Metric::kRes004]);
       s.best_res[name].push_back(best);
+      s.setup[name].push_back(r.setup_time_s);
+      int at[3] = {-1, -1, -1};
       for (int t = 0; t < 3; ++t)
         for (const TracePoint& tp : r.trace)
           if (tp.metrics[Metric::kRes004] <= TraceStudy::kTols[t]) {
             s.reach[name][t].push_back(tp.time_s);
+            at[t] = tp.iteration;
             if (t == 2) s.iters_to_1e8[name].push_back(tp.iteration);
             break;
           }
+      if (at[0] >= 0 && at[2] >= 0) s.sweeps_4_to_8[name].push_back(at[2] - at[0]);
       // The CSV only draws the figure: every iteration up to 100, then every 10th and the last
       // (thousands of first-order iterations × a hundred cases would be tens of MB).
       for (std::size_t k = 0; k < r.trace.size(); ++k)

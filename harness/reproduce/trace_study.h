@@ -20,6 +20,8 @@ struct TraceStudy {
   std::map<std::string, std::array<std::vector<double>, 3>> reach;  // times [s] to each tolerance
   std::map<std::string, std::vector<double>> per_iter;              // solve time / iterations [s]
   std::map<std::string, std::vector<double>> iters_to_1e8, best_res;
+  std::map<std::string, std::vector<double>> setup;        // setup time [s] per case
+  std::map<std::string, std::vector<double>> sweeps_4_to_8;  // iterations from 1e-4 to 1e-8
   std::string csv, png;
   bool drawn = false;
 };
