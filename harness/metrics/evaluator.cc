@@ -111,6 +111,20 @@ Vec Evaluator::ConstraintVelocity(const Vec& lambda) const {
   return p_.J * vhat + p_.e;
 }
 
+double Evaluator::ContactRes004(const Vec& lambda) const {
+  if (lambda.size() != p_.num_rows() || !lambda.allFinite()) return NAN;
+  const Vec u = ConstraintVelocity(lambda);
+  const Vec e = p_.e.size() == lambda.size() ? p_.e : Vec::Zero(lambda.size());
+  double res = 0.0;
+  int contacts = 0;
+  for (const Constraint& c : p_.constraints) {
+    if (c.type != ConstraintType::kContact) continue;
+    res += ResidualNorm(c, lambda.data() + c.row, u.data() + c.row, e.data() + c.row);
+    ++contacts;
+  }
+  return res / std::max(1, contacts);
+}
+
 Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
   Metrics m;
   const int rows = p_.num_rows();

@@ -20,6 +20,9 @@ class Evaluator {
   Metrics Evaluate(const Vec& v, const Vec& lambda) const;
   // u = J v̂ + e with v̂ = A⁻¹(b + Jᵀλ), or W λ + q for local problems.
   Vec ConstraintVelocity(const Vec& lambda) const;
+  // 004 §VII's contact residual: res004 over the contacts only (Σ_i ‖J_i v̂ − z_i‖ / contacts).
+  // res004 also counts the other rows, e.g. the soft PD rows that drive our robots' joints.
+  double ContactRes004(const Vec& lambda) const;
   double q_norm() const { return q_norm_; }
 
  private:
