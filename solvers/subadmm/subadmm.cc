@@ -39,15 +39,23 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   const Structure& st = p.structure;
   if (st.bodies.empty()) return "needs bodies in the structure layer (subadmm-nobody does not)";
   const int nb = static_cast<int>(st.bodies.size());
-  // Bodies grouped by subsystem, original order inside a group (parents stay first).
-  std::vector<int> order, pos(nb);
+  // Bodies grouped by subsystem, original order inside a group (parents stay first), by one
+  // counting pass (a pass per subsystem over bodies of ~400 bytes each is most of a 27-robot
+  // setup); tree[j]: every body of subsystem j has tree data (Structure::IsTree, for all j).
+  std::vector<int> order(nb), pos(nb);
+  std::vector<char> tree(nsub_, 1), any(nsub_, 0);
   sub_body_begin_.assign(nsub_ + 1, 0);
-  for (int j = 0; j < nsub_; ++j) {
-    sub_body_begin_[j] = static_cast<int>(order.size());
-    for (int b = 0; b < nb; ++b)
-      if (st.bodies[b].subsystem == j) pos[b] = static_cast<int>(order.size()), order.push_back(b);
+  for (int b = 0; b < nb; ++b) {
+    const Structure::Body& body = st.bodies[b];
+    ++sub_body_begin_[body.subsystem + 1];
+    any[body.subsystem] = 1;
+    if (!body.has_tree()) tree[body.subsystem] = 0;
   }
-  sub_body_begin_[nsub_] = nb;
+  for (int j = 0; j < nsub_; ++j) sub_body_begin_[j + 1] += sub_body_begin_[j];
+  {
+    std::vector<int> fill(sub_body_begin_.begin(), sub_body_begin_.end() - 1);
+    for (int b = 0; b < nb; ++b) pos[b] = fill[st.bodies[b].subsystem]++, order[pos[b]] = b;
+  }
   // A 1-row constraint whose part in subsystem j is a single joint coordinate (PD drives,
   // joint limits) keeps one joint-space slack there: it adds β a² to one diagonal entry of K_j,
   // which every tree factorization absorbs, instead of two body slacks of 6 columns each.
@@ -56,41 +64,57 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   std::vector<int> jcon, jsub, jdof;
   std::vector<double> jcoef;
   if (s.GetInt("joint_rows") == 0) {
-    const Eigen::SparseMatrix<double, Eigen::RowMajor, int> Jr = p.J;
-    std::vector<int> sub_of_dof(p.num_dofs());
-    for (int j = 0; j < nsub_; ++j)
-      for (int k = 0; k < sub_n_[j]; ++k) sub_of_dof[sub_begin_[j] + k] = j;
-    for (int i = 0; i < p.num_constraints(); ++i) {
-      const Constraint& c = p.constraints[i];
-      if (c.rows() != 1) continue;
-      // Per touched subsystem: its one (dof, value), or dof −1 when it has several; a row that
-      // touches more than two subsystems keeps its body slacks.
+    // Per 1-row constraint and touched subsystem (at most two): its one (dof, value), or dof −1
+    // when it has several; a row that touches more than two subsystems keeps its body slacks.
+    // One pass over J's columns visits each row's entries in column order, like a row-major
+    // copy would, without making one.
+    struct Touch {
       int subs[2] = {-1, -1}, dofs[2] = {-1, -1}, touched = 0;
       double vals[2] = {0, 0};
-      for (decltype(Jr)::InnerIterator it(Jr, c.row); it; ++it) {
-        if (it.value() == 0.0) continue;
-        const int j = sub_of_dof[it.col()];
+    };
+    const int m = p.num_rows(), nc = p.num_constraints();
+    std::vector<int> con_of_row(m, -1), sub_of_dof(p.num_dofs());
+    for (int i = 0; i < nc; ++i)
+      if (p.constraints[i].rows() == 1) con_of_row[p.constraints[i].row] = i;
+    for (int j = 0; j < nsub_; ++j)
+      for (int k = 0; k < sub_n_[j]; ++k) sub_of_dof[sub_begin_[j] + k] = j;
+    std::vector<Touch> touch(nc);
+    for (int col = 0; col < p.J.outerSize(); ++col) {
+      const int j = sub_of_dof[col];
+      for (SpMat::InnerIterator it(p.J, col); it; ++it) {
+        const int i = con_of_row[it.row()];
+        if (i < 0 || it.value() == 0.0) continue;
+        Touch& x = touch[i];
+        if (x.touched > 2) continue;
         int t = 0;
-        while (t < touched && subs[t] != j) ++t;
-        if (t == touched) {
-          if (touched == 2) { touched = 3; break; }
-          subs[t] = j, dofs[t] = static_cast<int>(it.col()), vals[t] = it.value(), ++touched;
+        while (t < x.touched && x.subs[t] != j) ++t;
+        if (t == x.touched) {
+          if (x.touched == 2) {
+            x.touched = 3;
+            continue;
+          }
+          x.subs[t] = j, x.dofs[t] = col, x.vals[t] = it.value(), ++x.touched;
         } else {
-          dofs[t] = -1;
+          x.dofs[t] = -1;
         }
       }
-      if (touched > 2) continue;
-      for (int t = 0; t < touched; ++t)
-        if (dofs[t] >= 0) {
-          joint_sub[i][t] = subs[t];
-          jcon.push_back(i), jsub.push_back(subs[t]);
-          jdof.push_back(dofs[t] - sub_begin_[subs[t]]), jcoef.push_back(vals[t]);
+    }
+    for (int i = 0; i < nc; ++i) {
+      const Touch& x = touch[i];
+      if (x.touched > 2) continue;
+      for (int t = 0; t < x.touched; ++t)
+        if (x.dofs[t] >= 0) {
+          joint_sub[i][t] = x.subs[t];
+          jcon.push_back(i), jsub.push_back(x.subs[t]);
+          jdof.push_back(x.dofs[t] - sub_begin_[x.subs[t]]), jcoef.push_back(x.vals[t]);
         }
     }
   }
   // One slack per (constraint, body); repeated blocks of a pair (adjacent in the block list,
   // which is ordered by constraint) are summed.
   J_.clear(), slack_body_.clear();
+  const std::size_t most = st.blocks.size() + jcon.size();
+  J_.reserve(most), slack_body_.reserve(most), slack_con_.reserve(most), slack_sub_.reserve(most);
   int first_of_constraint = 0;
   for (const Structure::Block& blk : st.blocks) {
     const int sub = st.bodies[blk.body].subsystem;
@@ -182,7 +206,7 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   for (int j = 0; j < nsub_; ++j) {
     const int n = sub_n_[j], b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
     std::string why;
-    if (method != 2 && st.IsTree(j)) {
+    if (method != 2 && tree[j] && any[j]) {
       std::vector<TreeFactor::Body> tb;
       for (int b = b0; b < b1; ++b) {
         const Structure::Body& body = st.bodies[order[b]];
@@ -252,18 +276,24 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   const int apply = s.GetInt("apply");
   // The nonzero columns of each J_{b,j} (a tree body: its ancestors' joint dofs) bound the
   // columns of its slacks' rows.
-  std::vector<std::vector<int>> body_cols(nb);
+  // Body b's columns: cols[col_begin[b] …] (CSR).
+  std::vector<int> col_begin(nb + 1, 0), cols;
+  {
+    std::size_t most = 0;
+    for (const Structure::Body& body : st.bodies) most += body.jacobian.cols();
+    cols.reserve(most);
+  }
   std::vector<double> body_cost(nsub_, 0.0), row_cost(nsub_, 0.0);
   for (int b = 0; b < nb; ++b) {
     const Structure::Body& body = st.bodies[order[b]];
-    body_cols[b].reserve(body.jacobian.cols());
     for (int c = 0; c < body.jacobian.cols(); ++c)
-      if (!body.jacobian.col(c).isZero(0.0)) body_cols[b].push_back(c);
+      if (!body.jacobian.col(c).isZero(0.0)) cols.push_back(c);
+    col_begin[b + 1] = static_cast<int>(cols.size());
     const int j = body.subsystem;
     body_cost[j] += 100.0;  // a forward and a backward tree step
     for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
       body_cost[j] += 18.0 * slack_nrows_[sl];
-      row_cost[j] += 3.0 * slack_nrows_[sl] * static_cast<double>(body_cols[b].size());
+      row_cost[j] += 3.0 * slack_nrows_[sl] * (col_begin[b + 1] - col_begin[b]);
     }
   }
   srow_begin_.assign(ns + 1, 0), srow_col_.clear(), srow_val_.clear();
@@ -271,15 +301,26 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   rows_mode_.assign(nsub_, 0);
   for (int j = 0; j < nsub_; ++j)
     rows_mode_[j] = apply == 2 || (apply == 0 && row_cost[j] < body_cost[j]);
+  std::size_t row_entries = 0;
+  for (int sl = 0; sl < ns; ++sl)
+    if (rows_mode_[slack_sub_[sl]])
+      row_entries += col_begin[slack_body_[sl] + 1] - col_begin[slack_body_[sl]];
+  srow_col_.reserve(row_entries), srow_val_.reserve(3 * row_entries);
   for (int sl = 0; sl < ns; ++sl) {
     const int b = slack_body_[sl];
     if (rows_mode_[slack_sub_[sl]]) {
       const Eigen::MatrixXd& Jb = st.bodies[order[b]].jacobian;
-      for (int c : body_cols[b]) {
-        const Eigen::Vector3d col = J_[sl] * Jb.col(c);
-        if (col.isZero(0.0)) continue;
+      const double* J = J_[sl].data();  // 3 × 6, row-major
+      for (int t = col_begin[b]; t < col_begin[b + 1]; ++t) {
+        const int c = cols[t];
+        const double* x = Jb.col(c).data();
+        double col[3];
+        for (int r = 0; r < 3; ++r)
+          col[r] = J[6 * r] * x[0] + J[6 * r + 1] * x[1] + J[6 * r + 2] * x[2] +
+                   J[6 * r + 3] * x[3] + J[6 * r + 4] * x[4] + J[6 * r + 5] * x[5];
+        if (col[0] == 0.0 && col[1] == 0.0 && col[2] == 0.0) continue;
         srow_col_.push_back(c);
-        srow_val_.insert(srow_val_.end(), col.data(), col.data() + 3);
+        srow_val_.insert(srow_val_.end(), col, col + 3);
       }
     }
     srow_begin_[sl + 1] = static_cast<int>(srow_col_.size());

@@ -99,10 +99,12 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
     rigid_[b].p = Eigen::Vector3d(skew(2, 1), skew(0, 2), skew(1, 0));
   }
   Ic_.assign(bodies_.size(), Mat6::Zero());
-  U_.assign(bodies_.size(), Mat6::Zero());
-  Dinv_.assign(bodies_.size(), Mat6::Zero());
-  pA_.assign(bodies_.size(), Vec6::Zero());
-  acc_.assign(bodies_.size(), Vec6::Zero());
+  if (method == Method::kAba) {  // the recursion's own workspaces
+    U_.assign(bodies_.size(), Mat6::Zero());
+    Dinv_.assign(bodies_.size(), Mat6::Zero());
+    pA_.assign(bodies_.size(), Vec6::Zero());
+    acc_.assign(bodies_.size(), Vec6::Zero());
+  }
   u_ = Eigen::VectorXd::Zero(n);
   K_ = K0_ = Eigen::MatrixXd::Zero(n, n);  // used by kCrba (and by a kCrba check before kAba)
   return true;
