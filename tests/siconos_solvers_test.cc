@@ -89,7 +89,9 @@ TEST_P(SiconosSolvers, SolveTheShippedFclibProblems) {
       continue;
     }
     EXPECT_NE(o.status, Status::kDiverged) << kFclibFiles[k];
-    if (tol > 0) EXPECT_EQ(o.status, Status::kConverged) << kFclibFiles[k];
+    if (tol > 0) {
+      EXPECT_EQ(o.status, Status::kConverged) << kFclibFiles[k];
+    }
   }
 }
 
