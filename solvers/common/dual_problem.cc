@@ -49,10 +49,8 @@ SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block, double drop_
   W.setFromTriplets(t.begin(), t.end());
   // Exact symmetry: rounding makes W_ij and W_ji differ in the last bits.
   W = 0.5 * (W + SpMat(W.transpose()));
-  if (drop_tol > 0) {
-    const double scale = W.coeffs().cwiseAbs().maxCoeff();
-    W.prune(drop_tol * scale, 1.0);
-  }
+  // Pairs of rounding-level W_ij = −W_ji sum to explicit zeros: dropped with the small entries.
+  W.prune(drop_tol > 0 ? drop_tol * W.coeffs().cwiseAbs().maxCoeff() : 0.0, 1.0);
   W.makeCompressed();
   return W;
 }
