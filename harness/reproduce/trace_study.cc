@@ -62,6 +62,10 @@ TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem
             break;
           }
       if (at[0] >= 0 && at[2] >= 0) s.sweeps_4_to_8[name].push_back(at[2] - at[0]);
+      auto& points = s.traces[name].emplace_back();
+      points.reserve(r.trace.size());
+      for (const TracePoint& tp : r.trace)
+        points.emplace_back(tp.time_s, tp.metrics[Metric::kRes004]);
       // The CSV only draws the figure: every iteration up to 100, then every 10th and the last
       // (thousands of first-order iterations × a hundred cases would be tens of MB).
       for (std::size_t k = 0; k < r.trace.size(); ++k)
@@ -80,6 +84,19 @@ TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem
                                        NCPBENCH_SOURCE_DIR, s.csv, s.png);
   s.drawn = std::system(draw.c_str()) == 0;
   return s;
+}
+
+std::vector<double> BestByTime(const TraceStudy& s, const std::string& solver, double time_s) {
+  std::vector<double> best;
+  const auto it = s.traces.find(solver);
+  if (it == s.traces.end()) return best;
+  for (const auto& points : it->second) {
+    double b = INFINITY;
+    for (const auto& [t, res] : points)
+      if (t <= time_s) b = std::min(b, res);
+    best.push_back(b);
+  }
+  return best;
 }
 
 std::string TraceTable(const TraceStudy& s) {

@@ -22,6 +22,8 @@ struct TraceStudy {
   std::map<std::string, std::vector<double>> iters_to_1e8, best_res;
   std::map<std::string, std::vector<double>> setup;        // setup time [s] per case
   std::map<std::string, std::vector<double>> sweeps_4_to_8;  // iterations from 1e-4 to 1e-8
+  // Per solver and case: (time [s], res004) after each iteration, setup included.
+  std::map<std::string, std::vector<std::vector<std::pair<double, double>>>> traces;
   std::string csv, png;
   bool drawn = false;
 };
@@ -34,6 +36,8 @@ TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem
                          int iters = 500, double time_ms = 500);
 
 double Median(std::vector<double> v);  // +∞ for none
+// Per case, the best res004 a solver reached within `time_s` (+∞ before its first iterate).
+std::vector<double> BestByTime(const TraceStudy& s, const std::string& solver, double time_s);
 
 // Markdown: the table (one row per solver) and the figure's note.
 std::string TraceTable(const TraceStudy& s);
