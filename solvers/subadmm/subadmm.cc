@@ -364,15 +364,18 @@ void SubAdmmSolver::Solve(int j, const double* rhs, double* v) {
 void SubAdmmSolver::SlackVelocities(int j, const double* v) {
   const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
   if (rows_mode_[j]) {
+    // Locals: stores through w would otherwise make the compiler reload the members' pointers.
+    const int* begin = srow_begin_.data();
+    const int* col = srow_col_.data();
+    const double* a = srow_val_.data() + 3 * begin[body_slack_begin_[b0]];
+    double* w = w_.data();
     for (int sl = body_slack_begin_[b0]; sl < body_slack_begin_[b1]; ++sl) {
       double w0 = 0.0, w1 = 0.0, w2 = 0.0;
-      const double* a = srow_val_.data() + 3 * srow_begin_[sl];
-      for (int t = srow_begin_[sl]; t < srow_begin_[sl + 1]; ++t, a += 3) {
-        const double x = v[srow_col_[t]];
+      for (int t = begin[sl], end = begin[sl + 1]; t < end; ++t, a += 3) {
+        const double x = v[col[t]];
         w0 += a[0] * x, w1 += a[1] * x, w2 += a[2] * x;
       }
-      double* w = w_.data() + 3 * sl;
-      w[0] = w0, w[1] = w1, w[2] = w2;
+      w[3 * sl] = w0, w[3 * sl + 1] = w1, w[3 * sl + 2] = w2;
     }
   } else {
     SlackVelocitiesByBody(j, v);
@@ -409,18 +412,25 @@ void SubAdmmSolver::Accumulate(int j, double* g, double* h) {
   const double* lam = lambda_.data();
   if (rows_mode_[j]) {
     // (g, h) accumulated as pairs: one 2-wide multiply-add per row entry instead of two scalars.
+    // Locals: stores into gh would otherwise make the compiler reload the members' pointers.
     Eigen::Vector2d* gh = gh_.data() + sub_begin_[j];
     for (int k = 0; k < sub_n_[j]; ++k) gh[k].setZero();
-    for (int sl = body_slack_begin_[sub_body_begin_[j]];
-         sl < body_slack_begin_[sub_body_begin_[j + 1]]; ++sl) {
-      const double* l = lam + slack_row_[sl];
-      const double* z = z_.data() + 3 * sl;
-      const bool three = slack_nrows_[sl] == 3;
+    const int* begin = srow_begin_.data();
+    const int* col = srow_col_.data();
+    const int* row = slack_row_.data();
+    const int* nrows = slack_nrows_.data();
+    const double* zs = z_.data();
+    const int s0 = body_slack_begin_[sub_body_begin_[j]];
+    const int s1 = body_slack_begin_[sub_body_begin_[j + 1]];
+    const double* a = srow_val_.data() + 3 * begin[s0];
+    for (int sl = s0; sl < s1; ++sl) {
+      const double* l = lam + row[sl];
+      const double* z = zs + 3 * sl;
+      const bool three = nrows[sl] == 3;
       const Eigen::Vector2d lz0(l[0], z[0]), lz1(three ? l[1] : 0.0, z[1]),
           lz2(three ? l[2] : 0.0, z[2]);
-      const double* a = srow_val_.data() + 3 * srow_begin_[sl];
-      for (int t = srow_begin_[sl]; t < srow_begin_[sl + 1]; ++t, a += 3)
-        gh[srow_col_[t]] += a[0] * lz0 + a[1] * lz1 + a[2] * lz2;
+      for (int t = begin[sl], end = begin[sl + 1]; t < end; ++t, a += 3)
+        gh[col[t]] += a[0] * lz0 + a[1] * lz1 + a[2] * lz2;
     }
     for (int k = 0; k < sub_n_[j]; ++k) g[k] = gh[k][0], h[k] = gh[k][1];
   } else {

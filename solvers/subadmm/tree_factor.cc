@@ -235,12 +235,18 @@ void TreeFactor::Solve(const double* r, double* x) {
     for (int k = 0; k < n_; ++k) u[k] = r[k];
     for (int k = n_ - 1; k >= 0; --k) {  // Lᵀ z = r
       const double uk = u[k];
-      for (int t = anc_begin_[k]; t < anc_begin_[k + 1]; ++t) u[anc[t]] -= l[t] * uk;
+      for (int t = anc_begin_[k], end = anc_begin_[k + 1]; t < end; ++t) u[anc[t]] -= l[t] * uk;
     }
+    const int* begin = anc_begin_.data();
+    const double* inv_d = inv_d_.data();
     for (int k = 0; k < n_; ++k) {  // D, then L x = z
-      double uk = u[k] * inv_d_[k];
-      for (int t = anc_begin_[k]; t < anc_begin_[k + 1]; ++t) uk -= l[t] * x[anc[t]];
-      x[k] = uk;
+      // Two partial sums: one chain of dependent subtractions per dof was the loop's bound.
+      double s0 = u[k] * inv_d[k], s1 = 0.0;
+      int t = begin[k];
+      for (const int end = begin[k + 1]; t + 1 < end; t += 2)
+        s0 -= l[t] * x[anc[t]], s1 += l[t + 1] * x[anc[t + 1]];
+      if (t < begin[k + 1]) s0 -= l[t] * x[anc[t]];
+      x[k] = s0 - s1;
     }
     return;
   }
