@@ -95,6 +95,10 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
     }
     con_begin_[i + 1] += con_begin_[i];
   }
+  // Constraints grouped by row count: the λ-step is order-free (Jacobi over constraints), and one
+  // loop per kind runs without a branch on the kind per constraint.
+  con3_.clear(), con1_.clear();
+  for (int i = 0; i < nc; ++i) (p.constraints[i].rows() == 3 ? con3_ : con1_).push_back(i);
   con_slacks_.assign(ns, 0);
   {
     std::vector<int> fill(con_begin_.begin(), con_begin_.end() - 1);
@@ -120,7 +124,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   beta_ = beta_base_;
   inv_beta_.resize(nsub_);
   for (int j = 0; j < nsub_; ++j) inv_beta_[j] = 1.0 / beta_[j];
-  con_beta_.assign(nc, 0.0);
+  con_beta_.assign(nc, 0.0), soft_alpha_.assign(nc, 0.0), soft_kappa_.assign(nc, 0.0);
   UpdateConstraintBetas();
   refactorizations_ = 0;
   if (!RefactorizeAll()) {
@@ -148,11 +152,21 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
 }
 
 // β_i of a constraint: 1/β_i = Σ_s 1/β_s over its slacks (= β/|Z_i| for one β, 004:36–38).
+// A soft row's operator is affine in the trial multiplier: with x = λ − β_i (w + e),
+// T(x) = (d x + β_i (d − k) e)/(d + β_i) = α (λ − β_i w) − κ, α = d/(d + β_i),
+// κ = β_i k e/(d + β_i); both are kept per row so the λ-step divides nothing.
 void SubAdmmBase::UpdateConstraintBetas() {
+  const std::vector<Constraint>& cons = p_->constraints;
   for (std::size_t i = 0; i + 1 < con_begin_.size(); ++i) {
     double inv_sum = 0.0;
     for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) inv_sum += inv_beta_[slack_sub_[con_slacks_[t]]];
     con_beta_[i] = 1.0 / inv_sum;
+    const Constraint& c = cons[i];
+    if (c.type == ConstraintType::kSoft) {
+      const double bi = con_beta_[i], den = c.damping + bi;
+      soft_alpha_[i] = c.damping / den;
+      soft_kappa_[i] = bi * c.stiffness * p_->e[c.row] / den;
+    }
   }
 }
 
@@ -166,14 +180,6 @@ bool SubAdmmBase::RefactorizeAll() {
   }
   ++refactorizations_;
   return ok;
-}
-
-void SubAdmmBase::ConstraintStep(int i, double& theta_p, double& theta_y) {
-  // Rows known at compile time: the loops below unroll (a 3-row contact or a 1-row constraint).
-  if (p_->constraints[i].rows() == 3)
-    ConstraintStepRows<3>(i, theta_p, theta_y);
-  else
-    ConstraintStepRows<1>(i, theta_p, theta_y);
 }
 
 template <int NR>
@@ -206,11 +212,15 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
   }
   const double beta_i = con_beta_[i];
   double x[3] = {}, ln[3] = {};  // 3 even for NR = 1: the operator reads a contact's 3
-  for (int k = 0; k < NR; ++k) x[k] = lam[k] - beta_i * (wsum[k] + e[k]);
-  if constexpr (NR == 3)
-    ProjectStrict(c.mu, x, ln);  // 3 rows: a contact (38)
-  else
-    ApplyConstraintOperator(c, beta_i, x, e, ln);
+  if (NR == 1 && c.type == ConstraintType::kSoft) {
+    ln[0] = soft_alpha_[i] * (lam[0] - beta_i * wsum[0]) - soft_kappa_[i];
+  } else {
+    for (int k = 0; k < NR; ++k) x[k] = lam[k] - beta_i * (wsum[k] + e[k]);
+    if constexpr (NR == 3)
+      ProjectStrict(c.mu, x, ln);  // 3 rows: a contact (38)
+    else
+      ApplyConstraintOperator(c, beta_i, x, e, ln);
+  }
   double dl[NR], dl2 = 0.0;
   for (int k = 0; k < NR; ++k) dl[k] = ln[k] - lam[k], dl2 += dl[k] * dl[k], lam[k] = ln[k];
   for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
@@ -246,11 +256,11 @@ void SubAdmmBase::VelocityStep(int j) {
 }
 
 Status SubAdmmBase::Iterate() {
-  const int nc = p_->num_constraints();
   double tp = 0.0, ty = 0.0, td = 0.0;
   if (!parallel_) {  // plain loops: even a one-thread OpenMP region costs a few µs per iteration
     for (int j = 0; j < nsub_; ++j) VelocityStep(j);
-    for (int i = 0; i < nc; ++i) ConstraintStep(i, tp, ty);
+    for (int i : con3_) ConstraintStepRows<3>(i, tp, ty);
+    for (int i : con1_) ConstraintStepRows<1>(i, tp, ty);
     for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
   } else {
 #pragma omp parallel num_threads(threads_)
@@ -258,7 +268,9 @@ Status SubAdmmBase::Iterate() {
 #pragma omp for schedule(static)
       for (int j = 0; j < nsub_; ++j) VelocityStep(j);
 #pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
-      for (int i = 0; i < nc; ++i) ConstraintStep(i, tp, ty);
+      for (std::size_t k = 0; k < con3_.size(); ++k) ConstraintStepRows<3>(con3_[k], tp, ty);
+#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
+      for (std::size_t k = 0; k < con1_.size(); ++k) ConstraintStepRows<1>(con1_[k], tp, ty);
 #pragma omp for schedule(static) reduction(max : td)
       for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
     }

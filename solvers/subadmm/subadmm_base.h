@@ -60,7 +60,6 @@ class SubAdmmBase : public Solver {
 
  private:
   void VelocityStep(int j);
-  void ConstraintStep(int i, double& theta_p, double& theta_y);
   template <int NR>
   void ConstraintStepRows(int i, double& theta_p, double& theta_y);
   void SubsystemStep(int j, double& theta_d);
@@ -70,6 +69,8 @@ class SubAdmmBase : public Solver {
   std::vector<int> con_begin_, con_slacks_;  // CSR: constraint → its slacks
   std::vector<double> beta_base_, beta_, inv_beta_;  // per subsystem: initial, current, 1/β
   std::vector<double> con_beta_;                     // per constraint: β_i
+  std::vector<double> soft_alpha_, soft_kappa_;      // per soft row: its affine λ-step
+  std::vector<int> con3_, con1_;                     // constraints with 3 rows, with 1 row
   double scale_ = 1.0;
   bool adaptive_ = true;
   PenaltyAdapter adapter_;
