@@ -111,13 +111,14 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
 }
 
 bool TreeFactor::CoversPattern(const Eigen::MatrixXd& M, double tol) const {
-  std::vector<char> on(n_, 0);
-  for (int r = 0; r < n_; ++r) {
-    for (int t = anc_begin_[r]; t < anc_begin_[r + 1]; ++t) on[anc_[t]] = 1;
-    for (int c = 0; c < r; ++c)
-      if (!on[c] && std::abs(M(r, c)) > tol) return false;
-    for (int t = anc_begin_[r]; t < anc_begin_[r + 1]; ++t) on[anc_[t]] = 0;
-  }
+  // Down each column (contiguous); only an entry above tol walks its row's ancestors.
+  for (int c = 0; c < n_; ++c)
+    for (int r = c + 1; r < n_; ++r) {
+      if (!(std::abs(M(r, c)) > tol)) continue;
+      int a = r;
+      while (a > c) a = dof_parent_[a];  // parents precede their children; roots end at −1
+      if (a != c) return false;
+    }
   return true;
 }
 
