@@ -1,12 +1,11 @@
 // Acceptance on simulated laikago_drop frames: subadmm and subadmm-nobody against admm-full when
 // all three are converged to res004 ≤ 1e-10. Agreement in λ is not guaranteed: a settled pile of
-// 8 robots has 300+ constraint rows on 144 dofs, so W = J A⁻¹ Jᵀ is singular and different
-// algorithms may stop at different λ with the same Jᵀλ. Measured on 8 frames of an earlier pile
-// (steps 215–383): 7 agree in λ to ≤ 3.2e-8, one differs by 6e-4 while v agrees to 4e-11.
-// The frames here are steps 263 and 287 of seed 1: λ agrees to 6e-10 at 263; at 287 λ differs by
-// 2e-4 with v equal to 4e-9. Step 239 is left out: there both subsystem variants stall at
-// res004 ≈ 8e-5 (a limit cycle at the β that 004:43 picks, 1.17; with β fixed at its initial
-// 0.36 they converge in 4530 iterations), while admm-full converges.
+// 8 robots has 250+ constraint rows on 144 dofs, so W = J A⁻¹ Jᵀ is singular and λ is only as
+// well determined as the active cone constraints make it, while v is unique. The frames are
+// steps 239, 263 and 287 of seed 1. Measured: λ agrees to 1.1e-8 (239) and 1.6e-9 (263); at 287
+// both subsystem variants differ from admm-full by 3.6e-6 with v equal to 1.3e-9. (Asked for
+// 1e-12 there, admm-full does not settle: its residual falls to 1e-11 and bursts back to 3e-3
+// every few thousand iterations at the β = 72 that 004:43 reaches.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,7 +25,7 @@ TEST(SubAdmmOnLaikago, AgreesWithAdmmFullWhenConverged) {
   std::vector<ContactProblem> frames =
       Simulate(*FindScene("laikago_drop"), {}, 1, sim).recorded;
   ASSERT_GE(frames.size(), 2u);
-  frames.erase(frames.begin(), frames.end() - 2);  // the settling pile: steps 263 and 287
+  frames.erase(frames.begin(), frames.end() - 3);  // the settling pile: steps 239, 263, 287
   RunOptions opt;
   opt.budget.iters = 40000;
   opt.budget.tol = 1e-10;
@@ -56,7 +55,7 @@ TEST(SubAdmmOnLaikago, AgreesWithAdmmFullWhenConverged) {
     }
   }
   EXPECT_LE(worst_v, 1e-6);
-  EXPECT_GE(lambda_agree, 2);  // of 4 pairs: both variants at step 263
+  EXPECT_GE(lambda_agree, 4);  // of 6 pairs: both variants at steps 239 and 263
 }
 
 }  // namespace
