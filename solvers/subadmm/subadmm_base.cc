@@ -256,7 +256,7 @@ void SubAdmmBase::VelocityStep(int j) {
 }
 
 Status SubAdmmBase::Iterate() {
-  double tp = 0.0, ty = 0.0, td = 0.0;
+  double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0;
   if (!parallel_) {  // plain loops: even a one-thread OpenMP region costs a few µs per iteration
     for (int j = 0; j < nsub_; ++j) VelocityStep(j);
     for (int i : con3_) ConstraintStepRows<3>(i, tp, ty);
@@ -267,15 +267,17 @@ Status SubAdmmBase::Iterate() {
     {
 #pragma omp for schedule(static)
       for (int j = 0; j < nsub_; ++j) VelocityStep(j);
-#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
-      for (std::size_t k = 0; k < con3_.size(); ++k) ConstraintStepRows<3>(con3_[k], tp, ty);
+      // No barrier between the two kinds (each reduces into its own variables): one per
+      // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
+#pragma omp for schedule(static) reduction(max : tp1) reduction(+ : ty1) nowait
+      for (std::size_t k = 0; k < con3_.size(); ++k) ConstraintStepRows<3>(con3_[k], tp1, ty1);
 #pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
       for (std::size_t k = 0; k < con1_.size(); ++k) ConstraintStepRows<1>(con1_[k], tp, ty);
 #pragma omp for schedule(static) reduction(max : td)
       for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
     }
   }
-  tp = std::sqrt(tp);
+  tp = std::sqrt(std::max(tp, tp1)), ty += ty1;
   theta_p_ = tp, theta_d_ = td, theta_y_ = ty;
   ++iter_;
   if (!std::isfinite(tp) || !std::isfinite(td) || !AllFinite(v_) || !AllFinite(lambda_)) {
