@@ -67,7 +67,9 @@ TEST(Compare, ResidualWorseByMoreThanToleranceIsARegression) {
       EXPECT_NEAR(row.metrics[0].decades, 0.5, 1e-12);
       EXPECT_TRUE(row.regression());
     }
-    if (row.solver == "admm-full") EXPECT_NEAR(row.metrics[1].decades, 0.2, 1e-12);
+    if (row.solver == "admm-full") {
+      EXPECT_NEAR(row.metrics[1].decades, 0.2, 1e-12);
+    }
   }
   EXPECT_NE(CompareSummary(r, {}).find(": FAIL"), std::string::npos);
   EXPECT_NE(CompareMarkdown(r, {}).find("REGRESSION"), std::string::npos);
