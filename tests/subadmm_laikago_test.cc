@@ -3,9 +3,11 @@
 // 8 robots has 250+ constraint rows on 144 dofs, so W = J A⁻¹ Jᵀ is singular and λ is only as
 // well determined as the active cone constraints make it, while v is unique. The frames are
 // steps 239, 263 and 287 of seed 1. Measured: λ agrees to 1.1e-8 (239) and 1.6e-9 (263); at 287
-// both subsystem variants differ from admm-full by 3.6e-6 with v equal to 1.3e-9. (Asked for
-// 1e-12 there, admm-full does not settle: its residual falls to 1e-11 and bursts back to 3e-3
-// every few thousand iterations at the β = 72 that 004:43 reaches.)
+// both subsystem variants differ from admm-full by 3.6e-6 with v equal to 1.3e-9, and λ there is
+// not unique: canal, run to res004 4e-12, lands 4.7e-2 away from all three (at 239 and 263 it
+// agrees with subadmm to 1e-9). Asked for 1e-12 at 287, admm-full does not settle: its residual
+// falls to 1e-11 and bursts back to 3e-3 every few thousand iterations at the β = 72 that 004:43
+// reaches.
 #include <gtest/gtest.h>
 
 #include <algorithm>
