@@ -4,6 +4,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
+#include <Eigen/QR>
 #include <algorithm>
 #include <fmt/format.h>
 #include <random>
@@ -182,7 +183,7 @@ TEST_P(SubAdmmOnManufactured, ReachesTolerance) {
   RunOptions opt;
   opt.budget.iters = 20000;
   opt.budget.tol = 1e-8;
-  int reached = 0, most = 0;
+  int reached = 0, most = 0, unique = 0;
   double worst_err = 0.0;
   for (int k = 0; k < 10; ++k) {
     ManufacturedOptions o = c.articulated ? testing::TreeOptions(300 + k)
@@ -191,11 +192,19 @@ TEST_P(SubAdmmOnManufactured, ReachesTolerance) {
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
     reached += r.status == "converged";
     most = std::max(most, r.iterations);
+    // λ* is the only solution only if J has full row rank; a tree family draw can miss it by one
+    // row (seeds 308, 309: rank 105 of 106), and there any λ + null(Jᵀ) solves it too.
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Eigen::MatrixXd(p.J.transpose()));
+    qr.setThreshold(1e-10);
+    if (qr.rank() < p.J.rows()) continue;
+    ++unique;
     worst_err = std::max(worst_err, r.lambda_err);
   }
-  std::printf("%-24s res004 <= 1e-8 on %d/10, at most %d iterations, worst |λ−λ*|/|λ*| %.2e\n",
-              c.label, reached, most, worst_err);
+  std::printf("%-24s res004 <= 1e-8 on %d/10, at most %d iterations, worst |λ−λ*|/|λ*| %.2e "
+              "over the %d with J of full row rank\n",
+              c.label, reached, most, worst_err, unique);
   EXPECT_EQ(reached, 10);
+  EXPECT_GE(unique, 8);
   EXPECT_LE(worst_err, 1e-4);
 }
 

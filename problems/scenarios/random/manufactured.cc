@@ -72,7 +72,7 @@ Eigen::MatrixXd AddRandomTree(Rng& rng, const ManufacturedOptions& o, int subsys
     b.subsystem = subsystem;
     b.mass = std::exp(Uniform(rng, 0.0, std::log(o.mass_ratio)));
     b.com = V3(Uniform(rng, -0.1, 0.1), Uniform(rng, -0.1, 0.1), Uniform(rng, -0.1, 0.1));
-    const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    const Mat3 Q = RandomFrame(rng);  // from the seeded generator: Eigen's Random uses std::rand
     const V3 eig(1.0, std::pow(o.condition, Uniform(rng, 0, 1)), o.condition);
     b.inertia = 0.02 * b.mass * Q * eig.asDiagonal() * Q.transpose();
     b.jacobian = Eigen::MatrixXd::Zero(6, dofs);
