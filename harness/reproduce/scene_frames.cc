@@ -16,19 +16,26 @@ namespace ncp {
 
 std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap& params,
                                         int frames, SimulateOptions sim, std::uint64_t seed,
-                                        std::vector<WarmStart>* warm) {
+                                        std::vector<WarmStart>* warm, int min_contacts,
+                                        int max_contacts) {
   const SceneEntry* e = FindScene(scene);
   if (!e) throw Error(fmt::format("scene '{}': unknown", scene));
   sim.keep_warm = warm != nullptr;
   SimulateResult r = Simulate(*e, params, seed, sim);
   std::vector<ContactProblem> kept;
   std::vector<WarmStart> starts;
-  for (std::size_t i = 0; i < r.recorded.size(); ++i)
-    if (r.recorded[i].num_contacts() > 0) {
-      kept.push_back(std::move(r.recorded[i]));
-      if (warm) starts.push_back(std::move(r.warm[i]));
-    }
-  if (kept.empty()) throw Error(fmt::format("scene '{}': no frame with contacts was recorded", scene));
+  for (std::size_t i = 0; i < r.recorded.size(); ++i) {
+    const int c = r.recorded[i].num_contacts();
+    if (c < min_contacts || c > max_contacts) continue;
+    kept.push_back(std::move(r.recorded[i]));
+    if (warm) starts.push_back(std::move(r.warm[i]));
+  }
+  if (kept.empty()) {
+    if (max_contacts < (1 << 30))
+      throw Error(fmt::format("scene '{}': no frame with {}–{} contacts was recorded", scene,
+                              min_contacts, max_contacts));
+    throw Error(fmt::format("scene '{}': no frame with contacts was recorded", scene));
+  }
   if (static_cast<int>(kept.size()) > frames) {
     kept.erase(kept.begin(), kept.end() - frames);
     if (warm) starts.erase(starts.begin(), starts.end() - frames);

@@ -1,8 +1,8 @@
 // 004 Table III: SubADMM against its ablations on laikago_drop at 100 iterations per step —
 // "No Body" (subadmm-nobody: subsystems without body splitting) and "No Sub" (admm-full: one
 // system). Time per step (setup included) and −log10 residual, single thread, on warm-started
-// frames with 80–100 contacts (8 robots), and the speed-up on 27 robots. The ratios are what transfers
-// across machines.
+// frames with 80–100 contacts (8 robots), and the speed-up on 27 robots. The ratios are what
+// transfers across machines.
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -14,6 +14,7 @@
 
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/scene_frames.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
 #include "harness/thread_limits.h"
@@ -30,27 +31,13 @@ const char* kSolvers[] = {"subadmm", "subadmm-nobody", "admm-full"};
 std::vector<ContactProblem> Frames(int robots, int wanted, int lo, int hi, int steps, bool quiet,
                                    std::vector<WarmStart>& warm) {
   SimulateOptions o;
-  o.keep_warm = true;
   o.every = 8;
   o.steps = steps;
   o.reference_solvers.clear();  // the table measures the solvers, not a reference
   o.quiet = true;
   if (!quiet) std::fprintf(stderr, "004-table3: simulating %d laikago robots\n", robots);
-  std::vector<ContactProblem> kept;
-  warm.clear();
-  SimulateResult r =
-      Simulate(*FindScene("laikago_drop"), {{"robots", std::to_string(robots)}}, 1, o);
-  for (std::size_t k = 0; k < r.recorded.size(); ++k) {
-    const int c = r.recorded[k].num_contacts();
-    if (c < lo || c > hi) continue;
-    kept.push_back(std::move(r.recorded[k]));
-    warm.push_back(std::move(r.warm[k]));
-  }
-  if (static_cast<int>(kept.size()) > wanted) {
-    kept.erase(kept.begin(), kept.end() - wanted);
-    warm.erase(warm.begin(), warm.end() - wanted);
-  }
-  return kept;
+  return SceneFrames("laikago_drop", {{"robots", std::to_string(robots)}}, wanted, o, 1,
+                     &warm, lo, hi);
 }
 
 struct Row {
@@ -64,8 +51,10 @@ double NegLog10(double r) { return -std::log10(std::isfinite(r) && r > 0 ? r : 1
 // Mean over frames of the best of `repeat` runs (time) and of −log10 res004. The runs go in
 // rounds, every solver on every frame in each: a drift of the machine's speed (busy neighbours,
 // clock changes; ±30% between runs here) then hits all three solvers alike and the ratios hold.
+// `residuals`: also the contact and zero-start residuals (the threaded runs only give times).
 std::map<std::string, Row> Measure(const std::vector<ContactProblem>& frames,
-                                   const std::vector<WarmStart>& warm, int threads, int repeat) {
+                                   const std::vector<WarmStart>& warm, int threads, int repeat,
+                                   bool residuals) {
   RunOptions ro;
   ro.budget.iters = 100;
   ro.threads = threads;
@@ -92,12 +81,13 @@ std::map<std::string, Row> Measure(const std::vector<ContactProblem>& frames,
         // residual once, in round 0.
         WarmStart sol;
         const RunRecord r =
-            RunOne(frames[f], *evs[f], jobs[j], ro, &warm[f], k, k == 0 ? &sol : nullptr);
+            RunOne(frames[f], *evs[f], jobs[j], ro, &warm[f], k,
+                   k == 0 && residuals ? &sol : nullptr);
         best[f * ns + j] = std::min(best[f * ns + j], r.total_time_s);
         best_iter[f * ns + j] =
             std::min(best_iter[f * ns + j], r.solve_time_s / std::max(1, r.iterations));
         res[f * ns + j] = r.final_metrics[Metric::kRes004];
-        if (k == 0) {
+        if (k == 0 && residuals) {
           cres[f * ns + j] = evs[f]->ContactRes004(sol.lambda);
           cold[f * ns + j] =
               RunOne(frames[f], *evs[f], jobs[j], ro, nullptr, k).final_metrics[Metric::kRes004];
@@ -126,11 +116,10 @@ std::string Run(const ReproduceOptions& opt) {
   const std::vector<ContactProblem> f8 = Frames(8, wanted, 80, 100, 24 * 24, opt.quiet, w8);
   const std::vector<ContactProblem> f27 =
       Frames(27, std::max(1, wanted / 2), 0, 1 << 30, 24 * 32, opt.quiet, w27);
-  if (f8.empty()) return "# 004 Table III\n\nNo laikago_drop frame with 80–100 contacts was found.\n";
-  const auto m8 = Measure(f8, w8, 1, repeat);
-  const auto m8t2 = Measure(f8, w8, 2, repeat);
-  const auto m27 = Measure(f27, w27, 1, repeat);
-  const auto m27t2 = Measure(f27, w27, 2, repeat);
+  const auto m8 = Measure(f8, w8, 1, repeat, true);
+  const auto m8t2 = Measure(f8, w8, 2, repeat, false);
+  const auto m27 = Measure(f27, w27, 1, repeat, true);
+  const auto m27t2 = Measure(f27, w27, 2, repeat, false);
   SetSolverThreads(omp_get_num_procs());
   const PublishedTable paper = ReadPublished("004-table3");
   int c_lo = 1 << 30, c_hi = 0, c27_lo = 1 << 30, c27_hi = 0;
