@@ -95,14 +95,27 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
     }
     con_begin_[i + 1] += con_begin_[i];
   }
-  // Constraints grouped by row count: the λ-step is order-free (Jacobi over constraints), and one
-  // loop per kind runs without a branch on the kind per constraint.
-  con3_.clear(), con1_.clear();
-  for (int i = 0; i < nc; ++i) (p.constraints[i].rows() == 3 ? con3_ : con1_).push_back(i);
   con_slacks_.assign(ns, 0);
   {
     std::vector<int> fill(con_begin_.begin(), con_begin_.end() - 1);
     for (int k = 0; k < ns; ++k) con_slacks_[fill[slack_con_[k]]++] = k;
+  }
+  // Constraints grouped by kind: the λ-step is order-free (Jacobi over constraints), and one
+  // loop per kind runs without a branch on the kind per constraint.
+  con3_.clear(), con1_.clear(), contacts_.clear(), softs_.clear();
+  for (int i = 0; i < nc; ++i) {
+    const Constraint& c = p.constraints[i];
+    const int nsl = con_begin_[i + 1] - con_begin_[i];
+    const int* sl = con_slacks_.data() + con_begin_[i];
+    if (track_y_) {  // 000:22 needs every slack's y: the general step
+      (c.rows() == 3 ? con3_ : con1_).push_back(i);
+    } else if (c.type == ConstraintType::kContact && nsl <= 2) {
+      contacts_.push_back({i, c.row, {sl[0], nsl == 2 ? sl[1] : sl[0]}, nsl, c.mu, 0, {0, 0}, 0});
+    } else if (c.type == ConstraintType::kSoft && nsl == 1) {
+      softs_.push_back({i, c.row, sl[0], 0, 0, 0, 0});
+    } else {
+      (c.rows() == 3 ? con3_ : con1_).push_back(i);
+    }
   }
   w_.assign(3 * ns, 0.0), z_.assign(3 * ns, 0.0), y_.assign(3 * ns, 0.0);
 
@@ -167,6 +180,15 @@ void SubAdmmBase::UpdateConstraintBetas() {
       soft_alpha_[i] = c.damping / den;
       soft_kappa_[i] = bi * c.stiffness * p_->e[c.row] / den;
     }
+  }
+  for (ContactRecord& r : contacts_) {
+    r.beta = con_beta_[r.con];
+    for (int t = 0; t < 2; ++t) r.ibs[t] = inv_beta_[slack_sub_[r.slack[t]]];
+    r.max_ibs = std::max(r.ibs[0], r.ibs[1]);
+  }
+  for (SoftRecord& r : softs_) {
+    r.alpha = soft_alpha_[r.con], r.kappa = soft_kappa_[r.con], r.beta = con_beta_[r.con];
+    r.ibs = inv_beta_[slack_sub_[r.slack]];
   }
 }
 
@@ -233,6 +255,57 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
   theta_p = prim2 > theta_p ? prim2 : theta_p;
 }
 
+// ConstraintStepRows<3> for a contact record (a second slack equal to the first is not used).
+void SubAdmmBase::ContactSteps(std::size_t k0, std::size_t k1, double& theta_p) {
+  const ContactRecord* rec = contacts_.data();
+  const double* e = p_->e.data();
+  const double* w = w_.data();
+  double* z = z_.data();
+  double* lam = lambda_.data();
+  double tp = theta_p;
+  for (std::size_t k = k0; k < k1; ++k) {
+    const ContactRecord& c = rec[k];
+    const double* w0 = w + 3 * c.slack[0];
+    const double* w1 = w + 3 * c.slack[1];
+    const bool two = c.nslacks == 2;
+    double* l = lam + c.row;
+    double x[3], ln[3], dl[3];
+    for (int r = 0; r < 3; ++r)
+      x[r] = l[r] - c.beta * ((two ? w0[r] + w1[r] : w0[r]) + e[c.row + r]);
+    ProjectStrict(c.mu, x, ln);
+    double dl2 = 0.0;
+    for (int r = 0; r < 3; ++r) dl[r] = ln[r] - l[r], dl2 += dl[r] * dl[r], l[r] = ln[r];
+    double* z0 = z + 3 * c.slack[0];
+    for (int r = 0; r < 3; ++r) z0[r] = w0[r] + dl[r] * c.ibs[0];
+    if (two) {
+      double* z1 = z + 3 * c.slack[1];
+      for (int r = 0; r < 3; ++r) z1[r] = w1[r] + dl[r] * c.ibs[1];
+    }
+    const double prim2 = dl2 * c.max_ibs * c.max_ibs;
+    tp = prim2 > tp ? prim2 : tp;
+  }
+  theta_p = tp;
+}
+
+// ConstraintStepRows<1> for a soft record: λ⁺ = α (λ − β_i w) − κ.
+void SubAdmmBase::SoftSteps(std::size_t k0, std::size_t k1, double& theta_p) {
+  const SoftRecord* rec = softs_.data();
+  const double* w = w_.data();
+  double* z = z_.data();
+  double* lam = lambda_.data();
+  double tp = theta_p;
+  for (std::size_t k = k0; k < k1; ++k) {
+    const SoftRecord& c = rec[k];
+    const double ws = w[3 * c.slack], l = lam[c.row];
+    const double ln = c.alpha * (l - c.beta * ws) - c.kappa, dl = ln - l;
+    lam[c.row] = ln;
+    z[3 * c.slack] = ws + dl * c.ibs;
+    const double prim2 = dl * dl * c.ibs * c.ibs;
+    tp = prim2 > tp ? prim2 : tp;
+  }
+  theta_p = tp;
+}
+
 void SubAdmmBase::SubsystemStep(int j, double& theta_d) {
   const int b0 = sub_begin_[j], n = sub_n_[j];
   // θ_d,j = ‖A_j v̂_j − b_j − Σ J_sᵀ λ‖ (42). Since v̂_j solved K_j v̂_j = b_j + Σ J_sᵀ(β z_s + λ)
@@ -256,9 +329,11 @@ void SubAdmmBase::VelocityStep(int j) {
 }
 
 Status SubAdmmBase::Iterate() {
-  double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0;
+  double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0, tp2 = 0.0, tp3 = 0.0;
   if (!parallel_) {  // plain loops: even a one-thread OpenMP region costs a few µs per iteration
     for (int j = 0; j < nsub_; ++j) VelocityStep(j);
+    ContactSteps(0, contacts_.size(), tp);
+    SoftSteps(0, softs_.size(), tp);
     for (int i : con3_) ConstraintStepRows<3>(i, tp, ty);
     for (int i : con1_) ConstraintStepRows<1>(i, tp, ty);
     for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
@@ -269,6 +344,10 @@ Status SubAdmmBase::Iterate() {
       for (int j = 0; j < nsub_; ++j) VelocityStep(j);
       // No barrier between the two kinds (each reduces into its own variables): one per
       // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
+#pragma omp for schedule(static) reduction(max : tp2) nowait
+      for (std::size_t k = 0; k < contacts_.size(); ++k) ContactSteps(k, k + 1, tp2);
+#pragma omp for schedule(static) reduction(max : tp3) nowait
+      for (std::size_t k = 0; k < softs_.size(); ++k) SoftSteps(k, k + 1, tp3);
 #pragma omp for schedule(static) reduction(max : tp1) reduction(+ : ty1) nowait
       for (std::size_t k = 0; k < con3_.size(); ++k) ConstraintStepRows<3>(con3_[k], tp1, ty1);
 #pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
@@ -277,7 +356,7 @@ Status SubAdmmBase::Iterate() {
       for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
     }
   }
-  tp = std::sqrt(std::max(tp, tp1)), ty += ty1;
+  tp = std::sqrt(std::max({tp, tp1, tp2, tp3})), ty += ty1;
   theta_p_ = tp, theta_d_ = td, theta_y_ = ty;
   ++iter_;
   if (!std::isfinite(tp) || !std::isfinite(td) || !AllFinite(v_) || !AllFinite(lambda_)) {

@@ -62,6 +62,8 @@ class SubAdmmBase : public Solver {
   void VelocityStep(int j);
   template <int NR>
   void ConstraintStepRows(int i, double& theta_p, double& theta_y);
+  void ContactSteps(std::size_t k0, std::size_t k1, double& theta_p);
+  void SoftSteps(std::size_t k0, std::size_t k1, double& theta_p);
   void SubsystemStep(int j, double& theta_d);
   bool RefactorizeAll();
   void UpdateConstraintBetas();
@@ -71,6 +73,19 @@ class SubAdmmBase : public Solver {
   std::vector<double> con_beta_;                     // per constraint: β_i
   std::vector<double> soft_alpha_, soft_kappa_;      // per soft row: its affine λ-step
   std::vector<int> con3_, con1_;                     // constraints with 3 rows, with 1 row
+  // The common kinds in flat records, so their λ-step reads one record and its slacks' w, z:
+  // contacts with one or two slacks, and soft rows with one slack (joint drives). The β fields
+  // follow every β change (UpdateConstraintBetas). con3_ and con1_ keep the others.
+  struct ContactRecord {
+    int con, row, slack[2], nslacks;
+    double mu, beta, ibs[2], max_ibs;
+  };
+  struct SoftRecord {
+    int con, row, slack;
+    double alpha, kappa, beta, ibs;
+  };
+  std::vector<ContactRecord> contacts_;
+  std::vector<SoftRecord> softs_;
   double scale_ = 1.0;
   bool adaptive_ = true;
   PenaltyAdapter adapter_;
