@@ -28,6 +28,13 @@ void Prefetch(const M& m) {
 }
 constexpr int kAhead = 8;  // items prefetched ahead
 
+// Two consecutive doubles as one SIMD pair (the row kernels' unit).
+using Pair = Eigen::Array2d;
+inline Eigen::Map<Pair, Eigen::Unaligned> PairAt(double* p) { return Eigen::Map<Pair>(p); }
+inline Eigen::Map<const Pair, Eigen::Unaligned> PairAt(const double* p) {
+  return Eigen::Map<const Pair>(p);
+}
+
 }  // namespace
 
 std::vector<SettingSpec> SubAdmmSolver::Specs() {
@@ -292,56 +299,64 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   // (cheap when a subsystem has many bodies and few slacks, e.g. a robot touching the ground).
   const int apply = s.GetInt("apply");
   // The nonzero columns of each J_{b,j} (a tree body: its ancestors' joint dofs) bound the
-  // columns of its slacks' rows.
-  // Body b's columns: cols[col_begin[b] …] (CSR).
-  std::vector<int> col_begin(nb + 1, 0), cols;
-  {
-    std::size_t most = 0;
-    for (const Structure::Body& body : st.bodies) most += body.jacobian.cols();
-    cols.reserve(most);
-  }
+  // columns of its slacks' rows. They are covered by the aligned pairs (2m, 2m + 1) that hold
+  // one: every load and store of a dof then has one size and offset, which lets the processor
+  // forward a pair just stored to the next slack's load. With an odd dof count the last column
+  // takes the pair (n − 2, n − 1), whose first column holds a zero (its aligned pair has it).
+  std::vector<int> body_pair_begin(nb + 1, 0), body_pair_col;
+  std::vector<char> body_pair_own;  // bit q: the pair holds its column q
   std::vector<double> body_cost(nsub_, 0.0), row_cost(nsub_, 0.0);
   for (int b = 0; b < nb; ++b) {
     const Structure::Body& body = st.bodies[order[b]];
     if (b + kAhead < nb) Prefetch(st.bodies[order[b + kAhead]].jacobian);
-    for (int c = 0; c < body.jacobian.cols(); ++c)
-      if (!body.jacobian.col(c).isZero(0.0)) cols.push_back(c);
-    col_begin[b + 1] = static_cast<int>(cols.size());
+    const int nj = static_cast<int>(body.jacobian.cols());
+    for (int c = 0; c < nj && nj >= 2; ++c) {
+      if (body.jacobian.col(c).isZero(0.0)) continue;
+      const bool tail = c + 1 == nj && c % 2 == 0;
+      const int first = tail ? c - 1 : c - c % 2;
+      if (body_pair_col.size() > static_cast<std::size_t>(body_pair_begin[b]) &&
+          body_pair_col.back() == first)
+        continue;
+      body_pair_col.push_back(first), body_pair_own.push_back(tail ? 2 : 3);
+    }
+    body_pair_begin[b + 1] = static_cast<int>(body_pair_col.size());
     const int j = body.subsystem;
+    const int ncols = 2 * (body_pair_begin[b + 1] - body_pair_begin[b]);
     body_cost[j] += 100.0;  // a forward and a backward tree step
     for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
       body_cost[j] += 18.0 * slack_nrows_[sl];
-      row_cost[j] += 3.0 * slack_nrows_[sl] * (col_begin[b + 1] - col_begin[b]);
+      row_cost[j] += 3.0 * slack_nrows_[sl] * ncols;
     }
   }
-  srow_begin_.assign(ns + 1, 0), srow_col_.clear(), srow_val_.clear();
-  gh_.assign(p.num_dofs(), Eigen::Vector2d::Zero());
   rows_mode_.assign(nsub_, 0);
-  for (int j = 0; j < nsub_; ++j)
-    rows_mode_[j] = apply == 2 || (apply == 0 && row_cost[j] < body_cost[j]);
-  std::size_t row_entries = 0;
-  for (int sl = 0; sl < ns; ++sl)
-    if (rows_mode_[slack_sub_[sl]])
-      row_entries += col_begin[slack_body_[sl] + 1] - col_begin[slack_body_[sl]];
-  srow_col_.reserve(row_entries), srow_val_.reserve(3 * row_entries);
+  for (int j = 0; j < nsub_; ++j)  // pairs need two columns
+    rows_mode_[j] = sub_n_[j] >= 2 && (apply == 2 || (apply == 0 && row_cost[j] < body_cost[j]));
+  spair_begin_.assign(ns + 1, 0);
   for (int sl = 0; sl < ns; ++sl) {
     const int b = slack_body_[sl];
-    if (rows_mode_[slack_sub_[sl]]) {
-      const Eigen::MatrixXd& Jb = st.bodies[order[b]].jacobian;
-      const double* J = J_[sl].data();  // 3 × 6, row-major
-      for (int t = col_begin[b]; t < col_begin[b + 1]; ++t) {
-        const int c = cols[t];
-        const double* x = Jb.col(c).data();
-        double col[3];
-        for (int r = 0; r < 3; ++r)
-          col[r] = J[6 * r] * x[0] + J[6 * r + 1] * x[1] + J[6 * r + 2] * x[2] +
-                   J[6 * r + 3] * x[3] + J[6 * r + 4] * x[4] + J[6 * r + 5] * x[5];
-        if (col[0] == 0.0 && col[1] == 0.0 && col[2] == 0.0) continue;
-        srow_col_.push_back(c);
-        srow_val_.insert(srow_val_.end(), col, col + 3);
+    const int pairs = rows_mode_[slack_sub_[sl]] ? body_pair_begin[b + 1] - body_pair_begin[b] : 0;
+    spair_begin_[sl + 1] = spair_begin_[sl] + pairs;
+  }
+  pair_col_.resize(spair_begin_[ns]);
+  pair_val_.resize(6 * static_cast<std::size_t>(spair_begin_[ns]));
+  for (int sl = 0; sl < ns; ++sl) {
+    if (!rows_mode_[slack_sub_[sl]]) continue;
+    const int b = slack_body_[sl];
+    const Eigen::MatrixXd& Jb = st.bodies[order[b]].jacobian;
+    const double* J = J_[sl].data();  // 3 × 6, row-major
+    int at = spair_begin_[sl];
+    for (int q = body_pair_begin[b]; q < body_pair_begin[b + 1]; ++q, ++at) {
+      pair_col_[at] = body_pair_col[q];
+      double* out = pair_val_.data() + 6 * static_cast<std::size_t>(at);
+      for (int u = 0; u < 2; ++u) {
+        const double* x = Jb.col(body_pair_col[q] + u).data();
+        for (int i = 0; i < 3; ++i)
+          out[2 * i + u] = (body_pair_own[q] >> u & 1)
+                               ? J[6 * i] * x[0] + J[6 * i + 1] * x[1] + J[6 * i + 2] * x[2] +
+                                     J[6 * i + 3] * x[3] + J[6 * i + 4] * x[4] + J[6 * i + 5] * x[5]
+                               : 0.0;
       }
     }
-    srow_begin_[sl + 1] = static_cast<int>(srow_col_.size());
   }
   return {};
 }
@@ -383,17 +398,18 @@ void SubAdmmSolver::SlackVelocities(int j, const double* v) {
   const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
   if (rows_mode_[j]) {
     // Locals: stores through w would otherwise make the compiler reload the members' pointers.
-    const int* begin = srow_begin_.data();
-    const int* col = srow_col_.data();
-    const double* a = srow_val_.data() + 3 * begin[body_slack_begin_[b0]];
+    const int* begin = spair_begin_.data();
+    const int* col = pair_col_.data();
+    const int s0 = body_slack_begin_[b0], s1 = body_slack_begin_[b1];
+    const double* a = pair_val_.data() + 6 * static_cast<std::size_t>(begin[s0]);
     double* w = w_.data();
-    for (int sl = body_slack_begin_[b0]; sl < body_slack_begin_[b1]; ++sl) {
-      double w0 = 0.0, w1 = 0.0, w2 = 0.0;
-      for (int t = begin[sl], end = begin[sl + 1]; t < end; ++t, a += 3) {
-        const double x = v[col[t]];
-        w0 += a[0] * x, w1 += a[1] * x, w2 += a[2] * x;
+    for (int sl = s0; sl < s1; ++sl) {
+      Pair w0 = Pair::Zero(), w1 = Pair::Zero(), w2 = Pair::Zero();
+      for (int t = begin[sl], end = begin[sl + 1]; t < end; ++t, a += 6) {
+        const Pair x = PairAt(v + col[t]);
+        w0 += PairAt(a) * x, w1 += PairAt(a + 2) * x, w2 += PairAt(a + 4) * x;
       }
-      w[3 * sl] = w0, w[3 * sl + 1] = w1, w[3 * sl + 2] = w2;
+      w[3 * sl] = w0.sum(), w[3 * sl + 1] = w1.sum(), w[3 * sl + 2] = w2.sum();
     }
   } else {
     SlackVelocitiesByBody(j, v);
@@ -429,28 +445,28 @@ void SubAdmmSolver::SlackVelocitiesByBody(int j, const double* v) {
 void SubAdmmSolver::Accumulate(int j, double* g, double* h) {
   const double* lam = lambda_.data();
   if (rows_mode_[j]) {
-    // (g, h) accumulated as pairs: one 2-wide multiply-add per row entry instead of two scalars.
-    // Locals: stores into gh would otherwise make the compiler reload the members' pointers.
-    Eigen::Vector2d* gh = gh_.data() + sub_begin_[j];
-    for (int k = 0; k < sub_n_[j]; ++k) gh[k].setZero();
-    const int* begin = srow_begin_.data();
-    const int* col = srow_col_.data();
+    // Locals: stores into g and h would otherwise make the compiler reload the members' pointers.
+    for (int k = 0; k < sub_n_[j]; ++k) g[k] = 0.0, h[k] = 0.0;
+    const int* begin = spair_begin_.data();
+    const int* col = pair_col_.data();
     const int* row = slack_row_.data();
     const int* nrows = slack_nrows_.data();
     const double* zs = z_.data();
     const int s0 = body_slack_begin_[sub_body_begin_[j]];
     const int s1 = body_slack_begin_[sub_body_begin_[j + 1]];
-    const double* a = srow_val_.data() + 3 * begin[s0];
+    const double* a = pair_val_.data() + 6 * static_cast<std::size_t>(begin[s0]);
     for (int sl = s0; sl < s1; ++sl) {
       const double* l = lam + row[sl];
       const double* z = zs + 3 * sl;
       const bool three = nrows[sl] == 3;
-      const Eigen::Vector2d lz0(l[0], z[0]), lz1(three ? l[1] : 0.0, z[1]),
-          lz2(three ? l[2] : 0.0, z[2]);
-      for (int t = begin[sl], end = begin[sl + 1]; t < end; ++t, a += 3)
-        gh[col[t]] += a[0] * lz0 + a[1] * lz1 + a[2] * lz2;
+      const double l0 = l[0], l1 = three ? l[1] : 0.0, l2 = three ? l[2] : 0.0;
+      const double z0 = z[0], z1 = z[1], z2 = z[2];
+      for (int t = begin[sl], end = begin[sl + 1]; t < end; ++t, a += 6) {
+        const Pair c0 = PairAt(a), c1 = PairAt(a + 2), c2 = PairAt(a + 4);
+        PairAt(g + col[t]) += c0 * l0 + c1 * l1 + c2 * l2;
+        PairAt(h + col[t]) += c0 * z0 + c1 * z1 + c2 * z2;
+      }
     }
-    for (int k = 0; k < sub_n_[j]; ++k) g[k] = gh[k][0], h[k] = gh[k][1];
   } else {
     AccumulateByBody(j, g, h);
   }

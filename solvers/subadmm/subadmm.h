@@ -53,12 +53,13 @@ class SubAdmmSolver : public SubAdmmBase {
   std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
   void SlackVelocitiesByBody(int j, const double* v);
   void AccumulateByBody(int j, double* g, double* h);
-  // Row application: body slack sl's row J_s J_{b,j} on columns srow_col_[srow_begin_[sl] …],
-  // 3 values per column.
+  // Row application: body slack sl's rows J_s J_{b,j} on the nonzero columns of J_{b,j} (a tree
+  // body: its ancestors' joint dofs), in pairs of consecutive columns so that each step is one
+  // SIMD pair: pairs [spair_begin_[sl], …[sl + 1]), each at column pair_col_ with 6 values in
+  // pair_val_ (rows 0, 1, 2, two columns each).
   std::vector<char> rows_mode_;
-  std::vector<int> srow_begin_, srow_col_;
-  std::vector<double> srow_val_;
-  std::vector<Eigen::Vector2d> gh_;  // per dof: (Σ Jᵀλ, Σ Jᵀz) while accumulating rows
+  std::vector<int> spair_begin_, pair_col_;
+  std::vector<double> pair_val_;
   int point_blocks_ = 0, dense_blocks_ = 0, tree_subsystems_ = 0;
 };
 
