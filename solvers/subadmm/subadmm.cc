@@ -343,19 +343,13 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     if (!rows_mode_[slack_sub_[sl]]) continue;
     const int b = slack_body_[sl];
     const Eigen::MatrixXd& Jb = st.bodies[order[b]].jacobian;
-    const double* J = J_[sl].data();  // 3 × 6, row-major
     int at = spair_begin_[sl];
     for (int q = body_pair_begin[b]; q < body_pair_begin[b + 1]; ++q, ++at) {
       pair_col_[at] = body_pair_col[q];
+      const Eigen::Matrix<double, 3, 2> v = J_[sl] * Jb.middleCols<2>(body_pair_col[q]);
       double* out = pair_val_.data() + 6 * static_cast<std::size_t>(at);
-      for (int u = 0; u < 2; ++u) {
-        const double* x = Jb.col(body_pair_col[q] + u).data();
-        for (int i = 0; i < 3; ++i)
-          out[2 * i + u] = (body_pair_own[q] >> u & 1)
-                               ? J[6 * i] * x[0] + J[6 * i + 1] * x[1] + J[6 * i + 2] * x[2] +
-                                     J[6 * i + 3] * x[3] + J[6 * i + 4] * x[4] + J[6 * i + 5] * x[5]
-                               : 0.0;
-      }
+      for (int u = 0; u < 2; ++u)
+        for (int i = 0; i < 3; ++i) out[2 * i + u] = (body_pair_own[q] >> u & 1) ? v(i, u) : 0.0;
     }
   }
   return {};
