@@ -259,9 +259,7 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
 void SubAdmmBase::ContactSteps(std::size_t k0, std::size_t k1, double& theta_p) {
   const ContactRecord* rec = contacts_.data();
   const double* e = p_->e.data();
-  const double* w = w_.data();
-  double* z = z_.data();
-  double* lam = lambda_.data();
+  const auto [w, z, lam] = StepArrays();
   double tp = theta_p;
   for (std::size_t k = k0; k < k1; ++k) {
     const ContactRecord& c = rec[k];
@@ -290,9 +288,7 @@ void SubAdmmBase::ContactSteps(std::size_t k0, std::size_t k1, double& theta_p) 
 // ConstraintStepRows<1> for a soft record: λ⁺ = α (λ − β_i w) − κ.
 void SubAdmmBase::SoftSteps(std::size_t k0, std::size_t k1, double& theta_p) {
   const SoftRecord* rec = softs_.data();
-  const double* w = w_.data();
-  double* z = z_.data();
-  double* lam = lambda_.data();
+  const auto [w, z, lam] = StepArrays();
   double tp = theta_p;
   for (std::size_t k = k0; k < k1; ++k) {
     const SoftRecord& c = rec[k];

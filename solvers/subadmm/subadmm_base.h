@@ -62,6 +62,14 @@ class SubAdmmBase : public Solver {
   void VelocityStep(int j);
   template <int NR>
   void ConstraintStepRows(int i, double& theta_p, double& theta_y);
+  // The λ-step's arrays as locals (w, z, λ): stores through members' pointers would otherwise
+  // make the compiler reload them.
+  struct Arrays {
+    const double* w;
+    double* z;
+    double* lam;
+  };
+  Arrays StepArrays() { return {w_.data(), z_.data(), lambda_.data()}; }
   void ContactSteps(std::size_t k0, std::size_t k1, double& theta_p);
   void SoftSteps(std::size_t k0, std::size_t k1, double& theta_p);
   void SubsystemStep(int j, double& theta_d);
