@@ -31,7 +31,7 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
     if (warm) starts.push_back(std::move(r.warm[i]));
   }
   if (kept.empty()) {
-    if (max_contacts < (1 << 30))
+    if (max_contacts < kAnyContacts)
       throw Error(fmt::format("scene '{}': no frame with {}–{} contacts was recorded", scene,
                               min_contacts, max_contacts));
     throw Error(fmt::format("scene '{}': no frame with contacts was recorded", scene));

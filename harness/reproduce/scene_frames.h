@@ -14,10 +14,11 @@ namespace ncp {
 // The last `frames` recorded frames of `scene` simulated with `sim` whose contact count lies in
 // [min_contacts, max_contacts]; throws ncp::Error when the scene does not exist or records none.
 // With `warm`, also each frame's warm start carried over from the previous step (002 §V-A5).
+constexpr int kAnyContacts = 1 << 30;  // max_contacts: no upper bound
 std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap& params,
                                         int frames, SimulateOptions sim, std::uint64_t seed = 1,
                                         std::vector<WarmStart>* warm = nullptr,
-                                        int min_contacts = 1, int max_contacts = 1 << 30);
+                                        int min_contacts = 1, int max_contacts = kAnyContacts);
 
 // One solver on every frame until res004 ≤ tol (or the budget ends), single thread. With tol > 0
 // the times are those of a second run of the same number of iterations without the per-iteration

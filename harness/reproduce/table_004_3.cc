@@ -115,7 +115,7 @@ std::string Run(const ReproduceOptions& opt) {
   std::vector<WarmStart> w8, w27;
   const std::vector<ContactProblem> f8 = Frames(8, wanted, 80, 100, 24 * 24, opt.quiet, w8);
   const std::vector<ContactProblem> f27 =
-      Frames(27, std::max(1, wanted / 2), 0, 1 << 30, 24 * 32, opt.quiet, w27);
+      Frames(27, std::max(1, wanted / 2), 1, kAnyContacts, 24 * 32, opt.quiet, w27);
   const auto m8 = Measure(f8, w8, 1, repeat, true);
   const auto m8t2 = Measure(f8, w8, 2, repeat, false);
   const auto m27 = Measure(f27, w27, 1, repeat, true);
