@@ -39,7 +39,8 @@ WarmMode WarmModeFromName(const std::string& name) {
   if (name == "none") return WarmMode::kNone;
   if (name == "reference") return WarmMode::kReference;
   if (name == "previous") return WarmMode::kPrevious;
-  throw Error(fmt::format("--warm = {}: must be one of none, reference, previous", name));
+  if (name == "guess") return WarmMode::kGuess;
+  throw Error(fmt::format("--warm = {}: must be one of none, reference, previous, guess", name));
 }
 
 const char* ToString(WarmMode w) {
@@ -47,6 +48,7 @@ const char* ToString(WarmMode w) {
     case WarmMode::kNone: return "none";
     case WarmMode::kReference: return "reference";
     case WarmMode::kPrevious: return "previous";
+    case WarmMode::kGuess: return "guess";
   }
   return "none";
 }
@@ -243,6 +245,9 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
             warm = &ws;
           } else if (opt.warm == WarmMode::kPrevious && previous) {
             warm = &*previous;
+          } else if (opt.warm == WarmMode::kGuess && !p.guesses.empty()) {
+            ws = {p.guesses.front().v, p.guesses.front().lambda};
+            warm = &ws;
           }
           WarmStart solution;
           RunRecord r = RunOne(p, *ev, job, opt, warm, rep, &solution);

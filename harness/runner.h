@@ -22,7 +22,8 @@ struct Budget {
   std::string ToString() const;
 };
 
-enum class WarmMode { kNone, kReference, kPrevious };
+// kGuess: the problem's first shipped initial guess (fclib /guesses), none when it has none.
+enum class WarmMode { kNone, kReference, kPrevious, kGuess };
 WarmMode WarmModeFromName(const std::string& name);  // throws ncp::Error
 const char* ToString(WarmMode w);
 

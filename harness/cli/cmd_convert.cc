@@ -9,6 +9,7 @@
 #include "problems/io/fclib_io.h"
 #include "problems/model/bitwise_compare.h"
 #include "problems/model/fold_soft.h"
+#include "problems/model/local_form.h"
 #include "problems/model/validate.h"
 
 namespace ncp::cli {
@@ -18,7 +19,7 @@ void AddConvert(CLI::App& app, Action& action) {
   struct Opts {
     std::string in, out, to = "ncpbench";
     int index = 0;
-    bool all = false, verify = false;
+    bool all = false, verify = false, local = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "fclib file or ncpbench dataset")->required();
@@ -27,6 +28,10 @@ void AddConvert(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--index", o->index, "problem index for --to fclib (one problem per file)");
   cmd->add_flag("--all", o->all, "--to fclib: every problem, as <output>/<problem name>.hdf5");
+  cmd->add_flag("--local", o->local,
+                "--to fclib: write the local (Delassus) form W = J A⁻¹ Jᵀ, q = J A⁻¹ b + e of a "
+                "global problem (soft rows folded, unilateral rows as μ = 0 contacts; bilateral "
+                "rows have no local form)");
   cmd->add_flag("--verify", o->verify,
                 "--to fclib: re-import each file and check A, b, J, e, W, q, mu bitwise against the "
                 "problem (soft rows folded)");
@@ -36,12 +41,15 @@ void AddConvert(CLI::App& app, Action& action) {
       for (const auto& p : problems)
         if (std::string err = Validate(p); !err.empty())
           throw Error(fmt::format("{}: problem '{}': {}", o->in, p.meta.name, err));
+      if (o->local && o->to != "fclib") throw Error("--local: goes with --to fclib");
       if (o->to == "ncpbench") {
         WriteDataset(o->out, problems, {{"converted_from", o->in}});
         std::printf("wrote %zu problems to %s\n", problems.size(), o->out.c_str());
         return 0;
       }
-      auto write = [o](const std::string& path, const ContactProblem& p) {
+      auto write = [o](const std::string& path, const ContactProblem& given) {
+        const bool to_local = o->local && given.form == ProblemForm::kGlobal;
+        const ContactProblem p = to_local ? MakeLocalForm(given) : given;
         const bool global = p.form == ProblemForm::kGlobal;
         if (global) WriteFclibGlobal(path, p);
         else WriteFclibLocal(path, p);

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/inputs.h"
 #include "harness/runner.h"
 
 namespace ncp::cli {
@@ -17,10 +18,11 @@ void AddRun(CLI::App& app, Action& action) {
                 tol_metric = "res004", warm = "none";
     int iters = 1000, repeat = 1, threads = 0, trace = 0;
     double time_ms = 0, tol = 0;
-    bool quiet = false;
+    bool quiet = false, skip_invalid = false;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("datasets", o->datasets, "ncpbench datasets or fclib files")->required();
+  cmd->add_option("datasets", o->datasets,
+                  "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)")->required();
   cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
   cmd->add_option("-o,--out", o->out, "results file (.h5)")->capture_default_str();
@@ -31,7 +33,11 @@ void AddRun(CLI::App& app, Action& action) {
   cmd->add_option("--repeat", o->repeat, "repeats per job (report uses the minimum time)");
   cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)");
   cmd->add_option("--trace", o->trace, "record metrics every K iterations (0: none)");
-  cmd->add_option("--warm", o->warm, "warm start: none | reference | previous")->capture_default_str();
+  cmd->add_option("--warm", o->warm,
+                  "warm start: none | reference | previous | guess (fclib /guesses)")
+      ->capture_default_str();
+  cmd->add_flag("--skip-invalid", o->skip_invalid,
+                "run the valid inputs and list the invalid ones (default: refuse them all)");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
   cmd->callback([&action, o] {
     action = [o] {
@@ -55,9 +61,11 @@ void AddRun(CLI::App& app, Action& action) {
       opt.trace_every = o->trace;
       opt.warm = WarmModeFromName(o->warm);
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
-      std::vector<DatasetInput> data;
-      for (const std::string& path : o->datasets) data.push_back(LoadValidated(path));
-      RunAll(data, jobs, opt, o->out, o->quiet);
+      const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, o->quiet);
+      for (const SkippedInput& s : in.skipped)
+        std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
+      if (!in.skipped.empty()) opt.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
+      RunAll(in.data, jobs, opt, o->out, o->quiet);
       std::printf("results: %s\n", o->out.c_str());
       return 0;
     };

@@ -13,8 +13,10 @@ extern "C" {
 
 #include "common/error.h"
 #include "problems/io/dataset_hdf5.h"
+#include "problems/io/fclib_solution.h"
 #include "problems/io/h5_util.h"
 #include "problems/model/fold_soft.h"
+#include "problems/model/validate.h"
 
 namespace ncp {
 namespace {
@@ -261,12 +263,22 @@ SpMat ExpandTriangle(const SpMat& a) {
 
 Vec ToVec(const double* x, int n) { return Eigen::Map<const Vec>(x, n); }
 
-ContactProblem ConvertGlobal(const std::string& path, const FileLayout& l) {
+using RowMap = FclibRowMap;
+
+ContactProblem ConvertGlobal(const std::string& path, const FileLayout& l, RowMap& map) {
   std::unique_ptr<fclib_global, GlobalDeleter> g(fclib_read_global(path.c_str()));
   if (!g) throw Error(fmt::format("{}: libfclib could not read the global problem", path));
   ContactProblem p;
   p.form = ProblemForm::kGlobal;
   p.A = ExpandTriangle(ToEigen(*g->M, l.M));
+  // A mass matrix is symmetric; a single-precision export (LMGC90, Siconos) is only nearly so.
+  // Beyond rounding (validation's tolerance) its symmetric part is the problem (CHOLMOD reads
+  // one triangle anyway); the asymmetry is kept with the problem and warned about when the
+  // file is loaded for a run. Rounding-level asymmetry is kept as stored (bitwise round trip).
+  if (const double asym = Asymmetry(p.A); asym > ValidateOptions{}.symmetry_tol) {
+    p.meta.params["asymmetry_M"] = asym;
+    p.A = 0.5 * (p.A + SpMat(p.A.transpose()));
+  }
   p.b = ToVec(g->f, l.M.m);
 
   const int ncols_h = l.H.n;
@@ -335,10 +347,12 @@ ContactProblem ConvertGlobal(const std::string& path, const FileLayout& l) {
   SpMat Jt(l.H.m, rows);
   Jt.setFromTriplets(t.begin(), t.end());
   p.J = SpMat(Jt.transpose());
+  map.out_h = std::move(out_h);
+  map.out_g = std::move(out_g);
   return p;
 }
 
-ContactProblem ConvertLocal(const std::string& path, const FileLayout& l) {
+ContactProblem ConvertLocal(const std::string& path, const FileLayout& l, RowMap& map) {
   std::unique_ptr<fclib_local, LocalDeleter> f(fclib_read_local(path.c_str()));
   if (!f) throw Error(fmt::format("{}: libfclib could not read the local problem", path));
   ContactProblem p;
@@ -348,6 +362,10 @@ ContactProblem ConvertLocal(const std::string& path, const FileLayout& l) {
   for (int c = 0; c < l.W.m / kSpaceDim; ++c) {
     AddConstraint(p.constraints, ConstraintType::kContact, f->mu[c]);
   }
+  // W stays as stored, also when it is not symmetric; solvers say what they do with that.
+  if (const double asym = Asymmetry(p.W); asym > 0) p.meta.params["asymmetry"] = asym;
+  map.out_h.resize(l.W.m);
+  for (int r = 0; r < l.W.m; ++r) map.out_h[r] = r;
   return p;
 }
 
@@ -470,7 +488,10 @@ ContactProblem ReadFclib(const std::string& path) {
       root.Fail("", "not an fclib file (no /fclib_global or /fclib_local group)");
     }
   }
-  ContactProblem p = layout.global ? ConvertGlobal(path, layout) : ConvertLocal(path, layout);
+  RowMap map;
+  ContactProblem p =
+      layout.global ? ConvertGlobal(path, layout, map) : ConvertLocal(path, layout, map);
+  ReadFclibSolutions(path, map, p);
   p.meta.scenario = "fclib";
   p.meta.name = std::filesystem::path(path).stem().string();
   p.meta.case_name = layout.title;
@@ -548,8 +569,11 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
   WriteAtomically(path, [&](const char* file) {
     const int ok = fclib_write_global(&g, file);
     if (ok == 1) {  // fclib readers ignore the extra group
-      h5::File out = h5::File::OpenReadWrite(file);
-      out.root().Create(kLayoutGroup).WriteInts(kLayoutTypes, types);
+      {
+        h5::File out = h5::File::OpenReadWrite(file);
+        out.root().Create(kLayoutGroup).WriteInts(kLayoutTypes, types);
+      }
+      WriteFclibSolution(file, q, contact_rows, bilateral_rows);
     }
     return ok;
   });
@@ -595,7 +619,13 @@ void WriteFclibLocal(const std::string& path, const ContactProblem& p) {
   l.s = nullptr;
   l.spacedim = kSpaceDim;
   l.info = &info.info;
-  WriteAtomically(path, [&](const char* file) { return fclib_write_local(&l, file); });
+  std::vector<int> rows(static_cast<std::size_t>(m));
+  for (int r = 0; r < m; ++r) rows[r] = r;
+  WriteAtomically(path, [&](const char* file) {
+    const int ok = fclib_write_local(&l, file);
+    if (ok == 1) WriteFclibSolution(file, p, rows, {});
+    return ok;
+  });
 }
 
 bool IsFclibFile(const std::string& path) {

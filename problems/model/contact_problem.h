@@ -84,6 +84,12 @@ struct Reference {
   double res004 = -1.0;     // residual of (v, λ), −1 when unknown
 };
 
+// An initial guess shipped with a problem (fclib /guesses, e.g. the previous step's solution).
+struct Guess {
+  Vec v;       // empty when the file has none (local problems)
+  Vec lambda;
+};
+
 struct Metadata {
   std::string name;       // unique within a dataset
   std::string scenario;   // generator name, or "fclib"
@@ -109,6 +115,7 @@ struct ContactProblem {
   std::vector<Constraint> constraints;
   Structure structure;
   std::optional<Reference> reference;
+  std::vector<Guess> guesses;
   Metadata meta;
 
   int num_dofs() const { return form == ProblemForm::kGlobal ? static_cast<int>(A.rows()) : 0; }

@@ -14,8 +14,14 @@ struct ValidateOptions {
 };
 
 // Returns the empty string when the problem is valid, else a one-line message such as
-// "b: wrong size: expected 12, got 11".
+// "b: wrong size: expected 12, got 11". A local W need not be symmetric: exported Delassus
+// matrices are not exactly, and solvers say what they do with one (ncpbench list solvers);
+// only what cannot be a problem is refused (sizes, non-finite values, μ < 0, a non-square W).
 std::string Validate(const ContactProblem& p, const ValidateOptions& opt = {});
+
+// max |M − Mᵀ| / max |M| (0 for a symmetric or empty matrix): how far an exported matrix is
+// from symmetric. fclib files written in single precision (LMGC90, Siconos) carry 1e-7 to 2e-3.
+double Asymmetry(const SpMat& M);
 
 // Only the finiteness of A, b, J, e (cheap enough for every simulation step).
 std::string ValidateFinite(const ContactProblem& p);

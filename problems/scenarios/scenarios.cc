@@ -34,7 +34,8 @@ std::vector<ContactProblem> GenerateRandom(const std::map<std::string, std::stri
   const std::map<std::string, int*> ints = {
       {"bodies", &o.num_bodies},         {"bodies_per_subsystem", &o.bodies_per_subsystem},
       {"contacts", &o.num_contacts},     {"unilateral", &o.num_unilateral},
-      {"bilateral", &o.num_bilateral},   {"soft", &o.num_soft}};
+      {"bilateral", &o.num_bilateral},   {"soft", &o.num_soft},
+      {"rows_per_body", &o.rows_per_body}};
   const std::map<std::string, double*> reals = {
       {"frac_open", &o.frac_open},   {"frac_stick", &o.frac_stick},
       {"frac_slip", &o.frac_slip},   {"ground_fraction", &o.ground_fraction},

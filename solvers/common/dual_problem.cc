@@ -75,7 +75,9 @@ DualProblem MakeDualProblem(const ContactProblem& p, int block) {
   DualProblem d;
   d.constraints = &p.constraints;
   if (p.form == ProblemForm::kLocal) {
-    d.W = p.W;
+    // Stored transposed, so that the row access of the dual solvers uses W as stored when an
+    // exported W is not exactly symmetric (as Siconos' NSGS does).
+    d.W = p.W.transpose();
     d.W.makeCompressed();
     d.q = p.q;
     d.e = Vec::Zero(p.q.size());

@@ -11,7 +11,9 @@
 namespace ncp {
 
 struct DualProblem {
-  SpMat W;   // m × m, symmetric, both triangles, column-major (column i = row i)
+  // m × m, both triangles, column-major, stored so that column i holds row i of W (RowDot):
+  // W itself when symmetric, Wᵀ for a local problem whose W is not (fclib exports).
+  SpMat W;
   Vec q;     // m
   Vec e;     // m, bias rows (needed by soft rows), zero for local problems
   Vec diag;  // W_ii

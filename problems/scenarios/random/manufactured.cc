@@ -108,7 +108,7 @@ struct ContactSide {
 }  // namespace
 
 std::string ValidateOptions(const ManufacturedOptions& o) {
-  auto bad = [](const char* f, double v, const char* rule) {
+  auto bad = [](const char* f, double v, const std::string& rule) {
     return fmt::format("{} = {}: {}", f, v, rule);
   };
   if (o.num_bodies < 1) return bad("num_bodies", o.num_bodies, "must be >= 1");
@@ -129,12 +129,18 @@ std::string ValidateOptions(const ManufacturedOptions& o) {
   if (!(o.condition >= 1)) return bad("condition", o.condition, "must be >= 1");
   if (!(o.coupling >= 0)) return bad("coupling", o.coupling, "must be >= 0");
   if (!(o.body_size > 0)) return bad("body_size", o.body_size, "must be > 0");
-  // Uniqueness of λ* needs at most 5 rows per body and hence at most one contact per body.
+  if (o.rows_per_body < 3) return bad("rows_per_body", o.rows_per_body, "must be >= 3");
+  if (o.articulated && o.rows_per_body != 5)
+    return bad("rows_per_body", o.rows_per_body, "must be 5 with articulated (trees take 3)");
+  // Uniqueness of λ* needs at most 5 rows per body and hence at most one contact per body;
+  // rows_per_body > 5 gives up uniqueness on purpose.
   const int singles = o.num_unilateral + o.num_bilateral + o.num_soft;
-  if (o.num_contacts > o.num_bodies || 3 * o.num_contacts + singles > 5 * o.num_bodies)
+  const int per_body = o.rows_per_body / 3;
+  if (o.num_contacts > per_body * o.num_bodies ||
+      3 * o.num_contacts + singles > o.rows_per_body * o.num_bodies)
     return bad("num_bodies", o.num_bodies,
-               "too few: need >= num_contacts and 5 rows per body (3 per contact + 1 per other "
-               "constraint)");
+               fmt::format("too few: need >= num_contacts / {} and {} rows per body (3 per "
+                           "contact + 1 per other constraint)", per_body, o.rows_per_body));
   return {};
 }
 
@@ -232,7 +238,7 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
   // row rank (generically), W is SPD and λ* is unique. Not 6: two point contacts on one body
   // span only rank 5 (the squeeze force along the line through both points is indeterminate).
   // Trees: at most 3 rows per body, and fewer rows than dofs per subsystem.
-  std::vector<int> capacity(nb, o.articulated ? 3 : 5);
+  std::vector<int> capacity(nb, o.articulated ? 3 : o.rows_per_body);
   std::vector<int> sub_capacity;
   for (const auto& sub : p.structure.subsystems)
     sub_capacity.push_back(o.articulated ? sub.dof_count - 1 : 1 << 30);
@@ -342,6 +348,7 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
   p.meta.generator_version = 1;
   auto& prm = p.meta.params;
   prm["num_bodies"] = nb, prm["bodies_per_subsystem"] = o.bodies_per_subsystem;
+  if (o.rows_per_body != 5) prm["rows_per_body"] = o.rows_per_body;
   prm["num_contacts"] = o.num_contacts, prm["num_unilateral"] = o.num_unilateral;
   prm["num_bilateral"] = o.num_bilateral, prm["num_soft"] = o.num_soft;
   prm["frac_open"] = o.frac_open, prm["frac_stick"] = o.frac_stick, prm["frac_slip"] = o.frac_slip;

@@ -22,6 +22,10 @@ struct ManufacturedOptions {
   int num_unilateral = 8;
   int num_bilateral = 6;
   int num_soft = 6;
+  // Constraint rows charged to one body (rigid bodies only). Up to 5, J has full row rank and λ*
+  // is unique; more (a body has 6 dofs, two contacts on it span 5) makes W = J A⁻¹ Jᵀ
+  // rank-deficient, as in stacks and piles: (v*, λ*) is still an exact solution, one of many.
+  int rows_per_body = 5;
   // Status mix of contacts (normalized): open, stick, slip.
   double frac_open = 0.2;
   double frac_stick = 0.4;

@@ -1,0 +1,98 @@
+#include "harness/inputs.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "problems/io/fclib_io.h"
+#include "problems/model/validate.h"
+
+namespace ncp {
+namespace {
+
+// Below this the asymmetry is the rounding of a double-precision writer: recorded, not warned.
+constexpr double kWarnAsymmetry = 1e-12;
+
+bool IsDataFile(const std::filesystem::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".h5" || ext == ".hdf5";
+}
+
+// One line per file whose matrices are not exactly symmetric, as exported: the problem is used
+// as stored (solvers say how in `ncpbench list solvers`), the figure is kept in its metadata.
+void WarnAsymmetry(const DatasetInput& d) {
+  double w = 0.0, a = 0.0;
+  for (const ContactProblem& p : d.problems) {
+    if (auto it = p.meta.params.find("asymmetry"); it != p.meta.params.end())
+      w = std::max(w, it->second);
+    if (auto it = p.meta.params.find("asymmetry_M"); it != p.meta.params.end())
+      a = std::max(a, it->second);
+  }
+  if (w > kWarnAsymmetry)
+    std::fprintf(stderr, "warning: %s: W is not symmetric: max|W - W^T|/max|W| = %.2e (used as "
+                 "stored or by its symmetric part, per solver: ncpbench list solvers)\n",
+                 d.path.c_str(), w);
+  if (a > kWarnAsymmetry)
+    std::fprintf(stderr, "warning: %s: M is not symmetric: max|M - M^T|/max|M| = %.2e (its "
+                 "symmetric part is used)\n", d.path.c_str(), a);
+}
+
+}  // namespace
+
+std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> files;
+    for (const fs::directory_entry& e : fs::directory_iterator(path, ec))
+      if (e.is_regular_file(ec) && IsDataFile(e.path())) files.push_back(e.path().string());
+    if (ec) throw Error(fmt::format("{}: cannot list the folder: {}", path, ec.message()));
+    if (files.empty())
+      throw Error(fmt::format("{}: a folder without .h5 or .hdf5 files", path));
+    std::sort(files.begin(), files.end());
+    out.insert(out.end(), files.begin(), files.end());
+  }
+  return out;
+}
+
+LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid, bool quiet) {
+  LoadedInputs in;
+  for (const std::string& path : ExpandInputPaths(paths)) {
+    try {
+      in.data.push_back(LoadValidated(path));
+      if (!quiet) WarnAsymmetry(in.data.back());
+    } catch (const Error& e) {
+      in.skipped.push_back({path, e.what()});
+    }
+  }
+  if (!in.skipped.empty() && !skip_invalid) {
+    // Every invalid file, one line each, so that a collection is fixed in one pass; a single
+    // invalid file keeps its one-line reason.
+    if (in.skipped.size() == 1 && in.data.empty()) throw Error(in.skipped.front().reason);
+    std::string msg;
+    for (const SkippedInput& s : in.skipped) msg += s.reason + "\n";
+    msg += fmt::format("{} of {} inputs are invalid (--skip-invalid runs the rest)",
+                       in.skipped.size(), in.skipped.size() + in.data.size());
+    throw Error(msg);
+  }
+  if (in.data.empty()) {
+    throw Error(fmt::format("no valid input among {} files{}", in.skipped.size(),
+                            in.skipped.empty() ? "" : ": " + in.skipped.front().reason));
+  }
+  return in;
+}
+
+std::string SkippedAttr(const std::vector<SkippedInput>& skipped) {
+  std::string out;
+  for (const SkippedInput& s : skipped) out += (out.empty() ? "" : "\n") + s.reason;
+  return out;
+}
+
+}  // namespace ncp

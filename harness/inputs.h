@@ -1,0 +1,36 @@
+// The inputs of a run: files and folders of datasets or fclib problems, loaded and validated
+// together so that every invalid file is named (not only the first), or skipped on request.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/runner.h"
+
+namespace ncp {
+
+struct SkippedInput {
+  std::string path;
+  std::string reason;  // the one-line error that made it invalid
+};
+
+struct LoadedInputs {
+  std::vector<DatasetInput> data;     // valid inputs, in the order given (folders sorted)
+  std::vector<SkippedInput> skipped;  // invalid inputs (only with skip_invalid)
+};
+
+// Files with the endings .h5 and .hdf5 directly inside a folder, sorted by name; a path that is
+// not a folder is returned as it is. Throws ncp::Error for a folder without such files.
+std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths);
+
+// Expands folders, loads and validates every file. An invalid file either makes the whole call
+// throw one ncp::Error that lists every invalid file, one line each (skip_invalid false), or
+// lands in `skipped` (skip_invalid true; it still throws when no valid input remains).
+// Warns once per file on stderr about a local W that is not exactly symmetric (unless quiet).
+LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid,
+                        bool quiet = false);
+
+// "path: reason" lines, for the results file's root attribute `skipped_inputs`.
+std::string SkippedAttr(const std::vector<SkippedInput>& skipped);
+
+}  // namespace ncp

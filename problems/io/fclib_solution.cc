@@ -1,0 +1,120 @@
+#include "problems/io/fclib_solution.h"
+
+#include <fmt/format.h>
+
+#include <Eigen/SparseCholesky>
+#include <cmath>
+
+#include "common/error.h"
+#include "problems/io/h5_util.h"
+
+namespace ncp {
+namespace {
+
+using h5::Group;
+
+constexpr const char* kSolution = "solution";
+constexpr const char* kGuesses = "guesses";
+
+// A float vector of `expected` entries, or empty when the group has no such dataset.
+Vec ReadOptional(const Group& g, const char* name, std::size_t expected) {
+  if (!g.Has(name)) return Vec();
+  // The size is checked before anything is read, so a corrupt length allocates nothing.
+  const std::int64_t got = g.Count(name, H5T_FLOAT);
+  if (got != static_cast<std::int64_t>(expected))
+    g.Fail(name, fmt::format("wrong size: expected {}, got {}", expected, got));
+  const std::vector<double> x = g.ReadDoubles(name);
+  for (std::size_t k = 0; k < x.size(); ++k)
+    if (!std::isfinite(x[k]))
+      g.Fail(name, fmt::format("[{}] = {}: must be finite", k, x[k]));
+  return Eigen::Map<const Vec>(x.data(), static_cast<Eigen::Index>(x.size()));
+}
+
+struct FclibVectors {
+  Vec v, lambda;
+  bool any_force = false;  // some entry of r or l is not zero
+};
+
+// One fclib_solution group (the solution or one guess) in ncpbench's rows.
+FclibVectors ReadVectors(const Group& g, const FclibRowMap& map, const ContactProblem& p) {
+  FclibVectors out;
+  const Vec r = ReadOptional(g, "r", map.out_h.size());
+  const Vec l = ReadOptional(g, "l", map.out_g.size());
+  out.lambda = Vec::Zero(p.num_rows());
+  for (Eigen::Index j = 0; j < r.size(); ++j) {
+    if (r[j] != 0.0) out.any_force = true;
+    if (map.out_h[j] >= 0) out.lambda[map.out_h[j]] = r[j];
+  }
+  for (Eigen::Index j = 0; j < l.size(); ++j) {
+    if (l[j] != 0.0) out.any_force = true;
+    out.lambda[map.out_g[j]] = l[j];
+  }
+  if (p.form == ProblemForm::kGlobal) out.v = ReadOptional(g, "v", p.A.rows());
+  return out;
+}
+
+// v = A⁻¹(b + Jᵀλ): the velocity that goes with λ when the file stores none.
+Vec VelocityOf(const ContactProblem& p, const Vec& lambda) {
+  Eigen::SimplicialLDLT<SpMat> ldlt(p.A);
+  if (ldlt.info() != Eigen::Success) return Vec();
+  Vec v = ldlt.solve(p.b + p.J.transpose() * lambda);
+  return ldlt.info() == Eigen::Success && v.allFinite() ? v : Vec();
+}
+
+}  // namespace
+
+void ReadFclibSolutions(const std::string& path, const FclibRowMap& map, ContactProblem& p) {
+  h5::File f = h5::File::OpenReadOnly(path);
+  const Group& root = f.root();
+  const bool global = p.form == ProblemForm::kGlobal;
+  if (root.HasGroup(kSolution)) {
+    FclibVectors s = ReadVectors(root.Open(kSolution), map, p);
+    // Writers that have no solution leave r all zeros: then there is no reference.
+    if (s.any_force) {
+      if (global && (s.v.size() == 0 || s.v.isZero(0.0))) s.v = VelocityOf(p, s.lambda);
+      if (!global || s.v.size() == p.A.rows()) {
+        Reference ref;
+        ref.v = std::move(s.v);
+        ref.lambda = std::move(s.lambda);
+        ref.solver = "fclib /solution";
+        p.reference = std::move(ref);
+      }
+    }
+  }
+  if (root.HasGroup(kGuesses)) {
+    const Group g = root.Open(kGuesses);
+    const std::vector<std::int32_t> count = g.ReadInts("number_of_guesses");
+    if (count.size() != 1 || count[0] < 0)
+      g.Fail("number_of_guesses", "must be one integer >= 0");
+    for (int k = 1; k <= count[0]; ++k) {
+      const std::string name = std::to_string(k);
+      if (!g.HasGroup(name)) g.Fail(name, fmt::format("missing (number_of_guesses = {})", count[0]));
+      FclibVectors s = ReadVectors(g.Open(name), map, p);
+      p.guesses.push_back({std::move(s.v), std::move(s.lambda)});
+    }
+  }
+}
+
+void WriteFclibSolution(const std::string& path, const ContactProblem& p,
+                        const std::vector<int>& contact_rows,
+                        const std::vector<int>& bilateral_rows) {
+  if (!p.reference) return;
+  const Reference& ref = *p.reference;
+  const bool global = p.form == ProblemForm::kGlobal;
+  const Vec u = global ? Vec(p.J * ref.v + p.e) : Vec(p.W * ref.lambda + p.q);
+  std::vector<double> r(contact_rows.size(), 0.0), uc(contact_rows.size(), 0.0), l;
+  for (std::size_t k = 0; k < contact_rows.size(); ++k) {
+    if (contact_rows[k] < 0) continue;
+    r[k] = ref.lambda[contact_rows[k]];
+    uc[k] = u[contact_rows[k]];
+  }
+  for (int row : bilateral_rows) l.push_back(ref.lambda[row]);
+  h5::File f = h5::File::OpenReadWrite(path);
+  const Group s = f.root().Create(kSolution);
+  if (global) s.WriteDoubles("v", std::span<const double>(ref.v.data(), ref.v.size()));
+  s.WriteDoubles("u", uc);
+  s.WriteDoubles("r", r);
+  if (!l.empty()) s.WriteDoubles("l", l);
+}
+
+}  // namespace ncp
