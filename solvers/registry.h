@@ -10,16 +10,47 @@
 
 namespace ncp {
 
+// What a solver does with a local (W, q) problem, e.g. an fclib file, whose W may be
+// non-symmetric as exported (single-precision writers): `ncpbench list solvers` prints it.
+enum class LocalUse {
+  kAsStored,  // iterates on u = W λ + q with W exactly as stored (as Siconos' NSGS does)
+  kLifted,    // runs on the lifted primal form of W's symmetric part (solvers/common/lifted_local.h)
+  kNone,      // global form only
+};
+const char* Describe(LocalUse u);
+
 struct SolverEntry {
   std::string name;
   std::string description;  // one line, with the paper reference
   std::vector<SettingSpec> settings;
-  bool supports_local = false;  // runs on fclib local (W, q) problems
+  LocalUse local = LocalUse::kNone;
   std::function<std::unique_ptr<Solver>()> make;
+  bool supports_local() const { return local != LocalUse::kNone; }
 };
 
+// The built-in solvers, then the registered ones in registration order.
 const std::vector<SolverEntry>& Solvers();
 // Throws ncp::Error "solver 'x': unknown (known: ...)".
 const SolverEntry& FindSolver(const std::string& name);
 
+// Adds a solver from outside the suite (a plug-in .so, a program linking the libraries), so that
+// Solvers() lists it and FindSolver() finds it. Register before creating jobs: the list may move
+// in memory. Throws ncp::Error on an empty or taken name or a missing factory.
+void RegisterSolver(SolverEntry entry);
+
+// RegisterSolver for static initializers, where an exception would end the process: the error
+// is kept for TakeRegistrationError() (the plug-in loader reports it as bad input).
+bool RegisterSolverAtLoad(SolverEntry entry) noexcept;
+// The first error kept by RegisterSolverAtLoad since the last call, or "" when none.
+std::string TakeRegistrationError();
+
 }  // namespace ncp
+
+// Registers an entry from a static initializer, e.g. in a plug-in loaded with --plugin:
+//   NCP_REGISTER_SOLVER(my_solver, {"my-solver", "what it does", Specs(), ncp::LocalUse::kNone,
+//                                   [] { return std::make_unique<MySolver>(); }})
+#define NCP_REGISTER_SOLVER(id, ...)                                                   \
+  namespace {                                                                          \
+  [[maybe_unused]] const bool ncp_registered_##id =                                    \
+      ::ncp::RegisterSolverAtLoad(::ncp::SolverEntry __VA_ARGS__);                     \
+  }

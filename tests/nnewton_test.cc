@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "harness/runner.h"
+#include "solvers/registry.h"
 #include "solvers/nnewton/nnewton.h"
 #include "tests/test_problems.h"
 
@@ -96,11 +97,19 @@ TEST(NNewton, NonFiniteInputIsReportedAsDiverged) {
   }
 }
 
-TEST(NNewton, LocalProblemsAreNotApplicable) {
+// A local problem runs through the lifted form (W = I: rank 3) and is solved on W as stored.
+TEST(NNewton, LocalProblemRunsOnItsLiftedForm) {
   const ContactProblem p = testing::OneContactLocalProblem();
   const SolverEntry& e = FindSolver("nnewton");
-  EXPECT_EQ(e.make()->Setup(p, Settings::Parse("nnewton", e.settings, {}), nullptr),
-            Status::kNotApplicable);
+  EXPECT_EQ(e.local, LocalUse::kLifted);
+  RunOptions opt;
+  opt.budget.iters = 50;
+  const RunRecord r =
+      RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("nnewton", e.settings, {})}, opt,
+             nullptr, 0);
+  ASSERT_NE(r.status, "not-applicable") << r.message;
+  EXPECT_LE(r.final_metrics[Metric::kNatmapRel], 1e-10);
+  EXPECT_NE(r.solver_info.find("lifted_rank"), std::string::npos) << r.solver_info;
 }
 
 }  // namespace

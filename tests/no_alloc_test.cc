@@ -97,7 +97,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("subadmm-nobody", ""),
                       std::make_pair("subadmm-rigid-cpu", ""), std::make_pair("cond", ""),
                       std::make_pair("cond", "step=bb;operator=proximal"),
-                      std::make_pair("cond", "chebyshev=off;step=power")),
+                      std::make_pair("cond", "chebyshev=off;step=power"),
+                      std::make_pair("local-newton", "")),
     [](const auto& info) {
       std::string s = std::string(info.param.first) + "_" + info.param.second;
       for (char& c : s)

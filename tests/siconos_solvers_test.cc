@@ -79,7 +79,7 @@ TEST_P(SiconosSolvers, SolveTheShippedFclibProblems) {
   const Case c = GetParam();
   for (int k = 0; k < 4; ++k) {
     const ContactProblem p = Fclib(kFclibFiles[k]);
-    const bool local_method = FindSolver(c.solver).supports_local;
+    const bool local_method = FindSolver(c.solver).supports_local();
     const double tol = c.fclib_tol[k];
     const Outcome o = Solve(p, c.solver, Metric::kNatmapSiconos, tol > 0 ? tol : 1e-14, kCap);
     std::printf("%s on %s: %s, natmap_siconos %.3e after %d iterations\n", c.solver, kFclibFiles[k],

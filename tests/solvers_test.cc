@@ -82,8 +82,9 @@ TEST(SolverGuards, ExplodingIterateIsReportedAsDiverged) {
 
 TEST(SolverGuards, GlobalOnlySolverIsNotApplicableOnLocalProblems) {
   const ContactProblem p = testing::OneContactLocalProblem();
-  const SolverEntry& e = FindSolver("admm-full");
-  const SolverJob job{&e, Settings::Parse("admm-full", e.settings, {})};
+  const SolverEntry& e = FindSolver("subadmm");
+  ASSERT_EQ(e.local, LocalUse::kNone);
+  const SolverJob job{&e, Settings::Parse("subadmm", e.settings, {})};
   const RunRecord r = RunOne(p, Evaluator(p), job, RunOptions{}, nullptr, 0);
   EXPECT_EQ(r.status, "not-applicable");
   EXPECT_NE(r.message.find("global form"), std::string::npos);

@@ -20,8 +20,8 @@ void AddList(CLI::App& app, Action& action) {
       if (all || *what == "solvers") {
         std::printf("solvers:\n");
         for (const SolverEntry& e : Solvers()) {
-          std::printf("  %-12s %s%s\n", e.name.c_str(), e.description.c_str(),
-                      e.supports_local ? "" : " [global form only]");
+          std::printf("  %-12s %s [%s]\n", e.name.c_str(), e.description.c_str(),
+                      Describe(e.local));
           for (const SettingSpec& s : e.settings)
             std::printf("      %-16s default %-8g %s\n", s.name.c_str(), s.default_value,
                         s.help.c_str());
