@@ -1,11 +1,12 @@
 #include "harness/profile.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
-
-#include <fmt/format.h>
+#include <tuple>
 
 #include "harness/report.h"
 
@@ -15,7 +16,13 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// Beyond this many problems the per-problem table of ours vs Siconos lists only the problems
+// where Siconos' best wins; the CSV has every problem.
+constexpr std::size_t kMaxVersusRows = 100;
+
 bool IsPeer(const std::string& solver) { return solver.rfind("siconos:", 0) == 0; }
+
+const char* MetricName(Metric m) { return kMetricNames[static_cast<std::size_t>(m)]; }
 
 // A variant is a solver name plus its settings: profiles compare solver names, so a solver run
 // with several settings appears once per settings string.
@@ -38,6 +45,49 @@ double Median(std::vector<double> v) {
 
 std::string Sig(double x) { return std::isfinite(x) ? fmt::format("{:.3g}", x) : "n/a"; }
 
+// ---------------------------------------------------------------------------------------------
+// Descriptor bins (the 2018 paper explains failures by rank deficiency, mass ratio and size).
+
+struct Bin {
+  std::string label;
+  double order;
+};
+
+// Decade k with 10^k ≤ x < 10^(k+1), robust to log10 rounding at exact powers.
+int Decade(double x) {
+  int k = static_cast<int>(std::floor(std::log10(x)));
+  if (std::pow(10.0, k + 1) <= x) ++k;
+  if (std::pow(10.0, k) > x) --k;
+  return k;
+}
+
+Bin RankBin(double ratio) {
+  if (std::isnan(ratio)) return {"not computed", 2};
+  return ratio < 1.0 ? Bin{"< 1 (rank-deficient W)", 0} : Bin{"= 1 (full rank)", 1};
+}
+
+Bin MassBin(double ratio) {
+  if (!(ratio > 0.0)) return {"n/a (local form)", 1e9};
+  const int k = Decade(ratio);
+  return {fmt::format("[1e{}, 1e{})", k, k + 1), static_cast<double>(k)};
+}
+
+Bin ContactsBin(int contacts) {
+  if (contacts <= 0) return {"0", -1};
+  const int k = Decade(contacts);
+  return {fmt::format("[{:g}, {:g})", std::pow(10.0, k), std::pow(10.0, k + 1)),
+          static_cast<double>(k)};
+}
+
+constexpr const char* kDescriptorNames[] = {"rank ratio", "mass ratio", "contacts"};
+
+// Virtual best of one group of labels on one problem: its time and the time it spent failing.
+struct GroupBest {
+  double time = kNaN;  // fastest time to tolerance in the group
+  double spent = 0.0;  // longest time a member spent on the problem
+  std::string who;     // the fastest member
+};
+
 }  // namespace
 
 double SolverProfile::Fraction(double tau) const {
@@ -46,8 +96,19 @@ double SolverProfile::Fraction(double tau) const {
   return static_cast<double>(n) / static_cast<double>(ratios.size());
 }
 
-ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, double time_budget_s) {
+double TimeToMetric(const RunRecord& r, Metric m, double tolerance) {
+  double earliest = kNaN;
+  for (const TracePoint& p : r.trace) {
+    const double value = p.metrics[m];
+    if (std::isfinite(value) && value <= tolerance) earliest = std::fmin(earliest, p.time_s);
+  }
+  return earliest;
+}
+
+ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, double time_budget_s,
+                              Metric metric) {
   ProfileResult out;
+  out.metric = metric;
   out.tol = tol;
   std::map<std::string, std::set<std::string>> settings_of;
   for (const RunRecord& r : rows) settings_of[r.solver].insert(r.settings);
@@ -63,14 +124,28 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
     labels.insert(label);
     Cell& c = grid[{r.dataset, r.problem}][label];
     if (!c.first || r.repeat < c.first->repeat) c.first = &r;
-    c.time_to_tol = std::fmin(c.time_to_tol, TimeToTolerance(r, tol));
+    double t = TimeToMetric(r, metric, tol);
+    if (time_budget_s > 0 && t > time_budget_s) t = kNaN;  // reached only past the budget
+    c.time_to_tol = std::fmin(c.time_to_tol, t);
     if (r.status != "not-applicable" && r.status != "failed" && r.total_time_s >= 0)
       c.total = std::fmin(c.total, r.total_time_s);
     c.not_applicable = r.status == "not-applicable";
   }
   std::map<std::string, SolverProfile> prof;
   std::map<std::string, std::vector<double>> shifted_times;
-  for (const std::string& l : labels) prof[l].solver = l, prof[l].peer = IsPeer(l.substr(0, l.find(' ')));
+  for (const std::string& l : labels) {
+    prof[l].solver = l;
+    prof[l].peer = IsPeer(l.substr(0, l.find(' ')));
+    (prof[l].peer ? out.has_peers : out.has_ours) = true;
+  }
+  // The virtual best solvers: 0 of all, 1 of ours, 2 of Siconos' (the last two when both ran).
+  const int groups = out.has_ours && out.has_peers ? 3 : 1;
+  std::vector<SolverProfile> vb(groups);
+  std::vector<std::vector<double>> vb_shifted(groups);
+  const char* vb_names[] = {kVirtualBest, kVirtualBestOurs, kVirtualBestPeer};
+  for (int g = 0; g < groups; ++g) vb[g].solver = vb_names[g], vb[g].virtual_best = true;
+  if (groups == 3) vb[2].peer = true;
+  std::map<std::tuple<int, double, std::string>, DescriptorBin> bins;
   // dataset → solver → times to tol
   std::map<std::string, std::map<std::string, std::vector<double>>> reached;
   std::map<std::string, int> problems_in;
@@ -81,6 +156,7 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
       if (std::isfinite(c.time_to_tol)) slowest = std::max(slowest, c.time_to_tol);
     }
     ++problems_in[key.first];
+    GroupBest group_best[3];
     for (const std::string& l : labels) {
       const auto it = cells.find(l);
       const Cell c = it == cells.end() ? Cell{} : it->second;
@@ -91,13 +167,70 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
       ++s.problems;
       s.not_applicable += c.not_applicable;
       s.ratios.push_back(std::isnan(e.ratio) ? kInf : e.ratio);
+      const double spent = std::isfinite(c.total) ? c.total : 0.0;
       if (std::isfinite(c.time_to_tol)) {
         ++s.solved;
         shifted_times[l].push_back(c.time_to_tol);
         reached[key.first][l].push_back(c.time_to_tol);
       } else {
-        const double spent = std::isfinite(c.total) ? c.total : 0.0;
         shifted_times[l].push_back(std::max({spent, time_budget_s, slowest}));
+      }
+      for (int g = 0; g < groups; ++g) {
+        if (g == 1 && s.peer) continue;
+        if (g == 2 && !s.peer) continue;
+        GroupBest& gb = group_best[g];
+        gb.spent = std::max(gb.spent, spent);
+        if (c.time_to_tol < gb.time || (std::isfinite(c.time_to_tol) && std::isnan(gb.time)))
+          gb.time = c.time_to_tol, gb.who = l;
+      }
+    }
+    for (int g = 0; g < groups; ++g) {
+      const GroupBest& gb = group_best[g];
+      ++vb[g].problems;
+      const bool ok = std::isfinite(gb.time);
+      vb[g].solved += ok;
+      vb[g].ratios.push_back(ok ? gb.time / best : kInf);
+      vb_shifted[g].push_back(ok ? gb.time : std::max({gb.spent, time_budget_s, slowest}));
+    }
+    if (groups == 3) {
+      const GroupBest &ours = group_best[1], &peer = group_best[2];
+      ProblemVersus v{key.first, key.second, ours.who, peer.who, ours.time, peer.time, kNaN};
+      VersusSummary& vs = out.versus_summary;
+      ++vs.problems;
+      const bool o = std::isfinite(ours.time), p = std::isfinite(peer.time);
+      if (o && p) {
+        v.ratio = ours.time / peer.time;
+        ++vs.both;
+        if (ours.time < peer.time)
+          ++vs.ours_faster;
+        else if (peer.time < ours.time)
+          ++vs.peer_faster;
+        else
+          ++vs.ties;
+      } else if (p) {
+        ++vs.peer_only;
+      } else if (o) {
+        ++vs.ours_only;
+      } else {
+        ++vs.neither;
+      }
+      out.versus.push_back(v);
+    }
+    // Success by descriptor bin: the descriptors are the problem's, the same in every row.
+    const RunRecord& any = *cells.begin()->second.first;
+    const Bin b[3] = {
+        RankBin(any.descriptors.rank_ratio), MassBin(any.descriptors.mass_ratio),
+        ContactsBin(any.num_contacts >= 0 ? any.num_contacts : any.descriptors.contacts)};
+    for (int d = 0; d < 3; ++d) {
+      DescriptorBin& db = bins[{d, b[d].order, b[d].label}];
+      db.descriptor = kDescriptorNames[d];
+      db.bin = b[d].label;
+      db.order = b[d].order;
+      ++db.problems;
+      db.solved[kVirtualBest] += std::isfinite(best);
+      for (const std::string& l : labels) {
+        const auto it = cells.find(l);
+        db.solved[l] += it != cells.end() && std::isfinite(it->second.time_to_tol);
       }
     }
   }
@@ -106,13 +239,28 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
     s.shgeom_time_s = ShiftedGeometricMean(shifted_times[l], kTimeShiftS);
     out.solvers.push_back(s);
   }
+  for (int g = 0; g < groups; ++g) {
+    std::sort(vb[g].ratios.begin(), vb[g].ratios.end());
+    vb[g].shgeom_time_s = ShiftedGeometricMean(vb_shifted[g], kTimeShiftS);
+  }
+  if (!grid.empty()) out.virtual_best = vb;
+  {
+    VersusSummary& vs = out.versus_summary;
+    double log_sum = 0.0;
+    for (const ProblemVersus& v : out.versus)
+      if (std::isfinite(v.ratio)) log_sum += std::log(v.ratio);
+    vs.geomean_ratio = vs.both > 0 ? std::exp(log_sum / vs.both) : kNaN;
+  }
+  for (auto& [k, b] : bins) out.bins.push_back(std::move(b));
   // Per dataset: the fastest is, among the solvers that reached tol on the most problems, the
   // one with the lowest median time (as in report.cc's ranking).
   for (const auto& [dataset, by_solver] : reached) {
     DatasetVerdict v;
     v.dataset = dataset;
     v.problems = problems_in[dataset];
-    auto better = [](int n, double med, int bn, double bmed) { return n > bn || (n == bn && med < bmed); };
+    auto better = [](int n, double med, int bn, double bmed) {
+      return n > bn || (n == bn && med < bmed);
+    };
     int best_n[3] = {0, 0, 0};
     double best_med[3] = {kInf, kInf, kInf};
     std::string* best_name[3] = {&v.fastest, &v.best_ours, &v.best_peer};
@@ -122,7 +270,8 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
       for (int k = 0; k < 3; ++k) {
         if (k == 1 && IsPeer(l)) continue;
         if (k == 2 && !IsPeer(l)) continue;
-        if (better(n, med, best_n[k], best_med[k])) best_n[k] = n, best_med[k] = med, *best_name[k] = l;
+        if (better(n, med, best_n[k], best_med[k]))
+          best_n[k] = n, best_med[k] = med, *best_name[k] = l;
       }
     }
     v.fastest_median_s = best_med[0];
@@ -149,15 +298,125 @@ std::vector<RunRecord> RunsOnCommonProblems(const std::vector<RunRecord>& rows) 
 
 namespace {
 
-std::string SolverTable(const ProfileResult& r) {
+std::string TableRow(const SolverProfile& s) {
   const double taus[] = {1, 2, 4, 10, 100};
-  std::string out = "| solver | solved | ρ(1) | ρ(2) | ρ(4) | ρ(10) | ρ(100) | shifted geomean time (ms) |\n";
-  out += "|---|---|---|---|---|---|---|---|\n";
-  for (const SolverProfile& s : r.solvers) {
-    out += fmt::format("| {}{} | {}/{}{} |", s.solver, s.peer ? " (peer)" : "", s.solved, s.problems,
-                       s.not_applicable ? fmt::format(" ({} n/a)", s.not_applicable) : "");
-    for (double t : taus) out += fmt::format(" {:.2f} |", s.Fraction(t));
-    out += fmt::format(" {} |\n", Sig(s.shgeom_time_s * 1e3));
+  std::string out =
+      fmt::format("| {}{} | {}/{}{} |", s.virtual_best ? "*" + s.solver + "*" : s.solver,
+                  s.peer && !s.virtual_best ? " (peer)" : "", s.solved, s.problems,
+                  s.not_applicable ? fmt::format(" ({} n/a)", s.not_applicable) : "");
+  for (double t : taus) out += fmt::format(" {:.2f} |", s.Fraction(t));
+  return out + fmt::format(" {} |\n", Sig(s.shgeom_time_s * 1e3));
+}
+
+std::string SolverTable(const ProfileResult& r) {
+  std::string out =
+      "| solver | solved | ρ(1) | ρ(2) | ρ(4) | ρ(10) | ρ(100) | shifted geomean time (ms) |\n"
+      "|---|---|---|---|---|---|---|---|\n";
+  for (const SolverProfile& s : r.solvers) out += TableRow(s);
+  for (const SolverProfile& s : r.virtual_best) out += TableRow(s);
+  return out;
+}
+
+std::string Ms(double s) { return std::isfinite(s) ? Sig(s * 1e3) : "—"; }
+
+std::string VersusSection(const ProfileResult& r, const std::string& h) {
+  std::string out = fmt::format("\n{} Our best vs Siconos' best, per problem\n\n", h);
+  if (!r.has_ours || !r.has_peers)
+    return out + (r.has_peers ? "None of our solvers ran.\n" : "No Siconos solver ran.\n");
+  const VersusSummary& v = r.versus_summary;
+  out += fmt::format(
+      "Of {} problems, Siconos' best solves **{}** that none of ours solves; ours solve {} that "
+      "no Siconos solver does; both solve {}, neither {}. Where both solve, ours is faster on {}, "
+      "Siconos on {}{}; geometric mean of the time ratio ours / Siconos: {}.\n\n",
+      v.problems, v.peer_only, v.ours_only, v.both, v.neither, v.ours_faster, v.peer_faster,
+      v.ties ? fmt::format(" (tied on {})", v.ties) : "", Sig(v.geomean_ratio));
+  const bool all = r.versus.size() <= kMaxVersusRows;
+  if (!all)
+    out += fmt::format(
+        "Only the problems where Siconos' best wins are listed (at most {}); the "
+        "CSV has every problem.\n\n",
+        kMaxVersusRows);
+  out +=
+      "| dataset | problem | our fastest | time (ms) | Siconos' fastest | time (ms) | "
+      "ours / Siconos |\n|---|---|---|---|---|---|---|\n";
+  std::size_t listed = 0;
+  for (const ProblemVersus& p : r.versus) {
+    const bool peer_wins = std::isfinite(p.peer_s) && !(p.ours_s <= p.peer_s);
+    if (!all && (!peer_wins || listed >= kMaxVersusRows)) continue;
+    ++listed;
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", p.dataset, p.problem,
+                       p.best_ours.empty() ? "none" : p.best_ours, Ms(p.ours_s),
+                       p.best_peer.empty() ? "none" : p.best_peer, Ms(p.peer_s),
+                       std::isfinite(p.ratio) ? Sig(p.ratio) : "—");
+  }
+  return out;
+}
+
+std::string BinSection(const ProfileResult& r, const std::string& h) {
+  if (r.bins.empty()) return "";
+  std::string out = fmt::format(
+      "\n{} Success by problem descriptor\n\nShare of the problems in each bin that a solver "
+      "solves (rank ratio: numerical rank of W / rows, not computed above the size limit of "
+      "problems/model/descriptors.h; mass ratio in decades; contacts in decades).\n\n"
+      "| descriptor | bin | problems | {} |",
+      h, kVirtualBest);
+  for (const SolverProfile& s : r.solvers) out += " " + s.solver + " |";
+  out += "\n|---|---|---|---|";
+  for (std::size_t i = 0; i < r.solvers.size(); ++i) out += "---|";
+  out += "\n";
+  auto pct = [](int k, int n) { return fmt::format("{:.0f}%", 100.0 * k / std::max(n, 1)); };
+  for (const DescriptorBin& b : r.bins) {
+    auto solved = [&](const std::string& l) {
+      const auto it = b.solved.find(l);
+      return it == b.solved.end() ? 0 : it->second;
+    };
+    out += fmt::format("| {} | {} | {} | {} |", b.descriptor, b.bin, b.problems,
+                       pct(solved(kVirtualBest), b.problems));
+    for (const SolverProfile& s : r.solvers) out += " " + pct(solved(s.solver), b.problems) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+// Everything below the title of one tolerance; `h` is the heading marker of its subsections.
+std::string ProfileBody(const ProfileResult& r, const ProfileResult* common, const std::string& h) {
+  const std::string m = MetricName(r.metric);
+  const int problems = r.solvers.empty() ? 0 : r.solvers.front().problems;
+  std::string out = fmt::format(
+      "{} problems. ρ(τ): share of problems a solver solves within τ times the fastest solver's "
+      "time on that problem (Dolan–Moré); ρ(1) is the share where it is the fastest. Shifted "
+      "geometric mean of the time to tolerance (shift {:g} ms); an unsolved problem (n/a: not "
+      "applicable) counts at the longest of the time spent on it, the time budget and the slowest "
+      "solver's time to tolerance on it. Siconos Numerics solvers are marked (peer). The *virtual "
+      "best* solver takes, per problem, the fastest solver's time (of all, of ours, of "
+      "Siconos').\n\n",
+      problems, kTimeShiftS * 1e3);
+  out += SolverTable(r);
+  out += fmt::format("\n{} Fastest solver per dataset\n\n", h);
+  for (const DatasetVerdict& d : r.datasets) {
+    if (d.fastest.empty()) {
+      out += fmt::format("- **{}**: no solver reached {} ≤ {:g} ({} problems).\n", d.dataset, m,
+                         r.tol, d.problems);
+      continue;
+    }
+    out += fmt::format(
+        "- **{}**: fastest to {} ≤ {:g} is **{}** (median {} ms, reached on {}/{} "
+        "problems).",
+        d.dataset, m, r.tol, d.fastest, Sig(d.fastest_median_s * 1e3), d.fastest_reached,
+        d.problems);
+    if (d.peer_beats_ours)
+      out += fmt::format(" The Siconos solver {} beats all of ours here{}.", d.fastest,
+                         d.best_ours.empty() ? " (none of ours reached the tolerance)"
+                                             : fmt::format(" (our fastest: {})", d.best_ours));
+    out += "\n";
+  }
+  out += VersusSection(r, h);
+  out += BinSection(r, h);
+  if (common) {
+    const int n = common->solvers.empty() ? 0 : common->solvers.front().problems;
+    if (n == problems) return out + "\nEvery solver could take every problem.\n";
+    out += fmt::format("\n{} Only the {} problems every solver can take\n\n", h, n);
+    out += n > 0 ? SolverTable(*common) : "None: some solver is not applicable to every problem.\n";
   }
   return out;
 }
@@ -165,46 +424,54 @@ std::string SolverTable(const ProfileResult& r) {
 }  // namespace
 
 std::string ProfileMarkdown(const ProfileResult& r, const ProfileResult* common) {
-  std::string out = fmt::format("# Performance profiles (time to res004 ≤ {:g})\n\n", r.tol);
-  int problems = r.solvers.empty() ? 0 : r.solvers.front().problems;
-  out += fmt::format(
-      "{} problems. ρ(τ): share of problems a solver solves within τ times the fastest solver's "
-      "time on that problem (Dolan–Moré); ρ(1) is the share where it is the fastest. Shifted "
-      "geometric mean of the time to tolerance (shift {:g} ms); an unsolved problem (n/a: not "
-      "applicable) counts at the longest of the time spent on it, the time budget and the slowest "
-      "solver's time to tolerance on it. Siconos Numerics solvers are marked (peer).\n\n",
-      problems, kTimeShiftS * 1e3);
-  out += SolverTable(r);
-  out += "\n## Fastest solver per dataset\n\n";
-  for (const DatasetVerdict& d : r.datasets) {
-    if (d.fastest.empty()) {
-      out += fmt::format("- **{}**: no solver reached res004 ≤ {:g} ({} problems).\n", d.dataset,
-                         r.tol, d.problems);
-      continue;
-    }
-    out += fmt::format("- **{}**: fastest to res004 ≤ {:g} is **{}** (median {} ms, reached on {}/{} problems).",
-                       d.dataset, r.tol, d.fastest, Sig(d.fastest_median_s * 1e3), d.fastest_reached,
-                       d.problems);
-    if (d.peer_beats_ours)
-      out += fmt::format(" The Siconos solver {} beats all of ours here{}.", d.fastest,
-                         d.best_ours.empty() ? " (none of ours reached the tolerance)"
-                                             : fmt::format(" (our fastest: {})", d.best_ours));
-    out += "\n";
+  return fmt::format("# Performance profiles (time to {} ≤ {:g})\n\n", MetricName(r.metric),
+                     r.tol) +
+         ProfileBody(r, common, "##");
+}
+
+std::string CampaignMarkdown(const std::string& intro, const std::vector<std::string>& skipped,
+                             const std::vector<ProfileResult>& per_tol,
+                             const std::vector<ProfileResult>& common) {
+  std::string out = "# Performance profiles\n\n" + intro + "\n";
+  if (!skipped.empty()) {
+    out += fmt::format("\n## Inputs left out ({}, --skip-invalid)\n\n", skipped.size());
+    for (const std::string& s : skipped) out += "- " + s + "\n";
   }
-  if (common) {
-    const int n = common->solvers.empty() ? 0 : common->solvers.front().problems;
-    out += fmt::format("\n## Only the {} problems every solver can take\n\n", n);
-    out += n > 0 ? SolverTable(*common) : "None: some solver is not applicable to every problem.\n";
+  out +=
+      "\n## Summary\n\n| tolerance | problems | virtual best solves | ours (best of) | "
+      "Siconos (best of) | Siconos' best solves, ours not |\n|---|---|---|---|---|---|\n";
+  for (const ProfileResult& r : per_tol) {
+    auto solved = [&](const char* name) -> std::string {
+      for (const SolverProfile& s : r.virtual_best)
+        if (s.solver == name) return std::to_string(s.solved);
+      return "—";
+    };
+    const bool both = r.has_ours && r.has_peers;
+    const int problems = r.virtual_best.empty() ? 0 : r.virtual_best.front().problems;
+    out += fmt::format("| {} ≤ {:g} | {} | {} | {} | {} | {} |\n", MetricName(r.metric), r.tol,
+                       problems, solved(kVirtualBest), both ? solved(kVirtualBestOurs) : "—",
+                       both ? solved(kVirtualBestPeer) : "—",
+                       both ? std::to_string(r.versus_summary.peer_only) : "—");
+  }
+  for (std::size_t i = 0; i < per_tol.size(); ++i) {
+    const ProfileResult& r = per_tol[i];
+    out += fmt::format("\n## Time to {} ≤ {:g}\n\n", MetricName(r.metric), r.tol);
+    out += ProfileBody(r, i < common.size() ? &common[i] : nullptr, "###");
   }
   return out;
 }
 
-std::string ProfileCsv(const ProfileResult& r) {
-  std::string out = "dataset,problem,solver,peer,time_to_tol_s,ratio\n";
-  for (const ProfileEntry& e : r.entries)
-    out += fmt::format("{},{},{},{},{},{}\n", e.dataset, e.problem, e.solver, IsPeer(e.solver) ? 1 : 0,
-                       std::isfinite(e.time_s) ? fmt::format("{:.9g}", e.time_s) : "nan",
-                       std::isnan(e.ratio) ? "nan" : std::isinf(e.ratio) ? "inf" : fmt::format("{:.9g}", e.ratio));
+std::string ProfileCsv(const std::vector<ProfileResult>& per_tol) {
+  std::string out = "dataset,problem,solver,peer,time_to_tol_s,ratio,metric,tol\n";
+  for (const ProfileResult& r : per_tol)
+    for (const ProfileEntry& e : r.entries)
+      out += fmt::format("{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
+                         IsPeer(e.solver) ? 1 : 0,
+                         std::isfinite(e.time_s) ? fmt::format("{:.9g}", e.time_s) : "nan",
+                         std::isnan(e.ratio)   ? "nan"
+                         : std::isinf(e.ratio) ? "inf"
+                                               : fmt::format("{:.9g}", e.ratio),
+                         MetricName(r.metric), r.tol);
   return out;
 }
 

@@ -54,6 +54,26 @@ constexpr DoubleField kDoubleFields[] = {{"setup_time_s", &RunRecord::setup_time
                                          {"total_time_s", &RunRecord::total_time_s},
                                          {"lambda_err", &RunRecord::lambda_err}};
 
+// Problem descriptors, one column each; optional when reading (older files lack them).
+struct DescriptorDouble {
+  const char* name;
+  double ProblemDescriptors::*member;
+};
+struct DescriptorInt {
+  const char* name;
+  int ProblemDescriptors::*member;
+};
+constexpr DescriptorInt kDescriptorInts[] = {{"num_rows", &ProblemDescriptors::rows},
+                                             {"w_rank", &ProblemDescriptors::rank}};
+constexpr DescriptorDouble kDescriptorDoubles[] = {
+    {"contact_density", &ProblemDescriptors::contact_density},
+    {"rank_ratio", &ProblemDescriptors::rank_ratio},
+    {"w_condition", &ProblemDescriptors::condition},
+    {"mass_ratio", &ProblemDescriptors::mass_ratio},
+    {"mu_min", &ProblemDescriptors::mu_min},
+    {"mu_max", &ProblemDescriptors::mu_max},
+    {"w_asymmetry", &ProblemDescriptors::asymmetry}};
+
 constexpr char kFormatAttr[] = "format";
 constexpr char kSchemaAttr[] = "schema_version";
 
@@ -228,6 +248,7 @@ class ResultsReader {
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
     }
     ReadFinalMetrics(rows);
+    ReadDescriptors(rows);
     if (with_traces) {
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].trace = ReadTrace(i);
     }
@@ -359,6 +380,21 @@ class ResultsReader {
     }
   }
 
+  // Descriptor columns came later: without them a row keeps "not computed" (NaN, −1).
+  void ReadDescriptors(std::vector<RunRecord>& rows) const {
+    for (RunRecord& r : rows) r.descriptors.contacts = r.num_contacts, r.descriptors.rows = -1;
+    for (const DescriptorInt& f : kDescriptorInts) {
+      if (!Exists(std::string("/runs/") + f.name)) continue;
+      const std::vector<int> v = ReadColumn<int>(f.name, rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].descriptors.*f.member = v[i];
+    }
+    for (const DescriptorDouble& f : kDescriptorDoubles) {
+      if (!Exists(std::string("/runs/") + f.name)) continue;
+      const std::vector<double> v = ReadColumn<double>(f.name, rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].descriptors.*f.member = v[i];
+    }
+  }
+
   std::vector<TracePoint> ReadTrace(std::size_t row) const {
     const std::string group = TracePath(row);
     if (!Exists("/traces") || !Exists(group)) Fail("missing trace group " + group);
@@ -434,6 +470,16 @@ class ResultsWriter {
       std::vector<double> v;
       for (const RunRecord& r : rows) v.push_back(r.final_metrics.value[k]);
       WriteNumbers(runs_.get(), MetricColumn(k), v);
+    }
+    for (const DescriptorInt& f : kDescriptorInts) {
+      std::vector<int> v;
+      for (const RunRecord& r : rows) v.push_back(r.descriptors.*f.member);
+      WriteNumbers(runs_.get(), f.name, v);
+    }
+    for (const DescriptorDouble& f : kDescriptorDoubles) {
+      std::vector<double> v;
+      for (const RunRecord& r : rows) v.push_back(r.descriptors.*f.member);
+      WriteNumbers(runs_.get(), f.name, v);
     }
   }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/metrics/metrics.h"
+#include "problems/model/descriptors.h"
 
 namespace ncp {
 
@@ -39,6 +40,9 @@ struct RunRecord {
   int num_bodies = -1;         // bodies of the structure layer, −1 without one
   Metrics final_metrics;
   double lambda_err = -1.0;    // ‖λ − λ*‖/‖λ*‖ against the stored reference, −1 without one
+  // Difficulty of the problem (not of the run): filled by RunAll once per problem, untimed;
+  // NaN where not computed (and in files written before these columns).
+  ProblemDescriptors descriptors;
   std::vector<TracePoint> trace;
 };
 

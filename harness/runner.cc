@@ -12,6 +12,7 @@
 #include "harness/system_info.h"
 #include "harness/thread_limits.h"
 #include "problems/io/fclib_io.h"
+#include "problems/model/descriptors.h"
 #include "problems/model/validate.h"
 
 namespace ncp {
@@ -214,9 +215,13 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   std::size_t done = 0;
   for (const DatasetInput& d : data) {
     const std::string hash = FileHash(d.path);
+    // Descriptors are a property of the problem: computed (untimed) the first time one of its
+    // jobs actually runs, then shared by every job on it.
+    std::vector<std::optional<ProblemDescriptors>> descriptors(d.problems.size());
     for (const SolverJob& job : jobs) {
       std::optional<WarmStart> previous;
       for (const ContactProblem& p : d.problems) {
+        std::optional<ProblemDescriptors>& desc = descriptors[&p - d.problems.data()];
         std::unique_ptr<Evaluator> ev;
         for (int rep = 0; rep < opt.repeat; ++rep) {
           ++done;
@@ -253,11 +258,21 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
           RunRecord r = RunOne(p, *ev, job, opt, warm, rep, &solution);
           r.job_key = key;
           r.dataset = d.stem;
-          if (!quiet)
-            std::fprintf(stderr, "[%zu/%zu] %s %s %-10s %-15s it=%-5d t=%.3gms res004=%.3g\n", done,
-                         total, d.stem.c_str(), p.meta.name.c_str(), job.entry->name.c_str(),
+          if (!desc) desc = Describe(p);
+          r.descriptors = *desc;
+          if (!quiet) {
+            // The tolerance metric too when it is another one (profiles to natmap_rel).
+            const Metric tm = opt.budget.tol_metric;
+            const std::string extra =
+                tm == Metric::kRes004
+                    ? ""
+                    : fmt::format(" {}={:.3g}", kMetricNames[static_cast<int>(tm)],
+                                  r.final_metrics[tm]);
+            std::fprintf(stderr, "[%zu/%zu] %s %s %-10s %-15s it=%-5d t=%.3gms res004=%.3g%s\n",
+                         done, total, d.stem.c_str(), p.meta.name.c_str(), job.entry->name.c_str(),
                          r.status.c_str(), r.iterations, r.total_time_s * 1e3,
-                         r.final_metrics[Metric::kRes004]);
+                         r.final_metrics[Metric::kRes004], extra.c_str());
+          }
           store.Add(r);
           ++ran;
           if (rep == opt.repeat - 1 && opt.warm == WarmMode::kPrevious) {

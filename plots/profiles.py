@@ -4,7 +4,8 @@
 One step line per solver: rho(tau), the share of problems solved within tau times the fastest
 solver's time on that problem, against tau (log2 axis). Siconos Numerics solvers (peer = 1) are
 drawn dashed. A second panel shows the shifted geometric mean of the time to tolerance
-(unsolved problems count at the largest finite time of the file, as a penalty).
+(unsolved problems count at the largest finite time of the tolerance, as a penalty). A CSV with
+the columns metric and tol (several tolerances in one run) gets one row of panels per tolerance.
 
     /usr/bin/python3 plots/profiles.py PROFILE.csv -o OUT.png [--shift-ms 1]
 
@@ -40,13 +41,8 @@ def load(path):
     return rows
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("csv")
-    ap.add_argument("-o", "--out", required=True)
-    ap.add_argument("--shift-ms", type=float, default=1.0)
-    a = ap.parse_args()
-    rows = load(a.csv)
+def draw(ax, bx, rows, title, shift_ms):
+    """Draws one tolerance; returns False when nobody solved any of its problems."""
     ratios, times, peer = {}, {}, {}
     for r in rows:
         s = r["solver"]
@@ -57,11 +53,10 @@ def main():
         times.setdefault(s, []).append(float(r["time_to_tol_s"]))
         peer[s] = r["peer"] == "1"
     if not ratios:
-        fail(f"{a.csv}: no problem was solved by any solver")
+        return False
     finite = [t for ts in times.values() for t in ts if math.isfinite(t)]
     penalty = max(finite) if finite else 1.0
     tau_max = max([x for rs in ratios.values() for x in rs if math.isfinite(x)] + [2.0]) * 1.5
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5), gridspec_kw={"width_ratios": [2, 1]})
     names = sorted(ratios)
     for s in names:
         r = np.sort(np.array(ratios[s]))
@@ -74,9 +69,11 @@ def main():
     ax.set_ylim(0.0, 1.02)
     ax.set_xlabel("tau (time / fastest time on the problem)")
     ax.set_ylabel("share of problems solved within tau")
+    if title:
+        ax.set_title(title, fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
-    shift = a.shift_ms * 1e-3
+    shift = shift_ms * 1e-3
     sgm = []
     for s in names:
         t = np.array([x if math.isfinite(x) else penalty for x in times[s]])
@@ -84,8 +81,34 @@ def main():
     colors = ["tab:orange" if peer[s] else "tab:blue" for s in names]
     bx.barh(names, sgm, color=colors)
     bx.set_xscale("log")
-    bx.set_xlabel(f"shifted geometric mean time (ms, shift {a.shift_ms:g} ms)")
+    bx.set_xlabel(f"shifted geometric mean time (ms, shift {shift_ms:g} ms)")
     bx.tick_params(axis="y", labelsize=7)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("csv")
+    ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--shift-ms", type=float, default=1.0)
+    a = ap.parse_args()
+    rows = load(a.csv)
+    groups = {}  # (metric, tol) -> rows, in the order of the file
+    for r in rows:
+        key = (r.get("metric", ""), r.get("tol", ""))
+        groups.setdefault(key, []).append(r)
+    fig, axes = plt.subplots(len(groups), 2, figsize=(12, 4.5 * len(groups)),
+                             gridspec_kw={"width_ratios": [2, 1]}, squeeze=False)
+    drawn = 0
+    for (ax, bx), ((metric, tol), g) in zip(axes, groups.items()):
+        title = f"time to {metric} <= {tol}" if metric else ""
+        if draw(ax, bx, g, title, a.shift_ms):
+            drawn += 1
+        else:
+            ax.set_axis_off()
+            bx.set_axis_off()
+    if not drawn:
+        fail(f"{a.csv}: no problem was solved by any solver")
     fig.tight_layout()
     fig.savefig(a.out, dpi=120)
     print(f"profiles: {a.out}")

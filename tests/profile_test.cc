@@ -1,6 +1,10 @@
 // Performance profiles on hand-made runs with known times to tolerance: ratios, ρ(τ), the
 // shifted geometric mean, the per-dataset fastest solver and the sentence when a Siconos solver
-// beats all of ours; and plots/profiles.py draws the CSV.
+// beats all of ours, the virtual best solvers, our best vs Siconos' best per problem, the chosen
+// metric and time budget, success by descriptor bin; and plots/profiles.py draws the CSV.
+#include "harness/profile.h"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,9 +14,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <fmt/format.h>
-
-#include "harness/profile.h"
 #include "harness/report.h"
 
 namespace ncp {
@@ -20,7 +21,7 @@ namespace {
 
 // A run whose trace reaches res004 = 1e-7 at `t` seconds (never when t < 0).
 RunRecord MadeRun(const std::string& dataset, const std::string& problem, const std::string& solver,
-              double t, double total = 1.0) {
+                  double t, double total = 1.0) {
   RunRecord r;
   r.dataset = dataset;
   r.problem = problem;
@@ -44,8 +45,8 @@ const SolverProfile& Find(const ProfileResult& r, const std::string& s) {
 
 TEST(Profile, RatiosFractionsAndMeans) {
   const std::vector<RunRecord> rows = {
-      MadeRun("d", "p1", "pgs", 0.2), MadeRun("d", "p1", "siconos:nsgs", 0.1),
-      MadeRun("d", "p2", "pgs", 0.3), MadeRun("d", "p2", "siconos:nsgs", 0.9),
+      MadeRun("d", "p1", "pgs", 0.2),     MadeRun("d", "p1", "siconos:nsgs", 0.1),
+      MadeRun("d", "p2", "pgs", 0.3),     MadeRun("d", "p2", "siconos:nsgs", 0.9),
       MadeRun("d", "p3", "pgs", -1, 2.0), MadeRun("d", "p3", "siconos:nsgs", 0.5)};
   const ProfileResult r = ComputeProfiles(rows, 1e-6, 0.0);
   const SolverProfile& pgs = Find(r, "pgs");
@@ -69,7 +70,8 @@ TEST(Profile, RatiosFractionsAndMeans) {
   EXPECT_TRUE(r.datasets[0].peer_beats_ours);
   const std::string md = ProfileMarkdown(r);
   EXPECT_NE(md.find("The Siconos solver siconos:nsgs beats all of ours here (our fastest: pgs)"),
-            std::string::npos) << md;
+            std::string::npos)
+      << md;
 }
 
 TEST(Profile, TimeBudgetIsTheFloorOfAFailureAndOursCanWin) {
@@ -91,9 +93,9 @@ TEST(Profile, NotApplicableCountsAtTheSlowestSuccess) {
   EXPECT_NEAR(Find(r, "admm-full").shgeom_time_s, 0.4, 1e-12);
   EXPECT_NE(ProfileMarkdown(r).find("0/1 (1 n/a)"), std::string::npos);
   // The common subset leaves the problem out, for every solver.
-  const std::vector<RunRecord> common = RunsOnCommonProblems({MadeRun("a", "p", "pgs", 0.4), na,
-                                                              MadeRun("a", "q", "pgs", 0.1),
-                                                              MadeRun("a", "q", "admm-full", 0.2)});
+  const std::vector<RunRecord> common =
+      RunsOnCommonProblems({MadeRun("a", "p", "pgs", 0.4), na, MadeRun("a", "q", "pgs", 0.1),
+                            MadeRun("a", "q", "admm-full", 0.2)});
   ASSERT_EQ(common.size(), 2u);
   EXPECT_EQ(common[0].problem, "q");
   EXPECT_EQ(common[1].problem, "q");
@@ -107,21 +109,166 @@ TEST(Profile, ProblemNobodySolvedHasNoRatio) {
   EXPECT_NE(ProfileCsv(r).find("a,p,pgs,0,nan,nan"), std::string::npos);
 }
 
+// Five problems with known answers for the virtual best and for ours vs Siconos:
+//   p1: ours best pgs 0.2, Siconos best nsgs 0.1 (both, Siconos faster, ratio 2)
+//   p2: only Siconos solves (nsn-ac 0.3)            p3: only ours (apgd 0.1)
+//   p4: nobody (every run spent 1 s)                p5: ours pgs 0.2 vs nsn-ac 0.4 (ratio 0.5)
+std::vector<RunRecord> FiveProblems() {
+  const double t[5][4] = {{0.2, 0.4, 0.1, -1},
+                          {-1, -1, 0.5, 0.3},
+                          {0.3, 0.1, -1, -1},
+                          {-1, -1, -1, -1},
+                          {0.2, -1, 0.8, 0.4}};
+  const char* solvers[4] = {"pgs", "apgd", "siconos:nsgs", "siconos:nsn-ac"};
+  std::vector<RunRecord> rows;
+  for (int p = 0; p < 5; ++p)
+    for (int s = 0; s < 4; ++s)
+      rows.push_back(MadeRun("d", fmt::format("p{}", p + 1), solvers[s], t[p][s]));
+  return rows;
+}
+
+TEST(Profile, VirtualBestSolvers) {
+  const ProfileResult r = ComputeProfiles(FiveProblems(), 1e-6, 0.0);
+  ASSERT_EQ(r.virtual_best.size(), 3u);
+  const SolverProfile &all = r.virtual_best[0], &ours = r.virtual_best[1], &sic = r.virtual_best[2];
+  EXPECT_EQ(all.solver, kVirtualBest);
+  EXPECT_EQ(all.solved, 4);
+  EXPECT_DOUBLE_EQ(all.Fraction(1.0), 4.0 / 5);  // ratio 1 wherever anyone solves
+  // p4 (unsolved) counts at the 1 s every solver spent on it.
+  EXPECT_NEAR(all.shgeom_time_s, ShiftedGeometricMean({0.1, 0.3, 0.1, 1.0, 0.2}, kTimeShiftS),
+              1e-15);
+  EXPECT_EQ(ours.solver, kVirtualBestOurs);
+  EXPECT_EQ(ours.solved, 3);                      // p1, p3, p5
+  EXPECT_DOUBLE_EQ(ours.Fraction(1.0), 2.0 / 5);  // p3, p5; p1 at ratio 2
+  EXPECT_DOUBLE_EQ(ours.Fraction(2.0), 3.0 / 5);
+  EXPECT_EQ(sic.solved, 3);  // p1, p2, p5
+  EXPECT_TRUE(sic.peer);
+  EXPECT_DOUBLE_EQ(sic.Fraction(1.0), 2.0 / 5);  // p1, p2; p5 at ratio 2
+  EXPECT_DOUBLE_EQ(sic.Fraction(1.99), 2.0 / 5);
+  EXPECT_DOUBLE_EQ(sic.Fraction(2.0), 3.0 / 5);
+  // Without Siconos solvers there is only the overall virtual best, equal to the best of ours.
+  std::vector<RunRecord> mine;
+  for (const RunRecord& row : FiveProblems())
+    if (row.solver.rfind("siconos:", 0) != 0) mine.push_back(row);
+  const ProfileResult o = ComputeProfiles(mine, 1e-6, 0.0);
+  ASSERT_EQ(o.virtual_best.size(), 1u);
+  EXPECT_EQ(o.virtual_best[0].solved, 3);
+  EXPECT_TRUE(o.versus.empty());
+  EXPECT_NE(ProfileMarkdown(o).find("No Siconos solver ran."), std::string::npos);
+}
+
+TEST(Profile, OursVersusSiconosPerProblem) {
+  const ProfileResult r = ComputeProfiles(FiveProblems(), 1e-6, 0.0);
+  const VersusSummary& v = r.versus_summary;
+  EXPECT_EQ(v.problems, 5);
+  EXPECT_EQ(v.peer_only, 1);  // p2: the key figure
+  EXPECT_EQ(v.ours_only, 1);  // p3
+  EXPECT_EQ(v.both, 2);       // p1, p5
+  EXPECT_EQ(v.neither, 1);    // p4
+  EXPECT_EQ(v.ours_faster, 1);
+  EXPECT_EQ(v.peer_faster, 1);
+  EXPECT_NEAR(v.geomean_ratio, 1.0, 1e-12);  // sqrt(2 · 0.5)
+  ASSERT_EQ(r.versus.size(), 5u);
+  EXPECT_EQ(r.versus[0].problem, "p1");
+  EXPECT_EQ(r.versus[0].best_ours, "pgs");
+  EXPECT_EQ(r.versus[0].best_peer, "siconos:nsgs");
+  EXPECT_NEAR(r.versus[0].ratio, 2.0, 1e-12);
+  EXPECT_EQ(r.versus[1].best_ours, "");
+  EXPECT_EQ(r.versus[1].best_peer, "siconos:nsn-ac");
+  EXPECT_TRUE(std::isnan(r.versus[1].ratio));
+  EXPECT_EQ(r.versus[2].best_ours, "apgd");
+  EXPECT_NEAR(r.versus[4].ratio, 0.5, 1e-12);
+  const std::string md = ProfileMarkdown(r);
+  EXPECT_NE(md.find("Siconos' best solves **1** that none of ours solves"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| d | p2 | none | — | siconos:nsn-ac | 300 | — |"), std::string::npos) << md;
+  const std::string campaign = CampaignMarkdown("intro", {"bad.h5: not HDF5"}, {r}, {});
+  EXPECT_NE(campaign.find("| res004 ≤ 1e-06 | 5 | 4 | 3 | 3 | 1 |"), std::string::npos) << campaign;
+  EXPECT_NE(campaign.find("- bad.h5: not HDF5"), std::string::npos);
+}
+
+TEST(Profile, ChosenMetricAndTimeBudget) {
+  RunRecord r = MadeRun("d", "p", "pgs", -1);  // res004 never below 1e-3
+  for (std::size_t k = 0; k < r.trace.size(); ++k)
+    r.trace[k].metrics[Metric::kNatmapRel] = k == 2 ? 1e-9 : 1e-2;  // reached at t = 0.9 s
+  EXPECT_TRUE(std::isnan(TimeToMetric(r, Metric::kRes004, 1e-6)));
+  EXPECT_DOUBLE_EQ(TimeToMetric(r, Metric::kNatmapRel, 1e-8), r.trace[2].time_s);
+  EXPECT_EQ(ComputeProfiles({r}, 1e-6, 0.0).solvers[0].solved, 0);
+  const ProfileResult n = ComputeProfiles({r}, 1e-8, 0.0, Metric::kNatmapRel);
+  EXPECT_EQ(n.solvers[0].solved, 1);
+  EXPECT_NE(ProfileMarkdown(n).find("natmap_rel ≤ 1e-08"), std::string::npos);
+  // Reached after the per-problem budget: not solved.
+  EXPECT_EQ(ComputeProfiles({r}, 1e-8, 0.5, Metric::kNatmapRel).solvers[0].solved, 0);
+  EXPECT_EQ(ComputeProfiles({r}, 1e-8, 1.0, Metric::kNatmapRel).solvers[0].solved, 1);
+  const std::string csv = ProfileCsv({n, ComputeProfiles({r}, 1e-4, 0.0, Metric::kNatmapRel)});
+  EXPECT_EQ(csv.rfind("dataset,problem,solver,peer,time_to_tol_s,ratio,metric,tol\n", 0), 0u);
+  EXPECT_NE(csv.find("d,p,pgs,0,0.9,1,natmap_rel,1e-08\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("d,p,pgs,0,0.9,1,natmap_rel,0.0001\n"), std::string::npos) << csv;
+}
+
+TEST(Profile, SuccessByDescriptorBin) {
+  // q1: rank-deficient, mass ratio exactly 1000, 10 contacts, solved by pgs only;
+  // q2: full rank, mass ratio 999, 9 contacts, solved by nobody; q3: local (NaN), solved by both.
+  auto with = [](RunRecord r, double rank, double mass, int contacts) {
+    r.descriptors.rank_ratio = rank;
+    r.descriptors.mass_ratio = mass;
+    r.num_contacts = contacts;
+    return r;
+  };
+  const double nan = std::nan("");
+  const std::vector<RunRecord> rows = {with(MadeRun("d", "q1", "pgs", 0.1), 0.5, 1000, 10),
+                                       with(MadeRun("d", "q1", "apgd", -1), 0.5, 1000, 10),
+                                       with(MadeRun("d", "q2", "pgs", -1), 1.0, 999, 9),
+                                       with(MadeRun("d", "q2", "apgd", -1), 1.0, 999, 9),
+                                       with(MadeRun("d", "q3", "pgs", 0.2), nan, nan, 12),
+                                       with(MadeRun("d", "q3", "apgd", 0.3), nan, nan, 12)};
+  const ProfileResult r = ComputeProfiles(rows, 1e-6, 0.0);
+  auto find = [&](const std::string& d, const std::string& b) -> const DescriptorBin& {
+    for (const DescriptorBin& x : r.bins)
+      if (x.descriptor == d && x.bin == b) return x;
+    throw std::runtime_error("no bin " + d + " " + b);
+  };
+  const DescriptorBin& deficient = find("rank ratio", "< 1 (rank-deficient W)");
+  EXPECT_EQ(deficient.problems, 1);
+  EXPECT_EQ(deficient.solved.at("pgs"), 1);
+  EXPECT_EQ(deficient.solved.at("apgd"), 0);
+  EXPECT_EQ(find("rank ratio", "= 1 (full rank)").solved.at(kVirtualBest), 0);
+  EXPECT_EQ(find("rank ratio", "not computed").solved.at("apgd"), 1);
+  EXPECT_EQ(find("mass ratio", "[1e3, 1e4)").problems, 1);  // exactly 1000: upper decade
+  EXPECT_EQ(find("mass ratio", "[1e2, 1e3)").problems, 1);
+  EXPECT_EQ(find("mass ratio", "n/a (local form)").problems, 1);
+  const DescriptorBin& tens = find("contacts", "[10, 100)");
+  EXPECT_EQ(tens.problems, 2);
+  EXPECT_EQ(tens.solved.at(kVirtualBest), 2);
+  EXPECT_EQ(find("contacts", "[1, 10)").problems, 1);
+  EXPECT_EQ(r.bins.size(), 8u);
+  EXPECT_NE(ProfileMarkdown(r).find("| contacts | [10, 100) | 2 | 100% | 50% | 100% |"),
+            std::string::npos)
+      << ProfileMarkdown(r);
+}
+
 TEST(Profile, PlotScriptDrawsTheCsv) {
   if (std::system("/usr/bin/python3 -c 'import matplotlib, numpy' >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "matplotlib/numpy not available to /usr/bin/python3";
-  const std::vector<RunRecord> rows = {MadeRun("d", "p1", "pgs", 0.2), MadeRun("d", "p1", "siconos:nsgs", 0.1),
-                                       MadeRun("d", "p2", "pgs", 0.3), MadeRun("d", "p2", "siconos:nsgs", -1)};
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ncp_profile_{}", ::getpid());
+  const std::vector<RunRecord> rows = {
+      MadeRun("d", "p1", "pgs", 0.2), MadeRun("d", "p1", "siconos:nsgs", 0.1),
+      MadeRun("d", "p2", "pgs", 0.3), MadeRun("d", "p2", "siconos:nsgs", -1)};
+  const auto dir =
+      std::filesystem::temp_directory_path() / fmt::format("ncp_profile_{}", ::getpid());
   std::filesystem::create_directories(dir);
   const std::string csv = (dir / "p.csv").string(), png = (dir / "p.png").string();
-  std::ofstream(csv) << ProfileCsv(ComputeProfiles(rows, 1e-6, 0.0));
-  const int status = std::system(fmt::format("/usr/bin/python3 {}/plots/profiles.py {} -o {} >/dev/null",
-                                             NCP_SOURCE_DIR, csv, png).c_str());
+  std::ofstream(csv) << ProfileCsv(
+      {ComputeProfiles(rows, 1e-6, 0.0), ComputeProfiles(rows, 1e-2, 0.0)});
+  const int status =
+      std::system(fmt::format("/usr/bin/python3 {}/plots/profiles.py {} -o {} >/dev/null",
+                              NCP_SOURCE_DIR, csv, png)
+                      .c_str());
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
-  const int bad = std::system(fmt::format("/usr/bin/python3 {}/plots/profiles.py {}/missing.csv -o {} 2>/dev/null",
-                                          NCP_SOURCE_DIR, dir.string(), png).c_str());
+  const int bad = std::system(
+      fmt::format("/usr/bin/python3 {}/plots/profiles.py {}/missing.csv -o {} 2>/dev/null",
+                  NCP_SOURCE_DIR, dir.string(), png)
+          .c_str());
   EXPECT_TRUE(WIFEXITED(bad) && WEXITSTATUS(bad) == 2);
   std::filesystem::remove_all(dir);
 }

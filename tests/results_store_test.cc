@@ -41,6 +41,15 @@ RunRecord MakeRecord(const std::string& key, int trace_length, double scale) {
   r.num_constraints = 12;
   r.num_contacts = 10;
   r.num_bodies = 7;
+  r.descriptors.contacts = r.num_contacts;
+  r.descriptors.rows = 30;
+  r.descriptors.rank = 24;
+  r.descriptors.rank_ratio = 0.8;
+  r.descriptors.condition = 3.5e6 * scale;
+  r.descriptors.mass_ratio = 100.0;
+  r.descriptors.mu_min = 0.1;
+  r.descriptors.mu_max = 0.9;
+  r.descriptors.asymmetry = 0.0;  // contact_density stays NaN, as for a local problem
   for (std::size_t k = 0; k < kNumMetrics; ++k) r.final_metrics.value[k] = scale * (k + 1) * 1e-7;
   r.final_metrics[Metric::kNatmapSiconos] = std::nan("");
   r.lambda_err = 0.25 * scale;
@@ -86,6 +95,15 @@ void ExpectSameRecord(const RunRecord& a, const RunRecord& b) {
   EXPECT_EQ(a.num_constraints, b.num_constraints);
   EXPECT_EQ(a.num_contacts, b.num_contacts);
   EXPECT_EQ(a.num_bodies, b.num_bodies);
+  const ProblemDescriptors &da = a.descriptors, &db = b.descriptors;
+  EXPECT_EQ(da.contacts, db.contacts);
+  EXPECT_EQ(da.rows, db.rows);
+  EXPECT_EQ(da.rank, db.rank);
+  for (auto m : {&ProblemDescriptors::contact_density, &ProblemDescriptors::rank_ratio,
+                 &ProblemDescriptors::condition, &ProblemDescriptors::mass_ratio,
+                 &ProblemDescriptors::mu_min, &ProblemDescriptors::mu_max,
+                 &ProblemDescriptors::asymmetry})
+    EXPECT_TRUE(Same(da.*m, db.*m)) << da.*m << " vs " << db.*m;
   ExpectSameMetrics(a.final_metrics, b.final_metrics, "final");
   EXPECT_TRUE(Same(a.lambda_err, b.lambda_err));
   ASSERT_EQ(a.trace.size(), b.trace.size());
@@ -165,6 +183,31 @@ TEST_F(ResultsStoreTest, FileWithoutBodyCountColumnReadsMinusOne) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].num_bodies, -1);
   EXPECT_EQ(rows[0].num_contacts, 10);
+}
+
+TEST_F(ResultsStoreTest, FileWithoutDescriptorColumnsReadsNotComputed) {
+  const std::string path = Path("old_desc.h5");
+  WriteResults(path, {MakeRecord("a", 1, 1.0)}, {});
+  ASSERT_DOUBLE_EQ(ReadResults(path)[0].descriptors.rank_ratio, 0.8);  // written and read back
+  {  // as written before the descriptor columns existed
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    for (const char* c : {"num_rows", "w_rank", "contact_density", "rank_ratio", "w_condition",
+                          "mass_ratio", "mu_min", "mu_max", "w_asymmetry"})
+      ASSERT_GE(H5Ldelete(f, (std::string("/runs/") + c).c_str(), H5P_DEFAULT), 0) << c;
+    H5Fclose(f);
+  }
+  const std::vector<RunRecord> rows = ReadResults(path);
+  ASSERT_EQ(rows.size(), 1u);
+  const ProblemDescriptors& d = rows[0].descriptors;
+  EXPECT_EQ(d.contacts, 10);  // from num_contacts
+  EXPECT_EQ(d.rows, -1);
+  EXPECT_EQ(d.rank, -1);
+  EXPECT_TRUE(std::isnan(d.rank_ratio));
+  EXPECT_TRUE(std::isnan(d.condition));
+  EXPECT_TRUE(std::isnan(d.mass_ratio));
+  EXPECT_TRUE(std::isnan(d.mu_max));
+  EXPECT_TRUE(std::isnan(d.asymmetry));
 }
 
 TEST_F(ResultsStoreTest, HasAfterAdd) {

@@ -1,7 +1,12 @@
+#include <cmath>
 #include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "harness/cli/commands.h"
 #include "problems/io/fclib_io.h"
+#include "problems/model/descriptors.h"
 #include "problems/model/validate.h"
 
 namespace ncp::cli {
@@ -23,6 +28,26 @@ void AddInfo(CLI::App& app, Action& action) {
                     p.reference ? p.reference->solver.c_str() : "-",
                     err.empty() ? "yes" : err.c_str());
       }
+      // Difficulty descriptors (problems/model/descriptors.h); "-" where not computed.
+      std::printf("\n%-24s %9s %8s %9s %10s %10s %6s %6s %10s\n", "problem", "contacts",
+                  "density", "rank/m", "cond(W)", "mass ratio", "mu min", "mu max", "asymmetry");
+      auto num = [](double x, const char* f) {
+        return std::isnan(x) ? std::string("-") : fmt::format(fmt::runtime(f), x);
+      };
+      for (const auto& p : problems) {
+        if (!Validate(p).empty()) {  // sizes may not even agree: nothing to describe
+          std::printf("%-24s (invalid)\n", p.meta.name.c_str());
+          continue;
+        }
+        const ProblemDescriptors d = Describe(p);
+        std::printf("%-24s %9d %8s %9s %10s %10s %6s %6s %10s\n", p.meta.name.c_str(), d.contacts,
+                    num(d.contact_density, "{:.3g}").c_str(), num(d.rank_ratio, "{:.4f}").c_str(),
+                    num(d.condition, "{:.3g}").c_str(), num(d.mass_ratio, "{:.3g}").c_str(),
+                    num(d.mu_min, "{:.3g}").c_str(), num(d.mu_max, "{:.3g}").c_str(),
+                    num(d.asymmetry, "{:.2g}").c_str());
+      }
+      std::printf("rank and cond(W) from the eigenvalues of W's symmetric part above %g x the "
+                  "largest, for m <= %d rows\n", kRankRelTol, kDescribeMaxRows);
       return 0;
     };
   });

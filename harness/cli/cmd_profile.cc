@@ -1,13 +1,15 @@
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/inputs.h"
 #include "harness/profile.h"
 #include "harness/results_store.h"
 #include "harness/runner.h"
@@ -36,6 +38,38 @@ std::string DefaultSolvers() {
   return list;
 }
 
+// Tolerances from --tol or --tols, each > 0, in the order given.
+std::vector<double> ParseTols(const std::string& list, double tol, bool tol_given) {
+  if (list.empty()) {
+    if (!(tol > 0)) throw Error(fmt::format("--tol = {}: must be > 0", tol));
+    return {tol};
+  }
+  if (tol_given) throw Error(fmt::format("--tols = {}: give --tol or --tols, not both", list));
+  std::vector<double> tols;
+  for (const std::string& item : SplitComma(list)) {
+    std::size_t used = 0;
+    double x = 0.0;
+    try {
+      x = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || !(x > 0))
+      throw Error(fmt::format("--tols = {}: '{}' must be a number > 0", list, item));
+    tols.push_back(x);
+  }
+  if (tols.empty()) throw Error("--tols: empty list");
+  for (std::size_t i = 1; i < tols.size(); ++i)
+    if (std::count(tols.begin(), tols.begin() + i, tols[i]))
+      throw Error(fmt::format("--tols = {}: {:g} is given twice", list, tols[i]));
+  return tols;
+}
+
+// "path: reason", naming the path once even when the reason already starts with it.
+std::string SkippedLine(const SkippedInput& s) {
+  return s.reason.rfind(s.path, 0) == 0 ? s.reason : s.path + ": " + s.reason;
+}
+
 }  // namespace
 
 void AddProfile(CLI::App& app, Action& action) {
@@ -43,53 +77,105 @@ void AddProfile(CLI::App& app, Action& action) {
       "profile", "performance profiles and shifted geometric means of the time to a tolerance");
   struct Opts {
     std::vector<std::string> datasets, sets;
-    std::string solvers, out = "results/runs/profile.h5", report, csv, from;
+    std::string solvers, out = "results/runs/profile.h5", report, csv, from, tols;
+    std::string tol_metric = "res004";
     int iters = 2000;
     double time_ms = 0, tol = 1e-6;
-    bool quiet = false;
+    bool quiet = false, skip_invalid = false;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("datasets", o->datasets, "ncpbench datasets or fclib files");
+  cmd->add_option("datasets", o->datasets,
+                  "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)");
   cmd->add_option("-s,--solvers", o->solvers,
                   "comma-separated solver names (default: pgs, apgd, admm-full, canal and, when "
                   "built with Siconos, siconos:nsgs, siconos:nsn-ac, siconos:prox)");
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set siconos:nsgs.chunk=5 (repeatable)");
-  cmd->add_option("--tol", o->tol, "res004 tolerance the time is measured to")->capture_default_str();
+  CLI::Option* tol_opt =
+      cmd->add_option("--tol", o->tol, "tolerance the time is measured to")->capture_default_str();
+  cmd->add_option("--tols", o->tols,
+                  "several tolerances, e.g. 1e-8,1e-4: the run stops at the smallest and the "
+                  "trace gives the time to each (instead of --tol)");
+  cmd->add_option("--tol-metric", o->tol_metric,
+                  "metric of the tolerance: res004, natmap_rel (Acary et al. 2018), ...")
+      ->capture_default_str();
   cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
-  cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms (0: none)");
+  cmd->add_option("--time-ms", o->time_ms,
+                  "time budget per problem in ms (0: none); a tolerance reached later counts as "
+                  "not reached");
   cmd->add_option("-o,--out", o->out, "results file (.h5), resumable")->capture_default_str();
-  cmd->add_option("--from", o->from, "profile an existing results file (run with --trace 1) instead");
+  cmd->add_option("--from", o->from,
+                  "profile an existing results file (run with --trace 1) instead");
   cmd->add_option("--report", o->report, "Markdown report (stdout when absent)");
   cmd->add_option("--csv", o->csv, "long CSV for plots/profiles.py (default: results file + .csv)");
+  cmd->add_flag("--skip-invalid", o->skip_invalid,
+                "leave out invalid input files (listed in the report) instead of stopping");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
-  cmd->callback([&action, o] {
-    action = [o] {
-      if (!(o->tol > 0)) throw Error(fmt::format("--tol = {}: must be > 0", o->tol));
+  cmd->callback([&action, o, tol_opt] {
+    const bool tol_given = tol_opt->count() > 0;
+    action = [o, tol_given] {
+      const std::vector<double> tols = ParseTols(o->tols, o->tol, tol_given);
+      Metric metric = Metric::kRes004;
+      try {
+        metric = MetricFromName(o->tol_metric.c_str());
+      } catch (const Error& e) {
+        throw Error(fmt::format("--tol-metric = {}: {}", o->tol_metric, e.what()));
+      }
       if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
       if (!(o->time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", o->time_ms));
       std::string results = o->from;
+      std::vector<std::string> skipped;
+      std::string intro;
       if (results.empty()) {
         if (o->datasets.empty()) throw Error("datasets: none given (or use --from results.h5)");
         RunOptions opt;
         opt.budget.iters = o->iters;
         opt.budget.time_ms = o->time_ms;
-        opt.budget.tol = o->tol;
-        opt.budget.tol_metric = Metric::kRes004;
+        const double tightest = *std::min_element(tols.begin(), tols.end());
+        opt.budget.tol = tightest;  // the trace passes every looser tolerance on the way
+        opt.budget.tol_metric = metric;
         opt.trace_every = 1;  // the time to tolerance is read from the trace
-        const auto jobs = MakeSolverJobs(SplitComma(o->solvers.empty() ? DefaultSolvers() : o->solvers), o->sets);
-        std::vector<DatasetInput> data;
-        for (const std::string& path : o->datasets) data.push_back(LoadValidated(path));
-        RunAll(data, jobs, opt, o->out, o->quiet);
+        const std::string names = o->solvers.empty() ? DefaultSolvers() : o->solvers;
+        const auto jobs = MakeSolverJobs(SplitComma(names), o->sets);
+        const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, o->quiet);
+        for (const SkippedInput& s : in.skipped) {
+          skipped.push_back(SkippedLine(s));
+          std::fprintf(stderr, "skipped: %s\n", skipped.back().c_str());
+        }
+        opt.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
+        std::size_t problems = 0;
+        for (const DatasetInput& d : in.data) problems += d.problems.size();
+        intro = fmt::format(
+            "{} problems from {} files; solvers {}; per problem {} iterations{}, stopping at {} ≤ "
+            "{:g}; results {}.",
+            problems, in.data.size(), names, o->iters,
+            o->time_ms > 0 ? fmt::format(" and {:g} ms", o->time_ms) : "", o->tol_metric, tightest,
+            o->out);
+        if (!o->quiet)
+          std::fprintf(stderr, "profile: %zu problems from %zu files x %zu solvers\n", problems,
+                       in.data.size(), jobs.size());
+        RunAll(in.data, jobs, opt, o->out, o->quiet);
         results = o->out;
       } else if (!o->datasets.empty()) {
         throw Error("--from: profiles an existing results file; give no datasets with it");
+      } else {
+        const auto attrs = ReadRunAttrs(results);
+        if (const auto it = attrs.find("skipped_inputs"); it != attrs.end()) {
+          std::stringstream lines(it->second);
+          for (std::string line; std::getline(lines, line);)
+            if (!line.empty()) skipped.push_back(line);
+        }
+        intro = fmt::format("From the results file {}.", results);
       }
       const std::vector<RunRecord> rows = ReadResults(results);
-      const ProfileResult r = ComputeProfiles(rows, o->tol, o->time_ms * 1e-3);
-      const ProfileResult common = ComputeProfiles(RunsOnCommonProblems(rows), o->tol, o->time_ms * 1e-3);
+      const std::vector<RunRecord> common_rows = RunsOnCommonProblems(rows);
+      std::vector<ProfileResult> per_tol, common;
+      for (double tol : tols) {
+        per_tol.push_back(ComputeProfiles(rows, tol, o->time_ms * 1e-3, metric));
+        common.push_back(ComputeProfiles(common_rows, tol, o->time_ms * 1e-3, metric));
+      }
       const std::string csv = o->csv.empty() ? results + ".csv" : o->csv;
-      WriteText(csv, ProfileCsv(r));
-      const std::string md = ProfileMarkdown(r, &common);
+      WriteText(csv, ProfileCsv(per_tol));
+      const std::string md = CampaignMarkdown(intro, skipped, per_tol, common);
       if (o->report.empty()) {
         std::fputs(md.c_str(), stdout);
       } else {
