@@ -6,6 +6,8 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
 #include "harness/inputs.h"
+#include "harness/plugin.h"
+#include "harness/run_options.h"
 #include "harness/runner.h"
 
 namespace ncp::cli {
@@ -13,7 +15,7 @@ namespace ncp::cli {
 void AddRun(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("run", "run solvers on datasets under a budget; results to HDF5");
   struct Opts {
-    std::vector<std::string> datasets, sets;
+    std::vector<std::string> datasets, sets, plugins;
     std::string solvers = "pgs,pj,apgd,admm-full", out = "results/runs/results.h5",
                 tol_metric = "res004", warm = "none";
     int iters = 1000, repeat = 1, threads = 0, trace = 0;
@@ -25,6 +27,8 @@ void AddRun(CLI::App& app, Action& action) {
                   "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)")->required();
   cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
+  cmd->add_option("--plugin", o->plugins,
+                  "shared library that registers solvers (repeatable; docs/adding_a_solver.md)");
   cmd->add_option("-o,--out", o->out, "results file (.h5)")->capture_default_str();
   cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
   cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms, setup included (0: none)");
@@ -42,24 +46,9 @@ void AddRun(CLI::App& app, Action& action) {
   cmd->callback([&action, o] {
     action = [o] {
       // Every input is checked before the results file is touched.
-      RunOptions opt;
-      if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
-      if (!(o->time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", o->time_ms));
-      if (!(o->tol >= 0)) throw Error(fmt::format("--tol = {}: must be >= 0", o->tol));
-      if (o->repeat < 1) throw Error(fmt::format("--repeat = {}: must be >= 1", o->repeat));
-      if (o->threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", o->threads));
-      if (o->trace < 0) throw Error(fmt::format("--trace = {}: must be >= 0", o->trace));
-      opt.budget.iters = o->iters;
-      opt.budget.time_ms = o->time_ms;
-      opt.budget.tol = o->tol;
-      opt.budget.tol_metric = MetricFromName(o->tol_metric.c_str());
-      if (opt.budget.tol_metric == Metric::kFbAA)
-        throw Error("--tol-metric = fb_aa: must be an error (smaller is better); fb_aa is an "
-                    "accuracy (−log10), use fb");
-      opt.repeat = o->repeat;
-      opt.threads = o->threads;
-      opt.trace_every = o->trace;
-      opt.warm = WarmModeFromName(o->warm);
+      RunOptions opt = MakeRunOptions({o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat,
+                                       o->threads, o->trace, o->warm});
+      for (const std::string& path : o->plugins) LoadPlugin(path);  // before the names resolve
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
       const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, o->quiet);
       for (const SkippedInput& s : in.skipped)

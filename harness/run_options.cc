@@ -1,0 +1,31 @@
+#include "harness/run_options.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace ncp {
+
+RunOptions MakeRunOptions(const RunArgs& a) {
+  RunOptions opt;
+  if (a.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", a.iters));
+  if (!(a.time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", a.time_ms));
+  if (!(a.tol >= 0)) throw Error(fmt::format("--tol = {}: must be >= 0", a.tol));
+  if (a.repeat < 1) throw Error(fmt::format("--repeat = {}: must be >= 1", a.repeat));
+  if (a.threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", a.threads));
+  if (a.trace < 0) throw Error(fmt::format("--trace = {}: must be >= 0", a.trace));
+  opt.budget.iters = a.iters;
+  opt.budget.time_ms = a.time_ms;
+  opt.budget.tol = a.tol;
+  opt.budget.tol_metric = MetricFromName(a.tol_metric.c_str());
+  if (opt.budget.tol_metric == Metric::kFbAA)
+    throw Error("--tol-metric = fb_aa: must be an error (smaller is better); fb_aa is an "
+                "accuracy (−log10), use fb");
+  opt.repeat = a.repeat;
+  opt.threads = a.threads;
+  opt.trace_every = a.trace;
+  opt.warm = WarmModeFromName(a.warm);
+  return opt;
+}
+
+}  // namespace ncp

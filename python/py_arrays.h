@@ -1,0 +1,33 @@
+// Conversions between the suite's Eigen types and numpy / scipy.sparse. Views share memory with
+// their owner (a Python object kept alive as the array's base) and are read-only, so that a
+// problem cannot be changed behind the solvers' back; inputs are copied into Eigen.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "problems/model/contact_problem.h"
+
+namespace ncp::py {
+
+namespace pyb = pybind11;
+
+// Read-only numpy view of x, kept alive by `owner`.
+pyb::array VecView(const Vec& x, pyb::handle owner);
+// Owning numpy copy of x.
+pyb::array VecCopy(const Vec& x);
+// scipy.sparse.csc_matrix viewing a compressed M (copies when M is not compressed).
+pyb::object CscView(const SpMat& M, pyb::handle owner);
+// The same storage read as CSR: the transpose of M, without a copy.
+pyb::object CsrOfTransposeView(const SpMat& M, pyb::handle owner);
+
+// A 1-D float64 array (anything numpy converts) into a Vec; None gives an empty Vec. Throws
+// ncp::Error "field: must be a 1-D array of numbers" otherwise.
+Vec ToVec(pyb::handle obj, const std::string& field);
+// Any scipy.sparse matrix or dense 2-D array into a compressed SpMat (a dense array's zeros are
+// not stored). Throws ncp::Error naming the field otherwise.
+SpMat ToSpMat(pyb::handle obj, const std::string& field);
+
+}  // namespace ncp::py

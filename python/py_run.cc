@@ -1,0 +1,285 @@
+// Solvers from Python: the registry, one job (solve) and whole runs into a results file (run),
+// both through the harness runner, the one place that times solvers. Built-in and Python
+// solvers mix in one call; C++ runs with the GIL released.
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include "common/error.h"
+#include "harness/cli/split.h"
+#include "harness/inputs.h"
+#include "harness/plugin.h"
+#include "harness/run_options.h"
+#include "harness/thread_limits.h"
+#include "python/bindings.h"
+#include "python/py_arrays.h"
+#include "python/py_solver.h"
+
+namespace ncp::py {
+namespace {
+
+struct SolveResult {
+  RunRecord record;
+  Vec v, lambda;
+};
+
+// A setting value as the command line would spell it.
+std::string SettingText(pyb::handle v) {
+  if (pyb::isinstance<pyb::bool_>(v)) return v.cast<bool>() ? "true" : "false";
+  return pyb::str(v);
+}
+
+pyb::dict MetricDict(const Metrics& m) {
+  pyb::dict d;
+  for (std::size_t i = 0; i < kNumMetrics; ++i) d[kMetricNames[i]] = m.value[i];
+  return d;
+}
+
+pyb::dict TraceDict(const std::vector<TracePoint>& trace) {
+  const pyb::ssize_t n = static_cast<pyb::ssize_t>(trace.size());
+  pyb::array_t<int> it(n);
+  pyb::array_t<double> t(n);
+  for (pyb::ssize_t k = 0; k < n; ++k)
+    it.mutable_at(k) = trace[k].iteration, t.mutable_at(k) = trace[k].time_s;
+  pyb::dict d;
+  d["iteration"] = it;
+  d["time_s"] = t;
+  for (std::size_t i = 0; i < kNumMetrics; ++i) {
+    pyb::array_t<double> col(n);
+    for (pyb::ssize_t k = 0; k < n; ++k) col.mutable_at(k) = trace[k].metrics.value[i];
+    d[kMetricNames[i]] = col;
+  }
+  return d;
+}
+
+RunArgs Args(int iters, double time_ms, double tol, const std::string& tol_metric, int repeat,
+             int threads, int trace, const std::string& warm) {
+  return {iters, time_ms, tol, tol_metric, repeat, threads, trace, warm};
+}
+
+// Settings {"key": value} of one solver, parsed and checked as --set solver.key=value is.
+Settings ParseSettings(const SolverEntry& e, const pyb::dict& given) {
+  std::map<std::string, std::string> kv;
+  for (auto [k, v] : given) {
+    std::string key = pyb::str(k);
+    if (key.rfind(e.name + ".", 0) == 0) key = key.substr(e.name.size() + 1);
+    kv[key] = SettingText(v);
+  }
+  return Settings::Parse(e.name, e.settings, kv);
+}
+
+SolveResult Solve(const ContactProblem& p, pyb::object solver, pyb::dict settings,
+                  const RunOptions& opt, pyb::object warm) {
+  SolverEntry python_entry;
+  const SolverEntry* entry = nullptr;
+  if (pyb::isinstance<pyb::str>(solver)) {
+    entry = &FindSolver(solver.cast<std::string>());
+  } else if (IsPythonSolver(solver)) {
+    python_entry = MakePythonEntry(solver);
+    entry = &python_entry;
+  } else {
+    throw Error("solver: must be a solver name or an object with setup, iterate and current");
+  }
+  SolverJob job{entry, ParseSettings(*entry, settings)};
+  WarmStart ws;
+  const WarmStart* w = nullptr;
+  if (pyb::isinstance<pyb::str>(warm)) {
+    if (warm.cast<std::string>() != "reference" || !p.reference)
+      throw Error(
+          fmt::format("warm = {}: must be 'reference' (on a problem with one), a (v, lam) "
+                      "pair or None",
+                      std::string(pyb::str(warm))));
+    ws = {p.reference->v, p.reference->lambda};
+    w = &ws;
+  } else if (!warm.is_none()) {
+    const auto vl = warm.cast<std::pair<pyb::object, pyb::object>>();
+    ws = {ToVec(vl.first, "warm[0] (v)"), ToVec(vl.second, "warm[1] (lambda)")};
+    w = &ws;
+  }
+  SolveResult out;
+  WarmStart solution;
+  {
+    pyb::gil_scoped_release nogil;
+    SetSolverThreads(opt.threads);
+    const Evaluator ev(p);
+    out.record = RunOne(p, ev, job, opt, w, 0, &solution);
+  }
+  out.v = std::move(solution.v);
+  out.lambda = std::move(solution.lambda);
+  return out;
+}
+
+std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb::dict settings,
+                const RunOptions& opt, const std::string& out, bool quiet, bool skip_invalid) {
+  // Jobs in the order given; settings "solver.key" go to their solver, checked as --set is.
+  std::vector<SolverEntry> python_entries;
+  python_entries.reserve(solvers.size());  // jobs point into it
+  std::vector<std::string> names;
+  for (pyb::handle s : solvers) {
+    if (pyb::isinstance<pyb::str>(s)) {
+      names.push_back(s.cast<std::string>());
+    } else if (IsPythonSolver(s)) {
+      python_entries.push_back(MakePythonEntry(pyb::reinterpret_borrow<pyb::object>(s)));
+      for (const SolverEntry& e : Solvers())
+        if (e.name == python_entries.back().name)
+          throw Error(
+              fmt::format("solver '{}': already registered (names must be unique)", e.name));
+      names.push_back(python_entries.back().name);
+    } else {
+      throw Error(
+          "solvers: each must be a solver name or an object with setup, iterate and current");
+    }
+  }
+  std::vector<std::string> sets;
+  for (auto [k, v] : settings) {
+    const std::string key = pyb::str(k);
+    if (pyb::isinstance<pyb::dict>(v)) {  // {"pgs": {"omega": 1.2}}
+      for (auto [k2, v2] : v.cast<pyb::dict>())
+        sets.push_back(key + "." + std::string(pyb::str(k2)) + "=" + SettingText(v2));
+    } else {  // {"pgs.omega": 1.2}
+      sets.push_back(key + "=" + SettingText(v));
+    }
+  }
+  std::vector<std::string> builtin_names, builtin_sets;
+  std::map<std::string, std::map<std::string, std::string>> python_sets;
+  for (const std::string& n : names) {
+    bool python = false;
+    for (const SolverEntry& e : python_entries) python |= e.name == n;
+    if (!python) builtin_names.push_back(n);
+  }
+  for (const std::string& s : sets) {
+    const std::size_t dot = s.find('.'), eq = s.find('=');
+    bool python = false;
+    if (dot != std::string::npos && eq != std::string::npos && dot < eq)
+      for (const SolverEntry& e : python_entries)
+        if (e.name == s.substr(0, dot)) {
+          python_sets[e.name][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
+          python = true;
+        }
+    if (!python) builtin_sets.push_back(s);
+  }
+  std::vector<SolverJob> builtin;
+  if (!builtin_names.empty() || !builtin_sets.empty())
+    builtin = MakeSolverJobs(builtin_names, builtin_sets);
+  std::vector<SolverJob> jobs;
+  std::size_t next_builtin = 0;
+  for (const std::string& n : names) {
+    const SolverEntry* py = nullptr;
+    for (const SolverEntry& e : python_entries)
+      if (e.name == n) py = &e;
+    if (py)
+      jobs.push_back({py, Settings::Parse(py->name, py->settings, python_sets[py->name])});
+    else
+      jobs.push_back(builtin[next_builtin++]);
+  }
+  if (jobs.empty()) throw Error("--solvers: empty list");
+  pyb::gil_scoped_release nogil;
+  const LoadedInputs in = LoadInputs(datasets, skip_invalid, quiet);
+  for (const SkippedInput& s : in.skipped) std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
+  RunOptions o = opt;
+  if (!in.skipped.empty()) o.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
+  RunAll(in.data, jobs, o, out, quiet);
+  return out;
+}
+
+}  // namespace
+
+void BindRun(pyb::module_& m) {
+  m.def(
+      "solvers",
+      [] {
+        pyb::list out;
+        for (const SolverEntry& e : Solvers()) {
+          pyb::dict settings;
+          for (const SettingSpec& s : e.settings) settings[s.name.c_str()] = s.default_value;
+          out.append(pyb::dict(pyb::arg("name") = e.name, pyb::arg("description") = e.description,
+                               pyb::arg("local") = Describe(e.local),
+                               pyb::arg("settings") = settings));
+        }
+        return out;
+      },
+      "every registered solver: name, description, local use, settings with their defaults");
+
+  m.def("load_plugin", &LoadPlugin, pyb::arg("path"),
+        "Loads a solver plug-in (as `ncpbench run --plugin`); returns the names it registered");
+
+  pyb::class_<SolveResult>(m, "SolveResult", "One job's outcome, as a results file row holds it")
+      .def_property_readonly("status", [](const SolveResult& r) { return r.record.status; })
+      .def_property_readonly("message", [](const SolveResult& r) { return r.record.message; })
+      .def_property_readonly("solver", [](const SolveResult& r) { return r.record.solver; })
+      .def_property_readonly("settings", [](const SolveResult& r) { return r.record.settings; })
+      .def_property_readonly("iterations", [](const SolveResult& r) { return r.record.iterations; })
+      .def_property_readonly("setup_time",
+                             [](const SolveResult& r) { return r.record.setup_time_s; })
+      .def_property_readonly("solve_time",
+                             [](const SolveResult& r) { return r.record.solve_time_s; })
+      .def_property_readonly("total_time",
+                             [](const SolveResult& r) { return r.record.total_time_s; })
+      .def_property_readonly("threads_used",
+                             [](const SolveResult& r) { return r.record.threads_used; })
+      .def_property_readonly("info", [](const SolveResult& r) { return r.record.solver_info; })
+      .def_property_readonly("lambda_err", [](const SolveResult& r) { return r.record.lambda_err; })
+      .def_property_readonly(
+          "metrics", [](const SolveResult& r) { return MetricDict(r.record.final_metrics); })
+      .def_property_readonly(
+          "trace", [](const SolveResult& r) { return TraceDict(r.record.trace); },
+          "dict of arrays: iteration, time_s and every metric")
+      .def_property_readonly(
+          "v", [](pyb::object s) { return VecView(s.cast<const SolveResult&>().v, s); })
+      .def_property_readonly(
+          "lam", [](pyb::object s) { return VecView(s.cast<const SolveResult&>().lambda, s); })
+      .def("__repr__", [](const SolveResult& r) {
+        return fmt::format("<ncpbench.SolveResult {} {} it={} t={:.3g}ms res004={:.3g}>",
+                           r.record.solver, r.record.status, r.record.iterations,
+                           r.record.total_time_s * 1e3, r.record.final_metrics[Metric::kRes004]);
+      });
+
+  m.def(
+      "solve",
+      [](const ContactProblem& p, pyb::object solver, pyb::dict settings, int iters, double time_ms,
+         double tol, const std::string& tol_metric, int trace, int tol_every, int threads,
+         pyb::object warm) {
+        RunOptions opt =
+            MakeRunOptions(Args(iters, time_ms, tol, tol_metric, 1, threads, trace, "none"));
+        if (tol_every < 1) throw Error(fmt::format("tol_every = {}: must be >= 1", tol_every));
+        opt.tol_every = tol_every;
+        return Solve(p, solver, settings, opt, warm);
+      },
+      pyb::arg("problem"), pyb::arg("solver") = "pgs", pyb::kw_only(),
+      pyb::arg("settings") = pyb::dict(), pyb::arg("iters") = 1000, pyb::arg("time_ms") = 0.0,
+      pyb::arg("tol") = 0.0, pyb::arg("tol_metric") = "res004", pyb::arg("trace") = 0,
+      pyb::arg("tol_every") = 1, pyb::arg("threads") = 0, pyb::arg("warm") = pyb::none(),
+      "Runs one solver (a name, or a Python solver object or class) on one problem through the "
+      "harness runner: budgets, timing of setup/iterate only, final evaluation, trace.");
+
+  m.def(
+      "run",
+      [](pyb::object datasets, pyb::object solvers, pyb::dict settings, int iters, double time_ms,
+         double tol, const std::string& tol_metric, int repeat, int threads, int trace,
+         const std::string& warm, const std::string& out, bool quiet, bool skip_invalid) {
+        std::vector<std::string> paths;
+        if (pyb::isinstance<pyb::str>(datasets))
+          paths.push_back(datasets.cast<std::string>());
+        else
+          for (pyb::handle d : datasets) paths.push_back(pyb::str(d));
+        const RunOptions opt =
+            MakeRunOptions(Args(iters, time_ms, tol, tol_metric, repeat, threads, trace, warm));
+        pyb::list names;  // as -s: a comma-separated string, default the command line's
+        if (solvers.is_none()) solvers = pyb::str("pgs,pj,apgd,admm-full");
+        if (pyb::isinstance<pyb::str>(solvers)) {
+          for (const std::string& n : cli::SplitComma(solvers.cast<std::string>())) names.append(n);
+        } else {
+          names = pyb::list(solvers);
+        }
+        return Run(paths, names, settings, opt, out, quiet, skip_invalid);
+      },
+      pyb::arg("datasets"), pyb::kw_only(), pyb::arg("solvers") = pyb::none(),
+      pyb::arg("settings") = pyb::dict(), pyb::arg("iters") = 1000, pyb::arg("time_ms") = 0.0,
+      pyb::arg("tol") = 0.0, pyb::arg("tol_metric") = "res004", pyb::arg("repeat") = 1,
+      pyb::arg("threads") = 0, pyb::arg("trace") = 0, pyb::arg("warm") = "none",
+      pyb::arg("out") = "results/runs/results.h5", pyb::arg("quiet") = true,
+      pyb::arg("skip_invalid") = false,
+      "`ncpbench run` from Python: datasets (paths or folders) x solvers (names and Python "
+      "solvers) into the results file `out` (atomic, resumable). Returns `out`.");
+}
+
+}  // namespace ncp::py

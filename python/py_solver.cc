@@ -1,0 +1,146 @@
+#include "python/py_solver.h"
+
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "python/py_arrays.h"
+
+namespace ncp::py {
+namespace {
+
+// Owns a Python reference; dropped with the GIL held, whichever thread drops it.
+struct Held {
+  pyb::object obj;
+  explicit Held(pyb::object o) : obj(std::move(o)) {}
+  ~Held() {
+    pyb::gil_scoped_acquire gil;
+    obj = pyb::object();
+  }
+};
+
+Status StatusFromPython(const pyb::handle& r, const std::string& solver, const char* method) {
+  if (r.is_none()) return Status::kRunning;
+  const std::string s = pyb::str(r);
+  for (Status st : {Status::kRunning, Status::kConverged, Status::kDiverged, Status::kFailed,
+                    Status::kNotApplicable})
+    if (s == ToString(st)) return st;
+  throw Error(
+      fmt::format("python solver '{}': {}() returned '{}': must be None, 'running', "
+                  "'converged', 'diverged', 'failed' or 'not-applicable'",
+                  solver, method, s));
+}
+
+class PythonSolver : public Solver {
+ public:
+  PythonSolver(std::shared_ptr<Held> obj, std::string name) : obj_(std::move(obj)), name_(name) {}
+
+  Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override {
+    pyb::gil_scoped_acquire gil;
+    return Call([&] {
+      // A non-owning handle: the harness owns the problem for the whole job.
+      std::shared_ptr<ContactProblem> view(const_cast<ContactProblem*>(&p), [](ContactProblem*) {});
+      pyb::dict settings;
+      for (const auto& [k, v] : ParseKeyValues(s.ToString())) settings[k.c_str()] = std::stod(v);
+      pyb::object self = obj_->obj;
+      pyb::object r;
+      if (warm && pyb::hasattr(self, "warm_start"))
+        self.attr("warm_start")(VecCopy(warm->v), VecCopy(warm->lambda));
+      r = self.attr("setup")(view, settings);
+      return StatusFromPython(r, name_, "setup");
+    });
+  }
+
+  Status Iterate() override {
+    pyb::gil_scoped_acquire gil;
+    return Call([&] { return StatusFromPython(obj_->obj.attr("iterate")(), name_, "iterate"); });
+  }
+
+  void Current(Vec& v, Vec& lambda) const override {
+    pyb::gil_scoped_acquire gil;
+    try {
+      const auto vl = obj_->obj.attr("current")().cast<std::pair<pyb::object, pyb::object>>();
+      v = ToVec(vl.first, fmt::format("python solver '{}': current()[0] (v)", name_));
+      lambda = ToVec(vl.second, fmt::format("python solver '{}': current()[1] (lambda)", name_));
+    } catch (const pyb::error_already_set& e) {
+      throw Error(fmt::format("python solver '{}': current(): {}", name_, OneLine(e.what())));
+    } catch (const pyb::cast_error&) {
+      throw Error(fmt::format("python solver '{}': current(): must return (v, lam)", name_));
+    }
+  }
+
+  std::vector<std::pair<std::string, double>> Info() const override {
+    pyb::gil_scoped_acquire gil;
+    if (!pyb::hasattr(obj_->obj, "info")) return {};
+    try {
+      const auto m = obj_->obj.attr("info")().cast<std::map<std::string, double>>();
+      return {m.begin(), m.end()};
+    } catch (const std::exception&) {  // counters are optional: a bad info() gives none
+      return {};
+    }
+  }
+
+ private:
+  static std::string OneLine(std::string s) {
+    for (char& c : s)
+      if (c == '\n') c = ' ';
+    return s;
+  }
+
+  // Python exceptions become this job's `failed` status with the exception as its message.
+  template <class F>
+  Status Call(F f) {
+    try {
+      Status st = f();
+      if (st != Status::kRunning && pyb::hasattr(obj_->obj, "message"))
+        message_ = pyb::str(obj_->obj.attr("message"));
+      return st;
+    } catch (const pyb::error_already_set& e) {
+      message_ = fmt::format("python: {}", OneLine(e.what()));
+      return Status::kFailed;
+    }
+  }
+
+  std::shared_ptr<Held> obj_;
+  std::string name_;
+};
+
+}  // namespace
+
+bool IsPythonSolver(const pyb::handle& obj) {
+  return pyb::hasattr(obj, "setup") && pyb::hasattr(obj, "iterate") && pyb::hasattr(obj, "current");
+}
+
+SolverEntry MakePythonEntry(const pyb::object& obj) {
+  const bool is_class = pyb::isinstance<pyb::type>(obj);
+  SolverEntry e;
+  e.name = pyb::hasattr(obj, "name") ? std::string(pyb::str(obj.attr("name")))
+           : is_class                ? std::string(pyb::str(obj.attr("__name__")))
+                                     : std::string(pyb::str(pyb::type::of(obj).attr("__name__")));
+  e.description = pyb::hasattr(obj, "description") ? std::string(pyb::str(obj.attr("description")))
+                                                   : "python solver";
+  if (pyb::hasattr(obj, "settings")) {
+    for (auto [k, v] : pyb::dict(obj.attr("settings"))) {
+      SettingSpec spec;
+      spec.name = pyb::str(k);
+      spec.default_value = v.cast<double>();
+      spec.min = -INFINITY, spec.max = INFINITY;
+      spec.help = "python solver setting";
+      e.settings.push_back(spec);
+    }
+  }
+  e.local = LocalUse::kAsStored;  // the solver decides: it may return "not-applicable"
+  auto held = std::make_shared<Held>(obj);
+  const std::string name = e.name;
+  e.make = [held, is_class, name]() -> std::unique_ptr<Solver> {
+    pyb::gil_scoped_acquire gil;
+    // A class gives each job a fresh instance; an instance is set up again for each job.
+    auto target = is_class ? std::make_shared<Held>(held->obj()) : held;
+    return std::make_unique<PythonSolver>(std::move(target), name);
+  };
+  return e;
+}
+
+}  // namespace ncp::py

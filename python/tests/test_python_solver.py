@@ -1,0 +1,115 @@
+"""Python solvers under the harness: statuses, errors, settings, timing, the numpy PJ example."""
+import os
+import sys
+import time
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python"))
+from numpy_pj import NumpyPJ  # noqa: E402
+
+
+def problem(seed=11, **params):
+    import ncpbench
+    return ncpbench.generate("random", 1, seed=seed,
+                             params={"contacts": 20, "bodies": 40, **params})[0]
+
+
+def test_numpy_pj_reaches_the_builtin_pj_residual(capsys):
+    import ncpbench
+    p = problem(mass_ratio=100)
+    iters = 200
+    pj = ncpbench.solve(p, "pj", iters=iters, threads=1)
+    py = ncpbench.solve(p, NumpyPJ, iters=iters, threads=1)
+    assert py.status == pj.status == "max-iterations"
+    assert abs(py.metrics["res004"] - pj.metrics["res004"]) <= 1e-10
+    assert py.metrics["res004"] < 1e-2
+    overhead = (py.solve_time - pj.solve_time) / iters
+    with capsys.disabled():
+        print(f"\nnumpy-pj vs pj on {p.name} ({p.num_rows} rows): res004 {py.metrics['res004']:.3e}"
+              f" vs {pj.metrics['res004']:.3e}; timed overhead {overhead * 1e6:.1f} us/iteration "
+              f"({py.solve_time / iters * 1e6:.1f} vs {pj.solve_time / iters * 1e6:.1f})")
+
+
+class Counting:
+    """Counts calls; sleeps in current() to show that it is not timed."""
+    name = "counting"
+    settings = {"k": 2.0}
+
+    def setup(self, problem, settings):
+        self.k, self.m, self.calls = settings["k"], problem.num_rows, 0
+
+    def iterate(self):
+        self.calls += 1
+
+    def current(self):
+        time.sleep(0.01)
+        return None, np.zeros(self.m)
+
+    def info(self):
+        return {"calls": self.calls}
+
+
+def test_python_solver_is_timed_without_current_and_gets_settings():
+    import ncpbench
+    p = problem()
+    s = Counting()
+    r = ncpbench.solve(p, s, iters=30, trace=1, settings={"k": 3})
+    assert s.k == 3.0 and s.calls == 30 and r.info == "calls=30"
+    assert r.settings == "k=3"
+    assert r.solve_time < 0.15  # 31 sleeping current() calls (310 ms) are outside the timing
+    assert np.isnan(r.metrics["dyn"]) and np.isfinite(r.metrics["res004"])
+
+
+def test_python_errors_and_statuses_become_job_statuses():
+    import ncpbench
+    p = problem()
+
+    class Raises(Counting):
+        def iterate(self):
+            raise RuntimeError("boom at iteration 1")
+
+    class NotApplicable(Counting):
+        message = "needs a local problem"
+
+        def setup(self, problem, settings):
+            return "not-applicable"
+
+    class Diverges(Counting):
+        def iterate(self):
+            return "diverged"
+
+    r = ncpbench.solve(p, Raises(), iters=5)
+    assert r.status == "failed" and "RuntimeError: boom at iteration 1" in r.message
+    r = ncpbench.solve(p, NotApplicable(), iters=5)
+    assert r.status == "not-applicable" and r.message == "needs a local problem"
+    assert ncpbench.solve(p, Diverges(), iters=5).status == "diverged"
+    with pytest.raises(ncpbench.Error, match=r"counting.zz: unknown setting \(known: k\)"):
+        ncpbench.solve(p, Counting(), settings={"zz": 1})
+    with pytest.raises(ncpbench.Error, match="solver 'pgs': already registered"):
+        ncpbench.run([], solvers=[type("Pgs", (Counting,), {"name": "pgs"})()], out="unused.h5")
+
+
+def test_gil_is_released_while_cpp_runs():
+    import threading
+
+    import ncpbench
+    p = problem(seed=12, contacts=60, bodies=120)
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    t0 = time.perf_counter()
+    ncpbench.solve(p, "pgs", iters=4000, threads=1)
+    elapsed = time.perf_counter() - t0
+    stop.set()
+    t.join()
+    # A held GIL would starve the ticking thread for the whole solve.
+    assert elapsed < 0.05 or len(ticks) >= 0.2 * elapsed / 0.001

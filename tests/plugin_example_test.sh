@@ -1,0 +1,33 @@
+#!/bin/sh
+# Builds examples/my_solver out of tree against this build and runs it through --plugin.
+# Usage: plugin_example_test.sh <ncpbench executable> <build folder> <source folder>
+set -eu
+cli=$1 build=$2 src=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake -S "$src/examples/my_solver" -B "$work/b" -G Ninja -Dncpbench_DIR="$build" >/dev/null
+cmake --build "$work/b" >/dev/null
+"$cli" generate random -o "$work/d.h5" -n 2 --seed 5 -p contacts=10,bodies=20 >/dev/null
+"$cli" run "$work/d.h5" --plugin "$work/b/my_solver.so" -s my-solver,pgs --iters 200 \
+  --set my-solver.step_scale=1.5 -o "$work/r.h5" 2>"$work/log"
+cat "$work/log"
+grep -q "my-solver  max-iterations" "$work/log"
+# A solver name taken twice is bad input (exit 2, one line naming the plug-in).
+cp "$work/b/my_solver.so" "$work/copy.so"
+status=0
+"$cli" run "$work/d.h5" --plugin "$work/b/my_solver.so" --plugin "$work/copy.so" \
+  -s my-solver -o "$work/r2.h5" 2>"$work/err" || status=$?
+cat "$work/err"
+[ "$status" = 2 ]
+grep -q "^ncpbench: error: --plugin = $work/copy.so: solver 'my-solver': already registered" \
+  "$work/err"
+# The same plug-in from Python, when the module is built.
+if [ -d "$build/python/ncpbench" ]; then
+  PYTHONPATH="$build/python" /usr/bin/python3 -c "
+import ncpbench
+assert ncpbench.load_plugin('$work/b/my_solver.so') == ['my-solver']
+r = ncpbench.solve(ncpbench.load('$work/d.h5')[0], 'my-solver', iters=50)
+assert r.status == 'max-iterations' and r.iterations == 50, r
+print('python:', r)"
+fi
+echo "plugin example: ok"
