@@ -16,16 +16,18 @@ namespace {
 const std::string kSamples = std::string(NCP_FCLIB_DIR) + "/CubeH8.hdf5 " + NCP_FCLIB_DIR +
                              "/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5";
 
+// Ours and, when built, one Siconos peer.
+#ifdef NCP_HAVE_SICONOS
+const std::string kSolvers = "pgs,apgd,siconos:nsgs";
+#else
+const std::string kSolvers = "pgs,apgd";
+#endif
+
 TEST(CliProfile, RunsAndReportsEveryDataset) {
   const auto dir = testing::FreshDir("cli_profile");
-#ifdef NCP_HAVE_SICONOS
-  const std::string solvers = "pgs,apgd,siconos:nsgs";
-#else
-  const std::string solvers = "pgs,apgd";
-#endif
   const std::string out = (dir / "p.h5").string(), md = (dir / "p.md").string();
   const testing::CliResult r = testing::RunCli(
-      "profile " + kSamples + " -q -s " + solvers + " --iters 3000 -o " + out + " --report " + md,
+      "profile " + kSamples + " -q -s " + kSolvers + " --iters 3000 -o " + out + " --report " + md,
       dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string report = testing::Slurp(md);
@@ -55,14 +57,9 @@ TEST(CliProfile, FolderWithCorruptFileAndSeveralTolerances) {
   for (const char* copy : {"a.hdf5", "b.hdf5"})
     std::filesystem::copy_file(std::string(NCP_FCLIB_DIR) + "/CubeH8.hdf5", data / copy);
   std::ofstream(data / "corrupt.hdf5") << "not an HDF5 file";
-#ifdef NCP_HAVE_SICONOS
-  const std::string solvers = "pgs,apgd,siconos:nsgs";
-#else
-  const std::string solvers = "pgs,apgd";
-#endif
   const std::string out = (dir / "p.h5").string(), md = (dir / "p.md").string();
   const std::string args =
-      "profile " + data.string() + " -s " + solvers +
+      "profile " + data.string() + " -s " + kSolvers +
       " --tol-metric natmap_rel --tols 1e-8,1e-4 --iters 3000 --time-ms 5000 -o " + out +
       " --report " + md;
   const testing::CliResult strict = testing::RunCli(args, dir);
