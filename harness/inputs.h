@@ -26,7 +26,8 @@ std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths)
 // Expands folders, loads and validates every file. An invalid file either makes the whole call
 // throw one ncp::Error that lists every invalid file, one line each (skip_invalid false), or
 // lands in `skipped` (skip_invalid true; it still throws when no valid input remains).
-// Warns once per file on stderr about a local W that is not exactly symmetric (unless quiet).
+// Warns once per file on stderr about a local W that is not exactly symmetric (unless quiet:
+// the CLI always warns, -q only hides its progress lines).
 LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid,
                         bool quiet = false);
 

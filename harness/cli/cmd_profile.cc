@@ -136,7 +136,8 @@ void AddProfile(CLI::App& app, Action& action) {
         opt.trace_every = 1;  // the time to tolerance is read from the trace
         const std::string names = o->solvers.empty() ? DefaultSolvers() : o->solvers;
         const auto jobs = MakeSolverJobs(SplitComma(names), o->sets);
-        const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, o->quiet);
+        // -q hides the progress lines, not the warnings about the inputs.
+        const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false);
         for (const SkippedInput& s : in.skipped) {
           skipped.push_back(SkippedLine(s));
           std::fprintf(stderr, "skipped: %s\n", skipped.back().c_str());

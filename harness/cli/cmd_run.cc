@@ -50,7 +50,8 @@ void AddRun(CLI::App& app, Action& action) {
                                        o->threads, o->trace, o->warm});
       for (const std::string& path : o->plugins) LoadPlugin(path);  // before the names resolve
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
-      const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, o->quiet);
+      // -q hides the progress lines, not the warnings about the inputs.
+      const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false);
       for (const SkippedInput& s : in.skipped)
         std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
       if (!in.skipped.empty()) opt.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
