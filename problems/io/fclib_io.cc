@@ -75,6 +75,17 @@ MatrixLayout CheckMatrix(const Group& parent, const std::string& name) {
   const std::int64_t p_count = g.Count("p", H5T_INTEGER);
   s.i_count = g.Count("i", H5T_INTEGER);
   s.x_count = g.Count("x", H5T_FLOAT);
+  // libfclib allocates nzmax indices and values (12 bytes each) before reading the stored ones,
+  // and ends the process when that fails. Exporters may reserve more than they store (Box_Stacks:
+  // 744 for 485), never orders of magnitude more than the file holds, even compressed.
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(g.file(), ec);
+  const double limit = 64.0 * (ec ? 0.0 : static_cast<double>(file_bytes)) + 64e6;
+  if (12.0 * s.nzmax > limit && s.nzmax > std::max(s.i_count, s.x_count)) {
+    g.Fail("nzmax", fmt::format("nzmax = {} asks for {:.3g} bytes, more than 64 x the file's {} "
+                                "bytes + 64 MB, for {} stored values: not a stored matrix",
+                                s.nzmax, 12.0 * s.nzmax, ec ? 0 : file_bytes, s.x_count));
+  }
   if (s.nz >= 0) {
     if (p_count != s.nz || s.i_count != s.nz) {
       g.Fail("", fmt::format("triplet matrix with nz = {} has {} column (p) and {} row (i) indices",
@@ -148,6 +159,13 @@ FileLayout CheckGlobal(const Group& root) {
   l.has_g = main.Has("G");
   if (l.has_g) l.G = CheckMatrix(main, "G");
   CheckMultipleOfThree(main, "H", "number of columns", l.H.n);
+  // Shapes before any allocation from them: M is n x n, H and G have M's n rows.
+  if (l.M.m != l.M.n) {
+    main.Fail("M", fmt::format("M is {} x {}: must be square", l.M.m, l.M.n));
+  }
+  if (l.H.m != l.M.n) {
+    main.Fail("H", fmt::format("H has {} rows but M has {} columns: must be equal", l.H.m, l.M.n));
+  }
   if (l.has_g && l.G.m != l.H.m) {
     main.Fail("G", fmt::format("G has {} rows but H has {}", l.G.m, l.H.m));
   }
@@ -170,6 +188,9 @@ FileLayout CheckLocal(const Group& root) {
   }
   l.W = CheckMatrix(main, "W");
   CheckMultipleOfThree(main, "W", "number of rows", l.W.m);
+  if (l.W.m != l.W.n) {
+    main.Fail("W", fmt::format("W is {} x {}: must be square", l.W.m, l.W.n));
+  }
   Group vectors = main.Open("vectors");
   CheckCount(vectors, "q", H5T_FLOAT, l.W.m);
   CheckCount(vectors, "mu", H5T_FLOAT, l.W.m / kSpaceDim);

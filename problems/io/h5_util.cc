@@ -18,6 +18,10 @@ namespace {
 // chunk overhead would outweigh the saving.
 constexpr hsize_t kCompressMinElements = 4096;
 constexpr hsize_t kChunkElements = 65536;
+// Bound on what a read may allocate: deflate rarely compresses numbers 64-fold, and small files
+// get a fixed allowance.
+constexpr double kMaxInflation = 64.0;
+constexpr double kSlackBytes = 64e6;
 
 const char* ClassName(H5T_class_t c) {
   switch (c) {
@@ -281,6 +285,23 @@ Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
   }
   dims->assign(static_cast<std::size_t>(std::max(r, 0)), 0);
   H5Sget_simple_extent_dims(space.id(), dims->data(), nullptr);
+  // A corrupt header can declare any extent; what a reader allocates for it (8 bytes a number or
+  // a string pointer, the declared width for fixed strings) must be what the file could hold.
+  const hssize_t points = H5Sget_simple_extent_npoints(space.id());
+  if (points < 0) Fail(name, "unreadable extent");
+  const double bytes = static_cast<double>(points) *
+                       static_cast<double>(std::max<std::size_t>(8, H5Tget_size(type.id())));
+  hsize_t file_bytes = 0;
+  {
+    Handle file(H5Iget_file_id(id()));
+    if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
+  }
+  const double limit = kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
+  if (bytes > limit) {
+    Fail(name, fmt::format("declares {} elements ({:.3g} bytes), more than {:g} x the file's {} "
+                           "bytes + {:g} MB: a corrupt size",
+                           points, bytes, kMaxInflation, file_bytes, kSlackBytes / 1e6));
+  }
   return ds;
 }
 

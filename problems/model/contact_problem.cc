@@ -1,5 +1,9 @@
 #include "problems/model/contact_problem.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
 namespace ncp {
 
 const char* ToString(ConstraintType t) {
@@ -25,7 +29,9 @@ bool Structure::IsTree(int j) const {
 int ContactProblem::num_rows() const {
   if (constraints.empty()) return 0;
   const Constraint& last = constraints.back();
-  return last.row + last.rows();
+  // Saturated: a corrupt file's last row near INT_MAX must not overflow (Validate refuses it).
+  const std::int64_t rows = static_cast<std::int64_t>(last.row) + last.rows();
+  return static_cast<int>(std::clamp<std::int64_t>(rows, 0, std::numeric_limits<int>::max()));
 }
 
 int ContactProblem::num_contacts() const {

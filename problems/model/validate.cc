@@ -2,6 +2,7 @@
 
 #include <Eigen/SparseCholesky>
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace ncp {
@@ -41,7 +42,7 @@ std::string CheckSymmetric(const char* field, const SpMat& M, double tol) {
 }
 
 std::string CheckConstraints(const ContactProblem& p, int rows) {
-  int next = 0;
+  std::int64_t next = 0;  // 64-bit: a corrupt row near INT_MAX must not overflow the sum
   for (int i = 0; i < p.num_constraints(); ++i) {
     const Constraint& c = p.constraints[i];
     if (static_cast<int>(c.type) > 3)
