@@ -26,6 +26,8 @@ struct SolverEntry {
   LocalUse local = LocalUse::kNone;
   std::function<std::unique_ptr<Solver>()> make;
   bool supports_local() const { return local != LocalUse::kNone; }
+  // Iterates are bit for bit the same on 1 and 2 OpenMP threads (the conformance suite checks it).
+  bool deterministic = false;
 };
 
 // The built-in solvers, then the registered ones in registration order.

@@ -55,4 +55,18 @@ inline ManufacturedOptions TreeOptions(std::uint64_t seed) {
   return o;
 }
 
+// Contacts only (no unilateral, bilateral or soft rows): the problems that every contact solver,
+// including the fclib-style ones (3-row contacts only), accepts, and whose local form exists.
+inline ManufacturedOptions ContactsOnlyOptions(std::uint64_t seed, int num_bodies,
+                                               int num_contacts) {
+  ManufacturedOptions o;
+  o.seed = seed;
+  o.num_bodies = num_bodies;
+  o.num_contacts = num_contacts;
+  o.num_unilateral = 0;
+  o.num_bilateral = 0;
+  o.num_soft = 0;
+  return o;
+}
+
 }  // namespace ncp::testing

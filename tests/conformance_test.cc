@@ -1,0 +1,574 @@
+// Conformance of every registry entry (built-ins, Siconos peers when built, plug-ins registered
+// before the tests start) to the solver interface of solvers/solver.h, parameterized by entry
+// name so that a new solver is covered without editing a list:
+//   Setup        — running, or not-applicable with a message, on each manufactured family;
+//                  entries that declare local support run on the local (W, q) form.
+//   Allocation   — Iterate() does not touch the heap (AllocatesInIterate: the entries that do).
+//   Determinism  — 1 and 2 threads give the same iterates bit for bit where the entry says so
+//                  (SolverEntry::deterministic), the same outcome and residual magnitude elsewhere.
+//   NonFinite    — a NaN in b (global) or q (local) ends in diverged / failed / not-applicable,
+//                  never in a crash or in NaN iterates reported as running
+//                  (IgnoresNonFiniteInput: the entries that keep running).
+//
+// malloc, calloc and realloc are interposed in this test binary (glibc's __libc_* entry points do
+// the work), so every heap allocation counts while the counter is armed: Eigen's, the standard
+// library's (operator new), CHOLMOD's and Siconos'.
+#include <gtest/gtest.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "harness/metrics/evaluator.h"
+#include "harness/thread_limits.h"
+#include "problems/model/local_form.h"
+#include "solvers/nnewton/nnewton.h"
+#include "solvers/registry.h"
+#include "tests/test_problems.h"
+
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+}
+
+namespace {
+std::atomic<bool> g_armed{false};
+std::atomic<long> g_allocations{0};
+void Count() {
+  if (g_armed.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+}
+}  // namespace
+
+extern "C" {
+void* malloc(std::size_t n) {
+  Count();
+  return __libc_malloc(n);
+}
+void* calloc(std::size_t n, std::size_t s) {
+  Count();
+  return __libc_calloc(n, s);
+}
+void* realloc(void* p, std::size_t n) {
+  Count();
+  return __libc_realloc(p, n);
+}
+}
+
+namespace ncp {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Problems
+
+struct Family {
+  std::string label;
+  ContactProblem problem;
+};
+
+// Small, so that the whole suite stays fast: every constraint type (global), contacts only
+// (what fclib-style solvers accept), its local (W, q) form, and kinematic trees (the structure
+// layer of the subsystem solvers).
+const std::vector<Family>& SmallFamilies() {
+  static const std::vector<Family> families = [] {
+    std::vector<Family> f;
+    f.push_back({"global", MakeManufacturedProblem(testing::AcceptanceOptions(4), "global")});
+    f.push_back({"contacts", MakeManufacturedProblem(testing::ContactsOnlyOptions(5, 20, 16),
+                                                     "contacts")});
+    f.push_back({"local", MakeLocalForm(f.back().problem)});
+    f.push_back({"trees", MakeManufacturedProblem(testing::TreeOptions(4), "trees")});
+    return f;
+  }();
+  return families;
+}
+
+const ContactProblem& SmallFamily(const std::string& label) {
+  for (const Family& f : SmallFamilies())
+    if (f.label == label) return f.problem;
+  throw std::logic_error("no family " + label);
+}
+
+// Above the row counts (solvers/common/dual_update.h kParallelRows = 1024) at which the
+// parallel loops start, so that 2 threads take a different path than 1. Trees for the entries
+// that need the structure layer.
+const std::vector<Family>& ParallelFamilies() {
+  static const std::vector<Family> families = [] {
+    std::vector<Family> f;
+    f.push_back({"contacts-1026-rows",  // one contact per body at most (5 rows per body)
+                 MakeManufacturedProblem(testing::ContactsOnlyOptions(9, 345, 342), "par")});
+    ManufacturedOptions t = testing::TreeOptions(9);
+    t.num_bodies = 650, t.num_contacts = 340;  // a tree carries at most 9 rows (10 dofs)
+    f.push_back({"trees-1036-rows", MakeManufacturedProblem(t, "par-trees")});
+    return f;
+  }();
+  return families;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running an entry
+
+Settings Defaults(const SolverEntry& e) { return Settings::Parse(e.name, e.settings, {}); }
+
+// Setup as the harness calls it: a throw fails the job instead of the run.
+Status SafeSetup(Solver& s, const ContactProblem& p, const Settings& settings, std::string& msg) {
+  try {
+    const Status st = s.Setup(p, settings, nullptr);
+    msg = s.message();
+    return st;
+  } catch (const std::exception& e) {
+    msg = e.what();
+    return Status::kFailed;
+  }
+}
+
+Status SafeIterate(Solver& s, std::string& msg) {
+  try {
+    const Status st = s.Iterate();
+    msg = s.message();
+    return st;
+  } catch (const std::exception& e) {
+    msg = e.what();
+    return Status::kFailed;
+  }
+}
+
+// The counters whose change marks an iteration that legitimately allocates: a refactorization
+// (CHOLMOD's numeric factorization allocates its permuted copy, e.g. admm-full when 004:43
+// changes β) or a bias correction of the lifted form (the inner solver is set up again).
+double Reallocations(const Solver& s) {
+  double n = 0;
+  for (const auto& [key, value] : s.Info())
+    if (key == "refactorizations" || key == "lifted_corrections") n += value;
+  return n;
+}
+
+struct AllocationCount {
+  Status setup = Status::kFailed;
+  std::string message;
+  long allocations = 0;   // over the counted iterations
+  int counted = 0;        // iterations counted (not refactorizing, still running)
+  int first_allocating = -1;
+};
+
+// Sets `e` up on `p`, iterates twice (a first call may size lazily created workspaces), then
+// counts heap allocations over up to `iters` further iterations; iterations that refactorize or
+// correct (Reallocations) are not counted, and counting stops when the solver stops running.
+AllocationCount CountIterateAllocations(const SolverEntry& e, const ContactProblem& p,
+                                        const Settings& settings, int iters) {
+  AllocationCount c;
+  std::unique_ptr<Solver> solver = e.make();
+  c.setup = SafeSetup(*solver, p, settings, c.message);
+  if (c.setup != Status::kRunning) return c;
+  for (int k = 0; k < 2; ++k)
+    if (SafeIterate(*solver, c.message) != Status::kRunning) return c;
+  for (int k = 0; k < iters; ++k) {
+    const double before = Reallocations(*solver);
+    g_allocations = 0;
+    g_armed = true;
+    Status st;
+    try {
+      st = solver->Iterate();
+    } catch (...) {
+      st = Status::kFailed;
+    }
+    g_armed = false;
+    const long n = g_allocations.load();
+    if (Reallocations(*solver) != before) continue;
+    ++c.counted;
+    c.allocations += n;
+    if (n > 0 && c.first_allocating < 0) c.first_allocating = k + 3;
+    if (st != Status::kRunning) break;
+  }
+  return c;
+}
+
+// The verdict of the allocation check, shared by the registry suite and by the tests of the
+// check itself: enough iterations counted, none of them allocating.
+::testing::AssertionResult IterateDoesNotAllocate(const SolverEntry& e, const ContactProblem& p,
+                                                  const Settings& settings, int iters) {
+  const AllocationCount c = CountIterateAllocations(e, p, settings, iters);
+  if (c.setup != Status::kRunning)
+    return ::testing::AssertionFailure() << e.name << ": setup " << ToString(c.setup) << ": "
+                                         << c.message;
+  if (c.allocations > 0)
+    return ::testing::AssertionFailure()
+           << e.name << " allocated " << c.allocations << " times in " << c.counted
+           << " iterations, first in iteration " << c.first_allocating;
+  // Stopping (converged inside the solver, max-iterations) or refactorizing every time would
+  // leave nothing checked.
+  if (c.counted < iters / 2)
+    return ::testing::AssertionFailure()
+           << e.name << ": only " << c.counted << " of " << iters << " iterations counted";
+  return ::testing::AssertionSuccess();
+}
+
+// Entries whose Iterate() allocates today, with the reason. The check still runs on them and
+// fails when one no longer allocates, so that the list does not outlive its reasons.
+bool AllocatesInIterate(const std::string& name, std::string* why) {
+  // nnewton: Eigen's SparseLU numeric factorization and solve allocate their supernodal storage
+  // and permuted copies every Newton step (what nnewton computes itself is checked below,
+  // NNewtonResidualAndJacobianDoNotAllocate).
+  if (name == "nnewton") return *why = "Eigen SparseLU factorization per Newton step", true;
+  // al-trdogleg, al-dampedsn: the same SparseLU numeric factorization of the semismooth Newton
+  // matrix every step; canal: CHOLMOD's numeric factorization (its permuted copy) every step.
+  if (name == "al-trdogleg" || name == "al-dampedsn")
+    return *why = "Eigen SparseLU factorization per Newton step", true;
+  if (name == "canal") return *why = "CHOLMOD numeric factorization per Newton step", true;
+  // Siconos peers: the library allocates its work arrays inside every call of a chunk.
+  if (name.rfind("siconos:", 0) == 0) return *why = "allocations inside Siconos Numerics", true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The registry suite
+
+// Entry names as valid gtest parameter names ("siconos:nsn-ac" → "siconos_nsn_ac"), with the
+// registry index appended where two names would coincide.
+std::string Sanitized(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+std::string ParamName(const ::testing::TestParamInfo<std::string>& info) {
+  const std::string s = Sanitized(info.param);
+  int same = 0;
+  for (const SolverEntry& e : Solvers()) same += Sanitized(e.name) == s;
+  return same > 1 ? fmt::format("{}_{}", s, info.index) : s;
+}
+
+// Evaluated when the tests are listed, after static initializers: statically registered
+// plug-ins are included.
+std::vector<std::string> EntryNames() {
+  std::vector<std::string> names;
+  for (const SolverEntry& e : Solvers()) names.push_back(e.name);
+  return names;
+}
+
+class ConformanceEntry : public ::testing::TestWithParam<std::string> {
+ protected:
+  const SolverEntry& entry() const { return FindSolver(GetParam()); }
+  // The small families on which the entry sets up (running).
+  std::vector<const Family*> Running() const {
+    std::vector<const Family*> out;
+    const SolverEntry& e = entry();
+    for (const Family& f : SmallFamilies()) {
+      std::string msg;
+      if (SafeSetup(*e.make(), f.problem, Defaults(e), msg) == Status::kRunning) out.push_back(&f);
+    }
+    return out;
+  }
+};
+
+TEST_P(ConformanceEntry, Setup) {
+  const SolverEntry& e = entry();
+  EXPECT_FALSE(e.description.empty()) << e.name;
+  int running = 0;
+  for (const Family& f : SmallFamilies()) {
+    SCOPED_TRACE(f.label);
+    std::string msg;
+    const Status st = SafeSetup(*e.make(), f.problem, Defaults(e), msg);
+    RecordProperty("setup_" + f.label, ToString(st));
+    std::printf("[ conformance ] %s on %s: setup %s%s%s\n", e.name.c_str(), f.label.c_str(),
+                ToString(st), msg.empty() ? "" : ": ", msg.c_str());
+    // Setup's contract (solver.h): running, or a refusal that says why. The problems are valid
+    // (SPD A, exact solution), so failed (e.g. a factorization) is a defect here.
+    EXPECT_TRUE(st == Status::kRunning || st == Status::kNotApplicable)
+        << ToString(st) << ": " << msg;
+    if (st != Status::kRunning) {
+      EXPECT_FALSE(msg.empty()) << ToString(st) << " without a message";
+    } else {
+      ++running;
+    }
+    // An entry that declares local support runs on the local form of a contacts-only problem;
+    // one that refuses it must not declare it (`ncpbench list solvers` prints the declaration).
+    if (f.label == "local" && e.supports_local()) {
+      EXPECT_EQ(st, Status::kRunning) << e.name << " declares " << Describe(e.local) << ": " << msg;
+    }
+  }
+  // Not-applicable everywhere is a solver for another kind of problem (or a device that is
+  // absent): the remaining checks are skipped for it, which must show in the output.
+  if (running == 0)
+    std::printf("[ conformance ] %s: runs on none of the families\n", e.name.c_str());
+}
+
+TEST_P(ConformanceEntry, IterateDoesNotAllocate) {
+  const SolverEntry& e = entry();
+  const std::vector<const Family*> fams = Running();
+  if (fams.empty()) GTEST_SKIP() << e.name << " runs on none of the families";
+  std::string why;
+  const bool excepted = AllocatesInIterate(e.name, &why);
+  long total = 0;
+  for (const Family* f : fams) {
+    SCOPED_TRACE(f->label);
+    if (excepted) {
+      const AllocationCount c = CountIterateAllocations(e, f->problem, Defaults(e), 20);
+      total += c.allocations;
+      std::printf("[ conformance ] %s on %s: %ld allocations in %d iterations (%s)\n",
+                  e.name.c_str(), f->label.c_str(), c.allocations, c.counted, why.c_str());
+    } else {
+      EXPECT_TRUE(IterateDoesNotAllocate(e, f->problem, Defaults(e), 20));
+    }
+  }
+  if (excepted) {
+    EXPECT_GT(total, 0) << e.name << " no longer allocates: remove it from AllocatesInIterate";
+  }
+}
+
+struct ThreadRun {
+  Status status = Status::kFailed;
+  std::string message;
+  Vec v, lambda;
+  int used = 0;
+  double res004 = 0;
+};
+
+ThreadRun RunOnThreads(const SolverEntry& e, const ContactProblem& p, int threads, int iters) {
+  ThreadRun r;
+  const int before = omp_get_max_threads();
+  SetSolverThreads(threads);
+  // Entries with their own thread setting (subadmm: `threads`, auto only on very large
+  // problems) are given the same count.
+  std::map<std::string, std::string> kv;
+  for (const SettingSpec& s : e.settings)
+    if (s.name == "threads") kv["threads"] = std::to_string(threads);
+  std::unique_ptr<Solver> solver = e.make();
+  r.status = SafeSetup(*solver, p, Settings::Parse(e.name, e.settings, kv), r.message);
+  if (r.status == Status::kRunning) {
+    r.used = solver->ThreadsUsed();
+    for (int k = 0; k < iters && r.status == Status::kRunning; ++k)
+      r.status = SafeIterate(*solver, r.message);
+    if (r.status != Status::kFailed && r.status != Status::kNotApplicable) {
+      solver->Current(r.v, r.lambda);
+      r.res004 = Evaluator(p).Evaluate(r.v, r.lambda)[Metric::kRes004];
+    }
+  }
+  SetSolverThreads(before);
+  return r;
+}
+
+bool SameBits(const Vec& a, const Vec& b) {
+  return a.size() == b.size() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
+}
+
+TEST_P(ConformanceEntry, ThreadsGiveSameIterates) {
+  const SolverEntry& e = entry();
+  constexpr int kIters = 5;
+  ThreadRun one, two;
+  std::string label;
+  for (const Family& f : ParallelFamilies()) {
+    one = RunOnThreads(e, f.problem, 1, kIters);
+    if (one.status == Status::kNotApplicable) continue;
+    two = RunOnThreads(e, f.problem, 2, kIters);
+    label = f.label;
+    break;
+  }
+  if (label.empty()) GTEST_SKIP() << e.name << " is not applicable to the large families";
+  SCOPED_TRACE(label);
+  ASSERT_EQ(one.status, two.status) << one.message << " / " << two.message;
+  const bool identical = SameBits(one.lambda, two.lambda) && SameBits(one.v, two.v);
+  RecordProperty("identical_on_1_and_2_threads", identical ? "yes" : "no");
+  std::printf(
+      "[ conformance ] %s on %s: threads used %d/%d, 1 and 2 threads %s (res004 %.3e / %.3e)\n",
+      e.name.c_str(), label.c_str(), one.used, two.used, identical ? "identical" : "differ",
+      one.res004, two.res004);
+  if (e.deterministic) {
+    EXPECT_TRUE(identical) << e.name << " is declared deterministic";
+  } else if (one.status != Status::kDiverged) {
+    // Reassociated sums may change the last bits, not the progress: the residuals agree within
+    // a factor 10 after the same number of iterations.
+    ASSERT_TRUE(std::isfinite(one.res004) && std::isfinite(two.res004));
+    EXPECT_LE(std::abs(std::log10(std::max(one.res004, 1e-300)) -
+                       std::log10(std::max(two.res004, 1e-300))),
+              1.0)
+        << one.res004 << " vs " << two.res004;
+  }
+}
+
+// Entries that today neither refuse a NaN input nor report it: they keep running with finite,
+// meaningless iterates (no finiteness guard; a NaN merit fails every line-search comparison, so
+// no step is taken). The harness then reports max-iterations. The test still runs on them and
+// fails once they report the NaN, so that the list does not outlive its reasons.
+bool IgnoresNonFiniteInput(const std::string& name) {
+  // test-zero-static: the zero-iterate plug-in of plugin_registry_test.cc never reads the
+  // problem, by design (it is in the full test binary only).
+  return name == "canal" || name == "al-trdogleg" || name == "al-dampedsn" ||
+         name == "test-zero-static";
+}
+
+// A NaN among the inputs: a refusal (with a message) at setup, or diverged / failed within
+// kIters iterations; running with non-finite iterates is allowed for at most kGrace iterations
+// (a solver may test finiteness every few iterations only).
+TEST_P(ConformanceEntry, NonFiniteInputIsReported) {
+  const SolverEntry& e = entry();
+  const std::vector<const Family*> fams = Running();
+  if (fams.empty()) GTEST_SKIP() << e.name << " runs on none of the families";
+  constexpr int kIters = 20, kGrace = 3;
+  const bool ignores = IgnoresNonFiniteInput(e.name);
+  int reported = 0;
+  for (const Family* f : fams) {
+    SCOPED_TRACE(f->label);
+    ContactProblem p = f->problem;
+    (p.form == ProblemForm::kLocal ? p.q : p.b)[1] = std::nan("");
+    std::unique_ptr<Solver> solver = e.make();
+    std::string msg;
+    Status st = SafeSetup(*solver, p, Defaults(e), msg);
+    int k = 0, nan_running = 0;
+    Vec v, lambda;
+    for (; st == Status::kRunning && k < kIters; ++k) {
+      st = SafeIterate(*solver, msg);
+      if (st != Status::kRunning) break;
+      solver->Current(v, lambda);
+      if (!lambda.allFinite() || !v.allFinite()) ++nan_running;
+    }
+    std::printf("[ conformance ] %s on %s with a NaN: %s after %d iterations%s%s\n",
+                e.name.c_str(), f->label.c_str(), ToString(st), k,
+                st == Status::kRunning && nan_running == 0 ? " (finite iterates)" : "",
+                msg.empty() ? "" : (": " + msg).c_str());
+    EXPECT_LE(nan_running, kGrace) << "non-finite iterates reported as running";
+    if (st == Status::kRunning) {
+      EXPECT_TRUE(ignores) << "still running after " << kIters << " iterations on a NaN input";
+      continue;
+    }
+    ++reported;
+    EXPECT_TRUE(st == Status::kDiverged || st == Status::kFailed || st == Status::kNotApplicable)
+        << ToString(st);
+    EXPECT_FALSE(msg.empty()) << ToString(st) << " without a message";
+  }
+  // The lifted local form refuses a NaN in q for every wrapped solver, so count the global
+  // families only.
+  if (ignores) {
+    int global_reported = reported;
+    for (const Family* f : fams) global_reported -= f->problem.form == ProblemForm::kLocal;
+    EXPECT_LE(global_reported, 0) << e.name << " now reports a NaN input: remove it from "
+                                  << "IgnoresNonFiniteInput";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Conformance, ConformanceEntry, ::testing::ValuesIn(EntryNames()),
+                         ParamName);
+
+// ---------------------------------------------------------------------------------------------
+// The allocation check itself
+
+// Keeps every iterate (a history), so each Iterate() allocates a copy: the kind of change the
+// suite must catch in a new entry.
+class ToySolver : public Solver {
+ public:
+  explicit ToySolver(bool keep_history) : keep_history_(keep_history) {}
+  Status Setup(const ContactProblem& p, const Settings&, const WarmStart*) override {
+    lambda_ = Vec::Zero(p.num_rows());
+    v_ = Vec::Zero(p.num_dofs());
+    history_.reserve(4);
+    return Status::kRunning;
+  }
+  Status Iterate() override {
+    lambda_ *= 0.5;
+    if (keep_history_) history_.push_back(lambda_);
+    return Status::kRunning;
+  }
+  void Current(Vec& v, Vec& lambda) const override { v = v_, lambda = lambda_; }
+
+ private:
+  bool keep_history_;
+  Vec v_, lambda_;
+  std::vector<Vec> history_;
+};
+
+SolverEntry ToyEntry(bool keep_history) {
+  return {keep_history ? "toy-allocating" : "toy-quiet", "toy", {}, LocalUse::kNone,
+          [keep_history] { return std::make_unique<ToySolver>(keep_history); }};
+}
+
+TEST(ConformanceCheck, DetectsAnEntryThatAllocatesInIterate) {
+  const ContactProblem& p = SmallFamily("contacts");
+  const SolverEntry toy = ToyEntry(true);
+  const AllocationCount c = CountIterateAllocations(toy, p, Settings{}, 20);
+  EXPECT_EQ(c.counted, 20);
+  EXPECT_GE(c.allocations, 20);  // one copy of λ per iteration at least
+  const ::testing::AssertionResult verdict = IterateDoesNotAllocate(toy, p, Settings{}, 20);
+  EXPECT_FALSE(verdict);
+  std::printf("[ conformance ] verdict on the allocating toy: %s\n", verdict.message());
+}
+
+TEST(ConformanceCheck, PassesAnEntryThatDoesNotAllocate) {
+  EXPECT_TRUE(IterateDoesNotAllocate(ToyEntry(false), SmallFamily("contacts"), Settings{}, 20));
+}
+
+TEST(ConformanceCheck, CounterSeesEigenAllocations) {
+  g_allocations = 0;
+  g_armed = true;
+  Vec x = Vec::Random(100);
+  g_armed = false;
+  EXPECT_GE(g_allocations.load(), 1) << x.sum();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Non-default settings that take other code paths inside an entry (the registry suite runs the
+// defaults only).
+
+struct Variant {
+  const char* solver;
+  const char* settings;  // "key=value;..."
+  const char* family;
+};
+
+class ConformanceSettings : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(ConformanceSettings, IterateDoesNotAllocate) {
+  const Variant& c = GetParam();
+  const SolverEntry& e = FindSolver(c.solver);
+  const Settings s = Settings::Parse(c.solver, e.settings, ParseKeyValues(c.settings));
+  EXPECT_TRUE(IterateDoesNotAllocate(e, SmallFamily(c.family), s, 40));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Conformance, ConformanceSettings,
+    ::testing::Values(Variant{"pgs", "nncg=1", "global"},
+                      Variant{"apgd", "friction_model=ccp", "global"},
+                      Variant{"admm-full", "adaptive=0", "global"},
+                      Variant{"subadmm", "factorization=aba", "trees"},
+                      Variant{"subadmm", "factorization=dense;apply=bodies", "trees"},
+                      Variant{"cond", "step=bb;operator=proximal", "global"},
+                      Variant{"cond", "chebyshev=off;step=power", "global"}),
+    [](const auto& info) {
+      std::string s = std::string(info.param.solver) + "_" + info.param.settings;
+      for (char& ch : s)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return s;
+    });
+
+// nnewton's Iterate() allocates inside Eigen's SparseLU (AllocatesInIterate); what nnewton
+// computes itself, F(x) and G(x) in place, must not.
+TEST(ConformanceCheck, NNewtonResidualAndJacobianDoNotAllocate) {
+  const ContactProblem& p = SmallFamily("global");
+  const SolverEntry& e = FindSolver("nnewton");
+  NNewtonSolver s;
+  ASSERT_EQ(s.Setup(p, Defaults(e), nullptr), Status::kRunning);
+  s.Iterate();
+  Vec x = Vec::Random(p.num_dofs() + p.num_rows()), f = Vec::Zero(x.size());
+  g_allocations = 0;
+  g_armed = true;
+  s.Residual(x, f);
+  s.Jacobian(x);
+  g_armed = false;
+  EXPECT_EQ(g_allocations.load(), 0);
+}
+
+}  // namespace
+}  // namespace ncp
