@@ -407,8 +407,7 @@ TEST_P(ConformanceEntry, ThreadsGiveSameIterates) {
 bool IgnoresNonFiniteInput(const std::string& name) {
   // test-zero-static: the zero-iterate plug-in of plugin_registry_test.cc never reads the
   // problem, by design (it is in the full test binary only).
-  return name == "canal" || name == "al-trdogleg" || name == "al-dampedsn" ||
-         name == "test-zero-static";
+  return name == "test-zero-static";
 }
 
 // A NaN among the inputs: a refusal (with a message) at setup, or diverged / failed within

@@ -32,6 +32,12 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
     message_ = fmt::format("{} needs the global form (A, b, J); a local (W, q) problem has none", name);
     return Status::kNotApplicable;
   }
+  // The AL and Newton steps would carry a NaN of the data silently (finite but meaningless
+  // iterates); the other solvers see it as a non-finite iterate.
+  if (!p.b.allFinite() || !p.e.allFinite()) {
+    message_ = fmt::format("{}: non-finite b or e", name);
+    return Status::kDiverged;
+  }
   p_ = &p;
   beta_ = s.Get("beta");
   kappa_ = s.Get("kappa");
