@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 
+#include "harness/report_summary.h"
 #include "harness/results_store.h"
 
 namespace ncp {
@@ -41,8 +42,10 @@ std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
   for (const RunRecord* r : runs) {
     ProblemOutcome& p = out[r->problem];
     if (p.first == nullptr || r->repeat < p.first->repeat) p.first = r;
-    // A solver that did not run (not-applicable) or could not set up (failed) has no time.
-    const bool ran = r->status != "not-applicable" && r->status != "failed";
+    // A solver that did not run (not-applicable), could not set up (failed) or diverged has no
+    // time: a diverged run's time says nothing about reaching a solution, and would rank it.
+    const bool ran =
+        r->status != "not-applicable" && r->status != "failed" && r->status != "diverged";
     const double t = ran && std::isfinite(r->total_time_s) && r->total_time_s >= 0
                          ? r->total_time_s
                          : kNaN;
@@ -260,8 +263,8 @@ std::string HowToRead() {
       "Success at a profile (low {}, mid {}, high {}): final metric ≤ the profile's "
       "tolerance, finite, and status neither diverged nor failed. Time: shifted geometric mean "
       "of total_time_s (setup + solve, minimum over repeats per problem, shift {:g} ms) over "
-      "every run that ran (not failed or not-applicable), successful or not — read it with the "
-      "success rates. Relative "
+      "every run that ran to its end (not diverged, failed or not-applicable), successful or "
+      "not — read it with the success rates. Relative "
       "time divides it by the best solver's on the dataset; that ratio transfers across "
       "machines, absolute times hold for the CPU above. Medians count a non-finite residual "
       "as inf. Status: converged / max-iterations / time-limit / diverged / failed / "
@@ -361,8 +364,10 @@ std::vector<DatasetSummary> SummarizeResults(const std::vector<RunRecord>& rows)
 
 std::string MarkdownReport(const std::vector<RunRecord>& rows,
                            const std::map<std::string, std::string>& run_attrs) {
-  std::string out = Header(run_attrs) + HowToRead();
+  std::string out = Header(run_attrs);
   const std::vector<DatasetSummary> datasets = SummarizeResults(rows);
+  if (!datasets.empty()) out += SummarySection(datasets);
+  out += HowToRead();
   if (datasets.empty()) out += "No results.\n";
   for (const DatasetSummary& d : datasets) out += DatasetSection(d);
   return out;

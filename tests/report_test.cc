@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "harness/report_summary.h"
 #include "harness/results_store.h"
 
 namespace ncp {
@@ -151,11 +152,45 @@ TEST(ReportTest, HandlesNaNMetrics) {
   EXPECT_EQ(d.most_accurate, -1);
   EXPECT_EQ(d.fastest, -1);
   const std::string report = MarkdownReport(rows, {});
-  EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | 500 | 1 | 10 | inf"))
+  // Neither the failed nor the diverged run has a time: nothing to rank the solver by.
+  EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | n/a | n/a | 10 | inf"))
       << report;
   EXPECT_TRUE(Contains(report, "| 0/0/0/1/1/0 |")) << report;
   EXPECT_TRUE(Contains(report, "Most accurate: none")) << report;
   EXPECT_TRUE(Contains(report, "Fastest to res004 ≤ 1e-6: none")) << report;
+}
+
+// The summary names the solver that solves most to 1e-6 (then the faster), the most robust at
+// 1e-9, and never ranks a solver whose runs diverged, however fast they ended.
+TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
+  std::vector<RunRecord> rows;
+  for (const char* p : {"p1", "p2", "p3"}) {
+    rows.push_back(Row("accurate", p, 1e-10, 1e-10, 0.5));
+    rows.back().trace = Trace(4e-3);
+    rows.push_back(Row("quick", p, 1e-7, 1e-7, 0.01));
+    rows.back().trace = Trace(1e-3);
+    rows.push_back(Row("blowup", p, 1e-12, 1e-12, 1e-4, "diverged"));
+  }
+  rows.push_back(Row("quick", "p4", 1e-2, 1e-2, 0.01, "max-iterations"));
+  rows.push_back(Row("accurate", "p4", 1e-7, 1e-7, 0.5));
+  rows.back().trace = Trace(4e-3);
+  rows.push_back(Row("blowup", "p4", 1e-12, 1e-12, 1e-4, "diverged"));
+  const DatasetSummary d = SummarizeResults(rows).at(0);
+  const DatasetPick pick = PickSolvers(d);
+  ASSERT_GE(pick.recommended, 0);
+  EXPECT_EQ(d.solvers[pick.recommended].label, "accurate");  // 4/4 at 1e-6 against quick's 3/4
+  EXPECT_EQ(d.solvers[pick.robust].label, "accurate");       // 3/4 at 1e-9, quick 0/4
+  ASSERT_EQ(pick.unranked.size(), 1u);
+  EXPECT_EQ(d.solvers[pick.unranked[0]].label, "blowup");
+  const std::string report = MarkdownReport(rows, {});
+  EXPECT_LT(report.find("## Summary"), report.find("## Dataset"));
+  EXPECT_TRUE(Contains(report, "| cubes | 4 ⚠ | **accurate** | 4/4 | 4 ms | accurate | 3/4 / 4/4 | "
+                               "blowup (4 diverged) |"))
+      << report;
+  // In the ranking across datasets the diverged solver comes last, with 0%.
+  EXPECT_TRUE(Contains(report, "| 3 | blowup | 1 | 0% | 0 | 0 |")) << report;
+  // Its time is not a time: the table shows none.
+  EXPECT_TRUE(std::isnan(Find(d, "blowup").shgeom_time_s));
 }
 
 TEST(ReportTest, HeaderShowsRunAttributes) {
