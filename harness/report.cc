@@ -365,6 +365,17 @@ std::vector<DatasetSummary> SummarizeResults(const std::vector<RunRecord>& rows)
 std::string MarkdownReport(const std::vector<RunRecord>& rows,
                            const std::map<std::string, std::string>& run_attrs) {
   std::string out = Header(run_attrs);
+  // The header's thread count is what the run allowed; what each solver used can be less (a
+  // sequential solver, a problem below a solver's parallel threshold).
+  std::map<int, int> used;
+  for (const RunRecord& r : rows) ++used[r.threads_used];
+  if (!used.empty()) {
+    std::string list;
+    for (const auto& [threads, runs] : used)
+      list += fmt::format("{}{} ({} runs)", list.empty() ? "" : ", ",
+                          threads > 0 ? std::to_string(threads) : "unknown", runs);
+    out.insert(out.size() - 1, fmt::format("- Threads used by the runs: {}\n", list));
+  }
   const std::vector<DatasetSummary> datasets = SummarizeResults(rows);
   if (!datasets.empty()) out += SummarySection(datasets);
   out += HowToRead();

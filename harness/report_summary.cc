@@ -32,6 +32,14 @@ std::string Statuses(const SolverSummary& s) {
   return out;
 }
 
+// 1e-6 rather than 1e-06, as the rest of the report writes tolerances.
+std::string Tol(double x) {
+  std::string t = fmt::format("{:g}", x);
+  const std::size_t e = t.find("e-0");
+  if (e != std::string::npos) t.erase(e + 2, 1);
+  return t;
+}
+
 std::string Ms(double s) { return std::isnan(s) ? "n/a" : fmt::format("{:.3g} ms", 1e3 * s); }
 
 }  // namespace
@@ -66,8 +74,8 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
 }
 
 std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
-  const std::string mid = fmt::format("{:g}", kAccuracyProfiles[kMid].tolerance);
-  const std::string high = fmt::format("{:g}", kAccuracyProfiles[kHigh].tolerance);
+  const std::string mid = Tol(kAccuracyProfiles[kMid].tolerance);
+  const std::string high = Tol(kAccuracyProfiles[kHigh].tolerance);
   std::string out = "## Summary\n\n";
   out += fmt::format(
       "Per dataset: **recommended** is the solver with the most problems solved to res004 ≤ {} "
