@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "problems/io/guarded_read.h"
 #include "problems/io/h5_util.h"
 
 namespace ncp {
@@ -506,7 +507,9 @@ void WriteDataset(const std::string& path, const std::vector<ContactProblem>& pr
   }
 }
 
-std::vector<ContactProblem> ReadDataset(const std::string& path) {
+namespace {
+
+std::vector<ContactProblem> ReadDatasetInProcess(const std::string& path) {
   h5::File f = OpenDataset(path);
   std::vector<std::pair<std::int64_t, ContactProblem>> indexed;
   {
@@ -529,6 +532,13 @@ std::vector<ContactProblem> ReadDataset(const std::string& path) {
   out.reserve(indexed.size());
   for (auto& [index, p] : indexed) out.push_back(std::move(p));
   return out;
+}
+
+}  // namespace
+
+std::vector<ContactProblem> ReadDataset(const std::string& path) {
+  ProbeRead(path, [&] { ReadDatasetInProcess(path); });
+  return ReadDatasetInProcess(path);
 }
 
 std::map<std::string, std::string> ReadDatasetAttrs(const std::string& path) {

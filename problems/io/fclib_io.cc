@@ -14,6 +14,7 @@ extern "C" {
 #include "common/error.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/io/fclib_solution.h"
+#include "problems/io/guarded_read.h"
 #include "problems/io/h5_util.h"
 #include "problems/model/fold_soft.h"
 #include "problems/model/validate.h"
@@ -496,7 +497,9 @@ void WriteAtomically(const std::string& path, WriteFn write) {
 
 }  // namespace
 
-ContactProblem ReadFclib(const std::string& path) {
+namespace {
+
+ContactProblem ReadFclibInProcess(const std::string& path) {
   FileLayout layout;
   {
     h5::File f = h5::File::OpenReadOnly(path);
@@ -517,6 +520,13 @@ ContactProblem ReadFclib(const std::string& path) {
   p.meta.name = std::filesystem::path(path).stem().string();
   p.meta.case_name = layout.title;
   return p;
+}
+
+}  // namespace
+
+ContactProblem ReadFclib(const std::string& path) {
+  ProbeRead(path, [&] { ReadFclibInProcess(path); });
+  return ReadFclibInProcess(path);
 }
 
 void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {

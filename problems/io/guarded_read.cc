@@ -1,0 +1,110 @@
+#include "problems/io/guarded_read.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <thread>
+
+#include "common/error.h"
+
+namespace ncp {
+namespace {
+
+constexpr int kChildError = 2;    // `read` threw; its message is on the pipe
+constexpr std::size_t kMaxMessage = 4096;
+
+void WriteAll(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = write(fd, data, n);
+    if (w <= 0) return;
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+std::string ReadAll(int fd) {
+  std::string out;
+  char buf[512];
+  ssize_t r;
+  while (out.size() < kMaxMessage && (r = read(fd, buf, sizeof buf)) > 0) out.append(buf, r);
+  return out;
+}
+
+}  // namespace
+
+void ProbeRead(const std::string& path, const std::function<void()>& read_fn, double timeout_s) {
+  int fds[2];
+  if (pipe(fds) != 0) return;
+  std::fflush(nullptr);  // the child must not write out the parent's buffered output again
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const int null_fd = open("/dev/null", O_WRONLY);
+    if (null_fd >= 0) {
+      dup2(null_fd, STDOUT_FILENO);
+      dup2(null_fd, STDERR_FILENO);
+    }
+    int code = 0;
+    try {
+      read_fn();
+    } catch (const std::exception& e) {
+      WriteAll(fds[1], e.what(), std::strlen(e.what()));
+      code = kChildError;
+    }
+    close(fds[1]);
+    _exit(code);  // no atexit handlers, no flushing of the parent's copies
+  }
+  close(fds[1]);
+  int status = 0;
+  const auto start = std::chrono::steady_clock::now();
+  bool timed_out = false;
+  for (;;) {
+    const pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0) {  // not our child any more (e.g. SIGCHLD ignored): nothing to learn
+      close(fds[0]);
+      return;
+    }
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+        timeout_s) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const std::string message = ReadAll(fds[0]);
+  close(fds[0]);
+  if (timed_out) {
+    throw Error(fmt::format("{}: reading it took more than {:g} s: a corrupt file", path,
+                            timeout_s));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kChildError && !message.empty()) {
+    throw Error(message);
+  }
+  if (WIFSIGNALED(status)) {
+    throw Error(fmt::format("{}: reading it ended the reader (signal {}, {}): a corrupt file",
+                            path, WTERMSIG(status), strsignal(WTERMSIG(status))));
+  }
+  throw Error(fmt::format(
+      "{}: reading it ended the reader (exit {}; libfclib ends the process when an HDF5 read "
+      "fails): a corrupt file",
+      path, WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+}
+
+}  // namespace ncp

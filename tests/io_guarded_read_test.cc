@@ -1,0 +1,66 @@
+// A read that would end the process (libfclib's exit(1) on a failed HDF5 call, a crash inside
+// libhdf5) is probed in a child first and becomes a one-line ncp::Error in the caller.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "problems/io/fclib_io.h"
+#include "problems/io/guarded_read.h"
+#include "tests/cli_support.h"
+
+namespace ncp {
+namespace {
+
+std::string ProbeMessage(const std::function<void()>& read, double timeout_s = 300.0) {
+  try {
+    ProbeRead("f.h5", read, timeout_s);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GuardedRead, ChildOutcomesBecomeOneLineErrors) {
+  EXPECT_EQ(ProbeMessage([] {}), "");
+  EXPECT_EQ(ProbeMessage([] { throw Error("f.h5: /x: missing dataset"); }),
+            "f.h5: /x: missing dataset");
+  const std::string exited = ProbeMessage([] { std::exit(1); });
+  EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 1"), std::string::npos) << exited;
+  const std::string crashed = ProbeMessage([] { std::raise(SIGSEGV); });
+  EXPECT_NE(crashed.find("signal 11"), std::string::npos) << crashed;
+  const std::string hung = ProbeMessage([] { for (;;) pause(); }, 0.2);
+  EXPECT_NE(hung.find("took more than 0.2 s"), std::string::npos) << hung;
+  for (const std::string& m : {exited, crashed, hung}) EXPECT_EQ(m.find('\n'), std::string::npos);
+}
+
+// Rover4493 with one byte of its W/x dataset's storage changed (offset 9623, 0 -> 4): every
+// dataset still opens, but libfclib's read fails and it calls exit(1). Found by byte flipping.
+TEST(GuardedRead, FclibFileThatLibfclibCannotReadIsAnError) {
+  const auto dir = testing::FreshDir("guarded_fclib");
+  std::ifstream in(std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5", std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 9623u);
+  ASSERT_EQ(bytes[9623], 0);
+  bytes[9623] = 4;
+  const std::string path = (dir / "rover_flipped.hdf5").string();
+  std::ofstream(path, std::ios::binary).write(bytes.data(), bytes.size());
+  std::string msg;
+  try {
+    ReadFclib(path);
+  } catch (const Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("rover_flipped.hdf5: reading it ended the reader"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace ncp
