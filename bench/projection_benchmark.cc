@@ -4,8 +4,8 @@
 #include <random>
 #include <vector>
 
+#include "problems/math/cone.h"
 #include "problems/scenarios/random/manufactured.h"
-#include "solvers/common/cone.h"
 #include "solvers/registry.h"
 
 namespace {

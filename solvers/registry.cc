@@ -3,22 +3,16 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "gpu/subadmm_rigid_cpu.h"
-#ifdef NCPBENCH_HAVE_CUDA
-#include "gpu/cuda/subadmm_gpu.h"
-#endif
-#include "solvers/admm/admm_full.h"
-#include "solvers/al/al_semismooth.h"
-#include "solvers/al/canal.h"
-#include "solvers/apgd/apgd.h"
-#include "solvers/common/lifted_solver.h"
-#include "solvers/cond/cond.h"
-#include "solvers/local_newton/local_newton.h"
-#include "solvers/nnewton/nnewton.h"
-#include "solvers/pgs/pgs.h"
-#include "solvers/pj/pj.h"
-#include "solvers/subadmm/subadmm.h"
-#include "solvers/subadmm/subadmm_nobody.h"
+#include "solvers/admm/entry.h"
+#include "solvers/al/entry.h"
+#include "solvers/apgd/entry.h"
+#include "solvers/cond/entry.h"
+#include "solvers/local_newton/entry.h"
+#include "solvers/nnewton/entry.h"
+#include "solvers/pgs/entry.h"
+#include "solvers/pj/entry.h"
+#include "solvers/subadmm/entry.h"
+#include "solvers/subadmm_rigid/entry.h"
 #ifdef NCP_WITH_SICONOS
 #include "solvers/siconos/siconos_entries.h"
 #endif
@@ -49,51 +43,21 @@ const char* Describe(LocalUse u) {
 
 namespace {
 
-// A global-form solver that also runs on local (W, q) problems through their lifted form; global
-// problems reach it unchanged.
-template <class S, class... Args>
-std::unique_ptr<Solver> Lifted(Args... args) {
-  return std::make_unique<LiftedSolver>(std::make_unique<S>(args...));
-}
-
+// Each solver folder provides its entries (its entry.h); this list fixes their order. Solvers
+// outside solvers/ (the CUDA solver of gpu/, plug-ins) register themselves with RegisterSolver.
 std::vector<SolverEntry> MakeEntries() {
-  std::vector<SolverEntry> entries = {
-      {"pgs", "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, 000 §IV-B1)",
-       PgsSettings::Specs(), LocalUse::kAsStored, [] { return std::make_unique<PgsSolver>(); }},
-      {"pj", "projected Jacobi on the dual, parallel (000 §IV-B2)", PjSolver::Specs(), LocalUse::kAsStored,
-       [] { return std::make_unique<PjSolver>(); }},
-      {"apgd", "accelerated projected gradient descent, adaptive step and restart (002 §V-C1)",
-       ApgdSolver::Specs(), LocalUse::kAsStored, [] { return std::make_unique<ApgdSolver>(); }},
-      {"admm-full", "full-system ADMM with adaptive beta (004:28, 004:43; 000 FADMM)",
-       AdmmFullSolver::Specs(), LocalUse::kLifted, [] { return Lifted<AdmmFullSolver>(); }},
-      {"subadmm", "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
-       SubAdmmSolver::Specs(), LocalUse::kNone, [] { return std::make_unique<SubAdmmSolver>(); }},
-      {"subadmm-nobody", "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
-       SubAdmmNobodySolver::Specs(), LocalUse::kNone, [] { return std::make_unique<SubAdmmNobodySolver>(); }},
-      {"canal", "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
-       CanalSolver::Specs(), LocalUse::kLifted, [] { return Lifted<CanalSolver>(); }},
-      {"al-trdogleg", "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",
-       AlSemismoothSolver::Specs(), LocalUse::kLifted,
-       [] { return Lifted<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kTrustRegionDogleg); }},
-      {"al-dampedsn", "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
-       AlSemismoothSolver::Specs(), LocalUse::kLifted,
-       [] { return Lifted<AlSemismoothSolver>(AlSemismoothSolver::Globalization::kDampedNewton); }},
-      {"nnewton", "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
-       NNewtonSolver::Specs(), LocalUse::kLifted, [] { return Lifted<NNewtonSolver>(); }},
-      {"local-newton", "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
-       LocalNewtonSolver::Specs(), LocalUse::kAsStored,
-       [] { return std::make_unique<LocalNewtonSolver>(); }},
-      {"cond", "contact nodalization and diagonalization: V-FPI with virtual nodes, strict/proximal operator, Frobenius/BB step, Chebyshev acceleration (002 Alg. 1-3)",
-       cond::CondSolver::Specs(), LocalUse::kLifted, [] { return Lifted<cond::CondSolver>(); }},
-      {"subadmm-rigid-cpu", "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element functions in their order (001 §II)",
-       gpu::RigidSpecs(), LocalUse::kNone, [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); }},
-#ifdef NCPBENCH_HAVE_CUDA
-      {"subadmm-gpu", "GPU SubADMM, CUDA kernels, one rigid body per subsystem (001 §II)",
-       gpu::RigidSpecs(), LocalUse::kNone, [] { return std::make_unique<gpu::SubAdmmGpu>(); }},
-#endif
+  std::vector<SolverEntry> entries = {PgsEntry(), PjEntry(), ApgdEntry(), AdmmFullEntry()};
+  const auto append = [&entries](std::vector<SolverEntry> more) {
+    for (SolverEntry& e : more) entries.push_back(std::move(e));
   };
+  append(SubAdmmEntries());
+  append(AlEntries());
+  entries.push_back(NNewtonEntry());
+  entries.push_back(LocalNewtonEntry());
+  entries.push_back(CondEntry());
+  entries.push_back(SubAdmmRigidCpuEntry());
 #ifdef NCP_WITH_SICONOS
-  for (SolverEntry& e : siconos::Entries()) entries.push_back(std::move(e));
+  append(siconos::Entries());
 #endif
   return entries;
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "solvers/common/cone.h"
+#include "problems/math/cone.h"
 
 namespace ncp {
 namespace {

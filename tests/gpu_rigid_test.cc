@@ -1,4 +1,4 @@
-// The per-element functions of gpu/rigid_math.h, the CPU path `subadmm-rigid-cpu` against the CPU
+// The per-element functions of solvers/subadmm_rigid/rigid_math.h, the CPU path `subadmm-rigid-cpu` against the CPU
 // `subadmm` iteration by iteration, and (with CUDA and a device) `subadmm-gpu` against the CPU path.
 #include <gtest/gtest.h>
 
@@ -8,12 +8,12 @@
 #include <ostream>
 #include <random>
 
-#include "gpu/rigid_layout.h"
-#include "gpu/rigid_math.h"
 #include "harness/simulate.h"
+#include "problems/math/constraint_operator.h"
 #include "problems/scenarios/random/manufactured.h"
-#include "solvers/common/constraint_operator.h"
 #include "solvers/registry.h"
+#include "solvers/subadmm_rigid/rigid_layout.h"
+#include "solvers/subadmm_rigid/rigid_math.h"
 #include "test_problems.h"
 #ifdef NCPBENCH_HAVE_CUDA
 #include "gpu/cuda/rigid_device.h"

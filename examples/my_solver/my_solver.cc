@@ -8,7 +8,7 @@
 #include <cmath>
 #include <memory>
 
-#include "solvers/common/cone.h"
+#include "problems/math/cone.h"
 #include "solvers/common/dual_problem.h"
 #include "solvers/common/dual_update.h"
 #include "solvers/registry.h"

@@ -1,6 +1,7 @@
 // Kernels of `subadmm-gpu` (001 §II-C, Fig. 3): each kernel is one loop of the CPU path
-// (gpu/subadmm_rigid_cpu.cc) with one thread per element, calling the same functions of
-// gpu/rigid_math.h. Reductions: warp shuffles, then one atomic per warp.
+// (solvers/subadmm_rigid/subadmm_rigid_cpu.cc) with one thread per element, calling the same
+// functions of solvers/subadmm_rigid/rigid_math.h. Reductions: warp shuffles, then one atomic
+// per warp.
 #include "gpu/cuda/rigid_device.h"
 
 #include <cuda_runtime.h>

@@ -1,12 +1,12 @@
-// Device side of `subadmm-gpu`: the layout of gpu/rigid_math.h resident on the GPU across
-// iterations, one iteration launched asynchronously on two streams (001 Fig. 3). Plain C++
-// interface (no CUDA or Eigen types) so that only rigid_device.cu is compiled by nvcc.
+// Device side of `subadmm-gpu`: the layout of solvers/subadmm_rigid/rigid_math.h resident on
+// the GPU across iterations, one iteration launched asynchronously on two streams (001 Fig. 3).
+// Plain C++ interface (no CUDA or Eigen types) so that only rigid_device.cu is compiled by nvcc.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "gpu/rigid_math.h"
+#include "solvers/subadmm_rigid/rigid_math.h"
 
 namespace ncp::gpu {
 

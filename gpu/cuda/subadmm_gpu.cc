@@ -1,6 +1,6 @@
 #include "gpu/cuda/subadmm_gpu.h"
 
-#include "gpu/subadmm_rigid_cpu.h"
+#include "solvers/subadmm_rigid/subadmm_rigid_cpu.h"
 
 namespace ncp::gpu {
 

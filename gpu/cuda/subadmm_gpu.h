@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "gpu/cuda/rigid_device.h"
-#include "gpu/rigid_layout.h"
+#include "solvers/subadmm_rigid/rigid_layout.h"
 #include "solvers/solver.h"
 
 namespace ncp::gpu {

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "common/error.h"
-#include "solvers/common/cone.h"
-#include "solvers/common/constraint_operator.h"
+#include "problems/math/cone.h"
+#include "problems/math/constraint_operator.h"
 
 namespace ncp {
 namespace {

@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "harness/metrics/metrics.h"
+#include "problems/linalg/cholmod_llt.h"
 #include "problems/model/contact_problem.h"
-#include "solvers/common/cholmod_llt.h"
 
 namespace ncp {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "common/error.h"
-#include "solvers/common/constraint_operator.h"
+#include "problems/math/constraint_operator.h"
 #include "solvers/common/dual_update.h"
 
 namespace ncp {

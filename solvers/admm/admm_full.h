@@ -4,8 +4,8 @@
 // with the adaptive β of 004:43 and a numeric CHOLMOD refactorization on the fixed pattern.
 #pragma once
 
+#include "problems/linalg/cholmod_llt.h"
 #include "solvers/common/adaptive_penalty.h"
-#include "solvers/common/cholmod_llt.h"
 #include "solvers/solver.h"
 
 namespace ncp {

@@ -6,9 +6,9 @@
 // refresh cycles (settings perturbation_*; perturbation_updates = 1 is the published cascade).
 #pragma once
 
+#include "problems/linalg/cholmod_llt.h"
 #include "solvers/al/al_base.h"
 #include "solvers/al/penalized_matrix.h"
-#include "solvers/common/cholmod_llt.h"
 
 namespace ncp {
 

@@ -5,8 +5,8 @@
 
 #include <Eigen/Core>
 
+#include "problems/math/constraint_operator.h"
 #include "problems/model/contact_problem.h"
-#include "solvers/common/constraint_operator.h"
 
 namespace ncp {
 

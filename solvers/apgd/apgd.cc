@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "solvers/common/cone.h"
+#include "problems/math/cone.h"
 #include "solvers/common/dual_update.h"
 
 namespace ncp {

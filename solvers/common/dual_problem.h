@@ -5,8 +5,8 @@
 
 #include <memory>
 
+#include "problems/linalg/cholmod_llt.h"
 #include "problems/model/contact_problem.h"
-#include "solvers/common/cholmod_llt.h"
 
 namespace ncp {
 

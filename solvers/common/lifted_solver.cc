@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "solvers/common/cone.h"
+#include "problems/math/cone.h"
 
 namespace ncp {
 

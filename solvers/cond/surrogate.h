@@ -8,8 +8,8 @@
 // Unilateral rows: λ = max(0, −u_free / w); bilateral rows: λ = −u_free / w (u = 0).
 #pragma once
 
+#include "problems/math/cone.h"
 #include "problems/model/contact_problem.h"
-#include "solvers/common/cone.h"
 
 namespace ncp::cond {
 

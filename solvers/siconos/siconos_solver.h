@@ -14,8 +14,8 @@
 
 #include <memory>
 
+#include "problems/linalg/cholmod_llt.h"
 #include "problems/model/fold_soft.h"
-#include "solvers/common/cholmod_llt.h"
 #include "solvers/siconos/numerics_matrix.h"
 #include "solvers/siconos/siconos_method.h"
 #include "solvers/solver.h"

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include "solvers/common/constraint_operator.h"
+#include "problems/math/constraint_operator.h"
 #include "solvers/common/dual_update.h"
 
 namespace ncp {

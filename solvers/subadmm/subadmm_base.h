@@ -28,7 +28,7 @@ class SubAdmmBase : public Solver {
   int ThreadsUsed() const override { return threads_; }
   // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks
   // on the body (004 §VI-D); per dof (A_jj over rows) when the problem has no bodies. Public:
-  // the rigid-body solvers of gpu/ start from the same β.
+  // the rigid-body solvers (solvers/subadmm_rigid/, gpu/) start from the same β.
   static double DensityBeta(const ContactProblem& p);
 
  protected:

@@ -1,4 +1,4 @@
-#include "gpu/rigid_layout.h"
+#include "solvers/subadmm_rigid/rigid_layout.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,7 @@
 // Per-element math of GPU SubADMM (001 §II) with one rigid body per subsystem, shared by the CUDA
 // kernels (gpu/cuda/) and the CPU path (`subadmm-rigid-cpu`), so the CPU tests cover the same
-// arithmetic the kernels run. Plain C++ when not compiled by nvcc.
+// arithmetic the kernels run. Plain C++ when not compiled by nvcc; the cone and constraint
+// operators are the problem layer's (problems/math/), not a copy.
 //
 // Layout: structure of arrays, element k of field f at f[q * n + k] for component q, so
 // consecutive threads (elements) read consecutive addresses. Per body (6 dofs, spatial order
@@ -17,18 +18,13 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__CUDACC__)
-#define NCP_HD __host__ __device__ __forceinline__
-#else
-#define NCP_HD inline
-#endif
+#include "problems/math/constraint_operator_core.h"
+#include "problems/math/host_device.h"
 
 namespace ncp::gpu {
 
 constexpr int kTri = 21;  // packed lower triangle of a 6×6 matrix
 NCP_HD int Tri(int r, int c) { return r * (r + 1) / 2 + c; }  // r ≥ c
-
-enum : unsigned char { kContact = 0, kUnilateral = 1, kBilateral = 2, kSoft = 3 };  // = ConstraintType
 
 // ---- atomics: device atomics under nvcc's device pass, plain updates on the host ----------------
 
@@ -63,58 +59,12 @@ NCP_HD double FromBits(unsigned long long bits) {
 
 NCP_HD void SetFlag(int* p) { *p = 1; }  // every writer writes 1: a benign race
 
-// ---- cone and constraint operators: the math of solvers/common/{cone,constraint_operator}.h ----
-
-NCP_HD void ProjectStrict(double mu, const double* x, double* y) {
-  const double n = x[0] > 0.0 ? x[0] : 0.0;
-  const double t1 = x[1], t2 = x[2];
-  const double tn = sqrt(t1 * t1 + t2 * t2);
-  const double r = mu * n;
-  const double s = tn > r ? (tn > 0.0 ? r / tn : 0.0) : 1.0;
-  y[0] = n;
-  y[1] = s * t1;
-  y[2] = s * t2;
-}
-
-NCP_HD void ProjectProximal(double mu, const double* x, double* y) {
-  const double n = x[0], t1 = x[1], t2 = x[2];
-  const double tn = sqrt(t1 * t1 + t2 * t2);
-  if (mu * tn <= -n) {
-    y[0] = y[1] = y[2] = 0.0;
-    return;
-  }
-  if (tn <= mu * n) {
-    y[0] = n, y[1] = t1, y[2] = t2;
-    return;
-  }
-  const double pn = (mu * tn + n) / (mu * mu + 1.0);
-  const double s = mu * pn / tn;
-  y[0] = pn;
-  y[1] = s * t1;
-  y[2] = s * t2;
-}
-
-// T of 004:18 (ApplyConstraintOperator): x trial multiplier, e bias, y result; 3 entries each.
+// T of 004:18 on the layout's fields (type code of ConstraintType, the proximal flag of Scalars).
 NCP_HD void ApplyOperator(unsigned char type, double mu, double stiffness, double damping,
                           double beta, const double* x, const double* e, double* y,
                           bool proximal) {
-  switch (type) {
-    case kContact:
-      if (proximal)
-        ProjectProximal(mu, x, y);
-      else
-        ProjectStrict(mu, x, y);
-      return;
-    case kUnilateral:
-      y[0] = x[0] > 0.0 ? x[0] : 0.0;
-      return;
-    case kBilateral:
-      y[0] = x[0];
-      return;
-    default:  // soft
-      y[0] = (damping * x[0] + beta * (damping - stiffness) * e[0]) / (damping + beta);
-      return;
-  }
+  ApplyConstraintOperator(type, mu, stiffness, damping, beta, x, e, y,
+                          proximal ? ConeOperator::kProximal : ConeOperator::kStrict);
 }
 
 // ---- 6×6 symmetric positive definite: K = A + β C, Cholesky, solve -------------------------------

@@ -1,4 +1,4 @@
-// Host storage of the structure-of-arrays layout of gpu/rigid_math.h, built from a problem whose
+// Host storage of the structure-of-arrays layout of rigid_math.h, built from a problem whose
 // subsystems are single 6-dof rigid bodies (001 §II-B). The CPU path iterates on it directly; the
 // GPU solver copies it to the device once.
 #pragma once
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/rigid_math.h"
+#include "solvers/subadmm_rigid/rigid_math.h"
 #include "problems/model/contact_problem.h"
 
 namespace ncp::gpu {

@@ -1,4 +1,4 @@
-#include "gpu/subadmm_rigid_cpu.h"
+#include "solvers/subadmm_rigid/subadmm_rigid_cpu.h"
 
 #include "solvers/subadmm/subadmm_base.h"
 

@@ -1,4 +1,4 @@
-#include "solvers/common/cholmod_llt.h"
+#include "problems/linalg/cholmod_llt.h"
 
 #include <cstring>
 #include <limits>

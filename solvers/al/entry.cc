@@ -1,0 +1,42 @@
+#include "solvers/al/entry.h"
+
+#include <memory>
+
+#include "solvers/al/al_semismooth.h"
+#include "solvers/al/canal.h"
+#include "solvers/common/lifted_solver.h"
+
+namespace ncp {
+
+std::vector<SolverEntry> AlEntries() {
+  using G = AlSemismoothSolver::Globalization;
+  // All run on local (W, q) problems through their lifted form; global problems reach them
+  // unchanged.
+  return {
+      {.name = "canal",
+       .description = "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
+       .settings = CanalSolver::Specs(),
+       .local = LocalUse::kLifted,
+       .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<CanalSolver>()); }},
+      {.name = "al-trdogleg",
+       .description = "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",
+       .settings = AlSemismoothSolver::Specs(),
+       .local = LocalUse::kLifted,
+       .make =
+           [] {
+             return std::make_unique<LiftedSolver>(
+                 std::make_unique<AlSemismoothSolver>(G::kTrustRegionDogleg));
+           }},
+      {.name = "al-dampedsn",
+       .description = "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
+       .settings = AlSemismoothSolver::Specs(),
+       .local = LocalUse::kLifted,
+       .make =
+           [] {
+             return std::make_unique<LiftedSolver>(
+                 std::make_unique<AlSemismoothSolver>(G::kDampedNewton));
+           }},
+  };
+}
+
+}  // namespace ncp

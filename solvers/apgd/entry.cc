@@ -1,0 +1,17 @@
+#include "solvers/apgd/entry.h"
+
+#include <memory>
+
+#include "solvers/apgd/apgd.h"
+
+namespace ncp {
+
+SolverEntry ApgdEntry() {
+  return {.name = "apgd",
+          .description = "accelerated projected gradient descent, adaptive step and restart (002 §V-C1)",
+          .settings = ApgdSolver::Specs(),
+          .local = LocalUse::kAsStored,
+          .make = [] { return std::make_unique<ApgdSolver>(); }};
+}
+
+}  // namespace ncp

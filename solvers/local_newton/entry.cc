@@ -1,0 +1,17 @@
+#include "solvers/local_newton/entry.h"
+
+#include <memory>
+
+#include "solvers/local_newton/local_newton.h"
+
+namespace ncp {
+
+SolverEntry LocalNewtonEntry() {
+  return {.name = "local-newton",
+          .description = "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
+          .settings = LocalNewtonSolver::Specs(),
+          .local = LocalUse::kAsStored,
+          .make = [] { return std::make_unique<LocalNewtonSolver>(); }};
+}
+
+}  // namespace ncp

@@ -1,0 +1,17 @@
+#include "solvers/pgs/entry.h"
+
+#include <memory>
+
+#include "solvers/pgs/pgs.h"
+
+namespace ncp {
+
+SolverEntry PgsEntry() {
+  return {.name = "pgs",
+          .description = "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, 000 §IV-B1)",
+          .settings = PgsSettings::Specs(),
+          .local = LocalUse::kAsStored,
+          .make = [] { return std::make_unique<PgsSolver>(); }};
+}
+
+}  // namespace ncp

@@ -1,0 +1,25 @@
+#include "solvers/subadmm/entry.h"
+
+#include <memory>
+
+#include "solvers/subadmm/subadmm.h"
+#include "solvers/subadmm/subadmm_nobody.h"
+
+namespace ncp {
+
+std::vector<SolverEntry> SubAdmmEntries() {
+  return {
+      {.name = "subadmm",
+       .description = "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
+       .settings = SubAdmmSolver::Specs(),
+       .local = LocalUse::kNone,
+       .make = [] { return std::make_unique<SubAdmmSolver>(); }},
+      {.name = "subadmm-nobody",
+       .description = "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
+       .settings = SubAdmmNobodySolver::Specs(),
+       .local = LocalUse::kNone,
+       .make = [] { return std::make_unique<SubAdmmNobodySolver>(); }},
+  };
+}
+
+}  // namespace ncp
