@@ -28,6 +28,9 @@ struct SolverEntry {
   bool supports_local() const { return local != LocalUse::kNone; }
   // Iterates are bit for bit the same on 1 and 2 OpenMP threads (the conformance suite checks it).
   bool deterministic = false;
+  // Why Iterate() allocates (e.g. a sparse factorization per Newton step); empty: it does not,
+  // and the conformance suite fails the entry if it does.
+  std::string iterate_allocates;
 };
 
 // The built-in solvers, then the registered ones in registration order.

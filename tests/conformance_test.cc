@@ -3,7 +3,8 @@
 // name so that a new solver is covered without editing a list:
 //   Setup        — running, or not-applicable with a message, on each manufactured family;
 //                  entries that declare local support run on the local (W, q) form.
-//   Allocation   — Iterate() does not touch the heap (AllocatesInIterate: the entries that do).
+//   Allocation   — Iterate() does not touch the heap, unless the entry says why it does
+//                  (SolverEntry::iterate_allocates).
 //   Determinism  — 1 and 2 threads give the same iterates bit for bit where the entry says so
 //                  (SolverEntry::deterministic), the same outcome and residual magnitude elsewhere.
 //   NonFinite    — a NaN in b (global) or q (local) ends in diverged / failed / not-applicable,
@@ -216,23 +217,6 @@ AllocationCount CountIterateAllocations(const SolverEntry& e, const ContactProbl
   return ::testing::AssertionSuccess();
 }
 
-// Entries whose Iterate() allocates today, with the reason. The check still runs on them and
-// fails when one no longer allocates, so that the list does not outlive its reasons.
-bool AllocatesInIterate(const std::string& name, std::string* why) {
-  // nnewton: Eigen's SparseLU numeric factorization and solve allocate their supernodal storage
-  // and permuted copies every Newton step (what nnewton computes itself is checked below,
-  // NNewtonResidualAndJacobianDoNotAllocate).
-  if (name == "nnewton") return *why = "Eigen SparseLU factorization per Newton step", true;
-  // al-trdogleg, al-dampedsn: the same SparseLU numeric factorization of the semismooth Newton
-  // matrix every step; canal: CHOLMOD's numeric factorization (its permuted copy) every step.
-  if (name == "al-trdogleg" || name == "al-dampedsn")
-    return *why = "Eigen SparseLU factorization per Newton step", true;
-  if (name == "canal") return *why = "CHOLMOD numeric factorization per Newton step", true;
-  // Siconos peers: the library allocates its work arrays inside every call of a chunk.
-  if (name.rfind("siconos:", 0) == 0) return *why = "allocations inside Siconos Numerics", true;
-  return false;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The registry suite
 
@@ -311,7 +295,9 @@ TEST_P(ConformanceEntry, IterateDoesNotAllocate) {
   const std::vector<const Family*> fams = Running();
   if (fams.empty()) GTEST_SKIP() << e.name << " runs on none of the families";
   std::string why;
-  const bool excepted = AllocatesInIterate(e.name, &why);
+  // An entry that allocates says why in its registry entry (SolverEntry::iterate_allocates).
+  why = e.iterate_allocates;
+  const bool excepted = !why.empty();
   long total = 0;
   for (const Family* f : fams) {
     SCOPED_TRACE(f->label);
@@ -325,7 +311,7 @@ TEST_P(ConformanceEntry, IterateDoesNotAllocate) {
     }
   }
   if (excepted) {
-    EXPECT_GT(total, 0) << e.name << " no longer allocates: remove it from AllocatesInIterate";
+    EXPECT_GT(total, 0) << e.name << " no longer allocates: clear its SolverEntry::iterate_allocates";
   }
 }
 
@@ -552,7 +538,7 @@ INSTANTIATE_TEST_SUITE_P(
       return s;
     });
 
-// nnewton's Iterate() allocates inside Eigen's SparseLU (AllocatesInIterate); what nnewton
+// nnewton's Iterate() allocates inside Eigen's SparseLU (its iterate_allocates); what nnewton
 // computes itself, F(x) and G(x) in place, must not.
 TEST(ConformanceCheck, NNewtonResidualAndJacobianDoNotAllocate) {
   const ContactProblem& p = SmallFamily("global");

@@ -15,7 +15,8 @@ SolverEntry AdmmFullEntry() {
           .local = LocalUse::kLifted,
           .make = [] {
             return std::make_unique<LiftedSolver>(std::make_unique<AdmmFullSolver>());
-          }};
+          },
+          .deterministic = true};
 }
 
 }  // namespace ncp

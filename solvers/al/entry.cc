@@ -17,7 +17,9 @@ std::vector<SolverEntry> AlEntries() {
        .description = "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
        .settings = CanalSolver::Specs(),
        .local = LocalUse::kLifted,
-       .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<CanalSolver>()); }},
+       .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<CanalSolver>()); },
+       .deterministic = true,
+       .iterate_allocates = "CHOLMOD numeric factorization per Newton step"},
       {.name = "al-trdogleg",
        .description = "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",
        .settings = AlSemismoothSolver::Specs(),
@@ -26,7 +28,9 @@ std::vector<SolverEntry> AlEntries() {
            [] {
              return std::make_unique<LiftedSolver>(
                  std::make_unique<AlSemismoothSolver>(G::kTrustRegionDogleg));
-           }},
+           },
+       .deterministic = true,
+       .iterate_allocates = "Eigen SparseLU factorization per Newton step"},
       {.name = "al-dampedsn",
        .description = "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
        .settings = AlSemismoothSolver::Specs(),
@@ -35,7 +39,9 @@ std::vector<SolverEntry> AlEntries() {
            [] {
              return std::make_unique<LiftedSolver>(
                  std::make_unique<AlSemismoothSolver>(G::kDampedNewton));
-           }},
+           },
+       .deterministic = true,
+       .iterate_allocates = "Eigen SparseLU factorization per Newton step"},
   };
 }
 

@@ -11,7 +11,8 @@ SolverEntry ApgdEntry() {
           .description = "accelerated projected gradient descent, adaptive step and restart (002 §V-C1)",
           .settings = ApgdSolver::Specs(),
           .local = LocalUse::kAsStored,
-          .make = [] { return std::make_unique<ApgdSolver>(); }};
+          .make = [] { return std::make_unique<ApgdSolver>(); },
+          .deterministic = true};
 }
 
 }  // namespace ncp

@@ -15,7 +15,8 @@ SolverEntry CondEntry() {
           .local = LocalUse::kLifted,
           .make = [] {
             return std::make_unique<LiftedSolver>(std::make_unique<cond::CondSolver>());
-          }};
+          },
+          .deterministic = false};
 }
 
 }  // namespace ncp

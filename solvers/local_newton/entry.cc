@@ -11,7 +11,8 @@ SolverEntry LocalNewtonEntry() {
           .description = "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
           .settings = LocalNewtonSolver::Specs(),
           .local = LocalUse::kAsStored,
-          .make = [] { return std::make_unique<LocalNewtonSolver>(); }};
+          .make = [] { return std::make_unique<LocalNewtonSolver>(); },
+          .deterministic = true};
 }
 
 }  // namespace ncp

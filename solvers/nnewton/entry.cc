@@ -13,7 +13,9 @@ SolverEntry NNewtonEntry() {
           .description = "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
           .settings = NNewtonSolver::Specs(),
           .local = LocalUse::kLifted,
-          .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<NNewtonSolver>()); }};
+          .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<NNewtonSolver>()); },
+          .deterministic = true,
+          .iterate_allocates = "Eigen SparseLU factorization per Newton step"};
 }
 
 }  // namespace ncp

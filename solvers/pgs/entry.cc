@@ -11,7 +11,8 @@ SolverEntry PgsEntry() {
           .description = "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, 000 §IV-B1)",
           .settings = PgsSettings::Specs(),
           .local = LocalUse::kAsStored,
-          .make = [] { return std::make_unique<PgsSolver>(); }};
+          .make = [] { return std::make_unique<PgsSolver>(); },
+          .deterministic = true};
 }
 
 }  // namespace ncp

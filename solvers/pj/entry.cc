@@ -11,7 +11,8 @@ SolverEntry PjEntry() {
           .description = "projected Jacobi on the dual, parallel (000 §IV-B2)",
           .settings = PjSolver::Specs(),
           .local = LocalUse::kAsStored,
-          .make = [] { return std::make_unique<PjSolver>(); }};
+          .make = [] { return std::make_unique<PjSolver>(); },
+          .deterministic = true};
 }
 
 }  // namespace ncp

@@ -13,12 +13,14 @@ std::vector<SolverEntry> SubAdmmEntries() {
        .description = "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
        .settings = SubAdmmSolver::Specs(),
        .local = LocalUse::kNone,
-       .make = [] { return std::make_unique<SubAdmmSolver>(); }},
+       .make = [] { return std::make_unique<SubAdmmSolver>(); },
+       .deterministic = true},
       {.name = "subadmm-nobody",
        .description = "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
        .settings = SubAdmmNobodySolver::Specs(),
        .local = LocalUse::kNone,
-       .make = [] { return std::make_unique<SubAdmmNobodySolver>(); }},
+       .make = [] { return std::make_unique<SubAdmmNobodySolver>(); },
+       .deterministic = true},
   };
 }
 

@@ -11,7 +11,8 @@ SolverEntry SubAdmmRigidCpuEntry() {
           .description = "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element functions in their order (001 §II)",
           .settings = gpu::RigidSpecs(),
           .local = LocalUse::kNone,
-          .make = [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); }};
+          .make = [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); },
+          .deterministic = true};
 }
 
 }  // namespace ncp
