@@ -252,9 +252,19 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
   out += fmt::format("- Version: {}\n", Attr(attrs, kRunAttrVersion));
   const std::set<std::string> shown = {kRunAttrDate, kRunAttrCpu, kRunAttrThreads,
                                        kRunAttrGitRevision, kRunAttrVersion};
+  // Per-dataset hashes on one line: they identify the inputs, and one line each would push the
+  // summary off the first screen.
+  const std::string kHash = "dataset_hash:";
+  std::string hashes;
   for (const auto& [key, value] : attrs) {
-    if (!shown.count(key)) out += fmt::format("- {}: {}\n", key, value);
+    if (shown.count(key)) continue;
+    if (key.rfind(kHash, 0) == 0) {
+      hashes += fmt::format("{}{} {}", hashes.empty() ? "" : ", ", key.substr(kHash.size()), value);
+      continue;
+    }
+    out += fmt::format("- {}: {}\n", key, value);
   }
+  if (!hashes.empty()) out += fmt::format("- Dataset hashes: {}\n", hashes);
   return out + "\n";
 }
 

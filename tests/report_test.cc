@@ -204,7 +204,7 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
   EXPECT_EQ(report.rfind("# ncpbench report", 0), 0u);
   for (const char* line : {"- Date: 2024-05-01T10:00:00Z", "- CPU: Test CPU", "- Threads: 8",
                            "- Git revision: abc1234", "- Version: 0.1.0",
-                           "- dataset_hash:cubes: feedbeef", "## Dataset cubes"}) {
+                           "- Dataset hashes: cubes feedbeef", "## Dataset cubes"}) {
     EXPECT_TRUE(Contains(report, line)) << line << "\n" << report;
   }
   EXPECT_TRUE(Contains(MarkdownReport({}, {}), "- CPU: unknown"));
