@@ -1,6 +1,8 @@
 // Validate(): each failure names the field, the index and the values.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "problems/model/validate.h"
 #include "tests/test_problems.h"
 
@@ -86,6 +88,65 @@ TEST(Validate, LocalFormSizes) {
   p.W.setIdentity();
   p.q = Vec::Zero(2);
   EXPECT_EQ(Validate(p), "q: wrong size: expected 3, got 2");
+}
+
+// Values a corrupt file can carry that no comparison with a tolerance catches (NaN compares
+// false): each is refused by name.
+TEST(Validate, NonFiniteOrImpossibleValuesAreRefused) {
+  {
+    ContactProblem p = Good();
+    p.structure.blocks[3].jacobian(0, 0) = std::nan("");
+    EXPECT_EQ(Validate(p), "structure.blocks[3].jacobian: a non-finite entry");
+  }
+  {
+    ContactProblem p = Good();
+    p.structure.bodies[1].jacobian(2, 0) = std::nan("");
+    EXPECT_NE(Validate(p).find("structure.bodies[1]: inertia, com, transform or jacobian"),
+              std::string::npos);
+  }
+  for (double mass : {0.0, -1.0, std::nan("")}) {
+    ContactProblem p = Good();
+    p.structure.bodies[0].mass = mass;
+    EXPECT_NE(Validate(p).find("structure.bodies[0].mass = "), std::string::npos) << mass;
+  }
+  {
+    ContactProblem p = Good();
+    p.structure.subsystems[0].kind = "plasma";
+    EXPECT_NE(Validate(p).find("structure.subsystems[0].kind = 'plasma'"), std::string::npos);
+  }
+  {
+    ContactProblem p = Good();
+    p.reference->lambda[0] = INFINITY;
+    EXPECT_EQ(Validate(p), "reference: v or lambda has a non-finite entry");
+  }
+  {
+    ContactProblem p = Good();
+    const int bilateral = p.num_constraints() - 1 - 6;  // some non-contact row
+    ASSERT_NE(p.constraints[bilateral].type, ConstraintType::kContact);
+    p.constraints[bilateral].mu = std::nan("");
+    EXPECT_NE(Validate(p).find(".mu = nan: must be finite"), std::string::npos) << Validate(p);
+  }
+  {
+    ContactProblem p = Good();
+    p.meta.dt = std::nan("");
+    EXPECT_EQ(Validate(p), "meta.dt = nan: must be finite and >= 0");
+  }
+}
+
+TEST(Validate, LocalWNeedsANonNegativeNonZeroDiagonal) {
+  ContactProblem p;
+  p.form = ProblemForm::kLocal;
+  AddConstraint(p.constraints, ConstraintType::kContact, 0.3);
+  p.W = SpMat(3, 3);
+  p.q = Vec::Ones(3);
+  p.W.insert(0, 1) = 1.0;
+  p.W.insert(1, 0) = 1.0;
+  EXPECT_EQ(Validate(p), "W: zero diagonal: not a Delassus matrix");
+  p.W.insert(0, 0) = 2.0;
+  p.W.insert(2, 2) = -1e-3;
+  EXPECT_EQ(Validate(p), "W(2,2) = -0.001: a Delassus matrix has no negative diagonal entry");
+  p.W.coeffRef(2, 2) = 0.0;  // zero tangent rows of a unilateral row exported as a contact
+  EXPECT_EQ(Validate(p), "");
 }
 
 }  // namespace

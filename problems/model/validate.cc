@@ -1,8 +1,10 @@
 #include "problems/model/validate.h"
 
 #include <Eigen/SparseCholesky>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <fmt/format.h>
 
 namespace ncp {
@@ -51,6 +53,8 @@ std::string CheckConstraints(const ContactProblem& p, int rows) {
       return fmt::format("constraint[{}].row = {}: must be {} (rows are contiguous, in order)", i,
                          c.row, next);
     next += c.rows();
+    if (!std::isfinite(c.mu))  // unused on other rows, but a NaN there is a corrupt file
+      return fmt::format("constraint[{}].mu = {}: must be finite", i, c.mu);
     if (c.type == ConstraintType::kContact && !(c.mu >= 0.0 && std::isfinite(c.mu)))
       return fmt::format("constraint[{}].mu = {}: must be finite and >= 0", i, c.mu);
     if (c.type == ConstraintType::kSoft) {
@@ -106,6 +110,10 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
       return fmt::format("structure.subsystems[{}]: dof range [{}, +{}) must start at {} and be "
                          "non-empty", j, sub.dof_begin, sub.dof_count, covered);
     covered += sub.dof_count;
+    static const char* const kKinds[] = {"rigid", "articulated", "fem", "cable", "generic"};
+    if (std::find(std::begin(kKinds), std::end(kKinds), sub.kind) == std::end(kKinds))
+      return fmt::format("structure.subsystems[{}].kind = '{}': must be rigid, articulated, fem, "
+                         "cable or generic", j, sub.kind);
   }
   if (covered != n)
     return fmt::format("structure.subsystems: cover {} dofs, but A is {}x{}", covered, n, n);
@@ -115,6 +123,12 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
       return fmt::format("structure.bodies[{}].subsystem = {}: out of range", k, body.subsystem);
     if (body.parent < -1 || body.parent >= static_cast<int>(s.bodies.size()))
       return fmt::format("structure.bodies[{}].parent = {}: out of range", k, body.parent);
+    if (!(body.mass > 0.0 && std::isfinite(body.mass)))
+      return fmt::format("structure.bodies[{}].mass = {}: must be finite and > 0", k, body.mass);
+    if (!body.inertia.allFinite() || !body.com.allFinite() || !body.transform.allFinite() ||
+        !body.jacobian.allFinite())
+      return fmt::format("structure.bodies[{}]: inertia, com, transform or jacobian has a "
+                         "non-finite entry", k);
     const int cols = s.subsystems[body.subsystem].dof_count;
     if (body.jacobian.rows() != 6 || body.jacobian.cols() != cols)
       return fmt::format("structure.bodies[{}].jacobian: wrong argument size: expected 6x{}, got "
@@ -138,6 +152,8 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
     if (blk.body < 0 || blk.body >= static_cast<int>(s.bodies.size()))
       return fmt::format("structure.blocks[{}].body = {}: out of range", k, blk.body);
     const Constraint& c = p.constraints[blk.constraint];
+    if (!blk.jacobian.allFinite())
+      return fmt::format("structure.blocks[{}].jacobian: a non-finite entry", k);
     if (blk.jacobian.rows() != c.rows() || blk.jacobian.cols() != 6)
       return fmt::format("structure.blocks[{}].jacobian: wrong argument size: expected {}x6, got "
                          "{}x{}", k, c.rows(), blk.jacobian.rows(), blk.jacobian.cols());
@@ -171,6 +187,20 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
   return {};
 }
 
+// W = J A⁻¹ Jᵀ is positive semidefinite: no negative diagonal, and not zero. A zero diagonal is
+// allowed (the tangent rows of a unilateral row exported as a μ = 0 contact).
+std::string CheckDelassusDiagonal(const SpMat& W) {
+  double largest = 0.0;
+  for (int i = 0; i < W.rows(); ++i) {
+    const double d = W.coeff(i, i);
+    if (d < 0.0)
+      return fmt::format("W({},{}) = {}: a Delassus matrix has no negative diagonal entry", i, i, d);
+    largest = std::max(largest, d);
+  }
+  if (W.rows() > 0 && !(largest > 0.0)) return "W: zero diagonal: not a Delassus matrix";
+  return {};
+}
+
 }  // namespace
 
 double Asymmetry(const SpMat& M) {
@@ -193,6 +223,8 @@ std::string ValidateFinite(const ContactProblem& p) {
 }
 
 std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
+  if (!(std::isfinite(p.meta.dt) && p.meta.dt >= 0.0))
+    return fmt::format("meta.dt = {}: must be finite and >= 0", p.meta.dt);
   const int m = p.num_rows();
   std::string err = CheckConstraints(p, p.form == ProblemForm::kGlobal ? p.J.rows() : p.W.rows());
   if (!err.empty()) return err;
@@ -200,8 +232,11 @@ std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
     if (p.W.rows() != m || p.W.cols() != m) return SizeError("W", m, p.W.rows());
     if (p.q.size() != m) return SizeError("q", m, p.q.size());
     if (!(err = CheckFinite("W", p.W)).empty() || !(err = CheckFinite("q", p.q)).empty()) return err;
+    if (!(err = CheckDelassusDiagonal(p.W)).empty()) return err;
     if (p.reference && p.reference->lambda.size() != m)
       return SizeError("reference.lambda", m, p.reference->lambda.size());
+    if (p.reference && !p.reference->lambda.allFinite())
+      return "reference.lambda: a non-finite entry";
     return {};
   }
   const int n = p.A.rows();
@@ -219,6 +254,8 @@ std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
     if (p.reference->v.size() != n) return SizeError("reference.v", n, p.reference->v.size());
     if (p.reference->lambda.size() != m)
       return SizeError("reference.lambda", m, p.reference->lambda.size());
+    if (!p.reference->v.allFinite() || !p.reference->lambda.allFinite())
+      return "reference: v or lambda has a non-finite entry";
   }
   if (!p.structure.empty()) return CheckStructure(p, opt.structure_tol);
   return {};
