@@ -3,9 +3,14 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <hdf5.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <type_traits>
@@ -183,7 +188,7 @@ void Commit(const std::string& tmp, const std::string& path) {
   SyncDir(fs::path(path).parent_path());
 }
 
-// Completed parts, in name order; "*.tmp" files are unfinished writes and not parts.
+// Completed parts, in name order; "*.tmp.*" files are unfinished writes and not parts.
 std::vector<std::string> PartFiles(const std::string& dir) {
   std::vector<std::string> parts;
   std::error_code ec;
@@ -576,7 +581,12 @@ class ResultsWriter {
 // Runs `write` on a fresh results file at `tmp` and publishes it as `path`; on failure the
 // temporary file is removed and `path` is left as it was.
 template <typename WriteFn>
-void WriteAtomically(const std::string& path, const std::string& tmp, WriteFn write) {
+void WriteAtomically(const std::string& path, WriteFn write) {
+  // A temp name of this process and this write: two runs on the same output never write into
+  // each other's temp file, and the rename makes whichever finishes last the file.
+  static std::atomic<unsigned> counter{0};
+  const std::string tmp =
+      fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
   try {
     ResultsWriter writer(tmp);
     write(writer);
@@ -594,13 +604,49 @@ void WriteAtomically(const std::string& path, const std::string& tmp, WriteFn wr
 // ---------------------------------------------------------------------------------------------
 
 ResultsStore::ResultsStore(std::string path) : path_(std::move(path)) {
+  // One run per output at a time: two would merge and remove each other's parts. flock is
+  // released by the kernel when the process ends, so a killed run never blocks a rerun.
+  const std::string lock = path_ + ".lock";
+  lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) {
+    throw Error(fmt::format("{}: cannot create the lock file '{}': {}", path_, lock,
+                            std::strerror(errno)));
+  }
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    char buf[32] = {};
+    const ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
+    close(lock_fd_);
+    lock_fd_ = -1;
+    throw Error(fmt::format("{}: in use by another ncpbench run (pid {}): wait for it to end or "
+                            "write to another file",
+                            path_, n > 0 ? std::string(buf, std::strcspn(buf, "\n")) : "?"));
+  }
+  const std::string pid = fmt::format("{}\n", static_cast<long>(getpid()));
+  if (ftruncate(lock_fd_, 0) == 0 && pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
+    // The pid is only shown to a refused run; the lock itself holds.
+  }
   std::error_code ec;
   if (fs::exists(path_, ec)) {
     for (std::string& key : ResultsReader(path_).JobKeys()) keys_.insert(std::move(key));
   }
   for (const std::string& part : PartFiles(parts_dir())) {
-    for (std::string& key : ResultsReader(part).JobKeys()) keys_.insert(std::move(key));
+    // Parts are renamed into place whole, so an unreadable one is damage from outside (a full
+    // disk, a copy cut short): its job runs again instead of blocking every rerun.
+    std::vector<std::string> keys;
+    try {
+      keys = ResultsReader(part).JobKeys();
+    } catch (const Error& e) {
+      std::fprintf(stderr, "warning: %s: unreadable, removed; its job runs again (%s)\n",
+                   part.c_str(), e.what());
+      fs::remove(part, ec);
+      continue;
+    }
+    for (std::string& key : keys) keys_.insert(std::move(key));
   }
+}
+
+ResultsStore::~ResultsStore() {
+  if (lock_fd_ >= 0) close(lock_fd_);  // releases the lock; the file stays for the next run
 }
 
 bool ResultsStore::Has(const std::string& job_key) const {
@@ -620,7 +666,7 @@ void ResultsStore::Add(const RunRecord& r) {
   fs::create_directories(parts_dir(), ec);
   if (ec) throw Error(fmt::format("cannot create '{}': {}", parts_dir(), ec.message()));
   const std::string part = parts_dir() + "/" + HashHex(r.job_key) + ".h5";
-  WriteAtomically(part, part + ".tmp", [&](ResultsWriter& w) {
+  WriteAtomically(part, [&](ResultsWriter& w) {
     w.WriteAttrs({});
     w.WriteRuns({r});
     w.WriteTrace(0, r.trace);
@@ -653,7 +699,7 @@ void ResultsStore::Finalize(const std::map<std::string, std::string>& run_attrs)
   }
   for (const auto& [key, value] : run_attrs) attrs[key] = value;
 
-  WriteAtomically(path_, path_ + ".tmp", [&](ResultsWriter& w) {
+  WriteAtomically(path_, [&](ResultsWriter& w) {
     w.WriteAttrs(attrs);
     std::vector<RunRecord> rows;
     for (const auto& [key, source] : merged) rows.push_back(source.row);
@@ -685,7 +731,7 @@ std::map<std::string, std::string> ReadRunAttrs(const std::string& path) {
 
 void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
                   const std::map<std::string, std::string>& run_attrs) {
-  WriteAtomically(path, path + ".tmp", [&](ResultsWriter& w) {
+  WriteAtomically(path, [&](ResultsWriter& w) {
     w.WriteAttrs(run_attrs);
     w.WriteRuns(rows);
     for (std::size_t i = 0; i < rows.size(); ++i) w.WriteTrace(i, rows[i].trace);

@@ -31,9 +31,15 @@ inline constexpr char kRunAttrHostThreads[] = "host_threads";
 
 class ResultsStore {
  public:
-  // Loads the job keys of the existing results file `path` and of the completed parts in
-  // `path + ".parts/"`. Throws ncp::Error naming the file when one of them cannot be read.
+  // Takes the output's lock (`path + ".lock"`, released when the store is destroyed or the
+  // process ends, however), then loads the job keys of the existing results file `path` and of
+  // the completed parts in `path + ".parts/"`. Throws ncp::Error naming the file when another
+  // process holds the lock or the results file cannot be read; an unreadable part is removed
+  // (its job runs again) with a warning.
   explicit ResultsStore(std::string path);
+  ~ResultsStore();
+  ResultsStore(const ResultsStore&) = delete;
+  ResultsStore& operator=(const ResultsStore&) = delete;
 
   // Whether a row with this job key is in the results file or a completed part.
   bool Has(const std::string& job_key) const;
@@ -58,6 +64,7 @@ class ResultsStore {
 
  private:
   std::string path_;
+  int lock_fd_ = -1;
   std::set<std::string> keys_;
   mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe
 };

@@ -249,12 +249,16 @@ TEST_F(ResultsStoreTest, ResumeSeesCompletedParts) {
 
 TEST_F(ResultsStoreTest, LeftoverTmpPartIsIgnored) {
   const std::string path = Path("results.h5");
-  ResultsStore first(path);
-  first.Add(MakeRecord("a", 2, 1.0));
-  // What a crash in the middle of Add leaves behind: a temporary file, complete or not.
-  const std::string parts = first.parts_dir();
-  std::ofstream(parts + "/0123456789abcdef.h5.tmp") << "half a file";
-  fs::copy_file(parts + "/" + HashHex("a") + ".h5", parts + "/" + HashHex("b") + ".h5.tmp");
+  std::string parts;
+  {
+    ResultsStore first(path);
+    first.Add(MakeRecord("a", 2, 1.0));
+    // What a crash in the middle of Add leaves behind: a temporary file, complete or not.
+    parts = first.parts_dir();
+    std::ofstream(parts + "/0123456789abcdef.h5.tmp.1.0") << "half a file";
+    fs::copy_file(parts + "/" + HashHex("a") + ".h5",
+                  parts + "/" + HashHex("b") + ".h5.tmp.1.1");
+  }  // the run ends (its lock with it)
 
   ResultsStore second(path);
   EXPECT_EQ(second.size(), 1u);
@@ -262,6 +266,19 @@ TEST_F(ResultsStoreTest, LeftoverTmpPartIsIgnored) {
   second.Finalize({});
   EXPECT_EQ(Keys(ReadResults(path)), std::vector<std::string>{"a"});
   EXPECT_FALSE(fs::exists(parts));
+}
+
+TEST_F(ResultsStoreTest, SecondStoreOnTheSameOutputIsRefusedInOneLine) {
+  const std::string path = Path("results.h5");
+  ResultsStore first(path);
+  try {
+    ResultsStore second(path);
+    FAIL() << "a second store on the same output was allowed";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("in use by another ncpbench run (pid "), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
 }
 
 TEST_F(ResultsStoreTest, FinalizeMergesFileAndParts) {
@@ -324,13 +341,15 @@ TEST_F(ResultsStoreTest, ReadResultsOnMissingOrForeignFileThrows) {
 }
 
 TEST_F(ResultsStoreTest, RejectsEmptyJobKeyAndReservedAttrs) {
-  ResultsStore store(Path("results.h5"));
-  RunRecord r = MakeRecord("", 1, 1.0);
-  EXPECT_THROW(store.Add(r), Error);
-  store.Add(MakeRecord("a", 1, 1.0));
-  EXPECT_THROW(store.Finalize({{"format", "mine"}}), Error);
-  EXPECT_FALSE(fs::exists(Path("results.h5")));
-  EXPECT_TRUE(store.Has("a"));  // the parts survive a failed Finalize
+  {
+    ResultsStore store(Path("results.h5"));
+    RunRecord r = MakeRecord("", 1, 1.0);
+    EXPECT_THROW(store.Add(r), Error);
+    store.Add(MakeRecord("a", 1, 1.0));
+    EXPECT_THROW(store.Finalize({{"format", "mine"}}), Error);
+    EXPECT_FALSE(fs::exists(Path("results.h5")));
+    EXPECT_TRUE(store.Has("a"));  // the parts survive a failed Finalize
+  }
   EXPECT_EQ(ResultsStore(Path("results.h5")).size(), 1u);
 }
 
