@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -189,6 +190,23 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     if (!lam.allFinite() && st != Status::kDiverged) {
       st = Status::kDiverged;
       r.message = "non-finite multiplier";
+    }
+    // A finite λ can still give a non-finite v or residual (an iterate or a problem scaled so
+    // far that the residual overflows): no status but diverged may carry a NaN into the results.
+    if (st != Status::kDiverged) {
+      for (std::size_t k = 0; k < kNumMetrics; ++k) {
+        const Metric m = static_cast<Metric>(k);
+        // fb_aa = −log10(error) is +inf at an exact solution: not a sign of divergence.
+        if (m != Metric::kFbAA && !std::isfinite(r.final_metrics[m])) {
+          st = Status::kDiverged;
+          r.message = fmt::format("non-finite final {}", kMetricNames[static_cast<int>(m)]);
+          break;
+        }
+      }
+      if (st != Status::kDiverged && !v.allFinite()) {
+        st = Status::kDiverged;
+        r.message = "non-finite velocity";
+      }
     }
     if (p.reference && st != Status::kDiverged) r.lambda_err = RelErr(lam, p.reference->lambda);
     if (solution) *solution = {v, lam};
