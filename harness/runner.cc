@@ -196,8 +196,13 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     if (st != Status::kDiverged) {
       for (std::size_t k = 0; k < kNumMetrics; ++k) {
         const Metric m = static_cast<Metric>(k);
-        // fb_aa = −log10(error) is +inf at an exact solution: not a sign of divergence.
-        if (m != Metric::kFbAA && !std::isfinite(r.final_metrics[m])) {
+        // fb_aa = −log10(error) is +inf at an exact solution: not a sign of divergence. The
+        // dynamics residuals (dyn, primal, dual) have no meaning on a local problem: NaN there.
+        const bool defined =
+            m != Metric::kFbAA &&
+            (p.form == ProblemForm::kGlobal ||
+             (m != Metric::kDyn && m != Metric::kPrimal && m != Metric::kDual));
+        if (defined && !std::isfinite(r.final_metrics[m])) {
           st = Status::kDiverged;
           r.message = fmt::format("non-finite final {}", kMetricNames[static_cast<int>(m)]);
           break;
