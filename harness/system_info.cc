@@ -76,7 +76,9 @@ std::string GitRevision(const std::string& source_dir) {
   revision = Trim(revision);
   if (revision.empty()) return "unknown";
   std::string changes;
-  if (RunCommand(git + " status --porcelain 2>/dev/null", &changes) && !Trim(changes).empty()) {
+  // Tracked files only: results, datasets and build folders in the tree are not code changes.
+  if (RunCommand(git + " status --porcelain --untracked-files=no 2>/dev/null", &changes) &&
+      !Trim(changes).empty()) {
     revision += "-dirty";
   }
   return revision;

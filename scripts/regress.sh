@@ -19,7 +19,7 @@ for base in results/baselines/*.h5; do
     exit 2
   fi
   attr() { /usr/bin/python3 -c "import h5py,sys; v=h5py.File(sys.argv[1],'r').attrs[sys.argv[2]]; print(v.decode() if isinstance(v,bytes) else v)" "$base" "$1"; }
-  "$ncp" baseline "$data" -s "$(attr baseline_solvers)" --iters "$(attr baseline_iters)" -q \
+  "$ncp" baseline "$data" -s "$(attr baseline_solvers)" --iters "$(attr baseline_iters)" -q --force \
     -o "results/regress/$stem.h5" >/dev/null || exit 2
   "$ncp" compare "$base" "results/regress/$stem.h5" -o "results/regress/$stem.md" | tail -1 | sed "s/^/$stem: /"
   rc=${PIPESTATUS[0]}

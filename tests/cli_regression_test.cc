@@ -89,7 +89,14 @@ TEST(CliRegression, BaselineReplacesAnOlderBaseline) {
   const std::string data = (dir / "d.h5").string(), out = (dir / "d-base.h5").string();
   WriteDataset(data, {MakeManufacturedProblem(testing::AcceptanceOptions(3), "p0")});
   ASSERT_EQ(testing::RunCli("baseline " + data + " -s pgs --iters 5 -q -o " + out, dir).code, 0);
-  ASSERT_EQ(testing::RunCli("baseline " + data + " -s pgs --iters 9 -q -o " + out, dir).code, 0);
+  // An existing baseline is a reference: replacing it takes --force, and nothing runs without.
+  const auto refused = testing::RunCli("baseline " + data + " -s pgs --iters 9 -q -o " + out, dir);
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_NE(refused.err.find("exists; pass --force to replace it"), std::string::npos)
+      << refused.err;
+  EXPECT_EQ(ReadResults(out).at(0).iterations, 5);
+  ASSERT_EQ(
+      testing::RunCli("baseline " + data + " -s pgs --iters 9 -q --force -o " + out, dir).code, 0);
   const auto rows = ReadResults(out);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].iterations, 9);

@@ -18,7 +18,7 @@ void AddBaseline(CLI::App& app, Action& action) {
     std::vector<std::string> datasets, sets;
     std::string solvers = "pgs,pj,apgd,admm-full", out, out_dir = "results/baselines";
     int iters = 200, threads = 1;
-    bool quiet = false;
+    bool quiet = false, force = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("datasets", o->datasets, "ncpbench datasets or fclib files")->required();
@@ -29,6 +29,7 @@ void AddBaseline(CLI::App& app, Action& action) {
   cmd->add_option("-o,--out", o->out, "baseline file (only with one dataset)");
   cmd->add_option("--out-dir", o->out_dir, "folder of <dataset>.h5 files")->capture_default_str();
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
+  cmd->add_flag("--force", o->force, "replace existing baseline files (the committed ones too)");
   cmd->callback([&action, o] {
     action = [o] {
       // Only an iteration budget: a time budget or a tolerance check makes the final residual
@@ -48,12 +49,21 @@ void AddBaseline(CLI::App& app, Action& action) {
           throw Error(fmt::format("dataset {}: stem '{}' given twice; baselines are named by stem",
                                   path, data.back().stem));
       }
+      // Every target is checked before anything runs: a baseline replaces a reference that
+      // others compare against, so it is never overwritten by accident.
+      auto target = [&](const DatasetInput& d) {
+        return o->out.empty() ? o->out_dir + "/" + d.stem + ".h5" : o->out;
+      };
+      for (const DatasetInput& d : data) {
+        if (!o->force && std::filesystem::exists(target(d)))
+          throw Error(fmt::format("baseline {}: exists; pass --force to replace it", target(d)));
+      }
       RunOptions opt;
       opt.budget.iters = o->iters;
       opt.threads = o->threads;
       opt.run_attrs = {{"baseline_solvers", o->solvers}, {"baseline_iters", std::to_string(o->iters)}};
       for (const DatasetInput& d : data) {
-        const std::string out = o->out.empty() ? o->out_dir + "/" + d.stem + ".h5" : o->out;
+        const std::string out = target(d);
         const std::filesystem::path parent = std::filesystem::path(out).parent_path();
         if (!parent.empty()) std::filesystem::create_directories(parent);
         // A baseline replaces the old one instead of resuming onto it: run into a side file
