@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/did_you_mean.h"
 #include "common/error.h"
 #include "solvers/admm/entry.h"
 #include "solvers/al/entry.h"
@@ -108,11 +109,14 @@ std::string TakeRegistrationError() {
 
 const SolverEntry& FindSolver(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const SolverEntry& e : Solvers()) {
     if (e.name == name) return e;
     known += (known.empty() ? "" : ", ") + e.name;
+    names.push_back(e.name);
   }
-  throw Error(fmt::format("solver '{}': unknown (known: {})", name, known));
+  throw Error(
+      fmt::format("solver '{}': unknown{} (known: {})", name, DidYouMean(name, names), known));
 }
 
 }  // namespace ncp

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 
+#include "common/did_you_mean.h"
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/simulate.h"
@@ -69,8 +70,13 @@ void AddSimulate(CLI::App& app, Action& action) {
       const SceneEntry* e = FindScene(o->scene);
       if (!e) {
         std::string known;
-        for (const SceneEntry& s : Scenes()) known += (known.empty() ? "" : ", ") + s.name;
-        throw Error(fmt::format("scene '{}': unknown (known: {})", o->scene, known));
+        std::vector<std::string> names;
+        for (const SceneEntry& s : Scenes()) {
+          known += (known.empty() ? "" : ", ") + s.name;
+          names.push_back(s.name);
+        }
+        throw Error(fmt::format("scene '{}': unknown{} (known: {})", o->scene,
+                                DidYouMean(o->scene, names), known));
       }
       if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
       if (o->record.empty()) o->sim.every = 0;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
+#include "common/did_you_mean.h"
 #include "common/error.h"
 #include "problems/scenarios/random/manufactured.h"
 #include "problems/scenarios/sdf/bolt_nut.h"
@@ -88,12 +89,15 @@ const std::vector<ScenarioEntry>& Scenarios() {
 
 const ScenarioEntry& FindScenario(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const ScenarioEntry& e : Scenarios()) {
     if (e.name == name) return e;
     known += (known.empty() ? "" : ", ") + e.name;
+    names.push_back(e.name);
   }
-  for (const SceneEntry& e : Scenes()) known += ", " + e.name;
-  throw Error(fmt::format("scenario '{}': unknown (known: {})", name, known));
+  for (const SceneEntry& e : Scenes()) known += ", " + e.name, names.push_back(e.name);
+  throw Error(
+      fmt::format("scenario '{}': unknown{} (known: {})", name, DidYouMean(name, names), known));
 }
 
 }  // namespace ncp
