@@ -22,9 +22,21 @@ void AddList(CLI::App& app, Action& action) {
         for (const SolverEntry& e : Solvers()) {
           std::printf("  %-12s %s [%s]\n", e.name.c_str(), e.description.c_str(),
                       Describe(e.local));
-          for (const SettingSpec& s : e.settings)
-            std::printf("      %-16s default %-8g %s\n", s.name.c_str(), s.default_value,
-                        s.help.c_str());
+          for (const SettingSpec& s : e.settings) {
+            // Choices by name (the value --set takes), numbers with their range.
+            std::string value, range;
+            if (!s.choices.empty()) {
+              const auto i = static_cast<std::size_t>(s.default_value);
+              value = i < s.choices.size() ? s.choices[i] : fmt::format("{:g}", s.default_value);
+              for (const std::string& c : s.choices) range += (range.empty() ? "" : "|") + c;
+            } else {
+              value = fmt::format("{:g}", s.default_value);
+              range = fmt::format("{}{:g}, {:g}{}{}", s.min_open ? "(" : "[", s.min, s.max,
+                                  s.max_open ? ")" : "]", s.integer ? " integer" : "");
+            }
+            std::printf("      %-16s default %-8s %s — %s\n", s.name.c_str(), value.c_str(),
+                        range.c_str(), s.help.c_str());
+          }
         }
       }
       if (all || *what == "scenarios") {
@@ -41,7 +53,8 @@ void AddList(CLI::App& app, Action& action) {
       }
       if (all || *what == "metrics") {
         std::printf("metrics:\n");
-        for (const char* m : kMetricNames) std::printf("  %s\n", m);
+        for (std::size_t i = 0; i < kNumMetrics; ++i)
+          std::printf("  %-16s %s\n", kMetricNames[i], kMetricMeanings[i]);
       }
       return 0;
     };

@@ -31,6 +31,25 @@ constexpr std::array<const char*, kNumMetrics> kMetricNames = {
     "fb_aa",  "dyn",         "primal",          "dual",           "penetration",
     "cone_violation", "complementarity", "dissipation"};
 
+// What each metric measures, with its unit and source, for `ncpbench list metrics` and reports.
+constexpr std::array<const char*, kNumMetrics> kMetricMeanings = {
+    "mean per-constraint distance of J_i v̂ to the feasible set S_i, velocity units (Lee et al., "
+    "\"Contact SubADMM\", paper 004 §VII)",
+    "natural-map error ‖r − Π_K(r − (u + μ‖u_t‖e_n))‖ over the contacts, force units (Acary, "
+    "Brémond & Huber 2018)",
+    "natural-map error divided by ‖q‖, dimensionless (the fclib campaign of Acary et al. 2018)",
+    "natural-map error divided by max(‖q‖, ‖r‖, ‖u‖), dimensionless (Siconos Numerics since 2019)",
+    "Fischer–Burmeister error ‖φ_FB‖, 2-norm over the rows",
+    "−log10 of the mean per-constraint Fischer–Burmeister error, digits (paper 000's \"AA\"; "
+    "higher is better)",
+    "dynamics residual ‖A v − b − Jᵀλ‖ / max(1, ‖b‖), dimensionless (global form only)",
+    "primal residual max_i ‖J_i v − z_i‖ with z from the strict operator (paper 004 eq. 42, θ_p)",
+    "dual residual ‖A v − b − Jᵀλ‖_∞, force units (paper 004 eq. 42, θ_d)",
+    "largest negative normal velocity max(0, −(J_n v + e_n)) over normal and unilateral rows",
+    "largest friction-cone violation max(0, ‖λ_t‖ − μ λ_n, −λ_n) over contacts",
+    "largest |λ_n (J_n v + e_n)| over contacts and unilateral rows",
+    "largest |μ λ_n ‖u_t‖ + λ_t·u_t| over contacts (maximal dissipation)"};
+
 struct Metrics {
   std::array<double, kNumMetrics> value;
   Metrics() { value.fill(std::numeric_limits<double>::quiet_NaN()); }
