@@ -34,9 +34,19 @@ bench: deps
 	cmake --build $(BUILD) -j $(JOBS) --target ncpbench
 	./scripts/bench.sh $(BUILD)
 
-# Accuracy regression check against the committed baselines (results/baselines/).
+# Accuracy regression check against the committed baselines (results/baselines/), then a short
+# reproduction (004-fig7: 2 cases, 200 iterations without time limits) against its committed
+# results file: residuals and statuses decide, times do not. Exit 1 when a solver got less
+# accurate, 2 when something could not run.
+REPRO_BASE := results/baselines/reproduce/004-fig7.h5
+REPRO_NEW := results/regress/reproduce
 regress: build
-	./scripts/regress.sh $(BUILD)
+	@rc=0; ./scripts/regress.sh $(BUILD) || rc=$$?; \
+	$(NCPBENCH) reproduce 004-fig7 --cases 2 --max-iters 200 --no-traces -q -o $(REPRO_NEW) >/dev/null || exit 2; \
+	$(NCPBENCH) compare $(REPRO_BASE) $(REPRO_NEW)/004-fig7.h5 \
+	  -o $(REPRO_NEW)/004-fig7-compare.md >/dev/null; c=$$?; \
+	tail -1 $(REPRO_NEW)/004-fig7-compare.md | sed 's/^/reproduce 004-fig7: /'; \
+	[ $$c -gt $$rc ] && rc=$$c; exit $$rc
 
 # Regenerates the shipped default datasets (deterministic).
 datasets: build

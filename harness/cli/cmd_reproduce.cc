@@ -6,17 +6,28 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 
 namespace ncp::cli {
 namespace {
 
-int RunProtocol(const Protocol& p, const ReproduceOptions& o) {
+// The Markdown and, in the results schema, every run the protocol measured (<id>.h5).
+int RunProtocol(const Protocol& p, ReproduceOptions o) {
   if (!p.run) {
     std::printf("%s: cannot run yet: needs %s\n", p.id.c_str(), p.missing.c_str());
     return 0;
   }
-  const std::string md = p.run(o);
+  ProtocolRecords records(p.id, o.traces);
+  o.records = &records;
+  std::string md = p.run(o);
+  if (o.max_iters > 0)
+    md += fmt::format("\nRun with --max-iters {}: every measured solver run capped at {} "
+                      "iterations, without a time limit.\n", o.max_iters, o.max_iters);
   std::filesystem::create_directories(o.out_dir);
+  const std::string h5 = o.out_dir + "/" + p.id + ".h5";
+  records.Write(h5, {{"reproduce_cases", std::to_string(o.cases)},
+                     {"reproduce_max_iters", std::to_string(o.max_iters)},
+                     {"reproduce_traces", o.traces ? "yes" : "no"}});
   const std::string path = o.out_dir + "/" + p.id + ".md", tmp = path + ".tmp";
   {
     std::ofstream f(tmp);
@@ -27,7 +38,8 @@ int RunProtocol(const Protocol& p, const ReproduceOptions& o) {
   }
   std::filesystem::rename(tmp, path);
   std::fputs(md.c_str(), stdout);
-  std::printf("\nwritten: %s\n", path.c_str());
+  std::printf("\nwritten: %s\nwritten: %s (%zu runs)\n", path.c_str(), h5.c_str(),
+              records.rows().size());
   return 0;
 }
 
@@ -37,15 +49,21 @@ void AddReproduce(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("reproduce", "reproduce a paper table or figure: ours vs paper");
   struct Opts {
     std::string id;
-    bool list = false;
+    bool list = false, no_traces = false;
     ReproduceOptions ro;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("id", o->id, "protocol id (see --list) or all");
   cmd->add_flag("--list", o->list, "list the protocols with their settings");
-  cmd->add_option("-o,--out", o->ro.out_dir, "folder for the Markdown tables")->capture_default_str();
+  cmd->add_option("-o,--out", o->ro.out_dir, "folder for the Markdown tables and <id>.h5")->capture_default_str();
   cmd->add_option("--cases", o->ro.cases, "cases per scene (0: the protocol's default)");
   cmd->add_flag("-q,--quiet", o->ro.quiet, "no progress lines");
+  cmd->add_option("--max-iters", o->ro.max_iters,
+                  "cap every measured run at N iterations, without time limits (0: the "
+                  "protocol's budgets): statuses and residuals then do not depend on the "
+                  "machine's speed");
+  cmd->add_flag("--no-traces", o->no_traces,
+                "store no per-iteration traces in <id>.h5 (small files, e.g. committed baselines)");
   cmd->callback([&action, o] {
     action = [o] {
       if (o->list || o->id.empty()) {
@@ -56,6 +74,9 @@ void AddReproduce(CLI::App& app, Action& action) {
         return 0;
       }
       if (o->ro.cases < 0) throw Error(fmt::format("--cases = {}: must be >= 0", o->ro.cases));
+      if (o->ro.max_iters < 0)
+        throw Error(fmt::format("--max-iters = {}: must be >= 0", o->ro.max_iters));
+      o->ro.traces = !o->no_traces;
       if (o->id == "all") {
         // One protocol's error must not hide the others: report it, go on, exit 2 at the end.
         int failed = 0;

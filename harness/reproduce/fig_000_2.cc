@@ -4,7 +4,6 @@
 // figure is plots/scalability.py on the sweep's results file. A family whose scene does not
 // exist yet is listed and skipped, so the cable row runs as soon as that scene is registered.
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,11 +12,13 @@
 #include <memory>
 
 #include "common/error.h"
+#include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
+#include "harness/reproduce/thread_scope.h"
 #include "harness/results_store.h"
 #include "harness/sweep.h"
-#include "harness/thread_limits.h"
 #include "problems/scenarios/rigid/scene.h"
 
 namespace ncp {
@@ -89,12 +90,16 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
   ro.budget.iters = 60;
   ro.repeat = 5;
   ro.threads = 1;
-  SetSolverThreads(1);
-  RunSweep(
-      s,
-      MakeSolverJobs({kSolvers[0], kSolvers[1]}, {"subadmm.threads=1", "subadmm-nobody.threads=1"}),
-      ro);
-  SetSolverThreads(omp_get_num_procs());
+  CapBudget(opt, ro.budget);
+  {
+    const SolverThreadScope threads(1);
+    RunSweep(s,
+             MakeSolverJobs({kSolvers[0], kSolvers[1]},
+                            {"subadmm.threads=1", "subadmm-nobody.threads=1"}),
+             ro);
+  }
+  // The sweep's rows, one part per size, also go to the protocol's results file.
+  for (const RunRecord& r : ReadResults(s.out)) Record(opt, r, r.dataset);
   const auto data = Collect(s.out);
 
   std::string md = fmt::format("\n## {} (sweep of `{}` over {} = ", f.scene, f.scene, f.param);
@@ -170,7 +175,6 @@ std::string Run(const ReproduceOptions& opt) {
     try {
       md += RunFamily(f, opt, paper);
     } catch (const Error& e) {
-      SetSolverThreads(omp_get_num_procs());
       md += fmt::format("\n## {}\n\nFailed: {}\n", f.scene, e.what());
     }
   }

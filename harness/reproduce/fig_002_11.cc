@@ -3,7 +3,6 @@
 // APGD on the smaller sizes for the contrast (they grow super-linearly: factorization and dense
 // Delassus operations).
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <cmath>
 #include <cstdio>
@@ -13,7 +12,6 @@
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
-#include "harness/thread_limits.h"
 
 namespace ncp {
 namespace {
@@ -73,11 +71,12 @@ std::string Run(const ReproduceOptions& opt) {
   }
   // cond in rounds over all sizes, each size's best round: a slow drift of the machine's speed
   // (±20% between runs here) then hits every size alike instead of a few of them.
+  auto part = [&](std::size_t k) { return fmt::format("size{}", all[k].size); };
   std::vector<FrameSummary> cond(all.size());
   for (int round = 0; round < kRounds; ++round)
     for (std::size_t k = 0; k < all.size(); ++k) {
       const FrameSummary r =
-          RunOnFrames(all[k].frames, "cond", {}, kTol, 20000, 60000, &all[k].warm);
+          RunOnFrames(all[k].frames, "cond", {}, kTol, 20000, 60000, opt, part(k), &all[k].warm);
       if (round == 0 || r.total_ms < cond[k].total_ms) cond[k] = r;
     }
   for (std::size_t k = 0; k < all.size(); ++k) {
@@ -86,7 +85,8 @@ std::string Run(const ReproduceOptions& opt) {
       if (std::string(s) != "cond" && sf.size > kBaselineMaxSize) continue;
       const FrameSummary r = std::string(s) == "cond"
                                  ? cond[k]
-                                 : RunOnFrames(sf.frames, s, {}, kTol, 20000, 60000, &sf.warm);
+                                 : RunOnFrames(sf.frames, s, {}, kTol, 20000, 60000, opt, part(k),
+                                               &sf.warm);
       const ContactProblem& f0 = sf.frames.front();
       const int n = f0.num_dofs();
       out << fmt::format("{},{},{},{},{:.6g},{:.6g},{:.1f},{}\n", s, sf.size, n, f0.num_contacts(),
@@ -102,7 +102,6 @@ std::string Run(const ReproduceOptions& opt) {
   }
   out.close();
   std::filesystem::rename(csv + ".tmp", csv);
-  SetSolverThreads(omp_get_num_procs());
   const PublishedTable paper = ReadPublished("002-fig11");
   const LineFit c = FitPowerLaw(dofs["cond"], times["cond"]);
   std::string md = fmt::format(

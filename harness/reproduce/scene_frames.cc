@@ -7,8 +7,10 @@
 
 #include "common/error.h"
 #include "harness/metrics/evaluator.h"
+#include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/protocol_records.h"
+#include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
-#include "harness/thread_limits.h"
 #include "problems/scenarios/rigid/scene.h"
 #include "solvers/settings.h"
 
@@ -46,7 +48,8 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
 
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
-                         int max_iters, double time_ms, const std::vector<WarmStart>* warm) {
+                         int max_iters, double time_ms, const ReproduceOptions& opt,
+                         const std::string& part, const std::vector<WarmStart>* warm) {
   const SolverEntry& e = FindSolver(solver);
   const SolverJob job{&e, Settings::Parse(solver, e.settings, settings)};
   RunOptions ro;
@@ -54,7 +57,10 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
   ro.budget.time_ms = time_ms;
   ro.budget.tol = tol;
   ro.threads = 1;
-  SetSolverThreads(1);
+  CapBudget(opt, ro.budget);
+  ro.warm = warm ? WarmMode::kPrevious : WarmMode::kNone;
+  ro.retime_without_tol = true;
+  const SolverThreadScope threads(1);
   FrameSummary s;
   int with_ref = 0;
   double verr = 0.0;
@@ -64,23 +70,12 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
     const WarmStart* start = warm && f < warm->size() ? &(*warm)[f] : nullptr;
     const Evaluator ev(p);
     const RunRecord r = RunOne(p, ev, job, ro, start, 0, &sol);
+    Record(opt, r, part, p.meta.name.empty() ? fmt::format("frame{}", f) : p.meta.name);
     ++s.frames;
     s.statuses.push_back(r.status);
     const double res = r.final_metrics[Metric::kRes004];
     if (r.status == "converged") ++s.reached;
-    double total = r.total_time_s, setup = r.setup_time_s;
-    if (tol > 0 && r.iterations > 0) {
-      // The tolerance test evaluates res004 (a solve with A) after every iteration; untimed, but
-      // it evicts the solver's data from the cache, which would bill a cold cache to every
-      // iteration. The same iterations again without it (the solvers are deterministic) give
-      // the time the solver itself needs to reach tol.
-      RunOptions again = ro;
-      again.budget.iters = r.iterations;
-      again.budget.tol = 0.0;
-      again.budget.time_ms = 0.0;
-      const RunRecord t = RunOne(p, ev, job, again, start, 0);
-      total = t.total_time_s, setup = t.setup_time_s;
-    }
+    const double total = r.total_time_s, setup = r.setup_time_s;
     s.total_ms += 1e3 * total;
     s.setup_ms += 1e3 * setup;
     s.iterations += r.iterations;

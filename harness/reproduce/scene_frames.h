@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/reproduce/protocol.h"
 #include "harness/simulate.h"
 #include "problems/model/contact_problem.h"
 
@@ -22,7 +23,8 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
 
 // One solver on every frame until res004 ≤ tol (or the budget ends), single thread. With tol > 0
 // the times are those of a second run of the same number of iterations without the per-iteration
-// res004 test, whose solve with A would otherwise leave every timed iteration a cold cache.
+// res004 test (RunOptions::retime_without_tol). Every frame's run is recorded under `part`
+// (harness/reproduce/protocol_records.h).
 struct FrameSummary {
   int frames = 0, reached = 0;        // frames run, frames that reached tol
   double total_ms = 0.0;              // mean setup + iterations
@@ -37,7 +39,7 @@ struct FrameSummary {
 // `warm`: one warm start per frame, or null for cold starts.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
-                         int max_iters, double time_ms,
-                         const std::vector<WarmStart>* warm = nullptr);
+                         int max_iters, double time_ms, const ReproduceOptions& opt,
+                         const std::string& part, const std::vector<WarmStart>* warm = nullptr);
 
 }  // namespace ncp

@@ -4,7 +4,6 @@
 // The paper steps each scene with each solver; here every solver runs on the same frozen frames
 // (recorded from one simulation per scene), which isolates the solver from the trajectory.
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +11,6 @@
 
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
-#include "harness/thread_limits.h"
 
 namespace ncp {
 namespace {
@@ -71,7 +69,7 @@ std::string Run(const ReproduceOptions& opt) {
     std::string aa = "| | AA |";
     for (const SolverCol& s : kSolvers)
       for (int it : s.iters) {
-        const FrameSummary r = RunOnFrames(f, s.name, {}, 0.0, it, 0.0);
+        const FrameSummary r = RunOnFrames(f, s.name, {}, 0.0, it, 0.0, opt, row.key);
         const std::string col = fmt::format("{}@{}", s.name, it);
         auto pub = [&](const char* m) {
           const double v = paper.Get(fmt::format("{}_{}", row.key, m), col);
@@ -87,7 +85,6 @@ std::string Run(const ReproduceOptions& opt) {
     md += at + "\n" + aa + "\n";
     if (!opt.quiet) std::fprintf(stderr, "000-table1: %s done\n", row.scene);
   }
-  SetSolverThreads(omp_get_num_procs());
   md += "\nPaper (qualitative): SubADMM is the fastest on cable and beam with comparable accuracy; "
         "PJ fails on cable and beam; FADMM beats PGS/PJ when the Delassus assembly is expensive.\n";
   return md;

@@ -11,7 +11,9 @@
 #include <map>
 
 #include "harness/metrics/evaluator.h"
+#include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
 #include "solvers/registry.h"
@@ -87,6 +89,7 @@ std::string Run(const ReproduceOptions& opt) {
     }
     RunOptions ro;
     ro.budget.iters = c.iters;
+    CapBudget(opt, ro.budget);
     for (const char* name : kSolvers) {
       Cell& cell = all[c.column][name];
       if (!Registered(name)) {
@@ -102,6 +105,7 @@ std::string Run(const ReproduceOptions& opt) {
         RunRecord last;
         for (int k = 0; k < repeat; ++k) {
           last = RunOne(p, ev, job, ro, nullptr, k);
+          Record(opt, last, c.column);
           best = std::min(best, last.total_time_s);
         }
         if (last.status == "not-applicable" || last.status == "failed") {

@@ -4,14 +4,12 @@
 // (PGS / COND, APGD / COND) are what should transfer across machines.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <omp.h>
 
 #include <cstdio>
 #include <map>
 
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
-#include "harness/thread_limits.h"
 
 namespace ncp {
 namespace {
@@ -91,11 +89,10 @@ std::string RunComparison(const SceneCase& c, const ReproduceOptions& opt) {
   const std::vector<ContactProblem> f = Frames(c, opt.cases > 0 ? opt.cases : 4, opt.quiet, &warm);
   std::map<std::string, FrameSummary> m;
   for (const char* s : kSolvers) {
-    m[s] = RunOnFrames(f, s, {}, kTol, kMaxIters, kTimeMs, &warm);
+    m[s] = RunOnFrames(f, s, {}, kTol, kMaxIters, kTimeMs, opt, c.scene, &warm);
     if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", c.id, s);
   }
-  const FrameSummary cold = RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs);
-  SetSolverThreads(omp_get_num_procs());
+  const FrameSummary cold = RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs, opt, c.scene);
   const PublishedTable paper = ReadPublished(c.id);
   std::string md = fmt::format("# 002 {} — {}: COND vs PGS vs APGD\n\n", c.title, c.paper) +
                    Header(c, f) +
@@ -143,15 +140,14 @@ std::string RunTable9(const ReproduceOptions& opt) {
     std::vector<WarmStart> warm;
     const std::vector<ContactProblem> f = Frames(*c, frames, opt.quiet, &warm);
     const FrameSummary off = RunOnFrames(f, "cond", {{"step", "frobenius"}, {"chebyshev", "off"}},
-                                         kTol, kMaxIters, kTimeMs, &warm);
+                                         kTol, kMaxIters, kTimeMs, opt, c->scene, &warm);
     const FrameSummary on = RunOnFrames(f, "cond", {{"step", "frobenius"}, {"chebyshev", "on"}},
-                                        kTol, kMaxIters, kTimeMs, &warm);
+                                        kTol, kMaxIters, kTimeMs, opt, c->scene, &warm);
     const double pw = paper.Get(key, "without"), pc = paper.Get(key, "with");
     md += fmt::format("| {} | {} (reached {}/{}) | {:.1f} | {:.1f} | {:.2f}× | {} | {} | {:.2f}× |\n",
                       c->scene, f.size(), std::min(off.reached, on.reached), f.size(),
                       off.iterations, on.iterations, off.iterations / on.iterations, pw, pc, pw / pc);
   }
-  SetSolverThreads(omp_get_num_procs());
   return md;
 }
 

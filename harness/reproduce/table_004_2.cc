@@ -9,7 +9,9 @@
 #include <map>
 
 #include "harness/metrics/evaluator.h"
+#include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/runner.h"
 #include "problems/scenarios/scenarios.h"
 #include "solvers/settings.h"
@@ -43,14 +45,17 @@ std::string Run(const ReproduceOptions& opt) {
   RunOptions ro, first;
   ro.budget.iters = 10;  // 10 AL loops per case, as in the paper
   first.budget.iters = 1;  // where the steps go: the cold-started first loop vs the other nine
+  CapBudget(opt, ro.budget);
   for (const Column& c : cols) {
     const SolverEntry& e = FindSolver(c.solver);
     const SolverJob job{&e, Settings::Parse(c.solver, e.settings, ParseKeyValues(c.settings))};
     for (const ContactProblem& p : cases) {
       const Evaluator ev(p);
       const RunRecord r1 = RunOne(p, ev, job, first, nullptr, 0);
+      Record(opt, r1, "first-loop");
       first_loop[c.label] += InfoValue(r1.solver_info, "inner_iterations") / cases.size();
       const RunRecord r = RunOne(p, ev, job, ro, nullptr, 0);
+      Record(opt, r, "10-loops");
       solves[c.label] += InfoValue(r.solver_info, "surrogate_solves") / cases.size();
       inner[c.label] += InfoValue(r.solver_info, "inner_iterations") / cases.size();
       failures[c.label] += 100.0 * InfoValue(r.solver_info, "inner_failures") / (10.0 * cases.size());

@@ -4,7 +4,6 @@
 // frames with 80–100 contacts (8 robots), and the speed-up on 27 robots. The ratios are what
 // transfers across machines.
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,11 +12,13 @@
 #include <memory>
 
 #include "harness/metrics/evaluator.h"
+#include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
-#include "harness/thread_limits.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -52,13 +53,19 @@ double NegLog10(double r) { return -std::log10(std::isfinite(r) && r > 0 ? r : 1
 // rounds, every solver on every frame in each: a drift of the machine's speed (busy neighbours,
 // clock changes; ±30% between runs here) then hits all three solvers alike and the ratios hold.
 // `residuals`: also the contact and zero-start residuals (the threaded runs only give times).
+// Every run is recorded under `part`.
 std::map<std::string, Row> Measure(const std::vector<ContactProblem>& frames,
                                    const std::vector<WarmStart>& warm, int threads, int repeat,
-                                   bool residuals) {
+                                   bool residuals, const ReproduceOptions& opt,
+                                   const std::string& part) {
   RunOptions ro;
   ro.budget.iters = 100;
   ro.threads = threads;
-  SetSolverThreads(threads);
+  CapBudget(opt, ro.budget);
+  ro.warm = WarmMode::kPrevious;
+  RunOptions zero = ro;
+  zero.warm = WarmMode::kNone;
+  const SolverThreadScope scope(threads);
   std::vector<SolverJob> jobs;
   for (const char* name : kSolvers) {
     const SolverEntry& e = FindSolver(name);
@@ -83,14 +90,16 @@ std::map<std::string, Row> Measure(const std::vector<ContactProblem>& frames,
         const RunRecord r =
             RunOne(frames[f], *evs[f], jobs[j], ro, &warm[f], k,
                    k == 0 && residuals ? &sol : nullptr);
+        Record(opt, r, part);
         best[f * ns + j] = std::min(best[f * ns + j], r.total_time_s);
         best_iter[f * ns + j] =
             std::min(best_iter[f * ns + j], r.solve_time_s / std::max(1, r.iterations));
         res[f * ns + j] = r.final_metrics[Metric::kRes004];
         if (k == 0 && residuals) {
           cres[f * ns + j] = evs[f]->ContactRes004(sol.lambda);
-          cold[f * ns + j] =
-              RunOne(frames[f], *evs[f], jobs[j], ro, nullptr, k).final_metrics[Metric::kRes004];
+          const RunRecord c = RunOne(frames[f], *evs[f], jobs[j], zero, nullptr, k);
+          cold[f * ns + j] = c.final_metrics[Metric::kRes004];
+          Record(opt, c, part);
         }
       }
   std::map<std::string, Row> out;
@@ -116,11 +125,10 @@ std::string Run(const ReproduceOptions& opt) {
   const std::vector<ContactProblem> f8 = Frames(8, wanted, 80, 100, 24 * 24, opt.quiet, w8);
   const std::vector<ContactProblem> f27 =
       Frames(27, std::max(1, wanted / 2), 1, kAnyContacts, 24 * 32, opt.quiet, w27);
-  const auto m8 = Measure(f8, w8, 1, repeat, true);
-  const auto m8t2 = Measure(f8, w8, 2, repeat, false);
-  const auto m27 = Measure(f27, w27, 1, repeat, true);
-  const auto m27t2 = Measure(f27, w27, 2, repeat, false);
-  SetSolverThreads(omp_get_num_procs());
+  const auto m8 = Measure(f8, w8, 1, repeat, true, opt, "8robots-1thread");
+  const auto m8t2 = Measure(f8, w8, 2, repeat, false, opt, "8robots-2threads");
+  const auto m27 = Measure(f27, w27, 1, repeat, true, opt, "27robots-1thread");
+  const auto m27t2 = Measure(f27, w27, 2, repeat, false, opt, "27robots-2threads");
   const PublishedTable paper = ReadPublished("004-table3");
   int c_lo = 1 << 30, c_hi = 0, c27_lo = 1 << 30, c27_hi = 0;
   for (const auto& p : f8) c_lo = std::min(c_lo, p.num_contacts()), c_hi = std::max(c_hi, p.num_contacts());

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,8 +10,10 @@
 #include <fstream>
 
 #include "harness/metrics/evaluator.h"
+#include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/protocol_records.h"
+#include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
-#include "harness/thread_limits.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -24,61 +24,80 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+TraceStudy SummarizeTraceStudy(const std::vector<RunRecord>& runs,
+                               const std::vector<std::string>& solvers, int cases) {
+  TraceStudy s;
+  s.cases = cases;
+  s.solvers = solvers;
+  for (const RunRecord& r : runs) {
+    const std::string& name = r.solver;
+    if (r.iterations > 0) s.per_iter[name].push_back(r.solve_time_s / r.iterations);
+    double best = INFINITY;
+    for (const TracePoint& tp : r.trace) best = std::min(best, tp.metrics[Metric::kRes004]);
+    s.best_res[name].push_back(best);
+    s.setup[name].push_back(r.setup_time_s);
+    int at[3] = {-1, -1, -1};
+    for (int t = 0; t < 3; ++t)
+      for (const TracePoint& tp : r.trace)
+        if (tp.metrics[Metric::kRes004] <= TraceStudy::kTols[t]) {
+          s.reach[name][t].push_back(tp.time_s);
+          at[t] = tp.iteration;
+          if (t == 2) s.iters_to_1e8[name].push_back(tp.iteration);
+          break;
+        }
+    if (at[0] >= 0 && at[2] >= 0) s.sweeps_4_to_8[name].push_back(at[2] - at[0]);
+    auto& points = s.traces[name].emplace_back();
+    points.reserve(r.trace.size());
+    for (const TracePoint& tp : r.trace) points.emplace_back(tp.time_s, tp.metrics[Metric::kRes004]);
+  }
+  return s;
+}
+
 TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
                          const std::vector<std::string>& solvers, const ReproduceOptions& opt,
                          int iters, double time_ms) {
-  TraceStudy s;
-  s.cases = static_cast<int>(problems.size());
-  s.solvers = solvers;
   RunOptions ro;
   ro.budget.iters = iters;
   ro.budget.time_ms = time_ms;
   ro.budget.tol = 1e-10;
   ro.trace_every = 1;
   ro.threads = 1;
-  SetSolverThreads(1);
+  CapBudget(opt, ro.budget);
+  std::vector<RunRecord> runs;  // solver-major, as the summary and the CSV list them
+  {
+    const SolverThreadScope threads(1);
+    for (const std::string& name : solvers) {
+      const SolverEntry& e = FindSolver(name);
+      const SolverJob job{&e, Settings::Parse(name, e.settings, {})};
+      for (const ContactProblem& p : problems) runs.push_back(RunOne(p, Evaluator(p), job, ro, nullptr, 0));
+      if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", id.c_str(), name.c_str());
+    }
+  }
+  TraceStudy s = SummarizeTraceStudy(runs, solvers, static_cast<int>(problems.size()));
   std::filesystem::create_directories(opt.out_dir);
   s.csv = opt.out_dir + "/" + id + "-traces.csv";
   std::ofstream traces(s.csv + ".tmp");
   traces << "solver,case,iteration,time_s,res004\n";
-  for (const std::string& name : solvers) {
-    const SolverEntry& e = FindSolver(name);
-    const SolverJob job{&e, Settings::Parse(name, e.settings, {})};
-    for (std::size_t c = 0; c < problems.size(); ++c) {
-      const ContactProblem& p = problems[c];
-      const RunRecord r = RunOne(p, Evaluator(p), job, ro, nullptr, 0);
-      if (r.iterations > 0) s.per_iter[name].push_back(r.solve_time_s / r.iterations);
-      double best = INFINITY;
-      for (const TracePoint& tp : r.trace) best = std::min(best, tp.metrics[Metric::kRes004]);
-      s.best_res[name].push_back(best);
-      s.setup[name].push_back(r.setup_time_s);
-      int at[3] = {-1, -1, -1};
-      for (int t = 0; t < 3; ++t)
-        for (const TracePoint& tp : r.trace)
-          if (tp.metrics[Metric::kRes004] <= TraceStudy::kTols[t]) {
-            s.reach[name][t].push_back(tp.time_s);
-            at[t] = tp.iteration;
-            if (t == 2) s.iters_to_1e8[name].push_back(tp.iteration);
-            break;
-          }
-      if (at[0] >= 0 && at[2] >= 0) s.sweeps_4_to_8[name].push_back(at[2] - at[0]);
-      auto& points = s.traces[name].emplace_back();
-      points.reserve(r.trace.size());
-      for (const TracePoint& tp : r.trace)
-        points.emplace_back(tp.time_s, tp.metrics[Metric::kRes004]);
-      // The CSV only draws the figure: every iteration up to 100, then every 10th and the last
-      // (thousands of first-order iterations × a hundred cases would be tens of MB).
-      for (std::size_t k = 0; k < r.trace.size(); ++k)
-        if (const TracePoint& tp = r.trace[k];
-            tp.iteration <= 100 || tp.iteration % 10 == 0 || k + 1 == r.trace.size())
-          traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", name, c, tp.iteration, tp.time_s,
-                              tp.metrics[Metric::kRes004]);
-    }
-    if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", id.c_str(), name.c_str());
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    RunRecord& r = runs[k];
+    const std::size_t c = k % problems.size();
+    // The CSV and the results file keep every iteration up to 100, then every 10th and the
+    // last: the CSV only draws the figure (thousands of first-order iterations × a hundred
+    // cases would be tens of MB).
+    std::vector<TracePoint> kept;
+    for (std::size_t i = 0; i < r.trace.size(); ++i)
+      if (const TracePoint& tp = r.trace[i];
+          tp.iteration <= 100 || tp.iteration % 10 == 0 || i + 1 == r.trace.size())
+        kept.push_back(tp);
+    for (const TracePoint& tp : kept)
+      traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", r.solver, c, tp.iteration, tp.time_s,
+                            tp.metrics[Metric::kRes004]);
+    r.trace = std::move(kept);
+    Record(opt, std::move(r), "cases",
+           problems[c].meta.name.empty() ? fmt::format("case{}", c) : "");
   }
   traces.close();
   std::filesystem::rename(s.csv + ".tmp", s.csv);
-  SetSolverThreads(omp_get_num_procs());
   s.png = opt.out_dir + "/" + id + ".png";
   const std::string draw = fmt::format("/usr/bin/python3 {}/plots/trace_panels.py {} -o {} > /dev/null",
                                        NCPBENCH_SOURCE_DIR, s.csv, s.png);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/reproduce/protocol.h"
+#include "harness/run_record.h"
 #include "problems/model/contact_problem.h"
 
 namespace ncp {
@@ -30,10 +31,16 @@ struct TraceStudy {
 
 // Each solver with its defaults, single thread, at most `iters` iterations or `time_ms` per case,
 // stopping at res004 ≤ 1e-10 (a reference solution's accuracy: what follows is no longer
-// progress, and AL solvers whose β keeps growing past it only lose accuracy); writes <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png.
+// progress, and AL solvers whose β keeps growing past it only lose accuracy); writes <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png;
+// every run is recorded under part "cases" with the CSV's trace points.
 TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
                          const std::vector<std::string>& solvers, const ReproduceOptions& opt,
                          int iters = 500, double time_ms = 500);
+
+// The study's numbers from its runs (one per solver × case, with full traces, in any order of
+// solvers; cases in order within a solver): what the table, the notes and the figure report.
+TraceStudy SummarizeTraceStudy(const std::vector<RunRecord>& runs,
+                               const std::vector<std::string>& solvers, int cases);
 
 double Median(std::vector<double> v);  // +∞ for none
 // Per case, the best res004 a solver reached within `time_s` (+∞ before its first iterate).

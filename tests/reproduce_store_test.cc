@@ -1,0 +1,124 @@
+// The pieces every reproduction protocol shares: its rows in the results schema (job keys that
+// pair two runs row by row, repeats), the solver thread scope, and the runner's retimed runs.
+#include <gtest/gtest.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "harness/reproduce/protocol_records.h"
+#include "harness/reproduce/thread_scope.h"
+#include "harness/results_store.h"
+#include "harness/runner.h"
+#include "tests/cli_support.h"
+#include "tests/test_problems.h"
+
+namespace ncp {
+namespace {
+
+SolverJob Job(const char* name) {
+  const SolverEntry& e = FindSolver(name);
+  return {&e, Settings::Parse(name, e.settings, {})};
+}
+
+RunRecord Row(const std::string& solver, const std::string& problem) {
+  RunRecord r;
+  r.problem = problem;
+  r.solver = solver;
+  r.settings = "omega=1";
+  r.budget = "iters=10;time_ms=0;tol=0;tol_metric=res004";
+  r.warm_start = "none";
+  r.status = "max-iterations";
+  r.threads_given = 1;
+  r.final_metrics[Metric::kRes004] = 1e-6;
+  r.trace.push_back({});
+  return r;
+}
+
+TEST(ProtocolRecords, KeysNameProtocolPartProblemSolverAndRepeat) {
+  ProtocolRecords rec("004-fig7");
+  rec.Add(Row("pgs", "c0"), "cases");
+  rec.Add(Row("pgs", "c0"), "cases");  // a second round of the same job
+  rec.Add(Row("pgs", "c0"), "first-loop");
+  rec.Add(Row("pgs", ""), "cases", "frame3");
+  ASSERT_EQ(rec.rows().size(), 4u);
+  EXPECT_EQ(rec.rows()[0].dataset, "004-fig7/cases");
+  EXPECT_EQ(rec.rows()[0].repeat, 0);
+  EXPECT_EQ(rec.rows()[1].repeat, 1);
+  EXPECT_EQ(rec.rows()[2].repeat, 0);
+  EXPECT_EQ(rec.rows()[3].problem, "frame3");
+  std::set<std::string> keys;
+  for (const RunRecord& r : rec.rows()) keys.insert(r.job_key);
+  EXPECT_EQ(keys.size(), 4u);
+  EXPECT_EQ(rec.rows()[0].job_key.rfind("004-fig7/cases|c0|pgs|omega=1|iters=10;", 0), 0u)
+      << rec.rows()[0].job_key;
+  EXPECT_THROW(rec.Add(Row("pgs", "c0"), ""), Error);
+}
+
+TEST(ProtocolRecords, WritesAResultsFileWithoutTracesWhenAsked) {
+  const auto dir = testing::FreshDir("protocol_records_write_" + std::to_string(getpid()));
+  ProtocolRecords rec("000-table1", /*traces=*/false);
+  rec.Add(Row("pgs", "stir-step00040"), "stir");
+  rec.Add(Row("pj", "stir-step00040"), "stir");
+  const std::string path = (dir / "000-table1.h5").string();
+  rec.Write(path, {{"reproduce_cases", "1"}});
+  const std::vector<RunRecord> back = ReadResults(path);
+  ASSERT_EQ(back.size(), 2u);
+  for (const RunRecord& r : back) EXPECT_TRUE(r.trace.empty());
+  const auto attrs = ReadRunAttrs(path);
+  EXPECT_EQ(attrs.at("reproduce"), "000-table1");
+  EXPECT_EQ(attrs.at("reproduce_cases"), "1");
+  EXPECT_TRUE(attrs.count("git_revision"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProtocolRecords, RecordIsANoOpWithoutASink) {
+  ReproduceOptions opt;
+  Record(opt, Row("pgs", "c0"), "cases");  // nothing to check but that it does not crash
+  ProtocolRecords rec("x");
+  opt.records = &rec;
+  Record(opt, Row("pgs", "c0"), "cases");
+  EXPECT_EQ(rec.rows().size(), 1u);
+}
+
+TEST(SolverThreadScope, RestoresThePreviousCountAlsoOnAnException) {
+  const int before = omp_get_max_threads();
+  {
+    const SolverThreadScope one(1);
+    EXPECT_EQ(omp_get_max_threads(), 1);
+  }
+  EXPECT_EQ(omp_get_max_threads(), before);
+  try {
+    const SolverThreadScope one(1);
+    throw std::runtime_error("a run failed");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(omp_get_max_threads(), before);
+}
+
+TEST(Runner, RetimeWithoutTolKeepsTheOutcomeAndRetimes) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(23), "rt");
+  const Evaluator ev(p);
+  RunOptions opt;
+  opt.budget.iters = 2000;
+  opt.budget.tol = 1e-6;
+  const RunRecord plain = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  opt.retime_without_tol = true;
+  const RunRecord again = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  EXPECT_EQ(again.status, plain.status);
+  EXPECT_EQ(again.iterations, plain.iterations);
+  EXPECT_EQ(again.final_metrics[Metric::kRes004], plain.final_metrics[Metric::kRes004]);
+  EXPECT_GT(again.total_time_s, 0.0);
+  EXPECT_NEAR(again.total_time_s, again.setup_time_s + again.solve_time_s, 1e-12);
+  // The option is part of a run's key, so resumed runs do not mix the two timings.
+  const SolverJob job = Job("pgs");
+  RunOptions off = opt;
+  off.retime_without_tol = false;
+  EXPECT_NE(JobKey("d", p, job, opt, 0), JobKey("d", p, job, off, 0));
+  EXPECT_EQ(JobKey("d", p, job, off, 0).find("retime"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ncp
