@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/trace_study.h"
 #include "problems/scenarios/scenarios.h"
@@ -59,15 +60,26 @@ std::string Run(const ReproduceOptions& opt) {
       "res004 are medians over cases.\n\n",
       s.cases, problems.front().num_contacts());
   md += TraceTable(s);
-  md += "\n## The paper's claims against ours\n\n| claim (paper) | ours | holds |\n|---|---|---|\n";
+  md += "\n## The paper's claims against ours\n\n| claim (paper) | ours | verdict |\n|---|---|---|\n";
   const double n = s.cases;
-  for (const char* solver : {"canal", "subadmm"}) {
-    const double tol = paper.Get("best_res004", solver);
-    const auto& best = s.best_res.at(solver);
-    const double hit = static_cast<double>(std::count_if(best.begin(), best.end(),
-                                                         [&](double r) { return r <= tol; }));
-    md += fmt::format("| {} reaches res004 ≤ {:.0e} | {:.0f}/{:.0f} cases, median best {:.2e} | {} |\n",
-                      solver, tol, hit, n, Median(best), hit == n ? "yes" : hit > 0 ? "partly" : "no");
+  // CANAL: "reaches residuals under 1e-8" — every case must get there.
+  {
+    const double tol = paper.Get("best_res004", "canal");
+    const auto& best = s.best_res.at("canal");
+    const double hit = static_cast<double>(
+        std::count_if(best.begin(), best.end(), [&](double r) { return r <= tol; }));
+    md += fmt::format("| canal reaches res004 ≤ {:.0e} | {:.0f}/{:.0f} cases, median best {:.2e} | "
+                      "{} |\n",
+                      tol, hit, n, MedianBest(best), ToString(ReachesVerdict(best, tol)));
+  }
+  // SubADMM: "struggles to achieve residuals under 1e-6" — a floor near 1e-6; ours going a
+  // decade or more below it contradicts the claim.
+  {
+    const double floor = paper.Get("best_res004", "subadmm");
+    const auto& best = s.best_res.at("subadmm");
+    md += fmt::format("| subadmm struggles below res004 {:.0e} (its best is about {:.0e}) | "
+                      "median best {:.2e} over {:.0f} cases | {} |\n",
+                      floor, floor, MedianBest(best), n, ToString(FloorVerdict(best, floor)));
   }
   std::vector<std::pair<double, std::string>> rank;
   for (const char* solver : {"canal", "pgs", "subadmm"})
@@ -81,7 +93,8 @@ std::string Run(const ReproduceOptions& opt) {
     ours += fmt::format("{}{} {:.3g} µs", i ? " > " : "", rank[i].second, 1e6 * t);
     if (i) ordered &= Median(s.per_iter.at(rank[i - 1].second)) > t;
   }
-  md += fmt::format("| per-iteration cost {} | {} | {} |\n", claim, ours, ordered ? "yes" : "no");
+  md += fmt::format("| per-iteration cost {} | {} | {} |\n", claim, ours,
+                    ordered ? "reproduced" : "not reproduced");
   md += "\nPaper (qualitative, §VII-B1): CANAL and SubADMM reach far better accuracy than PGS in "
         "less time; CANAL reaches residuals under 1e-8 with faster-than-linear convergence; "
         "SubADMM (first order) struggles below 1e-6; the mass ratio (5 kg pot on 0.1 kg dishes) "
