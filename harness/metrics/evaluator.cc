@@ -42,15 +42,8 @@ double ResidualNorm(const Constraint& c, const double* lam, const double* u, con
 double NatmapErrorSquared(const Constraint& c, const double* lam, const double* u,
                           const double* e) {
   switch (c.type) {
-    case ConstraintType::kContact: {
-      // Siconos fc3d_unitary_compute_and_add_error: r − Π_K(r − û), û = u + μ‖u_t‖ e_n.
-      const double x[3] = {lam[0] - u[0] - c.mu * std::hypot(u[1], u[2]), lam[1] - u[1],
-                           lam[2] - u[2]};
-      double y[3];
-      ProjectProximal(c.mu, x, y);
-      const double d0 = lam[0] - y[0], d1 = lam[1] - y[1], d2 = lam[2] - y[2];
-      return d0 * d0 + d1 * d1 + d2 * d2;
-    }
+    case ConstraintType::kContact:
+      return NatmapContactSquared(c.mu, lam, u);
     case ConstraintType::kUnilateral: {
       const double d = lam[0] - std::max(0.0, lam[0] - u[0]);
       return d * d;

@@ -42,4 +42,15 @@ NCP_HD void ProjectProximal(double mu, const double* x, double* y) {
   y[2] = s * t2;
 }
 
+// Squared natural-map error of one contact, ‖r − Π_K(r − û)‖² with û = u + μ‖u_t‖ e_n (Siconos'
+// fc3d_unitary_compute_and_add_error): the evaluator's natmap metrics and solvers that test
+// progress on them share it.
+NCP_HD double NatmapContactSquared(double mu, const double* r, const double* u) {
+  const double x[3] = {r[0] - u[0] - mu * hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]};
+  double y[3];
+  ProjectProximal(mu, x, y);
+  const double d0 = r[0] - y[0], d1 = r[1] - y[1], d2 = r[2] - y[2];
+  return d0 * d0 + d1 * d1 + d2 * d2;
+}
+
 }  // namespace ncp

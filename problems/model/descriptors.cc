@@ -6,6 +6,8 @@
 #include <cmath>
 #include <optional>
 
+#include "problems/model/validate.h"
+
 namespace ncp {
 namespace {
 
@@ -56,16 +58,6 @@ double MaxOverMin(const Eigen::VectorXd& x) {
     if (x(i) > 0.0) lo = std::min(lo, x(i)), hi = std::max(hi, x(i));
   }
   return hi > 0.0 ? hi / lo : ProblemDescriptors::kNaN;
-}
-
-double Asymmetry(const SpMat& w) {
-  const SpMat diff = w - SpMat(w.transpose());
-  double top = 0.0, gap = 0.0;
-  for (int k = 0; k < w.outerSize(); ++k)
-    for (SpMat::InnerIterator it(w, k); it; ++it) top = std::max(top, std::abs(it.value()));
-  for (int k = 0; k < diff.outerSize(); ++k)
-    for (SpMat::InnerIterator it(diff, k); it; ++it) gap = std::max(gap, std::abs(it.value()));
-  return top > 0.0 ? gap / top : 0.0;
 }
 
 }  // namespace

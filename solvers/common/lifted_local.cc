@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "problems/model/validate.h"
+
 namespace ncp {
 
 std::string BuildLiftedLocal(const ContactProblem& local, LiftedLocal& out, double rank_tol) {
@@ -54,7 +56,7 @@ std::string BuildLiftedLocal(const ContactProblem& local, LiftedLocal& out, doub
   out.rank = r;
   out.rows = m;
   out.truncation = (Ws - F * F.transpose()).cwiseAbs().maxCoeff() / w_max;
-  out.asymmetry = (W - W.transpose()).cwiseAbs().maxCoeff() / w_max;
+  out.asymmetry = Asymmetry(local.W);  // as validation and the load warning measure it
   ContactProblem& g = out.problem;
   g.form = ProblemForm::kGlobal;
   g.A.resize(r, r);

@@ -46,13 +46,7 @@ double LiftedSolver::NatmapSquared(const Vec& lambda, const Vec& u) const {
   double s = 0.0;
   for (const Constraint& c : local_->constraints) {
     if (c.type != ConstraintType::kContact) continue;  // fclib local problems: contacts only
-    const double* l = lambda.data() + c.row;
-    const double* uc = u.data() + c.row;
-    const double x[3] = {l[0] - uc[0] - c.mu * std::hypot(uc[1], uc[2]), l[1] - uc[1],
-                         l[2] - uc[2]};
-    double y[3];
-    ProjectProximal(c.mu, x, y);
-    for (int k = 0; k < 3; ++k) s += (l[k] - y[k]) * (l[k] - y[k]);
+    s += NatmapContactSquared(c.mu, lambda.data() + c.row, u.data() + c.row);
   }
   return s;
 }
