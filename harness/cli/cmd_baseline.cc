@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/run_options.h"
 #include "harness/runner.h"
 
 namespace ncp::cli {
@@ -35,8 +36,7 @@ void AddBaseline(CLI::App& app, Action& action) {
       // Only an iteration budget: a time budget or a tolerance check makes the final residual
       // depend on the machine, and a baseline must be reproducible. One thread by default for
       // the same reason (parallel reductions change the rounding).
-      if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
-      if (o->threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", o->threads));
+      RunOptions opt = MakeRunOptions({o->iters, 0.0, 0.0, "res004", 1, o->threads, 0, "none"});
       if (!o->out.empty() && o->datasets.size() != 1)
         throw Error(fmt::format("--out = {}: only with one dataset (got {}); use --out-dir",
                                 o->out, o->datasets.size()));
@@ -58,9 +58,6 @@ void AddBaseline(CLI::App& app, Action& action) {
         if (!o->force && std::filesystem::exists(target(d)))
           throw Error(fmt::format("baseline {}: exists; pass --force to replace it", target(d)));
       }
-      RunOptions opt;
-      opt.budget.iters = o->iters;
-      opt.threads = o->threads;
       opt.run_attrs = {{"baseline_solvers", o->solvers}, {"baseline_iters", std::to_string(o->iters)}};
       for (const DatasetInput& d : data) {
         const std::string out = target(d);

@@ -12,6 +12,7 @@
 #include "harness/inputs.h"
 #include "harness/profile.h"
 #include "harness/results_store.h"
+#include "harness/run_options.h"
 #include "harness/runner.h"
 #include "solvers/registry.h"
 
@@ -120,20 +121,17 @@ void AddProfile(CLI::App& app, Action& action) {
       } catch (const Error& e) {
         throw Error(fmt::format("--tol-metric = {}: {}", o->tol_metric, e.what()));
       }
-      if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
-      if (!(o->time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", o->time_ms));
+      // The budget, checked as `run` checks its options; the trace gives the time to every
+      // looser tolerance on the way to the tightest.
+      RunOptions opt = MakeRunOptions({o->iters, o->time_ms,
+                                       *std::min_element(tols.begin(), tols.end()), o->tol_metric,
+                                       1, 0, /*trace=*/1, "none"});
       std::string results = o->from;
       std::vector<std::string> skipped;
       std::string intro;
       if (results.empty()) {
         if (o->datasets.empty()) throw Error("datasets: none given (or use --from results.h5)");
-        RunOptions opt;
-        opt.budget.iters = o->iters;
-        opt.budget.time_ms = o->time_ms;
-        const double tightest = *std::min_element(tols.begin(), tols.end());
-        opt.budget.tol = tightest;  // the trace passes every looser tolerance on the way
-        opt.budget.tol_metric = metric;
-        opt.trace_every = 1;  // the time to tolerance is read from the trace
+        const double tightest = opt.budget.tol;
         const std::string names = o->solvers.empty() ? DefaultSolvers() : o->solvers;
         const auto jobs = MakeSolverJobs(SplitComma(names), o->sets);
         // -q hides the progress lines, not the warnings about the inputs.

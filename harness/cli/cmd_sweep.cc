@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/run_options.h"
 #include "harness/sweep.h"
 #include "solvers/settings.h"
 
@@ -41,21 +42,15 @@ void AddSweep(CLI::App& app, Action& action) {
   cmd->add_flag("-q,--quiet", o->s.quiet, "no progress lines");
   cmd->callback([&action, o] {
     action = [o] {
-      if (o->iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", o->iters));
-      if (!(o->time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", o->time_ms));
-      if (o->repeat < 1) throw Error(fmt::format("--repeat = {}: must be >= 1", o->repeat));
-      if (o->threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", o->threads));
+      // Checked as `run` checks its options (no tolerance, no trace, cold starts).
+      const RunOptions opt = MakeRunOptions(
+          {o->iters, o->time_ms, 0.0, "res004", o->repeat, o->threads, 0, "none"});
       SweepOptions s = o->s;
       s.values = SplitComma(o->values);
       s.params = ParseKeyValues(o->params);
       if (s.out.empty()) s.out = "results/sweeps/" + s.scene + ".h5";
       CheckSweep(s);
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
-      RunOptions opt;
-      opt.budget.iters = o->iters;
-      opt.budget.time_ms = o->time_ms;
-      opt.repeat = o->repeat;
-      opt.threads = o->threads;
       const int ran = RunSweep(s, jobs, opt);
       std::printf("sweep: %d jobs run now; results: %s\n", ran, s.out.c_str());
       return 0;
