@@ -170,7 +170,11 @@ Group Group::Open(const std::string& name) const {
 }
 
 Group Group::Create(const std::string& name) const {
-  Handle g(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  // No modification times in object headers: the same problems give the same bytes, so a
+  // dataset's content hash (part of every job key) is equal wherever it was generated.
+  Handle gcpl(H5Pcreate(H5P_GROUP_CREATE));
+  H5Pset_obj_track_times(gcpl.id(), false);
+  Handle g(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, gcpl.id(), H5P_DEFAULT));
   if (!g.valid()) Fail(name, "cannot create group");
   return Group(std::move(g), file_, PathOf(name));
 }
@@ -203,6 +207,7 @@ void Group::WriteNumeric(const std::string& name, hid_t file_type, hid_t mem_typ
   for (int r = 0; r < rank; ++r) total *= dims[r];
 
   Handle dcpl(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_obj_track_times(dcpl.id(), false);  // reproducible bytes (see Group::Create)
   if (total >= kCompressMinElements) {
     hsize_t chunk[2] = {dims[0], rank == 2 ? dims[1] : 1};
     if (rank == 1) {
@@ -257,8 +262,10 @@ void Group::WriteStrings(const std::string& name, const std::vector<std::string>
   Handle type = VlenStringType();
   const hsize_t dims[1] = {v.size()};
   Handle space(H5Screate_simple(1, dims, nullptr));
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_obj_track_times(dcpl.id(), false);  // reproducible bytes (see Group::Create)
   Handle ds(
-      H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT));
   if (!ds.valid()) Fail(name, "cannot create dataset");
   std::vector<const char*> ptrs;
   ptrs.reserve(v.size());
@@ -532,7 +539,9 @@ File File::Create(const std::string& path) {
         fmt::format("{}: cannot create: directory {} does not exist", path, parent.string()));
   }
   Handle fapl = StrongCloseFapl();
-  Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()));
+  Handle fcpl(H5Pcreate(H5P_FILE_CREATE));
+  H5Pset_obj_track_times(fcpl.id(), false);  // the root group too (see Group::Create)
+  Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()));
   if (!f.valid()) throw Error(fmt::format("{}: cannot create HDF5 file", path));
   return File(std::move(f), path);
 }
