@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -45,7 +46,13 @@ constexpr StringField kStringFields[] = {
     {"problem", &RunRecord::problem},       {"solver", &RunRecord::solver},
     {"settings", &RunRecord::settings},     {"budget", &RunRecord::budget},
     {"warm_start", &RunRecord::warm_start}, {"status", &RunRecord::status},
-    {"message", &RunRecord::message},       {"solver_info", &RunRecord::solver_info}};
+    {"message", &RunRecord::message},       {"solver_info", &RunRecord::solver_info},
+    {"host", &RunRecord::host},             {"cpu", &RunRecord::cpu},
+    {"worker", &RunRecord::worker}};
+// Columns added after the first schema: files without them still read (as empty strings).
+bool OptionalColumn(const std::string& name) {
+  return name == "host" || name == "cpu" || name == "worker";
+}
 constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
                                    {"iterations", &RunRecord::iterations},
                                    {"threads_given", &RunRecord::threads_given},
@@ -239,6 +246,7 @@ class ResultsReader {
     const std::vector<std::string> keys = JobKeys();
     std::vector<RunRecord> rows(keys.size());
     for (const StringField& f : kStringFields) {
+      if (OptionalColumn(f.name) && !Exists(std::string("/runs/") + f.name)) continue;
       const std::vector<std::string> v = ReadColumn<std::string>(f.name, rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
     }
@@ -603,7 +611,22 @@ void WriteAtomically(const std::string& path, WriteFn write) {
 
 // ---------------------------------------------------------------------------------------------
 
-ResultsStore::ResultsStore(std::string path) : path_(std::move(path)) {
+ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(path)) {
+  if (access == Access::kContributor) {
+    // Another process owns the output: read what is done, take no lock, remove nothing.
+    std::error_code ec;
+    if (fs::exists(path_, ec)) {
+      for (std::string& key : ResultsReader(path_).JobKeys()) keys_.insert(std::move(key));
+    }
+    for (const std::string& part : PartFiles(parts_dir())) {
+      try {
+        for (std::string& key : ResultsReader(part).JobKeys()) keys_.insert(std::move(key));
+      } catch (const Error&) {
+        // The owner removes it and its job runs again.
+      }
+    }
+    return;
+  }
   // One run per output at a time: two would merge and remove each other's parts. flock is
   // released by the kernel when the process ends, so a killed run never blocks a rerun.
   const std::string lock = path_ + ".lock";
@@ -675,27 +698,63 @@ void ResultsStore::Add(const RunRecord& r) {
 }
 
 void ResultsStore::Finalize(const std::map<std::string, std::string>& run_attrs) {
+  MergeSources({}, run_attrs);
+}
+
+MergeStats ResultsStore::Merge(const std::vector<std::string>& inputs) {
+  return MergeSources(inputs, {});
+}
+
+MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
+                                      const std::map<std::string, std::string>& run_attrs) {
+  if (lock_fd_ < 0) throw Error(fmt::format("{}: only the owner of the output writes it", path_));
   std::lock_guard<std::mutex> lock(mutex_);
-  // Where each job's row comes from; a part replaces a row of the existing file.
+  // Where each job's row comes from; later sources replace earlier rows with the same key:
+  // the existing file, then the inputs in the order given, then the parts.
   struct Source {
     RunRecord row;
-    std::string part;  // empty: the existing results file
+    const ResultsReader* reader = nullptr;  // an open file, or null for a part
+    std::string part;
     std::size_t row_in_source = 0;
   };
   std::map<std::string, Source> merged;  // ordered by job key
   std::map<std::string, std::string> attrs;
-  std::optional<ResultsReader> existing;
+  std::vector<std::unique_ptr<ResultsReader>> open;
+  MergeStats stats;
   std::error_code ec;
-  if (fs::exists(path_, ec)) {
-    existing.emplace(path_);
-    attrs = existing->Attrs();
-    attrs.erase(kFormatAttr);
-    std::vector<RunRecord> rows = existing->Rows(false);
-    for (std::size_t i = 0; i < rows.size(); ++i) merged[rows[i].job_key] = {rows[i], "", i};
+  const auto add_file = [&](const std::string& file, bool is_input) {
+    open.push_back(std::make_unique<ResultsReader>(file));
+    const ResultsReader& reader = *open.back();
+    std::map<std::string, std::string> file_attrs = reader.Attrs();
+    file_attrs.erase(kFormatAttr);
+    for (const auto& [key, value] : file_attrs) {
+      // Inputs measured elsewhere (other shards, hosts, dates) keep every distinct value.
+      std::string& mine = attrs[key];
+      if (mine.empty()) mine = value;
+      else if (is_input && ("; " + mine + "; ").find("; " + value + "; ") == std::string::npos)
+        mine += "; " + value;
+    }
+    std::vector<RunRecord> rows = reader.Rows(false);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::string key = rows[i].job_key;
+      const bool seen = merged.count(key) > 0;
+      if (is_input && seen) ++stats.repeated;
+      merged[key] = {std::move(rows[i]), &reader, "", i};
+    }
+  };
+  if (fs::exists(path_, ec)) add_file(path_, false);
+  for (const std::string& input : inputs) {
+    if (fs::equivalent(input, path_, ec)) {
+      throw Error(fmt::format("merge: input '{}' is the output itself", input));
+    }
+    add_file(input, true);
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     std::vector<RunRecord> rows = ResultsReader(part).Rows(false);
-    for (std::size_t i = 0; i < rows.size(); ++i) merged[rows[i].job_key] = {rows[i], part, i};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::string key = rows[i].job_key;
+      merged[key] = {std::move(rows[i]), nullptr, part, i};
+    }
   }
   for (const auto& [key, value] : run_attrs) attrs[key] = value;
 
@@ -706,17 +765,19 @@ void ResultsStore::Finalize(const std::map<std::string, std::string>& run_attrs)
     w.WriteRuns(rows);
     std::size_t row = 0;
     for (const auto& [key, source] : merged) {
-      if (source.part.empty()) {
-        w.CopyTrace(existing->file(), source.row_in_source, row++);
+      if (source.reader != nullptr) {
+        w.CopyTrace(source.reader->file(), source.row_in_source, row++);
       } else {
         w.CopyTrace(ResultsReader(source.part).file(), source.row_in_source, row++);
       }
     }
-    existing.reset();  // closed before the new file is renamed onto it
+    open.clear();  // closed before the new file is renamed onto the old one
   });
   fs::remove_all(parts_dir(), ec);
   if (ec) throw Error(fmt::format("cannot remove '{}': {}", parts_dir(), ec.message()));
   for (const auto& [key, source] : merged) keys_.insert(key);
+  stats.rows = merged.size();
+  return stats;
 }
 
 std::vector<RunRecord> ReadResults(const std::string& path) {

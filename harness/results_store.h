@@ -29,14 +29,23 @@ inline constexpr char kRunAttrCpu[] = "cpu";
 inline constexpr char kRunAttrThreads[] = "threads";
 inline constexpr char kRunAttrHostThreads[] = "host_threads";
 
+struct MergeStats {
+  std::size_t rows = 0;      // rows of the merged file
+  std::size_t repeated = 0;  // job keys found in more than one input (the later one kept)
+};
+
 class ResultsStore {
  public:
+  // kOwner takes the output's lock and alone may Finalize or Merge. kContributor is a further
+  // process of the same run (another MPI rank): it adds parts next to the owner's, no lock.
+  enum class Access { kOwner, kContributor };
+
   // Takes the output's lock (`path + ".lock"`, released when the store is destroyed or the
   // process ends, however), then loads the job keys of the existing results file `path` and of
   // the completed parts in `path + ".parts/"`. Throws ncp::Error naming the file when another
   // process holds the lock or the results file cannot be read; an unreadable part is removed
   // (its job runs again) with a warning.
-  explicit ResultsStore(std::string path);
+  explicit ResultsStore(std::string path, Access access = Access::kOwner);
   ~ResultsStore();
   ResultsStore(const ResultsStore&) = delete;
   ResultsStore& operator=(const ResultsStore&) = delete;
@@ -56,6 +65,11 @@ class ResultsStore {
   // updated with `run_attrs`.
   void Finalize(const std::map<std::string, std::string>& run_attrs);
 
+  // Finalize with the rows of further results files (e.g. the shards of a campaign) merged in,
+  // in the order given; the root attributes gather each distinct value ("a; b"). The inputs
+  // are not changed. Throws ncp::Error when an input is unreadable or is the output itself.
+  MergeStats Merge(const std::vector<std::string>& inputs);
+
   // Number of distinct job keys known.
   std::size_t size() const;
 
@@ -63,6 +77,9 @@ class ResultsStore {
   std::string parts_dir() const { return path_ + ".parts"; }
 
  private:
+  MergeStats MergeSources(const std::vector<std::string>& inputs,
+                          const std::map<std::string, std::string>& run_attrs);
+
   std::string path_;
   int lock_fd_ = -1;
   std::set<std::string> keys_;

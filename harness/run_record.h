@@ -28,6 +28,10 @@ struct RunRecord {
   std::string status = "failed";  // converged | max-iterations | time-limit | diverged | failed | not-applicable
   std::string message;    // solver message, empty when none
   std::string solver_info;  // "key=value;..." of the solver's counters (Info()) at the end
+  // Where the row was measured: a campaign may span machines (MPI ranks, --shard slices).
+  std::string host;       // host name; empty in files written before the column
+  std::string cpu;        // CPU model of that host
+  std::string worker;     // "rank R of N", "shard K/N", both, or empty for one plain process
   int iterations = -1;
   double setup_time_s = -1.0;
   double solve_time_s = -1.0;  // iterate() time summed
