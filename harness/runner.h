@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/distribute/shard.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/run_record.h"
 #include "problems/model/contact_problem.h"
@@ -48,6 +49,8 @@ struct RunOptions {
   bool retime_without_tol = false;
   // Further root attributes of the results file (e.g. what a baseline or a sweep ran).
   std::map<std::string, std::string> run_attrs;
+  // The slice of the jobs this process runs (--shard K/N); the whole by default.
+  Shard shard;
 };
 
 // Runs one job. `warm` may be null; `solution`, when given, receives the final (v, λ).
@@ -68,8 +71,11 @@ struct DatasetInput {
 // Loads and validates every problem; throws ncp::Error "file: problem 'name': reason".
 DatasetInput LoadValidated(const std::string& path);
 
-// Runs everything into `results_path` (atomic, resumable). Returns the number of jobs run now;
-// unless quiet, prints one progress line per job to stderr.
+// Runs everything into `results_path` (atomic, resumable). Returns the number of jobs run now (by all ranks, on rank 0);
+// unless quiet, prints one progress line per job to stderr. Only the jobs of `opt.shard` run.
+// In an MPI job (harness/distribute/cluster.h) every rank calls it with the same arguments:
+// the ranks share the jobs, each writes its own parts, and rank 0 alone finalizes the file
+// (the others return once nothing is left to hand out; callers skip their reports there).
 int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& jobs,
            const RunOptions& opt, const std::string& results_path, bool quiet);
 

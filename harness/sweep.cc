@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "harness/distribute/cluster.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/scenarios/scenarios.h"
@@ -74,11 +75,17 @@ int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptio
     fs::create_directories(parent);
   std::string values;
   for (const std::string& v : s.values) values += (values.empty() ? "" : ",") + v;
-  int ran = 0;
-  for (const std::string& v : s.values) {
+  opt.run_attrs = {{"sweep_scene", s.scene}, {"sweep_param", s.param}, {"sweep_values", values}};
+  std::vector<std::string> paths;
+  for (std::size_t i = 0; i < s.values.size(); ++i) {
+    const std::string& v = s.values[i];
     const ParamMap params = ParamsAt(s, v);
     const std::string stem = fmt::format("{}-{}{}", s.scene, s.param, v);
     const std::string path = (fs::path(dir) / (stem + ".h5")).string();
+    paths.push_back(path);
+    opt.run_attrs["sweep_value:" + stem] = v;
+    // In an MPI job the ranks generate the sizes round-robin, each into its own file.
+    if (static_cast<int>(i % Cluster::size()) != Cluster::rank()) continue;
     const std::map<std::string, std::string> attrs = {{"scenario", s.scene},
                                                       {"params", ParamString(params)},
                                                       {"seed", std::to_string(s.seed)},
@@ -91,13 +98,12 @@ int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptio
       if (!s.quiet) std::fprintf(stderr, "sweep: generating %s (%d problems)\n", stem.c_str(), s.count);
       WriteDataset(path, Generate(s, params), attrs);
     }
-    opt.run_attrs = {{"sweep_scene", s.scene},
-                     {"sweep_param", s.param},
-                     {"sweep_values", values},
-                     {"sweep_value:" + stem, v}};
-    ran += RunAll({LoadValidated(path)}, jobs, opt, s.out, s.quiet);
   }
-  return ran;
+  Cluster::Barrier();
+  // All sizes in one campaign: one progress count, and no rank waits at a size boundary.
+  std::vector<DatasetInput> data;
+  for (const std::string& path : paths) data.push_back(LoadValidated(path));
+  return RunAll(data, jobs, opt, s.out, s.quiet);
 }
 
 }  // namespace ncp

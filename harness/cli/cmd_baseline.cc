@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/distribute/cluster.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
 
@@ -67,6 +68,7 @@ void AddBaseline(CLI::App& app, Action& action) {
         // (resumable when interrupted), then rename it over the baseline.
         const std::string running = out + ".running.h5";
         RunAll({d}, jobs, opt, running, o->quiet);
+        if (!Cluster::leader()) continue;  // rank 0 owns the file
         std::filesystem::rename(running, out);
         std::printf("baseline: %s\n", out.c_str());
       }

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/distribute/cluster.h"
 #include "harness/inputs.h"
 #include "harness/plugin.h"
 #include "harness/run_options.h"
@@ -17,7 +18,7 @@ void AddRun(CLI::App& app, Action& action) {
   struct Opts {
     std::vector<std::string> datasets, sets, plugins;
     std::string solvers = "pgs,pj,apgd,admm-full", out = "results/runs/results.h5",
-                tol_metric = "res004", warm = "none";
+                tol_metric = "res004", warm = "none", shard;
     int iters = 1000, repeat = 1, threads = 0, trace = 0;
     double time_ms = 0, tol = 0;
     bool quiet = false, skip_invalid = false;
@@ -42,12 +43,17 @@ void AddRun(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_flag("--skip-invalid", o->skip_invalid,
                 "run the valid inputs and list the invalid ones (default: refuse them all)");
+  cmd->add_option("--shard", o->shard,
+                  "run the K-th of N slices of the jobs (K/N), into <out>.shard-K-of-N.h5; "
+                  "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
   cmd->callback([&action, o] {
     action = [o] {
       // Every input is checked before the results file is touched.
       RunOptions opt = MakeRunOptions({o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat,
                                        o->threads, o->trace, o->warm});
+      opt.shard = ParseShard(o->shard);
+      const std::string out = opt.shard.OutPath(o->out);
       for (const std::string& path : o->plugins) LoadPlugin(path);  // before the names resolve
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
       // -q hides the progress lines, not the warnings about the inputs.
@@ -55,8 +61,9 @@ void AddRun(CLI::App& app, Action& action) {
       for (const SkippedInput& s : in.skipped)
         std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
       if (!in.skipped.empty()) opt.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
-      RunAll(in.data, jobs, opt, o->out, o->quiet);
-      std::printf("results: %s\n", o->out.c_str());
+      RunAll(in.data, jobs, opt, out, o->quiet);
+      if (!Cluster::leader()) return 0;  // rank 0 wrote the results and speaks for the job
+      std::printf("results: %s\n", out.c_str());
       return 0;
     };
   });

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/distribute/cluster.h"
 #include "harness/run_options.h"
 #include "harness/sweep.h"
 #include "solvers/settings.h"
@@ -16,7 +17,7 @@ void AddSweep(CLI::App& app, Action& action) {
       "sweep", "scalability: generate a scene at several sizes and run solvers on each");
   struct Opts {
     SweepOptions s;
-    std::string values, params, solvers = "pgs,admm-full";
+    std::string values, params, solvers = "pgs,admm-full", shard;
     std::vector<std::string> sets;
     int iters = 100, repeat = 1, threads = 0;
     double time_ms = 0;
@@ -39,19 +40,25 @@ void AddSweep(CLI::App& app, Action& action) {
   cmd->add_option("-o,--out", o->s.out, "results file (default results/sweeps/<scene>.h5)");
   cmd->add_option("--data-dir", o->s.data_dir,
                   "folder for the generated datasets (default <out without .h5>.datasets)");
+  cmd->add_option("--shard", o->shard,
+                  "run the K-th of N slices of the jobs (K/N), into <out>.shard-K-of-N.h5; "
+                  "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->s.quiet, "no progress lines");
   cmd->callback([&action, o] {
     action = [o] {
       // Checked as `run` checks its options (no tolerance, no trace, cold starts).
-      const RunOptions opt = MakeRunOptions(
+      RunOptions opt = MakeRunOptions(
           {o->iters, o->time_ms, 0.0, "res004", o->repeat, o->threads, 0, "none"});
+      opt.shard = ParseShard(o->shard);
       SweepOptions s = o->s;
       s.values = SplitComma(o->values);
       s.params = ParseKeyValues(o->params);
       if (s.out.empty()) s.out = "results/sweeps/" + s.scene + ".h5";
+      s.out = opt.shard.OutPath(s.out);
       CheckSweep(s);
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
       const int ran = RunSweep(s, jobs, opt);
+      if (!Cluster::leader()) return 0;  // rank 0 wrote the results and speaks for the job
       std::printf("sweep: %d jobs run now; results: %s\n", ran, s.out.c_str());
       return 0;
     };

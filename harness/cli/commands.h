@@ -20,5 +20,6 @@ void AddProfile(CLI::App& app, Action& action);
 void AddBaseline(CLI::App& app, Action& action);
 void AddCompare(CLI::App& app, Action& action);
 void AddSweep(CLI::App& app, Action& action);
+void AddMerge(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

@@ -2,11 +2,35 @@
 // write results and reports. Bad input: one line on stderr, exit code 2.
 #include <cstdio>
 #include <exception>
+#include <fmt/format.h>
+#include <string>
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/distribute/cluster.h"
+
+namespace {
+
+// In an MPI job an error on one rank ends every rank: the others would wait for it forever.
+// The other ranks name themselves: they usually repeat rank 0's line.
+int Fail(int code, const char* kind, const char* what) {
+  if (ncp::Cluster::leader() || !ncp::Cluster::active())
+    std::fprintf(stderr, "ncpbench: %s: %s\n", kind, what);
+  else
+    std::fprintf(stderr, "ncpbench (rank %d): %s: %s\n", ncp::Cluster::rank(), kind, what);
+  if (ncp::Cluster::active()) ncp::Cluster::Abort(code);
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  try {
+    ncp::Cluster::Init(&argc, &argv);
+  } catch (const ncp::Error& e) {
+    std::fprintf(stderr, "ncpbench: error: %s\n", e.what());
+    return 2;
+  }
   CLI::App app{"ncpbench: benchmark and comparison suite for multi-contact frictional contact"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every command");
@@ -23,23 +47,34 @@ int main(int argc, char** argv) {
   ncp::cli::AddBaseline(app, action);
   ncp::cli::AddCompare(app, action);
   ncp::cli::AddSweep(app, action);
+  ncp::cli::AddMerge(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    const int rc = app.exit(e);
+    ncp::Cluster::Finalize();
+    return rc;
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    const int rc = app.exit(e);
+    ncp::Cluster::Finalize();
+    return rc;
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "ncpbench: error: %s\n", e.what());
-    return 2;
+    return Fail(2, "error", e.what());
   }
   try {
-    return action();
+    // The commands that share their jobs among MPI ranks; any other would run N times over.
+    const std::string command = app.get_subcommands().front()->get_name();
+    if (ncp::Cluster::active() && command != "run" && command != "sweep" &&
+        command != "profile" && command != "baseline")
+      throw ncp::Error(fmt::format("mpirun: `{}` runs in one process; under mpirun only run, "
+                                   "sweep, profile and baseline share their jobs among ranks",
+                                   command));
+    const int rc = action();
+    ncp::Cluster::Finalize();
+    return rc;
   } catch (const ncp::Error& e) {
-    std::fprintf(stderr, "ncpbench: error: %s\n", e.what());
-    return 2;
+    return Fail(2, "error", e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "ncpbench: internal error: %s\n", e.what());
-    return 3;
+    return Fail(3, "internal error", e.what());
   }
 }
