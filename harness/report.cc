@@ -372,6 +372,35 @@ std::vector<DatasetSummary> SummarizeResults(const std::vector<RunRecord>& rows)
   return out;
 }
 
+namespace {
+
+// Where the rows were measured (a campaign may span MPI ranks and machines). Times taken on
+// different CPU models are not comparable, and every ratio of this report divides them.
+std::string HostsLines(const std::vector<RunRecord>& rows) {
+  std::map<std::string, std::map<std::string, int>> hosts;  // host → CPU model → rows
+  std::set<std::string> cpus;
+  for (const RunRecord& r : rows) {
+    if (r.host.empty()) continue;  // files written before the column
+    ++hosts[r.host][r.cpu];
+    cpus.insert(r.cpu);
+  }
+  if (hosts.empty()) return "";
+  std::string list;
+  for (const auto& [host, models] : hosts)
+    for (const auto& [cpu, n] : models)
+      list += fmt::format("{}{} ({}, {} runs)", list.empty() ? "" : ", ", host,
+                          cpu.empty() ? "unknown CPU" : cpu, n);
+  std::string out = fmt::format("- Hosts: {}\n", list);
+  if (cpus.size() > 1)
+    out += fmt::format("- **Warning: the runs come from {} different CPU models; time ratios "
+                       "between solvers mix machines.** Compare times within one host, or rerun "
+                       "on one CPU model.\n",
+                       cpus.size());
+  return out;
+}
+
+}  // namespace
+
 std::string MarkdownReport(const std::vector<RunRecord>& rows,
                            const std::map<std::string, std::string>& run_attrs) {
   std::string out = Header(run_attrs);
@@ -386,6 +415,7 @@ std::string MarkdownReport(const std::vector<RunRecord>& rows,
                           threads > 0 ? std::to_string(threads) : "unknown", runs);
     out.insert(out.size() - 1, fmt::format("- Threads used by the runs: {}\n", list));
   }
+  out.insert(out.size() - 1, HostsLines(rows));
   const std::vector<DatasetSummary> datasets = SummarizeResults(rows);
   if (!datasets.empty()) out += SummarySection(datasets);
   out += HowToRead();

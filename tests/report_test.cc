@@ -210,6 +210,21 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
   EXPECT_TRUE(Contains(MarkdownReport({}, {}), "- CPU: unknown"));
 }
 
+TEST(ReportTest, HeaderListsHostsAndWarnsWhenCpuModelsMix) {
+  RunRecord a = Row("pgs", "p1", 1e-7, 1e-7, 0.01), b = Row("apgd", "p1", 1e-7, 1e-7, 0.02);
+  a.host = "node1", a.cpu = "CPU X";
+  b.host = "node1", b.cpu = "CPU X";
+  const std::string one = MarkdownReport({a, b}, {});
+  EXPECT_TRUE(Contains(one, "- Hosts: node1 (CPU X, 2 runs)")) << one;
+  EXPECT_FALSE(Contains(one, "different CPU models"));
+  b.host = "node2", b.cpu = "CPU Y";
+  const std::string two = MarkdownReport({a, b}, {});
+  EXPECT_TRUE(Contains(two, "- Hosts: node1 (CPU X, 1 runs), node2 (CPU Y, 1 runs)")) << two;
+  EXPECT_TRUE(Contains(two, "the runs come from 2 different CPU models")) << two;
+  // Rows from files written before the host column: no Hosts line.
+  EXPECT_FALSE(Contains(MarkdownReport({Row("a", "p1", 1e-7, 1e-7, 0.01)}, {}), "- Hosts:"));
+}
+
 TEST(ReportTest, VariantsOfOneSolverGetDistinctLabels) {
   RunRecord a = Row("pgs", "p1", 1e-7, 1e-7, 0.01);
   RunRecord b = a;
