@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/split.h"
+#include "harness/distribute/cluster.h"
 #include "harness/inputs.h"
 #include "harness/profile.h"
 #include "harness/results_store.h"
@@ -153,6 +154,7 @@ void AddProfile(CLI::App& app, Action& action) {
           std::fprintf(stderr, "profile: %zu problems from %zu files x %zu solvers\n", problems,
                        in.data.size(), jobs.size());
         RunAll(in.data, jobs, opt, o->out, o->quiet);
+        if (!Cluster::leader()) return 0;  // rank 0 wrote the results and profiles them
         results = o->out;
       } else if (!o->datasets.empty()) {
         throw Error("--from: profiles an existing results file; give no datasets with it");
