@@ -19,6 +19,7 @@
 
 #include "common/error.h"
 #include "harness/system_info.h"
+#include "problems/io/h5_util.h"
 
 namespace ncp {
 namespace {
@@ -93,73 +94,39 @@ std::string MetricColumn(std::size_t k) { return std::string("final_") + kMetric
 std::string TracePath(std::size_t row) { return "/traces/" + std::to_string(row); }
 
 // ---------------------------------------------------------------------------------------------
-// Minimal HDF5 plumbing.
+// HDF5 plumbing on the suite's one RAII layer (problems/io/h5_util.h).
 
-// Owns one HDF5 identifier and closes it with the matching H5?close function.
-class Hid {
- public:
-  Hid() = default;
-  Hid(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  Hid(Hid&& o) noexcept : id_(std::exchange(o.id_, -1)), close_(o.close_) {}
-  Hid& operator=(Hid&& o) noexcept {
-    if (this != &o) {
-      Close();
-      id_ = std::exchange(o.id_, -1);
-      close_ = o.close_;
-    }
-    return *this;
-  }
-  Hid(const Hid&) = delete;
-  Hid& operator=(const Hid&) = delete;
-  ~Hid() { Close(); }
-
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-  // Closes now and reports whether closing succeeded (a file flushes on close).
-  bool Close() {
-    const herr_t rc = id_ >= 0 && close_ != nullptr ? close_(id_) : 0;
-    id_ = -1;
-    return rc >= 0;
-  }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
-
-// Errors are reported as ncp::Error with one line; HDF5's own stack printout would only add noise.
-void SilenceHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 // Variable-length UTF-8 string type, what h5py writes for str and reads without options.
-Hid Utf8StringType() {
-  Hid type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(type.get(), H5T_VARIABLE);
-  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+h5::Handle Utf8StringType() {
+  h5::Handle type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(type.id(), H5T_VARIABLE);
+  H5Tset_cset(type.id(), H5T_CSET_UTF8);
   return type;
 }
 
 // File access properties for both reading and writing. Columns are read and written whole, so
 // HDF5's data sieve buffer (64 KiB, zeroed on every dataset access) buys nothing and would
 // otherwise dominate merging thousands of one-row parts.
-Hid FileAccess() {
-  Hid fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  H5Pset_sieve_buf_size(fapl.get(), 4096);
+h5::Handle FileAccess() {
+  h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_sieve_buf_size(fapl.id(), 4096);
   // The 1.8 object format keeps thousands of small trace groups compact; h5py reads it.
-  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+  H5Pset_libver_bounds(fapl.id(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
   return fapl;
 }
 
 // Transfer properties for converting `n` strings. HDF5 zeroes its whole type-conversion buffer
 // (1 MiB by default) on every string read or write; sized to the data, one-row parts stay cheap.
-Hid StringTransfer(std::size_t n) {
-  Hid dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  H5Pset_buffer(dxpl.get(), std::clamp<std::size_t>(32 * n, 4096, 1 << 20), nullptr, nullptr);
+h5::Handle StringTransfer(std::size_t n) {
+  h5::Handle dxpl(H5Pcreate(H5P_DATASET_XFER));
+  H5Pset_buffer(dxpl.id(), std::clamp<std::size_t>(32 * n, 4096, 1 << 20), nullptr, nullptr);
   return dxpl;
 }
 
-Hid Space1D(std::size_t n) {
+h5::Handle Space1D(std::size_t n) {
   const hsize_t dims[1] = {static_cast<hsize_t>(n)};
-  return Hid(H5Screate_simple(1, dims, nullptr), H5Sclose);
+  return h5::Handle(H5Screate_simple(1, dims, nullptr));
 }
 
 // Names of a location's attributes; reading happens outside the callback so that nothing throws
@@ -213,15 +180,15 @@ std::vector<std::string> PartFiles(const std::string& dir) {
 class ResultsReader {
  public:
   explicit ResultsReader(std::string path) : path_(std::move(path)) {
-    SilenceHdf5();
+    h5::SilenceErrors();  // one-line ncp::Error instead of HDF5's stack printout
     std::error_code ec;
     if (!fs::exists(path_, ec)) Fail("file does not exist");
-    file_ = Hid(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, FileAccess().get()), H5Fclose);
-    if (!file_.ok()) Fail("cannot open as HDF5 (truncated, corrupt or not HDF5)");
+    file_ = h5::Handle(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, FileAccess().id()));
+    if (!file_.valid()) Fail("cannot open as HDF5 (truncated, corrupt or not HDF5)");
     CheckFormat();
   }
 
-  hid_t file() const { return file_.get(); }
+  hid_t file() const { return file_.id(); }
 
   // String attributes of the root, format included.
   std::map<std::string, std::string> Attrs() const {
@@ -232,10 +199,10 @@ class ResultsReader {
     }
     std::map<std::string, std::string> attrs;
     for (const std::string& name : names) {
-      Hid attr(H5Aopen(file(), name.c_str(), H5P_DEFAULT), H5Aclose);
-      if (!attr.ok()) Fail("cannot open attribute /" + name);
-      Hid type(H5Aget_type(attr.get()), H5Tclose);
-      if (H5Tget_class(type.get()) == H5T_STRING) attrs[name] = ReadStringAttr(attr, type, name);
+      h5::Handle attr(H5Aopen(file(), name.c_str(), H5P_DEFAULT));
+      if (!attr.valid()) Fail("cannot open attribute /" + name);
+      h5::Handle type(H5Aget_type(attr.id()));
+      if (H5Tget_class(type.id()) == H5T_STRING) attrs[name] = ReadStringAttr(attr, type, name);
     }
     return attrs;
   }
@@ -280,9 +247,9 @@ class ResultsReader {
       Fail(fmt::format("root attribute {} is not '{}': not an ncpbench results file", kFormatAttr,
                        kResultsFormat));
     }
-    Hid attr(H5Aopen(file(), kSchemaAttr, H5P_DEFAULT), H5Aclose);
+    h5::Handle attr(H5Aopen(file(), kSchemaAttr, H5P_DEFAULT));
     int version = 0;
-    if (!attr.ok() || H5Aread(attr.get(), H5T_NATIVE_INT, &version) < 0) {
+    if (!attr.valid() || H5Aread(attr.id(), H5T_NATIVE_INT, &version) < 0) {
       Fail(fmt::format("cannot read root attribute {}", kSchemaAttr));
     }
     if (version > kResultsSchemaVersion) {
@@ -291,58 +258,58 @@ class ResultsReader {
     }
   }
 
-  std::string ReadStringAttr(const Hid& attr, const Hid& type, const std::string& name) const {
-    if (H5Tis_variable_str(type.get()) > 0) {
-      Hid mem = Utf8StringType();
+  std::string ReadStringAttr(const h5::Handle& attr, const h5::Handle& type, const std::string& name) const {
+    if (H5Tis_variable_str(type.id()) > 0) {
+      h5::Handle mem = Utf8StringType();
       char* text = nullptr;
-      if (H5Aread(attr.get(), mem.get(), &text) < 0) Fail("cannot read attribute /" + name);
+      if (H5Aread(attr.id(), mem.id(), &text) < 0) Fail("cannot read attribute /" + name);
       std::string value = text != nullptr ? text : "";
       H5free_memory(text);
       return value;
     }
-    std::string buffer(H5Tget_size(type.get()), '\0');
-    if (H5Aread(attr.get(), type.get(), buffer.data()) < 0) Fail("cannot read attribute /" + name);
+    std::string buffer(H5Tget_size(type.id()), '\0');
+    if (H5Aread(attr.id(), type.id(), buffer.data()) < 0) Fail("cannot read attribute /" + name);
     return buffer.substr(0, buffer.find('\0'));
   }
 
-  Hid OpenDataset(const std::string& object) const {
-    Hid ds(H5Dopen2(file(), object.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!ds.ok()) Fail("missing or unreadable dataset " + object);
+  h5::Handle OpenDataset(const std::string& object) const {
+    h5::Handle ds(H5Dopen2(file(), object.c_str(), H5P_DEFAULT));
+    if (!ds.valid()) Fail("missing or unreadable dataset " + object);
     return ds;
   }
 
-  std::size_t Length(const Hid& ds, const std::string& object) const {
-    Hid space(H5Dget_space(ds.get()), H5Sclose);
+  std::size_t Length(const h5::Handle& ds, const std::string& object) const {
+    h5::Handle space(H5Dget_space(ds.id()));
     hsize_t dims[1] = {0};
-    if (H5Sget_simple_extent_ndims(space.get()) != 1 ||
-        H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) {
+    if (H5Sget_simple_extent_ndims(space.id()) != 1 ||
+        H5Sget_simple_extent_dims(space.id(), dims, nullptr) < 0) {
       Fail(object + " is not a 1-D dataset");
     }
     return static_cast<std::size_t>(dims[0]);
   }
 
   std::vector<std::string> ReadStrings(const std::string& object) const {
-    Hid ds = OpenDataset(object);
+    h5::Handle ds = OpenDataset(object);
     const std::size_t n = Length(ds, object);
-    Hid type(H5Dget_type(ds.get()), H5Tclose);
-    if (H5Tget_class(type.get()) != H5T_STRING) Fail(object + " does not hold strings");
+    h5::Handle type(H5Dget_type(ds.id()));
+    if (H5Tget_class(type.id()) != H5T_STRING) Fail(object + " does not hold strings");
     std::vector<std::string> out(n);
     if (n == 0) return out;
-    if (H5Tis_variable_str(type.get()) > 0) {
-      Hid mem = Utf8StringType();
+    if (H5Tis_variable_str(type.id()) > 0) {
+      h5::Handle mem = Utf8StringType();
       std::vector<char*> text(n, nullptr);
-      if (H5Dread(ds.get(), mem.get(), H5S_ALL, H5S_ALL, StringTransfer(n).get(), text.data()) <
+      if (H5Dread(ds.id(), mem.id(), H5S_ALL, H5S_ALL, StringTransfer(n).id(), text.data()) <
           0) {
         Fail("cannot read " + object);
       }
       for (std::size_t i = 0; i < n; ++i) out[i] = text[i] != nullptr ? text[i] : "";
-      Hid space(H5Dget_space(ds.get()), H5Sclose);
-      H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, text.data());
+      h5::Handle space(H5Dget_space(ds.id()));
+      H5Dvlen_reclaim(mem.id(), space.id(), H5P_DEFAULT, text.data());
       return out;
     }
-    const std::size_t width = H5Tget_size(type.get());
+    const std::size_t width = H5Tget_size(type.id());
     std::string buffer(n * width, '\0');
-    if (H5Dread(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0) {
+    if (H5Dread(ds.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0) {
       Fail("cannot read " + object);
     }
     for (std::size_t i = 0; i < n; ++i) {
@@ -354,10 +321,10 @@ class ResultsReader {
 
   template <typename T>
   std::vector<T> ReadNumbers(const std::string& object) const {
-    Hid ds = OpenDataset(object);
+    h5::Handle ds = OpenDataset(object);
     std::vector<T> out(Length(ds, object));
     const hid_t mem = std::is_same_v<T, int> ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
-    if (!out.empty() && H5Dread(ds.get(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+    if (!out.empty() && H5Dread(ds.id(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
       Fail("cannot read " + object + " as numbers");
     }
     return out;
@@ -430,7 +397,7 @@ class ResultsReader {
   }
 
   std::string path_;
-  Hid file_;
+  h5::Handle file_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -439,20 +406,19 @@ class ResultsReader {
 class ResultsWriter {
  public:
   explicit ResultsWriter(std::string path) : path_(std::move(path)) {
-    SilenceHdf5();
-    file_ = Hid(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, FileAccess().get()), H5Fclose);
-    if (!file_.ok()) Fail("cannot create the file");
-    runs_ = CreateGroup(file_.get(), "runs");
-    traces_ = CreateGroup(file_.get(), "traces");
+    h5::SilenceErrors();  // one-line ncp::Error instead of HDF5's stack printout
+    file_ = h5::Handle(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, FileAccess().id()));
+    if (!file_.valid()) Fail("cannot create the file");
+    runs_ = CreateGroup(file_.id(), "runs");
+    traces_ = CreateGroup(file_.id(), "traces");
   }
 
   void WriteAttrs(const std::map<std::string, std::string>& run_attrs) {
     WriteStringAttr(kFormatAttr, kResultsFormat);
-    Hid space(H5Screate(H5S_SCALAR), H5Sclose);
-    Hid attr(
-        H5Acreate2(file_.get(), kSchemaAttr, H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-        H5Aclose);
-    if (!attr.ok() || H5Awrite(attr.get(), H5T_NATIVE_INT, &kResultsSchemaVersion) < 0) {
+    h5::Handle space(H5Screate(H5S_SCALAR));
+    h5::Handle attr(
+        H5Acreate2(file_.id(), kSchemaAttr, H5T_STD_I32LE, space.id(), H5P_DEFAULT, H5P_DEFAULT));
+    if (!attr.valid() || H5Awrite(attr.id(), H5T_NATIVE_INT, &kResultsSchemaVersion) < 0) {
       Fail(std::string("cannot write attribute ") + kSchemaAttr);
     }
     for (const auto& [key, value] : run_attrs) {
@@ -467,65 +433,65 @@ class ResultsWriter {
     for (const StringField& f : kStringFields) {
       std::vector<std::string> v;
       for (const RunRecord& r : rows) v.push_back(r.*f.member);
-      WriteStrings(runs_.get(), f.name, v);
+      WriteStrings(runs_.id(), f.name, v);
     }
     for (const IntField& f : kIntFields) {
       std::vector<int> v;
       for (const RunRecord& r : rows) v.push_back(r.*f.member);
-      WriteNumbers(runs_.get(), f.name, v);
+      WriteNumbers(runs_.id(), f.name, v);
     }
     for (const DoubleField& f : kDoubleFields) {
       std::vector<double> v;
       for (const RunRecord& r : rows) v.push_back(r.*f.member);
-      WriteNumbers(runs_.get(), f.name, v);
+      WriteNumbers(runs_.id(), f.name, v);
     }
     for (std::size_t k = 0; k < kNumMetrics; ++k) {
       std::vector<double> v;
       for (const RunRecord& r : rows) v.push_back(r.final_metrics.value[k]);
-      WriteNumbers(runs_.get(), MetricColumn(k), v);
+      WriteNumbers(runs_.id(), MetricColumn(k), v);
     }
     for (const DescriptorInt& f : kDescriptorInts) {
       std::vector<int> v;
       for (const RunRecord& r : rows) v.push_back(r.descriptors.*f.member);
-      WriteNumbers(runs_.get(), f.name, v);
+      WriteNumbers(runs_.id(), f.name, v);
     }
     for (const DescriptorDouble& f : kDescriptorDoubles) {
       std::vector<double> v;
       for (const RunRecord& r : rows) v.push_back(r.descriptors.*f.member);
-      WriteNumbers(runs_.get(), f.name, v);
+      WriteNumbers(runs_.id(), f.name, v);
     }
   }
 
   void WriteTrace(std::size_t row, const std::vector<TracePoint>& trace) {
-    Hid group = CreateGroup(traces_.get(), std::to_string(row));
+    h5::Handle group = CreateGroup(traces_.id(), std::to_string(row));
     std::vector<int> iterations;
     std::vector<double> times;
     for (const TracePoint& p : trace) {
       iterations.push_back(p.iteration);
       times.push_back(p.time_s);
     }
-    WriteNumbers(group.get(), "iteration", iterations);
-    WriteNumbers(group.get(), "time_s", times);
+    WriteNumbers(group.id(), "iteration", iterations);
+    WriteNumbers(group.id(), "time_s", times);
     for (std::size_t k = 0; k < kNumMetrics; ++k) {
       std::vector<double> v;
       for (const TracePoint& p : trace) v.push_back(p.metrics.value[k]);
-      WriteNumbers(group.get(), kMetricNames[k], v);
+      WriteNumbers(group.id(), kMetricNames[k], v);
     }
   }
 
   // Copies a stored trace group without decoding it, so merging costs no memory per trace.
   void CopyTrace(hid_t source_file, std::size_t source_row, std::size_t row) {
     const std::string from = TracePath(source_row);
-    if (H5Ocopy(source_file, from.c_str(), traces_.get(), std::to_string(row).c_str(), H5P_DEFAULT,
+    if (H5Ocopy(source_file, from.c_str(), traces_.id(), std::to_string(row).c_str(), H5P_DEFAULT,
                 H5P_DEFAULT) < 0) {
       Fail("cannot copy trace " + from + " to " + TracePath(row));
     }
   }
 
   void Close() {
-    traces_.Close();
-    runs_.Close();
-    if (!file_.Close()) Fail("cannot flush and close the file");
+    traces_.Reset();
+    runs_.Reset();
+    if (!file_.Reset()) Fail("cannot flush and close the file");
   }
 
  private:
@@ -533,34 +499,32 @@ class ResultsWriter {
     throw Error(fmt::format("results file '{}': {}", path_, what));
   }
 
-  Hid CreateGroup(hid_t loc, const std::string& name) {
-    Hid group(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    if (!group.ok()) Fail("cannot create group " + name);
+  h5::Handle CreateGroup(hid_t loc, const std::string& name) {
+    h5::Handle group(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    if (!group.valid()) Fail("cannot create group " + name);
     return group;
   }
 
   void WriteStringAttr(const std::string& name, const std::string& value) {
-    Hid type = Utf8StringType();
-    Hid space(H5Screate(H5S_SCALAR), H5Sclose);
-    Hid attr(
-        H5Acreate2(file_.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-        H5Aclose);
+    h5::Handle type = Utf8StringType();
+    h5::Handle space(H5Screate(H5S_SCALAR));
+    h5::Handle attr(
+        H5Acreate2(file_.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT));
     const char* text = value.c_str();
-    if (!attr.ok() || H5Awrite(attr.get(), type.get(), &text) < 0) {
+    if (!attr.valid() || H5Awrite(attr.id(), type.id(), &text) < 0) {
       Fail("cannot write attribute " + name);
     }
   }
 
   void WriteStrings(hid_t loc, const std::string& name, const std::vector<std::string>& v) {
-    Hid type = Utf8StringType();
-    Hid space = Space1D(v.size());
-    Hid ds(H5Dcreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                      H5P_DEFAULT),
-           H5Dclose);
+    h5::Handle type = Utf8StringType();
+    h5::Handle space = Space1D(v.size());
+    h5::Handle ds(H5Dcreate2(loc, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT,
+                      H5P_DEFAULT));
     std::vector<const char*> text;
     for (const std::string& s : v) text.push_back(s.c_str());
-    if (!ds.ok() || (!v.empty() && H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL,
-                                            StringTransfer(v.size()).get(), text.data()) < 0)) {
+    if (!ds.valid() || (!v.empty() && H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL,
+                                            StringTransfer(v.size()).id(), text.data()) < 0)) {
       Fail("cannot write dataset " + name);
     }
   }
@@ -570,20 +534,19 @@ class ResultsWriter {
     constexpr bool kInt = std::is_same_v<T, int>;
     const hid_t file_type = kInt ? H5T_STD_I32LE : H5T_IEEE_F64LE;
     const hid_t mem_type = kInt ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
-    Hid space = Space1D(v.size());
-    Hid ds(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                      H5P_DEFAULT),
-           H5Dclose);
-    if (!ds.ok() ||
-        (!v.empty() && H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
+    h5::Handle space = Space1D(v.size());
+    h5::Handle ds(H5Dcreate2(loc, name.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT,
+                      H5P_DEFAULT));
+    if (!ds.valid() ||
+        (!v.empty() && H5Dwrite(ds.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
       Fail("cannot write dataset " + name);
     }
   }
 
   std::string path_;
-  Hid file_;
-  Hid runs_;
-  Hid traces_;
+  h5::Handle file_;
+  h5::Handle runs_;
+  h5::Handle traces_;
 };
 
 // Runs `write` on a fresh results file at `tmp` and publishes it as `path`; on failure the
