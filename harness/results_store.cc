@@ -19,6 +19,7 @@
 
 #include "common/error.h"
 #include "harness/system_info.h"
+#include "problems/io/guarded_read.h"
 #include "problems/io/h5_util.h"
 
 namespace ncp {
@@ -98,6 +99,16 @@ std::string TracePath(std::size_t row) { return "/traces/" + std::to_string(row)
 
 
 // Variable-length UTF-8 string type, what h5py writes for str and reads without options.
+// Fixed-length UTF-8 string type of `width` bytes (at least 1: HDF5 has no empty type),
+// NUL-padded; h5py reads it as bytes.
+h5::Handle FixedStringType(std::size_t width) {
+  h5::Handle type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(type.id(), std::max<std::size_t>(width, 1));
+  H5Tset_strpad(type.id(), H5T_STR_NULLPAD);
+  H5Tset_cset(type.id(), H5T_CSET_UTF8);
+  return type;
+}
+
 h5::Handle Utf8StringType() {
   h5::Handle type(H5Tcopy(H5T_C_S1));
   H5Tset_size(type.id(), H5T_VARIABLE);
@@ -267,6 +278,7 @@ class ResultsReader {
       H5free_memory(text);
       return value;
     }
+    CheckPlausible(attr.id(), 1, H5Tget_size(type.id()), "attribute /" + name);
     std::string buffer(H5Tget_size(type.id()), '\0');
     if (H5Aread(attr.id(), type.id(), buffer.data()) < 0) Fail("cannot read attribute /" + name);
     return buffer.substr(0, buffer.find('\0'));
@@ -276,6 +288,14 @@ class ResultsReader {
     h5::Handle ds(H5Dopen2(file(), object.c_str(), H5P_DEFAULT));
     if (!ds.valid()) Fail("missing or unreadable dataset " + object);
     return ds;
+  }
+
+  // A corrupt header can declare any extent or string width: refused before allocating.
+  void CheckPlausible(hid_t loc, std::size_t n, std::size_t element_bytes,
+                      const std::string& object) const {
+    const std::string why =
+        h5::ImplausibleSize(loc, static_cast<double>(n), std::max<std::size_t>(element_bytes, 8));
+    if (!why.empty()) Fail(object + " " + why);
   }
 
   std::size_t Length(const h5::Handle& ds, const std::string& object) const {
@@ -293,6 +313,7 @@ class ResultsReader {
     const std::size_t n = Length(ds, object);
     h5::Handle type(H5Dget_type(ds.id()));
     if (H5Tget_class(type.id()) != H5T_STRING) Fail(object + " does not hold strings");
+    CheckPlausible(ds.id(), n, H5Tget_size(type.id()), object);
     std::vector<std::string> out(n);
     if (n == 0) return out;
     if (H5Tis_variable_str(type.id()) > 0) {
@@ -322,7 +343,9 @@ class ResultsReader {
   template <typename T>
   std::vector<T> ReadNumbers(const std::string& object) const {
     h5::Handle ds = OpenDataset(object);
-    std::vector<T> out(Length(ds, object));
+    const std::size_t n = Length(ds, object);
+    CheckPlausible(ds.id(), n, sizeof(T), object);
+    std::vector<T> out(n);
     const hid_t mem = std::is_same_v<T, int> ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
     if (!out.empty() && H5Dread(ds.id(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
       Fail("cannot read " + object + " as numbers");
@@ -505,26 +528,33 @@ class ResultsWriter {
     return group;
   }
 
+  // Strings are written fixed-length (width of the longest, NUL-padded, UTF-8): variable-length
+  // ones live in HDF5's global heap, whose reader (H5HG_read) crashes or loops on a corrupt
+  // file. Files written before keep reading (ResultsReader takes both, in a guarded child).
   void WriteStringAttr(const std::string& name, const std::string& value) {
-    h5::Handle type = Utf8StringType();
+    h5::Handle type = FixedStringType(value.size());
     h5::Handle space(H5Screate(H5S_SCALAR));
     h5::Handle attr(
         H5Acreate2(file_.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT));
-    const char* text = value.c_str();
-    if (!attr.valid() || H5Awrite(attr.id(), type.id(), &text) < 0) {
+    std::string buffer = value;
+    buffer.resize(H5Tget_size(type.id()), '\0');
+    if (!attr.valid() || H5Awrite(attr.id(), type.id(), buffer.data()) < 0) {
       Fail("cannot write attribute " + name);
     }
   }
 
   void WriteStrings(hid_t loc, const std::string& name, const std::vector<std::string>& v) {
-    h5::Handle type = Utf8StringType();
+    std::size_t width = 0;
+    for (const std::string& s : v) width = std::max(width, s.size());
+    h5::Handle type = FixedStringType(width);
+    width = H5Tget_size(type.id());
     h5::Handle space = Space1D(v.size());
     h5::Handle ds(H5Dcreate2(loc, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT,
-                      H5P_DEFAULT));
-    std::vector<const char*> text;
-    for (const std::string& s : v) text.push_back(s.c_str());
+                             H5P_DEFAULT));
+    std::string buffer(v.size() * width, '\0');
+    for (std::size_t i = 0; i < v.size(); ++i) v[i].copy(buffer.data() + i * width, width);
     if (!ds.valid() || (!v.empty() && H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL,
-                                            StringTransfer(v.size()).id(), text.data()) < 0)) {
+                                               H5P_DEFAULT, buffer.data()) < 0)) {
       Fail("cannot write dataset " + name);
     }
   }
@@ -570,6 +600,25 @@ void WriteAtomically(const std::string& path, WriteFn write) {
   }
 }
 
+// Reading a corrupt file's variable-length strings can crash libhdf5 itself (H5HG_read trusts
+// the sizes in the global heap): a results file that did not come from this process is read
+// once in a child first, so that such a file is a one-line error (problems/io/guarded_read.h).
+// The store's own parts are not probed: thousands of forks would dominate a resume.
+void ProbeResults(const std::string& path) {
+  // Reading is fast (a 100 MB file in seconds): a child still busy after 10 s plus 2 s per MB
+  // is looping inside the library.
+  std::error_code ec;
+  const double mb = static_cast<double>(fs::file_size(path, ec)) / 1e6;
+  ProbeRead(
+      path,
+      [&] {
+        const ResultsReader reader(path);
+        reader.Attrs();
+        reader.Rows(false);
+      },
+      10.0 + 2.0 * (ec ? 0.0 : mb));
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -579,6 +628,7 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
     // Another process owns the output: read what is done, take no lock, remove nothing.
     std::error_code ec;
     if (fs::exists(path_, ec)) {
+      ProbeResults(path_);
       for (std::string& key : ResultsReader(path_).JobKeys()) keys_.insert(std::move(key));
     }
     for (const std::string& part : PartFiles(parts_dir())) {
@@ -613,6 +663,7 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   }
   std::error_code ec;
   if (fs::exists(path_, ec)) {
+    ProbeResults(path_);
     for (std::string& key : ResultsReader(path_).JobKeys()) keys_.insert(std::move(key));
   }
   for (const std::string& part : PartFiles(parts_dir())) {
@@ -710,6 +761,7 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     if (fs::equivalent(input, path_, ec)) {
       throw Error(fmt::format("merge: input '{}' is the output itself", input));
     }
+    ProbeResults(input);
     add_file(input, true);
   }
   for (const std::string& part : PartFiles(parts_dir())) {
@@ -744,10 +796,12 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
 }
 
 std::vector<RunRecord> ReadResults(const std::string& path) {
+  ProbeResults(path);
   return ResultsReader(path).Rows(true);
 }
 
 std::map<std::string, std::string> ReadRunAttrs(const std::string& path) {
+  ProbeResults(path);
   std::map<std::string, std::string> attrs = ResultsReader(path).Attrs();
   attrs.erase(kFormatAttr);
   return attrs;

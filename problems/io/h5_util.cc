@@ -42,9 +42,13 @@ const char* ClassName(H5T_class_t c) {
   }
 }
 
-Handle VlenStringType() {
+// Strings are written fixed-length (NUL-padded to the longest, UTF-8): variable-length ones
+// live in HDF5's global heap, whose reader (H5HG_read) crashes or loops on a corrupt file.
+// Files with variable-length strings still read (ReadStringsWith takes both).
+Handle FixedStringType(std::size_t width) {
   Handle t(H5Tcopy(H5T_C_S1));
-  H5Tset_size(t.id(), H5T_VARIABLE);
+  H5Tset_size(t.id(), std::max<std::size_t>(width, 1));  // HDF5 has no zero-width string
+  H5Tset_strpad(t.id(), H5T_STR_NULLPAD);
   H5Tset_cset(t.id(), H5T_CSET_UTF8);
   return t;
 }
@@ -69,6 +73,7 @@ bool ReadStringsWith(hid_t file_type, hid_t space, std::size_t n, ReadFn read,
   Handle mem(H5Tcopy(H5T_C_S1));
   H5Tset_size(mem.id(), size);
   H5Tset_strpad(mem.id(), H5T_STR_NULLPAD);
+  H5Tset_cset(mem.id(), H5Tget_cset(file_type));  // HDF5 converts no ASCII <-> UTF-8
   std::vector<char> buf(n * size);
   if (read(mem.id(), buf.data()) < 0) return false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -133,6 +138,20 @@ bool Handle::Reset() {
   }
   id_ = H5I_INVALID_HID;
   return st >= 0;
+}
+
+std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes) {
+  const double bytes = count * static_cast<double>(element_bytes);
+  hsize_t file_bytes = 0;
+  {
+    Handle file(H5Iget_file_id(loc));
+    if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
+  }
+  const double limit = kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
+  if (bytes <= limit) return "";
+  return fmt::format("declares {:.0f} elements ({:.3g} bytes), more than {:g} x the file's {} bytes + "
+                     "{:g} MB: a corrupt size",
+                     count, bytes, kMaxInflation, file_bytes, kSlackBytes / 1e6);
 }
 
 void SilenceErrors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
@@ -259,7 +278,10 @@ void Group::WriteDoubles2D(const std::string& name, std::span<const double> v, s
 }
 
 void Group::WriteStrings(const std::string& name, const std::vector<std::string>& v) const {
-  Handle type = VlenStringType();
+  std::size_t width = 0;
+  for (const std::string& s : v) width = std::max(width, s.size());
+  Handle type = FixedStringType(width);
+  width = H5Tget_size(type.id());
   const hsize_t dims[1] = {v.size()};
   Handle space(H5Screate_simple(1, dims, nullptr));
   Handle dcpl(H5Pcreate(H5P_DATASET_CREATE));
@@ -267,10 +289,10 @@ void Group::WriteStrings(const std::string& name, const std::vector<std::string>
   Handle ds(
       H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT));
   if (!ds.valid()) Fail(name, "cannot create dataset");
-  std::vector<const char*> ptrs;
-  ptrs.reserve(v.size());
-  for (const std::string& s : v) ptrs.push_back(s.c_str());
-  if (!v.empty() && H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) < 0) {
+  std::string buffer(v.size() * width, '\0');
+  for (std::size_t i = 0; i < v.size(); ++i) v[i].copy(buffer.data() + i * width, width);
+  if (!v.empty() &&
+      H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0) {
     Fail(name, "write failed");
   }
 }
@@ -296,19 +318,10 @@ Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
   // a string pointer, the declared width for fixed strings) must be what the file could hold.
   const hssize_t points = H5Sget_simple_extent_npoints(space.id());
   if (points < 0) Fail(name, "unreadable extent");
-  const double bytes = static_cast<double>(points) *
-                       static_cast<double>(std::max<std::size_t>(8, H5Tget_size(type.id())));
-  hsize_t file_bytes = 0;
-  {
-    Handle file(H5Iget_file_id(id()));
-    if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
-  }
-  const double limit = kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
-  if (bytes > limit) {
-    Fail(name, fmt::format("declares {} elements ({:.3g} bytes), more than {:g} x the file's {} "
-                           "bytes + {:g} MB: a corrupt size",
-                           points, bytes, kMaxInflation, file_bytes, kSlackBytes / 1e6));
-  }
+  const std::string why =
+      ImplausibleSize(id(), static_cast<double>(points),
+                      std::max<std::size_t>(8, H5Tget_size(type.id())));
+  if (!why.empty()) Fail(name, why);
   return ds;
 }
 
@@ -438,9 +451,10 @@ void Group::WriteScalarAttr(const std::string& name, hid_t file_type, hid_t mem_
 }
 
 void Group::SetString(const std::string& name, const std::string& value) const {
-  Handle type = VlenStringType();
-  const char* p = value.c_str();
-  WriteScalarAttr(name, type.id(), type.id(), &p);
+  Handle type = FixedStringType(value.size());
+  std::string buffer = value;
+  buffer.resize(H5Tget_size(type.id()), '\0');
+  WriteScalarAttr(name, type.id(), type.id(), buffer.data());
 }
 
 void Group::SetDouble(const std::string& name, double value) const {
@@ -468,6 +482,8 @@ std::string Group::GetString(const std::string& name) const {
     Fail("", fmt::format("attribute '{}': wrong dtype: expected string, got {}", name,
                          ClassName(H5Tget_class(type.id()))));
   }
+  if (const std::string why = ImplausibleSize(a.id(), 1, H5Tget_size(type.id())); !why.empty())
+    Fail("", fmt::format("attribute '{}': {}", name, why));
   Handle space(H5Aget_space(a.id()));
   std::vector<std::string> out;
   auto read = [&](hid_t mem, void* buf) { return H5Aread(a.id(), mem, buf); };

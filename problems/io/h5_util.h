@@ -34,6 +34,11 @@ class Handle {
   hid_t id_ = H5I_INVALID_HID;
 };
 
+// "" when reading `count` elements of `element_bytes` each is plausible for the file that holds
+// `loc` (at most 64 × its size + 64 MB); otherwise the reason, naming the declared size. A
+// corrupt header can declare any extent: checked before anything is allocated for it.
+std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes);
+
 // Turns off HDF5's automatic error-stack printing for the calling thread.
 void SilenceErrors();
 

@@ -18,7 +18,7 @@ def rows(path):
         runs = {k: f["runs"][k][()] for k in f["runs"]}
         traces = {int(k): {c: f["traces"][k][c][()] for c in f["traces"][k]} for k in f["traces"]}
     for k, v in runs.items():
-        if v.dtype.kind == "O":
+        if v.dtype.kind in "SO":
             runs[k] = np.array([x.decode() for x in v], dtype=object)
     return runs, traces
 
