@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -71,6 +72,8 @@ void ProbeRead(const std::string& path, const std::function<void()>& read_fn, do
   int status = 0;
   const auto start = std::chrono::steady_clock::now();
   bool timed_out = false;
+  // Most reads end within a millisecond: start polling fast, back off to 2 ms.
+  auto pause = std::chrono::microseconds(20);
   for (;;) {
     const pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid) break;
@@ -85,7 +88,8 @@ void ProbeRead(const std::string& path, const std::function<void()>& read_fn, do
       timed_out = true;
       break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(2000));
   }
   const std::string message = ReadAll(fds[0]);
   close(fds[0]);
