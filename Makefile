@@ -9,7 +9,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config libeigen3-dev libsuitesparse-de
   libopenmpi-dev openmpi-bin \
   python3-matplotlib python3-h5py python3-numpy python3-scipy pybind11-dev python3-pybind11 python3-pytest
 
-.PHONY: deps build test bench clean datasets regress
+.PHONY: deps build test bench clean datasets regress sanitize fuzz
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -48,6 +48,36 @@ regress: build
 	  -o $(REPRO_NEW)/004-fig7-compare.md >/dev/null; c=$$?; \
 	tail -1 $(REPRO_NEW)/004-fig7-compare.md | sed 's/^/reproduce 004-fig7: /'; \
 	[ $$c -gt $$rc ] && rc=$$c; exit $$rc
+
+# The test suite under AddressSanitizer (+ LeakSanitizer) and UndefinedBehaviorSanitizer, in its
+# own build folder. SAN_CMAKE narrows what is built (CI: the readers' tests, see .ci/run);
+# the Python module and the plug-in example need an instrumented interpreter and are left out.
+SAN_BUILD ?= build-sanitize
+SAN_TARGETS ?= ncpbench_tests ncpbench
+SAN_CMAKE ?=
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
+sanitize: deps
+	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNCPBENCH_SANITIZE=ON \
+	  -DNCPBENCH_CUDA=OFF $(SAN_CMAKE)
+	$(SAN_ENV) cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_TARGETS)
+	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E 'python_pytest|plugin_example'
+
+# libFuzzer on every reader and parser (fuzz/), FUZZ_SECONDS per target, with clang in its own
+# build folder; seeds from the shipped files, crashing inputs kept in fuzz/corpus/ (which
+# `make test` replays).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= dataset fclib results options
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+fuzz: build
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(FUZZ_PACKAGES)"
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DNCPBENCH_FUZZ=ON \
+	  -DNCPBENCH_CUDA=OFF -DNCPBENCH_TESTS=OFF -DNCPBENCH_BENCHMARKS=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	./scripts/fuzz.sh $(BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Regenerates the shipped default datasets (deterministic).
 datasets: build

@@ -1,0 +1,10 @@
+// libFuzzer target: see fuzz/entries.h.
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz/entries.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  ncp::fuzz::Fclib(data, size);
+  return 0;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target (fuzz/) for a while on a seed corpus made from the shipped files:
+#   scripts/fuzz.sh <build> <fuzz-build> <seconds per target> [targets...]
+# A crash, a timeout or an out-of-memory (2 GB) stops that target; its input is kept in
+# fuzz/corpus/<target>/ (the regression corpus that `make test` replays) and the script exits 1.
+set -euo pipefail
+build=${1:-build}
+fuzz_build=${2:-build-fuzz}
+seconds=${3:-60}
+shift 3 || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(dataset fclib results options)
+cd "$(dirname "$0")/.."
+ncp="$build/ncpbench"
+seeds="$fuzz_build/seeds"
+mkdir -p "$seeds"/{dataset,fclib,results,options}
+# Seeds: small files of every kind (large seeds only slow every execution down).
+if [ ! -f "$seeds/dataset/random.h5" ]; then
+  "$ncp" generate random -n 1 --seed 1 -p contacts=3,bodies=6 -o "$seeds/dataset/random.h5" >/dev/null
+  "$ncp" generate random -n 2 --seed 2 -p contacts=4,bodies=6,bilateral=1,soft=1 \
+    -o "$seeds/dataset/random-rows.h5" >/dev/null
+  for f in datasets/fclib/*.hdf5; do
+    [ "$(stat -c %s "$f")" -le 70000 ] && cp "$f" "$seeds/fclib/"
+  done
+  "$ncp" convert "$seeds/dataset/random.h5" "$seeds/fclib/random-global.hdf5" --to fclib >/dev/null
+  "$ncp" run "$seeds/dataset/random.h5" -s pgs,apgd --iters 3 --trace 1 -q \
+    -o "$seeds/results/run.h5" >/dev/null
+  rm -rf "$seeds/results/run.h5.lock"
+  printf 'omega=1.2,inner=5' >"$seeds/options/a"
+  printf 'step=bb;beta=1e-3' >"$seeds/options/b"
+  printf '3/8' >"$seeds/options/c"
+fi
+# Leaks that libhdf5 keeps internally are not the suite's (tests/sanitize/lsan.supp).
+export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0"
+status=0
+for t in "${targets[@]}"; do
+  corpus="$fuzz_build/corpus/$t"
+  regressions="fuzz/corpus/$t"
+  # The readers run each file in a forked child first (guarded_read.h); a child that the reader
+  # ends (as libfclib does on a failed HDF5 call) leaves libFuzzer's crash file from inside
+  # the child, although the target survived. Only the target's own failure is kept.
+  artifacts="$fuzz_build/artifacts/$t"
+  rm -rf "$artifacts"
+  mkdir -p "$corpus" "$regressions" "$artifacts"
+  log="$fuzz_build/fuzz-$t.log"
+  # -fork=0: one process; ASan's quarantine is what the RSS limit sees.
+  if "$fuzz_build/fuzz_$t" "$corpus" "$seeds/$t" -max_total_time="$seconds" \
+      -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
+      -artifact_prefix="$artifacts/" >"$log" 2>&1; then
+    verdict="0 crashes, 0 timeouts, 0 out-of-memory"
+  else
+    verdict="FAILED: $(grep -m1 -E 'ERROR|Deadly|timeout|out-of-memory' "$log" || tail -1 "$log")"
+    status=1
+    unit=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | awk '{print $5}')
+    if [ -n "$unit" ] && [ -f "$unit" ]; then
+      cp "$unit" "$regressions/"
+      verdict="$verdict; input kept as $regressions/$(basename "$unit")"
+    fi
+  fi
+  runs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+  rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}')
+  echo "fuzz_$t: ${runs:-?} executions in ${seconds} s (${rate:-?}/s): $verdict"
+done
+exit $status
