@@ -107,7 +107,7 @@ void ProbeRead(const std::string& path, const std::function<void()>& read_fn, do
   }
   throw Error(fmt::format(
       "{}: reading it ended the reader (exit {}; libfclib ends the process when an HDF5 read "
-      "fails): a corrupt file",
+      "fails, a sanitizer on a crash): a corrupt file",
       path, WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
