@@ -247,11 +247,25 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
   std::string out = "# ncpbench report\n\n";
   out += fmt::format("- Date: {}\n", Attr(attrs, kRunAttrDate));
   out += fmt::format("- CPU: {}\n", Attr(attrs, kRunAttrCpu));
-  out += fmt::format("- Threads: {}\n", threads);
+  out += fmt::format("- Threads: {}{}\n", threads,
+                     attrs.count(kRunAttrThreads) && attrs.count(kRunAttrHostThreads)
+                         ? fmt::format(" (the host has {})", Attr(attrs, kRunAttrHostThreads))
+                         : "");
   out += fmt::format("- Git revision: {}\n", Attr(attrs, kRunAttrGitRevision));
-  out += fmt::format("- Version: {}\n", Attr(attrs, kRunAttrVersion));
-  const std::set<std::string> shown = {kRunAttrDate, kRunAttrCpu, kRunAttrThreads,
-                                       kRunAttrGitRevision, kRunAttrVersion};
+  // The suite's version with what built it and the peers it compares against.
+  std::string built;
+  for (const auto& [key, label] : {std::pair{kRunAttrVersionCompiler, ""},
+                                   std::pair{kRunAttrVersionSiconos, "Siconos Numerics "},
+                                   std::pair{kRunAttrVersionMujoco, "MuJoCo "}}) {
+    if (const auto it = attrs.find(key); it != attrs.end() && !it->second.empty())
+      built += fmt::format("{}{}{}", built.empty() ? "" : ", ", label, it->second);
+  }
+  out += fmt::format("- Version: {}{}\n", Attr(attrs, kRunAttrVersion),
+                     built.empty() ? "" : " (" + built + ")");
+  const std::set<std::string> shown = {kRunAttrDate,           kRunAttrCpu, kRunAttrHostThreads,
+                                       kRunAttrThreads,        kRunAttrGitRevision,
+                                       kRunAttrVersion,        kRunAttrVersionCompiler,
+                                       kRunAttrVersionSiconos, kRunAttrVersionMujoco};
   // Per-dataset hashes on one line: they identify the inputs, and one line each would push the
   // summary off the first screen.
   const std::string kHash = "dataset_hash:";

@@ -28,6 +28,9 @@ inline constexpr char kRunAttrDate[] = "date";
 inline constexpr char kRunAttrCpu[] = "cpu";
 inline constexpr char kRunAttrThreads[] = "threads";
 inline constexpr char kRunAttrHostThreads[] = "host_threads";
+inline constexpr char kRunAttrVersionCompiler[] = "version_compiler";
+inline constexpr char kRunAttrVersionSiconos[] = "version_siconos";
+inline constexpr char kRunAttrVersionMujoco[] = "version_mujoco";
 
 struct MergeStats {
   std::size_t rows = 0;      // rows of the merged file

@@ -10,6 +10,7 @@
 
 #include "harness/distribute/cluster.h"
 #include "harness/distribute/work_queue.h"
+#include "harness/progress.h"
 #include "harness/results_store.h"
 #include "harness/runner.h"
 #include "harness/system_info.h"
@@ -214,11 +215,9 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   }  // rank 0: every other rank has finished its last unit (and written its parts)
   ran = static_cast<int>(Cluster::SumToLeader(ran));
   if (!Cluster::leader()) return ran;
-  std::map<std::string, std::string> attrs = {
-      {"version", NCPBENCH_VERSION},      {"git_revision", GitRevision(NCPBENCH_SOURCE_DIR)},
-      {"date", NowIso8601()},             {"cpu", CpuModel()},
-      {"threads", std::to_string(opt.threads > 0 ? opt.threads : omp_get_max_threads())},
-      {"budget", opt.budget.ToString()}};
+  std::map<std::string, std::string> attrs = HostRunAttrs(NCPBENCH_SOURCE_DIR);
+  attrs[kRunAttrThreads] = std::to_string(opt.threads > 0 ? opt.threads : omp_get_max_threads());
+  attrs["budget"] = opt.budget.ToString();
   if (Cluster::active()) attrs["mpi_ranks"] = std::to_string(Cluster::size());
   if (!opt.shard.all())
     attrs["shard"] = fmt::format("{}/{}", opt.shard.index, opt.shard.count);

@@ -1,5 +1,9 @@
 #include "harness/system_info.h"
 
+#ifdef NCP_WITH_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
 #include <fmt/format.h>
 #include <sched.h>
 
@@ -118,11 +122,25 @@ std::string FileHash(const std::string& path) {
 }
 
 std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
-  return {{kRunAttrVersion, NCPBENCH_VERSION},
-          {kRunAttrGitRevision, GitRevision(source_dir)},
-          {kRunAttrDate, NowIso8601()},
-          {kRunAttrCpu, CpuModel()},
-          {kRunAttrHostThreads, std::to_string(HostThreads())}};
+  std::map<std::string, std::string> attrs = {{kRunAttrVersion, NCPBENCH_VERSION},
+                                              {kRunAttrGitRevision, GitRevision(source_dir)},
+                                              {kRunAttrDate, NowIso8601()},
+                                              {kRunAttrCpu, CpuModel()},
+                                              {kRunAttrHostThreads, std::to_string(HostThreads())}};
+  // Versions of what measured and compared: the compiler, and the peers when built in.
+#if defined(__clang__)
+  attrs[kRunAttrVersionCompiler] = fmt::format("clang {}", __clang_version__);
+#elif defined(__GNUC__)
+  attrs[kRunAttrVersionCompiler] = fmt::format("gcc {}", __VERSION__);
+#endif
+#ifdef NCPBENCH_SICONOS_VERSION
+  if (std::string_view(NCPBENCH_SICONOS_VERSION).size() > 0)
+    attrs[kRunAttrVersionSiconos] = NCPBENCH_SICONOS_VERSION;
+#endif
+#ifdef NCP_WITH_MUJOCO
+  attrs[kRunAttrVersionMujoco] = mj_versionString();
+#endif
+  return attrs;
 }
 
 }  // namespace ncp

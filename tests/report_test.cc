@@ -199,11 +199,14 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
                                                     {kRunAttrThreads, "8"},
                                                     {kRunAttrGitRevision, "abc1234"},
                                                     {kRunAttrVersion, "0.1.0"},
+                                                    {kRunAttrVersionCompiler, "gcc 12.2.0"},
+                                                    {kRunAttrVersionSiconos, "4.4.0"},
                                                     {"dataset_hash:cubes", "feedbeef"}};
   const std::string report = MarkdownReport({Row("a", "p1", 1e-7, 1e-7, 0.01)}, attrs);
   EXPECT_EQ(report.rfind("# ncpbench report", 0), 0u);
   for (const char* line : {"- Date: 2024-05-01T10:00:00Z", "- CPU: Test CPU", "- Threads: 8",
-                           "- Git revision: abc1234", "- Version: 0.1.0",
+                           "- Git revision: abc1234",
+                           "- Version: 0.1.0 (gcc 12.2.0, Siconos Numerics 4.4.0)",
                            "- Dataset hashes: cubes feedbeef", "## Dataset cubes"}) {
     EXPECT_TRUE(Contains(report, line)) << line << "\n" << report;
   }
