@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "harness/metrics/evaluator.h"
+#include "harness/progress.h"
 #include "harness/runner.h"
 #include "harness/warm_carry.h"
 #include "problems/model/validate.h"
@@ -62,6 +63,8 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   ContactProblem prev;
   std::unique_ptr<ConstraintKeys> prev_keys;
   WarmStart prev_sol;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
   for (int k = 0; k < steps; ++k) {
     if (sc.before_step && sc.system) sc.before_step(*sc.system);
     ContactProblem p = sys.BuildProblem(&contacts);
@@ -126,10 +129,12 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
       prev_sol = sol;
     }
     sys.Advance(sol.v);
-    if (!opt.quiet && (k % 24 == 23 || k + 1 == steps))
-      std::fprintf(stderr, "[%s] step %d/%d t=%.3fs contacts=%d penetration=%.2gmm res004=%.2g\n",
-                   scene.name.c_str(), k + 1, steps, sys.time(), st.contacts,
-                   st.max_penetration * 1e3, st.res004);
+    if (!opt.quiet && (k % 24 == 23 || k + 1 == steps)) {
+      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      std::fprintf(stderr, "[%s] %s; t=%.3fs contacts=%d penetration=%.2gmm res004=%.2g\n",
+                   scene.name.c_str(), ProgressText(k + 1, steps, elapsed, "steps").c_str(),
+                   sys.time(), st.contacts, st.max_penetration * 1e3, st.res004);
+    }
     res.steps.push_back(st);
   }
   if (sc.system)

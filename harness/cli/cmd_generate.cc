@@ -17,6 +17,7 @@ void AddGenerate(CLI::App& app, Action& action) {
     std::string scenario, out, params;
     int count = 10;
     std::uint64_t seed = 1;
+    bool quiet = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scenario", o->scenario, "scenario name (see `ncpbench list scenarios`)")
@@ -25,6 +26,7 @@ void AddGenerate(CLI::App& app, Action& action) {
   cmd->add_option("-n,--count", o->count, "number of problems (scenes: recorded frames)")->capture_default_str();
   cmd->add_option("--seed", o->seed, "first seed; problem i uses seed + i")->capture_default_str();
   cmd->add_option("-p,--params", o->params, "scenario parameters key=value,key=value");
+  cmd->add_flag("-q,--quiet", o->quiet, "no progress lines (scenes print one every 24 steps)");
   cmd->callback([&action, o] {
     action = [o] {
       if (o->count < 1) throw Error(fmt::format("--count = {}: must be >= 1", o->count));
@@ -35,7 +37,7 @@ void AddGenerate(CLI::App& app, Action& action) {
         sim.every = scene->default_every;
         sim.steps = o->count * sim.every;
         sim.max_frames = o->count;
-        sim.quiet = true;
+        sim.quiet = o->quiet;
         UseSceneReferences(*scene, sim);
         problems = Simulate(*scene, ParseKeyValues(o->params), o->seed, sim).recorded;
       } else {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "harness/distribute/cluster.h"
+#include "harness/progress.h"
 
 #ifdef NCPBENCH_HAVE_MPI
 #include <mpi.h>
@@ -118,13 +119,6 @@ std::unique_ptr<WorkQueue> MakeWorkQueue(UnitCounts counts, bool quiet) {
   }
 #endif
   return std::make_unique<LocalQueue>(std::move(counts.pending));
-}
-
-std::string ProgressText(long done, long total, double elapsed_s) {
-  std::string text = fmt::format("{}/{} jobs, {:.1f} s elapsed", done, total, elapsed_s);
-  if (done > 0 && total >= done)
-    text += fmt::format(", about {:.0f} s left", elapsed_s / done * (total - done));
-  return text;
 }
 
 }  // namespace ncp

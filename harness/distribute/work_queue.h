@@ -27,8 +27,4 @@ class WorkQueue {
 // `counts.pending` and, unless quiet, prints "progress: done/total jobs, elapsed, left" lines.
 std::unique_ptr<WorkQueue> MakeWorkQueue(UnitCounts counts, bool quiet);
 
-// "12/60 jobs, 3.1 s elapsed, about 9 s left": the estimate scales the elapsed time by the
-// jobs left (empty estimate until the first job is done).
-std::string ProgressText(long done, long total, double elapsed_s);
-
 }  // namespace ncp
