@@ -1,5 +1,6 @@
 #include "problems/linalg/cholmod_llt.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -12,6 +13,11 @@ CholmodLLT::CholmodLLT() {
   common_.supernodal = CHOLMOD_SUPERNODAL;
   common_.print = 0;
   common_.error_handler = nullptr;
+}
+
+CholmodLLT::CholmodLLT(bool supernodal) : CholmodLLT() {
+  common_.supernodal = supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
+  common_.final_ll = 1;  // keep LLᵀ (a simplicial factor is LDLᵀ by default)
 }
 
 CholmodLLT::~CholmodLLT() {
@@ -47,6 +53,7 @@ void CholmodLLT::Analyze(const SpMat& A) {
   L_ = cholmod_analyze(&s, &common_);
   if (!L_) throw Error("CholmodLLT: symbolic analysis failed");
   n_ = static_cast<int>(A.rows());
+  work_.assign(n_, 0.0);
 }
 
 bool CholmodLLT::Factorize(const SpMat& A) {
@@ -68,6 +75,47 @@ void CholmodLLT::Solve(const Vec& b, Vec& x) {
     return;
   }
   std::memcpy(x.data(), X_->x, sizeof(double) * n_);
+}
+
+void CholmodLLT::Solve(const double* b, double* x) {
+  if (L_ && !L_->is_super && L_->is_ll && L_->xtype == CHOLMOD_REAL &&
+      L_->itype == CHOLMOD_INT && L_->minor == L_->n) {
+    // P A Pᵀ = L Lᵀ, the diagonal first in each column of L: x = Pᵀ L⁻ᵀ L⁻¹ P b.
+    const int* Lp = static_cast<const int*>(L_->p);
+    const int* Li = static_cast<const int*>(L_->i);
+    const int* Lnz = static_cast<const int*>(L_->nz);
+    const double* Lx = static_cast<const double*>(L_->x);
+    const int* perm = static_cast<const int*>(L_->Perm);
+    double* y = work_.data();
+    for (int k = 0; k < n_; ++k) y[k] = b[perm ? perm[k] : k];
+    for (int j = 0; j < n_; ++j) {
+      const int p0 = Lp[j], p1 = Lp[j] + Lnz[j];
+      const double yj = y[j] /= Lx[p0];
+      for (int q = p0 + 1; q < p1; ++q) y[Li[q]] -= Lx[q] * yj;
+    }
+    for (int j = n_ - 1; j >= 0; --j) {
+      const int p0 = Lp[j], p1 = Lp[j] + Lnz[j];
+      double yj = y[j];
+      for (int q = p0 + 1; q < p1; ++q) yj -= Lx[q] * y[Li[q]];
+      y[j] = yj / Lx[p0];
+    }
+    for (int k = 0; k < n_; ++k) x[perm ? perm[k] : k] = y[k];
+    return;
+  }
+  if (x == b) {  // cholmod_solve2 reads b while it writes its own X: copy through work_
+    std::copy(b, b + n_, work_.begin());
+    b = work_.data();
+  }
+  cholmod_dense B;
+  std::memset(&B, 0, sizeof(B));
+  B.nrow = n_, B.ncol = 1, B.nzmax = n_, B.d = n_;
+  B.x = const_cast<double*>(b);
+  B.xtype = CHOLMOD_REAL, B.dtype = CHOLMOD_DOUBLE;
+  if (!L_ || !cholmod_solve2(CHOLMOD_A, L_, &B, nullptr, &X_, nullptr, &Y_, &E_, &common_) || !X_) {
+    std::fill(x, x + n_, std::numeric_limits<double>::quiet_NaN());  // the caller's guards see it
+    return;
+  }
+  std::memcpy(x, X_->x, sizeof(double) * n_);
 }
 
 void CholmodLLT::Solve(const Eigen::MatrixXd& Bm, Eigen::MatrixXd& Xm) {

@@ -6,6 +6,7 @@
 #include <cholmod.h>
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "problems/model/contact_problem.h"
 
@@ -14,6 +15,9 @@ namespace ncp {
 class CholmodLLT {
  public:
   CholmodLLT();
+  // supernodal = false: simplicial LLᵀ, faster on small factors whose supernodes are too narrow
+  // for BLAS to pay (e.g. a few hundred dofs of an FEM piece).
+  explicit CholmodLLT(bool supernodal);
   ~CholmodLLT();
   CholmodLLT(const CholmodLLT&) = delete;
   CholmodLLT& operator=(const CholmodLLT&) = delete;
@@ -28,6 +32,10 @@ class CholmodLLT {
 
   // x = A⁻¹ b. x may alias nothing else; sizes must match rows().
   void Solve(const Vec& b, Vec& x);
+  // x = A⁻¹ b on raw arrays of rows() entries (x may alias b). Never allocates on a simplicial
+  // factor (its own permuted triangular solves: cholmod_solve2 allocates there at every call);
+  // on a supernodal one, not after the first call, like Solve(const Vec&, Vec&).
+  void Solve(const double* b, double* x);
   // X = A⁻¹ B for a dense block of right-hand sides.
   void Solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X);
 
@@ -40,6 +48,7 @@ class CholmodLLT {
   cholmod_dense* Y_ = nullptr;
   cholmod_dense* E_ = nullptr;
   int n_ = 0;
+  std::vector<double> work_;  // n_ entries: the permuted right-hand side of Solve(raw)
 };
 
 }  // namespace ncp

@@ -11,8 +11,22 @@ namespace ncp {
 
 std::vector<SettingSpec> AdmmFullSolver::Specs() {
   return {{"beta", 0.0, 0.0, 1e12, false, false, false, {},
-           "initial penalty β; 0 = geometric mean of pseudo-densities (004 §VI-D)"},
+           "initial penalty β; 0 = the beta_rule"},
+          {"beta_rule", 0.0, 0.0, 1.0, false, false, true, {"mass", "density"},
+           "initial β: mass = a tenth of the geometric mean of the constraints' effective "
+           "masses 1/max_r Σ_j J_rj²/A_jj, density = geometric mean of per-dof pseudo-densities "
+           "A_jj/rows (004 §VI-D; mixes the units of rotations and translations)"},
           {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
+          {"row_scaling", 1.0, 0.0, 1.0, false, false, true, {},
+           "1: constraint i's penalty is β m_i/m̄, m_i its effective mass and m̄ their geometric "
+           "mean, so that constraints whose effective masses differ by orders (a cable's "
+           "contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of their own "
+           "scale; 0: one β for every row (004:28)"},
+          {"balance", 0.0, 0.0, 1.0, false, false, true, {"relative", "paper"},
+           "β adaptation: relative = 004:43 on residuals relative to their scales, steps of at "
+           "most 2× every 10 iterations from iteration 20, a change that makes them grow 10× "
+           "undone; paper = 004:43 on the raw residuals, 10× steps (unit-dependent: can drive "
+           "β far from the problem's scale)"},
           {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
           {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
            "iterations between β changes, doubled at each reversal (each change refactorizes)"}};
@@ -41,11 +55,22 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
   }
   p_ = &p;
   adaptive_ = s.GetBool("adaptive");
-  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"));
-  beta_ = s.Get("beta") > 0 ? s.Get("beta") : InitialBeta(p);
+  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"),
+                 static_cast<PenaltyRule>(s.GetInt("balance")));
+  const std::vector<double> masses = ConstraintEffectiveMasses(p);
+  const double mean = GeometricMeanPositive(masses);
+  beta_ = s.Get("beta") > 0            ? s.Get("beta")
+          : s.GetInt("beta_rule") == 0 ? kMassFraction * mean
+                                       : InitialBeta(p);
   beta0_ = beta_;
   Jt_ = p.J.transpose();
-  const SpMat JtJ = Jt_ * p.J;
+  // β_i = β m_i/m̄ (β_i = β where m_i is unknown).
+  rw_ = Vec::Ones(p.num_rows());
+  if (s.GetBool("row_scaling"))
+    for (int i = 0; i < p.num_constraints(); ++i)
+      if (masses[i] > 0)
+        rw_.segment(p.constraints[i].row, p.constraints[i].rows()).setConstant(masses[i] / mean);
+  const SpMat JtJ = Jt_ * rw_.asDiagonal() * p.J;
   // Same union pattern for both operands, so K's values are a_vals + β j_vals entry by entry.
   const SpMat Ka = p.A + 0.0 * JtJ, Kj = 0.0 * p.A + JtJ;
   K_ = Ka;
@@ -59,11 +84,30 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
     return Status::kFailed;
   }
   const int n = p.num_dofs(), m = p.num_rows();
-  v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
   u_ = -lambda_;
-  z_ = p.J * v_;
   Jv_ = Vec::Zero(m), rhs_ = Vec::Zero(n), tmp_ = Vec::Zero(n), Av_ = Vec::Zero(n);
+  if (warm && warm->v.size() == n) {
+    v_ = warm->v;
+  } else {
+    // v⁰ = A⁻¹(b + Jᵀλ⁰), the velocity λ⁰ produces, through K with β = 0 (same pattern). With
+    // v⁰ = 0 instead, z⁰ = 0 asks every constraint, open contacts included, for zero velocity
+    // and the first λ overshoots: res004 rose 25–35× in the first iteration on soft_mat.
+    const double beta = beta_;
+    beta_ = 0.0;
+    const bool ok = Refactorize();
+    beta_ = beta;
+    rhs_.noalias() = Jt_ * lambda_;
+    rhs_ += p.b;
+    v_ = Vec::Zero(n);
+    if (ok) chol_.Solve(rhs_, v_);
+    if (!ok || !AllFinite(v_)) v_.setZero();
+    if (!Refactorize()) {
+      message_ = "A + beta J^T J: not positive definite (Cholesky failed)";
+      return Status::kFailed;
+    }
+  }
+  z_ = p.J * v_;
   iter_ = 0;
   theta_p_ = theta_d_ = 0.0;
   return Status::kRunning;
@@ -79,7 +123,7 @@ bool AdmmFullSolver::Refactorize() {
 Status AdmmFullSolver::Iterate() {
   const ContactProblem& p = *p_;
   // v̂ step: (A + β JᵀJ) v̂ = b + Jᵀ(β z − u).
-  Jv_ = beta_ * z_ - u_;  // reuse Jv_ as the m-vector workspace
+  Jv_ = beta_ * rw_.cwiseProduct(z_) - u_;  // reuse Jv_ as the m-vector workspace
   rhs_.noalias() = Jt_ * Jv_;
   rhs_ += p.b;
   chol_.Solve(rhs_, v_);
@@ -89,15 +133,16 @@ Status AdmmFullSolver::Iterate() {
   for (const Constraint& c : p.constraints) {
     const int r = c.row, nr = c.rows();
     double x[3], y[3];
-    for (int k = 0; k < nr; ++k) x[k] = -beta_ * Jv_[r + k] - u_[r + k] - beta_ * p.e[r + k];
-    ApplyConstraintOperator(c, beta_, x, p.e.data() + r, y);
+    const double bc = beta_ * rw_[r];
+    for (int k = 0; k < nr; ++k) x[k] = -bc * Jv_[r + k] - u_[r + k] - bc * p.e[r + k];
+    ApplyConstraintOperator(c, bc, x, p.e.data() + r, y);
     double prim2 = 0.0;
     for (int k = 0; k < nr; ++k) {
       lambda_[r + k] = y[k];
-      z_[r + k] = Jv_[r + k] + (u_[r + k] + y[k]) / beta_;
+      z_[r + k] = Jv_[r + k] + (u_[r + k] + y[k]) / bc;
       const double d = Jv_[r + k] - z_[r + k];
       prim2 += d * d;
-      u_[r + k] += beta_ * d;
+      u_[r + k] += bc * d;
     }
     theta_p_ = std::max(theta_p_, std::sqrt(prim2));
   }
@@ -114,7 +159,23 @@ Status AdmmFullSolver::Iterate() {
   }
   // 004:43: rebalance β when one residual dominates the other by more than γ.
   const double scale = beta_ / beta0_;
-  const double next = adaptive_ ? adapter_.Update(iter_, theta_p_, theta_d_, scale) : scale;
+  double next = scale;
+  if (adaptive_ && adapter_.Due(iter_)) {
+    // The residuals' scales (relative rule): max(‖J v̂‖, ‖z‖) and max(‖A v̂‖, ‖b‖, ‖Jᵀλ‖), in
+    // the norms of θ_p (largest per constraint) and θ_d (2-norm).
+    double ps = 0.0, ds = 0.0;
+    if (adapter_.rule() == PenaltyRule::kRelative) {
+      for (const Constraint& c : p.constraints) {
+        double jv2 = 0.0, z2 = 0.0;
+        for (int k = 0; k < c.rows(); ++k)
+          jv2 += Jv_[c.row + k] * Jv_[c.row + k], z2 += z_[c.row + k] * z_[c.row + k];
+        ps = std::max(ps, std::sqrt(std::max(jv2, z2)));
+      }
+      Av_.noalias() = p.A * v_;
+      ds = std::max({Av_.norm(), p.b.norm(), tmp_.norm()});
+    }
+    next = adapter_.Update(iter_, theta_p_, theta_d_, ps, ds, scale);
+  }
   if (next != scale) {
     beta_ = next * beta0_;
     if (!Refactorize()) {

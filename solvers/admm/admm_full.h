@@ -1,7 +1,8 @@
 // Full-system ADMM (004:28; 000 "FADMM"; 004 Table III "No Sub"):
 //   (A + β JᵀJ) v̂ = b + Jᵀ(β z − u),  λ_i = T(−β J_i v̂ − u_i − β e_i),
 //   z_i = J_i v̂ + (u_i + λ_i)/β,      u_i ← u_i + β (J_i v̂ − z_i)  (= −λ_i)
-// with the adaptive β of 004:43 and a numeric CHOLMOD refactorization on the fixed pattern.
+// with a per-constraint β (β scaled by each constraint's effective mass, row_scaling), the
+// adaptive β of 004:43 (balance) and a numeric CHOLMOD refactorization on the fixed pattern.
 #pragma once
 
 #include "problems/linalg/cholmod_llt.h"
@@ -30,6 +31,7 @@ class AdmmFullSolver : public Solver {
   std::vector<double> a_vals_, j_vals_;  // A and JᵀJ on K's pattern
   CholmodLLT chol_;
   SpMat Jt_;
+  Vec rw_;  // per row: weight of β (the same for a constraint's rows)
   Vec v_, z_, u_, lambda_, Jv_, rhs_, tmp_, Av_;
   double theta_p_ = 0.0, theta_d_ = 0.0;
   int iter_ = 0, refactorizations_ = 0;

@@ -191,7 +191,7 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
       jdiag_[j] = Vec::Zero(sub_n_[j]);
       jdiag_work_[j] = Vec::Zero(sub_n_[j]);
       for (int t = sub_jslack_begin_[j]; t < sub_jslack_begin_[j + 1]; ++t)
-        jdiag_[j][jdof_[t - ns]] += jcoef_[t - ns] * jcoef_[t - ns];
+        jdiag_[j][jdof_[t - ns]] += con_w_[slack_con_[t]] * jcoef_[t - ns] * jcoef_[t - ns];
     }
   }
   const int nall = static_cast<int>(slack_con_.size());
@@ -210,11 +210,12 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     M10_[b] = SpatialInertia10::Body(body.mass, body.com, body.inertia);
     for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
       Eigen::Vector3d pt;
+      const double w = con_w_[slack_con_[sl]];
       if (p.constraints[slack_con_[sl]].rows() == 3 && PointContactBlock(J_[sl], pt)) {
-        P10_[b].AddPointMass(1.0, pt);
+        P10_[b].AddPointMass(w, pt);
         ++point_blocks_;
       } else {
-        Gd_[b].noalias() += J_[sl].transpose() * J_[sl];
+        Gd_[b].noalias() += w * (J_[sl].transpose() * J_[sl]);
         has_dense_[b] = 1;
         ++dense_blocks_;
       }
@@ -445,6 +446,8 @@ void SubAdmmSolver::Accumulate(int j, double* g, double* h) {
     const int* col = pair_col_.data();
     const int* row = slack_row_.data();
     const int* nrows = slack_nrows_.data();
+    const int* con = slack_con_.data();
+    const double* cw = con_w_.data();
     const double* zs = z_.data();
     const int s0 = body_slack_begin_[sub_body_begin_[j]];
     const int s1 = body_slack_begin_[sub_body_begin_[j + 1]];
@@ -454,7 +457,7 @@ void SubAdmmSolver::Accumulate(int j, double* g, double* h) {
       const double* z = zs + 3 * sl;
       const bool three = nrows[sl] == 3;
       const double l0 = l[0], l1 = three ? l[1] : 0.0, l2 = three ? l[2] : 0.0;
-      const double z0 = z[0], z1 = z[1], z2 = z[2];
+      const double w = cw[con[sl]], z0 = w * z[0], z1 = w * z[1], z2 = w * z[2];
       for (int t = begin[sl], end = begin[sl + 1]; t < end; ++t, a += 6) {
         const Pair c0 = PairAt(a), c1 = PairAt(a + 2), c2 = PairAt(a + 4);
         PairAt(g + col[t]) += c0 * l0 + c1 * l1 + c2 * l2;
@@ -468,7 +471,7 @@ void SubAdmmSolver::Accumulate(int j, double* g, double* h) {
     const int k = jdof_[t - nbody_slacks_];
     const double a = jcoef_[t - nbody_slacks_];
     g[k] += a * lam[slack_row_[t]];
-    h[k] += a * z_[3 * t];
+    h[k] += a * con_w_[slack_con_[t]] * z_[3 * t];
   }
 }
 
@@ -479,7 +482,9 @@ void SubAdmmSolver::AccumulateByBody(int j, double* g, double* h) {
     double f[12] = {};  // [Σ Jᵀλ | Σ Jᵀz]
     for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
       const double* J = J_[sl].data();
-      const double* z = z_.data() + 3 * sl;
+      const double* zr = z_.data() + 3 * sl;
+      const double w = con_w_[slack_con_[sl]];
+      const double z[3] = {w * zr[0], w * zr[1], w * zr[2]};
       const double* l = lam + slack_row_[sl];
       if (slack_nrows_[sl] == 3) {
         for (int c = 0; c < 6; ++c) {

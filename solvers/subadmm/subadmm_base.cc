@@ -14,6 +14,17 @@ std::vector<SettingSpec> SubAdmmBase::CommonSpecs() {
   return {{"beta", 0.0, 0.0, 1e12, false, false, false, {},
            "initial penalty β for every subsystem; 0 = the solver's rule"},
           {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
+          {"row_scaling", 1.0, 0.0, 1.0, false, false, true, {},
+           "1: a slack of constraint i has penalty β_j m_i/m̄ (m_i the constraint's effective "
+           "mass 1/max_r Σ_k J_rk²/A_kk, m̄ their geometric mean, β_j = m̄/10 at the start "
+           "unless beta is given), so that constraints whose effective masses differ by orders (a "
+           "cable's contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of their "
+           "own scale; 0: β_j for every slack of subsystem j (004:34)"},
+          {"balance", 0.0, 0.0, 1.0, false, false, true, {"relative", "paper"},
+           "β adaptation: relative = 004:43 on residuals relative to their scales, steps of at "
+           "most 2× every 10 iterations from iteration 20, a change that makes them grow 10× "
+           "undone; paper = 004:43 on the raw residuals, 10× steps (unit-dependent: can drive "
+           "β far from the problem's scale)"},
           {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
           {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
            "iterations between β changes, doubled at each reversal (each change refactorizes every "
@@ -80,6 +91,16 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
       sub_A_[j](it.row() - sub_begin_[j], c - sub_begin_[j]) = it.value();
     }
   }
+  // Per-constraint weights of β (row_scaling), needed by BuildSlacks' Σ ω JᵀJ.
+  const int nc0 = p.num_constraints();
+  con_w_.assign(nc0, 1.0), con_iw_.assign(nc0, 1.0);
+  double mass_mean = 0.0;
+  if (s.GetBool("row_scaling")) {
+    const std::vector<double> m = ConstraintEffectiveMasses(p);
+    mass_mean = GeometricMeanPositive(m);
+    for (int i = 0; i < nc0; ++i)
+      if (m[i] > 0) con_w_[i] = m[i] / mass_mean, con_iw_[i] = mass_mean / m[i];
+  }
   slack_con_.clear(), slack_sub_.clear();
   if (std::string why = BuildSlacks(s); !why.empty()) {
     message_ = why;
@@ -120,7 +141,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   w_.assign(3 * ns, 0.0), z_.assign(3 * ns, 0.0), y_.assign(3 * ns, 0.0);
 
   adaptive_ = s.GetBool("adaptive");
-  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"));
+  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"),
+                 static_cast<PenaltyRule>(s.GetInt("balance")));
   // Auto: OpenMP's threads once the problem is large enough to pay for the fork/join of three
   // parallel loops per iteration (~µs each; a laikago frame's whole iteration is ~10 µs).
   const int given = s.GetInt("threads");
@@ -131,6 +153,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   beta_base_.assign(nsub_, 1.0);
   if (s.Get("beta") > 0)
     std::fill(beta_base_.begin(), beta_base_.end(), s.Get("beta"));
+  else if (mass_mean > 0)
+    std::fill(beta_base_.begin(), beta_base_.end(), kMassFraction * mass_mean);
   else
     InitialBeta(s, beta_base_);
   scale_ = 1.0;
@@ -154,7 +178,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   z_ = w_;
   for (int k = 0; k < ns; ++k)
     for (int r = 0; r < 3; ++r)
-      y_[3 * k + r] = beta_[slack_sub_[k]] * w_[3 * k + r] -
+      y_[3 * k + r] = beta_[slack_sub_[k]] * con_w_[slack_con_[k]] * w_[3 * k + r] -
                       (r < p.constraints[slack_con_[k]].rows()
                            ? lambda_[p.constraints[slack_con_[k]].row + r] : 0.0);
   for (int j = 0; j < nsub_; ++j)
@@ -164,7 +188,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   return Status::kRunning;
 }
 
-// β_i of a constraint: 1/β_i = Σ_s 1/β_s over its slacks (= β/|Z_i| for one β, 004:36–38).
+// β_i of a constraint: 1/β_i = Σ_s 1/β_s over its slacks (= β/|Z_i| for one β, 004:36–38),
+// β_s = β_j ω_i for a slack of constraint i in subsystem j.
 // A soft row's operator is affine in the trial multiplier: with x = λ − β_i (w + e),
 // T(x) = (d x + β_i (d − k) e)/(d + β_i) = α (λ − β_i w) − κ, α = d/(d + β_i),
 // κ = β_i k e/(d + β_i); both are kept per row so the λ-step divides nothing.
@@ -173,7 +198,7 @@ void SubAdmmBase::UpdateConstraintBetas() {
   for (std::size_t i = 0; i + 1 < con_begin_.size(); ++i) {
     double inv_sum = 0.0;
     for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) inv_sum += inv_beta_[slack_sub_[con_slacks_[t]]];
-    con_beta_[i] = 1.0 / inv_sum;
+    con_beta_[i] = con_w_[i] / inv_sum;
     const Constraint& c = cons[i];
     if (c.type == ConstraintType::kSoft) {
       const double bi = con_beta_[i], den = c.damping + bi;
@@ -183,12 +208,12 @@ void SubAdmmBase::UpdateConstraintBetas() {
   }
   for (ContactRecord& r : contacts_) {
     r.beta = con_beta_[r.con];
-    for (int t = 0; t < 2; ++t) r.ibs[t] = inv_beta_[slack_sub_[r.slack[t]]];
+    for (int t = 0; t < 2; ++t) r.ibs[t] = inv_beta_[slack_sub_[r.slack[t]]] * con_iw_[r.con];
     r.max_ibs = std::max(r.ibs[0], r.ibs[1]);
   }
   for (SoftRecord& r : softs_) {
     r.alpha = soft_alpha_[r.con], r.kappa = soft_kappa_[r.con], r.beta = con_beta_[r.con];
-    r.ibs = inv_beta_[slack_sub_[r.slack]];
+    r.ibs = inv_beta_[slack_sub_[r.slack]] * con_iw_[r.con];
   }
 }
 
@@ -212,18 +237,19 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
   const int r = c.row;
   const double* e = p_->e.data() + r;
   double* lam = lambda_.data() + r;
+  const double iw = con_iw_[i];
   double wsum[NR] = {}, max_ibs = 0.0;
   for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
     const int s = con_slacks_[t];
     const double* w = w_.data() + 3 * s;
     for (int k = 0; k < NR; ++k) wsum[k] += w[k];
-    max_ibs = std::max(max_ibs, inv_beta_[slack_sub_[s]]);
+    max_ibs = std::max(max_ibs, inv_beta_[slack_sub_[s]] * iw);
   }
   if (track_y_) {  // 000:22: θ = Σ_s ‖y_s^{l+1} − y_s^l‖², y_s = β_s w_s − λ_i
     double ty = 0.0;
     for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
       const int s = con_slacks_[t];
-      const double bs = beta_[slack_sub_[s]];
+      const double bs = beta_[slack_sub_[s]] * con_w_[i];
       for (int k = 0; k < NR; ++k) {
         const double yn = bs * w_[3 * s + k] - lam[k];
         ty += (yn - y_[3 * s + k]) * (yn - y_[3 * s + k]);
@@ -247,7 +273,7 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
   for (int k = 0; k < NR; ++k) dl[k] = ln[k] - lam[k], dl2 += dl[k] * dl[k], lam[k] = ln[k];
   for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) {
     const int s = con_slacks_[t];
-    const double ibs = inv_beta_[slack_sub_[s]];
+    const double ibs = inv_beta_[slack_sub_[s]] * iw;
     for (int k = 0; k < NR; ++k) z_[3 * s + k] = w_[3 * s + k] + dl[k] * ibs;
   }
   // ‖J_s v̂ − z_s‖ = ‖Δλ‖/β_s: the largest over the slacks, squared (the root comes later).
@@ -360,7 +386,12 @@ Status SubAdmmBase::Iterate() {
     return Status::kDiverged;
   }
   // 004:43 (bounded steps), then every subsystem is refactorized in parallel.
-  const double scale = adaptive_ ? adapter_.Update(iter_, tp, td, scale_) : scale_;
+  double scale = scale_;
+  if (adaptive_ && adapter_.Due(iter_)) {
+    double ps = 0.0, ds = 0.0;
+    if (adapter_.rule() == PenaltyRule::kRelative) ResidualScales(ps, ds);
+    scale = adapter_.Update(iter_, tp, td, ps, ds, scale_);
+  }
   if (scale != scale_) {
     scale_ = scale;
     for (int j = 0; j < nsub_; ++j) beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
@@ -371,6 +402,25 @@ Status SubAdmmBase::Iterate() {
     }
   }
   return Status::kRunning;
+}
+
+// The scales of θ_p and θ_d in their norms (largest per slack, per subsystem):
+// max_s max(‖J_s v̂‖, ‖z_s‖) and max_j max(‖b_j‖, ‖Σ J_sᵀλ‖). Only when β may change.
+void SubAdmmBase::ResidualScales(double& ps, double& ds) const {
+  ps = 0.0, ds = 0.0;
+  for (std::size_t k = 0; 3 * k < w_.size(); ++k) {
+    double w2 = 0.0, z2 = 0.0;
+    for (int r = 0; r < 3; ++r) {
+      w2 += w_[3 * k + r] * w_[3 * k + r];
+      z2 += z_[3 * k + r] * z_[3 * k + r];
+    }
+    ps = std::max(ps, std::max(w2, z2));
+  }
+  for (int j = 0; j < nsub_; ++j) {
+    const int b0 = sub_begin_[j], n = sub_n_[j];
+    ds = std::max({ds, p_->b.segment(b0, n).squaredNorm(), g_.segment(b0, n).squaredNorm()});
+  }
+  ps = std::sqrt(ps), ds = std::sqrt(ds);
 }
 
 void SubAdmmBase::Current(Vec& v, Vec& lambda) const {

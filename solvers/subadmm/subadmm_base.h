@@ -2,6 +2,7 @@
 // split into slacks z_s, one per (constraint, owner) pair — the owner is a subsystem
 // (`subadmm-nobody`) or a body (`subadmm`). One iteration:
 //   v-step  (per subsystem j, parallel)  (A_j + Σ β JᵀJ) v̂_j = b_j + Σ_s J_sᵀ(β z_s + λ_i)  (34)
+//           (β of a slack of constraint i: β_j ω_i, ω_i from the effective masses: row_scaling)
 //   λ-step  (per constraint i, parallel) y_s = β J_s v̂ − λ_i,  λ_i = T_{β_i}(x_i) with
 //           x_i = −β_i (Σ_s y_s/β_s + e_i), 1/β_i = Σ_s 1/β_s  (= 004:36–38 for one β,
 //           000 §III-C for per-subsystem β), z_s = (y_s + λ_i)/β_s,  u_s = −λ_i  (39)
@@ -39,13 +40,13 @@ class SubAdmmBase : public Solver {
   virtual std::string BuildSlacks(const Settings& s) = 0;
   // Per-subsystem initial β (before the common scale), e.g. 000:23 or 004 §VI-D.
   virtual void InitialBeta(const Settings& s, std::vector<double>& beta) const = 0;
-  // K_j = A_j + β_j Σ J_sᵀ J_s: assemble and factorize; false if not positive definite.
+  // K_j = A_j + β_j Σ ω_i J_sᵀ J_s: assemble and factorize; false if not positive definite.
   virtual bool Factorize(int j, double beta) = 0;
   // v̂_j = K_j⁻¹ rhs (both of length n_j; they may alias).
   virtual void Solve(int j, const double* rhs, double* v) = 0;
   // w_s = J_s v̂_j for the slacks of subsystem j.
   virtual void SlackVelocities(int j, const double* v) = 0;
-  // g_j = Σ_s J_sᵀ λ_i and h_j = Σ_s J_sᵀ z_s over the slacks of subsystem j.
+  // g_j = Σ_s J_sᵀ λ_i and h_j = Σ_s ω_i J_sᵀ z_s over the slacks of subsystem j.
   virtual void Accumulate(int j, double* g, double* h) = 0;
 
   const ContactProblem* p_ = nullptr;
@@ -55,6 +56,9 @@ class SubAdmmBase : public Solver {
   // Slacks: constraint, subsystem, w = J_s v̂, z, y (3 numbers each, rows used).
   std::vector<int> slack_con_, slack_sub_;
   std::vector<double> w_, z_, y_;
+  // Per constraint: the weight ω_i of β in its slacks' penalties β_j ω_i, and 1/ω_i (all 1
+  // without row_scaling). Σ_s β_s J_sᵀJ_s and h_j = Σ_s ω_i J_sᵀ z_s carry it.
+  std::vector<double> con_w_, con_iw_;
   bool track_y_ = false;  // keep y_s for the residual of 000:22 (subadmm-nobody)
   Vec v_, lambda_;
 
@@ -74,6 +78,7 @@ class SubAdmmBase : public Solver {
   void SoftSteps(std::size_t k0, std::size_t k1, double& theta_p);
   void SubsystemStep(int j, double& theta_d);
   bool RefactorizeAll();
+  void ResidualScales(double& ps, double& ds) const;
   void UpdateConstraintBetas();
 
   std::vector<int> con_begin_, con_slacks_;  // CSR: constraint → its slacks

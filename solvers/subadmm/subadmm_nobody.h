@@ -1,10 +1,14 @@
 // `subadmm-nobody`: subsystem-based ADMM without body splitting (000 eqs. 15–23; 004 Table III
-// "No Body"). One slack per (constraint, subsystem) with the dense block J_ij of J; each
-// subsystem factorizes A_j + β_j Σ_i J_ijᵀ J_ij densely (Cholesky).
+// "No Body"). One slack per (constraint, subsystem) with the block J_ij of J, kept as sparse
+// rows; each subsystem factorizes K_j = A_j + β_j Σ_i J_ijᵀ J_ij, densely (Eigen LLT) or, for
+// a large sparse K_j such as an FEM piece, with CHOLMOD: the symbolic analysis of K_j's pattern
+// is done once in setup and every β change is a numeric refactorization on it.
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <memory>
 
+#include "problems/linalg/cholmod_llt.h"
 #include "solvers/subadmm/subadmm_base.h"
 
 namespace ncp {
@@ -12,6 +16,7 @@ namespace ncp {
 class SubAdmmNobodySolver : public SubAdmmBase {
  public:
   static std::vector<SettingSpec> Specs();
+  std::vector<std::pair<std::string, double>> Info() const override;
 
  protected:
   std::string BuildSlacks(const Settings& s) override;
@@ -22,12 +27,29 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   void Accumulate(int j, double* g, double* h) override;
 
  private:
-  int beta_rule_ = 0;                         // 0: 000:23 trace ratio, 1: 004 §VI-D density
-  std::vector<int> slack_off_;                // start of J_s (rows × n_j, row-major) in jv_
-  std::vector<double> jv_;
+  enum Mode { kDense, kSparse };
+  // Whether K_j (n × n with nnz entries in its pattern) is factorized sparsely under the
+  // `factorization` setting (0 auto, 1 dense, 2 sparse).
+  static bool UseSparse(int setting, int n, long nnz);
+
+  int beta_rule_ = 0;  // 0: 000:23 trace ratio, 1: 004 §VI-D density
+  // Slack s, row r: its nonzeros (subsystem-local column, value) are
+  // [row_begin_[3 s + r], row_begin_[3 s + r + 1]) of nz_col_ / nz_val_ (3 row slots per slack,
+  // empty beyond the constraint's rows).
+  std::vector<int> row_begin_, nz_col_;
+  std::vector<double> nz_val_;
   std::vector<int> sub_slack_begin_, sub_slacks_;  // CSR: subsystem → its slacks
-  std::vector<Eigen::MatrixXd> C_, K_;        // Σ J_sᵀ J_s and A_j + β C_j
+  std::vector<Mode> mode_;
+  std::vector<double> trace_c_;  // Tr(Σ ω J_sᵀ J_s) per subsystem (000:23)
+  // Dense mode: C_j = Σ ω J_sᵀ J_s, K_j = A_j + β C_j and its LLT.
+  std::vector<Eigen::MatrixXd> C_, K_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  // Sparse mode: K_j on the union pattern of A_j and C_j (lower triangle), its values rebuilt
+  // as a + β c entry by entry, and the CHOLMOD factor analyzed once.
+  std::vector<SpMat> Ks_;
+  std::vector<std::vector<double>> ka_, kc_;
+  std::vector<std::unique_ptr<CholmodLLT>> chol_;
+  int sparse_subsystems_ = 0;
 };
 
 }  // namespace ncp
