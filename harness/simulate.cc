@@ -103,6 +103,13 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
                            res};
         if (res <= opt.reference_tol) break;
       }
+      // The reference is the most accurate solution at hand: the step's own solve when the
+      // reference solvers stalled above it.
+      if (!ref.empty() && st.res004 < best.res004)
+        best = Reference{sol.v, sol.lambda,
+                         fmt::format("{} (the step's own solve, {} iterations)", opt.solver,
+                                     r.iterations),
+                         st.res004};
       if (!ref.empty() && !std::isfinite(best.res004))
         throw Error(fmt::format("{}: step {}: no reference solution could be computed", scene.name, k));
       if (!ref.empty()) p.reference = best;

@@ -145,7 +145,10 @@ TEST_P(RigidCpuPath, EqualsSubAdmmEveryIteration) {
   double wv = 0, wl = 0;
   int ra = 0, rb = 0;
   for (const char* adaptive : {"adaptive=1", "adaptive=0"}) {
-    const std::string sub = std::string("factorization=dense;apply=bodies;joint_rows=body;") + adaptive;
+    // The rigid path keeps 004's penalty rule (43): subadmm with that rule, not its safe default.
+    const std::string sub =
+        std::string("factorization=dense;apply=bodies;joint_rows=body;row_scaling=0;balance=paper;") +
+        adaptive;
     CompareRuns(p, "subadmm", sub.c_str(), "subadmm-rigid-cpu", adaptive, 120, wv, wl, ra, rb);
     std::printf("%-16s %s: %d contacts, %d constraints: max over 120 iterations |dv|/|v| %.2e, "
                 "|dl|/|l| %.2e, refactorizations %d / %d\n",
@@ -156,13 +159,15 @@ TEST_P(RigidCpuPath, EqualsSubAdmmEveryIteration) {
   }
 }
 
-// Default `subadmm` (tree factorization of the one-body trees, automatic application): the
-// same iterates up to the rounding of its different factorization, also within 1e-12.
+// `subadmm` with its default factorization (tree factorization of the one-body trees, automatic
+// application) and 004's penalty rule: the same iterates up to the rounding of its different
+// factorization, also within 1e-12.
 TEST_P(RigidCpuPath, CloseToDefaultSubAdmm) {
   const ContactProblem p = GetParam().make();
   double wv = 0, wl = 0;
   int ra = 0, rb = 0;
-  CompareRuns(p, "subadmm", "joint_rows=body", "subadmm-rigid-cpu", "", 120, wv, wl, ra, rb);
+  CompareRuns(p, "subadmm", "joint_rows=body;row_scaling=0;balance=paper", "subadmm-rigid-cpu", "",
+              120, wv, wl, ra, rb);
   std::printf("%-16s default subadmm: max |dv|/|v| %.2e, |dl|/|l| %.2e\n", GetParam().label, wv, wl);
   EXPECT_LE(wv, 1e-12);
   EXPECT_LE(wl, 1e-12);
