@@ -12,6 +12,15 @@
 
 namespace ncp {
 
+namespace {
+std::vector<std::string>& LoadOrder() {
+  static std::vector<std::string> order;
+  return order;
+}
+}  // namespace
+
+std::vector<std::string> LoadedPlugins() { return LoadOrder(); }
+
 std::vector<std::string> LoadPlugin(const std::string& path) {
   // Loading a library twice runs its initializers once: a repeat returns what it registered.
   static std::map<std::string, std::vector<std::string>> loaded;
@@ -43,6 +52,7 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
                             "an exported {}())",
                             path, kPluginRegisterSymbol));
   loaded[key] = added;
+  LoadOrder().push_back(key);
   return added;
 }
 

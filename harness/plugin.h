@@ -18,4 +18,7 @@ inline constexpr char kPluginRegisterSymbol[] = "ncpbench_register_solvers";
 // when the library cannot be loaded, registers nothing, or a registration fails.
 std::vector<std::string> LoadPlugin(const std::string& path);
 
+// The paths of the plug-ins loaded so far, in load order (an isolated job loads them again).
+std::vector<std::string> LoadedPlugins();
+
 }  // namespace ncp

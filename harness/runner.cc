@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "harness/isolated_run.h"
 #include "harness/results_store.h"
 #include "harness/system_info.h"
 #include "harness/thread_limits.h"
@@ -103,6 +104,8 @@ std::string JobKey(const std::string& dataset, const ContactProblem& p, const So
 RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
                  const RunOptions& opt, const WarmStart* warm, int repeat,
                  WarmStart* solution) {
+  if (job.entry->isolated && !InIsolatedJob())
+    return RunIsolated(p, ev, job, opt, warm, repeat, solution);
   RunRecord r;
   r.problem = p.meta.name;
   r.solver = job.entry->name;

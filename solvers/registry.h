@@ -31,6 +31,9 @@ struct SolverEntry {
   // Why Iterate() allocates (e.g. a sparse factorization per Newton step); empty: it does not,
   // and the conformance suite fails the entry if it does.
   std::string iterate_allocates;
+  // Run each job in a forked child with a memory cap (harness/isolated_run.h): for peer
+  // libraries that can end the process (MPI_Abort, exit) or exhaust the machine's memory.
+  bool isolated = false;
 };
 
 // The built-in solvers, then the registered ones in registration order.

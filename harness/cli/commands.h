@@ -21,5 +21,6 @@ void AddBaseline(CLI::App& app, Action& action);
 void AddCompare(CLI::App& app, Action& action);
 void AddSweep(CLI::App& app, Action& action);
 void AddMerge(CLI::App& app, Action& action);
+void AddIsolatedJob(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

@@ -2,12 +2,14 @@
 // write results and reports. Bad input: one line on stderr, exit code 2.
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <string>
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/distribute/cluster.h"
+#include "harness/isolated_run.h"
 
 namespace {
 
@@ -48,6 +50,13 @@ int main(int argc, char** argv) {
   ncp::cli::AddCompare(app, action);
   ncp::cli::AddSweep(app, action);
   ncp::cli::AddMerge(app, action);
+  ncp::cli::AddIsolatedJob(app, action);
+  // Peer solvers that may end their process run as `<this executable> isolated-job`.
+  {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) ncp::EnableIsolation(self.string());
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -14,7 +14,9 @@ std::vector<SolverEntry> Entries() {
                  .make = [m] { return std::make_unique<SiconosSolver>(m); },
                  // Measured: g-prox-wr's iterates differ between 1 and 2 threads (MUMPS inside).
                  .deterministic = m.name != "g-prox-wr",
-                 .iterate_allocates = "work arrays allocated inside Siconos Numerics per call"});
+                 .iterate_allocates = "work arrays allocated inside Siconos Numerics per call",
+                 // MUMPS (g-* methods, PROX) can call MPI_Abort or take gigabytes.
+                 .isolated = true});
   }
   return e;
 }

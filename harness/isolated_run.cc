@@ -1,0 +1,290 @@
+#include "harness/isolated_run.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <thread>
+
+#include "common/error.h"
+#include "harness/plugin.h"
+#include "harness/results_store.h"
+#include "harness/thread_limits.h"
+#include "problems/io/dataset_hdf5.h"
+
+extern char** environ;
+
+namespace ncp {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string g_executable;
+bool g_in_job = false;
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+void WriteVec(std::ofstream& f, const Vec& x) {
+  const std::int64_t n = x.size();
+  f.write(reinterpret_cast<const char*>(&n), sizeof n);
+  f.write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(n * sizeof(double)));
+}
+
+bool ReadVec(std::ifstream& f, Vec& x, std::int64_t max_size) {
+  std::int64_t n = -1;
+  f.read(reinterpret_cast<char*>(&n), sizeof n);
+  if (!f || n < 0 || n > max_size) return false;
+  x.resize(n);
+  f.read(reinterpret_cast<char*>(x.data()), static_cast<std::streamsize>(n * sizeof(double)));
+  return static_cast<bool>(f);
+}
+
+void WriteWarm(const std::string& path, const WarmStart& w) {
+  std::ofstream f(path, std::ios::binary);
+  WriteVec(f, w.v);
+  WriteVec(f, w.lambda);
+  if (!f) throw Error(fmt::format("cannot write '{}'", path));
+}
+
+bool ReadWarm(const std::string& path, std::int64_t max_size, WarmStart* w) {
+  std::ifstream f(path, std::ios::binary);
+  return f && ReadVec(f, w->v, max_size) && ReadVec(f, w->lambda, max_size);
+}
+
+// The row of a job that did not come back: the identity columns as RunOne fills them.
+RunRecord FailedRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt,
+                    int repeat, const std::string& message) {
+  RunRecord r;
+  r.problem = p.meta.name;
+  r.solver = job.entry->name;
+  r.settings = job.settings.ToString();
+  r.budget = opt.budget.ToString();
+  r.warm_start = ToString(opt.warm);
+  r.repeat = repeat;
+  r.threads_given = opt.threads;
+  r.num_dofs = p.num_dofs();
+  r.num_constraints = p.num_constraints();
+  r.num_contacts = p.num_contacts();
+  r.num_bodies = p.structure.empty() ? -1 : static_cast<int>(p.structure.bodies.size());
+  r.status = "failed";
+  r.message = message;
+  return r;
+}
+
+// The job, one "key=value" a line (values never hold a line break).
+void WriteJob(const std::string& path, const SolverJob& job, const RunOptions& opt, int repeat,
+              bool has_warm) {
+  std::ofstream f(path);
+  f << "solver=" << job.entry->name << "\n"
+    << "settings=" << job.settings.ToString() << "\n"
+    << "iters=" << opt.budget.iters << "\n"
+    << fmt::format("time_ms={:.17g}\ntol={:.17g}\n", opt.budget.time_ms, opt.budget.tol)
+    << "tol_metric=" << kMetricNames[static_cast<int>(opt.budget.tol_metric)] << "\n"
+    << "threads=" << opt.threads << "\n"
+    << "trace_every=" << opt.trace_every << "\n"
+    << "tol_every=" << opt.tol_every << "\n"
+    << "warm=" << ToString(opt.warm) << "\n"
+    << "retime=" << (opt.retime_without_tol ? 1 : 0) << "\n"
+    << "repeat=" << repeat << "\n"
+    << "has_warm=" << (has_warm ? 1 : 0) << "\n";
+  for (const std::string& plugin : LoadedPlugins()) f << "plugin=" << plugin << "\n";
+  if (!f) throw Error(fmt::format("cannot write '{}'", path));
+}
+
+std::map<std::string, std::string> ReadJob(const std::string& path,
+                                           std::vector<std::string>* plugins) {
+  std::ifstream f(path);
+  std::map<std::string, std::string> kv;
+  for (std::string line; std::getline(f, line);) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    if (line.substr(0, eq) == "plugin") plugins->push_back(line.substr(eq + 1));
+    else kv[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return kv;
+}
+
+// The environment without an MPI launcher's variables: the job is no rank of the campaign.
+std::vector<std::string> JobEnvironment() {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view s(*e);
+    if (s.starts_with("OMPI_") || s.starts_with("PMIX_") || s.starts_with("PMI_")) continue;
+    env.emplace_back(s);
+  }
+  return env;
+}
+
+}  // namespace
+
+bool InIsolatedJob() { return g_in_job; }
+
+void EnableIsolation(const std::string& executable) { g_executable = executable; }
+
+double IsolatedMemoryCapBytes() {
+  if (kAddressSanitizer) return 0.0;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? 0.5 * static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
+                      const RunOptions& opt, const WarmStart* warm, int repeat,
+                      WarmStart* solution) {
+  if (g_executable.empty() || g_in_job) {
+    const bool was = g_in_job;
+    g_in_job = true;  // RunOne runs it here
+    RunRecord r = RunOne(p, ev, job, opt, warm, repeat, solution);
+    g_in_job = was;
+    return r;
+  }
+  static int counter = 0;
+  const fs::path dir =
+      fs::temp_directory_path() / fmt::format("ncpbench-job-{}-{}", getpid(), counter++);
+  fs::create_directories(dir);
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  WriteDataset((dir / "problem.h5").string(), {p}, {});
+  if (warm) WriteWarm((dir / "warm.bin").string(), *warm);
+  WriteJob((dir / "job.txt").string(), job, opt, repeat, warm != nullptr);
+
+  const double cap = IsolatedMemoryCapBytes();
+  const std::vector<std::string> env_strings = JobEnvironment();
+  std::vector<char*> env;
+  for (const std::string& s : env_strings) env.push_back(const_cast<char*>(s.c_str()));
+  env.push_back(nullptr);
+  const std::string dir_arg = dir.string();
+  char* argv[] = {const_cast<char*>(g_executable.c_str()), const_cast<char*>("isolated-job"),
+                  const_cast<char*>(dir_arg.c_str()), nullptr};
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return RunOne(p, ev, job, opt, warm, repeat, solution);
+  if (pid == 0) {
+    // Only async-signal-safe calls between fork and exec.
+    if (cap > 0) {
+      const rlimit limit = {static_cast<rlim_t>(cap), static_cast<rlim_t>(cap)};
+      setrlimit(RLIMIT_AS, &limit);
+    }
+    execve(argv[0], argv, env.data());
+    _exit(127);
+  }
+  // A peer call can run far past the budget inside one Iterate(): with a time budget, a job
+  // beyond twice it (and a minute) is ended.
+  const double limit_s = opt.budget.time_ms > 0 ? 2.0 * opt.budget.time_ms * 1e-3 + 60.0 : 0.0;
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  bool killed = false;
+  auto pause = std::chrono::microseconds(100);
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (limit_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      killed = true;
+      break;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(5000));
+  }
+  const std::string cap_text = cap > 0 ? fmt::format("{:.1f} GB", cap / 1e9) : "none";
+  if (killed) {
+    return FailedRow(p, job, opt, repeat,
+                     fmt::format("isolated job ended after {:.0f} s, twice its time budget", limit_s));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    try {
+      std::vector<RunRecord> got = ReadResults((dir / "row.h5").string());
+      if (got.size() != 1) throw Error("no row");
+      WarmStart sol;
+      if (solution && ReadWarm((dir / "solution.bin").string(), p.num_dofs() + p.num_rows() + 1,
+                               &sol))
+        *solution = std::move(sol);
+      return std::move(got.front());
+    } catch (const Error& e) {
+      return FailedRow(p, job, opt, repeat, fmt::format("isolated job's row unreadable: {}", e.what()));
+    }
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+    return FailedRow(p, job, opt, repeat, fmt::format("ran out of memory (cap {})", cap_text));
+  if (WIFSIGNALED(status)) {
+    return FailedRow(p, job, opt, repeat,
+                     fmt::format("the solver ended its process (signal {}, {}; memory cap {})",
+                                 WTERMSIG(status), strsignal(WTERMSIG(status)), cap_text));
+  }
+  return FailedRow(p, job, opt, repeat,
+                   fmt::format("the solver ended its process (exit {}, e.g. MPI_Abort in MUMPS; "
+                               "memory cap {})",
+                               WIFEXITED(status) ? WEXITSTATUS(status) : -1, cap_text));
+}
+
+int RunIsolatedJob(const std::string& dir_arg) {
+  const fs::path dir(dir_arg);
+  g_in_job = true;
+  try {
+    std::vector<std::string> plugins;
+    std::map<std::string, std::string> kv = ReadJob((dir / "job.txt").string(), &plugins);
+    for (const std::string& plugin : plugins) LoadPlugin(plugin);  // before the name resolves
+    const auto get = [&](const char* key) {
+      const auto it = kv.find(key);
+      if (it == kv.end()) throw Error(fmt::format("isolated job: '{}' missing", key));
+      return it->second;
+    };
+    const std::vector<ContactProblem> problems = ReadDataset((dir / "problem.h5").string());
+    if (problems.size() != 1) throw Error("isolated job: the problem file holds no single problem");
+    const ContactProblem& p = problems.front();
+    const SolverEntry& entry = FindSolver(get("solver"));
+    SolverJob job{&entry, Settings::Parse(entry.name, entry.settings,
+                                          ParseKeyValues(get("settings")))};
+    RunOptions opt;
+    opt.budget.iters = std::stoi(get("iters"));
+    opt.budget.time_ms = std::stod(get("time_ms"));
+    opt.budget.tol = std::stod(get("tol"));
+    opt.budget.tol_metric = MetricFromName(get("tol_metric").c_str());
+    opt.threads = std::stoi(get("threads"));
+    opt.trace_every = std::stoi(get("trace_every"));
+    opt.tol_every = std::stoi(get("tol_every"));
+    opt.warm = WarmModeFromName(get("warm"));
+    opt.retime_without_tol = get("retime") == "1";
+    const int repeat = std::stoi(get("repeat"));
+    WarmStart warm;
+    const bool has_warm = get("has_warm") == "1";
+    if (has_warm && !ReadWarm((dir / "warm.bin").string(), p.num_dofs() + p.num_rows() + 1, &warm))
+      throw Error("isolated job: unreadable warm start");
+    SetSolverThreads(opt.threads);
+    const Evaluator ev(p);
+    WarmStart solution;
+    const RunRecord r = RunOne(p, ev, job, opt, has_warm ? &warm : nullptr, repeat, &solution);
+    WriteResults((dir / "row.h5").string(), {r}, {});
+    WriteWarm((dir / "solution.bin").string(), solution);
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return 4;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ncpbench isolated-job: %s\n", e.what());
+    return 3;
+  }
+}
+
+}  // namespace ncp
