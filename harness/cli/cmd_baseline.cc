@@ -70,6 +70,8 @@ void AddBaseline(CLI::App& app, Action& action) {
         RunAll({d}, jobs, opt, running, o->quiet);
         if (!Cluster::leader()) continue;  // rank 0 owns the file
         std::filesystem::rename(running, out);
+        std::error_code ec;
+        std::filesystem::remove(running + ".lock", ec);  // the side file's lock, not the baseline's
         std::printf("baseline: %s\n", out.c_str());
       }
       return 0;
