@@ -69,21 +69,10 @@ bool ReadWarm(const std::string& path, std::int64_t max_size, WarmStart* w) {
   return f && ReadVec(f, w->v, max_size) && ReadVec(f, w->lambda, max_size);
 }
 
-// The row of a job that did not come back: the identity columns as RunOne fills them.
+// The row of a job that did not come back.
 RunRecord FailedRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt,
                     int repeat, const std::string& message) {
-  RunRecord r;
-  r.problem = p.meta.name;
-  r.solver = job.entry->name;
-  r.settings = job.settings.ToString();
-  r.budget = opt.budget.ToString();
-  r.warm_start = ToString(opt.warm);
-  r.repeat = repeat;
-  r.threads_given = opt.threads;
-  r.num_dofs = p.num_dofs();
-  r.num_constraints = p.num_constraints();
-  r.num_contacts = p.num_contacts();
-  r.num_bodies = p.structure.empty() ? -1 : static_cast<int>(p.structure.bodies.size());
+  RunRecord r = JobRow(p, job, opt, repeat);
   r.status = "failed";
   r.message = message;
   return r;

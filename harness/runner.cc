@@ -101,11 +101,8 @@ std::string JobKey(const std::string& dataset, const ContactProblem& p, const So
                      opt.retime_without_tol ? "|retime" : "", repeat);
 }
 
-RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
-                 const RunOptions& opt, const WarmStart* warm, int repeat,
-                 WarmStart* solution) {
-  if (job.entry->isolated && !InIsolatedJob())
-    return RunIsolated(p, ev, job, opt, warm, repeat, solution);
+RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt,
+                 int repeat) {
   RunRecord r;
   r.problem = p.meta.name;
   r.solver = job.entry->name;
@@ -118,6 +115,15 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   r.num_constraints = p.num_constraints();
   r.num_contacts = p.num_contacts();
   r.num_bodies = p.structure.empty() ? -1 : static_cast<int>(p.structure.bodies.size());
+  return r;
+}
+
+RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
+                 const RunOptions& opt, const WarmStart* warm, int repeat,
+                 WarmStart* solution) {
+  if (job.entry->isolated && !InIsolatedJob())
+    return RunIsolated(p, ev, job, opt, warm, repeat, solution);
+  RunRecord r = JobRow(p, job, opt, repeat);
 
   std::unique_ptr<Solver> solver = job.entry->make();
   Vec v, lam;

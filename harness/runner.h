@@ -53,6 +53,10 @@ struct RunOptions {
   Shard shard;
 };
 
+// A job's row before it runs: the identity and size columns (status `failed` until set).
+RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt,
+                 int repeat);
+
 // Runs one job. `warm` may be null; `solution`, when given, receives the final (v, λ).
 RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
                  const RunOptions& opt, const WarmStart* warm, int repeat,
