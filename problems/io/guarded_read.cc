@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +53,11 @@ void ProbeRead(const std::string& path, const std::function<void()>& read_fn, do
     return;
   }
   if (pid == 0) {
+    // A child looping inside a library must not outlive its reader: it ends with the parent
+    // (however the parent ends) and, at the latest, shortly after the time limit.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) _exit(kChildError);  // the parent ended before prctl took effect
+    alarm(static_cast<unsigned>(timeout_s) + 2);
     close(fds[0]);
     const int null_fd = open("/dev/null", O_WRONLY);
     if (null_fd >= 0) {
