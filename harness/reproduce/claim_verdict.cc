@@ -38,4 +38,40 @@ Verdict FloorVerdict(const std::vector<double>& best, double floor) {
   return Verdict::kNotReproduced;
 }
 
+Verdict RatioVerdict(double ours, double claimed, double factor) {
+  if (!(std::isfinite(ours) && ours > 0 && claimed > 0)) return Verdict::kNotReproduced;
+  if (ours >= claimed / factor && ours <= claimed * factor) return Verdict::kReproduced;
+  if ((claimed < 1 && ours > 1) || (claimed > 1 && ours < 1)) return Verdict::kContradicted;
+  return Verdict::kNotReproduced;
+}
+
+Verdict OrderVerdict(const std::vector<double>& v) {
+  if (v.size() < 2) return Verdict::kNotReproduced;
+  bool down = true, up = true;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    down &= v[i - 1] > v[i];  // false on NaN
+    up &= v[i - 1] < v[i];
+  }
+  return down ? Verdict::kReproduced : up ? Verdict::kContradicted : Verdict::kNotReproduced;
+}
+
+Verdict AtMostVerdict(double ours, double bound) {
+  return ours <= bound ? Verdict::kReproduced : Verdict::kNotReproduced;
+}
+
+Verdict NearVerdict(const std::vector<double>& ours, double claimed, double tol) {
+  if (ours.empty()) return Verdict::kNotReproduced;
+  for (double x : ours)
+    if (!(std::abs(x - claimed) <= tol)) return Verdict::kNotReproduced;
+  return Verdict::kReproduced;
+}
+
+std::string ClaimHeader() {
+  return "\n## The paper's claims against ours\n\n| claim (paper) | ours | verdict |\n|---|---|---|\n";
+}
+
+std::string ClaimRow(const std::string& claim, const std::string& ours, Verdict v) {
+  return "| " + claim + " | " + ours + " | " + ToString(v) + " |\n";
+}
+
 }  // namespace ncp

@@ -1,6 +1,6 @@
 // Verdicts of a paper's claims against our figures: "reproduced", "not reproduced" (ours falls
 // short of what the paper reports) or "contradicted" (ours does what the paper says cannot be
-// done). A check tests the statement, never restates it.
+// done, or the opposite of what it says happens). A check tests the statement, never restates it.
 #pragma once
 
 #include <string>
@@ -19,7 +19,28 @@ Verdict ReachesVerdict(const std::vector<double>& best, double tol);
 // ours stays more than a decade above it.
 Verdict FloorVerdict(const std::vector<double>& best, double floor);
 
+// "X is `claimed` × Y" for a ratio the paper gives (e.g. residual 0.1 × PGS's, 2.78× the time):
+// reproduced when ours is within `factor` of it either side; contradicted when ours is on the
+// other side of 1 (the order of X and Y reversed); not reproduced otherwise. Non-finite or
+// non-positive figures: not reproduced.
+Verdict RatioVerdict(double ours, double claimed, double factor);
+
+// "a > b > c …" on figures listed in the claimed order: reproduced when strictly decreasing,
+// contradicted when strictly increasing (the order reversed), not reproduced otherwise.
+Verdict OrderVerdict(const std::vector<double>& claimed_descending);
+
+// "X is at most `bound`" (a one-number figure): reproduced when ours ≤ bound, else not reproduced.
+Verdict AtMostVerdict(double ours, double bound);
+
+// "X and Y are about the same" (values in the same unit, e.g. −log10 residuals): reproduced when
+// every value is within `tol` of `claimed`, else not reproduced.
+Verdict NearVerdict(const std::vector<double>& ours, double claimed, double tol);
+
 // Median over finite values, +inf for a non-finite one; NaN when empty.
 double MedianBest(std::vector<double> best);
+
+// Markdown: the claims table's header and one row (claim with the paper id, our figures, verdict).
+std::string ClaimHeader();
+std::string ClaimRow(const std::string& claim, const std::string& ours, Verdict v);
 
 }  // namespace ncp

@@ -2,7 +2,8 @@
 // (5 CANAL, 100 SubADMM and PGS iterations); average time per step and average residual over
 // the whole task against the system DOF. The paper prints no numbers for the figure: its text's
 // statements are the published data (results/papers/004-fig11.csv). The figure is drawn by
-// plots/size_panels.py from the CSV this protocol writes.
+// plots/size_panels.py from the CSV this protocol writes. The claims are tested against ours
+// (claim_verdict.h), and the residual gap of subadmm to pgs is measured on shared frames.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,12 +16,15 @@
 
 #include "common/error.h"
 #include "harness/compare.h"
+#include "harness/metrics/evaluator.h"
+#include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
+#include "problems/math/constraint_operator.h"
 #include "problems/scenarios/rigid/pouring.h"
 #include "solvers/settings.h"
 
@@ -42,7 +46,7 @@ struct Cell {
   std::string status = "failed";  // the worst status of the steps' solves
 };
 
-Cell Measure(const Budgeted& b, int particles) {
+Cell Measure(const Budgeted& b, int particles, const std::vector<std::string>& extra = {}) {
   SimulateOptions so;
   so.solver = b.solver;
   so.iters = b.iters;
@@ -50,6 +54,7 @@ Cell Measure(const Budgeted& b, int particles) {
   so.quiet = true;
   // SubADMM picks its own thread count from the problem size unless told.
   if (std::string(b.solver) == "subadmm") so.sets = {"subadmm.threads=1"};
+  so.sets.insert(so.sets.end(), extra.begin(), extra.end());
   Cell c;
   c.particles = particles;
   c.dofs = 6 * particles;
@@ -110,6 +115,124 @@ RunRecord AsRecord(const Budgeted& b, const Cell& c) {
 
 std::string Num(double v, const char* fmt_spec = "{:.3g}") {
   return std::isfinite(v) ? fmt::format(fmt::runtime(fmt_spec), v) : "—";
+}
+
+
+// Why subadmm's mean residual is above pgs's: every solver on the same frames (recorded from a
+// pgs-driven run of the smallest size, each solved from zero like a step of the simulation), the
+// mean and median res004 at 100 iterations, the share of subadmm's residual on the contacts with
+// the kinematic bottle or cup (one body: inside one subsystem) and on the particle–particle
+// contacts (two subsystems: the split's coupling), and the settings that move it.
+struct Diagnosis {
+  std::string md;
+  double fix_ratio = NAN;  // subadmm row_scaling=0 / pgs, mean res004 over the same frames
+};
+
+Diagnosis Diagnose(int particles, const ReproduceOptions& opt) {
+  SimulateOptions so;
+  so.solver = "pgs";
+  so.iters = 100;
+  so.every = 12;
+  so.reference_solvers.clear();
+  so.quiet = true;
+  const SimulateResult sim =
+      Simulate(*FindScene("pouring"), {{"particles", std::to_string(particles)}}, 1, so);
+  struct Config {
+    const char* label;
+    const char* solver;
+    std::vector<std::string> sets;
+    int iters;
+  };
+  const std::vector<Config> configs = {
+      {"pgs", "pgs", {}, 100},
+      {"admm-full", "admm-full", {}, 100},
+      {"subadmm (defaults)", "subadmm", {"subadmm.threads=1"}, 100},
+      {"subadmm row_scaling=0 (one β per subsystem, 004:34)", "subadmm",
+       {"subadmm.threads=1", "subadmm.row_scaling=0"}, 100},
+      {"subadmm adaptive=0", "subadmm", {"subadmm.threads=1", "subadmm.adaptive=0"}, 100},
+      {"subadmm (defaults), 1000 iterations", "subadmm", {"subadmm.threads=1"}, 1000}};
+  std::vector<std::unique_ptr<Evaluator>> evs;
+  for (const ContactProblem& p : sim.recorded) evs.push_back(std::make_unique<Evaluator>(p));
+  std::string md = fmt::format(
+      "\n## Why subadmm's residual is above pgs's\n\n{} frames of a pgs-driven run with {} "
+      "particles (every 12th step; {}–{} contacts), every solver from zero on the same frames "
+      "(as the simulation solves each step), single thread. Wall share: the part of the summed "
+      "res004 on contacts with the kinematic bottle or cup (one body, inside one subsystem); the "
+      "rest is on particle–particle contacts, which couple two subsystems.\n\n"
+      "| solver | iterations | mean res004 | median res004 | mean / pgs's | wall share |\n"
+      "|---|---:|---:|---:|---:|---:|\n",
+      sim.recorded.size(), particles,
+      sim.recorded.empty() ? 0 : std::min_element(sim.recorded.begin(), sim.recorded.end(), [](const auto& a, const auto& b) { return a.num_contacts() < b.num_contacts(); })->num_contacts(),
+      sim.recorded.empty() ? 0 : std::max_element(sim.recorded.begin(), sim.recorded.end(), [](const auto& a, const auto& b) { return a.num_contacts() < b.num_contacts(); })->num_contacts());
+  Diagnosis d;
+  double pgs_mean = NAN;
+  std::map<std::string, double> means, medians, walls, worst;
+  for (const Config& c : configs) {
+    const SolverJob job = MakeSolverJobs({c.solver}, c.sets).front();
+    RunOptions ro;
+    ro.budget.iters = c.iters;
+    std::vector<double> res;
+    double wall = 0.0, total = 0.0;
+    for (std::size_t f = 0; f < sim.recorded.size(); ++f) {
+      const ContactProblem& p = sim.recorded[f];
+      WarmStart sol;
+      const RunRecord r = RunOne(p, *evs[f], job, ro, nullptr, 0, &sol);
+      res.push_back(r.final_metrics[Metric::kRes004]);
+      if (sol.lambda.size() != p.num_rows() || !sol.lambda.allFinite()) continue;
+      // Bodies per constraint from the structure layer's blocks.
+      std::vector<int> bodies(p.constraints.size(), 0);
+      for (const auto& b : p.structure.blocks) ++bodies[b.constraint];
+      const Vec u = evs[f]->ConstraintVelocity(sol.lambda);
+      for (std::size_t i = 0; i < p.constraints.size(); ++i) {
+        const Constraint& ct = p.constraints[i];
+        const int nr = ct.rows();
+        double x[3], y[3], s2 = 0.0;
+        for (int k = 0; k < nr; ++k) x[k] = sol.lambda[ct.row + k] - u[ct.row + k];
+        ApplyConstraintOperator(ct, 1.0, x, p.e.data() + ct.row, y);
+        for (int k = 0; k < nr; ++k) s2 += (sol.lambda[ct.row + k] - y[k]) * (sol.lambda[ct.row + k] - y[k]);
+        total += std::sqrt(s2);
+        if (bodies[i] <= 1) wall += std::sqrt(s2);
+      }
+    }
+    double mean = 0.0;
+    for (double r : res) mean += r / std::max<std::size_t>(1, res.size());
+    if (std::string(c.label) == "pgs") pgs_mean = mean;
+    if (c.sets.size() == 2 && c.sets[1] == "subadmm.row_scaling=0") d.fix_ratio = mean / pgs_mean;
+    // The part of the mean from the worst tenth of the frames.
+    std::vector<double> sorted = res;
+    std::sort(sorted.rbegin(), sorted.rend());
+    double top = 0.0, all = 0.0;
+    for (std::size_t k = 0; k < sorted.size(); ++k)
+      all += sorted[k], top += k < std::max<std::size_t>(1, sorted.size() / 10) ? sorted[k] : 0.0;
+    means[c.label] = mean, medians[c.label] = MedianBest(res);
+    walls[c.label] = total > 0 ? wall / total : NAN, worst[c.label] = all > 0 ? top / all : NAN;
+    md += fmt::format("| {} | {} | {:.2e} | {:.2e} | {:.3g} | {:.0f}% |\n", c.label, c.iters, mean,
+                      MedianBest(res), mean / pgs_mean, total > 0 ? 100.0 * wall / total : NAN);
+    if (!opt.quiet) std::fprintf(stderr, "004-fig11: diagnosis, %s done\n", c.label);
+  }
+  const std::string sub = "subadmm (defaults)";
+  md += fmt::format(
+      "\nMeasured reason: the gap is subadmm's first-order convergence on the few frames where "
+      "the particles pile up, not the body split and not the bottle. On the same frames subadmm's "
+      "mean res004 is {:.3g}× pgs's while its median is {:.2e} against pgs's {:.2e}; the worst "
+      "tenth of the frames carries {:.0f}% of subadmm's mean. {:.0f}% of its residual is on "
+      "particle–particle contacts (two subsystems), {:.0f}% on the one-body contacts with the "
+      "kinematic bottle and cup, so the wall contacts do not defeat the split. admm-full, with no "
+      "split at all, is also {:.3g}× pgs's mean. β: one β per subsystem as in 004:34 "
+      "(row_scaling=0) gives {:.3g}×, a fixed β (adaptive=0) {:.3g}×: neither closes it. With 1000 "
+      "iterations subadmm reaches {:.2e} ({:.2g}× pgs's at 100). pgs does well because our "
+      "system holds the particles only (the bottle follows a prescribed trajectory): {}-dof "
+      "problems with at most a few dozen contacts, which 100 Gauss–Seidel sweeps solve to round-off "
+      "on most frames; the paper's system couples them to a 28-DOF arm under a strong grasp, "
+      "where it reports PGS unstable. Every step is solved from zero here (the simulation carries "
+      "no warm start), for all three solvers alike.\n",
+      means[sub] / pgs_mean, medians[sub], medians["pgs"], 100.0 * worst[sub],
+      100.0 * (1.0 - walls[sub]), 100.0 * walls[sub], means["admm-full"] / pgs_mean,
+      d.fix_ratio, means["subadmm adaptive=0"] / pgs_mean,
+      means["subadmm (defaults), 1000 iterations"],
+      means["subadmm (defaults), 1000 iterations"] / pgs_mean, 6 * particles);
+  d.md = md;
+  return d;
 }
 
 std::string Run(const ReproduceOptions& opt) {
@@ -209,6 +332,49 @@ std::string Run(const ReproduceOptions& opt) {
       "from its Hessian factorization, well below 3); CANAL reaches a residual under 1e-5 in "
       "5 iterations; SubADMM about 0.1 × the residual of PGS; the residual hardly depends on "
       "the particle count. Our residual is res004 averaged over all constraints.\n";
+  // The claims, each against our figures.
+  md += ClaimHeader();
+  {
+    double canal_worst = 0.0;
+    for (const Cell& c : cells["canal"])
+      canal_worst = std::max(canal_worst, c.failure.empty() ? c.residual : INFINITY);
+    md += ClaimRow("004 §VII-C: CANAL's residual under 1e-5 within 5 iterations",
+                   fmt::format("largest mean res004 over the sizes {:.2e}", canal_worst),
+                   AtMostVerdict(canal_worst, paper.Get("residual_below", "canal")));
+    const double ratio = mean_res["subadmm"] / mean_res["pgs"];
+    md += ClaimRow(fmt::format("004 §VII-C: SubADMM \"approximately {:g} times the residual of "
+                               "PGS\" (within 3×; above 1 is the reverse)",
+                               paper.Get("residual_over_pgs", "subadmm")),
+                   fmt::format("{:.3g}× ({:.2e} / {:.2e})", ratio, mean_res["subadmm"],
+                               mean_res["pgs"]),
+                   RatioVerdict(ratio, paper.Get("residual_over_pgs", "subadmm"), 3.0));
+    const bool fits = growth["canal"].valid && growth["pgs"].valid && growth["subadmm"].valid;
+    md += ClaimRow("004 §VII-C: time grows with DOF as SubADMM < PGS < CANAL",
+                   fits ? fmt::format("k: canal {:.2f} > pgs {:.2f} > subadmm {:.2f}",
+                                      growth["canal"].slope, growth["pgs"].slope,
+                                      growth["subadmm"].slope)
+                        : std::string("needs two sizes or more (--cases ≥ 2)"),
+                   fits ? OrderVerdict({growth["canal"].slope, growth["pgs"].slope,
+                                        growth["subadmm"].slope})
+                        : Verdict::kNotReproduced);
+    // "not significantly affected by the number of particles": every size within half a decade
+    // of the solver's geometric mean.
+    std::string spread;
+    bool flat = sizes >= 2;
+    for (const Budgeted& b : kSolvers) {
+      double lo = INFINITY, hi = 0.0;
+      for (const Cell& c : cells[b.solver])
+        if (c.failure.empty()) lo = std::min(lo, c.residual), hi = std::max(hi, c.residual);
+      spread += fmt::format("{}{} {:.2g}×", spread.empty() ? "" : ", ", b.solver, hi / lo);
+      flat &= hi / lo <= std::sqrt(10.0);
+    }
+    md += ClaimRow("004 §VII-C: the residual is not significantly affected by the particle count "
+                   "(largest / smallest over the sizes ≤ √10)",
+                   sizes >= 2 ? spread : std::string("needs two sizes or more (--cases ≥ 2)"),
+                   flat ? Verdict::kReproduced : Verdict::kNotReproduced);
+  }
+  const Diagnosis why = Diagnose(kParticles[0], opt);
+  md += why.md;
   md += drawn ? fmt::format(
                     "\nFigure: `{}` (left: time per step over DOF; right: residual over "
                     "DOF). Data: `{}`.\n",

@@ -12,6 +12,7 @@
 
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/runner.h"
@@ -155,6 +156,24 @@ std::string Run(const ReproduceOptions& opt) {
   }
   md.back() = '.';
   md += "\n";
+  // 001's statement is about its GPU solver; the CPU rows are context, not its test. 20× the
+  // bodies in under 20× the time is sub-linear; 20× or more contradicts it.
+  md += ClaimHeader();
+  {
+    const Cell& a = all["cubes100"]["subadmm-gpu"];
+    const Cell& b = all["cubes2000"]["subadmm-gpu"];
+    const double paper_ratio = paper.Get("time_ms", "cubes2000") / paper.Get("time_ms", "cubes100");
+    const bool ran = a.ran && b.ran;
+    md += ClaimRow(fmt::format("001: GPU SubADMM's time per step grows sub-linearly from 100 to "
+                               "2000 cubes ({:.2f}× for 20× the bodies)",
+                               paper_ratio),
+                   ran ? fmt::format("subadmm-gpu {:.3f} → {:.3f} ms ({:.2f}×)", a.time_ms,
+                                     b.time_ms, b.time_ms / a.time_ms)
+                       : fmt::format("subadmm-gpu: {}", a.note.empty() ? b.note : a.note),
+                   !ran                             ? Verdict::kNotReproduced
+                   : b.time_ms / a.time_ms < 20.0 ? Verdict::kReproduced
+                                                  : Verdict::kContradicted);
+  }
   return md;
 }
 

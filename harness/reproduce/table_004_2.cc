@@ -10,6 +10,7 @@
 
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/runner.h"
@@ -115,8 +116,40 @@ std::string Run(const ReproduceOptions& opt) {
     md += fmt::format("{} {:.2f}× ", s, paper.Get("inner_iterations", s) / paper.Get("inner_iterations", "canal"));
   md += "\n";
   const std::string pub = "canal (published)";
+  const Verdict fewest =
+      OrderVerdict({std::min(inner["al-trdogleg"], inner["al-dampedsn"]), inner[pub]});
+  md += ClaimHeader();
+  md += ClaimRow("004 §VII-D1: the number of inner iterations is significantly lower for CANAL "
+                 "(published cascade against both ablations)",
+                 fmt::format("canal (published) {:.2f}, al-trdogleg {:.2f}, al-dampedsn {:.2f}; "
+                             "canal (defaults) {:.2f}",
+                             inner[pub], inner["al-trdogleg"], inner["al-dampedsn"],
+                             inner["canal"]),
+                 fewest);
+  md += ClaimRow("004 §VII-D1: TRDogleg performs better than DampedSN, with half the inner "
+                 "iterations",
+                 fmt::format("al-dampedsn {:.2f} vs al-trdogleg {:.2f} ({:.2f}×)",
+                             inner["al-dampedsn"], inner["al-trdogleg"],
+                             inner["al-dampedsn"] / inner["al-trdogleg"]),
+                 OrderVerdict({inner["al-dampedsn"], inner["al-trdogleg"]}));
+  md += ClaimRow("004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
+                 "1.1% / 0%)",
+                 fmt::format("{:.1f}% / {:.1f}% / {:.1f}% (canal published)",
+                             failures["al-trdogleg"], failures["al-dampedsn"], failures[pub]),
+                 failures[pub] == 0.0 && failures["al-trdogleg"] > 0 && failures["al-dampedsn"] > 0
+                     ? Verdict::kReproduced
+                     : Verdict::kNotReproduced);
+  {
+    const double base = 0.5 * (residual["al-trdogleg"] + residual["al-dampedsn"]);
+    md += ClaimRow("004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
+                   "(Table II: 8.22 vs 8.57; here within 0.5 of their mean)",
+                   fmt::format("−log10 {:.2f} (published) / {:.2f} (defaults) vs {:.2f}, {:.2f}",
+                               residual[pub], residual["canal"], residual["al-trdogleg"],
+                               residual["al-dampedsn"]),
+                   NearVerdict({residual[pub]}, base, 0.5));
+  }
   md += fmt::format(
-      "\nThe paper's order (CANAL fewest inner iterations) is not reproduced here; the split "
+      "\nThe paper's order (CANAL fewest inner iterations): {} here; the split "
       "above says where the steps go. (1) Neither ablation gets stuck on these cases: after a "
       "cold first loop ({:.1f} / {:.1f} steps) the strict operator's Newton needs {:.2f} / "
       "{:.2f} steps per loop from the previous loop's v̂, with {:.1f} / {:.1f}% failures; the "
@@ -130,7 +163,7 @@ std::string Run(const ReproduceOptions& opt) {
       "2.5e-3 to 0.7 in 11 of its 18 steps). (3) canal's defaults re-solve the surrogate {:.1f} "
       "times per loop with p refreshed ({:.2f} steps per solve), which buys the residual "
       "({:.2f}) at {:.1f}× the published cascade's steps.\n",
-      first_loop["al-trdogleg"], first_loop["al-dampedsn"], later("al-trdogleg"),
+      ToString(fewest), first_loop["al-trdogleg"], first_loop["al-dampedsn"], later("al-trdogleg"),
       later("al-dampedsn"), failures["al-trdogleg"], failures["al-dampedsn"], later(pub),
       residual[pub], first_loop[pub], solves["canal"] / 10.0, per_solve("canal"),
       residual["canal"], inner["canal"] / inner[pub]);
