@@ -1,3 +1,4 @@
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -7,9 +8,12 @@
 #include "harness/cli/commands.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
+#include "harness/results_store.h"
 
 namespace ncp::cli {
 namespace {
+
+constexpr char kReproduceWallAttr[] = "reproduce_wall_s";  // seconds the protocol took
 
 // The Markdown and, in the results schema, every run the protocol measured (<id>.h5).
 int RunProtocol(const Protocol& p, ReproduceOptions o) {
@@ -19,7 +23,10 @@ int RunProtocol(const Protocol& p, ReproduceOptions o) {
   }
   ProtocolRecords records(p.id, o.traces);
   o.records = &records;
+  const auto start = std::chrono::steady_clock::now();
   std::string md = p.run(o);
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (o.max_iters > 0)
     md += fmt::format("\nRun with --max-iters {}: every measured solver run capped at {} "
                       "iterations, without a time limit.\n", o.max_iters, o.max_iters);
@@ -27,7 +34,8 @@ int RunProtocol(const Protocol& p, ReproduceOptions o) {
   const std::string h5 = o.out_dir + "/" + p.id + ".h5";
   records.Write(h5, {{"reproduce_cases", std::to_string(o.cases)},
                      {"reproduce_max_iters", std::to_string(o.max_iters)},
-                     {"reproduce_traces", o.traces ? "yes" : "no"}});
+                     {"reproduce_traces", o.traces ? "yes" : "no"},
+                     {kReproduceWallAttr, fmt::format("{:.1f}", wall_s)}});
   const std::string path = o.out_dir + "/" + p.id + ".md", tmp = path + ".tmp";
   {
     std::ofstream f(tmp);
@@ -41,6 +49,30 @@ int RunProtocol(const Protocol& p, ReproduceOptions o) {
   std::printf("\nwritten: %s\nwritten: %s (%zu runs)\n", path.c_str(), h5.c_str(),
               records.rows().size());
   return 0;
+}
+
+// How long the protocol took the last time it ran into `out_dir` on this machine, for --list:
+// "last run here: 3.2 min (--cases 2, 2026-11-24)"; "" when it never ran there.
+std::string LastRun(const std::string& out_dir, const std::string& id) {
+  const std::string h5 = out_dir + "/" + id + ".h5";
+  std::error_code ec;
+  if (!std::filesystem::exists(h5, ec)) return "";
+  try {
+    const auto attrs = ReadRunAttrs(h5);
+    const auto wall = attrs.find(kReproduceWallAttr);
+    if (wall == attrs.end()) return "";
+    const double s = std::stod(wall->second);
+    const auto cases = attrs.find("reproduce_cases");
+    const auto date = attrs.find("date");
+    return fmt::format("; last run here: {} ({}{})",
+                       s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.1f} min", s / 60),
+                       cases == attrs.end() || cases->second == "0"
+                           ? "default cases"
+                           : "--cases " + cases->second,
+                       date == attrs.end() ? "" : ", " + date->second.substr(0, 10));
+  } catch (const std::exception&) {
+    return "";  // an unreadable file says nothing about the duration
+  }
 }
 
 }  // namespace
@@ -70,7 +102,8 @@ void AddReproduce(CLI::App& app, Action& action) {
         for (const Protocol& p : Protocols())
           std::printf("%-11s %s\n            setting: %s\n            %s\n", p.id.c_str(),
                       p.title.c_str(), p.setting.c_str(),
-                      p.run ? "runs" : ("needs " + p.missing).c_str());
+                      p.run ? ("runs" + LastRun(o->ro.out_dir, p.id)).c_str()
+                            : ("needs " + p.missing).c_str());
         return 0;
       }
       if (o->ro.cases < 0) throw Error(fmt::format("--cases = {}: must be >= 0", o->ro.cases));
