@@ -223,7 +223,10 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   }
   V_.assign(6 * nb, 0.0), F_.assign(nb, Eigen::Matrix<double, 6, 2>::Zero());
   mode_.assign(nsub_, kDense), tree_.assign(nsub_, {});
-  Jb_.assign(nb, {}), C_.assign(nsub_, {}), K_.assign(nsub_, {}), llt_.resize(nsub_);
+  Jb_.assign(nb, {}), C_.assign(nsub_, {}), K_.assign(nsub_, {});
+  // Constructed in place: copying an Eigen::LLT before compute() reads its unset status.
+  llt_.clear();
+  llt_.resize(nsub_);
   tree_subsystems_ = 0;
   std::vector<Mat6> G;  // per body of a subsystem: Σ JᵀJ as a 6 × 6
   for (int j = 0; j < nsub_; ++j) {

@@ -68,7 +68,10 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
 
   const int setting = s.GetInt("factorization");
   mode_.assign(nsub_, kDense), trace_c_.assign(nsub_, 0.0);
-  C_.assign(nsub_, {}), K_.assign(nsub_, {}), llt_.assign(nsub_, {});
+  C_.assign(nsub_, {}), K_.assign(nsub_, {});
+  // Constructed in place: copying an Eigen::LLT before compute() reads its unset status.
+  llt_.clear();
+  llt_.resize(nsub_);
   Ks_.assign(nsub_, {}), ka_.assign(nsub_, {}), kc_.assign(nsub_, {});
   chol_.clear(), chol_.resize(nsub_);
   sparse_subsystems_ = 0;
