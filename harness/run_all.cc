@@ -22,23 +22,26 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One solver job on a run of consecutive problems of one input, all repeats. With --warm
-// previous a problem starts from the previous problem's solution, so the whole sequence is one
-// unit; otherwise each problem is its own.
+// One solver job on a run of consecutive problems of one input and a range of repeats. With
+// --warm previous a problem starts from the previous problem's solution, so the whole sequence
+// with all repeats is one unit; otherwise each problem and repeat is its own (small units leave
+// little idle time at the end of a campaign shared by several processes).
 struct Unit {
   std::size_t data = 0, job = 0, begin = 0, end = 0;
+  int rep_begin = 0, rep_end = 1;
 };
 
 std::vector<Unit> MakeUnits(const std::vector<DatasetInput>& data, std::size_t jobs,
-                            WarmMode warm) {
+                            WarmMode warm, int repeat) {
   std::vector<Unit> units;
   for (std::size_t d = 0; d < data.size(); ++d) {
     for (std::size_t j = 0; j < jobs; ++j) {
       const std::size_t n = data[d].problems.size();
       if (warm == WarmMode::kPrevious) {
-        units.push_back({d, j, 0, n});
+        units.push_back({d, j, 0, n, 0, repeat});
       } else {
-        for (std::size_t i = 0; i < n; ++i) units.push_back({d, j, i, i + 1});
+        for (std::size_t i = 0; i < n; ++i)
+          for (int rep = 0; rep < repeat; ++rep) units.push_back({d, j, i, i + 1, rep, rep + 1});
       }
     }
   }
@@ -68,13 +71,15 @@ class Campaign {
                   jobs_[u.job], opt_, rep);
   }
 
-  std::size_t Jobs(const Unit& u) const { return (u.end - u.begin) * opt_.repeat; }
+  std::size_t Jobs(const Unit& u) const {
+    return (u.end - u.begin) * static_cast<std::size_t>(u.rep_end - u.rep_begin);
+  }
 
   // Jobs of the unit that the store already has.
   std::size_t Done(const Unit& u) const {
     std::size_t n = 0;
     for (std::size_t i = u.begin; i < u.end; ++i)
-      for (int rep = 0; rep < opt_.repeat; ++rep) n += store_.Has(Key(u, i, rep)) ? 1 : 0;
+      for (int rep = u.rep_begin; rep < u.rep_end; ++rep) n += store_.Has(Key(u, i, rep)) ? 1 : 0;
     return n;
   }
 
@@ -89,7 +94,7 @@ class Campaign {
     for (std::size_t i = u.begin; i < u.end; ++i) {
       const ContactProblem& p = d.problems[i];
       std::unique_ptr<Evaluator> ev;
-      for (int rep = 0; rep < opt_.repeat; ++rep) {
+      for (int rep = u.rep_begin; rep < u.rep_end; ++rep) {
         const std::string key = Key(u, i, rep);
         if (!ev) ev = std::make_unique<Evaluator>(p);
         const bool last_rep = rep == opt_.repeat - 1;
@@ -188,13 +193,13 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   ResultsStore store(results_path, Cluster::leader() ? ResultsStore::Access::kOwner
                                                      : ResultsStore::Access::kContributor);
   Campaign campaign(data, jobs, opt, store, quiet);
-  const std::vector<Unit> units = MakeUnits(data, jobs.size(), opt.warm);
+  const std::vector<Unit> units = MakeUnits(data, jobs.size(), opt.warm, opt.repeat);
   UnitCounts counts;
   long skipped = 0;
   if (Cluster::leader()) {
     for (std::size_t u = 0; u < units.size(); ++u) {
       // The shard is chosen by the unit's first job key, which no input order changes.
-      if (!opt.shard.Selects(campaign.Key(units[u], units[u].begin, 0))) continue;
+      if (!opt.shard.Selects(campaign.Key(units[u], units[u].begin, units[u].rep_begin))) continue;
       const std::size_t done = campaign.Done(units[u]), all = campaign.Jobs(units[u]);
       skipped += static_cast<long>(done);
       if (done < all) {

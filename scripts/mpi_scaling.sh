@@ -10,9 +10,9 @@ cd "$(dirname "$0")/.."
 ncp="$build/ncpbench"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-# 5 problems × 5 solvers × 2 repeats = 50 jobs of ~0.1-0.5 s each, one thread per job.
+# 5 problems × 5 solvers × 2 repeats = 50 jobs of ~0.1-1 s each, one thread per job.
 args=(run datasets/default/random-large.h5 -s pgs,pj,apgd,admm-full,nnewton --repeat 2
-      --iters 300 --threads 1 -q)
+      --iters 1000 --threads 1 -q)
 [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 t0=$(date +%s.%N)
 "$ncp" "${args[@]}" -o "$dir/one.h5" >/dev/null
