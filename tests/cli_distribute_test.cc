@@ -52,15 +52,13 @@ int Shell(const std::string& cmd, const fs::path& dir) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// The reference: the same sweep in one plain process.
-const std::map<std::string, Row>& SingleProcessRows() {
-  static const std::map<std::string, Row> rows = [] {
-    const fs::path dir = testing::FreshDir("distribute_single");
-    const auto r = testing::RunCli(std::string(kSweep) + " -o " + (dir / "one.h5").string(), dir);
-    EXPECT_EQ(r.code, 0) << r.err;
-    return Rows((dir / "one.h5").string());
-  }();
-  return rows;
+// The reference: the same sweep in one plain process, in the caller's own folder (ctest runs the
+// tests of this file in parallel processes).
+std::map<std::string, Row> SingleProcessRows(const std::string& test) {
+  const fs::path dir = testing::FreshDir("distribute_single_" + test);
+  const auto r = testing::RunCli(std::string(kSweep) + " -o " + (dir / "one.h5").string(), dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  return Rows((dir / "one.h5").string());
 }
 
 TEST(Shard, ParsesAndRefusesWithTheRule) {
@@ -111,14 +109,15 @@ TEST(CliDistribute, ShardsMergedEqualOneProcess) {
   const auto m = testing::RunCli("merge -o " + (dir / "all.h5").string() + inputs, dir);
   ASSERT_EQ(m.code, 0) << m.err;
   EXPECT_NE(m.out.find("merged 3 files: 60 rows"), std::string::npos) << m.out;
-  EXPECT_EQ(Rows((dir / "all.h5").string()), SingleProcessRows());
+  const std::map<std::string, Row> single = SingleProcessRows("shards");
+  EXPECT_EQ(Rows((dir / "all.h5").string()), single);
   // Merging again changes nothing; an input given twice is named as such.
   const auto again = testing::RunCli("merge -o " + (dir / "all.h5").string() + inputs +
                                          " " + (dir / "c.shard-1-of-3.h5").string(),
                                      dir);
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.err.find("were in more than one input"), std::string::npos) << again.err;
-  EXPECT_EQ(Rows((dir / "all.h5").string()), SingleProcessRows());
+  EXPECT_EQ(Rows((dir / "all.h5").string()), single);
 }
 
 // The Slurm example as array tasks 1..3 of 3 (Slurm's variables set by hand), then merge.
@@ -199,7 +198,7 @@ TEST(CliDistribute, MpiRanksEqualOneProcess) {
   const std::string out = (dir / "mpi.h5").string();
   ASSERT_EQ(Shell(Mpirun(3) + kSweep + " -o " + out, dir), 0)
       << testing::Slurp((dir / "err.txt").string());
-  EXPECT_EQ(Rows(out), SingleProcessRows());
+  EXPECT_EQ(Rows(out), SingleProcessRows("mpi"));
   std::set<std::string> workers;
   for (const RunRecord& r : ReadResults(out)) {
     workers.insert(r.worker);
