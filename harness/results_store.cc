@@ -605,10 +605,6 @@ void WriteAtomically(const std::string& path, WriteFn write) {
 // once in a child first, so that such a file is a one-line error (problems/io/guarded_read.h).
 // The store's own parts are not probed: thousands of forks would dominate a resume.
 void ProbeResults(const std::string& path) {
-  // Reading is fast (a 100 MB file in seconds): a child still busy after 10 s plus 2 s per MB
-  // is looping inside the library.
-  std::error_code ec;
-  const double mb = static_cast<double>(fs::file_size(path, ec)) / 1e6;
   ProbeRead(
       path,
       [&] {
@@ -616,7 +612,7 @@ void ProbeResults(const std::string& path) {
         reader.Attrs();
         reader.Rows(false);
       },
-      10.0 + 2.0 * (ec ? 0.0 : mb));
+      ProbeTimeLimit(path));
 }
 
 }  // namespace

@@ -525,7 +525,7 @@ ContactProblem ReadFclibInProcess(const std::string& path) {
 }  // namespace
 
 ContactProblem ReadFclib(const std::string& path) {
-  ProbeRead(path, [&] { ReadFclibInProcess(path); });
+  ProbeRead(path, [&] { ReadFclibInProcess(path); }, ProbeTimeLimit(path));
   return ReadFclibInProcess(path);
 }
 

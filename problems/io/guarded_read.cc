@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <thread>
 
 #include "common/error.h"
@@ -41,6 +42,12 @@ std::string ReadAll(int fd) {
 }
 
 }  // namespace
+
+double ProbeTimeLimit(const std::string& path) {
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  return 10.0 + 2.0 * (ec ? 0.0 : static_cast<double>(bytes) / 1e6);
+}
 
 void ProbeRead(const std::string& path, const std::function<void()>& read_fn, double timeout_s) {
   int fds[2];

@@ -16,4 +16,8 @@ namespace ncp {
 void ProbeRead(const std::string& path, const std::function<void()>& read,
                double timeout_s = 300.0);
 
+// A time limit for probing `path`: reading takes well under a second per MB, so a child still
+// busy after 10 s plus 2 s per MB is looping inside a library on a corrupt file.
+double ProbeTimeLimit(const std::string& path);
+
 }  // namespace ncp
