@@ -99,16 +99,6 @@ std::string TracePath(std::size_t row) { return "/traces/" + std::to_string(row)
 
 
 // Variable-length UTF-8 string type, what h5py writes for str and reads without options.
-// Fixed-length UTF-8 string type of `width` bytes (at least 1: HDF5 has no empty type),
-// NUL-padded; h5py reads it as bytes.
-h5::Handle FixedStringType(std::size_t width) {
-  h5::Handle type(H5Tcopy(H5T_C_S1));
-  H5Tset_size(type.id(), std::max<std::size_t>(width, 1));
-  H5Tset_strpad(type.id(), H5T_STR_NULLPAD);
-  H5Tset_cset(type.id(), H5T_CSET_UTF8);
-  return type;
-}
-
 h5::Handle Utf8StringType() {
   h5::Handle type(H5Tcopy(H5T_C_S1));
   H5Tset_size(type.id(), H5T_VARIABLE);
@@ -532,7 +522,7 @@ class ResultsWriter {
   // ones live in HDF5's global heap, whose reader (H5HG_read) crashes or loops on a corrupt
   // file. Files written before keep reading (ResultsReader takes both, in a guarded child).
   void WriteStringAttr(const std::string& name, const std::string& value) {
-    h5::Handle type = FixedStringType(value.size());
+    h5::Handle type = h5::FixedStringType(value.size());
     h5::Handle space(H5Screate(H5S_SCALAR));
     h5::Handle attr(
         H5Acreate2(file_.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT));
@@ -546,7 +536,7 @@ class ResultsWriter {
   void WriteStrings(hid_t loc, const std::string& name, const std::vector<std::string>& v) {
     std::size_t width = 0;
     for (const std::string& s : v) width = std::max(width, s.size());
-    h5::Handle type = FixedStringType(width);
+    h5::Handle type = h5::FixedStringType(width);
     width = H5Tget_size(type.id());
     h5::Handle space = Space1D(v.size());
     h5::Handle ds(H5Dcreate2(loc, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT,

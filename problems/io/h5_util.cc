@@ -42,17 +42,6 @@ const char* ClassName(H5T_class_t c) {
   }
 }
 
-// Strings are written fixed-length (NUL-padded to the longest, UTF-8): variable-length ones
-// live in HDF5's global heap, whose reader (H5HG_read) crashes or loops on a corrupt file.
-// Files with variable-length strings still read (ReadStringsWith takes both).
-Handle FixedStringType(std::size_t width) {
-  Handle t(H5Tcopy(H5T_C_S1));
-  H5Tset_size(t.id(), std::max<std::size_t>(width, 1));  // HDF5 has no zero-width string
-  H5Tset_strpad(t.id(), H5T_STR_NULLPAD);
-  H5Tset_cset(t.id(), H5T_CSET_UTF8);
-  return t;
-}
-
 // Reads a string-typed dataset or attribute (variable or fixed length) into `out`.
 template <typename ReadFn>
 bool ReadStringsWith(hid_t file_type, hid_t space, std::size_t n, ReadFn read,
@@ -152,6 +141,17 @@ std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes) 
   return fmt::format("declares {:.0f} elements ({:.3g} bytes), more than {:g} x the file's {} bytes + "
                      "{:g} MB: a corrupt size",
                      count, bytes, kMaxInflation, file_bytes, kSlackBytes / 1e6);
+}
+
+// Strings are written fixed-length (NUL-padded to the longest, UTF-8): variable-length ones
+// live in HDF5's global heap, whose reader (H5HG_read) crashes or loops on a corrupt file.
+// Files with variable-length strings still read (ReadStringsWith takes both).
+Handle FixedStringType(std::size_t width) {
+  Handle t(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t.id(), std::max<std::size_t>(width, 1));  // HDF5 has no zero-width string
+  H5Tset_strpad(t.id(), H5T_STR_NULLPAD);
+  H5Tset_cset(t.id(), H5T_CSET_UTF8);
+  return t;
 }
 
 void SilenceErrors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }

@@ -39,6 +39,10 @@ class Handle {
 // corrupt header can declare any extent: checked before anything is allocated for it.
 std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes);
 
+// Fixed-length UTF-8 string type of `width` bytes (at least 1), NUL-padded: how the suite writes
+// strings (variable-length ones live in HDF5's global heap, whose reader breaks on corrupt files).
+Handle FixedStringType(std::size_t width);
+
 // Turns off HDF5's automatic error-stack printing for the calling thread.
 void SilenceErrors();
 
