@@ -18,6 +18,15 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+constexpr char kReportReferences[] =
+    "J. Lee, M. Lee, S. Park, J. Yun, D. Lee, \"Variations of Augmented Lagrangian for Robotic "
+    "Multi-Contact Simulation\" (res004, paper 004); V. Acary, M. Brémond, O. Huber, \"On "
+    "solving contact problems with Coulomb friction: formulations and numerical comparisons\" "
+    "(2018; natural map, performance profiles); V. Acary, M. Brémond, T. Koziara, F. Pérignon, "
+    "\"FCLIB: a collection of discrete 3D Frictional Contact problems\" (2014; the fclib "
+    "format and problems); E. D. Dolan, J. J. Moré, \"Benchmarking optimization software with "
+    "performance profiles\" (2002).";
+
 using RowPtrs = std::vector<const RunRecord*>;
 
 // ---------------------------------------------------------------------------------------------
@@ -79,30 +88,53 @@ std::size_t StatusIndex(const std::string& status) {
   return kFailedIndex;
 }
 
-void CountSuccesses(const std::map<std::string, ProblemOutcome>& problems, SolverSummary& s) {
+void CountSuccesses(const std::map<std::string, ProblemOutcome>& problems,
+                    const ProfileTolerances& tolerances, SolverSummary& s) {
   for (std::size_t m = 0; m < kReportMetrics.size(); ++m) {
-    for (std::size_t p = 0; p < kAccuracyProfiles.size(); ++p) {
+    for (std::size_t p = 0; p < tolerances.size(); ++p) {
       int solved = 0;
       for (const auto& [name, o] : problems) {
-        solved += IsSuccess(*o.first, kReportMetrics[m], kAccuracyProfiles[p].tolerance);
+        solved += IsSuccess(*o.first, kReportMetrics[m], tolerances[p]);
       }
       s.success_rate[m][p] = problems.empty() ? 0.0 : static_cast<double>(solved) / problems.size();
     }
   }
 }
 
-SolverSummary SummarizeVariant(const RowPtrs& runs) {
+// Distinct messages of the runs that are not counted (diverged, failed, not-applicable), each
+// with its count, so that a reader sees why a solver is missing from the ranking.
+std::string Reasons(const std::map<std::string, ProblemOutcome>& problems) {
+  std::map<std::string, int> seen;
+  for (const auto& [name, o] : problems) {
+    const std::string& st = o.first->status;
+    if (st != "diverged" && st != "failed" && st != "not-applicable") continue;
+    std::string m = o.first->message.empty() ? "(no message)" : o.first->message;
+    if (m.size() > 160) m = m.substr(0, 157) + "...";
+    ++seen[st + ": " + m];
+  }
+  std::string out;
+  for (const auto& [m, n] : seen) out += fmt::format("{}{} × {}", out.empty() ? "" : "; ", n, m);
+  return out;
+}
+
+// best_time: per problem, the earliest time any solver reached res004 ≤ kTimeToTolerance.
+SolverSummary SummarizeVariant(const RowPtrs& runs, const ProfileTolerances& tolerances,
+                               const std::map<std::string, double>& best_time) {
   const std::map<std::string, ProblemOutcome> problems = ByProblem(runs);
   SolverSummary s;
   s.problems = static_cast<int>(problems.size());
-  CountSuccesses(problems, s);
-  std::vector<double> times, iterations, res004, natmap_rel, to_tolerance;
+  CountSuccesses(problems, tolerances, s);
+  std::vector<double> times, iterations, res004, natmap_rel, to_tolerance, at_best;
   for (const auto& [name, o] : problems) {
     if (!std::isnan(o.time_s)) times.push_back(o.time_s);
     if (o.first->iterations >= 0) iterations.push_back(o.first->iterations);
     res004.push_back(o.first->final_metrics[Metric::kRes004]);
     natmap_rel.push_back(o.first->final_metrics[Metric::kNatmapRel]);
     if (!std::isnan(o.time_to_tolerance_s)) to_tolerance.push_back(o.time_to_tolerance_s);
+    if (const auto b = best_time.find(name); b != best_time.end()) {
+      const bool counted = o.first->status != "not-applicable" && o.first->status != "failed";
+      at_best.push_back(counted ? Res004AtTime(*o.first, b->second) : kInf);
+    }
     ++s.status_counts[StatusIndex(o.first->status)];
   }
   s.shgeom_time_s = ShiftedGeometricMean(times, kTimeShiftS);
@@ -111,6 +143,8 @@ SolverSummary SummarizeVariant(const RowPtrs& runs) {
   s.median_natmap_rel = MedianResidual(natmap_rel);
   s.reached_tolerance = static_cast<int>(to_tolerance.size());
   s.median_time_to_tolerance_s = Median(to_tolerance);
+  s.median_res004_at_best_time = at_best.empty() ? kNaN : MedianResidual(at_best);
+  s.reasons = Reasons(problems);
   return s;
 }
 
@@ -185,12 +219,20 @@ void RankSolvers(DatasetSummary& d) {
 
 DatasetSummary SummarizeDataset(const std::string& name, const RowPtrs& rows) {
   std::map<VariantKey, RowPtrs> variants;
-  for (const RunRecord* r : rows) variants[KeyOf(*r)].push_back(r);
+  std::map<std::string, double> best_time;  // per problem, over every variant and repeat
+  for (const RunRecord* r : rows) {
+    variants[KeyOf(*r)].push_back(r);
+    const double t = TimeToTolerance(*r, kTimeToTolerance);
+    if (std::isnan(t)) continue;
+    const auto [it, fresh] = best_time.try_emplace(r->problem, t);
+    if (!fresh) it->second = std::fmin(it->second, t);
+  }
   const std::map<VariantKey, std::string> labels = Labels(variants);
   DatasetSummary d;
   d.dataset = name;
+  d.tolerances = TolerancesFor(rows, &d.run_tolerance);
   for (const auto& [key, runs] : variants) {
-    d.solvers.push_back(SummarizeVariant(runs));
+    d.solvers.push_back(SummarizeVariant(runs, d.tolerances, best_time));
     d.solvers.back().label = labels.at(key);
   }
   std::sort(d.solvers.begin(), d.solvers.end(),
@@ -282,31 +324,56 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
   return out + "\n";
 }
 
-std::string HowToRead() {
-  return fmt::format(
-      "Success at a profile (low {}, mid {}, high {}): final metric ≤ the profile's "
-      "tolerance, finite, and status neither diverged nor failed. Time: shifted geometric mean "
-      "of total_time_s (setup + solve, minimum over repeats per problem, shift {:g} ms) over "
-      "every run that ran to its end (not diverged, failed or not-applicable), successful or "
-      "not — read it with the success rates. Relative "
-      "time divides it by the best solver's on the dataset; that ratio transfers across "
-      "machines, absolute times hold for the CPU above. Medians count a non-finite residual "
-      "as inf. Status: converged / max-iterations / time-limit / diverged / failed / "
-      "not-applicable.\n\n",
-      Tolerance(kAccuracyProfiles[0].tolerance), Tolerance(kAccuracyProfiles[1].tolerance),
-      Tolerance(kAccuracyProfiles[2].tolerance), kTimeShiftS * 1e3);
+// Which profiles are fixed and which come from the run, in the words of the tables.
+std::string ProfilesText(const std::vector<DatasetSummary>& datasets) {
+  std::set<double> from_run;
+  for (const DatasetSummary& d : datasets)
+    if (d.tolerances[2] != kAccuracyProfiles[2].tolerance) from_run.insert(d.tolerances[2]);
+  std::string high = fmt::format("high {} (fixed)", Tolerance(kAccuracyProfiles[2].tolerance));
+  if (!from_run.empty()) {
+    std::string list;
+    for (double t : from_run) list += (list.empty() ? "" : ", ") + Tolerance(t);
+    high = fmt::format("high = the run's --tol ({}) where the runs stopped at a tolerance below "
+                       "{}, else {}",
+                       list, Tolerance(kAccuracyProfiles[1].tolerance),
+                       Tolerance(kAccuracyProfiles[2].tolerance));
+  }
+  return fmt::format("low {} and mid {} (fixed), {}", Tolerance(kAccuracyProfiles[0].tolerance),
+                     Tolerance(kAccuracyProfiles[1].tolerance), high);
 }
 
-std::string TableHead() {
+std::string HowToRead(const std::vector<DatasetSummary>& datasets) {
+  return fmt::format(
+      "## How to read the dataset tables\n\n"
+      "Success at a profile ({}): final metric ≤ the profile's tolerance, finite, and status "
+      "neither diverged nor failed. **Time in the tables** (one definition): shifted geometric "
+      "mean of total_time_s (setup + solve, minimum over repeats per problem, shift {:g} ms) over "
+      "every run that ran to its end (not diverged, failed or not-applicable), successful or "
+      "not — read it with the success rates. Relative time divides it by the best solver's on "
+      "the dataset; that ratio transfers across machines, absolute times hold for the CPU above. "
+      "**res004 at best time**: per problem, res004 of the solver's trace at the moment the "
+      "fastest solver on that problem reached res004 ≤ {} (the same time budget for every "
+      "solver), median over problems — the error at a fixed budget. The verdict lines under each "
+      "table use the median time to res004 ≤ {} from the traces, as they say. Medians count a "
+      "non-finite residual as inf. Status: converged / max-iterations / time-limit / diverged / "
+      "failed / not-applicable; runs that diverged, failed or were not applicable are never "
+      "ranked, and their messages are listed under the table. Metric definitions: last "
+      "section.\n\n",
+      ProfilesText(datasets), kTimeShiftS * 1e3, Tolerance(kTimeToTolerance),
+      Tolerance(kTimeToTolerance));
+}
+
+std::string TableHead(const DatasetSummary& d) {
   std::string head = "| solver | problems |";
   for (Metric m : kReportMetrics) {
-    for (const AccuracyProfile& p : kAccuracyProfiles) {
-      head += fmt::format(" {} {} |", kMetricNames[static_cast<std::size_t>(m)], p.name);
+    for (std::size_t p = 0; p < kAccuracyProfiles.size(); ++p) {
+      head += fmt::format(" {} ≤ {} |", kMetricNames[static_cast<std::size_t>(m)],
+                          Tolerance(d.tolerances[p]));
     }
   }
   head +=
-      " time shgeom [ms] | time rel. | median iters | median res004 | median natmap_rel |"
-      " status conv/max-it/time/div/fail/n-a |\n";
+      " time shgeom [ms] | time rel. | median iters | median res004 | res004 at best time |"
+      " median natmap_rel | status conv/max-it/time/div/fail/n-a |\n";
   const std::size_t columns = std::count(head.begin(), head.end(), '|') - 1;
   std::string rule = "|";
   for (std::size_t i = 0; i < columns; ++i) rule += i < 2 ? "---|" : "---:|";
@@ -318,15 +385,28 @@ std::string TableRow(const SolverSummary& s) {
   for (const auto& rates : s.success_rate) {
     for (double rate : rates) row += " " + Percent(rate) + " |";
   }
-  row += fmt::format(" {} | {} | {} | {} | {} | {} |\n", Sig(s.shgeom_time_s * 1e3),
+  row += fmt::format(" {} | {} | {} | {} | {} | {} | {} |\n", Sig(s.shgeom_time_s * 1e3),
                      Sig(s.relative_time), Count(s.median_iterations), Residual(s.median_res004),
-                     Residual(s.median_natmap_rel), fmt::join(s.status_counts, "/"));
+                     Residual(s.median_res004_at_best_time), Residual(s.median_natmap_rel),
+                     fmt::join(s.status_counts, "/"));
   return row;
 }
 
 std::string Verdicts(const DatasetSummary& d) {
   std::string out;
-  if (d.most_accurate >= 0) {
+  // Runs stopped at the run's tolerance all end just below it: their final residuals say which
+  // solver overshot most, not which is most accurate.
+  std::vector<std::string> at_tolerance;
+  if (std::isfinite(d.run_tolerance)) {
+    for (const SolverSummary& s : d.solvers)
+      if (s.median_res004 <= d.run_tolerance) at_tolerance.push_back(Escape(s.label));
+  }
+  if (at_tolerance.size() > 1) {
+    out += fmt::format(
+        "Most accurate: not ranked — {} solvers stopped at the run's tolerance {} (median final "
+        "res004 below it: {}).\n",
+        at_tolerance.size(), Tolerance(d.run_tolerance), fmt::join(at_tolerance, ", "));
+  } else if (d.most_accurate >= 0) {
     const SolverSummary& s = d.solvers[d.most_accurate];
     out += fmt::format("Most accurate: **{}** (median final res004 {}).\n", Escape(s.label),
                        Residual(s.median_res004));
@@ -347,9 +427,14 @@ std::string Verdicts(const DatasetSummary& d) {
 
 std::string DatasetSection(const DatasetSummary& d) {
   std::string out = fmt::format("## Dataset {}\n\n", d.dataset.empty() ? "(unnamed)" : d.dataset);
-  out += TableHead();
+  out += TableHead(d);
   for (const SolverSummary& s : d.solvers) out += TableRow(s);
-  return out + "\n" + Verdicts(d) + "\n";
+  out += "\n" + Verdicts(d);
+  std::string reasons;
+  for (const SolverSummary& s : d.solvers)
+    if (!s.reasons.empty()) reasons += fmt::format("- {}: {}\n", Escape(s.label), Escape(s.reasons));
+  if (!reasons.empty()) out += "\nRuns not counted (diverged, failed, not applicable) and why:\n\n" + reasons;
+  return out + "\n";
 }
 
 }  // namespace
@@ -374,6 +459,46 @@ double TimeToTolerance(const RunRecord& r, double tolerance) {
     if (std::isfinite(value) && value <= tolerance) earliest = std::fmin(earliest, p.time_s);
   }
   return earliest;
+}
+
+double Res004AtTime(const RunRecord& r, double time_s) {
+  if (r.trace.empty()) return kNaN;
+  const TracePoint* at = &r.trace.front();
+  for (const TracePoint& p : r.trace)
+    if (p.time_s <= time_s && p.time_s >= at->time_s) at = &p;
+  return at->metrics[Metric::kRes004];
+}
+
+ProfileTolerances TolerancesFor(const std::vector<const RunRecord*>& rows, double* run_tolerance) {
+  ProfileTolerances t{};
+  for (std::size_t p = 0; p < t.size(); ++p) t[p] = kAccuracyProfiles[p].tolerance;
+  double shared = kNaN;
+  bool first = true;
+  for (const RunRecord* r : rows) {
+    // "tol=" as an item of the budget string; 0 or absent means no tolerance.
+    double tol = kNaN;
+    const std::string& b = r->budget;
+    for (std::size_t at = 0; at < b.size();) {
+      const std::size_t end = std::min(b.find(';', at), b.size());
+      if (b.compare(at, 4, "tol=") == 0) {
+        char* stop = nullptr;
+        const std::string value = b.substr(at + 4, end - at - 4);
+        const double v = std::strtod(value.c_str(), &stop);
+        if (stop != value.c_str() && *stop == '\0' && std::isfinite(v) && v > 0) tol = v;
+      }
+      at = end + 1;
+    }
+    if (first) {
+      shared = tol;
+      first = false;
+    } else if (!(tol == shared)) {  // also when either is NaN
+      shared = kNaN;
+      break;
+    }
+  }
+  if (run_tolerance != nullptr) *run_tolerance = shared;
+  if (shared < kAccuracyProfiles[1].tolerance) t[2] = shared;
+  return t;
 }
 
 std::vector<DatasetSummary> SummarizeResults(const std::vector<RunRecord>& rows) {
@@ -413,6 +538,22 @@ std::string HostsLines(const std::vector<RunRecord>& rows) {
   return out;
 }
 
+// The report's metrics with their units and sources, and the papers they come from by title.
+std::string MetricDefinitions() {
+  std::string out = "## Metrics and sources\n\n";
+  for (Metric m : {Metric::kRes004, Metric::kNatmapRel, Metric::kNatmapAbs}) {
+    const auto i = static_cast<std::size_t>(m);
+    out += fmt::format("- **{}**: {}.\n", kMetricNames[i], kMetricMeanings[i]);
+  }
+  out += fmt::format(
+      "- **time**: wall-clock seconds of the solver's Setup() and Iterate() calls (evaluation of "
+      "traces and tolerances excluded); the tables show it in ms.\n- **time to tolerance**: the "
+      "earliest trace point with res004 ≤ the tolerance (trace resolution: every --trace "
+      "iterations).\n\nPapers: {}\n",
+      kReportReferences);
+  return out;
+}
+
 }  // namespace
 
 std::string MarkdownReport(const std::vector<RunRecord>& rows,
@@ -432,10 +573,10 @@ std::string MarkdownReport(const std::vector<RunRecord>& rows,
   out.insert(out.size() - 1, HostsLines(rows));
   const std::vector<DatasetSummary> datasets = SummarizeResults(rows);
   if (!datasets.empty()) out += SummarySection(datasets);
-  out += HowToRead();
+  out += HowToRead(datasets);
   if (datasets.empty()) out += "No results.\n";
   for (const DatasetSummary& d : datasets) out += DatasetSection(d);
-  return out;
+  return out + MetricDefinitions();
 }
 
 }  // namespace ncp

@@ -21,8 +21,16 @@ struct AccuracyProfile {
   const char* name;
   double tolerance;
 };
+// The fixed profiles. A run stopped at its own --tol T < 1e-6 gets high = T instead of 1e-9: its
+// solvers stop at T, so a stricter high would only measure overshoot (DatasetSummary::tolerances).
 inline constexpr std::array<AccuracyProfile, 3> kAccuracyProfiles = {
     {{"low", 1e-3}, {"mid", 1e-6}, {"high", 1e-9}}};
+using ProfileTolerances = std::array<double, kAccuracyProfiles.size()>;
+
+// The high profile of rows that all share one tolerance T (budget "tol=T"): T when 0 < T < the
+// mid profile's 1e-6, else the fixed 1e-9. Sets *run_tolerance to T (NaN when the rows differ
+// or have none).
+ProfileTolerances TolerancesFor(const std::vector<const RunRecord*>& rows, double* run_tolerance);
 
 // The metrics whose success rates the report shows.
 inline constexpr std::array<Metric, 2> kReportMetrics = {Metric::kRes004, Metric::kNatmapRel};
@@ -55,10 +63,17 @@ struct SolverSummary {
   std::array<int, kStatusNames.size()> status_counts{};
   int reached_tolerance = 0;  // problems whose trace reached res004 ≤ kTimeToTolerance
   double median_time_to_tolerance_s = kNaN;  // over those problems
+  // Error at a common budget: per problem, res004 of this solver's trace at the time the fastest
+  // solver on that problem reached res004 ≤ kTimeToTolerance; the median over the problems some
+  // solver reached it on (non-finite and missing count as +inf). NaN when no problem qualifies.
+  double median_res004_at_best_time = kNaN;
+  std::string reasons;  // distinct messages of its diverged/failed/not-applicable runs
 };
 
 struct DatasetSummary {
   std::string dataset;
+  ProfileTolerances tolerances{};  // of kAccuracyProfiles, high possibly from the run's --tol
+  double run_tolerance = SolverSummary::kNaN;  // the --tol its rows share, NaN when none/mixed
   std::vector<SolverSummary> solvers;  // ordered by label
   // Indices into solvers, −1 when no solver qualifies.
   int most_accurate = -1;  // lowest finite median res004
@@ -73,6 +88,10 @@ bool IsSuccess(const RunRecord& r, Metric m, double tolerance);
 
 // Earliest trace time_s with res004 ≤ tolerance; NaN when the trace never reaches it.
 double TimeToTolerance(const RunRecord& r, double tolerance);
+
+// res004 of the last trace point at or before time_s (the first point when none is); NaN
+// without a trace.
+double Res004AtTime(const RunRecord& r, double time_s);
 
 // Summaries per dataset (ordered by name).
 std::vector<DatasetSummary> SummarizeResults(const std::vector<RunRecord>& rows);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace ncp {
@@ -75,16 +76,22 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
 
 std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
   const std::string mid = Tol(kAccuracyProfiles[kMid].tolerance);
-  const std::string high = Tol(kAccuracyProfiles[kHigh].tolerance);
+  // The high profile is the run's --tol where the runs stopped below 1e-6 (report.h); one value
+  // in the column head when every dataset shares it, else per cell.
+  std::set<double> highs;
+  for (const DatasetSummary& d : datasets) highs.insert(d.tolerances[kHigh]);
+  const bool one_high = highs.size() == 1;
+  const std::string high = one_high ? Tol(*highs.begin()) : "high";
   std::string out = "## Summary\n\n";
   out += fmt::format(
       "Per dataset: **recommended** is the solver with the most problems solved to res004 ≤ {} "
       "(final value; diverged, failed and not-applicable runs never count), ties broken by the "
       "median time to reach res004 ≤ {} in its trace, then by the shifted geometric mean of its "
-      "total time. **Most robust** solves the most problems to the high profile (≤ {}), then "
+      "total time. **Most robust** solves the most problems to the high profile (≤ {}{}), then "
       "mid, then low. Counts are solved / problems. A solver that solves nothing is not ranked; "
       "its statuses are listed.\n\n",
-      mid, mid, high);
+      mid, mid, high,
+      one_high ? "" : ": the run's --tol per dataset, given in the cell");
   out += fmt::format("| dataset | problems | recommended at ≤ {} | solved | time to {} (median) | "
                      "most robust | solved ≤ {} / ≤ {} | not ranked |\n",
                      mid, mid, high, mid);
@@ -114,7 +121,8 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
         problems < kSmallSample ? " ⚠" : "", rec ? "**" + rec->label + "**" : "none",
         rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
         rec ? Ms(rec->median_time_to_tolerance_s) : "—", rob ? rob->label : "none",
-        rob ? fmt::format("{}/{} / {}/{}", Solved(*rob, kHigh), rob->problems,
+        rob ? fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
+                          one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
                           Solved(*rob, kMid), rob->problems)
             : "—",
         unranked.empty() ? "—" : unranked);

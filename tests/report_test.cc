@@ -100,7 +100,7 @@ TEST(ReportTest, TimesUseMinOverRepeatsAndBestSolverRatio) {
   EXPECT_NEAR(Find(d, "a").relative_time, 1.0, 1e-12);
   EXPECT_NEAR(Find(d, "b").relative_time, 2.0, 1e-12);
   const std::string report = MarkdownReport(rows, {});
-  EXPECT_TRUE(Contains(report, "| 4 | 1 | 10 | 1.00e-07 | 1.00e-07 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 4 | 1 | 10 | 1.00e-07 | n/a | 1.00e-07 |")) << report;
   EXPECT_TRUE(Contains(report, "| 8 | 2 | 10 |")) << report;
 }
 
@@ -191,6 +191,59 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
   EXPECT_TRUE(Contains(report, "| 3 | blowup | 1 | 0% | 0 | 0 |")) << report;
   // Its time is not a time: the table shows none.
   EXPECT_TRUE(std::isnan(Find(d, "blowup").shgeom_time_s));
+}
+
+// A run stopped at --tol 1e-8: the high profile is 1e-8 (1e-9 would only measure overshoot), the
+// final residuals do not name a "most accurate", and the header says which profiles are fixed.
+TEST(ReportTest, HighProfileFollowsTheRunTolerance) {
+  std::vector<RunRecord> rows;
+  for (const char* p : {"p1", "p2"}) {
+    rows.push_back(Row("a", p, 9e-9, 9e-9, 0.01));
+    rows.push_back(Row("b", p, 5e-9, 5e-9, 0.02));
+  }
+  for (RunRecord& r : rows) r.budget = "iters=100;time_ms=0;tol=1e-08;tol_metric=res004";
+  const DatasetSummary d = SummarizeResults(rows).at(0);
+  EXPECT_DOUBLE_EQ(d.tolerances[2], 1e-8);
+  EXPECT_DOUBLE_EQ(d.run_tolerance, 1e-8);
+  EXPECT_DOUBLE_EQ(Find(d, "a").success_rate[0][2], 1.0);
+  const std::string report = MarkdownReport(rows, {});
+  EXPECT_TRUE(Contains(report, "| res004 ≤ 1e-8 |")) << report;
+  EXPECT_TRUE(Contains(report, "high = the run's --tol (1e-8)")) << report;
+  EXPECT_TRUE(Contains(report, "solved ≤ 1e-8 / ≤ 1e-6")) << report;
+  EXPECT_TRUE(Contains(report, "Most accurate: not ranked — 2 solvers stopped at the run's "
+                               "tolerance 1e-8"))
+      << report;
+  // Mixed tolerances, or none: the fixed 1e-9.
+  rows[0].budget = "iters=100";
+  EXPECT_DOUBLE_EQ(SummarizeResults(rows).at(0).tolerances[2], 1e-9);
+  EXPECT_TRUE(std::isnan(SummarizeResults(rows).at(0).run_tolerance));
+  // A loose --tol (1e-4) keeps the fixed profiles.
+  for (RunRecord& r : rows) r.budget = "iters=100;tol=1e-4";
+  EXPECT_DOUBLE_EQ(SummarizeResults(rows).at(0).tolerances[2], 1e-9);
+}
+
+// Error at a fixed budget: every solver's res004 at the time the fastest one reached 1e-6, and
+// the messages of runs that are not counted.
+TEST(ReportTest, ErrorAtTheBestSolversTimeAndReasons) {
+  std::vector<RunRecord> rows;
+  rows.push_back(Row("quick", "p1", 1e-8, 1e-8, 0.004));
+  rows.back().trace = Trace(2e-3);  // 1e-3 until 2 ms, then 1e-8
+  rows.push_back(Row("slow", "p1", 1e-8, 1e-8, 0.004));
+  rows.back().trace = Trace(4e-3);
+  rows.push_back(Row("never", "p1", 1e-3, 1e-3, 0.004, "diverged"));
+  rows.back().message = "lambda not finite at iteration 3";
+  rows.push_back(Row("skip", "p1", 1e-3, 1e-3, 0.0, "not-applicable"));
+  rows.back().message = "no unilateral rows";
+  const DatasetSummary d = SummarizeResults(rows).at(0);
+  EXPECT_DOUBLE_EQ(Find(d, "quick").median_res004_at_best_time, 1e-8);
+  EXPECT_DOUBLE_EQ(Find(d, "slow").median_res004_at_best_time, 1e-3);
+  EXPECT_TRUE(std::isinf(Find(d, "skip").median_res004_at_best_time));
+  const std::string report = MarkdownReport(rows, {});
+  EXPECT_TRUE(Contains(report, "- never: 1 × diverged: lambda not finite at iteration 3")) << report;
+  EXPECT_TRUE(Contains(report, "- skip: 1 × not-applicable: no unilateral rows")) << report;
+  EXPECT_TRUE(Contains(report, "## Metrics and sources")) << report;
+  EXPECT_TRUE(Contains(report, "Variations of Augmented Lagrangian for Robotic Multi-Contact"))
+      << report;
 }
 
 TEST(ReportTest, HeaderShowsRunAttributes) {

@@ -34,7 +34,7 @@ constexpr std::array<const char*, kNumMetrics> kMetricNames = {
 // What each metric measures, with its unit and source, for `ncpbench list metrics` and reports.
 constexpr std::array<const char*, kNumMetrics> kMetricMeanings = {
     "mean per-constraint distance of J_i v̂ to the feasible set S_i, velocity units (Lee et al., "
-    "\"Contact SubADMM\", paper 004 §VII)",
+    "\"Variations of Augmented Lagrangian for Robotic Multi-Contact Simulation\", paper 004 §VII)",
     "natural-map error ‖r − Π_K(r − (u + μ‖u_t‖e_n))‖ over the contacts, force units (Acary, "
     "Brémond & Huber 2018)",
     "natural-map error divided by ‖q‖, dimensionless (the fclib campaign of Acary et al. 2018)",
