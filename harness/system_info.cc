@@ -121,13 +121,11 @@ std::string FileHash(const std::string& path) {
   return fmt::format("{:016x}", h);
 }
 
-std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
-  std::map<std::string, std::string> attrs = {{kRunAttrVersion, NCPBENCH_VERSION},
-                                              {kRunAttrGitRevision, GitRevision(source_dir)},
-                                              {kRunAttrDate, NowIso8601()},
-                                              {kRunAttrCpu, CpuModel()},
-                                              {kRunAttrHostThreads, std::to_string(HostThreads())}};
-  // Versions of what measured and compared: the compiler, and the peers when built in.
+namespace {
+
+// What built this binary: compiler and the peers compiled in (run attribute keys).
+std::map<std::string, std::string> BuildVersions() {
+  std::map<std::string, std::string> attrs = {{kRunAttrVersion, NCPBENCH_VERSION}};
 #if defined(__clang__)
   attrs[kRunAttrVersionCompiler] = fmt::format("clang {}", __clang_version__);
 #elif defined(__GNUC__)
@@ -141,6 +139,36 @@ std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
   attrs[kRunAttrVersionMujoco] = mj_versionString();
 #endif
   return attrs;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
+  std::map<std::string, std::string> attrs = BuildVersions();
+  attrs[kRunAttrGitRevision] = GitRevision(source_dir);
+  attrs[kRunAttrDate] = NowIso8601();
+  attrs[kRunAttrCpu] = CpuModel();
+  attrs[kRunAttrHostThreads] = std::to_string(HostThreads());
+  return attrs;
+}
+
+std::string VersionLine() {
+  const std::map<std::string, std::string> a = BuildVersions();
+  std::string line = fmt::format("ncpbench {}", a.at(kRunAttrVersion));
+  if (a.count(kRunAttrVersionCompiler)) line += ", " + a.at(kRunAttrVersionCompiler);
+  if (a.count(kRunAttrVersionSiconos)) line += ", Siconos Numerics " + a.at(kRunAttrVersionSiconos);
+  if (a.count(kRunAttrVersionMujoco)) line += ", MuJoCo " + a.at(kRunAttrVersionMujoco);
+#ifdef NCPBENCH_HAVE_MPI
+  line += ", MPI yes";
+#else
+  line += ", MPI no";
+#endif
+#ifdef NCPBENCH_HAVE_CUDA
+  line += ", CUDA yes";
+#else
+  line += ", CUDA no";
+#endif
+  return line;
 }
 
 }  // namespace ncp

@@ -31,4 +31,8 @@ std::string FileHash(const std::string& path);
 // host_threads (keys as in results_store.h).
 std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir);
 
+// `ncpbench --version`: the suite's version, its compiler, the peers built in, and whether MPI
+// and CUDA were (scripts check the latter before using mpirun).
+std::string VersionLine();
+
 }  // namespace ncp

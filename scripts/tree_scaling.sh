@@ -4,6 +4,8 @@
 set -euo pipefail
 build=${1:-build}
 cd "$(dirname "$0")/.."
+# `make bench` builds only the command-line tool.
+[ -x "$build/ncpbench_micro" ] || cmake --build "$build" --target ncpbench_micro
 out=$(mktemp)
 "$build/ncpbench_micro" --benchmark_filter='Tree|Dense' --benchmark_format=json \
   --benchmark_min_time=0.05 >"$out"

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <fmt/format.h>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/distribute/cluster.h"
 #include "harness/isolated_run.h"
+#include "harness/system_info.h"
 
 namespace {
 
@@ -36,6 +38,8 @@ int main(int argc, char** argv) {
   CLI::App app{"ncpbench: benchmark and comparison suite for multi-contact frictional contact"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every command");
+  app.set_version_flag("--version", std::function<std::string()>(ncp::VersionLine),
+                       "print the version, compiler, peers, MPI and CUDA");
   ncp::cli::Action action;
   ncp::cli::AddList(app, action);
   ncp::cli::AddGenerate(app, action);
@@ -60,6 +64,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    const int rc = app.exit(e);
+    ncp::Cluster::Finalize();
+    return rc;
+  } catch (const CLI::CallForVersion& e) {
     const int rc = app.exit(e);
     ncp::Cluster::Finalize();
     return rc;
