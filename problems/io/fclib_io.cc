@@ -475,9 +475,11 @@ void WriteAtomically(const std::string& path, WriteFn write) {
   h5::SilenceErrors();
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-    throw Error(
-        fmt::format("{}: cannot create: directory {} does not exist", path, parent.string()));
+  // Every command creates the folders of its outputs, as `run -o` always has.
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec) &&
+      (!std::filesystem::create_directories(parent, ec) || ec)) {
+    throw Error(fmt::format("{}: cannot create the directory {}: {}", path, parent.string(),
+                            ec ? ec.message() : "a file of that name exists"));
   }
   const std::string tmp = path + ".tmp";
   std::filesystem::remove(tmp, ec);
