@@ -65,8 +65,12 @@ void AddConvert(CLI::App& app, Action& action) {
                         ? " (to the problem with its soft rows folded)" : "");
       };
       if (o->all) {
-        if (!std::filesystem::is_directory(o->out))
-          throw Error(fmt::format("output = {}: must be an existing directory with --all", o->out));
+        // Created when missing, as every output folder is; a file of that name is refused.
+        std::error_code ec;
+        if (!std::filesystem::is_directory(o->out) &&
+            (!std::filesystem::create_directories(o->out, ec) || ec))
+          throw Error(fmt::format("output = {}: must be a directory with --all ({})", o->out,
+                                  ec ? ec.message() : "a file of that name exists"));
         for (const ContactProblem& p : problems)
           write((std::filesystem::path(o->out) / (p.meta.name + ".hdf5")).string(), p);
         return 0;
