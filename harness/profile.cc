@@ -160,20 +160,21 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
     for (const std::string& l : labels) {
       const auto it = cells.find(l);
       const Cell c = it == cells.end() ? Cell{} : it->second;
+      const double spent = std::isfinite(c.total) ? c.total : 0.0;
       ProfileEntry e{key.first, key.second, l, c.time_to_tol, kNaN};
       if (std::isfinite(best)) e.ratio = std::isfinite(c.time_to_tol) ? c.time_to_tol / best : kInf;
+      e.time_for_mean_s = std::isfinite(c.time_to_tol) ? c.time_to_tol
+                                                       : std::max({spent, time_budget_s, slowest});
       out.entries.push_back(e);
       SolverProfile& s = prof[l];
       ++s.problems;
       s.not_applicable += c.not_applicable;
       s.ratios.push_back(std::isnan(e.ratio) ? kInf : e.ratio);
-      const double spent = std::isfinite(c.total) ? c.total : 0.0;
+      // The CSV carries the same value, so plots/profiles.py draws exactly these means.
+      shifted_times[l].push_back(e.time_for_mean_s);
       if (std::isfinite(c.time_to_tol)) {
         ++s.solved;
-        shifted_times[l].push_back(c.time_to_tol);
         reached[key.first][l].push_back(c.time_to_tol);
-      } else {
-        shifted_times[l].push_back(std::max({spent, time_budget_s, slowest}));
       }
       for (int g = 0; g < groups; ++g) {
         if (g == 1 && s.peer) continue;
@@ -462,15 +463,20 @@ std::string CampaignMarkdown(const std::string& intro, const std::vector<std::st
 }
 
 std::string ProfileCsv(const std::vector<ProfileResult>& per_tol) {
-  std::string out = "dataset,problem,solver,peer,time_to_tol_s,ratio,metric,tol\n";
+  auto number = [](double x) {
+    return std::isnan(x) ? std::string("nan") : std::isinf(x) ? std::string("inf") : "";
+  };
+  // time_for_mean_s before metric,tol: readers that take the last two columns keep working.
+  std::string out = "dataset,problem,solver,peer,time_to_tol_s,ratio,time_for_mean_s,metric,tol\n";
   for (const ProfileResult& r : per_tol)
     for (const ProfileEntry& e : r.entries)
-      out += fmt::format("{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
+      out += fmt::format("{},{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
                          IsPeer(e.solver) ? 1 : 0,
                          std::isfinite(e.time_s) ? fmt::format("{:.9g}", e.time_s) : "nan",
-                         std::isnan(e.ratio)   ? "nan"
-                         : std::isinf(e.ratio) ? "inf"
-                                               : fmt::format("{:.9g}", e.ratio),
+                         std::isfinite(e.ratio) ? fmt::format("{:.9g}", e.ratio) : number(e.ratio),
+                         std::isfinite(e.time_for_mean_s)
+                             ? fmt::format("{:.17g}", e.time_for_mean_s)
+                             : number(e.time_for_mean_s),
                          MetricName(r.metric), r.tol);
   return out;
 }

@@ -30,6 +30,9 @@ struct ProfileEntry {
   std::string dataset, problem, solver;
   double time_s;  // time to tolerance, NaN when not reached
   double ratio;   // performance ratio, +inf when not reached, NaN when nobody reached
+  // What this problem contributes to the solver's shifted geometric mean: time_s when reached,
+  // else the penalty (longest of time spent, time budget, slowest success on the problem).
+  double time_for_mean_s = 0.0;
 };
 
 struct SolverProfile {
@@ -116,8 +119,9 @@ std::string CampaignMarkdown(const std::string& intro, const std::vector<std::st
                              const std::vector<ProfileResult>& per_tol,
                              const std::vector<ProfileResult>& common);
 
-// Long CSV "dataset,problem,solver,peer,time_to_tol_s,ratio,metric,tol" for plots/profiles.py,
-// the rows of every tolerance.
+// Long CSV "dataset,problem,solver,peer,time_to_tol_s,ratio,time_for_mean_s,metric,tol" for
+// plots/profiles.py, the rows of every tolerance; time_for_mean_s is written with 17 digits so
+// that the plot's shifted geometric means are bit-identical to shgeom_time_s.
 std::string ProfileCsv(const std::vector<ProfileResult>& per_tol);
 inline std::string ProfileCsv(const ProfileResult& r) { return ProfileCsv(std::vector{r}); }
 

@@ -1,27 +1,37 @@
 #!/usr/bin/python3
-"""Convergence plot of an ncpbench results file.
+"""Convergence plot of an ncpbench results file, one figure per dataset.
 
-Two panels, log scale: a metric against time (ms) and against iteration, one line per solver.
-Over several problems the line is the median per iteration; a trace that ended early keeps its
-final metric value (a converged solver stays converged) but no longer counts towards the median
-time.
+Two panels sharing a log metric axis: the metric against time (ms) and against iteration, one
+line per solver variant (colours from plots/palette.py). Over several problems the line is the
+median over the problems at each grid time or iteration; a trace's value there is its last point
+at or before it (its first value before it starts) and, once it has ended, its final value. A
+solver's line ends where its longest trace ends. The y-range comes from the non-diverged runs
+(at most 1e3 x their largest initial value); curves above it leave at the top edge with an "x".
 
     /usr/bin/python3 plots/convergence.py RESULTS.h5 -o OUT.png [--metric res004]
-        [--problem NAME] [--dataset NAME]
+        [--problem NAME] [--dataset NAME] [--sidecar]
 
+Several datasets and no --dataset: one figure per dataset, OUT-<dataset>.png. Each file written
+is printed. --sidecar also writes PNG.json (colours, line styles, y-limits, where each line
+ends) next to each figure, for checks.
 Exits 2 with a one-line message on a missing file, metric, or empty selection.
 """
 
 import argparse
+import json
 import os
+import re
 import sys
-import warnings
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import palette  # noqa: E402
 
 try:
     import h5py  # noqa: E402
@@ -30,6 +40,8 @@ except ImportError:
     sys.exit(2)
 
 VARIANT_FIELDS = ("solver", "settings", "budget", "warm_start")
+# Statuses of a run that ended normally; any other one is named in the legend.
+NORMAL = ("converged", "max-iterations", "time-limit")
 
 
 def fail(message):
@@ -37,16 +49,13 @@ def fail(message):
     sys.exit(2)
 
 
-def strings(column):
-    """h5py returns variable-length strings as bytes."""
-    return [v.decode() if isinstance(v, bytes) else str(v) for v in column]
-
-
 def load_runs(f, path):
     if "runs" not in f or "solver" not in f["runs"]:
         fail(f"{path} is not an ncpbench results file (no /runs/solver)")
     runs = f["runs"]
-    cols = {k: strings(runs[k][()]) for k in VARIANT_FIELDS + ("problem", "dataset")}
+    cols = {k: common.strings(runs[k][()]) for k in VARIANT_FIELDS + ("problem", "dataset")}
+    n = len(cols["solver"])
+    cols["status"] = common.strings(runs["status"][()]) if "status" in runs else [""] * n
     cols["repeat"] = [int(v) for v in runs["repeat"][()]]
     return cols
 
@@ -65,27 +74,11 @@ def select_rows(runs, problem, dataset):
     return chosen
 
 
-def items(variant):
-    settings, budget, warm = variant[1], variant[2], variant[3]
-    parts = [s for s in (settings + ";" + budget).split(";") if s]
-    return set(parts) | {"warm_start=" + warm}
+def load_trace(f, path, row, metric, diverged):
+    """(iterations, times, values) in iteration order, or None without the metric.
 
-
-def labels(variants):
-    """The solver name, plus the settings that tell apart several variants of one solver."""
-    by_solver = {}
-    for v in variants:
-        by_solver.setdefault(v[0], []).append(v)
-    out = {}
-    for solver, vs in by_solver.items():
-        common = set.intersection(*(items(v) for v in vs))
-        for v in vs:
-            differing = sorted(items(v) - common)
-            out[v] = solver if len(vs) == 1 else f"{solver} ({', '.join(differing)})"
-    return out
-
-
-def load_trace(f, path, row, metric):
+    Zero and negative values cannot be drawn on a log axis and are left out; a non-finite value
+    of a diverged run counts as +inf (above the axis), of any other run it is left out."""
     if "traces" not in f or str(row) not in f["traces"]:
         fail(f"{path} has no trace group /traces/{row}")
     group = f["traces"][str(row)]
@@ -93,86 +86,158 @@ def load_trace(f, path, row, metric):
         return None
     iterations = np.asarray(group["iteration"][()], dtype=float)
     order = np.argsort(iterations, kind="stable")
+    times = np.asarray(group["time_s"][()], dtype=float)[order]
     values = np.asarray(group[metric][()], dtype=float)[order]
-    values[~(np.isfinite(values) & (values > 0))] = np.nan  # not drawable on a log scale
-    return iterations[order], np.asarray(group["time_s"][()], dtype=float)[order], values
+    if diverged:
+        values[~np.isfinite(values)] = np.inf
+    keep = (values > 0) & ~np.isnan(values)
+    return iterations[order][keep], times[keep], values[keep]
 
 
-def on_grid(iterations, values, grid, hold):
-    """Step-interpolates a trace onto `grid`; after its end, holds the last value or gives NaN."""
-    index = np.searchsorted(iterations, grid, side="right") - 1
-    out = np.where(index >= 0, values[np.clip(index, 0, None)], np.nan)
-    if not hold:
-        out[grid > iterations[-1]] = np.nan
-    return out
-
-
-def median_curve(traces):
-    """(iteration, time_ms, metric) medians over traces, per iteration of any trace."""
-    if len(traces) == 1:
-        it, t, m = traces[0]
-        return it, t * 1e3, m
-    grid = np.unique(np.concatenate([t[0] for t in traces]))
-    metric = np.vstack([on_grid(it, m, grid, hold=True) for it, _, m in traces])
-    time = np.vstack([on_grid(it, t, grid, hold=False) for it, t, _ in traces])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns are expected
-        return grid, np.nanmedian(time, axis=0) * 1e3, np.nanmedian(metric, axis=0)
+class Variant:
+    def __init__(self):
+        self.traces = []  # (iterations, times, values, diverged)
+        self.statuses = {}
+        self.problems = 0
+        self.not_applicable = 0
 
 
 def collect(f, path, chosen, metric):
-    """Traces per variant; exits 2 when the metric is in none of them."""
-    traces, seen_metric = {}, False
-    for key, row in sorted(chosen.items()):
-        trace = load_trace(f, path, row, metric)
+    """{dataset: {variant: Variant}}; exits 2 when the metric is in no trace."""
+    out, seen_metric = {}, False
+    for key, (row, status) in sorted(chosen.items()):
+        variant, dataset = key[: len(VARIANT_FIELDS)], key[len(VARIANT_FIELDS)]
+        v = out.setdefault(dataset, {}).setdefault(variant, Variant())
+        v.problems += 1
+        if status == "not-applicable":
+            v.not_applicable += 1
+            continue
+        v.statuses[status] = v.statuses.get(status, 0) + 1
+        diverged = status == "diverged"
+        trace = load_trace(f, path, row, metric, diverged)
         if trace is None:
             continue
         seen_metric = True
         if len(trace[0]) > 0:
-            traces.setdefault(key[: len(VARIANT_FIELDS)], []).append(trace)
+            diverged = diverged or bool(np.any(np.isinf(trace[2])))
+            v.traces.append(trace + (diverged,))
     if not seen_metric:
-        first = f["traces"][str(next(iter(chosen.values())))]
+        first = f["traces"][str(next(iter(chosen.values()))[0])]
         available = ", ".join(sorted(k for k in first if k not in ("iteration", "time_s")))
         fail(f"metric '{metric}' is not in the traces of {path} (available: {available})")
-    if not traces:
-        fail(f"the selected traces of {path} are empty")
-    return traces
+    return out
 
 
-def title_of(metric, problem, dataset, problems):
-    if problem:
-        what = f"problem {problem}" + (f", median over {problems} datasets" if problems > 1 else "")
-    else:
-        what = f"median over {problems} problem(s)"
-    return f"{metric} — {what}" + (f", dataset {dataset}" if dataset else "")
+def status_note(v):
+    """'diverged 8/8' for the statuses other than the normal ones; '' when none."""
+    ran = v.problems - v.not_applicable
+    odd = [f"{s or 'no status'} {n}/{ran}"
+           for s, n in sorted(v.statuses.items()) if s not in NORMAL]
+    return ", ".join(odd)
 
 
-def draw(traces, metric, title, out):
-    fig, (by_time, by_iter) = plt.subplots(1, 2, figsize=(12, 4.5))
-    names = labels(list(traces))
-    for variant in sorted(traces, key=lambda v: names[v]):
-        it, time_ms, values = median_curve(traces[variant])
-        (line,) = by_time.plot(time_ms, values, label=names[variant])
-        by_iter.plot(it, values, color=line.get_color(), label=names[variant])
+def time_grid(points):
+    return common.thin(points[points > 0], log=True)
+
+
+def draw(variants, metric, dataset, problem, rows, out, sidecar):
+    names = common.variant_labels(list(variants))
+    look = palette.styles(names.values())
+    reference = [t[2] for v in variants.values() for t in v.traces if not t[3]]
+    if not reference:  # every run diverged: the axis still has to show something
+        reference = [t[2][np.isfinite(t[2])] for v in variants.values() for t in v.traces]
+    bottom, top = common.y_limits(reference)
+
+    fig, (by_time, by_iter) = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
+    handles, legend, exits, notes, ends = [], [], {}, [], {}
+    tmin, tmax = np.inf, 0.0
+    for variant in sorted(variants, key=lambda v: names[v]):
+        v, name = variants[variant], names[variant]
+        note = status_note(v)
+        if v.not_applicable:
+            notes.append(("n/a", f"{name} ({v.not_applicable}/{v.problems})"))
+        if not v.traces:
+            if v.problems > v.not_applicable:
+                notes.append(("none", name + (f" ({note})" if note else "")))
+            continue
+        colour, linestyle = look[name]
+        label = name + (f" ({note})" if note else "")
+        style = dict(color=colour, linestyle=linestyle, linewidth=1.6)
+        it_grid, iv = common.median_curve([(it, m) for it, _, m, _ in v.traces], common.thin)
+        n = common.plot_clipped(by_iter, it_grid, iv, top, **style)
+        ends[name] = {"iteration": float(it_grid[-1])}
+        timed = [(t, m) for _, t, m, _ in v.traces if np.any(t > 0)]
+        if timed:
+            t_grid, tv = common.median_curve(timed, time_grid)
+            if len(t_grid):
+                n += common.plot_clipped(by_time, t_grid * 1e3, tv, top, **style)
+                tmin, tmax = min(tmin, t_grid[0]), max(tmax, t_grid[-1])
+                ends[name]["time_ms"] = float(t_grid[-1] * 1e3)
+        exits[name] = n
+        handles.append(plt.Line2D([], [], **style))
+        legend.append(label)
+
     by_time.set(xscale="log", yscale="log", xlabel="time [ms]", ylabel=metric,
                 title=f"{metric} vs time")
-    by_iter.set(yscale="log", xlabel="iteration", ylabel=metric, title=f"{metric} vs iteration")
+    if tmax > 0:
+        by_time.set_xlim(tmin * 1e3 / 1.5, tmax * 1e3 * 1.5)
+    by_iter.set(yscale="log", xlabel="iteration", title=f"{metric} vs iteration")
+    by_iter.set_ylim(bottom, top)
     for ax in (by_time, by_iter):
         ax.grid(True, which="both", alpha=0.3)
-    by_iter.legend(loc="best", fontsize="small")
-    fig.suptitle(title)
+    if handles:
+        fig.legend(handles, legend, loc="upper left", bbox_to_anchor=(0.995, 0.88),
+                   fontsize="small", title="solver (both panels)", title_fontsize="small")
+    budgets = {variant[2] for variant in variants}
+    budget = common.budget_text(budgets.pop()) if len(budgets) == 1 else "budgets differ (legend)"
+    what = f"problem {problem}" if problem else f"median over {rows} problem{'s' * (rows != 1)}"
+    title = f"{dataset}: {metric}, {what}\n{budget}; lowest repeat of each run"
+    fig.suptitle(title, fontsize="medium")
+    foot = ["Each trace holds its last value after it stops; a line ends where the solver's "
+            f"longest run ends. x: the curve leaves the axis (diverged, or above "
+            f"{common.CLIP_FACTOR:g} x the largest initial value of the non-diverged runs)."]
+    na = [text for kind, text in notes if kind == "n/a"]
+    if na:
+        foot.append("not applicable: " + ", ".join(na))
+    none = [text for kind, text in notes if kind == "none"]
+    if none:
+        foot.append("no trace to draw: " + ", ".join(none))
+    fig.text(0.01, 0.0, "\n".join(foot), fontsize="small", va="top", ha="left", wrap=True)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    tmp = out + ".tmp.png"  # renamed when complete: a failed run leaves no partial image
+    fig.savefig(tmp, dpi=120, bbox_inches="tight")
     plt.close(fig)
+    os.replace(tmp, out)
+    if sidecar:
+        info = {
+            "dataset": dataset, "metric": metric, "problems": rows, "title": title,
+            "ylim": [bottom, top],
+            "colors": {name: look[name][0] for name in names.values()},
+            "linestyles": {name: str(look[name][1]) for name in names.values()},
+            "legend": legend, "exits": exits, "ends": ends,
+            "not_applicable": na, "no_trace": none,
+        }
+        with open(out + ".json", "w") as f:
+            json.dump(info, f)  # one line: easy to grep
+
+
+def output_name(out, dataset, several):
+    if not several:
+        return out
+    stem, ext = os.path.splitext(out)
+    return f"{stem}-{re.sub(r'[^A-Za-z0-9._+-]', '_', dataset)}{ext or '.png'}"
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("results", help="results HDF5 file written by ncpbench")
-    parser.add_argument("-o", "--output", required=True, help="PNG file to write")
+    parser.add_argument("-o", "--output", required=True,
+                        help="PNG file to write (OUT-<dataset>.png per dataset when several)")
     parser.add_argument("--metric", default="res004", help="trace metric (default res004)")
     parser.add_argument("--problem", help="one problem instead of the median over all")
     parser.add_argument("--dataset", help="only this dataset")
+    parser.add_argument("--sidecar", action="store_true",
+                        help="also write PNG.json with the colours, line styles and y-limits")
     args = parser.parse_args()
 
     if not os.path.isfile(args.results):
@@ -186,10 +251,21 @@ def main():
         chosen = select_rows(runs, args.problem, args.dataset)
         if not chosen:
             fail(f"no runs in {args.results} match problem={args.problem} dataset={args.dataset}")
-        traces = collect(f, args.results, chosen, args.metric)
-        problems = len({key[-2:] for key in chosen})
-    draw(traces, args.metric, title_of(args.metric, args.problem, args.dataset, problems),
-         args.output)
+        chosen = {k: (row, runs["status"][row]) for k, row in chosen.items()}
+        by_dataset = collect(f, args.results, chosen, args.metric)
+    drawable = {d: vs for d, vs in by_dataset.items() if any(v.traces for v in vs.values())}
+    if not drawable:
+        fail(f"the selected traces of {args.results} are empty")
+    several = len(by_dataset) > 1
+    for dataset in sorted(by_dataset):
+        if dataset not in drawable:
+            print(f"convergence.py: dataset {dataset}: no trace to draw, no figure",
+                  file=sys.stderr)
+            continue
+        out = output_name(args.output, dataset, several)
+        problems = len({k[-1] for k in chosen if k[-2] == dataset})
+        draw(drawable[dataset], args.metric, dataset, args.problem, problems, out, args.sidecar)
+        print(f"convergence.py: wrote {out}")
 
 
 if __name__ == "__main__":

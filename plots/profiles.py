@@ -1,15 +1,20 @@
 #!/usr/bin/python3
 """Dolan-More performance profiles from the CSV that `ncpbench profile` writes.
 
-One step line per solver: rho(tau), the share of problems solved within tau times the fastest
-solver's time on that problem, against tau (log2 axis). Siconos Numerics solvers (peer = 1) are
-drawn dashed. A second panel shows the shifted geometric mean of the time to tolerance
-(unsolved problems count at the largest finite time of the tolerance, as a penalty). A CSV with
-the columns metric and tol (several tolerances in one run) gets one row of panels per tolerance.
+One step line per solver (colours from plots/palette.py, Siconos Numerics solvers dashed):
+rho(tau), the share of the problems solved within tau times the fastest solver's time on that
+problem, against tau (log2 axis); problems no solver solved count as unsolved, as in the
+Markdown report. A second panel shows each solver's shifted geometric mean of the time to
+tolerance, from the column time_for_mean_s (the time, or for an unsolved problem the penalty
+harness/profile.cc uses), so it draws and prints exactly the numbers of the report, one line
+per solver: `pgs: shifted geometric mean 1.23 ms (time to res004 <= 1e-06)`. A CSV with several
+tolerances gets one row of panels per tolerance.
 
     /usr/bin/python3 plots/profiles.py PROFILE.csv -o OUT.png [--shift-ms 1]
 
-Exits 2 with a one-line message on a missing file or a file without usable rows.
+A CSV of an older ncpbench (no time_for_mean_s) is drawn with unsolved problems at the largest
+finite time of its tolerance, which is not the report's penalty; a note says so. Exits 2 with a
+one-line message on a missing file or a file without usable rows.
 """
 
 import argparse
@@ -24,6 +29,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import numpy as np  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import palette  # noqa: E402
+
+NEED = {"dataset", "problem", "solver", "peer", "time_to_tol_s", "ratio"}
+
 
 def fail(msg):
     print(f"profiles.py: {msg}", file=sys.stderr)
@@ -35,82 +45,116 @@ def load(path):
         fail(f"{path}: no such file")
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    need = {"dataset", "problem", "solver", "peer", "time_to_tol_s", "ratio"}
-    if not rows or not need.issubset(rows[0].keys()):
-        fail(f"{path}: expected the columns {sorted(need)} and at least one row")
+    if not rows or not NEED.issubset(rows[0].keys()):
+        fail(f"{path}: expected the columns {sorted(NEED)} and at least one row")
     return rows
 
 
-def draw(ax, bx, rows, title, shift_ms):
-    """Draws one tolerance; returns False when nobody solved any of its problems."""
-    ratios, times, peer = {}, {}, {}
+def shifted_geometric_mean(values, shift):
+    """As ShiftedGeometricMean in harness/report.cc, operation by operation (same rounding)."""
+    if not values:
+        return math.nan
+    total = 0.0
+    for v in values:
+        total += math.log(v + shift)
+    return math.exp(total / len(values)) - shift
+
+
+def sig(x):
+    """Sig() of harness/profile.cc: 3 significant digits, n/a when not finite."""
+    return f"{x:.3g}" if math.isfinite(x) else "n/a"
+
+
+def means(rows, shift):
+    """{solver: shifted geometric mean in s}, from time_for_mean_s in file order (the order the
+    report sums in), else from the old penalty."""
+    times = {}
+    if "time_for_mean_s" in rows[0]:
+        for r in rows:
+            times.setdefault(r["solver"], []).append(float(r["time_for_mean_s"]))
+    else:
+        finite = [t for t in (float(r["time_to_tol_s"]) for r in rows) if math.isfinite(t)]
+        penalty = max(finite) if finite else 1.0
+        for r in rows:
+            t = float(r["time_to_tol_s"])
+            times.setdefault(r["solver"], []).append(t if math.isfinite(t) else penalty)
+    return {s: shifted_geometric_mean(ts, shift) for s, ts in times.items()}
+
+
+def draw(ax, bx, rows, title, shift_ms, what):
+    ratios, peer = {}, {}
     for r in rows:
-        s = r["solver"]
         ratio = float(r["ratio"])
-        if math.isnan(ratio):  # nobody solved this problem: not part of any profile
-            continue
-        ratios.setdefault(s, []).append(ratio)
-        times.setdefault(s, []).append(float(r["time_to_tol_s"]))
-        peer[s] = r["peer"] == "1"
-    if not ratios:
-        return False
-    finite = [t for ts in times.values() for t in ts if math.isfinite(t)]
-    penalty = max(finite) if finite else 1.0
-    tau_max = max([x for rs in ratios.values() for x in rs if math.isfinite(x)] + [2.0]) * 1.5
+        # NaN: nobody solved the problem; it still counts, as unsolved (the report's rho).
+        ratios.setdefault(r["solver"], []).append(math.inf if math.isnan(ratio) else ratio)
+        peer[r["solver"]] = r["peer"] == "1"
     names = sorted(ratios)
+    look = palette.styles(names)
+    tau_max = max([x for rs in ratios.values() for x in rs if math.isfinite(x)] + [2.0]) * 1.5
     for s in names:
         r = np.sort(np.array(ratios[s]))
         taus = np.concatenate([[1.0], r[np.isfinite(r)], [tau_max]])
         frac = [np.mean(r <= t) for t in taus]
-        ax.step(taus, frac, where="post", linestyle="--" if peer[s] else "-",
+        ax.step(taus, frac, where="post", color=look[s][0], linestyle="--" if peer[s] else "-",
                 label=s + (" (Siconos)" if peer[s] else ""))
     ax.set_xscale("log", base=2)
     ax.set_xlim(1.0, tau_max)
     ax.set_ylim(0.0, 1.02)
     ax.set_xlabel("tau (time / fastest time on the problem)")
     ax.set_ylabel("share of problems solved within tau")
-    if title:
-        ax.set_title(title, fontsize=9)
+    ax.set_title(title, fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
-    shift = shift_ms * 1e-3
-    sgm = []
+    sgm = means(rows, shift_ms * 1e-3)
     for s in names:
-        t = np.array([x if math.isfinite(x) else penalty for x in times[s]])
-        sgm.append((np.exp(np.mean(np.log(t + shift))) - shift) * 1e3)
-    colors = ["tab:orange" if peer[s] else "tab:blue" for s in names]
-    bx.barh(names, sgm, color=colors)
+        print(f"{s}: shifted geometric mean {sig(sgm[s] * 1e3)} ms{what}")
+    values = [sgm[s] * 1e3 for s in names]
+    bars = bx.barh(names, values, color=[look[s][0] for s in names], edgecolor="none")
+    for bar, s in zip(bars, names):
+        if peer[s]:
+            bar.set_hatch("//")
+    for y, v in enumerate(values):
+        bx.text(v, y, " " + sig(v), va="center", fontsize=7)
+    bx.invert_yaxis()  # same order as the legend, top down
     bx.set_xscale("log")
     bx.set_xlabel(f"shifted geometric mean time (ms, shift {shift_ms:g} ms)")
+    bx.set_title("unsolved: max(time spent, time budget, slowest success)"
+                 if "time_for_mean_s" in rows[0] else "unsolved: largest finite time (old CSV)",
+                 fontsize=8)
     bx.tick_params(axis="y", labelsize=7)
-    return True
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv")
     ap.add_argument("-o", "--out", required=True)
-    ap.add_argument("--shift-ms", type=float, default=1.0)
+    ap.add_argument("--shift-ms", type=float, default=1.0,
+                    help="shift of the geometric mean; the report uses 1 ms")
     a = ap.parse_args()
     rows = load(a.csv)
+    if "time_for_mean_s" not in rows[0]:
+        print(f"profiles.py: note: {a.csv} has no time_for_mean_s column (older ncpbench): "
+              "unsolved problems count at the largest finite time, not the report's penalty",
+              file=sys.stderr)
     groups = {}  # (metric, tol) -> rows, in the order of the file
     for r in rows:
         key = (r.get("metric", ""), r.get("tol", ""))
         groups.setdefault(key, []).append(r)
     fig, axes = plt.subplots(len(groups), 2, figsize=(12, 4.5 * len(groups)),
                              gridspec_kw={"width_ratios": [2, 1]}, squeeze=False)
-    drawn = 0
     for (ax, bx), ((metric, tol), g) in zip(axes, groups.items()):
-        title = f"time to {metric} <= {tol}" if metric else ""
-        if draw(ax, bx, g, title, a.shift_ms):
-            drawn += 1
-        else:
-            ax.set_axis_off()
-            bx.set_axis_off()
-    if not drawn:
-        fail(f"{a.csv}: no problem was solved by any solver")
+        problems = len({(r["dataset"], r["problem"]) for r in g})
+        datasets = sorted({r["dataset"] for r in g})
+        shown = ", ".join(datasets) if len(datasets) <= 4 else f"{len(datasets)} datasets"
+        what = f" (time to {metric} <= {tol})" if metric else ""
+        title = (f"time to {metric} <= {tol}, " if metric else "") + \
+            f"{problems} problem{'s' * (problems != 1)} ({shown})"
+        draw(ax, bx, g, title, a.shift_ms, what)
     fig.tight_layout()
-    fig.savefig(a.out, dpi=120)
+    tmp = a.out + ".tmp.png"  # renamed when complete: a failed run leaves no partial image
+    fig.savefig(tmp, dpi=120)
+    plt.close(fig)
+    os.replace(tmp, a.out)
     print(f"profiles: {a.out}")
 
 

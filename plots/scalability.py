@@ -23,6 +23,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import numpy as np  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import palette  # noqa: E402
+
 try:
     import h5py  # noqa: E402
 except ImportError:
@@ -39,11 +43,6 @@ def fail(message):
     sys.exit(2)
 
 
-def strings(column):
-    """h5py returns variable-length strings as bytes."""
-    return [v.decode() if isinstance(v, bytes) else str(v) for v in column]
-
-
 def load(path):
     if not os.path.exists(path):
         fail(f"{path}: no such file")
@@ -55,12 +54,15 @@ def load(path):
         if "runs" not in f or "total_time_s" not in f["runs"] or "num_dofs" not in f["runs"]:
             fail(f"{path}: not an ncpbench results file (no /runs/total_time_s, /runs/num_dofs)")
         runs = f["runs"]
-        cols = {k: strings(runs[k][()]) for k in VARIANT_FIELDS + ("dataset", "problem", "status")}
+        cols = {k: common.strings(runs[k][()])
+                for k in VARIANT_FIELDS + ("dataset", "problem", "status")}
         cols["repeat"] = np.asarray(runs["repeat"][()], dtype=int)
         cols["time"] = np.asarray(runs["total_time_s"][()], dtype=float)
         for name, _ in MEASURES:
             if name in runs:
                 cols[name] = np.asarray(runs[name][()], dtype=float)
+        cols["attrs"] = {k: (v.decode() if isinstance(v, bytes) else str(v))
+                         for k, v in f.attrs.items()}
     return cols
 
 
@@ -82,20 +84,18 @@ def points(cols, solvers):
     return out
 
 
-def labels(variants):
-    """The solver name, plus the settings that tell apart several variants of one solver."""
-    def items(v):
-        return {s for s in (v[1] + ";" + v[2]).split(";") if s} | {"warm_start=" + v[3]}
-
-    by_solver = {}
-    for v in variants:
-        by_solver.setdefault(v[0], []).append(v)
-    out = {}
-    for solver, vs in by_solver.items():
-        common = set.intersection(*(items(v) for v in vs))
-        for v in vs:
-            out[v] = solver if len(vs) == 1 else f"{solver} ({', '.join(sorted(items(v) - common))})"
-    return out
+def title_of(cols, data):
+    """What was swept, how many problems, and the budget."""
+    attrs = cols["attrs"]
+    datasets = sorted({d for jobs in data.values() for d, _ in jobs})
+    if attrs.get("sweep_scene"):
+        what = f"sweep of {attrs['sweep_scene']} over {attrs.get('sweep_param', '?')}"
+    else:
+        what = ", ".join(datasets) if len(datasets) <= 3 else f"{len(datasets)} datasets"
+    problems = len({job for jobs in data.values() for job in jobs})
+    budgets = {v[2] for v in data}
+    budget = common.budget_text(budgets.pop()) if len(budgets) == 1 else "budgets differ (legend)"
+    return f"{what}: {problems} problems; {budget}; time = min over repeats"
 
 
 def fit(x, y):
@@ -127,28 +127,30 @@ def main():
         fail(f"{args.results}: no run with a time (every selected run failed or was not applicable)")
     measures = [(m, name) for m, name in MEASURES
                 if m in cols and any(s[m] > 0 for jobs in data.values() for _, s in jobs.values())]
-    names = labels(list(data))
+    names = common.variant_labels(list(data))
+    look = palette.styles(names.values())
 
     fig, axes = plt.subplots(1, len(measures), figsize=(5.5 * len(measures), 4.5), squeeze=False)
     for ax, (measure, name) in zip(axes[0], measures):
-        for k, (variant, jobs) in enumerate(sorted(data.items())):
+        for variant, jobs in sorted(data.items()):
             x = np.array([s[measure] for _, s in jobs.values()])
             t = np.array([t for t, _ in jobs.values()])
             keep = x > 0
             x, t = x[keep], t[keep]
             if len(x) == 0:
                 continue
-            colour = f"C{k % 10}"
+            colour, linestyle = look[names[variant]]
             ax.scatter(x, t * 1e3, s=14, color=colour, alpha=0.7)
             result = fit(x, t)
             if result is None:
-                ax.plot([], [], color=colour, label=f"{names[variant]}: one size, no fit")
+                ax.plot([], [], color=colour, linestyle=linestyle,
+                        label=f"{names[variant]}: one size, no fit")
                 print(f"{names[variant]} vs {name}: one size, no fit")
                 continue
             slope, intercept, r2 = result
             grid = np.logspace(np.log10(x.min()), np.log10(x.max()), 50)
             ax.plot(grid, 10 ** (slope * np.log10(grid) + intercept) * 1e3, color=colour,
-                    label=f"{names[variant]}: slope {slope:.2f}, R² {r2:.3f}")
+                    linestyle=linestyle, label=f"{names[variant]}: slope {slope:.2f}, R² {r2:.3f}")
             print(f"{names[variant]} vs {name}: slope {slope:.4f}, R2 {r2:.4f} ({len(x)} problems)")
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -156,6 +158,7 @@ def main():
         ax.set_ylabel("solver time [ms]")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
+    fig.suptitle(title_of(cols, data), fontsize="medium")
     fig.tight_layout()
     # Written to a temporary name and renamed: a failed run leaves no partial image.
     tmp = args.out + ".tmp.png"

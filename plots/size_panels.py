@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Two log-log panels from a size CSV (solver,particles,dofs,time_ms,residual), as in 004
 Fig. 11: time per step over system DOF (left, with the fitted exponent of time ∝ DOF^k in the
-legend, and printed) and the average residual over DOF (right), one line per solver."""
+legend, and printed) and the average residual over DOF (right), one line per solver (colours
+from plots/palette.py; a label such as "subadmm (threads=1)" is drawn as subadmm)."""
 import argparse
 import csv
 import os
@@ -13,6 +14,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import palette  # noqa: E402
 
 FIELDS = {"solver", "particles", "dofs", "time_ms", "residual"}
 
@@ -33,8 +37,10 @@ def main():
     series = defaultdict(list)
     for r in rows:
         series[r["solver"]].append((float(r["dofs"]), float(r["time_ms"]), float(r["residual"])))
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for k, (solver, pts) in enumerate(series.items()):
+    look = palette.styles(series)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4))
+    for solver, pts in series.items():
+        colour, linestyle = look[solver]
         pts.sort()
         d, t, res = (np.array(v) for v in zip(*pts))
         label = solver
@@ -42,8 +48,9 @@ def main():
             slope = np.polyfit(np.log10(d), np.log10(t), 1)[0]
             label = f"{solver} (time ∝ DOF^{slope:.2f})"
             print(f"{solver}: time ∝ DOF^{slope:.2f}")
-        left.plot(d, t, "o-", color=f"C{k}", label=label)
-        right.plot(d, np.where(res > 0, res, np.nan), "o-", color=f"C{k}", label=solver)
+        left.plot(d, t, marker="o", linestyle=linestyle, color=colour, label=label)
+        right.plot(d, np.where(res > 0, res, np.nan), marker="o", linestyle=linestyle,
+                   color=colour, label=solver)
     for ax, name in ((left, "time per step [ms]"), (right, "average residual (res004)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -51,6 +58,10 @@ def main():
         ax.set_ylabel(name)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
+    sizes = len({r["particles"] for r in rows})
+    fig.suptitle(f"{os.path.splitext(os.path.basename(a.csv))[0]}: {sizes} size"
+                 f"{'s' * (sizes != 1)}, per-step budget of the protocol (see its report)",
+                 fontsize="medium")
     fig.tight_layout()
     tmp = a.out + ".tmp.png"  # renamed when complete: a failed run leaves no partial image
     fig.savefig(tmp, dpi=120)

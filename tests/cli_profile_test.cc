@@ -39,7 +39,7 @@ TEST(CliProfile, RunsAndReportsEveryDataset) {
   EXPECT_NE(report.find("| siconos:nsgs (peer) | "), std::string::npos) << report;
 #endif
   const std::string csv = testing::Slurp(out + ".csv");
-  EXPECT_EQ(csv.rfind("dataset,problem,solver,peer,time_to_tol_s,ratio,metric,tol\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("dataset,problem,solver,peer,time_to_tol_s,ratio,time_for_mean_s,metric,tol\n", 0), 0u);
   // --from reads the same results without running anything.
   const testing::CliResult again = testing::RunCli("profile --from " + out, dir);
   EXPECT_EQ(again.code, 0) << again.err;

@@ -45,5 +45,26 @@ TEST_F(TracePanels, DrawsAndPrintsTheMedianFinalResidual) {
                 png.string() + " 2> /dev/null"), 2);
 }
 
+// A solver that blows up (1e100, then inf) is drawn clipped, does not fail the figure, and its
+// final residual prints as inf; the other solver's line is unchanged.
+TEST_F(TracePanels, DivergedSolverIsDrawnClipped) {
+  const fs::path csv = dir() / "d.csv", png = dir() / "d.png", log = dir() / "log";
+  std::ofstream(csv) << "solver,case,iteration,time_s,res004\n"
+                        "pgs,0,0,0.0,1\npgs,0,1,0.001,1e-3\npgs,1,0,0.0,1\npgs,1,1,0.002,1e-5\n"
+                        "pj,0,0,0.0,1\npj,0,1,0.001,1e100\npj,0,2,0.002,inf\n"
+                        "pj,1,0,0.0,1\npj,1,1,0.001,1e50\npj,1,2,0.002,inf\n";
+  const std::string script = std::string(NCP_SOURCE_DIR) + "/plots/trace_panels.py";
+  ASSERT_EQ(ExitCodeOf("/usr/bin/python3 " + script + " " + csv.string() + " -o " + png.string() +
+                       " > " + log.string()),
+            0);
+  std::ifstream in(log);
+  std::string first, second;
+  std::getline(in, first);
+  std::getline(in, second);
+  EXPECT_EQ(first, "pgs: median final res004 5.05e-04");  // mean of 1e-3 and 1e-5
+  EXPECT_EQ(second, "pj: median final res004 inf");
+  EXPECT_GT(fs::file_size(png), 1000u);
+}
+
 }  // namespace
 }  // namespace ncp

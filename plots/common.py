@@ -1,0 +1,131 @@
+"""Shared by the plot scripts: labels, budgets, medians of traces on a grid, clipped curves.
+
+Rules (also in plots/README.md):
+- A trace's value at grid point x (a time or an iteration) is its last point at or before x;
+  before its first point, its first value (where the solver started). After its last point it
+  keeps its last value (what the solver returned), so a median is never drawn from the few runs
+  that are still going. A solver's curve ends at the end of its longest trace.
+- The y-axis comes from the non-diverged traces only: from their smallest value up to their
+  largest, but at most CLIP_FACTOR × their largest initial value. A curve above the top leaves
+  the axis at the top edge, marked with an "x"; a diverged run never changes the limits.
+"""
+
+import numpy as np
+
+# Values above this factor times the largest initial value of the non-diverged runs are clipped.
+CLIP_FACTOR = 1e3
+# Grids beyond this many points are thinned to a log-spaced grid (memory: traces × points).
+MAX_GRID = 4000
+
+
+def strings(column):
+    """h5py returns strings as bytes."""
+    return [v.decode() if isinstance(v, bytes) else str(v) for v in column]
+
+
+def variant_items(variant):
+    """The settings, budget and warm start of a (solver, settings, budget, warm_start) tuple."""
+    parts = {s for s in (variant[1] + ";" + variant[2]).split(";") if s}
+    return parts | {"warm_start=" + variant[3]}
+
+
+def variant_labels(variants):
+    """The solver name, plus the settings that tell apart several variants of one solver."""
+    by_solver = {}
+    for v in variants:
+        by_solver.setdefault(v[0], []).append(v)
+    out = {}
+    for solver, vs in by_solver.items():
+        common = set.intersection(*(variant_items(v) for v in vs))
+        for v in vs:
+            differing = sorted(variant_items(v) - common)
+            out[v] = solver if len(vs) == 1 else f"{solver} ({', '.join(differing)})"
+    return out
+
+
+def parse_budget(budget):
+    """'iters=500;time_ms=0;tol=0;tol_metric=res004' -> dict of strings."""
+    return dict(p.split("=", 1) for p in budget.split(";") if "=" in p)
+
+
+def budget_text(budget):
+    """Readable budget: '3000 iterations, 5000 ms per problem; tolerance 1e-10 (res004)'."""
+    b = parse_budget(budget)
+
+    def num(key):
+        try:
+            return float(b.get(key, "0"))
+        except ValueError:
+            return 0.0
+
+    limits = []
+    if num("iters") > 0:
+        limits.append(f"{num('iters'):g} iterations")
+    if num("time_ms") > 0:
+        limits.append(f"{num('time_ms'):g} ms")
+    text = "budget " + (", ".join(limits) + " per problem" if limits else "unlimited")
+    if num("tol") > 0:
+        text += f"; tolerance {num('tol'):g}"
+        if b.get("tol_metric"):
+            text += f" ({b['tol_metric']})"
+    else:
+        text += "; no tolerance"
+    return text
+
+
+def hold_on_grid(x, values, grid):
+    """Values of a step trace at grid points: last point at or before, first value before it."""
+    index = np.searchsorted(x, grid, side="right") - 1
+    return values[np.clip(index, 0, None)]
+
+
+def median_curve(traces, grid_of):
+    """Median over traces of (x, values) held on a grid; returns (grid, medians).
+
+    `grid_of(points)` turns the sorted union of the traces' x into the grid (e.g. thins it).
+    The grid spans the earliest first point to the latest last point of the traces."""
+    points = np.unique(np.concatenate([x for x, _ in traces]))
+    grid = grid_of(points)
+    stacked = np.vstack([hold_on_grid(x, v, grid) for x, v in traces])
+    return grid, np.median(stacked, axis=0)
+
+
+def thin(points, log=False):
+    """The points themselves (the median is then exact), or MAX_GRID spaced points over them."""
+    if len(points) <= MAX_GRID:
+        return points
+    lo, hi = points[0], points[-1]
+    if log and lo > 0:
+        grid = np.geomspace(lo, hi, MAX_GRID)
+    else:
+        grid = np.linspace(lo, hi, MAX_GRID)
+    grid[0], grid[-1] = lo, hi  # exact ends: the curve ends where the longest trace does
+    return grid
+
+
+def y_limits(reference):
+    """(bottom, top) of a log axis from the value arrays of the non-diverged traces."""
+    finite = [v[np.isfinite(v) & (v > 0)] for v in reference]
+    finite = [v for v in finite if len(v)]
+    if not finite:
+        return 1e-1, 1e1
+    first = max(v[0] for v in finite)
+    low = min(v.min() for v in finite)
+    high = min(max(v.max() for v in finite), CLIP_FACTOR * first)
+    # Half a decade of room at the bottom, a little at the top (the "x" markers sit on it).
+    return low / 3.0, max(high * 1.5, low * 10.0)
+
+
+def plot_clipped(ax, x, y, top, **style):
+    """Draws y (steps) with the parts above `top` cut off: where the curve leaves the axis it
+    rises to the top edge and gets an "x" there. Returns the number of exits."""
+    y = np.asarray(y, dtype=float)
+    above = ~(y <= top) & ~np.isnan(y)
+    shown = np.where(above, np.nan, y)
+    exits = np.nonzero(above & ~np.concatenate([[False], above[:-1]]))[0]
+    shown[exits] = top
+    line = ax.plot(x, shown, drawstyle="steps-post", **style)[0]
+    if len(exits):
+        ax.plot(np.asarray(x)[exits], np.full(len(exits), top), linestyle="none", marker="x",
+                markersize=8, markeredgewidth=2, color=line.get_color(), clip_on=False)
+    return len(exits)
