@@ -19,7 +19,6 @@ rm -f "$out"
   datasets/fclib/*.hdf5 \
   -s pgs,pj,apgd,admm-full,subadmm,subadmm-nobody,canal,nnewton,local-newton,cond --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
 "$ncp" report "$out" -o results/bench-latest.md
-for ds in random-small laikago_drop sliding_cubes bolt_nut dish_piling soft_mat cable LMGC_100_PR_PerioBox-i00361-60-03000; do
-  /usr/bin/python3 plots/convergence.py "$out" --dataset "$ds" -o "results/bench-latest-$ds.png"
-done
+# One convergence figure per dataset: results/bench-latest-<dataset>.png.
+/usr/bin/python3 plots/convergence.py "$out" -o results/bench-latest.png
 echo "main job done: $out, results/bench-latest.md, results/bench-latest-*.png"
