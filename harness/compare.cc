@@ -84,13 +84,16 @@ std::string Dec(double d) {
 
 }  // namespace
 
-int StatusRank(const std::string& status) {
-  if (status == "converged") return 0;
-  if (status == "max-iterations" || status == "time-limit") return 1;
-  if (status == "diverged") return 2;
-  if (status == "failed" || status == "not-applicable") return 3;
-  throw Error(fmt::format("status = '{}': must be one of converged, max-iterations, time-limit, "
-                          "diverged, failed, not-applicable", status));
+int StatusRank(Outcome status) {
+  switch (status) {
+    case Outcome::kConverged: return 0;
+    case Outcome::kMaxIterations:
+    case Outcome::kTimeLimit: return 1;
+    case Outcome::kDiverged: return 2;
+    case Outcome::kFailed:
+    case Outcome::kNotApplicable: break;
+  }
+  return 3;
 }
 
 void CheckCompareOptions(const CompareOptions& o) {
@@ -203,9 +206,10 @@ std::string CompareMarkdown(const CompareResult& r, const CompareOptions& opt) {
   rule += "---:|---|";
   std::string md = head + "\n" + rule + "\n";
   for (const CompareRow& row : r.rows) {
-    const std::string status = row.base_status == row.new_status
-                                   ? row.base_status
-                                   : row.base_status + " → " + row.new_status;
+    const std::string status =
+        row.base_status == row.new_status
+            ? std::string(ToString(row.base_status))
+            : fmt::format("{} → {}", ToString(row.base_status), ToString(row.new_status));
     md += fmt::format("| {} | {} | {}{} | {} |", row.dataset, row.problem, row.solver,
                       row.settings_changed ? " (settings changed)" : "", status);
     bool better = StatusRank(row.new_status) < StatusRank(row.base_status);

@@ -14,8 +14,8 @@ namespace ncp {
 
 // Status ranks, better first: budget exhaustion by iterations or by time is the same outcome,
 // a non-finite iterate is worse, and a solver that failed or no longer applies is worst.
-// Throws ncp::Error naming the status when it is unknown.
-int StatusRank(const std::string& status);
+// converged < max-iterations = time-limit < diverged < failed = not-applicable.
+int StatusRank(Outcome status);
 
 struct CompareOptions {
   std::vector<Metric> metrics = {Metric::kRes004, Metric::kNatmapAbs};
@@ -37,7 +37,7 @@ struct MetricChange {
 struct CompareRow {
   std::string dataset, problem, solver;  // solver: name, plus the variant when a file has several
   bool settings_changed = false;  // paired although the settings strings differ
-  std::string base_status, new_status;
+  Outcome base_status = Outcome::kFailed, new_status = Outcome::kFailed;
   bool status_worse = false;
   std::vector<MetricChange> metrics;  // in CompareOptions::metrics order
   double time_ratio = 0.0;            // new / base of the minimum total_time_s; NaN when unknown

@@ -73,7 +73,7 @@ bool ReadWarm(const std::string& path, std::int64_t max_size, WarmStart* w) {
 RunRecord FailedRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt,
                     int repeat, const std::string& message) {
   RunRecord r = JobRow(p, job, opt, repeat);
-  r.status = "failed";
+  r.status = Outcome::kFailed;
   r.message = message;
   return r;
 }

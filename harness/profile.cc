@@ -127,9 +127,9 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
     double t = TimeToMetric(r, metric, tol);
     if (time_budget_s > 0 && t > time_budget_s) t = kNaN;  // reached only past the budget
     c.time_to_tol = std::fmin(c.time_to_tol, t);
-    if (r.status != "not-applicable" && r.status != "failed" && r.total_time_s >= 0)
+    if (r.status != Outcome::kNotApplicable && r.status != Outcome::kFailed && r.total_time_s >= 0)
       c.total = std::fmin(c.total, r.total_time_s);
-    c.not_applicable = r.status == "not-applicable";
+    c.not_applicable = r.status == Outcome::kNotApplicable;
   }
   std::map<std::string, SolverProfile> prof;
   std::map<std::string, std::vector<double>> shifted_times;
@@ -290,7 +290,7 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
 std::vector<RunRecord> RunsOnCommonProblems(const std::vector<RunRecord>& rows) {
   std::set<std::pair<std::string, std::string>> excluded;
   for (const RunRecord& r : rows)
-    if (r.status == "not-applicable") excluded.insert({r.dataset, r.problem});
+    if (r.status == Outcome::kNotApplicable) excluded.insert({r.dataset, r.problem});
   std::vector<RunRecord> out;
   for (const RunRecord& r : rows)
     if (!excluded.count({r.dataset, r.problem})) out.push_back(r);

@@ -53,8 +53,7 @@ std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
     if (p.first == nullptr || r->repeat < p.first->repeat) p.first = r;
     // A solver that did not run (not-applicable), could not set up (failed) or diverged has no
     // time: a diverged run's time says nothing about reaching a solution, and would rank it.
-    const bool ran =
-        r->status != "not-applicable" && r->status != "failed" && r->status != "diverged";
+    const bool ran = RanToEnd(r->status);
     const double t = ran && std::isfinite(r->total_time_s) && r->total_time_s >= 0
                          ? r->total_time_s
                          : kNaN;
@@ -78,16 +77,6 @@ double MedianResidual(std::vector<double> v) {
   return Median(std::move(v));
 }
 
-constexpr std::size_t kFailedIndex = 4;
-static_assert(std::string_view(kStatusNames[kFailedIndex]) == "failed");
-
-std::size_t StatusIndex(const std::string& status) {
-  for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
-    if (status == kStatusNames[i]) return i;
-  }
-  return kFailedIndex;
-}
-
 void CountSuccesses(const std::map<std::string, ProblemOutcome>& problems,
                     const ProfileTolerances& tolerances, SolverSummary& s) {
   for (std::size_t m = 0; m < kReportMetrics.size(); ++m) {
@@ -106,11 +95,10 @@ void CountSuccesses(const std::map<std::string, ProblemOutcome>& problems,
 std::string Reasons(const std::map<std::string, ProblemOutcome>& problems) {
   std::map<std::string, int> seen;
   for (const auto& [name, o] : problems) {
-    const std::string& st = o.first->status;
-    if (st != "diverged" && st != "failed" && st != "not-applicable") continue;
+    if (RanToEnd(o.first->status)) continue;
     std::string m = o.first->message.empty() ? "(no message)" : o.first->message;
     if (m.size() > 160) m = m.substr(0, 157) + "...";
-    ++seen[st + ": " + m];
+    ++seen[fmt::format("{}: {}", ToString(o.first->status), m)];
   }
   std::string out;
   for (const auto& [m, n] : seen) out += fmt::format("{}{} × {}", out.empty() ? "" : "; ", n, m);
@@ -132,10 +120,11 @@ SolverSummary SummarizeVariant(const RowPtrs& runs, const ProfileTolerances& tol
     natmap_rel.push_back(o.first->final_metrics[Metric::kNatmapRel]);
     if (!std::isnan(o.time_to_tolerance_s)) to_tolerance.push_back(o.time_to_tolerance_s);
     if (const auto b = best_time.find(name); b != best_time.end()) {
-      const bool counted = o.first->status != "not-applicable" && o.first->status != "failed";
+      const bool counted = o.first->status != Outcome::kNotApplicable &&
+                           o.first->status != Outcome::kFailed;
       at_best.push_back(counted ? Res004AtTime(*o.first, b->second) : kInf);
     }
-    ++s.status_counts[StatusIndex(o.first->status)];
+    ++s.status_counts[static_cast<std::size_t>(o.first->status)];
   }
   s.shgeom_time_s = ShiftedGeometricMean(times, kTimeShiftS);
   s.median_iterations = Median(iterations);
@@ -447,7 +436,7 @@ double ShiftedGeometricMean(const std::vector<double>& values, double shift) {
 }
 
 bool IsSuccess(const RunRecord& r, Metric m, double tolerance) {
-  if (r.status == "diverged" || r.status == "failed") return false;
+  if (r.status == Outcome::kDiverged || r.status == Outcome::kFailed) return false;
   const double value = r.final_metrics[m];
   return std::isfinite(value) && value <= tolerance;
 }

@@ -41,9 +41,6 @@ inline constexpr double kTimeShiftS = 1e-3;
 // "Fastest solver" means fastest to reach res004 ≤ this tolerance (the mid profile).
 inline constexpr double kTimeToTolerance = 1e-6;
 
-// Status counts in this order; an unknown status counts as failed.
-inline constexpr std::array<const char*, 6> kStatusNames = {
-    "converged", "max-iterations", "time-limit", "diverged", "failed", "not-applicable"};
 
 // One solver variant (solver × settings × budget × warm start) on one dataset. Per problem, the
 // run with the lowest repeat number gives accuracy, status and iterations; times are the minimum
@@ -60,7 +57,7 @@ struct SolverSummary {
   double median_iterations = kNaN;
   double median_res004 = kNaN;      // non-finite values count as +inf
   double median_natmap_rel = kNaN;  // non-finite values count as +inf
-  std::array<int, kStatusNames.size()> status_counts{};
+  std::array<int, kOutcomeNames.size()> status_counts{};  // indexed by Outcome
   int reached_tolerance = 0;  // problems whose trace reached res004 ≤ kTimeToTolerance
   double median_time_to_tolerance_s = kNaN;  // over those problems
   // Error at a common budget: per problem, res004 of this solver's trace at the time the fastest

@@ -26,9 +26,9 @@ int Solved(const SolverSummary& s, std::size_t profile) {
 
 std::string Statuses(const SolverSummary& s) {
   std::string out;
-  for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
+  for (std::size_t i = 0; i < kOutcomeNames.size(); ++i) {
     if (s.status_counts[i] == 0) continue;
-    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", s.status_counts[i], kStatusNames[i]);
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", s.status_counts[i], kOutcomeNames[i]);
   }
   return out;
 }

@@ -47,8 +47,8 @@ constexpr StringField kStringFields[] = {
     {"job_key", &RunRecord::job_key},       {"dataset", &RunRecord::dataset},
     {"problem", &RunRecord::problem},       {"solver", &RunRecord::solver},
     {"settings", &RunRecord::settings},     {"budget", &RunRecord::budget},
-    {"warm_start", &RunRecord::warm_start}, {"status", &RunRecord::status},
-    {"message", &RunRecord::message},       {"solver_info", &RunRecord::solver_info},
+    {"warm_start", &RunRecord::warm_start}, {"message", &RunRecord::message},
+    {"solver_info", &RunRecord::solver_info},
     {"host", &RunRecord::host},             {"cpu", &RunRecord::cpu},
     {"worker", &RunRecord::worker}};
 // Columns added after the first schema: files without them still read (as empty strings).
@@ -217,6 +217,18 @@ class ResultsReader {
       if (OptionalColumn(f.name) && !Exists(std::string("/runs/") + f.name)) continue;
       const std::vector<std::string> v = ReadColumn<std::string>(f.name, rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
+    }
+    {
+      // The one place status strings become outcomes (besides the CLI).
+      const std::vector<std::string> v = ReadColumn<std::string>("status", rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::optional<Outcome> o = OutcomeFromName(v[i]);
+        if (!o)
+          Fail(fmt::format("/runs/status[{}] = '{}': must be one of converged, max-iterations, "
+                           "time-limit, diverged, failed, not-applicable",
+                           i, v[i]));
+        rows[i].status = *o;
+      }
     }
     for (const IntField& f : kIntFields) {
       // num_bodies came later: files written before it read as "not set" (−1).
@@ -447,6 +459,11 @@ class ResultsWriter {
       std::vector<std::string> v;
       for (const RunRecord& r : rows) v.push_back(r.*f.member);
       WriteStrings(runs_.id(), f.name, v);
+    }
+    {
+      std::vector<std::string> v;
+      for (const RunRecord& r : rows) v.push_back(ToString(r.status));
+      WriteStrings(runs_.id(), "status", v);
     }
     for (const IntField& f : kIntFields) {
       std::vector<int> v;

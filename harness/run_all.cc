@@ -49,7 +49,7 @@ std::vector<Unit> MakeUnits(const std::vector<DatasetInput>& data, std::size_t j
 }
 
 bool Usable(const RunRecord& r) {
-  return r.status != "diverged" && r.status != "failed" && r.status != "not-applicable";
+  return RanToEnd(r.status);
 }
 
 class Campaign {
@@ -162,7 +162,7 @@ class Campaign {
                                   : ProgressText(done_, total_, elapsed);
     std::fprintf(stderr, "[%s] %s %s %-10s %-15s it=%-5d t=%.3gms res004=%.3g%s\n",
                  where.c_str(), d.stem.c_str(), p.meta.name.c_str(), job.entry->name.c_str(),
-                 r.status.c_str(), r.iterations, r.total_time_s * 1e3,
+                 ToString(r.status), r.iterations, r.total_time_s * 1e3,
                  r.final_metrics[Metric::kRes004], extra.c_str());
   }
 

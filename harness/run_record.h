@@ -2,13 +2,34 @@
 // with its per-iteration trace.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/metrics/metrics.h"
 #include "problems/model/descriptors.h"
 
 namespace ncp {
+
+// How a run ended. The harness decides it (tolerance met, budget spent, non-finite result) from
+// the solver's step Status; its names are the strings of the results file and the CLI, and
+// nothing else compares status strings.
+enum class Outcome { kConverged, kMaxIterations, kTimeLimit, kDiverged, kFailed, kNotApplicable };
+inline constexpr std::array<const char*, 6> kOutcomeNames = {
+    "converged", "max-iterations", "time-limit", "diverged", "failed", "not-applicable"};
+inline const char* ToString(Outcome o) { return kOutcomeNames[static_cast<std::size_t>(o)]; }
+inline std::optional<Outcome> OutcomeFromName(std::string_view name) {
+  for (std::size_t i = 0; i < kOutcomeNames.size(); ++i)
+    if (name == kOutcomeNames[i]) return static_cast<Outcome>(i);
+  return std::nullopt;
+}
+// Ran to its end: a time and final metrics that mean something (not diverged, failed or
+// not applicable).
+inline bool RanToEnd(Outcome o) {
+  return o != Outcome::kDiverged && o != Outcome::kFailed && o != Outcome::kNotApplicable;
+}
 
 struct TracePoint {
   int iteration = 0;      // outer iterations done
@@ -25,7 +46,7 @@ struct RunRecord {
   std::string budget;     // "iters=500;time_ms=0;tol=0;tol_metric=res004"
   std::string warm_start; // none | reference | previous
   int repeat = 0;
-  std::string status = "failed";  // converged | max-iterations | time-limit | diverged | failed | not-applicable
+  Outcome status = Outcome::kFailed;
   std::string message;    // solver message, empty when none
   std::string solver_info;  // "key=value;..." of the solver's counters (Info()) at the end
   // Where the row was measured: a campaign may span machines (MPI ranks, --shard slices).

@@ -20,6 +20,20 @@
 namespace ncp {
 namespace {
 
+// The run's outcome from the solver's last step status (the loop has stopped, so never running).
+Outcome ToOutcome(Status st) {
+  switch (st) {
+    case Status::kConverged: return Outcome::kConverged;
+    case Status::kMaxIterations: return Outcome::kMaxIterations;
+    case Status::kTimeLimit: return Outcome::kTimeLimit;
+    case Status::kDiverged: return Outcome::kDiverged;
+    case Status::kNotApplicable: return Outcome::kNotApplicable;
+    case Status::kRunning:
+    case Status::kFailed: break;
+  }
+  return Outcome::kFailed;
+}
+
 using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::time_point a, Clock::time_point b) {
@@ -134,7 +148,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   } catch (const std::exception& e) {  // a solver that throws fails this job, not the run
     r.setup_time_s = Seconds(t0, Clock::now());
     r.message = e.what();
-    r.status = ToString(Status::kFailed);
+    r.status = Outcome::kFailed;
     return r;
   }
   r.setup_time_s = Seconds(t0, Clock::now());
@@ -235,7 +249,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     tp.metrics = r.final_metrics;
     r.trace.push_back(tp);
   }
-  r.status = ToString(st);
+  r.status = ToOutcome(st);
   if (opt.retime_without_tol && b.tol > 0 && r.iterations > 0) {
     RunOptions again = opt;
     again.budget.iters = r.iterations;

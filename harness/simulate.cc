@@ -84,9 +84,10 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     st.solve_ms = r.total_time_s * 1e3;  // setup + iterations; evaluation excluded
     st.status = r.status;
     st.res004 = r.final_metrics[Metric::kRes004];
-    if (r.status == "diverged" || r.status == "failed" || sol.v.size() != p.num_dofs())
+    if (r.status == Outcome::kDiverged || r.status == Outcome::kFailed ||
+        sol.v.size() != p.num_dofs())
       throw Error(fmt::format("{}: step {}: solver '{}' ended {}: {}", scene.name, k, opt.solver,
-                              r.status, r.message));
+                              ToString(r.status), r.message));
     const bool record = opt.every > 0 && (k + 1) % opt.every == 0 &&
                         static_cast<int>(res.recorded.size()) < opt.max_frames;
     if (record) {

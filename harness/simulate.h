@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/run_record.h"
 #include "problems/model/contact_problem.h"
 #include "solvers/solver.h"
 #include "problems/scenarios/rigid/scene.h"
@@ -40,7 +41,7 @@ struct StepStats {
   double max_penetration = 0.0;  // max(0, −gap) over the step's contacts [m]
   double res004 = 0.0;           // of the step's solve, by the evaluator
   double solve_ms = 0.0;
-  std::string status;
+  Outcome status = Outcome::kFailed;
 };
 
 struct SimulateResult {

@@ -203,7 +203,7 @@ void BindRun(pyb::module_& m) {
         "Loads a solver plug-in (as `ncpbench run --plugin`); returns the names it registered");
 
   pyb::class_<SolveResult>(m, "SolveResult", "One job's outcome, as a results file row holds it")
-      .def_property_readonly("status", [](const SolveResult& r) { return r.record.status; })
+      .def_property_readonly("status", [](const SolveResult& r) { return std::string(ToString(r.record.status)); })
       .def_property_readonly("message", [](const SolveResult& r) { return r.record.message; })
       .def_property_readonly("solver", [](const SolveResult& r) { return r.record.solver; })
       .def_property_readonly("settings", [](const SolveResult& r) { return r.record.settings; })
@@ -229,7 +229,7 @@ void BindRun(pyb::module_& m) {
           "lam", [](pyb::object s) { return VecView(s.cast<const SolveResult&>().lambda, s); })
       .def("__repr__", [](const SolveResult& r) {
         return fmt::format("<ncpbench.SolveResult {} {} it={} t={:.3g}ms res004={:.3g}>",
-                           r.record.solver, r.record.status, r.record.iterations,
+                           r.record.solver, ToString(r.record.status), r.record.iterations,
                            r.record.total_time_s * 1e3, r.record.final_metrics[Metric::kRes004]);
       });
 

@@ -49,9 +49,9 @@ Worst Rise(const std::string& path, const std::string& solver, int iters, int& r
   Worst w;
   for (const ContactProblem& p : data.problems) {
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
-    if (r.status == "not-applicable") continue;
-    EXPECT_TRUE(r.status == "max-iterations" || r.status == "converged")
-        << solver << " on " << data.stem << "/" << r.problem << ": " << r.status << " " << r.message;
+    if (r.status == Outcome::kNotApplicable) continue;
+    EXPECT_TRUE(r.status == Outcome::kMaxIterations || r.status == Outcome::kConverged)
+        << solver << " on " << data.stem << "/" << r.problem << ": " << ToString(r.status) << " " << r.message;
     if (r.trace.empty()) continue;
     ++runs;
     const double start = r.trace.front().metrics[Metric::kRes004];
@@ -114,10 +114,10 @@ TEST(AdmmPenalty, CableConvergesWithTheDefaultPenalty) {
     opt.tol_every = 50;
     opt.threads = 1;
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
-    std::printf("%-10s cable %s after %d iterations: res004 %.3g\n", solver, r.status.c_str(),
+    std::printf("%-10s cable %s after %d iterations: res004 %.3g\n", solver, ToString(r.status),
                 r.iterations, r.final_metrics[Metric::kRes004]);
     if (std::string(solver) == "admm-full") {
-      EXPECT_EQ(r.status, "converged");
+      EXPECT_EQ(r.status, Outcome::kConverged);
       EXPECT_LE(r.final_metrics[Metric::kRes004], 1e-6);
     } else {
       EXPECT_LE(r.final_metrics[Metric::kRes004], 1e-3);  // 004:43 on raw residuals: 7e-2

@@ -41,9 +41,9 @@ TEST_P(AlOnManufactured, ReachesItsMeasuredFloor) {
     const ContactProblem p =
         MakeManufacturedProblem(testing::AcceptanceOptions(100 + k), fmt::format("m{}", k));
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
-    failed += r.status == "diverged" || r.status == "failed";
+    failed += r.status == Outcome::kDiverged || r.status == Outcome::kFailed;
     worst = std::max(worst, r.final_metrics[Metric::kRes004]);
-    if (r.status == "converged") {
+    if (r.status == Outcome::kConverged) {
       ++reached;
       iters.push_back(r.iterations);
     }
@@ -182,7 +182,7 @@ TEST(CanalOnLaikago, ReachesTheToleranceOnTheDefaultFrames) {
   int reached = 0, most = 0;
   for (const ContactProblem& p : frames) {
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
-    if (r.status == "converged") ++reached, most = std::max(most, r.iterations);
+    if (r.status == Outcome::kConverged) ++reached, most = std::max(most, r.iterations);
   }
   std::printf("canal on laikago_drop: res004 <= 1e-8 on %d/8 frames within 20 AL iterations "
               "(most %d)\n", reached, most);

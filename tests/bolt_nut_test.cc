@@ -90,7 +90,7 @@ TEST(BoltNut, AdmmSolversConvergeWithoutCyclingThePenalty) {
       }
       std::printf("%s on %s: res004 <= 1e-8 at iteration %d, worst later %.2e\n", solver,
                   p.meta.name.c_str(), first, worst_after);
-      EXPECT_EQ(r.status, "max-iterations");
+      EXPECT_EQ(r.status, Outcome::kMaxIterations);
       EXPECT_GE(first, 0);
       EXPECT_LE(first, 1000);
       EXPECT_LE(worst_after, 2e-8);

@@ -30,7 +30,7 @@ constexpr char kSweep[] = "sweep random --param contacts --values 10,20,30,40 -n
 constexpr int kSweepJobs = 60;
 
 struct Row {
-  std::string status;
+  Outcome status;
   int iterations;
   double res004;
   bool operator==(const Row&) const = default;

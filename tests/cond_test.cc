@@ -135,7 +135,7 @@ TEST_P(CondOnNodal, ReachesExactSolution) {
     const ContactProblem p = testing::MakeNodalProblem(o);
     WarmStart sol;
     const RunRecord r = RunCond(p, c.settings, c.iters, 1e-10, &sol);
-    ASSERT_TRUE(r.status == "converged" || r.status == "max-iterations") << r.status << r.message;
+    ASSERT_TRUE(r.status == Outcome::kConverged || r.status == Outcome::kMaxIterations) << ToString(r.status) << r.message;
     const double verr = (sol.v - p.reference->v).norm() / p.reference->v.norm();
     worst_res = std::max(worst_res, r.final_metrics[Metric::kRes004]);
     worst_v = std::max(worst_v, verr);
@@ -179,8 +179,8 @@ TEST(CondChebyshev, FewerIterationsThanPlainVfpi) {
   const ContactProblem p = testing::MakeNodalProblem(o);
   const RunRecord on = RunCond(p, "step=frobenius;chebyshev=on", 20000, 1e-8);
   const RunRecord off = RunCond(p, "step=frobenius;chebyshev=off", 20000, 1e-8);
-  ASSERT_EQ(on.status, "converged") << on.message;
-  ASSERT_EQ(off.status, "converged") << off.message;
+  ASSERT_EQ(on.status, Outcome::kConverged) << on.message;
+  ASSERT_EQ(off.status, Outcome::kConverged) << off.message;
   std::printf("iterations to res004 <= 1e-8: chebyshev on %d, off %d (%.1fx)\n", on.iterations,
               off.iterations, static_cast<double>(off.iterations) / on.iterations);
   EXPECT_LE(on.iterations * 2, off.iterations);

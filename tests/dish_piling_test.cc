@@ -88,7 +88,7 @@ TEST(DishPiling, CanalSolvesACaseTightly) {
   const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
   const double res = r.final_metrics[Metric::kRes004];
   std::printf("canal on %s (%d contacts): res004 %.2e after %d iterations (%s)\n",
-              p.meta.name.c_str(), p.num_contacts(), res, r.iterations, r.status.c_str());
+              p.meta.name.c_str(), p.num_contacts(), res, r.iterations, ToString(r.status));
   EXPECT_LE(res, 1e-8);
 }
 

@@ -27,11 +27,11 @@ TEST(IsolatedRun, PeerThatEndsItsProcessIsAFailedRowAndTheRunGoesOn) {
   std::map<std::string, int> failed, ran;
   for (const RunRecord& row : ReadResults(out)) {
     if (row.solver == "pgs") {
-      EXPECT_EQ(row.status, "max-iterations");
+      EXPECT_EQ(row.status, Outcome::kMaxIterations);
       ++ran[row.solver];
       continue;
     }
-    EXPECT_EQ(row.status, "failed") << row.solver;
+    EXPECT_EQ(row.status, Outcome::kFailed) << row.solver;
     if (row.solver == "test-exiting-peer")
       EXPECT_NE(row.message.find("ended its process (exit 7"), std::string::npos) << row.message;
     else

@@ -216,9 +216,9 @@ TEST_P(LiftedOnSample, ReachesNatmap) {
   const ContactProblem p = ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + c.file);
   const RunRecord r = RunToNatmap(p, c.solver, c.iters, 1e-9);
   std::printf("%-12s %-40s %-15s iters %4d  time %.3f s  natmap_rel %.2e  %s\n", c.solver, c.file,
-              r.status.c_str(), r.iterations, r.total_time_s, r.final_metrics[Metric::kNatmapRel],
+              ToString(r.status), r.iterations, r.total_time_s, r.final_metrics[Metric::kNatmapRel],
               r.solver_info.c_str());
-  ASSERT_TRUE(r.status == "converged" || r.status == "max-iterations") << r.status << r.message;
+  ASSERT_TRUE(r.status == Outcome::kConverged || r.status == Outcome::kMaxIterations) << ToString(r.status) << r.message;
   EXPECT_LE(r.final_metrics[Metric::kNatmapRel], c.max_natmap_rel);
 }
 
@@ -265,7 +265,7 @@ TEST(LiftedLocal, NonSymmetricWReachesNatmapOnStoredW) {
       const ContactProblem p = SkewPerturbed(base, delta, 5);
       const RunRecord r = RunToNatmap(p, solver, 5000, 1e-9);
       std::printf("%-10s skew %.0e: %-15s iters %4d natmap_rel %.2e  %s\n", solver, delta,
-                  r.status.c_str(), r.iterations, r.final_metrics[Metric::kNatmapRel],
+                  ToString(r.status), r.iterations, r.final_metrics[Metric::kNatmapRel],
                   r.solver_info.c_str());
       EXPECT_LE(r.final_metrics[Metric::kNatmapRel], 1e-8);
     }
@@ -282,7 +282,7 @@ TEST(LiftedLocal, RoverExportReachesNatmapOnStoredW) {
   for (const char* solver : {"admm-full", "canal", "nnewton", "al-trdogleg", "al-dampedsn"}) {
     SCOPED_TRACE(solver);
     const RunRecord r = RunToNatmap(p, solver, 5000, 1e-9);
-    std::printf("%-12s Rover4493: %-15s iters %4d natmap_rel %.2e  %s\n", solver, r.status.c_str(),
+    std::printf("%-12s Rover4493: %-15s iters %4d natmap_rel %.2e  %s\n", solver, ToString(r.status),
                 r.iterations, r.final_metrics[Metric::kNatmapRel], r.solver_info.c_str());
     EXPECT_LE(r.final_metrics[Metric::kNatmapRel], 1e-8);
   }

@@ -30,11 +30,11 @@ TEST(NNewton, ConvergesToTheManufacturedSolutionsDownToRounding) {
     to_tol.budget.iters = 12;
     to_tol.budget.tol = 1e-8;
     const RunRecord r = RunOne(p, ev, job, to_tol, nullptr, 0);
-    if (r.status == "converged") ++reached, most = std::max(most, r.iterations);
+    if (r.status == Outcome::kConverged) ++reached, most = std::max(most, r.iterations);
     RunOptions full;
     full.budget.iters = 30;
     const RunRecord f = RunOne(p, ev, job, full, nullptr, 0);
-    EXPECT_EQ(f.status, "max-iterations") << f.message;
+    EXPECT_EQ(f.status, Outcome::kMaxIterations) << f.message;
     floor = std::max(floor, f.final_metrics[Metric::kRes004]);
     worst_err = std::max(worst_err, f.lambda_err);
   }
@@ -107,7 +107,7 @@ TEST(NNewton, LocalProblemRunsOnItsLiftedForm) {
   const RunRecord r =
       RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("nnewton", e.settings, {})}, opt,
              nullptr, 0);
-  ASSERT_NE(r.status, "not-applicable") << r.message;
+  ASSERT_NE(r.status, Outcome::kNotApplicable) << r.message;
   EXPECT_LE(r.final_metrics[Metric::kNatmapRel], 1e-10);
   EXPECT_NE(r.solver_info.find("lifted_rank"), std::string::npos) << r.solver_info;
 }

@@ -23,7 +23,7 @@ void Step(MultibodySystem& s) {
   opt.budget.tol = 1e-11;
   WarmStart sol;
   const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0, &sol);
-  ASSERT_NE(r.status, "diverged");
+  ASSERT_NE(r.status, Outcome::kDiverged);
   s.Advance(sol.v);
 }
 

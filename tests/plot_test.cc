@@ -39,7 +39,7 @@ RunRecord Traced(const std::string& solver, const std::string& problem, double r
   r.problem = problem;
   r.solver = solver;
   r.budget = "iters=30;time_ms=0;tol=0;tol_metric=res004";
-  r.status = "converged";
+  r.status = Outcome::kConverged;
   r.iterations = iterations;
   r.total_time_s = 1e-3 * (iterations + 1);
   for (int j = 0; j <= iterations; ++j) {
@@ -161,7 +161,7 @@ TEST_F(PlotTest, OneFigurePerDatasetWithTheSameColourPerSolver) {
       fast.settings = "omega=1";
       store.Add(fast);
       RunRecord na = Traced("cond", p, 0.5, "spheres");
-      na.status = "not-applicable";
+      na.status = Outcome::kNotApplicable;
       na.trace.clear();
       store.Add(na);
     }
@@ -208,7 +208,7 @@ TEST_F(PlotTest, DivergedRunDoesNotMoveTheYLimits) {
     store.Add(Traced("admm", "p2", 0.6));
     for (const char* p : {"p1", "p2"}) {
       RunRecord pj = Traced("pj", p, 1e4);  // 1, 1e4, 1e8, ... then infinite
-      pj.status = "diverged";
+      pj.status = Outcome::kDiverged;
       pj.trace.resize(26);
       pj.trace.back().metrics[Metric::kRes004] = 1e100;
       TracePoint last = pj.trace.back();

@@ -26,7 +26,7 @@ RunRecord MadeRun(const std::string& dataset, const std::string& problem, const 
   r.dataset = dataset;
   r.problem = problem;
   r.solver = solver;
-  r.status = t >= 0 ? "converged" : "max-iterations";
+  r.status = t >= 0 ? Outcome::kConverged : Outcome::kMaxIterations;
   r.total_time_s = total;
   for (int k = 0; k < 3; ++k) {
     TracePoint p;
@@ -87,7 +87,7 @@ TEST(Profile, TimeBudgetIsTheFloorOfAFailureAndOursCanWin) {
 
 TEST(Profile, NotApplicableCountsAtTheSlowestSuccess) {
   RunRecord na = MadeRun("a", "p", "admm-full", -1, 0.0);
-  na.status = "not-applicable";
+  na.status = Outcome::kNotApplicable;
   const ProfileResult r = ComputeProfiles({MadeRun("a", "p", "pgs", 0.4), na}, 1e-6, 0.0);
   EXPECT_EQ(Find(r, "admm-full").not_applicable, 1);
   EXPECT_NEAR(Find(r, "admm-full").shgeom_time_s, 0.4, 1e-12);
@@ -263,7 +263,7 @@ TEST(Profile, PlotScriptDrawsTheMeansOfTheReport) {
       MadeRun("e", "q1", "pgs", 0.05),    MadeRun("e", "q1", "siconos:nsgs", -1, 0.01),
       MadeRun("e", "q1", "apgd", 0.07),   MadeRun("d", "p1", "apgd", 0.31)};
   RunRecord na = MadeRun("d", "p2", "apgd", -1, 0.0);
-  na.status = "not-applicable";
+  na.status = Outcome::kNotApplicable;
   na.trace.clear();
   rows.push_back(na);
   const auto dir =

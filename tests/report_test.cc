@@ -11,7 +11,7 @@ namespace ncp {
 namespace {
 
 RunRecord Row(const std::string& solver, const std::string& problem, double res004,
-              double natmap_rel, double total_time_s, const std::string& status = "converged") {
+              double natmap_rel, double total_time_s, Outcome status = Outcome::kConverged) {
   RunRecord r;
   r.job_key = solver + "/" + problem;
   r.dataset = "cubes";
@@ -63,9 +63,9 @@ TEST(ReportTest, SuccessRatesAtProfiles) {
       Row("fast", "p1", 1e-7, 1e-2, 0.001), Row("fast", "p2", 1e-7, 1e-7, 0.001),
       Row("fast", "p3", 1e-4, 1e-7, 0.001), Row("fast", "p4", 1e-10, 1e-10, 0.001),
       // Diverged runs fail whatever their residual.
-      Row("slow", "p1", 1e-12, 1e-12, 0.002, "diverged"), Row("slow", "p2", 1e-2, 1e-2, 0.002),
-      Row("slow", "p3", 1e-2, 1e-2, 0.002, "max-iterations"),
-      Row("slow", "p4", 1e-2, 1e-2, 0.002, "time-limit")};
+      Row("slow", "p1", 1e-12, 1e-12, 0.002, Outcome::kDiverged), Row("slow", "p2", 1e-2, 1e-2, 0.002),
+      Row("slow", "p3", 1e-2, 1e-2, 0.002, Outcome::kMaxIterations),
+      Row("slow", "p4", 1e-2, 1e-2, 0.002, Outcome::kTimeLimit)};
   const std::vector<DatasetSummary> summary = SummarizeResults(rows);
   ASSERT_EQ(summary.size(), 1u);
   const SolverSummary& fast = Find(summary[0], "fast");
@@ -129,8 +129,8 @@ TEST(ReportTest, NamesMostAccurateAndFastest) {
 }
 
 TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
-  RunRecord na = Row("global-only", "p1", std::nan(""), std::nan(""), 1e-6, "not-applicable");
-  RunRecord ok = Row("dual", "p1", 1e-9, 1e-9, 0.02, "converged");
+  RunRecord na = Row("global-only", "p1", std::nan(""), std::nan(""), 1e-6, Outcome::kNotApplicable);
+  RunRecord ok = Row("dual", "p1", 1e-9, 1e-9, 0.02, Outcome::kConverged);
   const std::string report = MarkdownReport({na, ok}, {});
   EXPECT_TRUE(Contains(report, "| global-only | 1 | 0% | 0% | 0% | 0% | 0% | 0% | n/a | n/a |"))
       << report;
@@ -139,9 +139,9 @@ TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
 }
 
 TEST(ReportTest, HandlesNaNMetrics) {
-  RunRecord broken = Row("broken", "p1", std::nan(""), std::nan(""), -1.0, "failed");
+  RunRecord broken = Row("broken", "p1", std::nan(""), std::nan(""), -1.0, Outcome::kFailed);
   broken.iterations = -1;
-  RunRecord blowup = Row("broken", "p2", INFINITY, std::nan(""), 0.5, "diverged");
+  RunRecord blowup = Row("broken", "p2", INFINITY, std::nan(""), 0.5, Outcome::kDiverged);
   blowup.trace = Trace(std::nan(""));
   blowup.trace[1].metrics[Metric::kRes004] = std::nan("");
   const std::vector<RunRecord> rows = {broken, blowup};
@@ -169,12 +169,12 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
     rows.back().trace = Trace(4e-3);
     rows.push_back(Row("quick", p, 1e-7, 1e-7, 0.01));
     rows.back().trace = Trace(1e-3);
-    rows.push_back(Row("blowup", p, 1e-12, 1e-12, 1e-4, "diverged"));
+    rows.push_back(Row("blowup", p, 1e-12, 1e-12, 1e-4, Outcome::kDiverged));
   }
-  rows.push_back(Row("quick", "p4", 1e-2, 1e-2, 0.01, "max-iterations"));
+  rows.push_back(Row("quick", "p4", 1e-2, 1e-2, 0.01, Outcome::kMaxIterations));
   rows.push_back(Row("accurate", "p4", 1e-7, 1e-7, 0.5));
   rows.back().trace = Trace(4e-3);
-  rows.push_back(Row("blowup", "p4", 1e-12, 1e-12, 1e-4, "diverged"));
+  rows.push_back(Row("blowup", "p4", 1e-12, 1e-12, 1e-4, Outcome::kDiverged));
   const DatasetSummary d = SummarizeResults(rows).at(0);
   const DatasetPick pick = PickSolvers(d);
   ASSERT_GE(pick.recommended, 0);
@@ -230,9 +230,9 @@ TEST(ReportTest, ErrorAtTheBestSolversTimeAndReasons) {
   rows.back().trace = Trace(2e-3);  // 1e-3 until 2 ms, then 1e-8
   rows.push_back(Row("slow", "p1", 1e-8, 1e-8, 0.004));
   rows.back().trace = Trace(4e-3);
-  rows.push_back(Row("never", "p1", 1e-3, 1e-3, 0.004, "diverged"));
+  rows.push_back(Row("never", "p1", 1e-3, 1e-3, 0.004, Outcome::kDiverged));
   rows.back().message = "lambda not finite at iteration 3";
-  rows.push_back(Row("skip", "p1", 1e-3, 1e-3, 0.0, "not-applicable"));
+  rows.push_back(Row("skip", "p1", 1e-3, 1e-3, 0.0, Outcome::kNotApplicable));
   rows.back().message = "no unilateral rows";
   const DatasetSummary d = SummarizeResults(rows).at(0);
   EXPECT_DOUBLE_EQ(Find(d, "quick").median_res004_at_best_time, 1e-8);

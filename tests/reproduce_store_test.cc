@@ -30,7 +30,7 @@ RunRecord Row(const std::string& solver, const std::string& problem) {
   r.settings = "omega=1";
   r.budget = "iters=10;time_ms=0;tol=0;tol_metric=res004";
   r.warm_start = "none";
-  r.status = "max-iterations";
+  r.status = Outcome::kMaxIterations;
   r.threads_given = 1;
   r.final_metrics[Metric::kRes004] = 1e-6;
   r.trace.push_back({});

@@ -29,7 +29,7 @@ RunRecord MakeRecord(const std::string& key, int trace_length, double scale) {
   r.budget = "iters=50;time_ms=0;tol=0;tol_metric=res004";
   r.warm_start = "none";
   r.repeat = 2;
-  r.status = "max-iterations";
+  r.status = Outcome::kMaxIterations;
   r.message = "‖λ‖ grew by 10⁶";
   r.iterations = trace_length;
   r.setup_time_s = 1e-3 * scale;
@@ -138,7 +138,7 @@ class ResultsStoreTest : public ::testing::Test {
 TEST_F(ResultsStoreTest, RoundTripKeepsEveryField) {
   RunRecord a = MakeRecord("a", 6, 1.0);
   RunRecord b = MakeRecord("b", 0, 2.0);
-  b.status = "converged";
+  b.status = Outcome::kConverged;
   b.message.clear();
   RunRecord c = MakeRecord("c", 3, 3.0);
   c.final_metrics = Metrics();  // all NaN
@@ -292,7 +292,7 @@ TEST_F(ResultsStoreTest, FinalizeMergesFileAndParts) {
     EXPECT_FALSE(fs::exists(store.parts_dir()));
   }
   RunRecord b2 = MakeRecord("b", 5, 7.0);
-  b2.status = "converged";
+  b2.status = Outcome::kConverged;
   const RunRecord c = MakeRecord("c", 1, 2.0);
   ResultsStore resumed(path);
   EXPECT_EQ(resumed.size(), 2u);

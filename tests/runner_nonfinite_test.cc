@@ -38,15 +38,15 @@ TEST(RunnerNonFinite, ScaledProblemsNeverGiveNaNUnderARunningStatus) {
       const RunRecord r =
           RunOne(p, ev, SolverJob{&e, Settings::Parse(e.name, e.settings, {})}, opt, nullptr, 0);
       ++rows;
-      if (r.status == "diverged" || r.status == "failed" || r.status == "not-applicable") {
-        diverged += r.status == "diverged";
+      if (r.status == Outcome::kDiverged || r.status == Outcome::kFailed || r.status == Outcome::kNotApplicable) {
+        diverged += r.status == Outcome::kDiverged;
         continue;
       }
       for (std::size_t k = 0; k < kNumMetrics; ++k) {
         if (static_cast<Metric>(k) == Metric::kFbAA) continue;  // +inf at an exact solution
         EXPECT_TRUE(std::isfinite(r.final_metrics[static_cast<Metric>(k)]))
             << e.name << " scale " << s << ": " << kMetricNames[k] << " = "
-            << r.final_metrics[static_cast<Metric>(k)] << " under status " << r.status;
+            << r.final_metrics[static_cast<Metric>(k)] << " under status " << ToString(r.status);
       }
     }
   }

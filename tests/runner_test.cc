@@ -35,17 +35,17 @@ TEST(Runner, BudgetsStopWithTheirStatus) {
   RunOptions opt;
   opt.budget.iters = 7;
   RunRecord r = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
-  EXPECT_EQ(r.status, "max-iterations");
+  EXPECT_EQ(r.status, Outcome::kMaxIterations);
   EXPECT_EQ(r.iterations, 7);
   opt.budget.iters = 100000;
   opt.budget.tol = 1e-6;
   r = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
-  EXPECT_EQ(r.status, "converged");
+  EXPECT_EQ(r.status, Outcome::kConverged);
   EXPECT_LE(r.final_metrics[Metric::kRes004], 1e-6);
   opt.budget.tol = 0;
   opt.budget.time_ms = 5;
   r = RunOne(p, ev, Job("apgd"), opt, nullptr, 0);
-  EXPECT_EQ(r.status, "time-limit");
+  EXPECT_EQ(r.status, Outcome::kTimeLimit);
   EXPECT_GE(r.total_time_s, 0.005);
 }
 
@@ -58,7 +58,7 @@ TEST(Runner, ToleranceTestedEveryKIterationsStopsOnAMultipleOfK) {
   const RunRecord every = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
   opt.tol_every = 10;
   const RunRecord tenth = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
-  EXPECT_EQ(tenth.status, "converged");
+  EXPECT_EQ(tenth.status, Outcome::kConverged);
   EXPECT_EQ(tenth.iterations % 10, 0);
   // The first multiple of 10 at or after the iteration the every-iteration test stopped at.
   EXPECT_EQ(tenth.iterations, (every.iterations + 9) / 10 * 10);

@@ -35,7 +35,7 @@ std::vector<RunRecord> PowerLawSweep(const std::string& solver, double slope, do
       r.problem = fmt::format("f{}", frame);
       r.solver = solver;
       r.job_key = r.dataset + "|" + r.problem + "|" + solver;
-      r.status = "max-iterations";
+      r.status = Outcome::kMaxIterations;
       r.num_dofs = 6 * bodies;
       r.num_contacts = 2 * bodies;
       r.num_bodies = bodies;
@@ -58,7 +58,7 @@ class ScalabilityPlot : public testing::TempDirTest {
     rows.push_back(rows[0]);  // a failed run has no meaningful time and must not bend the fit
     rows.back().job_key += "|failed";
     rows.back().settings = "other";
-    rows.back().status = "failed";
+    rows.back().status = Outcome::kFailed;
     rows.back().total_time_s = 1e3;
     sweep_ = Path("sweep.h5");
     WriteResults(sweep_, rows, {});

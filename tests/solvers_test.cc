@@ -39,7 +39,7 @@ TEST_P(SolverOnManufactured, ReachesExactSolution) {
         MakeManufacturedProblem(testing::AcceptanceOptions(100 + k), fmt::format("m{}", k));
     const Evaluator ev(p);
     const RunRecord r = RunOne(p, ev, job, opt, nullptr, 0);
-    ASSERT_TRUE(r.status == "converged" || r.status == "max-iterations") << r.status << r.message;
+    ASSERT_TRUE(r.status == Outcome::kConverged || r.status == Outcome::kMaxIterations) << ToString(r.status) << r.message;
     worst_res = std::max(worst_res, r.final_metrics[Metric::kRes004]);
     worst_err = std::max(worst_err, r.lambda_err);
     worst_iters = std::max(worst_iters, r.iterations);
@@ -75,7 +75,7 @@ TEST(SolverGuards, ExplodingIterateIsReportedAsDiverged) {
   RunOptions opt;
   opt.budget.iters = 20000;
   const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
-  EXPECT_EQ(r.status, "diverged");
+  EXPECT_EQ(r.status, Outcome::kDiverged);
   EXPECT_LT(r.iterations, 20000);
   EXPECT_FALSE(r.message.empty());
 }
@@ -86,7 +86,7 @@ TEST(SolverGuards, GlobalOnlySolverIsNotApplicableOnLocalProblems) {
   ASSERT_EQ(e.local, LocalUse::kNone);
   const SolverJob job{&e, Settings::Parse("subadmm", e.settings, {})};
   const RunRecord r = RunOne(p, Evaluator(p), job, RunOptions{}, nullptr, 0);
-  EXPECT_EQ(r.status, "not-applicable");
+  EXPECT_EQ(r.status, Outcome::kNotApplicable);
   EXPECT_NE(r.message.find("global form"), std::string::npos);
 }
 

@@ -36,9 +36,9 @@ TEST(SubAdmmOnLaikago, AgreesWithAdmmFullWhenConverged) {
     const SolverEntry& e = FindSolver(name);
     const RunRecord r =
         RunOne(p, Evaluator(p), {&e, Settings::Parse(name, e.settings, set)}, opt, nullptr, 0, &out);
-    std::printf("  %-15s %-15s %6d iterations, res004 %.2e\n", name, r.status.c_str(),
+    std::printf("  %-15s %-15s %6d iterations, res004 %.2e\n", name, ToString(r.status),
                 r.iterations, r.final_metrics[Metric::kRes004]);
-    EXPECT_EQ(r.status, "converged") << name << " on " << p.meta.name;
+    EXPECT_EQ(r.status, Outcome::kConverged) << name << " on " << p.meta.name;
   };
   int lambda_agree = 0;
   double worst_v = 0.0;

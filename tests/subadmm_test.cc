@@ -190,7 +190,7 @@ TEST_P(SubAdmmOnManufactured, ReachesTolerance) {
                                           : testing::AcceptanceOptions(100 + k);
     const ContactProblem p = MakeManufacturedProblem(o, fmt::format("m{}", k));
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
-    reached += r.status == "converged";
+    reached += r.status == Outcome::kConverged;
     most = std::max(most, r.iterations);
     // λ* is the only solution only if J has full row rank; a tree family draw can miss it by one
     // row (seeds 308, 309: rank 105 of 106), and there any λ + null(Jᵀ) solves it too.
@@ -239,7 +239,7 @@ TEST(SubAdmm, RowsAndBodiesApplyTheSameOperator) {
       const SolverJob job{&e, Settings::Parse("subadmm", e.settings,
                                               {{"apply", apply}, {"adaptive", "0"}})};
       const RunRecord r = RunOne(p, ev, job, opt, nullptr, 0, out);
-      ASSERT_EQ(r.status, "max-iterations") << apply << ": " << r.message;
+      ASSERT_EQ(r.status, Outcome::kMaxIterations) << apply << ": " << r.message;
     }
     EXPECT_LE((rows.lambda - bodies.lambda).norm(), 1e-9 * bodies.lambda.norm()) << k;
     EXPECT_LE((rows.v - bodies.v).norm(), 1e-9 * bodies.v.norm()) << k;
@@ -257,7 +257,7 @@ TEST(SubAdmm, NeedsTheStructureLayer) {
     RunOptions opt;
     opt.budget.iters = 5;
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
-    EXPECT_EQ(r.status, "not-applicable") << name;
+    EXPECT_EQ(r.status, Outcome::kNotApplicable) << name;
     EXPECT_NE(r.message.find("structure"), std::string::npos) << r.message;
   }
 }
@@ -271,13 +271,13 @@ TEST(SubAdmm, AbaRefusesAMassMatrixItCannotReproduce) {
   opt.budget.iters = 5;
   const SolverJob aba{&e, Settings::Parse("subadmm", e.settings, {{"factorization", "aba"}})};
   const RunRecord r = RunOne(p, Evaluator(p), aba, opt, nullptr, 0);
-  EXPECT_EQ(r.status, "not-applicable");
+  EXPECT_EQ(r.status, Outcome::kNotApplicable);
   EXPECT_NE(r.message.find("composite inertia"), std::string::npos) << r.message;
   // CRBA keeps the difference as a correction and still solves the problem.
   const SolverJob crba{&e, Settings::Parse("subadmm", e.settings, {})};
   opt.budget.iters = 20000;
   opt.budget.tol = 1e-8;
-  EXPECT_EQ(RunOne(p, Evaluator(p), crba, opt, nullptr, 0).status, "converged");
+  EXPECT_EQ(RunOne(p, Evaluator(p), crba, opt, nullptr, 0).status, Outcome::kConverged);
 }
 
 TEST(SubAdmm, NonFiniteInputDivergesWithoutCrashing) {
@@ -288,7 +288,7 @@ TEST(SubAdmm, NonFiniteInputDivergesWithoutCrashing) {
     const SolverJob job{&e, Settings::Parse(name, e.settings, {})};
     RunOptions opt;
     opt.budget.iters = 10;
-    EXPECT_EQ(RunOne(p, Evaluator(p), job, opt, nullptr, 0).status, "diverged") << name;
+    EXPECT_EQ(RunOne(p, Evaluator(p), job, opt, nullptr, 0).status, Outcome::kDiverged) << name;
   }
 }
 

@@ -50,7 +50,9 @@ std::map<std::string, std::map<std::string, Size>> Collect(const std::string& re
   std::map<std::string, std::map<std::string, double>> best;  // solver → dataset/problem → s
   std::map<std::string, std::map<std::string, Size>> out;
   for (const RunRecord& r : ReadResults(results)) {
-    if (r.status == "failed" || r.status == "not-applicable" || !(r.total_time_s > 0)) continue;
+    if (r.status == Outcome::kFailed || r.status == Outcome::kNotApplicable ||
+        !(r.total_time_s > 0))
+      continue;
     const std::string key = r.dataset + "/" + r.problem;
     auto [it, fresh] = best[r.solver].emplace(key, r.total_time_s);
     if (!fresh) it->second = std::min(it->second, r.total_time_s);

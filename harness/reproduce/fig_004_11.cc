@@ -43,7 +43,7 @@ struct Cell {
   double time_ms = 0.0, residual = 0.0, penetration_mm = 0.0;
   int in_cup = 0, in_bottle = 0, particles = 0;
   std::string failure;  // non-empty: the simulation stopped (solver diverged or failed)
-  std::string status = "failed";  // the worst status of the steps' solves
+  Outcome status = Outcome::kFailed;  // the worst status of the steps' solves
 };
 
 Cell Measure(const Budgeted& b, int particles, const std::vector<std::string>& extra = {}) {
@@ -69,7 +69,7 @@ Cell Measure(const Budgeted& b, int particles, const std::vector<std::string>& e
       c.residual += s.res004;
       ++counted;
     }
-    c.status = "converged";
+    c.status = Outcome::kConverged;
     for (const StepStats& s : r.steps)
       if (s.contacts > 0 && StatusRank(s.status) > StatusRank(c.status)) c.status = s.status;
     c.time_ms /= std::max(1, counted);
@@ -101,7 +101,7 @@ RunRecord AsRecord(const Budgeted& b, const Cell& c) {
   r.settings = Settings::Parse(b.solver, e.settings, given).ToString();
   r.budget = budget.ToString();
   r.warm_start = ToString(WarmMode::kNone);
-  r.status = c.failure.empty() ? c.status : "failed";
+  r.status = c.failure.empty() ? c.status : Outcome::kFailed;
   r.message = c.failure;
   r.iterations = b.iters;
   r.threads_given = 1;

@@ -74,7 +74,7 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
     ++s.frames;
     s.statuses.push_back(r.status);
     const double res = r.final_metrics[Metric::kRes004];
-    if (r.status == "converged") ++s.reached;
+    if (r.status == Outcome::kConverged) ++s.reached;
     const double total = r.total_time_s, setup = r.setup_time_s;
     s.total_ms += 1e3 * total;
     s.setup_ms += 1e3 * setup;

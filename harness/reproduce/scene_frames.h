@@ -34,7 +34,7 @@ struct FrameSummary {
   double velocity_error = -1.0;       // mean ‖v − v*‖/‖v*‖ against the frames' references
   double res004 = 0.0;                // mean final res004
   double fb_aa = 0.0;                 // mean of the 000 "AA" accuracy (−log10 mean FB error)
-  std::vector<std::string> statuses;  // one per frame
+  std::vector<Outcome> statuses;  // one per frame
 };
 // `warm`: one warm start per frame, or null for cold starts.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,

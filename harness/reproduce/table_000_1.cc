@@ -83,7 +83,7 @@ std::string Run(const ReproduceOptions& opt) {
           return std::isnan(v) ? std::string("—") : fmt::format("{:.4g}", v);
         };
         at += fmt::format(" {:.4g} / {} |", r.total_ms, pub("AT"));
-        const auto diverged = std::count(r.statuses.begin(), r.statuses.end(), "diverged");
+        const auto diverged = std::count(r.statuses.begin(), r.statuses.end(), Outcome::kDiverged);
         got[row.key][col] = {r.total_ms, r.fb_aa, static_cast<long>(diverged)};
         if (diverged > 0 || !std::isfinite(r.fb_aa))  // a blown-up iterate has no accuracy
           aa += fmt::format(" diverged {}/{} / {} |", diverged, r.frames, pub("AA"));

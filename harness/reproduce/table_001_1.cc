@@ -109,9 +109,10 @@ std::string Run(const ReproduceOptions& opt) {
           Record(opt, last, c.column);
           best = std::min(best, last.total_time_s);
         }
-        if (last.status == "not-applicable" || last.status == "failed") {
-          cell.note = last.message == "no CUDA device" ? "no GPU (no CUDA device)"
-                                                       : last.status + ": " + last.message;
+        if (last.status == Outcome::kNotApplicable || last.status == Outcome::kFailed) {
+          cell.note = last.message == "no CUDA device"
+                          ? "no GPU (no CUDA device)"
+                          : fmt::format("{}: {}", ToString(last.status), last.message);
           cell.ran = false;
           break;
         }
