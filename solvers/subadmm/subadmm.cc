@@ -53,15 +53,32 @@ std::vector<SettingSpec> SubAdmmSolver::Specs() {
 
 std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   const int method = s.GetInt("factorization");
+  if (p_->structure.bodies.empty())
+    return "needs bodies in the structure layer (subadmm-nobody does not)";
+  // Each part fills members that the next ones read, in this order.
+  SlackPlan plan;
+  GroupBodies(plan);
+  FindJointSlacks(s, plan);
+  BuildBodySlacks(plan);
+  AppendJointSlacks(plan);
+  AccumulateBodyTerms(plan, method);
+  if (std::string why = PrepareFactorizations(plan, method); !why.empty()) return why;
+  ChooseApplyModes(plan, s.GetInt("apply"));
+  return {};
+}
+
+// Bodies grouped by subsystem, original order inside a group (parents stay first), by one
+// counting pass (a pass per subsystem over bodies of ~400 bytes each is most of a 27-robot
+// setup); tree[j]: every body of subsystem j has tree data (Structure::IsTree, for all j).
+void SubAdmmSolver::GroupBodies(SlackPlan& plan) {
   const ContactProblem& p = *p_;
   const Structure& st = p.structure;
-  if (st.bodies.empty()) return "needs bodies in the structure layer (subadmm-nobody does not)";
   const int nb = static_cast<int>(st.bodies.size());
-  // Bodies grouped by subsystem, original order inside a group (parents stay first), by one
-  // counting pass (a pass per subsystem over bodies of ~400 bytes each is most of a 27-robot
-  // setup); tree[j]: every body of subsystem j has tree data (Structure::IsTree, for all j).
-  std::vector<int> order(nb), pos(nb);
-  std::vector<char> tree(nsub_, 1), any(nsub_, 0);
+  std::vector<int>& order = plan.order;
+  std::vector<int>& pos = plan.pos;
+  std::vector<char>& tree = plan.tree;
+  std::vector<char>& any = plan.any;
+  order.assign(nb, 0), pos.assign(nb, 0), tree.assign(nsub_, 1), any.assign(nsub_, 0);
   sub_body_begin_.assign(nsub_ + 1, 0);
   for (int b = 0; b < nb; ++b) {
     const Structure::Body& body = st.bodies[b];
@@ -74,13 +91,21 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     std::vector<int> fill(sub_body_begin_.begin(), sub_body_begin_.end() - 1);
     for (int b = 0; b < nb; ++b) pos[b] = fill[st.bodies[b].subsystem]++, order[pos[b]] = b;
   }
+}
+
+void SubAdmmSolver::FindJointSlacks(const Settings& s, SlackPlan& plan) {
+  const ContactProblem& p = *p_;
   // A 1-row constraint whose part in subsystem j is a single joint coordinate (PD drives,
   // joint limits) keeps one joint-space slack there: it adds β a² to one diagonal entry of K_j,
   // which every tree factorization absorbs, instead of two body slacks of 6 columns each.
   // joint_sub[i]: the subsystems (at most two) in which constraint i is a joint-space slack.
-  std::vector<std::array<int, 2>> joint_sub(p.num_constraints(), {-1, -1});
-  std::vector<int> jcon, jsub, jdof;
-  std::vector<double> jcoef;
+  auto& joint_sub = plan.joint_sub;
+  std::vector<int>& jcon = plan.jcon;
+  std::vector<int>& jsub = plan.jsub;
+  std::vector<int>& jdof = plan.jdof;
+  std::vector<double>& jcoef = plan.jcoef;
+  joint_sub.assign(p.num_constraints(), {-1, -1});
+  jcon.clear(), jsub.clear(), jdof.clear(), jcoef.clear();
   if (s.GetInt("joint_rows") == 0) {
     // Per 1-row constraint and touched subsystem (at most two): its one (dof, value), or dof −1
     // when it has several; a row that touches more than two subsystems keeps its body slacks.
@@ -128,6 +153,15 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
         }
     }
   }
+}
+
+void SubAdmmSolver::BuildBodySlacks(const SlackPlan& plan) {
+  const ContactProblem& p = *p_;
+  const Structure& st = p.structure;
+  const int nb = static_cast<int>(st.bodies.size());
+  const auto& pos = plan.pos;
+  const auto& joint_sub = plan.joint_sub;
+  const auto& jcon = plan.jcon;
   // One slack per (constraint, body); repeated blocks of a pair (adjacent in the block list,
   // which is ordered by constraint) are summed.
   J_.clear(), slack_body_.clear();
@@ -170,8 +204,17 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   body_slack_begin_.assign(nb + 1, 0);
   for (int k = 0; k < ns; ++k) ++body_slack_begin_[slack_body_[k] + 1];
   for (int b = 0; b < nb; ++b) body_slack_begin_[b + 1] += body_slack_begin_[b];
-  // Joint slacks follow the body slacks, grouped by subsystem.
   nbody_slacks_ = ns;
+}
+
+void SubAdmmSolver::AppendJointSlacks(const SlackPlan& plan) {
+  const ContactProblem& p = *p_;
+  const int ns = nbody_slacks_;
+  const auto& jcon = plan.jcon;
+  const auto& jsub = plan.jsub;
+  const auto& jdof = plan.jdof;
+  const auto& jcoef = plan.jcoef;
+  // Joint slacks follow the body slacks, grouped by subsystem.
   {
     std::vector<int> perm(jcon.size());
     for (std::size_t k = 0; k < perm.size(); ++k) perm[k] = static_cast<int>(k);
@@ -200,6 +243,13 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     slack_row_[k] = p.constraints[slack_con_[k]].row;
     slack_nrows_[k] = p.constraints[slack_con_[k]].rows();
   }
+}
+
+void SubAdmmSolver::AccumulateBodyTerms(const SlackPlan& plan, int method) {
+  const ContactProblem& p = *p_;
+  const Structure& st = p.structure;
+  const int nb = static_cast<int>(st.bodies.size());
+  const auto& order = plan.order;
   // Per body: M_b and the β-independent Σ JᵀJ, point contacts in the 10-number form.
   M10_.assign(nb, {}), P10_.assign(nb, {}), Gd_.assign(nb, Mat6::Zero());
   H_.assign(method == 1 ? nb : 0, Mat6::Zero());  // the articulated-body workspace
@@ -221,6 +271,18 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
       }
     }
   }
+}
+
+// K_j per subsystem: the tree factorization (CRBA + LTDL or the articulated-body recursion)
+// where the subsystem's bodies allow it, a dense Cholesky otherwise.
+std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, int method) {
+  const ContactProblem& p = *p_;
+  const Structure& st = p.structure;
+  const int nb = static_cast<int>(st.bodies.size());
+  const auto& order = plan.order;
+  const auto& pos = plan.pos;
+  const auto& tree = plan.tree;
+  const auto& any = plan.any;
   V_.assign(6 * nb, 0.0), F_.assign(nb, Eigen::Matrix<double, 6, 2>::Zero());
   mode_.assign(nsub_, kDense), tree_.assign(nsub_, {});
   Jb_.assign(nb, {}), C_.assign(nsub_, {}), K_.assign(nsub_, {});
@@ -298,10 +360,18 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
     K_[j] = Eigen::MatrixXd::Zero(n, n);
     llt_[j].compute(sub_A_[j]);
   }
+  return {};
+}
+
+void SubAdmmSolver::ChooseApplyModes(const SlackPlan& plan, int apply) {
+  const ContactProblem& p = *p_;
+  const Structure& st = p.structure;
+  const int nb = static_cast<int>(st.bodies.size());
+  const int ns = nbody_slacks_;
+  const auto& order = plan.order;
   // How J_s v̂ and J_sᵀ λ are applied: through the bodies (one pass down and one up the tree
   // per iteration) or through each slack's row J_s J_{b,j} restricted to its nonzero columns
   // (cheap when a subsystem has many bodies and few slacks, e.g. a robot touching the ground).
-  const int apply = s.GetInt("apply");
   // The nonzero columns of each J_{b,j} (a tree body: its ancestors' joint dofs) bound the
   // columns of its slacks' rows. They are covered by the aligned pairs (2m, 2m + 1) that hold
   // one: every load and store of a dof then has one size and offset, which lets the processor
@@ -356,7 +426,6 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
         for (int i = 0; i < 3; ++i) out[2 * i + u] = (body_pair_own[q] >> u & 1) ? v(i, u) : 0.0;
     }
   }
-  return {};
 }
 
 void SubAdmmSolver::InitialBeta(const Settings&, std::vector<double>& beta) const {

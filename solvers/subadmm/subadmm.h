@@ -7,6 +7,10 @@
 
 #include <Eigen/Cholesky>
 
+#include <array>
+#include <string>
+#include <vector>
+
 #include "solvers/subadmm/spatial_inertia.h"
 #include "solvers/subadmm/subadmm_base.h"
 #include "solvers/subadmm/tree_factor.h"
@@ -51,6 +55,22 @@ class SubAdmmSolver : public SubAdmmBase {
   // C_j: β-free constraint part of K_j (tree CRBA mode: CRBA of the G_b; dense mode: full).
   std::vector<Eigen::MatrixXd> C_, K_;      // K_: dense mode
   std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  // BuildSlacks in parts. What one part passes to the next besides the members it fills: the
+  // body order and the joint-space slacks.
+  struct SlackPlan {
+    std::vector<int> order, pos;  // bodies in subsystem order; body → its position there
+    std::vector<char> tree, any;  // per subsystem: every body has tree data; has a body
+    std::vector<std::array<int, 2>> joint_sub;  // per constraint: subsystems of its joint slacks
+    std::vector<int> jcon, jsub, jdof;          // per joint slack: constraint, subsystem, dof
+    std::vector<double> jcoef;                  // and its coefficient
+  };
+  void GroupBodies(SlackPlan& plan);
+  void FindJointSlacks(const Settings& s, SlackPlan& plan);
+  void BuildBodySlacks(const SlackPlan& plan);    // one slack per (constraint, body), by body
+  void AppendJointSlacks(const SlackPlan& plan);  // joint slacks after them, by subsystem
+  void AccumulateBodyTerms(const SlackPlan& plan, int method);  // M_b, Σ point masses, Σ JᵀJ
+  std::string PrepareFactorizations(const SlackPlan& plan, int method);
+  void ChooseApplyModes(const SlackPlan& plan, int apply);  // bodies or rows per subsystem
   void SlackVelocitiesByBody(int j, const double* v);
   void AccumulateByBody(int j, double* g, double* h);
   // Row application: body slack sl's rows J_s J_{b,j} on the nonzero columns of J_{b,j} (a tree
