@@ -40,15 +40,22 @@ void AddList(CLI::App& app, Action& action) {
         }
       }
       if (all || *what == "scenarios") {
+        // Each parameter as `generate -p` takes it: name, default, range, meaning.
+        auto print_params = [](const std::vector<ParamSpec>& params) {
+          for (const ParamSpec& p : params)
+            std::printf("      %-20s default %-10s %-18s — %s\n", p.name.c_str(),
+                        FormatParamNumber(p.default_value).c_str(), ParamRange(p).c_str(),
+                        p.help.c_str());
+        };
         std::printf("scenarios:\n");
-        for (const ScenarioEntry& s : Scenarios())
+        for (const ScenarioEntry& s : Scenarios()) {
           std::printf("  %-16s %s\n", s.name.c_str(), s.description.c_str());
+          print_params(s.params);
+        }
         for (const SceneEntry& s : Scenes()) {
           std::printf("  %-16s %s\n", s.name.c_str(), s.description.c_str());
-          std::string params;
-          for (const auto& [k, v] : s.defaults) params += fmt::format(" {}={:g}", k, v);
-          std::printf("      parameters:%s; generate: a frame every %d steps\n", params.c_str(),
-                      s.default_every);
+          print_params(s.params);
+          std::printf("      generate: a frame every %d steps\n", s.default_every);
         }
       }
       if (all || *what == "metrics") {

@@ -76,7 +76,7 @@ std::map<std::string, std::map<std::string, Size>> Collect(const std::string& re
 std::string RunFamily(const Family& f, const ReproduceOptions& opt, const PublishedTable& paper,
                       std::string& claims) {
   const SceneEntry* scene = FindScene(f.scene);
-  if (!scene || !scene->defaults.count(f.param))
+  if (!scene || !scene->defaults().count(f.param))
     return fmt::format(
         "\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
         "yet (paper: R² {:.4f}).\n",

@@ -280,7 +280,7 @@ std::string Run(const ReproduceOptions& opt) {
       "its 28-DOF dual-arm robot, replaced here by its trajectory).\n\n"
       "| solver | particles | DOF | time per step [ms] | mean res004 | max penetration [mm] | "
       "in cup / left in bottle |\n|---|---:|---:|---:|---:|---:|---:|\n",
-      sizes, FindScene("pouring")->defaults.at("tilt_deg"), FindScene("pouring")->default_steps);
+      sizes, FindScene("pouring")->defaults().at("tilt_deg"), FindScene("pouring")->default_steps);
   for (const Budgeted& b : kSolvers)
     for (const Cell& c : cells[b.solver])
       md += c.failure.empty()

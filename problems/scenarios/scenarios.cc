@@ -1,7 +1,5 @@
 #include "problems/scenarios/scenarios.h"
 
-#include <cmath>
-#include <cstdlib>
 #include <fmt/format.h>
 
 #include "common/did_you_mean.h"
@@ -14,49 +12,68 @@
 namespace ncp {
 namespace {
 
-double Number(const std::string& key, const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v))
-    throw Error(fmt::format("random.{} = {}: must be a finite number", key, text));
-  return v;
-}
-
-int Integer(const std::string& key, const std::string& text) {
-  const double v = Number(key, text);
-  if (v != std::floor(v) || std::abs(v) > 1e9)
-    throw Error(fmt::format("random.{} = {}: must be an integer", key, text));
-  return static_cast<int>(v);
+// The spec's defaults are those of ManufacturedOptions, so the generator and its callers in code
+// agree.
+const std::vector<ParamSpec>& RandomParams() {
+  static const std::vector<ParamSpec> specs = [] {
+    const ManufacturedOptions d;
+    return std::vector<ParamSpec>{
+        WholeParam("bodies", d.num_bodies, 1, 1e6, "bodies (6 dofs each, or tree links)"),
+        WholeParam("bodies_per_subsystem", d.bodies_per_subsystem, 1, 1e6,
+                   "bodies per subsystem, coupled through A (a tree with articulated=1)"),
+        WholeParam("articulated", d.articulated ? 1 : 0, 0, 1,
+                   "1: subsystems are random kinematic trees with tree data"),
+        WholeParam("contacts", d.num_contacts, 0, 1e6, "frictional contacts"),
+        WholeParam("unilateral", d.num_unilateral, 0, 1e6, "unilateral (non-friction) rows"),
+        WholeParam("bilateral", d.num_bilateral, 0, 1e6, "bilateral rows"),
+        WholeParam("soft", d.num_soft, 0, 1e6, "soft (compliant) rows"),
+        WholeParam("rows_per_body", d.rows_per_body, 3, 1e6,
+                   "constraint rows charged to one body; above 5, λ* is not unique"),
+        NonNegativeParam("frac_open", d.frac_open, "share of open contacts (normalized)"),
+        NonNegativeParam("frac_stick", d.frac_stick, "share of sticking contacts (normalized)"),
+        NonNegativeParam("frac_slip", d.frac_slip, "share of slipping contacts (normalized)"),
+        RealParam("ground_fraction", d.ground_fraction, 0, 1,
+                  "share of contacts against the static world"),
+        NonNegativeParam("mu_min", d.mu_min, "smallest friction coefficient (<= mu_max)"),
+        NonNegativeParam("mu_max", d.mu_max, "largest friction coefficient"),
+        RealParam("mass_ratio", d.mass_ratio, 1, kNoLimit,
+                  "body masses log-uniform in [1, mass_ratio] kg"),
+        RealParam("condition", d.condition, 1, kNoLimit,
+                  "eigenvalue spread of each body's 6x6 mass block"),
+        NonNegativeParam("coupling", d.coupling,
+                         "strength of the SPD coupling between bodies of one subsystem"),
+        PositiveParam("body_size", d.body_size,
+                      "contact points within ±body_size of the body's com [m]"),
+    };
+  }();
+  return specs;
 }
 
 std::vector<ContactProblem> GenerateRandom(const std::map<std::string, std::string>& params,
                                            int count, std::uint64_t seed) {
+  const std::map<std::string, double> v = ParseParams("random", RandomParams(), params);
+  auto whole = [&](const char* k) { return static_cast<int>(v.at(k)); };
   ManufacturedOptions o;
-  const std::map<std::string, int*> ints = {
-      {"bodies", &o.num_bodies},         {"bodies_per_subsystem", &o.bodies_per_subsystem},
-      {"contacts", &o.num_contacts},     {"unilateral", &o.num_unilateral},
-      {"bilateral", &o.num_bilateral},   {"soft", &o.num_soft},
-      {"rows_per_body", &o.rows_per_body}};
-  const std::map<std::string, double*> reals = {
-      {"frac_open", &o.frac_open},   {"frac_stick", &o.frac_stick},
-      {"frac_slip", &o.frac_slip},   {"ground_fraction", &o.ground_fraction},
-      {"mu_min", &o.mu_min},         {"mu_max", &o.mu_max},
-      {"mass_ratio", &o.mass_ratio}, {"condition", &o.condition},
-      {"coupling", &o.coupling},     {"body_size", &o.body_size}};
-  for (const auto& [k, v] : params) {
-    if (k == "articulated") {
-      const int a = Integer(k, v);
-      if (a != 0 && a != 1) throw Error(fmt::format("random.articulated = {}: must be 0 or 1", v));
-      o.articulated = a == 1;
-    } else if (auto it = ints.find(k); it != ints.end()) *it->second = Integer(k, v);
-    else if (auto jt = reals.find(k); jt != reals.end()) *jt->second = Number(k, v);
-    else {
-      std::string known = "articulated ";
-      for (const auto& [n, p] : ints) known += n + " ";
-      for (const auto& [n, p] : reals) known += n + " ";
-      throw Error(fmt::format("random.{}: unknown parameter (known: {})", k, known));
-    }
-  }
+  o.num_bodies = whole("bodies");
+  o.bodies_per_subsystem = whole("bodies_per_subsystem");
+  o.articulated = whole("articulated") == 1;
+  o.num_contacts = whole("contacts");
+  o.num_unilateral = whole("unilateral");
+  o.num_bilateral = whole("bilateral");
+  o.num_soft = whole("soft");
+  o.rows_per_body = whole("rows_per_body");
+  o.frac_open = v.at("frac_open");
+  o.frac_stick = v.at("frac_stick");
+  o.frac_slip = v.at("frac_slip");
+  o.ground_fraction = v.at("ground_fraction");
+  o.mu_min = v.at("mu_min");
+  o.mu_max = v.at("mu_max");
+  o.mass_ratio = v.at("mass_ratio");
+  o.condition = v.at("condition");
+  o.coupling = v.at("coupling");
+  o.body_size = v.at("body_size");
+  // What is left are the rules between parameters (fractions' sum, mu_min <= mu_max, enough
+  // bodies for the rows).
   if (std::string err = ValidateOptions(o); !err.empty()) throw Error("random." + err);
   std::vector<ContactProblem> out;
   for (int i = 0; i < count; ++i) {
@@ -73,16 +90,16 @@ const std::vector<ScenarioEntry>& Scenarios() {
       {"random",
        "manufactured problems with a known exact solution: random SPD A, contacts (open/stick/"
        "slip), unilateral, bilateral and soft rows",
-       GenerateRandom},
+       RandomParams(), GenerateRandom},
       {"bolt_nut",
        "M48x5 steel nut on a fixed bolt (thread SDF vs nut mesh, Frank-Wolfe contacts, k-means to "
        "<= 120): placements x random wrenches, one step each (004 §VII-A1)",
-       GenerateBoltNut},
+       BoltNutParams(), GenerateBoltNut},
       {"dish_piling",
        "bowl, bowl, plate and 5 kg pot stacked on the ground (dish SDFs vs dish meshes, "
        "Frank-Wolfe contacts on every pair, k-means to <= 120): random wrenches on every dish, "
        "one step each (004 §VII-B1)",
-       GenerateDishPiling},
+       DishPilingParams(), GenerateDishPiling},
   };
   return entries;
 }

@@ -7,13 +7,15 @@
 #include <vector>
 
 #include "problems/model/contact_problem.h"
+#include "problems/scenarios/params.h"
 
 namespace ncp {
 
 struct ScenarioEntry {
   std::string name;
   std::string description;
-  // params: "key" → "value" (validated by the generator; unknown keys are errors).
+  std::vector<ParamSpec> params;  // what `generate` accepts, with defaults and ranges
+  // params: "key" → "value", parsed against `params` by the generator (ParseParams).
   std::function<std::vector<ContactProblem>(const std::map<std::string, std::string>& params,
                                             int count, std::uint64_t seed)>
       generate;

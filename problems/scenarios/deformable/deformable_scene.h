@@ -11,13 +11,12 @@ namespace ncp {
 // A scene with an empty DeformableSystem (step options `opt`) and its parameters recorded.
 Scene NewDeformableScene(const std::map<std::string, double>& params, physics::StepOptions opt);
 
-// Cells along a side: round(base · size), at least `min_cells`; throws unless size > 0.
-int ScaledCells(const std::map<std::string, double>& p, const std::string& scene, int base,
-                int min_cells);
+// Cells along a side: round(base · size), at least `min_cells` (the spec keeps size in (0, 64]).
+int ScaledCells(const std::map<std::string, double>& p, int base, int min_cells);
 
 // Element damping from `damping` (β [s] of D = β Σ R K_e Rᵀ) and `geometric_damping` (0 or 1:
-// add the projected geometric stiffness, 002 §II-A); throws on a bad value.
-physics::FemDamping Damping(const std::map<std::string, double>& p, const std::string& scene);
+// add the projected geometric stiffness, 002 §II-A).
+physics::FemDamping Damping(const std::map<std::string, double>& p);
 
 // Uniform draw from [key_min, key_max]; throws unless min ≤ max.
 double DrawParam(const std::map<std::string, double>& p, const std::string& scene,

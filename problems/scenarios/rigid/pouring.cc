@@ -54,9 +54,6 @@ bool PouringLayout::InCup(const Vec3& x) const {
 }
 
 Scene MakePouring(const std::map<std::string, double>& p, std::uint64_t seed) {
-  // SceneParams checks ≥ 0; these divide or size the particles.
-  for (const char* k : {"radius", "density", "tilt_time", "inertia_scale"})
-    if (!(p.at(k) > 0)) throw Error(fmt::format("pouring.{} = {:g}: must be > 0", k, p.at(k)));
   StepOptions so;
   // Particles fall up to 2 m/s onto the cup (8 mm per step): a margin above that keeps a
   // speculative contact ahead of every impact on the 4 mm walls.

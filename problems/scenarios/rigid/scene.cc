@@ -2,9 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 
-#include "common/error.h"
 #include "problems/scenarios/rigid/pouring.h"
 
 namespace ncp {
@@ -21,52 +19,128 @@ Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 
+namespace {
+
+// Shorthands for the specs below.
+ParamSpec Whole(std::string name, double def, double min, double max, std::string help) {
+  return WholeParam(std::move(name), def, min, max, std::move(help));
+}
+ParamSpec Count(std::string name, double def, std::string help) {  // counts of bodies, ...
+  return WholeParam(std::move(name), def, 1, 1e6, std::move(help));
+}
+ParamSpec NonNeg(std::string name, double def, std::string help) {
+  return NonNegativeParam(std::move(name), def, std::move(help));
+}
+ParamSpec Pos(std::string name, double def, std::string help) {
+  return PositiveParam(std::move(name), def, std::move(help));
+}
+ParamSpec Mu(double def) { return NonNegativeParam("mu", def, "friction coefficient"); }
+ParamSpec Poisson(std::string name, double def, std::string help) {  // ν in [0, 0.5)
+  return RealParam(std::move(name), def, 0, 0.5, std::move(help), false, true);
+}
+// FEM resolution: ScaledCells rounds base × size; past 64 the meshes (~ size³ elements) would
+// exhaust the memory.
+ParamSpec FemSize(std::string help) {
+  return RealParam("size", 1, 0, 64, std::move(help), true);
+}
+ParamSpec ElementDamping() {
+  return NonNeg("damping", 0.01, "element damping β of D = β Σ R K_e Rᵀ [s]");
+}
+ParamSpec GeometricDamping() {
+  return Whole("geometric_damping", 0, 0, 1,
+               "1: add the projected geometric stiffness to the damping (002 §II-A)");
+}
+
+}  // namespace
+
 const std::vector<SceneEntry>& Scenes() {
   static const std::vector<SceneEntry> entries = {
       {"laikago_drop",
        "N Laikago quadrupeds (18 DOF each, PD-held stance) dropped in a staggered pile (004 §VII-D2)",
-       {{"robots", 8}, {"kp", 30}, {"kd", 1}, {"mu", 0.8}, {"column_gap", 0.4}, {"margin", 0.015}, {"clearance", 0.005}}, 480, 24, MakeLaikagoDrop, 0, {}},
+       {Count("robots", 8, "Laikago robots dropped"),
+        NonNeg("kp", 30, "PD stiffness holding the stance [N·m/rad]"),
+        NonNeg("kd", 1, "PD damping holding the stance [N·m·s/rad]"), Mu(0.8),
+        NonNeg("column_gap", 0.4, "distance between the pile's two columns [m]"),
+        NonNeg("margin", 0.015, "contact margin of the step [m]"),
+        NonNeg("clearance", 0.005, "least initial gap of a robot to the floor and robots below [m]")},
+       480, 24, MakeLaikagoDrop, 0, {}},
       {"sliding_cubes", "cubes sliding on the floor with random velocities (001 §III-B1)",
-       {{"cubes", 100}, {"size", 0.1}, {"mass", 1.0}, {"mu", 0.3}, {"speed", 2.0}}, 240, 24,
-       MakeSlidingCubes, 0, {}},
+       {Count("cubes", 100, "cubes on the floor"), Pos("size", 0.1, "cube side [m]"),
+        Pos("mass", 1.0, "cube mass [kg]"), Mu(0.3),
+        NonNeg("speed", 2.0, "initial speeds uniform in [0, speed] [m/s]")},
+       240, 24, MakeSlidingCubes, 0, {}},
       {"vertical_stacks",
        "stacks of a 100 kg box on a 1 kg box on a 10 g box, top box pitched (001 §III-B2)",
-       {{"stacks", 120}, {"pitch_deg", 3}, {"mu", 0.5}}, 240, 24, MakeVerticalStacks, 0, {}},
+       // Beyond 90° a cube's pitch repeats.
+       {Count("stacks", 120, "stacks of three boxes"),
+        RealParam("pitch_deg", 3, 0, 90, "initial pitch of the top box [deg]"), Mu(0.5)},
+       240, 24, MakeVerticalStacks, 0, {}},
       {"oblique_stacks",
        "10 kg plates resting obliquely on columns of 50 g cubes, mu = 3 (001 §III-B2)",
-       {{"units", 20}, {"mu", 3.0}}, 240, 24, MakeObliqueStacks, 0, {}},
+       {Count("units", 20, "plates, each on columns of 1, 2 and 3 cubes"), Mu(3.0)},
+       240, 24, MakeObliqueStacks, 0, {}},
       {"card_houses", "card houses of leaning and flat cards (001 §III-B3)",
-       {{"houses", 6}, {"levels", 6}, {"mu", 0.7}}, 240, 24, MakeCardHouses, 0, {}},
+       // A house of L levels has L (3 L + 1) / 2 cards: the bound keeps that below 1.5e6.
+       {Count("houses", 6, "card houses side by side"),
+        Whole("levels", 6, 1, 1000, "levels of each house"), Mu(0.7)},
+       240, 24, MakeCardHouses, 0, {}},
       {"stir", "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
-       {{"spheres", 216}, {"mu", 0.4}, {"radius", 0.01}, {"mass", 0.004}}, 240, 24, MakeStir, 0, {}},
+       {Count("spheres", 216, "spheres in the box"), Mu(0.4),
+        Pos("radius", 0.01, "sphere (and stirrer) radius [m]"),
+        Pos("mass", 0.004, "sphere mass [kg]")},
+       240, 24, MakeStir, 0, {}},
       // Deformable scenes (problems/scenarios/deformable), dt = 1/60 s.
       {"soft_mat",
        "co-rotational FEM mat (size 1: 1452 nodes, 4410 tets) folded by a two-finger gripper; E, nu, "
        "mu drawn from ranges (002 §V-C3); layers: cells through the thickness (0: 2 × size)",
-       {{"size", 1}, {"layers", 0}, {"youngs_min", 5e4}, {"youngs_max", 2e5}, {"poisson_min", 0.3},
-        {"poisson_max", 0.45}, {"mu_min", 0.3}, {"mu_max", 0.7}, {"density", 1000},
-        {"damping", 0.01}, {"geometric_damping", 0}},
+       {FemSize("resolution: round(21 × size) cells per side"),
+        Whole("layers", 0, 0, 64, "cells through the thickness (0: round(2 × size))"),
+        Pos("youngs_min", 5e4, "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
+        Pos("youngs_max", 2e5, "largest Young's modulus [Pa]"),
+        Poisson("poisson_min", 0.3, "Poisson ratio drawn from [poisson_min, poisson_max]"),
+        Poisson("poisson_max", 0.45, "largest Poisson ratio"),
+        NonNeg("mu_min", 0.3, "friction coefficient drawn from [mu_min, mu_max]"),
+        NonNeg("mu_max", 0.7, "largest friction coefficient"),
+        Pos("density", 1000, "mat density [kg/m³]"), ElementDamping(), GeometricDamping()},
        120, 40, MakeSoftMat, 0, {}},
       {"fem_beam",
        "co-rotational FEM beam 0.05 x 0.05 x 0.5 m (size 1: 1675 nodes, 6336 tets) in 20 tied "
        "pieces, pushed along a table through a narrowing gap (000 §IV-A3)",
-       {{"size", 1}, {"pieces", 20}, {"youngs", 1e7}, {"poisson", 0.45}, {"density", 1000},
-        {"mu", 0.2}, {"gap", 0.045}, {"speed", 0.2}, {"damping", 0.01}, {"geometric_damping", 0}},
+       {FemSize("resolution: round(4 × size) cells across, round(66 × size) along"),
+        // Each piece takes at least one cell along the beam.
+        Whole("pieces", 20, 1, 1e4, "tied pieces (subsystems) along the beam"),
+        Pos("youngs", 1e7, "Young's modulus [Pa]"), Poisson("poisson", 0.45, "Poisson ratio"),
+        Pos("density", 1000, "beam density [kg/m³]"), Mu(0.2),
+        RealParam("gap", 0.045, 0, 0.05, "narrowest width of the funnel [m] (beam: 0.05 m)",
+                  true, true),
+        NonNeg("speed", 0.2, "speed of the driven back face [m/s]"), ElementDamping(),
+        GeometricDamping()},
        72, 18, MakeFemBeam, 0, {}},
       {"cable",
        "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
        "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
        "links, bodies_per_subsystem 0 = the variant's",
-       {{"variant", 2}, {"links", 0}, {"bodies_per_subsystem", 0}, {"length", 1.2},
-        {"radius", 0.004}, {"density", 1100}, {"young", 1e5}, {"poisson", 0.49},
-        {"damping", 0.001}, {"mu", 0.3}, {"cylinder_radius", 0.04}, {"cylinder_height", 0.2},
-        {"turns_per_s", 0.5}, {"pitch", 0.012}},
+       {Whole("variant", 2, 0, 2, "2: 002 §V-C5, 0: 000 §IV-A2 (1 is none)"),
+        Whole("links", 0, 0, 1e5, "rigid links, at least 2 (0: the variant's)"),
+        Whole("bodies_per_subsystem", 0, 0, 1e5, "links per subsystem (0: the variant's)"),
+        Pos("length", 1.2, "cable length [m]"), Pos("radius", 0.004, "cable radius [m]"),
+        Pos("density", 1100, "cable density [kg/m³]"), Pos("young", 1e5, "Young's modulus [Pa]"),
+        Poisson("poisson", 0.49, "Poisson ratio"),
+        NonNeg("damping", 0.001, "Rayleigh time τ of the joint rows, D = τ K [s]"), Mu(0.3),
+        Pos("cylinder_radius", 0.04, "post radius [m]"),
+        Pos("cylinder_height", 0.2, "post height [m]"),
+        NonNeg("turns_per_s", 0.5, "gripper turns around the post per second [1/s]"),
+        NonNeg("pitch", 0.012, "gripper rise per turn [m]")},
        200, 40, MakeCable, 60, {"nnewton"}},
       {"pouring",
        "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
-       {{"particles", 18}, {"radius", 0.005}, {"density", 10000}, {"mu", 0.4}, {"tilt_deg", 150},
-        {"tilt_time", 0.75}, {"settle", 0.25}, {"cup_offset", 0.06},
-        {"inertia_scale", 100}},
+       {Count("particles", 18, "spheres in the bottle (at most as many as fit)"),
+        Pos("radius", 0.005, "sphere radius [m]"), Pos("density", 10000, "sphere density [kg/m³]"),
+        Mu(0.4), RealParam("tilt_deg", 150, 0, 180, "final tilt of the bottle [deg]"),
+        Pos("tilt_time", 0.75, "duration of the tilt [s]"),
+        NonNeg("settle", 0.25, "hold before the tilt [s]"),
+        NonNeg("cup_offset", 0.06, "cup's offset along x from the bottle's axis [m]"),
+        Pos("inertia_scale", 100, "particles' rotational inertia / a solid sphere's")},
        360, 40, MakePouring, 0, {}},
   };
   return entries;
@@ -79,31 +153,7 @@ const SceneEntry* FindScene(const std::string& name) {
 }
 
 std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& given) {
-  std::map<std::string, double> out = e.defaults;
-  for (const auto& [k, text] : given) {
-    if (!out.count(k)) {
-      std::string known;
-      for (const auto& [n, v] : e.defaults) known += (known.empty() ? "" : ", ") + n;
-      throw Error(fmt::format("{}.{}: unknown parameter (known: {})", e.name, k, known));
-    }
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(v))
-      throw Error(fmt::format("{}.{} = {}: must be a finite number", e.name, k, text));
-    out[k] = v;
-  }
-  // Counts are whole numbers ≥ 1; every other parameter is a size, a gain or a coefficient ≥ 0.
-  static const char* kCounts[] = {"robots", "cubes",  "stacks",  "units",    "houses",
-                                  "levels", "spheres", "pieces", "particles"};
-  for (const auto& [k, v] : out) {
-    bool count = false;
-    for (const char* c : kCounts) count |= k == c;
-    if (count && !(v >= 1 && v == std::floor(v) && v <= 1e6))
-      throw Error(fmt::format("{}.{} = {:g}: must be a whole number in [1, 1e6]", e.name, k, v));
-    if (!count && !(v >= 0))
-      throw Error(fmt::format("{}.{} = {:g}: must be >= 0", e.name, k, v));
-  }
-  return out;
+  return ParseParams(e.name, e.params, given);
 }
 
 std::string AssetDir() {

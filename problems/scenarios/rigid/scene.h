@@ -12,6 +12,7 @@
 
 #include "problems/physics/fem/deformable_system.h"
 #include "problems/physics/system.h"
+#include "problems/scenarios/params.h"
 
 namespace ncp {
 
@@ -32,21 +33,22 @@ struct Scene {
 struct SceneEntry {
   std::string name;
   std::string description;
-  std::map<std::string, double> defaults;  // parameter → default (unknown keys are errors)
-  int default_steps = 480;                 // steps simulated by `generate`
-  int default_every = 48;                  // record every K steps
+  std::vector<ParamSpec> params;  // what `build` accepts (unknown keys are errors)
+  int default_steps = 480;        // steps simulated by `generate`
+  int default_every = 48;         // record every K steps
   std::function<Scene(const std::map<std::string, double>& params, std::uint64_t seed)> build;
   // Reference solves of recorded frames (0 / empty: SimulateOptions' defaults); set where the
   // defaults would make `generate` take minutes per frame.
   int reference_iters = 0;
   std::vector<std::string> reference_solvers;
+  std::map<std::string, double> defaults() const { return ParamDefaults(params); }
 };
 
 const std::vector<SceneEntry>& Scenes();
 const SceneEntry* FindScene(const std::string& name);  // nullptr when unknown
 
 // Merges user parameters into the defaults; throws ncp::Error "scene.key = v: ..." on unknown
-// keys or non-numbers.
+// keys, non-numbers and values outside the spec (ParseParams).
 std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& given);
 
 // Directory of the shipped robot models (assets/); NCPBENCH_ASSETS overrides it.

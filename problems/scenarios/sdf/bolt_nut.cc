@@ -19,52 +19,49 @@ using physics::Pose;
 using physics::Vec3;
 
 struct Params {
-  int configurations = 10;
-  int wrenches = 10;
-  double clearance = 1e-4;      // radial opening of the nut's thread [m]
-  // Deepest penetration of each placement [m]. At 0 the nut only touches: every gap is ≥ 0, so
-  // v = 0 satisfies all the normal constraints and the case has a solution. With penetrations the
-  // bias asks every contact to separate, which the SDF's radial normals at the bolt's crest
-  // corners can make impossible for a rigid nut (no velocity separates them all).
-  double penetration = 0.0;
-  double margin = 5e-5;         // contact candidates up to this gap [m]: the loaded flanks
-  // Nut mesh resolution: at 64 (4036 triangles) a chord dips 29 µm below the helix, less than
-  // the clearance; at 32 it dips 115 µm and the nut's root cuts the bolt's crest all around.
-  int segments_per_turn = 64;
-  int max_contacts = 120;       // k-means above this (004 §VII-A)
-  double mu = 0.3;
-  double force = 200.0;         // random external force, uniform in a ball of this radius [N]
-  double torque = 10.0;         // random external torque, ball radius [N·m]
-  double density = 7850.0;      // steel [kg/m³]
-  double dt = 1.0 / 240.0;
-  double erp = 0.2;             // share of a penetration removed per step
+  int configurations, wrenches, segments_per_turn, max_contacts;
+  double clearance, penetration, margin, mu, force, torque, density, dt, erp;
 };
 
 Params Parse(const std::map<std::string, std::string>& given) {
+  const std::map<std::string, double> v = ParseParams("bolt_nut", BoltNutParams(), given);
   Params p;
-  const std::map<std::string, double*> reals = {
-      {"clearance", &p.clearance}, {"penetration", &p.penetration}, {"margin", &p.margin},
-      {"mu", &p.mu}, {"force", &p.force}, {"torque", &p.torque}, {"density", &p.density},
-      {"dt", &p.dt}, {"erp", &p.erp}};
-  const std::map<std::string, int*> ints = {{"configurations", &p.configurations},
-                                            {"wrenches", &p.wrenches},
-                                            {"segments_per_turn", &p.segments_per_turn},
-                                            {"max_contacts", &p.max_contacts}};
-  ParseScenarioParams("bolt_nut", given, reals, ints);
-  auto positive = [](const char* f, double v) {
-    if (!(v > 0)) throw Error(fmt::format("bolt_nut.{} = {}: must be > 0", f, v));
-  };
-  positive("configurations", p.configurations), positive("wrenches", p.wrenches);
-  positive("margin", p.margin), positive("density", p.density), positive("dt", p.dt);
-  positive("max_contacts", p.max_contacts), positive("segments_per_turn", p.segments_per_turn);
-  if (!(p.mu >= 0)) throw Error(fmt::format("bolt_nut.mu = {}: must be >= 0", p.mu));
-  if (!(p.clearance >= 0) || !(p.penetration >= 0) || !(p.force >= 0) || !(p.torque >= 0))
-    throw Error("bolt_nut: clearance, penetration, force and torque must be >= 0");
-  if (!(p.erp > 0 && p.erp <= 1)) throw Error(fmt::format("bolt_nut.erp = {}: must be in (0, 1]", p.erp));
+  p.configurations = static_cast<int>(v.at("configurations"));
+  p.wrenches = static_cast<int>(v.at("wrenches"));
+  p.segments_per_turn = static_cast<int>(v.at("segments_per_turn"));
+  p.max_contacts = static_cast<int>(v.at("max_contacts"));
+  p.clearance = v.at("clearance"), p.penetration = v.at("penetration"), p.margin = v.at("margin");
+  p.mu = v.at("mu"), p.force = v.at("force"), p.torque = v.at("torque");
+  p.density = v.at("density"), p.dt = v.at("dt"), p.erp = v.at("erp");
   return p;
 }
 
 }  // namespace
+
+const std::vector<ParamSpec>& BoltNutParams() {
+  static const std::vector<ParamSpec> specs = {
+      WholeParam("configurations", 10, 1, 1e6, "nut placements along the thread"),
+      WholeParam("wrenches", 10, 1, 1e6, "random external wrenches per placement"),
+      NonNegativeParam("clearance", 1e-4, "radial opening of the nut's thread [m]"),
+      // At 0 the nut only touches: every gap is >= 0, so v = 0 satisfies all the normal
+      // constraints and the case has a solution. With penetrations the bias asks every contact to
+      // separate, which the SDF's radial normals at the bolt's crest corners can make impossible
+      // for a rigid nut (no velocity separates them all).
+      NonNegativeParam("penetration", 0.0, "deepest penetration of each placement [m]"),
+      PositiveParam("margin", 5e-5, "contact candidates up to this gap [m] (the loaded flanks)"),
+      // At 64 (4036 triangles) a chord dips 29 µm below the helix, less than the clearance; at 32
+      // it dips 115 µm and the nut's root cuts the bolt's crest all around. The nut mesh needs 8.
+      WholeParam("segments_per_turn", 64, 8, 1e4, "nut mesh segments per thread turn"),
+      WholeParam("max_contacts", 120, 1, 1e6, "k-means clusters the contacts above this (004 §VII-A)"),
+      NonNegativeParam("mu", 0.3, "friction coefficient"),
+      NonNegativeParam("force", 200.0, "random external force, uniform in a ball of this radius [N]"),
+      NonNegativeParam("torque", 10.0, "random external torque, ball radius [N·m]"),
+      PositiveParam("density", 7850.0, "nut density (steel) [kg/m³]"),
+      PositiveParam("dt", 1.0 / 240.0, "time step [s]"),
+      RealParam("erp", 0.2, 0, 1, "share of a penetration removed per step", true),
+  };
+  return specs;
+}
 
 std::vector<ContactProblem> GenerateBoltNut(const std::map<std::string, std::string>& given,
                                             int count, std::uint64_t seed) {

@@ -21,45 +21,24 @@ using physics::Pose;
 using physics::Vec3;
 
 struct Params {
-  double mass_bowl = 0.1, mass_plate = 0.1, mass_pot = 5.0;  // [kg] (004 §VII-B)
-  double penetration = 5e-5;  // deepest penetration of each dish at rest [m]
-  double margin = 1e-3;       // contact candidates up to this gap [m]
-  double mesh_step = 0.004;   // meridian resolution of the dish meshes [m]
-  int segments = 48;          // sectors of the dish meshes
-  int max_contacts = 120;     // over the whole stack, k-means above it (004 §VII-A)
-  double mu = 0.3;
-  double force = 0.5;   // random force on a dish: uniform in a ball of this many of its weights
-  double torque = 0.2;  // random torque: ball of this many weights × the dish's radius
-  double dt = 1.0 / 240.0;
-  double erp = 0.2;     // share of a penetration removed per step
+  double mass_bowl, mass_plate, mass_pot, penetration, margin, mesh_step;
+  int segments, max_contacts;
+  double mu, force, torque, dt, erp;
 };
 
 Params Parse(const std::map<std::string, std::string>& given) {
+  const std::map<std::string, double> v = ParseParams("dish_piling", DishPilingParams(), given);
   Params p;
-  const std::map<std::string, double*> reals = {
-      {"mass_bowl", &p.mass_bowl}, {"mass_plate", &p.mass_plate}, {"mass_pot", &p.mass_pot},
-      {"penetration", &p.penetration}, {"margin", &p.margin}, {"mesh_step", &p.mesh_step},
-      {"mu", &p.mu}, {"force", &p.force}, {"torque", &p.torque}, {"dt", &p.dt}, {"erp", &p.erp}};
-  const std::map<std::string, int*> ints = {{"segments", &p.segments},
-                                            {"max_contacts", &p.max_contacts}};
-  ParseScenarioParams("dish_piling", given, reals, ints);
-  for (const auto& [k, v] : reals)
-    if (!std::isfinite(*v)) throw Error(fmt::format("dish_piling.{} = {}: must be finite", k, *v));
-  auto positive = [](const char* f, double v) {
-    if (!(v > 0)) throw Error(fmt::format("dish_piling.{} = {}: must be > 0", f, v));
-  };
-  positive("mass_bowl", p.mass_bowl), positive("mass_plate", p.mass_plate);
-  positive("mass_pot", p.mass_pot), positive("margin", p.margin);
-  positive("mesh_step", p.mesh_step), positive("dt", p.dt), positive("max_contacts", p.max_contacts);
-  if (p.segments < 8) throw Error(fmt::format("dish_piling.segments = {}: must be >= 8", p.segments));
-  if (!(p.penetration > 0 && p.penetration < p.margin))
+  p.mass_bowl = v.at("mass_bowl"), p.mass_plate = v.at("mass_plate"), p.mass_pot = v.at("mass_pot");
+  p.penetration = v.at("penetration"), p.margin = v.at("margin"), p.mesh_step = v.at("mesh_step");
+  p.segments = static_cast<int>(v.at("segments"));
+  p.max_contacts = static_cast<int>(v.at("max_contacts"));
+  p.mu = v.at("mu"), p.force = v.at("force"), p.torque = v.at("torque");
+  p.dt = v.at("dt"), p.erp = v.at("erp");
+  // A dish at rest penetrates less than the candidate margin, or its resting contacts are missed.
+  if (!(p.penetration < p.margin))
     throw Error(fmt::format("dish_piling.penetration = {}: must be in (0, margin = {})",
                             p.penetration, p.margin));
-  if (!(p.mu >= 0)) throw Error(fmt::format("dish_piling.mu = {}: must be >= 0", p.mu));
-  if (!(p.force >= 0)) throw Error(fmt::format("dish_piling.force = {}: must be >= 0", p.force));
-  if (!(p.torque >= 0)) throw Error(fmt::format("dish_piling.torque = {}: must be >= 0", p.torque));
-  if (!(p.erp > 0 && p.erp <= 1))
-    throw Error(fmt::format("dish_piling.erp = {}: must be in (0, 1]", p.erp));
   return p;
 }
 
@@ -97,6 +76,29 @@ std::vector<int> Shares(const std::vector<int>& n, int k) {
 }
 
 }  // namespace
+
+const std::vector<ParamSpec>& DishPilingParams() {
+  static const std::vector<ParamSpec> specs = {
+      PositiveParam("mass_bowl", 0.1, "mass of each bowl [kg] (004 §VII-B)"),
+      PositiveParam("mass_plate", 0.1, "mass of the plate [kg]"),
+      PositiveParam("mass_pot", 5.0, "mass of the pot [kg]"),
+      PositiveParam("penetration", 5e-5, "deepest penetration of each dish at rest [m] (< margin)"),
+      PositiveParam("margin", 1e-3, "contact candidates up to this gap [m]"),
+      // The bound keeps the meshes' size (rings ~ dish size / step) reasonable.
+      RealParam("mesh_step", 0.004, 1e-4, kNoLimit, "meridian resolution of the dish meshes [m]"),
+      WholeParam("segments", 48, 8, 1e4, "sectors of the dish meshes"),
+      WholeParam("max_contacts", 120, 1, 1e6,
+                 "contacts over the whole stack, k-means above it (004 §VII-A)"),
+      NonNegativeParam("mu", 0.3, "friction coefficient"),
+      NonNegativeParam("force", 0.5,
+                       "random force on a dish: uniform in a ball of this many of its weights"),
+      NonNegativeParam("torque", 0.2,
+                       "random torque: ball of this many weights × the dish's radius"),
+      PositiveParam("dt", 1.0 / 240.0, "time step [s]"),
+      RealParam("erp", 0.2, 0, 1, "share of a penetration removed per step", true),
+  };
+  return specs;
+}
 
 std::vector<ContactProblem> GenerateDishPiling(const std::map<std::string, std::string>& given,
                                                int count, std::uint64_t seed) {

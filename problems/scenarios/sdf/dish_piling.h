@@ -29,9 +29,11 @@
 #include <vector>
 
 #include "problems/model/contact_problem.h"
+#include "problems/scenarios/params.h"
 
 namespace ncp {
 
+const std::vector<ParamSpec>& DishPilingParams();
 std::vector<ContactProblem> GenerateDishPiling(const std::map<std::string, std::string>& params,
                                                int count, std::uint64_t seed);
 

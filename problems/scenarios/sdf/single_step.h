@@ -1,5 +1,5 @@
-// Pieces shared by the single-step SDF scenarios (bolt_nut, dish_piling): parameter parsing,
-// random wrenches, and the contact rows of a free rigid body.
+// Pieces shared by the single-step SDF scenarios (bolt_nut, dish_piling): random wrenches and the
+// contact rows of a free rigid body.
 #pragma once
 
 #include <map>
@@ -9,12 +9,6 @@
 #include "problems/physics/geometry.h"
 
 namespace ncp {
-
-// Reads key=value parameters into the named reals and integers; anything else, a non-number or a
-// non-integer for an integer field is a one-line ncp::Error "<scenario>.<key> = <value>: ...".
-void ParseScenarioParams(const std::string& scenario, const std::map<std::string, std::string>& given,
-                         const std::map<std::string, double*>& reals,
-                         const std::map<std::string, int*>& ints);
 
 // Uniform in the ball of the given radius.
 physics::Vec3 InBall(std::mt19937_64& rng, double radius);
