@@ -108,16 +108,17 @@ struct ContactSide {
 }  // namespace
 
 std::string ValidateOptions(const ManufacturedOptions& o) {
+  // Named as the `random` scenario's parameters, which is how users set them.
   auto bad = [](const char* f, double v, const std::string& rule) {
     return fmt::format("{} = {}: {}", f, v, rule);
   };
-  if (o.num_bodies < 1) return bad("num_bodies", o.num_bodies, "must be >= 1");
+  if (o.num_bodies < 1) return bad("bodies", o.num_bodies, "must be >= 1");
   if (o.bodies_per_subsystem < 1)
     return bad("bodies_per_subsystem", o.bodies_per_subsystem, "must be >= 1");
-  if (o.num_contacts < 0) return bad("num_contacts", o.num_contacts, "must be >= 0");
-  if (o.num_unilateral < 0) return bad("num_unilateral", o.num_unilateral, "must be >= 0");
-  if (o.num_bilateral < 0) return bad("num_bilateral", o.num_bilateral, "must be >= 0");
-  if (o.num_soft < 0) return bad("num_soft", o.num_soft, "must be >= 0");
+  if (o.num_contacts < 0) return bad("contacts", o.num_contacts, "must be >= 0");
+  if (o.num_unilateral < 0) return bad("unilateral", o.num_unilateral, "must be >= 0");
+  if (o.num_bilateral < 0) return bad("bilateral", o.num_bilateral, "must be >= 0");
+  if (o.num_soft < 0) return bad("soft", o.num_soft, "must be >= 0");
   if (o.frac_open < 0 || o.frac_stick < 0 || o.frac_slip < 0 ||
       o.frac_open + o.frac_stick + o.frac_slip <= 0)
     return bad("frac_open+frac_stick+frac_slip", o.frac_open + o.frac_stick + o.frac_slip,
@@ -138,8 +139,8 @@ std::string ValidateOptions(const ManufacturedOptions& o) {
   const int per_body = o.rows_per_body / 3;
   if (o.num_contacts > per_body * o.num_bodies ||
       3 * o.num_contacts + singles > o.rows_per_body * o.num_bodies)
-    return bad("num_bodies", o.num_bodies,
-               fmt::format("too few: need >= num_contacts / {} and {} rows per body (3 per "
+    return bad("bodies", o.num_bodies,
+               fmt::format("too few: need >= contacts / {} and {} rows per body (3 per "
                            "contact + 1 per other constraint)", per_body, o.rows_per_body));
   return {};
 }
