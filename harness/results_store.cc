@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -87,6 +88,24 @@ constexpr DescriptorDouble kDescriptorDoubles[] = {
     {"mu_min", &ProblemDescriptors::mu_min},
     {"mu_max", &ProblemDescriptors::mu_max},
     {"w_asymmetry", &ProblemDescriptors::asymmetry}};
+
+// The solver's statistics of a trace point (SolverStats), one trace column each, written only
+// when some point of that trace reports the field: solvers without statistics add nothing, and
+// files without the columns read as "not reported" (NaN, −1), so the schema version stays.
+struct StatDouble {
+  const char* name;
+  double SolverStats::*member;
+};
+struct StatInt {
+  const char* name;
+  int SolverStats::*member;
+};
+constexpr StatDouble kStatDoubles[] = {{"stat_primal_residual", &SolverStats::primal_residual},
+                                       {"stat_dual_residual", &SolverStats::dual_residual},
+                                       {"stat_penalty", &SolverStats::penalty}};
+constexpr StatInt kStatInts[] = {{"stat_inner_iterations", &SolverStats::inner_iterations},
+                                 {"stat_refactorizations", &SolverStats::refactorizations},
+                                 {"stat_line_search_steps", &SolverStats::line_search_steps}};
 
 constexpr char kFormatAttr[] = "format";
 constexpr char kSchemaAttr[] = "schema_version";
@@ -418,6 +437,20 @@ class ResultsReader {
       CheckLength(v.size(), trace.size(), object);
       for (std::size_t j = 0; j < trace.size(); ++j) trace[j].metrics.value[k] = v[j];
     }
+    for (const StatDouble& f : kStatDoubles) {
+      const std::string object = group + "/" + f.name;
+      if (!Exists(object)) continue;
+      const std::vector<double> v = ReadNumbers<double>(object);
+      CheckLength(v.size(), trace.size(), object);
+      for (std::size_t j = 0; j < trace.size(); ++j) trace[j].stats.*f.member = v[j];
+    }
+    for (const StatInt& f : kStatInts) {
+      const std::string object = group + "/" + f.name;
+      if (!Exists(object)) continue;
+      const std::vector<int> v = ReadNumbers<int>(object);
+      CheckLength(v.size(), trace.size(), object);
+      for (std::size_t j = 0; j < trace.size(); ++j) trace[j].stats.*f.member = v[j];
+    }
     return trace;
   }
 
@@ -506,6 +539,24 @@ class ResultsWriter {
       std::vector<double> v;
       for (const TracePoint& p : trace) v.push_back(p.metrics.value[k]);
       WriteNumbers(group.id(), kMetricNames[k], v);
+    }
+    for (const StatDouble& f : kStatDoubles) {
+      std::vector<double> v;
+      bool reported = false;
+      for (const TracePoint& p : trace) {
+        v.push_back(p.stats.*f.member);
+        reported |= !std::isnan(v.back());
+      }
+      if (reported) WriteNumbers(group.id(), f.name, v);
+    }
+    for (const StatInt& f : kStatInts) {
+      std::vector<int> v;
+      bool reported = false;
+      for (const TracePoint& p : trace) {
+        v.push_back(p.stats.*f.member);
+        reported |= v.back() >= 0;
+      }
+      if (reported) WriteNumbers(group.id(), f.name, v);
     }
   }
 

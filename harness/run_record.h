@@ -10,6 +10,7 @@
 
 #include "harness/metrics/metrics.h"
 #include "problems/model/descriptors.h"
+#include "solvers/solver.h"
 
 namespace ncp {
 
@@ -35,6 +36,7 @@ struct TracePoint {
   int iteration = 0;      // outer iterations done
   double time_s = 0.0;    // setup + iterate time so far (evaluation excluded)
   Metrics metrics;
+  SolverStats stats;      // the solver's own statistics at this point (Solver::Stats())
 };
 
 struct RunRecord {

@@ -162,6 +162,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     tp.iteration = iter;
     tp.time_s = r.setup_time_s + solve;
     tp.metrics = ev.Evaluate(v, lam);
+    tp.stats = solver->Stats();
     r.trace.push_back(tp);
     return tp.metrics;
   };
@@ -247,6 +248,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     tp.iteration = it;
     tp.time_s = r.total_time_s;
     tp.metrics = r.final_metrics;
+    tp.stats = solver->Stats();
     r.trace.push_back(tp);
   }
   r.status = ToOutcome(st);

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+#include <type_traits>
+
 #include "common/error.h"
 #include "harness/cli/split.h"
 #include "harness/inputs.h"
@@ -48,6 +51,25 @@ pyb::dict TraceDict(const std::vector<TracePoint>& trace) {
     for (pyb::ssize_t k = 0; k < n; ++k) col.mutable_at(k) = trace[k].metrics.value[i];
     d[kMetricNames[i]] = col;
   }
+  // The solver's statistics under their results-file names, present only when some point
+  // reports them (as the results store writes them).
+  const auto add_stat = [&](const char* name, auto member, auto reported) {
+    using T = std::remove_cvref_t<decltype(trace[0].stats.*member)>;
+    bool any = false;
+    for (const TracePoint& tp : trace) any |= reported(tp.stats.*member);
+    if (!any) return;
+    pyb::array_t<T> col(n);
+    for (pyb::ssize_t k = 0; k < n; ++k) col.mutable_at(k) = trace[k].stats.*member;
+    d[name] = col;
+  };
+  const auto value = [](double x) { return !std::isnan(x); };
+  const auto count = [](int x) { return x >= 0; };
+  add_stat("stat_primal_residual", &SolverStats::primal_residual, value);
+  add_stat("stat_dual_residual", &SolverStats::dual_residual, value);
+  add_stat("stat_penalty", &SolverStats::penalty, value);
+  add_stat("stat_inner_iterations", &SolverStats::inner_iterations, count);
+  add_stat("stat_refactorizations", &SolverStats::refactorizations, count);
+  add_stat("stat_line_search_steps", &SolverStats::line_search_steps, count);
   return d;
 }
 
@@ -222,7 +244,8 @@ void BindRun(pyb::module_& m) {
           "metrics", [](const SolveResult& r) { return MetricDict(r.record.final_metrics); })
       .def_property_readonly(
           "trace", [](const SolveResult& r) { return TraceDict(r.record.trace); },
-          "dict of arrays: iteration, time_s and every metric")
+          "dict of arrays: iteration, time_s, every metric, and the stat_* columns the "
+          "solver reports (results/README.md)")
       .def_property_readonly(
           "v", [](pyb::object s) { return VecView(s.cast<const SolveResult&>().v, s); })
       .def_property_readonly(

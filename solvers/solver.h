@@ -3,8 +3,10 @@
 //   Iterate()                             — one outer iteration; timed; no heap allocation
 //   Current(v, λ)                         — not timed
 //   Info()                                — solver-specific counters
+//   Stats()                               — per-iteration statistics as data; not timed
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,6 +33,23 @@ struct WarmStart {
   Vec lambda;
 };
 
+// The solver's own view of its progress, recorded by the harness at every trace point (after
+// MuJoCo's mjSolverStat and Pinocchio's ADMM SolverStats). Values are the solver's internal
+// quantities, in its own norms and scaling: they describe the algorithm, never judge it (the
+// evaluator's metrics do). Fixed size and returned by value, so reading it allocates nothing.
+// A field a solver does not report stays NaN (values) or −1 (counts).
+struct SolverStats {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  double primal_residual = kNone;  // current: e.g. ADMM's ‖J v̂ − z‖, the AL step ‖J v̂ − z‖
+  double dual_residual = kNone;    // current: e.g. ‖A v̂ − b − Jᵀλ‖
+  double penalty = kNone;          // current penalty (ADMM / AL β, ρ)
+  // Counts are cumulative from the start of Setup (its own work included), so they never
+  // decrease along a trace.
+  int inner_iterations = -1;   // inner iterations (Newton steps of an inner solve)
+  int refactorizations = -1;   // numeric factorizations (Cholesky, LU)
+  int line_search_steps = -1;  // function evaluations made by line searches (mjSolverStat neval)
+};
+
 class Solver {
  public:
   virtual ~Solver() = default;
@@ -41,6 +60,8 @@ class Solver {
   // v may be left empty for local (dual-form) problems.
   virtual void Current(Vec& v, Vec& lambda) const = 0;
   virtual std::vector<std::pair<std::string, double>> Info() const { return {}; }
+  // Must not allocate: the harness calls it at every trace point.
+  virtual SolverStats Stats() const { return {}; }
   // Threads the solver actually uses (1 for sequential algorithms).
   virtual int ThreadsUsed() const { return 1; }
   const std::string& message() const { return message_; }

@@ -332,6 +332,31 @@ TEST_P(ConformanceEntry, IterateDoesNotAllocate) {
   }
 }
 
+// Stats() is read at every trace point: like Iterate(), it must not touch the heap (solver.h).
+TEST_P(ConformanceEntry, StatsDoNotAllocate) {
+  SKIP_UNLESS_ALLOCATIONS_COUNTED();
+  const SolverEntry& e = entry();
+  const std::vector<const Family*> fams = Running();
+  if (fams.empty()) GTEST_SKIP() << e.name << " runs on none of the families";
+  for (const Family* f : fams) {
+    SCOPED_TRACE(f->label);
+    std::unique_ptr<Solver> solver = e.make();
+    std::string msg;
+    ASSERT_EQ(SafeSetup(*solver, f->problem, Defaults(e), msg), Status::kRunning) << msg;
+    for (int k = 0; k < 3; ++k)
+      if (SafeIterate(*solver, msg) != Status::kRunning) break;
+    g_allocations = 0;
+    g_armed = true;
+    const SolverStats s = solver->Stats();
+    g_armed = false;
+    EXPECT_EQ(g_allocations.load(), 0) << e.name << ": Stats() allocated";
+    // Counts are cumulative (never below −1, the "not reported" mark).
+    EXPECT_GE(s.inner_iterations, -1);
+    EXPECT_GE(s.refactorizations, -1);
+    EXPECT_GE(s.line_search_steps, -1);
+  }
+}
+
 struct ThreadRun {
   Status status = Status::kFailed;
   std::string message;

@@ -198,4 +198,15 @@ std::vector<std::pair<std::string, double>> AdmmFullSolver::Info() const {
           {"refactorizations", static_cast<double>(refactorizations_)}};
 }
 
+SolverStats AdmmFullSolver::Stats() const {
+  SolverStats s;
+  if (iter_ > 0) {  // no residual before the first iteration
+    s.primal_residual = theta_p_;
+    s.dual_residual = theta_d_;
+  }
+  s.penalty = beta_;
+  s.refactorizations = refactorizations_;
+  return s;
+}
+
 }  // namespace ncp

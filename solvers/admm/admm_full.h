@@ -18,6 +18,9 @@ class AdmmFullSolver : public Solver {
   Status Iterate() override;
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
+  // θ_p and θ_d of the last iteration (those 004:43 balances), β (before the per-constraint
+  // row scaling) and the refactorizations, Setup's included.
+  SolverStats Stats() const override;
 
  private:
   bool Refactorize();

@@ -59,8 +59,9 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
   z_ = p.J * v_;
   et_ = p.e;
   Jv_ = Vec::Zero(m);
-  prev_primal_ = primal_ = 0.0;
+  prev_primal_ = primal_ = inner_residual_ = 0.0;
   inner_last_ = inner_total_ = failures_ = iter_ = 0;
+  factorizations_ = line_search_evaluations_ = 0;
   return Status::kRunning;
 }
 
@@ -118,6 +119,19 @@ std::vector<std::pair<std::string, double>> AlSolverBase::Info() const {
           {"inner_failures", static_cast<double>(failures_)},
           {"beta", beta_},
           {"primal", primal_}};
+}
+
+SolverStats AlSolverBase::Stats() const {
+  SolverStats s;
+  if (iter_ > 0) {  // no AL step before the first iteration
+    s.primal_residual = primal_;
+    s.dual_residual = inner_residual_;
+  }
+  s.penalty = beta_;
+  s.inner_iterations = inner_total_;
+  s.refactorizations = factorizations_;
+  s.line_search_steps = line_search_evaluations_;
+  return s;
 }
 
 }  // namespace ncp

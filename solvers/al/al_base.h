@@ -16,6 +16,10 @@ class AlSolverBase : public Solver {
   static std::vector<SettingSpec> CommonSpecs(double beta0);
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
+  // ‖J v̂ − z‖ of the last AL update, ‖r(v̂)‖ where the last surrogate solve stopped, the β of
+  // the next iteration, Newton steps, factorizations and line-search evaluations (−1 where the
+  // globalization has no line search).
+  SolverStats Stats() const override;
 
  protected:
   // Reads the common settings and the warm start; kNotApplicable for local problems.
@@ -41,7 +45,9 @@ class AlSolverBase : public Solver {
   Vec ws_n_, abs_m_;  // workspaces of InnerTolerance
   double b_norm_ = 0.0;
   double prev_primal_ = 0.0, primal_ = 0.0;
+  double inner_residual_ = 0.0;  // ‖r(v̂)‖ where the last surrogate solve stopped
   int inner_last_ = 0, inner_total_ = 0, failures_ = 0, iter_ = 0;
+  int factorizations_ = 0, line_search_evaluations_ = 0;  // the latter −1: no line search
 };
 
 }  // namespace ncp

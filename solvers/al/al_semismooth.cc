@@ -19,6 +19,8 @@ Status AlSemismoothSolver::Setup(const ContactProblem& p, const Settings& s,
   trial_ = Vec::Zero(m);
   for (Vec* x : {&r_, &d_, &vtry_, &rtry_, &g_, &Gg_}) *x = Vec::Zero(n);
   radius_ = -1.0;
+  // The dogleg's trial steps are trust-region trials, not a line search: not reported.
+  if (glob_ == Globalization::kTrustRegionDogleg) line_search_evaluations_ = -1;
   return Status::kRunning;
 }
 
@@ -29,6 +31,7 @@ bool AlSemismoothSolver::Factorize(const Vec& v) {
     OperatorJacobian(p.constraints[i], beta_, trial_.data() + p.constraints[i].row,
                      ConeOperator::kStrict, D_[i]);
   G_.Assemble(beta_, D_);
+  ++factorizations_;
   lu_.factorize(G_.matrix());
   return lu_.info() == Eigen::Success;
 }
@@ -42,6 +45,7 @@ bool AlSemismoothSolver::DampedStep(double& rnorm) {
   for (int k = 0; k < 40; ++k, alpha *= 0.5) {
     vtry_ = v_ + alpha * d_;
     const double rn = Residual(vtry_, ConeOperator::kStrict, trial_, rtry_);
+    ++line_search_evaluations_;
     if (0.5 * rn * rn <= (1.0 - 2.0 * sigma * alpha) * f0) {
       v_ = vtry_;
       rnorm = rn;
@@ -99,6 +103,7 @@ Status AlSemismoothSolver::Iterate() {
   }
   inner_last_ = k;
   inner_total_ += k;
+  inner_residual_ = rnorm;
   if (rnorm > InnerTolerance(trial_)) ++failures_;
   if (!AllFinite(v_) || !AllFinite(lambda_)) {
     message_ = "non-finite iterate";

@@ -79,12 +79,14 @@ Status CanalSolver::SolveSurrogate(int& k, bool& solved) {
   solved = false;
   for (k = 0;; ++k) {
     const double rnorm = Gradient(v_, r_);
+    inner_residual_ = rnorm;
     if (rnorm <= InnerTolerance(trial_)) {
       solved = true;
       break;
     }
     if (k >= max_newton_) break;
     Hessian(v_);
+    ++factorizations_;
     if (!chol_.Factorize(K_.matrix())) {
       message_ = "Newton matrix of 004:24 not positive definite";
       return Status::kFailed;
@@ -116,6 +118,7 @@ Status CanalSolver::SolveSurrogate(int& k, bool& solved) {
       }
     };
     const LineSearchResult ls = Rtsafe(df, 1.0);
+    line_search_evaluations_ += ls.evaluations;
     if (ls.alpha == 0.0) break;  // no descent left at this precision: the step cannot improve
     v_ += ls.alpha * d_;
     ++inner_total_;

@@ -35,7 +35,7 @@ Status ApgdSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   }
   if (!(L_ > 0)) L_ = 1.0;
   theta_ = 1.0;
-  backtracks_ = restarts_ = 0;
+  backtracks_ = restarts_ = ls_evaluations_ = 0;
   return Status::kRunning;
 }
 
@@ -83,6 +83,7 @@ Status ApgdSolver::Iterate() {
     for (int r = 0; r < m; ++r) Wx_[r] = RowDot(dual_.W, r, xnew_);
     diff_ = xnew_ - y_;
     const double bound = fy + g_.dot(diff_) + 0.5 * L_ * diff_.squaredNorm();
+    ++ls_evaluations_;
     if (Objective(xnew_, Wx_, s_) <= bound + 1e-14 * std::abs(bound)) break;
     L_ *= 2.0;
     ++backtracks_;
@@ -111,6 +112,12 @@ std::vector<std::pair<std::string, double>> ApgdSolver::Info() const {
   return {{"backtracks", static_cast<double>(backtracks_)},
           {"restarts", static_cast<double>(restarts_)},
           {"lipschitz", L_}};
+}
+
+SolverStats ApgdSolver::Stats() const {
+  SolverStats s;
+  s.line_search_steps = ls_evaluations_;
+  return s;
 }
 
 int ApgdSolver::ThreadsUsed() const {

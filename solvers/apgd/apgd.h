@@ -14,6 +14,9 @@ class ApgdSolver : public DualSolver {
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   std::vector<std::pair<std::string, double>> Info() const override;
+  // Only the backtracking's objective evaluations: APGD has no penalty, inner solve or
+  // factorization, and its restarts fit no field.
+  SolverStats Stats() const override;
   int ThreadsUsed() const override;
 
  private:
@@ -26,7 +29,7 @@ class ApgdSolver : public DualSolver {
   double shrink_ = 0.9;
   Vec y_, xnew_, g_, Wy_, Wx_, s_, diff_;  // the iterate x is lambda_
   double L_ = 1.0, theta_ = 1.0;
-  int backtracks_ = 0, restarts_ = 0;
+  int backtracks_ = 0, restarts_ = 0, ls_evaluations_ = 0;
 };
 
 }  // namespace ncp

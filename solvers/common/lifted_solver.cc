@@ -1,5 +1,6 @@
 #include "solvers/common/lifted_solver.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -8,11 +9,18 @@
 
 namespace ncp {
 
+namespace {
+constexpr int SolverStats::*kStatCounts[] = {&SolverStats::inner_iterations,
+                                             &SolverStats::refactorizations,
+                                             &SolverStats::line_search_steps};
+}  // namespace
+
 Status LiftedSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   local_ = nullptr;
   correct_ = false;
   corrections_ = 0;
   since_correction_ = 0;
+  carried_ = {};
   if (p.form != ProblemForm::kLocal) {
     lifted_ = LiftedLocal{};
     return Forward(inner_->Setup(p, s, warm));
@@ -80,6 +88,9 @@ Status LiftedSolver::Correct() {
   // e = q + (W − L Lᵀ) λ = e_old + (W λ + q) − (L Lᵀ λ + e_old). Setting the inner solver up
   // again allocates; it happens only for a non-symmetric W (correct_), never for a symmetric one.
   lifted_.problem.e += u_orig_ - u_lift_;
+  const SolverStats before = inner_->Stats();
+  for (int SolverStats::*count : kStatCounts)
+    if (before.*count >= 0) carried_.*count = std::max(carried_.*count, 0) + before.*count;
   ++corrections_;
   since_correction_ = 0;
   return Forward(inner_->Setup(lifted_.problem, settings_, &state_));
@@ -93,6 +104,13 @@ void LiftedSolver::Current(Vec& v, Vec& lambda) const {
   Vec lifted_v;
   inner_->Current(lifted_v, lambda);
   v.resize(0);
+}
+
+SolverStats LiftedSolver::Stats() const {
+  SolverStats s = inner_->Stats();
+  for (int SolverStats::*count : kStatCounts)
+    if (s.*count >= 0 && carried_.*count > 0) s.*count += carried_.*count;
+  return s;
 }
 
 std::vector<std::pair<std::string, double>> LiftedSolver::Info() const {

@@ -39,6 +39,9 @@ class LiftedSolver : public Solver {
   // The inner solver's counters, plus lifted_rank, lifted_truncation, lifted_asymmetry and
   // lifted_corrections (bias updates) on local problems.
   std::vector<std::pair<std::string, double>> Info() const override;
+  // The inner solver's stats; its counts carry over the set-ups of bias corrections, which
+  // would otherwise restart them.
+  SolverStats Stats() const override;
   int ThreadsUsed() const override { return inner_->ThreadsUsed(); }
   // The wrapped solver itself (e.g. to compare iterates with and without the wrapper).
   Solver& inner() { return *inner_; }
@@ -61,6 +64,7 @@ class LiftedSolver : public Solver {
   Vec Jt_lambda_, u_lift_, u_orig_;
   int corrections_ = 0;
   int since_correction_ = 0;
+  SolverStats carried_;  // the inner counts before the last correction (−1: none)
 };
 
 }  // namespace ncp

@@ -102,6 +102,7 @@ Status NNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
   u_ = Vec::Zero(m_);
   fnorm_ = alpha_ = 0.0;
   iter_ = ls_steps_ = ls_failures_ = gradient_steps_ = 0;
+  factorizations_ = ls_evaluations_ = 0;
   return Status::kRunning;
 }
 
@@ -152,6 +153,7 @@ bool NNewtonSolver::LineSearch(const Vec& d, double f0, double slope) {
   for (double alpha = 1.0; alpha >= min_alpha_; alpha *= 0.5) {
     xtry_ = x_ + alpha * d;
     const double ft = Residual(xtry_, ftry_);
+    ++ls_evaluations_;
     if (std::isfinite(ft) && 0.5 * ft * ft <= theta0 + sigma_ * alpha * slope) {
       x_.swap(xtry_);
       f_.swap(ftry_);
@@ -173,6 +175,7 @@ Status NNewtonSolver::Iterate() {
   ++iter_;
   if (fnorm_ == 0.0) return Status::kRunning;
   Jacobian(x_);
+  ++factorizations_;
   lu_.factorize(G_);
   bool moved = false;
   if (lu_.info() == Eigen::Success) {
@@ -207,6 +210,18 @@ std::vector<std::pair<std::string, double>> NNewtonSolver::Info() const {
           {"line_search_steps", static_cast<double>(ls_steps_)},
           {"gradient_steps", static_cast<double>(gradient_steps_)},
           {"line_search_failures", static_cast<double>(ls_failures_)}};
+}
+
+SolverStats NNewtonSolver::Stats() const {
+  SolverStats s;
+  // f_ is F(x_) after every iteration (the line search swaps the accepted trial's F in).
+  if (iter_ > 0) {
+    s.primal_residual = f_.tail(m_).norm();
+    s.dual_residual = f_.head(n_).norm();
+  }
+  s.refactorizations = factorizations_;
+  s.line_search_steps = ls_evaluations_;
+  return s;
 }
 
 }  // namespace ncp

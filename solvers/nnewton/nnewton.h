@@ -22,6 +22,10 @@ class NNewtonSolver : public Solver {
   Status Iterate() override;
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
+  // At the current x: ‖φ‖ over the constraints (primal) and ‖A v − b − Jᵀλ‖ (dual), the two
+  // blocks of F; LU factorizations and line-search evaluations. No penalty, no inner iterations
+  // (the linear solve is direct).
+  SolverStats Stats() const override;
 
   // F(x) into f; returns ‖F‖ (public for tests).
   double Residual(const Vec& x, Vec& f);
@@ -47,6 +51,7 @@ class NNewtonSolver : public Solver {
   Vec x_, f_, d_, xtry_, ftry_, u_, g_;
   double fnorm_ = 0.0, alpha_ = 0.0;
   int iter_ = 0, ls_steps_ = 0, ls_failures_ = 0, gradient_steps_ = 0;
+  int factorizations_ = 0, ls_evaluations_ = 0;
 };
 
 }  // namespace ncp

@@ -428,6 +428,19 @@ void SubAdmmBase::Current(Vec& v, Vec& lambda) const {
   lambda = lambda_;
 }
 
+SolverStats SubAdmmBase::Stats() const {
+  SolverStats s;
+  if (iter_ > 0) {  // no residual before the first iteration
+    s.primal_residual = theta_p_;
+    s.dual_residual = theta_d_;
+  }
+  double log_sum = 0.0;
+  for (double b : beta_) log_sum += std::log(b);
+  if (nsub_ > 0) s.penalty = std::exp(log_sum / nsub_);
+  s.refactorizations = refactorizations_;
+  return s;
+}
+
 std::vector<std::pair<std::string, double>> SubAdmmBase::Info() const {
   double log_sum = 0.0;
   for (double b : beta_) log_sum += std::log(b);

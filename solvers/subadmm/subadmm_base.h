@@ -26,6 +26,8 @@ class SubAdmmBase : public Solver {
   Status Iterate() override;
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
+  // θ_p, θ_d of 004:42 as the β adaptation sees them, the geometric mean of the subsystems' β.
+  SolverStats Stats() const override;
   int ThreadsUsed() const override { return threads_; }
   // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks
   // on the body (004 §VI-D); per dof (A_jj over rows) when the problem has no bodies. Public:
