@@ -29,7 +29,7 @@ endfunction()
 # The template plug-in (examples/my_solver) builds out of tree and runs through --plugin.
 if(NCPBENCH_TESTS)
   add_test(NAME plugin_example
-           COMMAND ${CMAKE_SOURCE_DIR}/tests/plugin_example_test.sh $<TARGET_FILE:ncpbench>
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/examples/plugin_example_test.sh $<TARGET_FILE:ncpbench>
                    ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
   set_tests_properties(plugin_example PROPERTIES TIMEOUT 300)
 endif()

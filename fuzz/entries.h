@@ -1,7 +1,7 @@
 // What each fuzz target feeds its input to: the readers of the three file formats the suite
 // accepts (ncpbench datasets, fclib files, results files) and the parsers of settings and
 // options. Shared by the libFuzzer targets (fuzz/*_fuzz.cc, `make fuzz`) and the replay of the
-// committed regression corpus in `make test` (tests/fuzz_corpus_test.cc).
+// committed regression corpus in `make test` (tests/fuzz/fuzz_corpus_test.cc).
 //
 // Each entry returns normally when the input was read or refused with a one-line ncp::Error;
 // anything else (a crash, a sanitizer report, another exception, a multi-line error) is a bug.

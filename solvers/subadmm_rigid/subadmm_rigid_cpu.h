@@ -1,7 +1,7 @@
 // `subadmm-rigid-cpu`: the CPU path of the GPU SubADMM (001 §II): one rigid body per subsystem,
 // the per-element functions of rigid_math.h run sequentially in the kernels' order. It is the
 // reference the CUDA solver (gpu/cuda/) is tested against, and equals `subadmm` restricted to
-// rigid bodies up to rounding (tests/gpu_rigid_test.cc).
+// rigid bodies up to rounding (tests/gpu/gpu_rigid_test.cc).
 #pragma once
 
 #include "solvers/subadmm_rigid/rigid_layout.h"

@@ -1,6 +1,6 @@
 // Test plug-in: peer solvers that end their own process in the middle of a run, as a library
 // can (exit from inside, a crash), marked isolated: a run must record them as failed rows and
-// go on (tests/isolated_run_test.cc).
+// go on (tests/harness/isolated_run_test.cc).
 #include <csignal>
 #include <cstdlib>
 #include <memory>

@@ -14,7 +14,7 @@
 #include "solvers/registry.h"
 #include "solvers/subadmm_rigid/rigid_layout.h"
 #include "solvers/subadmm_rigid/rigid_math.h"
-#include "test_problems.h"
+#include "tests/test_problems.h"
 #ifdef NCPBENCH_HAVE_CUDA
 #include "gpu/cuda/rigid_device.h"
 #endif

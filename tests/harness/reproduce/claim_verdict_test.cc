@@ -1,6 +1,6 @@
 // Claim checks test the paper's statement against our figures: a claim that a solver cannot get
 // below a residual is contradicted when ours does; a ratio or an order the paper states is
-// contradicted when ours reverses it. (The run of a protocol: tests/reproduce_claims_test.cc.)
+// contradicted when ours reverses it. (The run of a protocol: tests/harness/reproduce/reproduce_claims_test.cc.)
 #include "harness/reproduce/claim_verdict.h"
 
 #include <gtest/gtest.h>
