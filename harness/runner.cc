@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,21 @@
 
 namespace ncp {
 namespace {
+
+// A residual this many times where it started (or, from an exact start, this many times
+// kGrowthFloor) is a blow-up even while every number is finite: a budget would end it as
+// max-iterations, and its residual would be ranked like any other.
+constexpr double kGrowthBound = 1e10;
+constexpr double kGrowthFloor = 1e-6;  // res004 is a velocity; below this a start is exact
+
+bool Exploded(double now, double start) {
+  return std::isfinite(start) && now > kGrowthBound * std::max(start, kGrowthFloor);
+}
+
+std::string GrowthMessage(double now, double start, int iteration) {
+  return fmt::format("res004 grew from {:.3g} to {:.3g} by iteration {} (more than {:g} times)",
+                     start, now, iteration, kGrowthBound);
+}
 
 // The run's outcome from the solver's last step status (the loop has stopped, so never running).
 Outcome ToOutcome(Status st) {
@@ -166,8 +182,15 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     r.trace.push_back(tp);
     return tp.metrics;
   };
+  // Where res004 started: a run that grows past kGrowthBound times it has diverged (below).
+  double start_res004 = 0.0;
   if (st == Status::kRunning) {
-    if (opt.trace_every > 0) trace(0);
+    if (opt.trace_every > 0) {
+      start_res004 = trace(0)[Metric::kRes004];
+    } else {
+      solver->Current(v, lam);
+      start_res004 = ev.Evaluate(v, lam)[Metric::kRes004];
+    }
     while (true) {
       if (it >= b.iters) {
         st = Status::kMaxIterations;
@@ -195,6 +218,11 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
         }
         if (want_tol && m[b.tol_metric] <= b.tol) {
           st = Status::kConverged;
+          break;
+        }
+        if (Exploded(m[Metric::kRes004], start_res004)) {
+          st = Status::kDiverged;
+          r.message = GrowthMessage(m[Metric::kRes004], start_res004, it);
           break;
         }
       }
@@ -237,6 +265,10 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
       if (st != Status::kDiverged && !v.allFinite()) {
         st = Status::kDiverged;
         r.message = "non-finite velocity";
+      }
+      if (st != Status::kDiverged && Exploded(r.final_metrics[Metric::kRes004], start_res004)) {
+        st = Status::kDiverged;
+        r.message = GrowthMessage(r.final_metrics[Metric::kRes004], start_res004, it);
       }
     }
     if (p.reference && st != Status::kDiverged) r.lambda_err = RelErr(lam, p.reference->lambda);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "harness/metrics/evaluator.h"
@@ -51,6 +52,54 @@ TEST(RunnerNonFinite, ScaledProblemsNeverGiveNaNUnderARunningStatus) {
     }
   }
   std::printf("%d rows, %d diverged\n", rows, diverged);
+}
+
+// λ and v double every iteration: finite for a thousand iterations, yet a blow-up.
+class Doubling : public Solver {
+ public:
+  Status Setup(const ContactProblem& p, const Settings&, const WarmStart*) override {
+    v_ = Vec::Zero(p.num_dofs());
+    lam_ = Vec::Zero(p.num_rows());
+    return Status::kRunning;
+  }
+  Status Iterate() override {
+    scale_ *= 2.0;
+    v_.setConstant(scale_);
+    lam_.setConstant(scale_);
+    return Status::kRunning;
+  }
+  void Current(Vec& v, Vec& lambda) const override { v = v_, lambda = lam_; }
+
+ private:
+  Vec v_, lam_;
+  double scale_ = 1e-3;
+};
+
+TEST(RunnerNonFinite, FiniteButGrowingPastTheBoundIsDiverged) {
+  const ContactProblem p = MakeManufacturedProblem(testing::ContactsOnlyOptions(5, 12, 8), "grow");
+  const Evaluator ev(p);
+  SolverEntry e;
+  e.name = "doubling";
+  e.make = [] { return std::make_unique<Doubling>(); };
+  for (int trace : {0, 5}) {
+    RunOptions opt;
+    opt.budget.iters = 200;  // 2^200 · 1e-3 is finite: only the growth bound can stop it
+    opt.trace_every = trace;
+    const RunRecord r = RunOne(p, ev, SolverJob{&e, Settings::Parse("doubling", {}, {})}, opt,
+                               nullptr, 0);
+    EXPECT_EQ(r.status, Outcome::kDiverged) << "trace " << trace << ": " << r.message;
+    EXPECT_NE(r.message.find("res004 grew from"), std::string::npos) << r.message;
+    // With a trace it stops at the first point past the bound, long before the budget.
+    if (trace > 0) EXPECT_LT(r.iterations, 60) << r.message;
+  }
+  // A solver that converges is never caught by the bound (its residual falls).
+  RunOptions opt;
+  opt.budget.iters = 200;
+  opt.trace_every = 5;
+  const SolverEntry& pgs = FindSolver("pgs");
+  const RunRecord ok = RunOne(p, ev, SolverJob{&pgs, Settings::Parse("pgs", pgs.settings, {})},
+                              opt, nullptr, 0);
+  EXPECT_NE(ok.status, Outcome::kDiverged) << ok.message;
 }
 
 }  // namespace
