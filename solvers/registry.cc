@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "common/did_you_mean.h"
 #include "common/error.h"
+#include "common/registry.h"
 #include "solvers/admm/entry.h"
 #include "solvers/al/entry.h"
 #include "solvers/apgd/entry.h"
@@ -108,15 +108,7 @@ std::string TakeRegistrationError() {
 }
 
 const SolverEntry& FindSolver(const std::string& name) {
-  std::string known;
-  std::vector<std::string> names;
-  for (const SolverEntry& e : Solvers()) {
-    if (e.name == name) return e;
-    known += (known.empty() ? "" : ", ") + e.name;
-    names.push_back(e.name);
-  }
-  throw Error(
-      fmt::format("solver '{}': unknown{} (known: {})", name, DidYouMean(name, names), known));
+  return FindByName(Solvers(), name, "solver");
 }
 
 }  // namespace ncp

@@ -38,7 +38,7 @@ struct SolverEntry {
 
 // The built-in solvers, then the registered ones in registration order.
 const std::vector<SolverEntry>& Solvers();
-// Throws ncp::Error "solver 'x': unknown (known: ...)".
+// Throws ncp::Error "solver 'x': unknown[; did you mean 'y'?] (known: ...)".
 const SolverEntry& FindSolver(const std::string& name);
 
 // Adds a solver from outside the suite (a plug-in .so, a program linking the libraries), so that

@@ -66,6 +66,20 @@ double Settings::Get(const std::string& name) const {
   return it->second;
 }
 
+int Settings::ChoiceIndex(const std::string& name) const {
+  const double v = Get(name);
+  for (const SettingSpec& s : specs_) {
+    if (s.name != name) continue;
+    if (s.choices.empty())
+      throw Error(fmt::format("{}.{}: not a choice setting", solver_, name));
+    if (!(v >= 0 && v < static_cast<double>(s.choices.size())) || v != std::floor(v))
+      throw Error(fmt::format("{}.{} = {}: not the index of one of its {} choices", solver_, name,
+                              v, s.choices.size()));
+    return static_cast<int>(v);
+  }
+  throw Error(fmt::format("{}.{}: no such setting", solver_, name));
+}
+
 std::string Settings::ToString() const {
   std::string out;
   for (const SettingSpec& s : specs_) {

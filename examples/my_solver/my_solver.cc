@@ -20,9 +20,10 @@ using ncp::Status;
 class MySolver : public ncp::Solver {
  public:
   static std::vector<ncp::SettingSpec> Specs() {
-    // name, default, min, max, min open, max open, integer, choices, help
-    return {{"step_scale", 1.0, 0.0, 2.0, true, true, false, {},
-             "step = step_scale / ||W||_inf (< 2 for convergence of the linear part)"}};
+    // A choice setting would be ncp::ChoiceSpec<kNames>(name, default, help) over an enum.
+    return {{.name = "step_scale", .default_value = 1.0, .min = 0.0, .max = 2.0, .min_open = true,
+             .max_open = true,
+             .help = "step = step_scale / ||W||_inf (< 2 for convergence of the linear part)"}};
   }
 
   // Timed by the harness: factorizations and assembly belong here.

@@ -1,6 +1,4 @@
-#include <fmt/format.h>
-
-#include "common/error.h"
+#include "common/registry.h"
 #include "harness/reproduce/protocol.h"
 
 namespace ncp {
@@ -21,6 +19,7 @@ Protocol MakeTable004_3();
 Protocol MakeMujocoPeer();
 #endif
 
+#ifndef NCP_WITH_MUJOCO
 namespace {
 
 // A protocol that cannot run yet: listed with its setting and the capability it waits for.
@@ -29,6 +28,7 @@ Protocol Pending(const char* id, const char* title, const char* setting, const c
 }
 
 }  // namespace
+#endif
 
 const std::vector<Protocol>& Protocols() {
   static const std::vector<Protocol> all = {
@@ -56,12 +56,7 @@ const std::vector<Protocol>& Protocols() {
 }
 
 const Protocol& FindProtocol(const std::string& id) {
-  std::string known;
-  for (const Protocol& p : Protocols()) {
-    if (p.id == id) return p;
-    known += (known.empty() ? "" : ", ") + p.id;
-  }
-  throw Error(fmt::format("reproduce '{}': unknown (known: {}, all)", id, known));
+  return FindByName(Protocols(), id, "reproduce", {"all"});  // `reproduce all` runs every one
 }
 
 }  // namespace ncp

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "common/did_you_mean.h"
 #include "common/error.h"
+#include "common/registry.h"
 #include "problems/scenarios/random/manufactured.h"
 #include "problems/scenarios/sdf/bolt_nut.h"
 #include "problems/scenarios/sdf/dish_piling.h"
@@ -105,16 +105,10 @@ const std::vector<ScenarioEntry>& Scenarios() {
 }
 
 const ScenarioEntry& FindScenario(const std::string& name) {
-  std::string known;
-  std::vector<std::string> names;
-  for (const ScenarioEntry& e : Scenarios()) {
-    if (e.name == name) return e;
-    known += (known.empty() ? "" : ", ") + e.name;
-    names.push_back(e.name);
-  }
-  for (const SceneEntry& e : Scenes()) known += ", " + e.name, names.push_back(e.name);
-  throw Error(
-      fmt::format("scenario '{}': unknown{} (known: {})", name, DidYouMean(name, names), known));
+  // `generate` takes a scene's name too, so the scenes are named among the known ones.
+  std::vector<std::string> scenes;
+  for (const SceneEntry& e : Scenes()) scenes.push_back(e.name);
+  return FindByName(Scenarios(), name, "scenario", scenes);
 }
 
 }  // namespace ncp

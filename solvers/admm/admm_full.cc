@@ -9,27 +9,42 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> AdmmFullSolver::Specs() {
-  return {{"beta", 0.0, 0.0, 1e12, false, false, false, {},
-           "initial penalty β; 0 = the beta_rule"},
-          {"beta_rule", 0.0, 0.0, 1.0, false, false, true, {"mass", "density"},
-           "initial β: mass = a tenth of the geometric mean of the constraints' effective "
-           "masses 1/max_r Σ_j J_rj²/A_jj, density = geometric mean of per-dof pseudo-densities "
-           "A_jj/rows (004 §VI-D; mixes the units of rotations and translations)"},
-          {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
-          {"row_scaling", 1.0, 0.0, 1.0, false, false, true, {},
-           "1: constraint i's penalty is β m_i/m̄, m_i its effective mass and m̄ their geometric "
-           "mean, so that constraints whose effective masses differ by orders (a cable's "
-           "contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of their own "
-           "scale; 0: one β for every row (004:28)"},
-          {"balance", 0.0, 0.0, 1.0, false, false, true, {"relative", "paper"},
-           "β adaptation: relative = 004:43 on residuals relative to their scales, steps of at "
-           "most 2× every 10 iterations from iteration 20, a change that makes them grow 10× "
-           "undone; paper = 004:43 on the raw residuals, 10× steps (unit-dependent: can drive "
-           "β far from the problem's scale)"},
-          {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
-          {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
-           "iterations between β changes, doubled at each reversal (each change refactorizes)"}};
+std::vector<SettingSpec> AdmmFullSettings::Specs() {
+  constexpr AdmmFullSettings d{};
+  return {{.name = "beta", .default_value = d.beta, .min = 0.0, .max = 1e12,
+           .help = "initial penalty β; 0 = the beta_rule"},
+          ChoiceSpec<kBetaRules>(
+              "beta_rule", d.beta_rule,
+              "initial β: mass = a tenth of the geometric mean of the constraints' effective "
+              "masses 1/max_r Σ_j J_rj²/A_jj, density = geometric mean of per-dof pseudo-densities "
+              "A_jj/rows (004 §VI-D; mixes the units of rotations and translations)"),
+          {.name = "adaptive", .default_value = d.adaptive, .min = 0.0, .max = 1.0, .integer = true,
+           .help = "1: adapt β by 004:43"},
+          {.name = "row_scaling", .default_value = d.row_scaling, .min = 0.0, .max = 1.0,
+           .integer = true,
+           .help = "1: constraint i's penalty is β m_i/m̄, m_i its effective mass and m̄ their "
+                   "geometric mean, so that constraints whose effective masses differ by orders (a "
+                   "cable's contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of "
+                   "their own scale; 0: one β for every row (004:28)"},
+          BalanceSpec(d.balance),
+          {.name = "gamma", .default_value = d.gamma, .min = 1.0, .max = 1e6, .min_open = true,
+           .help = "imbalance ratio γ > 1 of 004:43"},
+          {.name = "adapt_every", .default_value = d.adapt_every, .min = 1.0, .max = 1e6,
+           .integer = true,
+           .help = "iterations between β changes, doubled at each reversal (each change "
+                   "refactorizes)"}};
+}
+
+AdmmFullSettings AdmmFullSettings::From(const Settings& s) {
+  AdmmFullSettings c;
+  c.beta = s.Get("beta");
+  c.beta_rule = s.Choice<BetaRule>("beta_rule");
+  c.adaptive = s.GetBool("adaptive");
+  c.row_scaling = s.GetBool("row_scaling");
+  c.balance = s.Choice<PenaltyRule>("balance");
+  c.gamma = s.Get("gamma");
+  c.adapt_every = s.GetInt("adapt_every");
+  return c;
 }
 
 // Pseudo-density per dof: A_jj over the number of constraint rows acting on it; β₀ is their
@@ -54,19 +69,19 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
     return Status::kNotApplicable;
   }
   p_ = &p;
-  adaptive_ = s.GetBool("adaptive");
-  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"),
-                 static_cast<PenaltyRule>(s.GetInt("balance")));
+  const AdmmFullSettings set = AdmmFullSettings::From(s);
+  adaptive_ = set.adaptive;
+  adapter_.Reset(set.gamma, set.adapt_every, set.balance);
   const std::vector<double> masses = ConstraintEffectiveMasses(p);
   const double mean = GeometricMeanPositive(masses);
-  beta_ = s.Get("beta") > 0            ? s.Get("beta")
-          : s.GetInt("beta_rule") == 0 ? kMassFraction * mean
-                                       : InitialBeta(p);
+  beta_ = set.beta > 0                                         ? set.beta
+          : set.beta_rule == AdmmFullSettings::BetaRule::kMass ? kMassFraction * mean
+                                                               : InitialBeta(p);
   beta0_ = beta_;
   Jt_ = p.J.transpose();
   // β_i = β m_i/m̄ (β_i = β where m_i is unknown).
   rw_ = Vec::Ones(p.num_rows());
-  if (s.GetBool("row_scaling"))
+  if (set.row_scaling)
     for (int i = 0; i < p.num_constraints(); ++i)
       if (masses[i] > 0)
         rw_.segment(p.constraints[i].row, p.constraints[i].rows()).setConstant(masses[i] / mean);

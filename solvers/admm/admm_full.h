@@ -11,9 +11,28 @@
 
 namespace ncp {
 
+// admm-full's settings, read once in Setup.
+struct AdmmFullSettings {
+  // Initial β when none is given.
+  enum class BetaRule { kMass, kDensity };
+  static constexpr auto kBetaRules =
+      ChoiceNames<BetaRule>({{BetaRule::kMass, "mass"}, {BetaRule::kDensity, "density"}});
+
+  double beta = 0.0;  // 0: from beta_rule
+  BetaRule beta_rule = BetaRule::kMass;
+  bool adaptive = true;
+  bool row_scaling = true;
+  PenaltyRule balance = PenaltyRule::kRelative;
+  double gamma = 10.0;
+  int adapt_every = 1;
+
+  static std::vector<SettingSpec> Specs();
+  static AdmmFullSettings From(const Settings& s);
+};
+
 class AdmmFullSolver : public Solver {
  public:
-  static std::vector<SettingSpec> Specs();
+  static std::vector<SettingSpec> Specs() { return AdmmFullSettings::Specs(); }
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   void Current(Vec& v, Vec& lambda) const override;

@@ -9,21 +9,25 @@
 namespace ncp {
 
 std::vector<SettingSpec> AlSolverBase::CommonSpecs(double beta0) {
-  return {{"beta", beta0, 0.0, 1e15, true, false, false, {}, "initial penalty β₀ (004: 1e4)"},
-          {"kappa", 10.0, 1.0, 1e6, true, false, false, {}, "β growth factor κ > 1 of 004:27"},
-          {"beta_max", 1e12, 0.0, 1e20, true, false, false, {}, "upper bound of β (004:27)"},
-          {"zeta", 0.5, 0.0, 1.0, true, false, false, {},
-           "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)"},
-          {"newton_tol", 1e-12, 0.0, 1.0, true, false, false, {},
-           "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖, ‖A v̂‖, ‖Jᵀλ‖); not reached = an inner "
-           "failure"},
-          {"max_newton", 50, 1, 1e6, false, false, true, {}, "inner steps per surrogate solve"},
+  return {{.name = "beta", .default_value = beta0, .min = 0.0, .max = 1e15, .min_open = true,
+           .help = "initial penalty β₀ (004: 1e4)"},
+          {.name = "kappa", .default_value = 10.0, .min = 1.0, .max = 1e6, .min_open = true,
+           .help = "β growth factor κ > 1 of 004:27"},
+          {.name = "beta_max", .default_value = 1e12, .min = 0.0, .max = 1e20, .min_open = true,
+           .help = "upper bound of β (004:27)"},
+          {.name = "zeta", .default_value = 0.5, .min = 0.0, .max = 1.0, .min_open = true,
+           .help = "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)"},
+          {.name = "newton_tol", .default_value = 1e-12, .min = 0.0, .max = 1.0, .min_open = true,
+           .help = "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖, ‖A v̂‖, ‖Jᵀλ‖); not reached = an "
+                   "inner failure"},
+          {.name = "max_newton", .default_value = 50, .min = 1, .max = 1e6, .integer = true,
+           .help = "inner steps per surrogate solve"},
           // 1e-9: the inner tolerance leaves ‖Jv̂ − z‖ a floor of about 1e-10 on the dish and
           // bolt-nut cases; a stricter θ_AL lets β climb to 1e10–1e12 there, where the Newton
           // matrix loses the accuracy already reached (res004 from 1e-11 back up to 1e-5–6e-3).
-          {"al_tol", 1e-9, 0.0, 1.0, false, false, false, {},
-           "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has converged and "
-           "β stays"}};
+          {.name = "al_tol", .default_value = 1e-9, .min = 0.0, .max = 1.0,
+           .help = "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has "
+                   "converged and β stays"}};
 }
 
 Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const WarmStart* warm,

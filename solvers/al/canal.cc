@@ -15,20 +15,22 @@ std::vector<SettingSpec> CanalSolver::Specs() {
   // surrogate with p refreshed until its lag is below the AL step solves 004:19 inexactly but
   // consistently; where the refresh cycles (a laikago pile, μ = 0.8) it is damped.
   // perturbation_updates = 1 restores the published algorithm.
-  s.push_back({"perturbation_updates", 30, 1, 1000, false, false, true, {},
-               "most surrogate solves per AL iteration, each with p refreshed from the previous "
-               "solve's z (1: as published, p lags one AL iteration)"});
-  s.push_back({"perturbation_tol", 1.0, 0.0, 1e6, false, false, false, {},
-               "refresh p until ‖Δp‖ ≤ this × ‖J v̂ − z‖ of the last solve (or to rounding); "
-               "0: always perturbation_updates solves"});
-  s.push_back({"perturbation_relaxation", 1.0, 0.0, 1.0, true, false, false, {},
-               "initial ω of the refresh p ← p + ω (μ‖(z + e)_t‖ − p) (1: as published); halved "
-               "when a refresh shrinks the lag by less than 10%, grown 1.5× (up to this) when by "
-               "more than half"});
+  s.push_back({.name = "perturbation_updates", .default_value = 30, .min = 1, .max = 1000,
+               .integer = true,
+               .help = "most surrogate solves per AL iteration, each with p refreshed from the "
+                       "previous solve's z (1: as published, p lags one AL iteration)"});
+  s.push_back({.name = "perturbation_tol", .default_value = 1.0, .min = 0.0, .max = 1e6,
+               .help = "refresh p until ‖Δp‖ ≤ this × ‖J v̂ − z‖ of the last solve (or to "
+                       "rounding); 0: always perturbation_updates solves"});
+  s.push_back({.name = "perturbation_relaxation", .default_value = 1.0, .min = 0.0, .max = 1.0,
+               .min_open = true,
+               .help = "initial ω of the refresh p ← p + ω (μ‖(z + e)_t‖ − p) (1: as published); "
+                       "halved when a refresh shrinks the lag by less than 10%, grown 1.5× (up to "
+                       "this) when by more than half"});
   // 0.3: on laikago_drop frames (seeds 1–3, 8 and 12 robots) 0.2–0.3 all converge but one of
   // 40; 0.05 leaves the damped refresh too slow on 5 of 16 later frames.
-  s.push_back({"min_relaxation", 0.3, 0.0, 1.0, true, false, false, {},
-               "lower bound of that ω"});
+  s.push_back({.name = "min_relaxation", .default_value = 0.3, .min = 0.0, .max = 1.0,
+               .min_open = true, .help = "lower bound of that ω"});
   return s;
 }
 

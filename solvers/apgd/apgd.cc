@@ -10,15 +10,18 @@
 namespace ncp {
 
 std::vector<SettingSpec> ApgdSolver::Specs() {
-  return {{"friction_model", 0.0, 0, 0, false, false, false, {"coulomb", "ccp"},
-           "coulomb: de Saxcé term in the gradient (NCP); ccp: convex relaxation (Mazhar 2015)"},
-          {"restart", 1.0, 0.0, 1.0, false, false, true, {}, "1: gradient-based adaptive restart"},
-          {"step_shrink", 0.9, 0.0, 1.0, true, false, false, {},
-           "factor on the Lipschitz estimate after each accepted step (1: never grows the step)"}};
+  return {ChoiceSpec<kFrictionModels>(
+              "friction_model", FrictionModel::kCoulomb,
+              "coulomb: de Saxcé term in the gradient (NCP); ccp: convex relaxation (Mazhar 2015)"),
+          {.name = "restart", .default_value = 1.0, .min = 0.0, .max = 1.0, .integer = true,
+           .help = "1: gradient-based adaptive restart"},
+          {.name = "step_shrink", .default_value = 0.9, .min = 0.0, .max = 1.0, .min_open = true,
+           .help = "factor on the Lipschitz estimate after each accepted step (1: never grows the "
+                   "step)"}};
 }
 
 Status ApgdSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  coulomb_ = s.GetInt("friction_model") == 0;
+  coulomb_ = s.Choice<FrictionModel>("friction_model") == FrictionModel::kCoulomb;
   restart_ = s.GetBool("restart");
   shrink_ = s.Get("step_shrink");
   if (!SetupDual(p, warm)) return Status::kFailed;

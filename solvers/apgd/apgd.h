@@ -10,6 +10,10 @@ namespace ncp {
 
 class ApgdSolver : public DualSolver {
  public:
+  enum class FrictionModel { kCoulomb, kCcp };
+  static constexpr auto kFrictionModels = ChoiceNames<FrictionModel>(
+      {{FrictionModel::kCoulomb, "coulomb"}, {FrictionModel::kCcp, "ccp"}});
+
   static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;

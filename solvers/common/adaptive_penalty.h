@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "problems/model/contact_problem.h"
+#include "solvers/settings.h"
 
 namespace ncp {
 
@@ -63,6 +64,18 @@ inline double GeometricMeanPositive(const std::vector<double>& x) {
 }
 
 enum class PenaltyRule { kRelative = 0, kPaper = 1 };
+inline constexpr auto kPenaltyRules = ChoiceNames<PenaltyRule>(
+    {{PenaltyRule::kRelative, "relative"}, {PenaltyRule::kPaper, "paper"}});
+
+// The `balance` setting of the solvers that adapt β by this rule.
+inline SettingSpec BalanceSpec(PenaltyRule default_rule) {
+  return ChoiceSpec<kPenaltyRules>(
+      "balance", default_rule,
+      "β adaptation: relative = 004:43 on residuals relative to their scales, steps of at most 2× "
+      "every 10 iterations from iteration 20, a change that makes them grow 10× undone; paper = "
+      "004:43 on the raw residuals, 10× steps (unit-dependent: can drive β far from the "
+      "problem's scale)");
+}
 
 // Returns the factor to multiply β by (relative to its initial value, `scale` is the current
 // multiple), or `scale` when the residuals are balanced within γ.

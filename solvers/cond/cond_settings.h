@@ -8,6 +8,19 @@
 namespace ncp::cond {
 
 enum class StepKind { kFrobenius = 0, kBarzilaiBorwein, kBB1, kBB2, kPower, kAuto };
+inline constexpr auto kStepKinds = ChoiceNames<StepKind>(
+    {{StepKind::kFrobenius, "frobenius"},
+     {StepKind::kBarzilaiBorwein, "bb"},
+     {StepKind::kBB1, "bb1"},
+     {StepKind::kBB2, "bb2"},
+     {StepKind::kPower, "power"},
+     {StepKind::kAuto, "auto"}});
+enum class ContactOperator { kStrict, kProximal };
+inline constexpr auto kContactOperators = ChoiceNames<ContactOperator>(
+    {{ContactOperator::kStrict, "strict"}, {ContactOperator::kProximal, "proximal"}});
+enum class ChebyshevMode { kOff, kOn, kAuto };
+inline constexpr auto kChebyshevModes = ChoiceNames<ChebyshevMode>(
+    {{ChebyshevMode::kOff, "off"}, {ChebyshevMode::kOn, "on"}, {ChebyshevMode::kAuto, "auto"}});
 
 struct CondSettings {
   // Contact operator (002:26).
@@ -23,12 +36,13 @@ struct CondSettings {
   // Chebyshev acceleration (002 §III-G, Alg. 3).
   // auto: on for the stationary steps (Frobenius, power), off for BB, whose step changes every
   // iteration (Chebyshev's ω recursion assumes a fixed iteration matrix).
-  int chebyshev = 2;  // 0 off, 1 on, 2 auto
+  ChebyshevMode chebyshev = ChebyshevMode::kAuto;
   // The step and acceleration actually used, once the nodalization is known.
   StepKind Resolve(bool has_virtual_nodes);
   bool UseChebyshev() const {
-    return chebyshev == 1 ||
-           (chebyshev == 2 && (step == StepKind::kFrobenius || step == StepKind::kPower));
+    return chebyshev == ChebyshevMode::kOn ||
+           (chebyshev == ChebyshevMode::kAuto &&
+            (step == StepKind::kFrobenius || step == StepKind::kPower));
   }
   int cheb_start = 10;      // S: iterations before acceleration starts
   double under_relax = 0.9;  // θ

@@ -83,30 +83,39 @@ void AlartCurnier(const Constraint& c, const double* rho, const double* r, const
 
 std::vector<SettingSpec> LocalNewtonSolver::Specs() {
   return {
-      {"rho_scale", 1.0, 0.0, 1e12, true, false, false, {},
-       "multiplies ρ_N = 1/W_NN and ρ_T = 2/(W_t1t1 + W_t2t2) of the Alart–Curnier function"},
-      {"armijo", 1e-4, 0.0, 0.5, true, true, false, {},
-       "c of the sufficient decrease θ(r + αd) ≤ max of recent θ − c α ‖Φ‖²"},
-      {"min_alpha", 1e-8, 0.0, 1.0, true, true, false, {},
-       "backtracking (α halved) fails below this step length"},
-      {"nonmonotone", 5.0, 1.0, 50.0, false, false, true, {},
-       "the line search compares with the largest of this many recent merits (1: monotone)"},
-      {"stall_steps", 5.0, 1.0, 1e6, false, false, true, {},
-       "Newton steps without a 10 % drop of the best ‖Φ‖ before the proximal fallback"},
-      {"prox_inner_steps", 10.0, 1.0, 1e6, false, false, true, {},
-       "inner Newton steps on one proximal subproblem before σ is multiplied by 10"},
-      {"proximal", 0.0, 0, 0, false, false, false, {"fallback", "always"},
-       "fallback: proximal mode once Newton fails; always: from the first iteration"},
-      {"prox_sigma", 0.1, 0.0, 1e6, true, false, false, {},
-       "proximal σ at residual ‖ρ q‖, relative to the mean diagonal of W (σ ∝ residual)"},
-      {"prox_shrink", 0.1, 0.0, 1.0, true, true, false, {},
-       "σ's factor κ (≥ 1, ×10 on inner failures) shrinks by this after an easy subproblem"},
-      {"prox_inner_tol", 0.1, 0.0, 1.0, true, true, false, {},
-       "the center moves when the inner residual is below this fraction of ‖Φ(r_c)‖"},
-      {"diag_floor", 1e-12, 0.0, 1.0, true, true, false, {},
-       "diagonals of W below this fraction of max W_ii are raised to it (ρ stays finite)"},
-      {"linear_solver", 0.0, 0, 0, false, false, false, {"auto", "dense", "sparse"},
-       "auto: dense LU when m ≤ 300 or W has ≥ 10 % nonzeros, else sparse LU"}};
+      {.name = "rho_scale", .default_value = 1.0, .min = 0.0, .max = 1e12, .min_open = true,
+       .help = "multiplies ρ_N = 1/W_NN and ρ_T = 2/(W_t1t1 + W_t2t2) of the Alart–Curnier "
+               "function"},
+      {.name = "armijo", .default_value = 1e-4, .min = 0.0, .max = 0.5, .min_open = true,
+       .max_open = true,
+       .help = "c of the sufficient decrease θ(r + αd) ≤ max of recent θ − c α ‖Φ‖²"},
+      {.name = "min_alpha", .default_value = 1e-8, .min = 0.0, .max = 1.0, .min_open = true,
+       .max_open = true, .help = "backtracking (α halved) fails below this step length"},
+      {.name = "nonmonotone", .default_value = 5.0, .min = 1.0, .max = 50.0, .integer = true,
+       .help = "the line search compares with the largest of this many recent merits (1: "
+               "monotone)"},
+      {.name = "stall_steps", .default_value = 5.0, .min = 1.0, .max = 1e6, .integer = true,
+       .help = "Newton steps without a 10 % drop of the best ‖Φ‖ before the proximal fallback"},
+      {.name = "prox_inner_steps", .default_value = 10.0, .min = 1.0, .max = 1e6, .integer = true,
+       .help = "inner Newton steps on one proximal subproblem before σ is multiplied by 10"},
+      ChoiceSpec<kProximals>(
+          "proximal", Proximal::kFallback,
+          "fallback: proximal mode once Newton fails; always: from the first iteration"),
+      {.name = "prox_sigma", .default_value = 0.1, .min = 0.0, .max = 1e6, .min_open = true,
+       .help = "proximal σ at residual ‖ρ q‖, relative to the mean diagonal of W (σ ∝ residual)"},
+      {.name = "prox_shrink", .default_value = 0.1, .min = 0.0, .max = 1.0, .min_open = true,
+       .max_open = true,
+       .help = "σ's factor κ (≥ 1, ×10 on inner failures) shrinks by this after an easy "
+               "subproblem"},
+      {.name = "prox_inner_tol", .default_value = 0.1, .min = 0.0, .max = 1.0, .min_open = true,
+       .max_open = true,
+       .help = "the center moves when the inner residual is below this fraction of ‖Φ(r_c)‖"},
+      {.name = "diag_floor", .default_value = 1e-12, .min = 0.0, .max = 1.0, .min_open = true,
+       .max_open = true,
+       .help = "diagonals of W below this fraction of max W_ii are raised to it (ρ stays finite)"},
+      ChoiceSpec<kLinearSolvers>(
+          "linear_solver", LinearSolver::kAuto,
+          "auto: dense LU when m ≤ 300 or W has ≥ 10 % nonzeros, else sparse LU")};
 }
 
 Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
@@ -117,7 +126,7 @@ Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
   nonmonotone_ = s.GetInt("nonmonotone");
   stall_steps_ = s.GetInt("stall_steps");
   prox_inner_steps_ = s.GetInt("prox_inner_steps");
-  prox_always_ = s.GetInt("proximal") == 1;
+  prox_always_ = s.Choice<Proximal>("proximal") == Proximal::kAlways;
   prox_sigma_ = s.Get("prox_sigma");
   prox_shrink_ = s.Get("prox_shrink");
   prox_inner_tol_ = s.Get("prox_inner_tol");
@@ -138,9 +147,10 @@ Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
   for (double v : dg_) scale_ += v;
   scale_ = m_ > 0 && scale_ > 0 && std::isfinite(scale_) ? scale_ / m_ : 1.0;
 
-  const int choice = s.GetInt("linear_solver");
+  const auto choice = s.Choice<LinearSolver>("linear_solver");
   const double nnz = static_cast<double>(dual_.W.nonZeros());
-  dense_ = choice == 1 || (choice == 0 && (m_ <= 300 || nnz >= 0.1 * m_ * double(m_)));
+  dense_ = choice == LinearSolver::kDense ||
+           (choice == LinearSolver::kAuto && (m_ <= 300 || nnz >= 0.1 * m_ * double(m_)));
   if (dense_) {
     Wd_ = RowMat(dual_.W.transpose());  // row i of W
     H_ = RowMat::Zero(m_, m_);

@@ -45,6 +45,14 @@ namespace ncp {
 
 class LocalNewtonSolver : public DualSolver {
  public:
+  enum class Proximal { kFallback, kAlways };
+  static constexpr auto kProximals =
+      ChoiceNames<Proximal>({{Proximal::kFallback, "fallback"}, {Proximal::kAlways, "always"}});
+  enum class LinearSolver { kAuto, kDense, kSparse };
+  static constexpr auto kLinearSolvers = ChoiceNames<LinearSolver>(
+      {{LinearSolver::kAuto, "auto"}, {LinearSolver::kDense, "dense"},
+       {LinearSolver::kSparse, "sparse"}});
+
   static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;

@@ -12,14 +12,15 @@
 namespace ncp {
 
 std::vector<SettingSpec> NNewtonSolver::Specs() {
-  return {{"rho_scale", 1.0, 0.0, 1e12, true, false, false, {},
-           "multiplies each constraint's velocity scale ρ_i = 1/(J_i diag(A)⁻¹ J_iᵀ) (row mean)"},
-          {"regularization", 1e-10, 0.0, 1.0, false, false, false, {},
-           "δ added to the diagonal of Φ_λ so G stays invertible when J is rank deficient"},
-          {"armijo", 1e-4, 0.0, 0.5, true, true, false, {},
-           "σ of the sufficient decrease ½‖F(x+αd)‖² ≤ ½‖F‖² + σ α ∇θᵀd"},
-          {"min_alpha", 1e-10, 0.0, 1.0, true, true, false, {},
-           "backtracking (α halved) gives up below this step length"}};
+  return {{.name = "rho_scale", .default_value = 1.0, .min = 0.0, .max = 1e12, .min_open = true,
+           .help = "multiplies each constraint's velocity scale ρ_i = 1/(J_i diag(A)⁻¹ J_iᵀ) (row "
+                   "mean)"},
+          {.name = "regularization", .default_value = 1e-10, .min = 0.0, .max = 1.0,
+           .help = "δ added to the diagonal of Φ_λ so G stays invertible when J is rank deficient"},
+          {.name = "armijo", .default_value = 1e-4, .min = 0.0, .max = 0.5, .min_open = true,
+           .max_open = true, .help = "σ of the sufficient decrease ½‖F(x+αd)‖² ≤ ½‖F‖² + σ α ∇θᵀd"},
+          {.name = "min_alpha", .default_value = 1e-10, .min = 0.0, .max = 1.0, .min_open = true,
+           .max_open = true, .help = "backtracking (α halved) gives up below this step length"}};
 }
 
 Status NNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {

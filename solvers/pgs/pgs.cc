@@ -5,9 +5,10 @@
 namespace ncp {
 
 std::vector<SettingSpec> PgsSettings::Specs() {
-  return {{"omega", 1.0, 0.0, 2.0, true, true, false, {}, "over-relaxation factor"},
-          {"nncg", 0.0, 0.0, 1.0, false, false, true, {},
-           "1: nonsmooth nonlinear conjugate-gradient acceleration (000 §IV-B1)"}};
+  return {{.name = "omega", .default_value = 1.0, .min = 0.0, .max = 2.0, .min_open = true,
+           .max_open = true, .help = "over-relaxation factor"},
+          {.name = "nncg", .default_value = 0.0, .min = 0.0, .max = 1.0, .integer = true,
+           .help = "1: nonsmooth nonlinear conjugate-gradient acceleration (000 §IV-B1)"}};
 }
 
 PgsSettings PgsSettings::From(const Settings& s) {

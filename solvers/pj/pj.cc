@@ -7,8 +7,8 @@
 namespace ncp {
 
 std::vector<SettingSpec> PjSolver::Specs() {
-  return {{"omega", 0.3, 0.0, 2.0, true, true, false, {},
-           "relaxation factor (Jacobi needs < 1 on coupled contacts)"}};
+  return {{.name = "omega", .default_value = 0.3, .min = 0.0, .max = 2.0, .min_open = true,
+           .max_open = true, .help = "relaxation factor (Jacobi needs < 1 on coupled contacts)"}};
 }
 
 Status PjSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {

@@ -35,28 +35,54 @@ const std::vector<Method>& Methods() {
 
 std::vector<SettingSpec> Specs(const Method& m) {
   std::vector<SettingSpec> s = {
-      {"chunk", static_cast<double>(m.default_chunk), 1, 1e6, false, false, true, {},
-       "Siconos iterations per harness iteration (warm-started from the previous reaction)"},
-      {"max_iter", 1e6, 1, 1e9, false, false, true, {},
-       "cap on the total number of Siconos iterations (max-iterations when reached)"},
-      {"tol", 1e-14, 0, 1, true, false, false, {},
-       "Siconos' own stopping tolerance inside a chunk (the harness applies its own)"},
+      {.name = "chunk", .default_value = static_cast<double>(m.default_chunk), .min = 1, .max = 1e6,
+       .integer = true,
+       .help = "Siconos iterations per harness iteration (warm-started from the previous "
+               "reaction)"},
+      {.name = "max_iter", .default_value = 1e6, .min = 1, .max = 1e9, .integer = true,
+       .help = "cap on the total number of Siconos iterations (max-iterations when reached)"},
+      {.name = "tol", .default_value = 1e-14, .min = 0, .max = 1, .min_open = true,
+       .help = "Siconos' own stopping tolerance inside a chunk (the harness applies its own)"},
   };
   if (m.id == SICONOS_FRICTION_3D_NSGS) {
-    s.push_back({"omega", 1.0, 0, 2, true, true, false, {}, "over-relaxation of the sweep (1: none)"});
-    s.push_back({"shuffle", 0, 0, 0, false, false, false, {"no", "once", "each-sweep"},
-                 "contact order: fixed, shuffled once, or reshuffled every sweep"});
+    s.push_back({.name = "omega", .default_value = 1.0, .min = 0, .max = 2, .min_open = true,
+                 .max_open = true, .help = "over-relaxation of the sweep (1: none)"});
+    s.push_back(ChoiceSpec<kShuffles>(
+        "shuffle", Shuffle::kNo, "contact order: fixed, shuffled once, or reshuffled every sweep"));
   }
   if (m.id == SICONOS_FRICTION_3D_PROX)
     // Measured with Siconos 4.4 on a 1458-row sliding_cubes frame: one chunk of PROX took 2.5 GB
     // (local) and 10 GB (-wr) in its inner Newton solver; larger problems are refused unless asked.
-    s.push_back({"max_rows", 1200, 3, 1e9, false, false, true, {},
-                 "larger problems are not-applicable: PROX's inner solver needs GBs beyond ~1000 rows"});
+    s.push_back({.name = "max_rows", .default_value = 1200, .min = 3, .max = 1e9, .integer = true,
+                 .help = "larger problems are not-applicable: PROX's inner solver needs GBs beyond "
+                         "~1000 rows"});
   if (m.id == SICONOS_FRICTION_3D_ADMM || m.id == SICONOS_GLOBAL_FRICTION_3D_ADMM)
-    s.push_back({"acceleration", 2, 0, 0, false, false, false, {"none", "nesterov", "nesterov-restart"},
-                 "ADMM acceleration (Siconos default: with restart)"});
+    s.push_back(ChoiceSpec<kAccelerations>("acceleration", Acceleration::kNesterovRestart,
+                                           "ADMM acceleration (Siconos default: with restart)"));
   return s;
 }
+
+namespace {
+
+int ShuffleParam(Shuffle c) {
+  switch (c) {
+    case Shuffle::kNo: return SICONOS_FRICTION_3D_NSGS_SHUFFLE_FALSE;
+    case Shuffle::kOnce: return SICONOS_FRICTION_3D_NSGS_SHUFFLE_TRUE;
+    case Shuffle::kEachSweep: return SICONOS_FRICTION_3D_NSGS_SHUFFLE_TRUE_EACH_LOOP;
+  }
+  return SICONOS_FRICTION_3D_NSGS_SHUFFLE_FALSE;
+}
+
+int AccelerationParam(Acceleration c) {
+  switch (c) {
+    case Acceleration::kNone: return SICONOS_FRICTION_3D_ADMM_NO_ACCELERATION;
+    case Acceleration::kNesterov: return SICONOS_FRICTION_3D_ADMM_ACCELERATION;
+    case Acceleration::kNesterovRestart: return SICONOS_FRICTION_3D_ADMM_ACCELERATION_AND_RESTART;
+  }
+  return SICONOS_FRICTION_3D_ADMM_ACCELERATION_AND_RESTART;
+}
+
+}  // namespace
 
 void ApplySettings(const Method& m, const Settings& s, SolverOptions* o) {
   o->dparam[SICONOS_DPARAM_TOL] = s.Get("tol");
@@ -65,10 +91,11 @@ void ApplySettings(const Method& m, const Settings& s, SolverOptions* o) {
     o->iparam[SICONOS_FRICTION_3D_NSGS_RELAXATION] =
         omega != 1.0 ? SICONOS_FRICTION_3D_NSGS_RELAXATION_TRUE : SICONOS_FRICTION_3D_NSGS_RELAXATION_FALSE;
     o->dparam[SICONOS_FRICTION_3D_NSGS_RELAXATION_VALUE] = omega;
-    o->iparam[SICONOS_FRICTION_3D_NSGS_SHUFFLE] = s.GetInt("shuffle");
+    o->iparam[SICONOS_FRICTION_3D_NSGS_SHUFFLE] = ShuffleParam(s.Choice<Shuffle>("shuffle"));
   }
   if (m.id == SICONOS_FRICTION_3D_ADMM || m.id == SICONOS_GLOBAL_FRICTION_3D_ADMM)
-    o->iparam[SICONOS_FRICTION_3D_ADMM_IPARAM_ACCELERATION] = s.GetInt("acceleration");
+    o->iparam[SICONOS_FRICTION_3D_ADMM_IPARAM_ACCELERATION] =
+        AccelerationParam(s.Choice<Acceleration>("acceleration"));
 }
 
 std::string Unsupported(const std::vector<Constraint>& constraints) {

@@ -33,6 +33,16 @@ struct Method {
 
 const std::vector<Method>& Methods();
 
+// NSGS contact order and ADMM acceleration, in the order of their Siconos constants.
+enum class Shuffle { kNo, kOnce, kEachSweep };
+inline constexpr auto kShuffles = ChoiceNames<Shuffle>(
+    {{Shuffle::kNo, "no"}, {Shuffle::kOnce, "once"}, {Shuffle::kEachSweep, "each-sweep"}});
+enum class Acceleration { kNone, kNesterov, kNesterovRestart };
+inline constexpr auto kAccelerations = ChoiceNames<Acceleration>(
+    {{Acceleration::kNone, "none"},
+     {Acceleration::kNesterov, "nesterov"},
+     {Acceleration::kNesterovRestart, "nesterov-restart"}});
+
 // chunk, max_iter, tol, plus the method's own options (NSGS relaxation and shuffling, ...).
 std::vector<SettingSpec> Specs(const Method& m);
 

@@ -37,33 +37,20 @@ inline Eigen::Map<const Pair, Eigen::Unaligned> PairAt(const double* p) {
 
 }  // namespace
 
-std::vector<SettingSpec> SubAdmmSolver::Specs() {
-  std::vector<SettingSpec> s = CommonSpecs();
-  s.push_back({"factorization", 0.0, 0.0, 2.0, false, false, true, {"crba", "aba", "dense"},
-               "K_j of 004:40: crba = composite-rigid-body assembly + branch-induced LTDL, aba = "
-               "articulated-body recursion (004 Remark 1), dense = Cholesky of the assembled K_j"});
-  s.push_back({"apply", 0.0, 0.0, 2.0, false, false, true, {"auto", "bodies", "rows"},
-               "how J_s v and J_sᵀλ are applied per subsystem: through body twists and the tree, "
-               "through each slack's joint-space row, or whichever costs fewer operations"});
-  s.push_back({"joint_rows", 0.0, 0.0, 1.0, false, false, true, {"joint", "body"},
-               "1-row constraints on a single joint coordinate: joint = one joint-space slack "
-               "(a diagonal term of K_j), body = split over the bodies like contacts (004:31)"});
-  return s;
-}
-
 std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
-  const int method = s.GetInt("factorization");
+  set_ = SubAdmmSettings::From(s);
+  const Factorization method = set_.factorization;
   if (p_->structure.bodies.empty())
     return "needs bodies in the structure layer (subadmm-nobody does not)";
   // Each part fills members that the next ones read, in this order.
   SlackPlan plan;
   GroupBodies(plan);
-  FindJointSlacks(s, plan);
+  FindJointSlacks(plan);
   BuildBodySlacks(plan);
   AppendJointSlacks(plan);
   AccumulateBodyTerms(plan, method);
   if (std::string why = PrepareFactorizations(plan, method); !why.empty()) return why;
-  ChooseApplyModes(plan, s.GetInt("apply"));
+  ChooseApplyModes(plan, set_.apply);
   return {};
 }
 
@@ -93,7 +80,7 @@ void SubAdmmSolver::GroupBodies(SlackPlan& plan) {
   }
 }
 
-void SubAdmmSolver::FindJointSlacks(const Settings& s, SlackPlan& plan) {
+void SubAdmmSolver::FindJointSlacks(SlackPlan& plan) {
   const ContactProblem& p = *p_;
   // A 1-row constraint whose part in subsystem j is a single joint coordinate (PD drives,
   // joint limits) keeps one joint-space slack there: it adds β a² to one diagonal entry of K_j,
@@ -106,7 +93,7 @@ void SubAdmmSolver::FindJointSlacks(const Settings& s, SlackPlan& plan) {
   std::vector<double>& jcoef = plan.jcoef;
   joint_sub.assign(p.num_constraints(), {-1, -1});
   jcon.clear(), jsub.clear(), jdof.clear(), jcoef.clear();
-  if (s.GetInt("joint_rows") == 0) {
+  if (set_.joint_rows == SubAdmmSettings::JointRows::kJoint) {
     // Per 1-row constraint and touched subsystem (at most two): its one (dof, value), or dof −1
     // when it has several; a row that touches more than two subsystems keeps its body slacks.
     // One pass over J's columns visits each row's entries in column order, like a row-major
@@ -245,14 +232,15 @@ void SubAdmmSolver::AppendJointSlacks(const SlackPlan& plan) {
   }
 }
 
-void SubAdmmSolver::AccumulateBodyTerms(const SlackPlan& plan, int method) {
+void SubAdmmSolver::AccumulateBodyTerms(const SlackPlan& plan, Factorization method) {
   const ContactProblem& p = *p_;
   const Structure& st = p.structure;
   const int nb = static_cast<int>(st.bodies.size());
   const auto& order = plan.order;
   // Per body: M_b and the β-independent Σ JᵀJ, point contacts in the 10-number form.
   M10_.assign(nb, {}), P10_.assign(nb, {}), Gd_.assign(nb, Mat6::Zero());
-  H_.assign(method == 1 ? nb : 0, Mat6::Zero());  // the articulated-body workspace
+  // The articulated-body workspace.
+  H_.assign(method == Factorization::kAba ? nb : 0, Mat6::Zero());
   has_dense_.assign(nb, 0);
   point_blocks_ = dense_blocks_ = 0;
   for (int b = 0; b < nb; ++b) {
@@ -275,7 +263,7 @@ void SubAdmmSolver::AccumulateBodyTerms(const SlackPlan& plan, int method) {
 
 // K_j per subsystem: the tree factorization (CRBA + LTDL or the articulated-body recursion)
 // where the subsystem's bodies allow it, a dense Cholesky otherwise.
-std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, int method) {
+std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, Factorization method) {
   const ContactProblem& p = *p_;
   const Structure& st = p.structure;
   const int nb = static_cast<int>(st.bodies.size());
@@ -294,7 +282,7 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, int meth
   for (int j = 0; j < nsub_; ++j) {
     const int n = sub_n_[j], b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
     std::string why;
-    if (method != 2 && tree[j] && any[j]) {
+    if (method != Factorization::kDense && tree[j] && any[j]) {
       std::vector<TreeFactor::Body> tb;
       tb.reserve(b1 - b0);
       for (int b = b0; b < b1; ++b) {
@@ -307,9 +295,11 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, int meth
         x.S.leftCols(x.ndof) = body.jacobian.middleCols(x.dof, x.ndof);
         tb.push_back(x);
       }
-      const auto m = method == 1 ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
+      const auto m =
+          method == Factorization::kAba ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
       if (!tree_[j].Init(std::move(tb), n, m, &why)) {
-        if (method == 1) return fmt::format("factorization=aba: subsystem {}: {}", j, why);
+        if (method == Factorization::kAba)
+          return fmt::format("factorization=aba: subsystem {}: {}", j, why);
       } else if (m == TreeFactor::Method::kCrba) {
         // K_j = A_j + β CRBA(Σ JᵀJ): CRBA is linear in the per-body matrices, so the constraint
         // part is assembled once per step and each refactorization is A_j + β C_j plus the
@@ -344,7 +334,7 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, int meth
         ++tree_subsystems_;
         continue;
       }
-    } else if (method == 1) {
+    } else if (method == Factorization::kAba) {
       return fmt::format("factorization=aba: subsystem {} has no tree data", j);
     }
     // Dense: K_j = A_j + β Σ_b J_bᵀ G_b J_b.
@@ -363,7 +353,7 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, int meth
   return {};
 }
 
-void SubAdmmSolver::ChooseApplyModes(const SlackPlan& plan, int apply) {
+void SubAdmmSolver::ChooseApplyModes(const SlackPlan& plan, Apply apply) {
   const ContactProblem& p = *p_;
   const Structure& st = p.structure;
   const int nb = static_cast<int>(st.bodies.size());
@@ -404,7 +394,8 @@ void SubAdmmSolver::ChooseApplyModes(const SlackPlan& plan, int apply) {
   }
   rows_mode_.assign(nsub_, 0);
   for (int j = 0; j < nsub_; ++j)  // pairs need two columns
-    rows_mode_[j] = sub_n_[j] >= 2 && (apply == 2 || (apply == 0 && row_cost[j] < body_cost[j]));
+    rows_mode_[j] = sub_n_[j] >= 2 && (apply == Apply::kRows ||
+                                       (apply == Apply::kAuto && row_cost[j] < body_cost[j]));
   spair_begin_.assign(ns + 1, 0);
   for (int sl = 0; sl < ns; ++sl) {
     const int b = slack_body_[sl];

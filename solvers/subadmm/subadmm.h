@@ -19,7 +19,7 @@ namespace ncp {
 
 class SubAdmmSolver : public SubAdmmBase {
  public:
-  static std::vector<SettingSpec> Specs();
+  static std::vector<SettingSpec> Specs() { return SubAdmmSettings::Specs(); }
   std::vector<std::pair<std::string, double>> Info() const override;
 
  protected:
@@ -33,7 +33,11 @@ class SubAdmmSolver : public SubAdmmBase {
  private:
   // Rows beyond the constraint's are zero; row-major so each row is 6 contiguous numbers.
   using Block = Eigen::Matrix<double, 3, 6, Eigen::RowMajor>;
+  using Factorization = SubAdmmSettings::Factorization;
+  using Apply = SubAdmmSettings::Apply;
   enum Mode { kTree, kDense };
+
+  SubAdmmSettings set_;  // read in BuildSlacks
 
   // Bodies in subsystem order (sub_body_begin_[j] …), with their slacks (CSR).
   // Slacks are stored body by body: body b owns slacks [body_slack_begin_[b], …[b + 1]).
@@ -65,12 +69,13 @@ class SubAdmmSolver : public SubAdmmBase {
     std::vector<double> jcoef;                  // and its coefficient
   };
   void GroupBodies(SlackPlan& plan);
-  void FindJointSlacks(const Settings& s, SlackPlan& plan);
+  void FindJointSlacks(SlackPlan& plan);
   void BuildBodySlacks(const SlackPlan& plan);    // one slack per (constraint, body), by body
   void AppendJointSlacks(const SlackPlan& plan);  // joint slacks after them, by subsystem
-  void AccumulateBodyTerms(const SlackPlan& plan, int method);  // M_b, Σ point masses, Σ JᵀJ
-  std::string PrepareFactorizations(const SlackPlan& plan, int method);
-  void ChooseApplyModes(const SlackPlan& plan, int apply);  // bodies or rows per subsystem
+  // M_b, Σ point masses, Σ JᵀJ
+  void AccumulateBodyTerms(const SlackPlan& plan, Factorization method);
+  std::string PrepareFactorizations(const SlackPlan& plan, Factorization method);
+  void ChooseApplyModes(const SlackPlan& plan, Apply apply);  // bodies or rows per subsystem
   void SlackVelocitiesByBody(int j, const double* v);
   void AccumulateByBody(int j, double* g, double* h);
   // Row application: body slack sl's rows J_s J_{b,j} on the nonzero columns of J_{b,j} (a tree

@@ -10,30 +10,6 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> SubAdmmBase::CommonSpecs() {
-  return {{"beta", 0.0, 0.0, 1e12, false, false, false, {},
-           "initial penalty β for every subsystem; 0 = the solver's rule"},
-          {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
-          {"row_scaling", 1.0, 0.0, 1.0, false, false, true, {},
-           "1: a slack of constraint i has penalty β_j m_i/m̄ (m_i the constraint's effective "
-           "mass 1/max_r Σ_k J_rk²/A_kk, m̄ their geometric mean, β_j = m̄/10 at the start "
-           "unless beta is given), so that constraints whose effective masses differ by orders (a "
-           "cable's contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of their "
-           "own scale; 0: β_j for every slack of subsystem j (004:34)"},
-          {"balance", 0.0, 0.0, 1.0, false, false, true, {"relative", "paper"},
-           "β adaptation: relative = 004:43 on residuals relative to their scales, steps of at "
-           "most 2× every 10 iterations from iteration 20, a change that makes them grow 10× "
-           "undone; paper = 004:43 on the raw residuals, 10× steps (unit-dependent: can drive "
-           "β far from the problem's scale)"},
-          {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
-          {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
-           "iterations between β changes, doubled at each reversal (each change refactorizes every "
-           "subsystem)"},
-          {"threads", 0.0, 0.0, 1024.0, false, false, true, {},
-           "OpenMP threads over subsystems and constraints; 0 = OMP_NUM_THREADS from 4096 slacks on, "
-           "else 1"}};
-}
-
 double SubAdmmBase::DensityBeta(const ContactProblem& p) {
   const Structure& st = p.structure;
   double log_sum = 0.0;
@@ -68,6 +44,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
     return Status::kNotApplicable;
   }
   p_ = &p;
+  const SubAdmmCommonSettings set = SubAdmmCommonSettings::From(s);
   const Structure& st = p.structure;
   nsub_ = static_cast<int>(st.subsystems.size());
   sub_begin_.resize(nsub_), sub_n_.resize(nsub_), sub_A_.resize(nsub_);
@@ -95,7 +72,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   const int nc0 = p.num_constraints();
   con_w_.assign(nc0, 1.0), con_iw_.assign(nc0, 1.0);
   double mass_mean = 0.0;
-  if (s.GetBool("row_scaling")) {
+  if (set.row_scaling) {
     const std::vector<double> m = ConstraintEffectiveMasses(p);
     mass_mean = GeometricMeanPositive(m);
     for (int i = 0; i < nc0; ++i)
@@ -140,19 +117,17 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   }
   w_.assign(3 * ns, 0.0), z_.assign(3 * ns, 0.0), y_.assign(3 * ns, 0.0);
 
-  adaptive_ = s.GetBool("adaptive");
-  adapter_.Reset(s.Get("gamma"), s.GetInt("adapt_every"),
-                 static_cast<PenaltyRule>(s.GetInt("balance")));
+  adaptive_ = set.adaptive;
+  adapter_.Reset(set.gamma, set.adapt_every, set.balance);
   // Auto: OpenMP's threads once the problem is large enough to pay for the fork/join of three
   // parallel loops per iteration (~µs each; a laikago frame's whole iteration is ~10 µs).
-  const int given = s.GetInt("threads");
-  threads_ = given > 0 ? given
-                       : (static_cast<int>(slack_con_.size()) >= kAutoParallelSlacks
-                              ? omp_get_max_threads() : 1);
+  threads_ = set.threads > 0 ? set.threads
+                             : (static_cast<int>(slack_con_.size()) >= kAutoParallelSlacks
+                                    ? omp_get_max_threads() : 1);
   parallel_ = threads_ > 1;
   beta_base_.assign(nsub_, 1.0);
-  if (s.Get("beta") > 0)
-    std::fill(beta_base_.begin(), beta_base_.end(), s.Get("beta"));
+  if (set.beta > 0)
+    std::fill(beta_base_.begin(), beta_base_.end(), set.beta);
   else if (mass_mean > 0)
     std::fill(beta_base_.begin(), beta_base_.end(), kMassFraction * mass_mean);
   else

@@ -17,6 +17,7 @@
 
 #include "solvers/common/adaptive_penalty.h"
 #include "solvers/solver.h"
+#include "solvers/subadmm/subadmm_settings.h"
 
 namespace ncp {
 
@@ -35,7 +36,6 @@ class SubAdmmBase : public Solver {
   static double DensityBeta(const ContactProblem& p);
 
  protected:
-  static std::vector<SettingSpec> CommonSpecs();
   static constexpr int kAutoParallelSlacks = 4096;
   // Fills the slack arrays (slack_con_, slack_sub_) and the derived class' Jacobians; returns ""
   // or the reason the problem is not applicable.

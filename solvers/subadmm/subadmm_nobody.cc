@@ -5,29 +5,16 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> SubAdmmNobodySolver::Specs() {
-  std::vector<SettingSpec> s = CommonSpecs();
-  s.push_back({"beta_rule", 0.0, 0.0, 1.0, false, false, true, {"trace", "density"},
-               "initial β with row_scaling=0 (with row scaling β starts from the effective "
-               "masses): trace = Tr(A_j)/Tr(Σ J_ijᵀJ_ij) per subsystem (000:23), density = "
-               "geometric mean of body pseudo-densities (004 §VI-D)"});
-  s.push_back({"factorization", 0.0, 0.0, 2.0, false, false, true, {"auto", "dense", "sparse"},
-               "K_j = A_j + β Σ J_ijᵀJ_ij: dense = Eigen Cholesky; sparse = CHOLMOD, symbolic "
-               "analysis once, numeric refactorization per β change; auto = sparse for K_j of "
-               "at least 64 dofs filled to at most 25%, dense otherwise"});
-  return s;
-}
-
 // A dense Cholesky of a 40-dof rigid chain or a 6-dof body beats CHOLMOD's bookkeeping; an FEM
 // piece (300 dofs, K_j ~10% filled) factorizes and solves several times faster sparsely.
-bool SubAdmmNobodySolver::UseSparse(int setting, int n, long nnz) {
-  if (setting == 1) return false;
-  if (setting == 2) return true;
+bool SubAdmmNobodySolver::UseSparse(Factorization setting, int n, long nnz) {
+  if (setting == Factorization::kDense) return false;
+  if (setting == Factorization::kSparse) return true;
   return n >= 64 && static_cast<double>(nnz) <= 0.25 * static_cast<double>(n) * n;
 }
 
 std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
-  beta_rule_ = s.GetInt("beta_rule");
+  set_ = SubAdmmNobodySettings::From(s);
   track_y_ = true;  // 000 stops on its θ of (22); reported in Info()
   const ContactProblem& p = *p_;
   const Eigen::SparseMatrix<double, Eigen::RowMajor, int> Jr = p.J;
@@ -66,7 +53,6 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
   std::vector<int> fill(sub_slack_begin_.begin(), sub_slack_begin_.end() - 1);
   for (int k = 0; k < ns; ++k) sub_slacks_[fill[slack_sub_[k]]++] = k;
 
-  const int setting = s.GetInt("factorization");
   mode_.assign(nsub_, kDense), trace_c_.assign(nsub_, 0.0);
   C_.assign(nsub_, {}), K_.assign(nsub_, {});
   // Constructed in place: copying an Eigen::LLT before compute() reads its unset status.
@@ -95,7 +81,7 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
     const SpMat Ab = p.A.block(sub_begin_[j], sub_begin_[j], n, n);  // A is block-diagonal
     const SpMat A = Ab.triangularView<Eigen::Lower>();
     const SpMat Ka = A + 0.0 * C, Kc = 0.0 * A + C;  // the union pattern for both
-    if (UseSparse(setting, n, 2 * Ka.nonZeros() - n)) {
+    if (UseSparse(set_.factorization, n, 2 * Ka.nonZeros() - n)) {
       mode_[j] = kSparse;
       ++sparse_subsystems_;
       Ks_[j] = Ka;
@@ -115,7 +101,7 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
 }
 
 void SubAdmmNobodySolver::InitialBeta(const Settings&, std::vector<double>& beta) const {
-  if (beta_rule_ == 1) {
+  if (set_.beta_rule == SubAdmmNobodySettings::BetaRule::kDensity) {
     std::fill(beta.begin(), beta.end(), DensityBeta(*p_));
     return;
   }

@@ -15,7 +15,7 @@ namespace ncp {
 
 class SubAdmmNobodySolver : public SubAdmmBase {
  public:
-  static std::vector<SettingSpec> Specs();
+  static std::vector<SettingSpec> Specs() { return SubAdmmNobodySettings::Specs(); }
   std::vector<std::pair<std::string, double>> Info() const override;
 
  protected:
@@ -27,12 +27,13 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   void Accumulate(int j, double* g, double* h) override;
 
  private:
+  using Factorization = SubAdmmNobodySettings::Factorization;
   enum Mode { kDense, kSparse };
   // Whether K_j (n × n with nnz entries in its pattern) is factorized sparsely under the
-  // `factorization` setting (0 auto, 1 dense, 2 sparse).
-  static bool UseSparse(int setting, int n, long nnz);
+  // `factorization` setting.
+  static bool UseSparse(Factorization setting, int n, long nnz);
 
-  int beta_rule_ = 0;  // 0: 000:23 trace ratio, 1: 004 §VI-D density
+  SubAdmmNobodySettings set_;  // read in BuildSlacks
   // Slack s, row r: its nonzeros (subsystem-local column, value) are
   // [row_begin_[3 s + r], row_begin_[3 s + r + 1]) of nz_col_ / nz_val_ (3 row slots per slack,
   // empty beyond the constraint's rows).

@@ -5,12 +5,14 @@
 namespace ncp::gpu {
 
 std::vector<SettingSpec> RigidSpecs() {
-  return {{"beta", 0.0, 0.0, 1e12, false, false, false, {},
-           "initial penalty β; 0 = the density rule of subadmm (004 §VI-D)"},
-          {"adaptive", 1.0, 0.0, 1.0, false, false, true, {}, "1: adapt β by 004:43"},
-          {"gamma", 10.0, 1.0, 1e6, true, false, false, {}, "imbalance ratio γ > 1 of 004:43"},
-          {"adapt_every", 1.0, 1.0, 1e6, false, false, true, {},
-           "iterations between β checks (each change refactorizes every body)"}};
+  return {{.name = "beta", .default_value = 0.0, .min = 0.0, .max = 1e12,
+           .help = "initial penalty β; 0 = the density rule of subadmm (004 §VI-D)"},
+          {.name = "adaptive", .default_value = 1.0, .min = 0.0, .max = 1.0, .integer = true,
+           .help = "1: adapt β by 004:43"},
+          {.name = "gamma", .default_value = 10.0, .min = 1.0, .max = 1e6, .min_open = true,
+           .help = "imbalance ratio γ > 1 of 004:43"},
+          {.name = "adapt_every", .default_value = 1.0, .min = 1.0, .max = 1e6, .integer = true,
+           .help = "iterations between β checks (each change refactorizes every body)"}};
 }
 
 Scalars InitialScalars(const ContactProblem& p, const Settings& s) {

@@ -90,7 +90,9 @@ TEST(RunnerNonFinite, FiniteButGrowingPastTheBoundIsDiverged) {
     EXPECT_EQ(r.status, Outcome::kDiverged) << "trace " << trace << ": " << r.message;
     EXPECT_NE(r.message.find("res004 grew from"), std::string::npos) << r.message;
     // With a trace it stops at the first point past the bound, long before the budget.
-    if (trace > 0) EXPECT_LT(r.iterations, 60) << r.message;
+    if (trace > 0) {
+      EXPECT_LT(r.iterations, 60) << r.message;
+    }
   }
   // A solver that converges is never caught by the bound (its residual falls).
   RunOptions opt;

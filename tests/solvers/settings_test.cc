@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "solvers/apgd/apgd.h"
 #include "solvers/registry.h"
 
 namespace ncp {
@@ -24,8 +25,56 @@ TEST(Settings, DefaultsAreListedInFull) {
 TEST(Settings, ParsesNumbersBooleansAndChoices) {
   const Settings s = Settings::Parse("apgd", FindSolver("apgd").settings,
                                      {{"friction_model", "ccp"}, {"restart", "false"}});
-  EXPECT_EQ(s.GetInt("friction_model"), 1);
+  EXPECT_EQ(s.Choice<ApgdSolver::FrictionModel>("friction_model"),
+            ApgdSolver::FrictionModel::kCcp);
   EXPECT_FALSE(s.GetBool("restart"));
+}
+
+enum class Color { kRed, kGreen, kBlue };
+constexpr auto kColors =
+    ChoiceNames<Color>({{Color::kRed, "red"}, {Color::kGreen, "green"}, {Color::kBlue, "blue"}});
+
+TEST(Settings, ChoiceSpecListsTheEnumsNamesInOrder) {
+  const SettingSpec spec = ChoiceSpec<kColors>("color", Color::kGreen, "a colour");
+  EXPECT_EQ(spec.choices, (std::vector<std::string>{"red", "green", "blue"}));
+  EXPECT_EQ(spec.default_value, 1.0);
+  EXPECT_EQ(spec.help, "a colour");
+  const Settings d = Settings::Parse("t", {spec}, {});
+  EXPECT_EQ(d.Choice<Color>("color"), Color::kGreen);
+  EXPECT_EQ(d.ToString(), "color=green");
+  EXPECT_EQ(Settings::Parse("t", {spec}, {{"color", "blue"}}).Choice<Color>("color"), Color::kBlue);
+}
+
+TEST(Settings, ChoiceRefusesNonChoiceSettingsAndBadIndices) {
+  const std::vector<SettingSpec> specs = {
+      {.name = "omega", .default_value = 1.0, .min = 0.0, .max = 2.0},
+      // A default outside the choices: Parse takes defaults as declared.
+      {.name = "mode", .default_value = 3.0, .choices = {"a", "b", "c"}},
+      {.name = "half", .default_value = 0.5, .choices = {"a", "b"}}};
+  const Settings s = Settings::Parse("t", specs, {});
+  const auto error_of = [&](const std::string& name) -> std::string {
+    try {
+      s.Choice<Color>(name);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of("omega"), "t.omega: not a choice setting");
+  EXPECT_EQ(error_of("mode"), "t.mode = 3: not the index of one of its 3 choices");
+  EXPECT_EQ(error_of("half"), "t.half = 0.5: not the index of one of its 2 choices");
+  EXPECT_EQ(error_of("nosuch"), "t.nosuch: no such setting");
+}
+
+// Every choice read by a solver goes through Choice: each default is one of its choices.
+TEST(Settings, EveryChoiceDefaultIsOneOfItsChoices) {
+  for (const SolverEntry& e : Solvers()) {
+    const Settings s = Settings::Parse(e.name, e.settings, {});
+    for (const SettingSpec& spec : e.settings) {
+      if (spec.choices.empty()) continue;
+      EXPECT_NO_THROW(s.ChoiceIndex(spec.name)) << e.name << "." << spec.name;
+    }
+  }
 }
 
 TEST(Settings, ErrorsNameFieldValueAndRule) {

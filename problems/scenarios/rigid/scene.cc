@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "common/registry.h"
 #include "problems/scenarios/rigid/pouring.h"
 
 namespace ncp {
@@ -146,11 +147,7 @@ const std::vector<SceneEntry>& Scenes() {
   return entries;
 }
 
-const SceneEntry* FindScene(const std::string& name) {
-  for (const SceneEntry& e : Scenes())
-    if (e.name == name) return &e;
-  return nullptr;
-}
+const SceneEntry* FindScene(const std::string& name) { return FindOrNull(Scenes(), name); }
 
 std::map<std::string, double> SceneParams(const SceneEntry& e, const ParamMap& given) {
   return ParseParams(e.name, e.params, given);
