@@ -1,0 +1,19 @@
+#include "solvers/sp/entry.h"
+
+#include <memory>
+
+#include "solvers/sp/sp.h"
+
+namespace ncp {
+
+SolverEntry SpEntry() {
+  return {.name = "sp",
+          .description = "staggered projections: contact QP and friction QP in turn, each by "
+                         "projected Gauss-Seidel (Kaufman et al. 2008; 003 Alg. 2)",
+          .settings = SpSettings::Specs(),
+          .local = LocalUse::kAsStored,
+          .make = [] { return std::make_unique<SpSolver>(); },
+          .deterministic = true};
+}
+
+}  // namespace ncp

@@ -1,0 +1,122 @@
+#include "solvers/sp/sp.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/common/dual_update.h"
+
+namespace ncp {
+
+std::vector<SettingSpec> SpSettings::Specs() {
+  return {ChoiceSpec<kCones>("cone", Cone::kExact,
+                             "friction set of the friction QP: exact = the Coulomb disk, box = "
+                             "003's |λ_t,k| ≤ μ λ_n per tangent direction"),
+          {.name = "inner",
+           .default_value = 50,
+           .min = 1,
+           .max = 1e6,
+           .integer = true,
+           .help = "most projected Gauss-Seidel sweeps per QP"},
+          {.name = "inner_tol",
+           .default_value = 1e-10,
+           .min = 0.0,
+           .max = 1.0,
+           .help = "a QP stops when no λ moved more than inner_tol × (1 + max |λ|) in a sweep"}};
+}
+
+SpSettings SpSettings::From(const Settings& s) {
+  SpSettings p;
+  p.cone = s.Choice<Cone>("cone");
+  p.inner = s.GetInt("inner");
+  p.inner_tol = s.Get("inner_tol");
+  return p;
+}
+
+Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
+  set_ = SpSettings::From(s);
+  if (!SetupDual(p, warm)) return Status::kFailed;
+  TangentSteps(dual_, tangent_step_);
+  inner_sweeps_ = 0;
+  return Status::kRunning;
+}
+
+double SpSolver::Scale() const {
+  double m = 0.0;
+  for (Eigen::Index k = 0; k < lambda_.size(); ++k) m = std::max(m, std::abs(lambda_[k]));
+  return 1.0 + m;
+}
+
+double SpSolver::ContactSweep() {
+  const auto& cs = *dual_.constraints;
+  const SpMat& W = dual_.W;
+  const Vec& q = dual_.q;
+  double change = 0.0;
+  for (const Constraint& c : cs) {
+    const int r = c.row;
+    const double u = q[r] + RowDot(W, r, lambda_);
+    const double old = lambda_[r];
+    if (c.type == ConstraintType::kContact) {
+      const double ln = dual_.diag[r] > 0 ? old - u / dual_.diag[r] : old;
+      lambda_[r] = ln > 0 ? ln : 0.0;
+    } else {
+      lambda_[r] = UpdateScalarRow(c.type, old, u, dual_.diag[r], 1.0);
+    }
+    change = std::max(change, std::abs(lambda_[r] - old));
+  }
+  return change;
+}
+
+double SpSolver::FrictionSweep() {
+  const auto& cs = *dual_.constraints;
+  const SpMat& W = dual_.W;
+  const Vec& q = dual_.q;
+  double change = 0.0;
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    const Constraint& c = cs[i];
+    if (c.type != ConstraintType::kContact) continue;
+    const int r = c.row;
+    const double o1 = lambda_[r + 1], o2 = lambda_[r + 2];
+    if (set_.cone == SpSettings::Cone::kExact) {
+      const double u1 = q[r + 1] + RowDot(W, r + 1, lambda_);
+      const double u2 = q[r + 2] + RowDot(W, r + 2, lambda_);
+      UpdateTangent(c.mu, lambda_[r], tangent_step_[i], 1.0, u1, u2, lambda_[r + 1],
+                    lambda_[r + 2]);
+    } else {
+      // The box is a product of intervals: exact coordinate minimization, one direction at a time.
+      const double bound = c.mu * lambda_[r];
+      for (int k = 1; k <= 2; ++k) {
+        const double u = q[r + k] + RowDot(W, r + k, lambda_);
+        const double t = dual_.diag[r + k] > 0 ? lambda_[r + k] - u / dual_.diag[r + k]
+                                               : lambda_[r + k];
+        lambda_[r + k] = std::clamp(t, -bound, bound);
+      }
+    }
+    change = std::max({change, std::abs(lambda_[r + 1] - o1), std::abs(lambda_[r + 2] - o2)});
+  }
+  return change;
+}
+
+Status SpSolver::Iterate() {
+  // The contact QP with friction held, then the friction QP with the new normals held.
+  for (int s = 0; s < set_.inner; ++s) {
+    ++inner_sweeps_;
+    if (ContactSweep() <= set_.inner_tol * Scale()) break;
+  }
+  for (int s = 0; s < set_.inner; ++s) {
+    ++inner_sweeps_;
+    if (FrictionSweep() <= set_.inner_tol * Scale()) break;
+  }
+  return CheckFinite();
+}
+
+std::vector<std::pair<std::string, double>> SpSolver::Info() const {
+  return {{"inner_sweeps", static_cast<double>(inner_sweeps_)}};
+}
+
+SolverStats SpSolver::Stats() const {
+  SolverStats s;
+  s.inner_iterations = inner_sweeps_;
+  return s;
+}
+
+}  // namespace ncp
