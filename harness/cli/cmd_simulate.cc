@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <fmt/format.h>
 
-#include "common/did_you_mean.h"
 #include "common/error.h"
+#include "common/registry.h"
 #include "harness/cli/commands.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
@@ -67,17 +67,7 @@ void AddSimulate(CLI::App& app, Action& action) {
   cmd->add_flag("-q,--quiet", o->sim.quiet, "no progress lines");
   cmd->callback([&action, o] {
     action = [o] {
-      const SceneEntry* e = FindScene(o->scene);
-      if (!e) {
-        std::string known;
-        std::vector<std::string> names;
-        for (const SceneEntry& s : Scenes()) {
-          known += (known.empty() ? "" : ", ") + s.name;
-          names.push_back(s.name);
-        }
-        throw Error(fmt::format("scene '{}': unknown{} (known: {})", o->scene,
-                                DidYouMean(o->scene, names), known));
-      }
+      const SceneEntry* e = &FindByName(Scenes(), o->scene, "scene");
       if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
       if (o->record.empty()) o->sim.every = 0;
       UseSceneReferences(*e, o->sim);
