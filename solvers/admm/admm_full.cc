@@ -11,7 +11,8 @@ namespace ncp {
 
 std::vector<SettingSpec> AdmmFullSettings::Specs() {
   constexpr AdmmFullSettings d{};
-  return {{.name = "beta", .default_value = d.beta, .min = 0.0, .max = 1e12,
+  std::vector<SettingSpec> specs = {
+          {.name = "beta", .default_value = d.beta, .min = 0.0, .max = 1e12,
            .help = "initial penalty β; 0 = the beta_rule"},
           ChoiceSpec<kBetaRules>(
               "beta_rule", d.beta_rule,
@@ -26,13 +27,9 @@ std::vector<SettingSpec> AdmmFullSettings::Specs() {
                    "geometric mean, so that constraints whose effective masses differ by orders (a "
                    "cable's contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of "
                    "their own scale; 0: one β for every row (004:28)"},
-          BalanceSpec(d.balance),
-          {.name = "gamma", .default_value = d.gamma, .min = 1.0, .max = 1e6, .min_open = true,
-           .help = "imbalance ratio γ > 1 of 004:43"},
-          {.name = "adapt_every", .default_value = d.adapt_every, .min = 1.0, .max = 1e6,
-           .integer = true,
-           .help = "iterations between β changes, doubled at each reversal (each change "
-                   "refactorizes)"}};
+      };
+  for (SettingSpec& x : AdaptationSpecs(d.balance, d.gamma, d.adapt_every, "")) specs.push_back(x);
+  return specs;
 }
 
 AdmmFullSettings AdmmFullSettings::From(const Settings& s) {

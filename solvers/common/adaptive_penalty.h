@@ -77,6 +77,19 @@ inline SettingSpec BalanceSpec(PenaltyRule default_rule) {
       "problem's scale)");
 }
 
+// The rest of the adaptation's settings, in this order after `balance` wherever they appear:
+// the imbalance ratio γ and the interval between changes (`refactorizes`: what a change costs).
+inline std::vector<SettingSpec> AdaptationSpecs(PenaltyRule balance, double gamma,
+                                                int adapt_every, const char* refactorizes) {
+  return {BalanceSpec(balance),
+          {.name = "gamma", .default_value = gamma, .min = 1.0, .max = 1e6, .min_open = true,
+           .help = "imbalance ratio γ > 1 of 004:43"},
+          {.name = "adapt_every", .default_value = static_cast<double>(adapt_every), .min = 1.0,
+           .max = 1e6, .integer = true,
+           .help = std::string("iterations between β changes, doubled at each reversal (each "
+                               "change refactorizes") + refactorizes + ")"}};
+}
+
 // Returns the factor to multiply β by (relative to its initial value, `scale` is the current
 // multiple), or `scale` when the residuals are balanced within γ.
 inline double AdaptedPenaltyScale(double theta_p, double theta_d, double gamma, double scale,

@@ -4,7 +4,8 @@ namespace ncp {
 
 std::vector<SettingSpec> SubAdmmCommonSettings::Specs() {
   constexpr SubAdmmCommonSettings d{};
-  return {{.name = "beta", .default_value = d.beta, .min = 0.0, .max = 1e12,
+  std::vector<SettingSpec> specs = {
+          {.name = "beta", .default_value = d.beta, .min = 0.0, .max = 1e12,
            .help = "initial penalty β for every subsystem; 0 = the solver's rule"},
           {.name = "adaptive", .default_value = d.adaptive, .min = 0.0, .max = 1.0, .integer = true,
            .help = "1: adapt β by 004:43"},
@@ -16,17 +17,15 @@ std::vector<SettingSpec> SubAdmmCommonSettings::Specs() {
                    "differ by orders (a cable's contacts and its links' twists: 2e-4 and 5e-10) "
                    "each get a penalty of their own scale; 0: β_j for every slack of subsystem j "
                    "(004:34)"},
-          BalanceSpec(d.balance),
-          {.name = "gamma", .default_value = d.gamma, .min = 1.0, .max = 1e6, .min_open = true,
-           .help = "imbalance ratio γ > 1 of 004:43"},
-          {.name = "adapt_every", .default_value = d.adapt_every, .min = 1.0, .max = 1e6,
-           .integer = true,
-           .help = "iterations between β changes, doubled at each reversal (each change "
-                   "refactorizes every subsystem)"},
+      };
+  for (SettingSpec& x : AdaptationSpecs(d.balance, d.gamma, d.adapt_every, " every subsystem"))
+    specs.push_back(x);
+  specs.push_back(
           {.name = "threads", .default_value = d.threads, .min = 0.0, .max = 1024.0,
            .integer = true,
            .help = "OpenMP threads over subsystems and constraints; 0 = OMP_NUM_THREADS from 4096 "
-                   "slacks on, else 1"}};
+                   "slacks on, else 1"});
+  return specs;
 }
 
 SubAdmmCommonSettings SubAdmmCommonSettings::From(const Settings& s) {
