@@ -55,7 +55,8 @@ regress: build
 
 # The test suite under AddressSanitizer (+ LeakSanitizer) and UndefinedBehaviorSanitizer, in its
 # own build folder. SAN_CMAKE narrows what is built (CI: the readers' tests, see .ci/run);
-# the Python module and the plug-in example need an instrumented interpreter and are left out.
+# the Python module and the plug-in example need an instrumented interpreter and are left out,
+# and so is the README walk-through (it builds the micro-benchmarks; the CLI tests cover its paths).
 SAN_BUILD ?= build-sanitize
 SAN_TARGETS ?= ncpbench_tests ncpbench
 SAN_CMAKE ?=
@@ -66,7 +67,7 @@ sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNCPBENCH_SANITIZE=ON \
 	  -DNCPBENCH_CUDA=OFF $(SAN_CMAKE)
 	$(SAN_ENV) cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_TARGETS)
-	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E 'python_pytest|plugin_example'
+	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E 'python_pytest|plugin_example|readme_commands'
 
 # libFuzzer on every reader and parser (fuzz/), FUZZ_SECONDS per target, with clang in its own
 # build folder; seeds from the shipped files, crashing inputs kept in fuzz/corpus/ (which
