@@ -158,6 +158,15 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   std::unique_ptr<Solver> solver = job.entry->make();
   Vec v, lam;
   auto t0 = Clock::now();
+  // The time budget as a deadline the solver can see inside a long iteration: what is left of
+  // it in the runner's own account (setup + iterations, evaluations excluded), from now.
+  auto hand_deadline = [&](Clock::time_point now, double spent_s) {
+    if (opt.budget.time_ms > 0)
+      solver->SetDeadline(now + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(
+                                        opt.budget.time_ms * 1e-3 - spent_s)));
+  };
+  hand_deadline(t0, 0.0);
   Status st;
   try {
     st = solver->Setup(p, job.settings, warm);
@@ -197,6 +206,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
         break;
       }
       t0 = Clock::now();
+      hand_deadline(t0, r.setup_time_s + solve);
       try {
         st = solver->Iterate();
       } catch (const std::exception& e) {

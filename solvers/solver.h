@@ -6,6 +6,7 @@
 //   Stats()                               — per-iteration statistics as data; not timed
 #pragma once
 
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <string>
@@ -65,9 +66,20 @@ class Solver {
   // Threads the solver actually uses (1 for sequential algorithms).
   virtual int ThreadsUsed() const { return 1; }
   const std::string& message() const { return message_; }
+  // The run's time budget as a point in time (setup included), set by the harness before Setup.
+  // A solver whose one iteration can take long (a Newton solve per AL step) ends its inner loops
+  // early once past it, so that `--time-ms` overshoots by one inner step, not one iteration.
+  virtual void SetDeadline(std::chrono::steady_clock::time_point t) { deadline_ = t; }
 
  protected:
+  bool PastDeadline() const {
+    return deadline_ != std::chrono::steady_clock::time_point::max() &&
+           std::chrono::steady_clock::now() >= deadline_;
+  }
   std::string message_;
+
+ private:
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
 };
 
 }  // namespace ncp

@@ -96,7 +96,7 @@ Status AlSemismoothSolver::Iterate() {
   double rnorm = Residual(v_, ConeOperator::kStrict, trial_, r_);
   radius_ = -1.0;  // set by the first dogleg step
   int k = 0;
-  while (rnorm > InnerTolerance(trial_) && k < max_newton_) {
+  while (rnorm > InnerTolerance(trial_) && k < max_newton_ && !PastDeadline()) {
     ++k;
     const bool ok = glob_ == Globalization::kDampedNewton ? DampedStep(rnorm) : DoglegStep(rnorm);
     if (!ok) break;

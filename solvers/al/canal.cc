@@ -86,7 +86,7 @@ Status CanalSolver::SolveSurrogate(int& k, bool& solved) {
       solved = true;
       break;
     }
-    if (k >= max_newton_) break;
+    if (k >= max_newton_ || PastDeadline()) break;
     Hessian(v_);
     ++factorizations_;
     if (!chol_.Factorize(K_.matrix())) {
@@ -162,7 +162,7 @@ Status CanalSolver::Iterate() {
     k += newton;
     ++surrogate_solves_;
     if (st != Status::kRunning) return st;
-    if (rep + 1 >= perturbation_updates_) break;
+    if (rep + 1 >= perturbation_updates_ || PastDeadline()) break;
     // The lag of p is an error of this surrogate against 004:19: refresh while it is large
     // next to the AL step ‖J v̂ − z‖ = ‖u + λ‖/β this solve produced (a lag below
     // 1e-13·max(1, ‖J v̂‖) is rounding; θ_AL is too coarse here: p's lag limits the AL rate).

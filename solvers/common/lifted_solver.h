@@ -43,6 +43,10 @@ class LiftedSolver : public Solver {
   // would otherwise restart them.
   SolverStats Stats() const override;
   int ThreadsUsed() const override { return inner_->ThreadsUsed(); }
+  void SetDeadline(std::chrono::steady_clock::time_point t) override {
+    Solver::SetDeadline(t);
+    inner_->SetDeadline(t);
+  }
   // The wrapped solver itself (e.g. to compare iterates with and without the wrapper).
   Solver& inner() { return *inner_; }
 

@@ -1,6 +1,8 @@
 // The benchmark loop: budgets, warm starts and traces.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "harness/results_store.h"
 #include "harness/runner.h"
 #include "problems/io/dataset_hdf5.h"
@@ -27,6 +29,41 @@ TEST(Runner, WarmStartFromReferenceStartsAtTheSolution) {
     EXPECT_LT(warm.final_metrics[Metric::kRes004], 1e-9) << s;
     EXPECT_GT(cold.final_metrics[Metric::kRes004], 1e-4) << s;
   }
+}
+
+// An iteration that would never end on its own (as a Newton solve on a large frame can take
+// seconds): the deadline the runner hands the solver lets it stop inside the iteration.
+class SpinsUntilTheDeadline : public Solver {
+ public:
+  Status Setup(const ContactProblem& p, const Settings&, const WarmStart*) override {
+    v_ = Vec::Zero(p.num_dofs()), lam_ = Vec::Zero(p.num_rows());
+    return Status::kRunning;
+  }
+  Status Iterate() override {
+    while (!PastDeadline()) {
+    }
+    return Status::kRunning;
+  }
+  void Current(Vec& v, Vec& lambda) const override { v = v_, lambda = lam_; }
+
+ private:
+  Vec v_, lam_;
+};
+
+TEST(Runner, TimeBudgetReachesInsideALongIteration) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(23), "d");
+  SolverEntry e;
+  e.name = "spin";
+  e.make = [] { return std::make_unique<SpinsUntilTheDeadline>(); };
+  RunOptions opt;
+  opt.budget.iters = 1000;
+  opt.budget.time_ms = 50;
+  const RunRecord r = RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("spin", {}, {})}, opt,
+                             nullptr, 0);
+  EXPECT_EQ(r.status, Outcome::kTimeLimit);
+  EXPECT_EQ(r.iterations, 1);
+  EXPECT_GE(r.total_time_s, 0.050);
+  EXPECT_LT(r.total_time_s, 5.0);  // bounded by the budget, not by the spin
 }
 
 TEST(Runner, BudgetsStopWithTheirStatus) {
