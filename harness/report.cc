@@ -9,8 +9,10 @@
 #include <set>
 #include <string_view>
 
+#include "common/error.h"
 #include "harness/report_summary.h"
 #include "harness/results_store.h"
+#include "solvers/settings.h"
 
 namespace ncp {
 namespace {
@@ -106,9 +108,9 @@ std::string Reasons(const std::map<std::string, ProblemOutcome>& problems) {
 }
 
 // best_time: per problem, the earliest time any solver reached res004 ≤ kTimeToTolerance.
-SolverSummary SummarizeVariant(const RowPtrs& runs, const ProfileTolerances& tolerances,
+SolverSummary SummarizeVariant(const std::map<std::string, ProblemOutcome>& problems,
+                               const ProfileTolerances& tolerances,
                                const std::map<std::string, double>& best_time) {
-  const std::map<std::string, ProblemOutcome> problems = ByProblem(runs);
   SolverSummary s;
   s.problems = static_cast<int>(problems.size());
   CountSuccesses(problems, tolerances, s);
@@ -208,20 +210,25 @@ void RankSolvers(DatasetSummary& d) {
 
 DatasetSummary SummarizeDataset(const std::string& name, const RowPtrs& rows) {
   std::map<VariantKey, RowPtrs> variants;
-  std::map<std::string, double> best_time;  // per problem, over every variant and repeat
-  for (const RunRecord* r : rows) {
-    variants[KeyOf(*r)].push_back(r);
-    const double t = TimeToTolerance(*r, kTimeToTolerance);
-    if (std::isnan(t)) continue;
-    const auto [it, fresh] = best_time.try_emplace(r->problem, t);
-    if (!fresh) it->second = std::fmin(it->second, t);
+  for (const RunRecord* r : rows) variants[KeyOf(*r)].push_back(r);
+  // Each variant's problems with repeats collapsed; per problem the earliest time any variant
+  // reached the tolerance (already the minimum over that variant's repeats).
+  std::map<VariantKey, std::map<std::string, ProblemOutcome>> outcomes;
+  std::map<std::string, double> best_time;
+  for (const auto& [key, runs] : variants) {
+    outcomes[key] = ByProblem(runs);
+    for (const auto& [problem, o] : outcomes[key]) {
+      if (std::isnan(o.time_to_tolerance_s)) continue;
+      const auto [it, fresh] = best_time.try_emplace(problem, o.time_to_tolerance_s);
+      if (!fresh) it->second = std::fmin(it->second, o.time_to_tolerance_s);
+    }
   }
   const std::map<VariantKey, std::string> labels = Labels(variants);
   DatasetSummary d;
   d.dataset = name;
   d.tolerances = TolerancesFor(rows, &d.run_tolerance);
   for (const auto& [key, runs] : variants) {
-    d.solvers.push_back(SummarizeVariant(runs, d.tolerances, best_time));
+    d.solvers.push_back(SummarizeVariant(outcomes.at(key), d.tolerances, best_time));
     d.solvers.back().label = labels.at(key);
   }
   std::sort(d.solvers.begin(), d.solvers.end(),
@@ -464,18 +471,16 @@ ProfileTolerances TolerancesFor(const std::vector<const RunRecord*>& rows, doubl
   double shared = kNaN;
   bool first = true;
   for (const RunRecord* r : rows) {
-    // "tol=" as an item of the budget string; 0 or absent means no tolerance.
+    // The budget's "tol" item; 0, absent or unreadable means no tolerance.
     double tol = kNaN;
-    const std::string& b = r->budget;
-    for (std::size_t at = 0; at < b.size();) {
-      const std::size_t end = std::min(b.find(';', at), b.size());
-      if (b.compare(at, 4, "tol=") == 0) {
+    try {
+      const std::map<std::string, std::string> items = ParseKeyValues(r->budget);
+      if (const auto it = items.find("tol"); it != items.end()) {
         char* stop = nullptr;
-        const std::string value = b.substr(at + 4, end - at - 4);
-        const double v = std::strtod(value.c_str(), &stop);
-        if (stop != value.c_str() && *stop == '\0' && std::isfinite(v) && v > 0) tol = v;
+        const double v = std::strtod(it->second.c_str(), &stop);
+        if (stop != it->second.c_str() && *stop == '\0' && std::isfinite(v) && v > 0) tol = v;
       }
-      at = end + 1;
+    } catch (const Error&) {
     }
     if (first) {
       shared = tol;

@@ -6,10 +6,9 @@
 #include <filesystem>
 #include <vector>
 
-#include <hdf5.h>
-
 #include "harness/results_store.h"
 #include "problems/io/dataset_hdf5.h"
+#include "problems/io/h5_util.h"
 #include "tests/cli_support.h"
 #include "tests/test_problems.h"
 
@@ -18,19 +17,18 @@ namespace {
 
 // Rewrites the first entry of /runs/status in place (fixed-length strings of the file's width).
 void OverwriteFirstStatus(const std::string& path, const std::string& status) {
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  ASSERT_GE(file, 0);
-  const hid_t data = H5Dopen2(file, "/runs/status", H5P_DEFAULT);
-  ASSERT_GE(data, 0);
-  const hid_t type = H5Dget_type(data), space = H5Dget_space(data);
-  const std::size_t width = H5Tget_size(type);
-  const auto rows = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
+  const h5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  ASSERT_TRUE(file.valid());
+  const h5::Handle data(H5Dopen2(file.id(), "/runs/status", H5P_DEFAULT));
+  ASSERT_TRUE(data.valid());
+  const h5::Handle type(H5Dget_type(data.id())), space(H5Dget_space(data.id()));
+  const std::size_t width = H5Tget_size(type.id());
+  const auto rows = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.id()));
   std::vector<char> text(width * rows);
-  ASSERT_GE(H5Dread(data, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), 0);
+  ASSERT_GE(H5Dread(data.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), 0);
   std::fill(text.begin(), text.begin() + width, '\0');
   std::copy(status.begin(), status.begin() + std::min(width, status.size()), text.begin());
-  ASSERT_GE(H5Dwrite(data, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), 0);
-  H5Sclose(space), H5Tclose(type), H5Dclose(data), H5Fclose(file);
+  ASSERT_GE(H5Dwrite(data.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()), 0);
 }
 
 namespace fs = std::filesystem;
