@@ -74,14 +74,6 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
       *why = fmt::format("dof {} belongs to no body's joint", d);
       return false;
     }
-  anc_begin_.assign(n + 1, 0);
-  anc_.clear();
-  anc_.reserve(static_cast<std::size_t>(n) * 8);
-  for (int d = 0; d < n; ++d) {
-    for (int i = dof_parent_[d]; i >= 0; i = dof_parent_[i]) anc_.push_back(i);
-    anc_begin_[d + 1] = static_cast<int>(anc_.size());
-  }
-  lval_.assign(anc_.size(), 0.0);
   inv_d_.assign(n, 0.0);
   // Twist transforms of the form [Rᵀ, −Rᵀ[p]; 0, Rᵀ] take the 24-multiply path.
   rigid_.assign(bodies_.size(), {});
@@ -106,8 +98,36 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
     acc_.assign(bodies_.size(), Vec6::Zero());
   }
   u_ = Eigen::VectorXd::Zero(n);
-  K_ = K0_ = Eigen::MatrixXd::Zero(n, n);  // used by kCrba (and by a kCrba check before kAba)
+  anc_begin_.clear(), anc_.clear(), lval_.clear();
+  K_.resize(0, 0), K0_.resize(0, 0);
+  if (method == Method::kCrba) AllocateCrba();
   return true;
+}
+
+// The elimination's storage: ancestor lists and n × n matrices, O(n · depth) and O(n²) — only
+// kCrba needs them, so that the O(bodies) recursion stays O(bodies) in memory and setup too.
+void TreeFactor::AllocateCrba() {
+  const int n = n_;
+  anc_begin_.assign(n + 1, 0);
+  anc_.clear();
+  anc_.reserve(static_cast<std::size_t>(n) * 8);
+  for (int d = 0; d < n; ++d) {
+    for (int i = dof_parent_[d]; i >= 0; i = dof_parent_[i]) anc_.push_back(i);
+    anc_begin_[d + 1] = static_cast<int>(anc_.size());
+  }
+  lval_.assign(anc_.size(), 0.0);
+  K_ = K0_ = Eigen::MatrixXd::Zero(n, n);
+}
+
+void TreeFactor::set_method(Method m) {
+  if (m == Method::kCrba && K_.rows() != n_) AllocateCrba();
+  if (m == Method::kAba && U_.size() != bodies_.size()) {
+    U_.assign(bodies_.size(), Mat6::Zero());
+    Dinv_.assign(bodies_.size(), Mat6::Zero());
+    pA_.assign(bodies_.size(), Vec6::Zero());
+    acc_.assign(bodies_.size(), Vec6::Zero());
+  }
+  method_ = m;
 }
 
 bool TreeFactor::CoversPattern(const Eigen::MatrixXd& M, double tol) const {

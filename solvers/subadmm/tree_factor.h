@@ -45,19 +45,21 @@ class TreeFactor {
   void JointForces(double* F, double* tau) const;
   // The same for two force sets at once (columns of F, one 6×2 per body; overwritten).
   void JointForces2(Eigen::Matrix<double, 6, 2>* F, double* tau1, double* tau2) const;
-  // K as it was before the last elimination (tests).
+  // K as it was before the last elimination (tests; kCrba only).
   const Eigen::MatrixXd& assembled() const { return K0_; }
   // True when every entry of M's strict lower triangle above tol lies on the branch pattern
   // (row dof's ancestors), i.e. adding M keeps the tree elimination exact.
   bool CoversPattern(const Eigen::MatrixXd& M, double tol) const;
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   Method method() const { return method_; }
-  void set_method(Method m) { method_ = m; }
+  // Switching method allocates what the other one needs (call at setup, not per iteration).
+  void set_method(Method m);
 
  private:
   bool FactorCrba(const Mat6* H, const double* diag);
   bool FactorAba(const Mat6* H, const double* diag);
   bool Eliminate();  // LTDL of K_ in place
+  void AllocateCrba();
 
   std::vector<Body> bodies_;
   int n_ = 0;
