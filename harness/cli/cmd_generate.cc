@@ -32,8 +32,10 @@ void AddGenerate(CLI::App& app, Action& action) {
       if (o->count < 1) throw Error(fmt::format("--count = {}: must be >= 1", o->count));
       std::vector<ContactProblem> problems;
       if (const SceneEntry* scene = FindScene(o->scenario)) {
-        // A scene: simulate with admm-full (200 iterations per step) and record `count` frames.
+        // A scene: simulate with admm-full (200 iterations per step, or the scene's own stepper)
+        // and record `count` frames.
         SimulateOptions sim;
+        if (!scene->stepper.empty()) sim.solver = scene->stepper, sim.iters = scene->stepper_iters;
         sim.every = scene->default_every;
         sim.steps = o->count * sim.every;
         sim.max_frames = o->count;

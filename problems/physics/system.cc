@@ -1,6 +1,7 @@
 #include "problems/physics/system.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 
@@ -79,6 +80,12 @@ int MultibodySystem::AddCoupling(const Coupling& c) {
           std::isfinite(c.damping[r])))
       throw Error(fmt::format("coupling {}: row {}: stiffness = {}, damping = {}: must be finite "
                               "and >= 0", n, r, c.stiffness[r], c.damping[r]));
+  if (!c.rest.allFinite())
+    throw Error(fmt::format("coupling {}: rest = [{}]: must be finite", n,
+                            fmt::join(c.rest.data(), c.rest.data() + 6, ", ")));
+  if (c.rows == 0 || c.rows > 0x3f)
+    throw Error(fmt::format("coupling {}: rows = {:#x}: must be a non-empty mask of the six rows "
+                            "(bits 0-5)", n, c.rows));
   couplings_.push_back(c);
   return n;
 }
@@ -275,6 +282,7 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
     const Pose& pose_a = c.body_a >= 0 ? BodyPose(c.body_a) : c.frame_a;  // unused for the world
     const CouplingRows cr = EvaluateCoupling(c, pose_a, BodyPose(c.body_b));
     for (int r = 0; r < 6; ++r) {
+      if (!(c.rows >> r & 1u)) continue;
       int ci;
       if (c.hard) {
         ci = AddConstraint(p.constraints, ConstraintType::kBilateral);

@@ -34,6 +34,7 @@ CouplingRows EvaluateCoupling(const Coupling& c, const Pose& pose_a, const Pose&
   out.error.head<3>() = D.transpose() * (Fb.translation() - Fa.translation());
   const Eigen::AngleAxisd rel(D.transpose() * Fb.linear());
   out.error.tail<3>() = rel.angle() * rel.axis();
+  out.error -= c.rest;
   // A body's side: point velocity R (v + ω × p) and angular velocity R ω, with p the joint
   // point in the body frame (004 App. A).
   auto side = [&](const Pose& T, const Pose& frame, double sign, Mat6& blk) {

@@ -20,6 +20,13 @@ struct Coupling {
   Vec6 stiffness = Vec6::Zero();  // K per row [x, y, z in N/m; about x, y, z in N m/rad]
   Vec6 damping = Vec6::Zero();    // D per row [N s/m; N m s/rad]; rows with K = 0 are left out
   bool hard = false;              // bilateral rows (stiffness and damping unused)
+  // The offset of frame b from frame a at rest (position; rotation vector), so that a spring can
+  // have a rest length: e = measured − rest (a stay cable: frame a's z along the cable, rest z =
+  // its length, only the z row stiff).
+  Vec6 rest = Vec6::Zero();
+  // Which of the six rows exist (bit r: row r). A pin that leaves rotation free keeps only the
+  // translation rows: bilateral rows on directions the bodies cannot move in would be dependent.
+  unsigned rows = 0x3f;
   // Velocity of a world frame a (body_a = −1) in the world: linear at its origin, angular.
   Vec3 anchor_linear = Vec3::Zero(), anchor_angular = Vec3::Zero();
 };
@@ -32,7 +39,7 @@ Vec6 CosseratStiffness(double young, double poisson, double radius, double link_
 // The rows of a coupling at the current poses (pose_a ignored for a world frame).
 struct CouplingRows {
   Mat6 block_a, block_b;  // row × body twist ([v; ω] in the body frame) of each side
-  Vec6 error;             // e: offset of frame b from frame a (position; rotation vector)
+  Vec6 error;             // e: offset of frame b from frame a (position; rotation vector) − rest
   Vec6 anchor;            // the world frame's velocity along each row (0 for a body)
 };
 // Relative velocity along the rows: block_b V_b + block_a V_a − anchor. The rotation rows use

@@ -19,6 +19,8 @@ Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t seed);
 
 namespace {
 
@@ -143,6 +145,42 @@ const std::vector<SceneEntry>& Scenes() {
         NonNeg("cup_offset", 0.06, "cup's offset along x from the bottle's axis [m]"),
         Pos("inertia_scale", 100, "particles' rotational inertia / a solid sphere's")},
        360, 40, MakePouring, 0, {}},
+      {"bridge",
+       "cable-stayed fan bridge (003 §6, Table 2): a hinged deck pinned at both ends, one stay "
+       "spring per deck piece to rigid (flexible = 0) or hinged, sprung towers (flexible = 1, "
+       "deck weight × load); dofs = pieces (+ 2 tower_pieces); no contacts",
+       {Whole("pieces", 80, 4, 1e5, "deck pieces (dofs of the deck)"),
+        Whole("flexible", 0, 0, 1, "0: rigid towers (the world), 1: hinged towers with joint springs"),
+        Whole("tower_pieces", 0, 0, 1e5, "pieces of each flexible tower (0: pieces / 4)"),
+        Pos("length", 100, "deck length [m]"), Pos("height", 10, "deck height [m]"),
+        Pos("tower_height", 30, "tower top above the deck [m]"),
+        Pos("deck_width", 4, "deck width (inertia only) [m]"),
+        Pos("deck_density", 1000, "mass per metre of deck and towers [kg/m]"),
+        Pos("load", 5, "deck weight factor with flexible towers (003: exaggerated weight)"),
+        Pos("cable_stiffness", 2e8, "axial stiffness EA of a stay cable [N]; k = EA / length"),
+        NonNeg("cable_damping", 0.01, "Rayleigh time τ of a cable, D = τ k [s]"),
+        Pos("tower_EI", 4e8, "bending stiffness of the flexible towers [N·m²]; joint springs k = EI / piece length"),
+        NonNeg("tower_damping", 0.01, "Rayleigh time τ of the tower joints, D = τ k [s]"),
+        RealParam("dt", 0.01, 0, 1, "time step [s]", true)},
+       500, 100, MakeBridge, 5, {"redmax"}, "redmax", 2},
+      {"umbrella",
+       "deployable umbrella (003 §6, Table 2): 8 ribs and 8 stretchers of universal joints, "
+       "stretcher tips tied to rib middles by loop closures, canopy springs between ribs, runner "
+       "on a prismatic joint; DOF = 48 stretcher_pieces + 1 with the default rib_pieces; no contacts",
+       {Whole("stretcher_pieces", 5, 1, 1e4, "universal-joint pieces per stretcher"),
+        Whole("rib_pieces", 0, 0, 2e4, "pieces per rib, even (0: 2 × stretcher_pieces)"),
+        Pos("rib_length", 0.5, "rib length [m]"), Pos("tube_height", 0.8, "tube tip height [m]"),
+        RealParam("open_deg", 20, 0, 80, "ribs' angle below the horizontal [deg]"),
+        RealParam("runner_drop", 0.2, 0, 10, "runner below the tip [m]", true),
+        Pos("density", 0.1, "rib mass per metre (stretchers half) [kg/m]"),
+        Pos("runner_mass", 0.05, "runner mass [kg]"),
+        Pos("runner_stiffness", 200, "spring holding the runner on the tube [N/m]"),
+        Pos("canopy_stiffness", 500, "canopy between two neighbouring ribs [N/m], shared by its rib_pieces springs"),
+        NonNeg("spring_damping", 0.01, "Rayleigh time τ of the springs, D = τ k [s]"),
+        NonNeg("rib_EI", 0.05, "bending stiffness of ribs and stretchers [N·m²]; joint springs k = EI / piece length"),
+        NonNeg("rib_damping", 0.01, "Rayleigh time τ of the rib and stretcher joints, D = τ k [s]"),
+        RealParam("dt", 0.01, 0, 1, "time step [s]", true)},
+       100, 20, MakeUmbrella, 5, {"redmax"}, "redmax", 2},
   };
   return entries;
 }
