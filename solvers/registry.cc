@@ -12,6 +12,7 @@
 #include "solvers/nnewton/entry.h"
 #include "solvers/pgs/entry.h"
 #include "solvers/pj/entry.h"
+#include "solvers/redmax/entry.h"
 #include "solvers/sp/entry.h"
 #include "solvers/subadmm/entry.h"
 #include "solvers/subadmm_rigid/entry.h"
@@ -58,6 +59,7 @@ std::vector<SolverEntry> MakeEntries() {
   entries.push_back(LocalNewtonEntry());
   entries.push_back(CondEntry());
   entries.push_back(SpEntry());
+  entries.push_back(RedmaxEntry());
   entries.push_back(SubAdmmRigidCpuEntry());
 #ifdef NCP_WITH_SICONOS
   append(siconos::Entries());
