@@ -9,6 +9,7 @@ Protocol MakeTable002_2();
 Protocol MakeTable002_5();
 Protocol MakeTable002_9();
 Protocol MakeFig002_11();
+Protocol MakeTable003_2();
 Protocol MakeTable001_1();
 Protocol MakeFig004_7();
 Protocol MakeFig004_9();
@@ -39,6 +40,7 @@ const std::vector<Protocol>& Protocols() {
       MakeTable002_5(),
       MakeTable002_9(),
       MakeFig002_11(),
+      MakeTable003_2(),
       MakeFig004_7(),
       MakeFig004_9(),
       MakeFig004_11(),

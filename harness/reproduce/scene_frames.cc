@@ -73,6 +73,7 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
     Record(opt, r, part, p.meta.name.empty() ? fmt::format("frame{}", f) : p.meta.name);
     ++s.frames;
     s.statuses.push_back(r.status);
+    s.solver_infos.push_back(r.solver_info);
     const double res = r.final_metrics[Metric::kRes004];
     if (r.status == Outcome::kConverged) ++s.reached;
     const double total = r.total_time_s, setup = r.setup_time_s;

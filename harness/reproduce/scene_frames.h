@@ -35,6 +35,7 @@ struct FrameSummary {
   double res004 = 0.0;                // mean final res004
   double fb_aa = 0.0;                 // mean of the 000 "AA" accuracy (−log10 mean FB error)
   std::vector<Outcome> statuses;  // one per frame
+  std::vector<std::string> solver_infos;  // the solver's counters (Info()) per frame
 };
 // `warm`: one warm start per frame, or null for cold starts.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
