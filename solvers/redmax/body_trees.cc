@@ -42,12 +42,8 @@ bool BodyTrees::Init(const ContactProblem& p, std::string* why) {
     std::vector<TreeFactor::Body> tb;
     for (int b = b0; b < b1; ++b) {
       const Structure::Body& body = st.bodies[order[b]];
-      TreeFactor::Body x;
-      x.parent = body.parent >= 0 ? pos_[body.parent] - b0 : -1;
-      x.dof = body.joint_dof, x.ndof = body.joint_dofs;
-      x.X = body.transform;
-      x.S.leftCols(x.ndof) = body.jacobian.middleCols(x.dof, x.ndof);
-      tb.push_back(x);
+      tb.push_back(TreeFactor::Body::FromStructure(
+          body, body.parent >= 0 ? pos_[body.parent] - b0 : -1));
       SpatialInertia10::Body(body.mass, body.com, body.inertia).ToMatrix(M_[b]);
     }
     std::string tree_why;

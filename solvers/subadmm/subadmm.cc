@@ -288,12 +288,8 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, Factoriz
       for (int b = b0; b < b1; ++b) {
         const Structure::Body& body = st.bodies[order[b]];
         if (b + kAhead < b1) Prefetch(st.bodies[order[b + kAhead]].jacobian);
-        TreeFactor::Body x;
-        x.parent = body.parent >= 0 ? pos[body.parent] - b0 : -1;
-        x.dof = body.joint_dof, x.ndof = body.joint_dofs;
-        x.X = body.transform;
-        x.S.leftCols(x.ndof) = body.jacobian.middleCols(x.dof, x.ndof);
-        tb.push_back(x);
+        tb.push_back(TreeFactor::Body::FromStructure(
+            body, body.parent >= 0 ? pos[body.parent] - b0 : -1));
       }
       const auto m =
           method == Factorization::kAba ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;

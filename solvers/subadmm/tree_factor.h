@@ -22,6 +22,15 @@ class TreeFactor {
     int dof = 0, ndof = 0;
     Mat6 X = Mat6::Identity();  // parent twist → body twist
     Mat6 S = Mat6::Zero();      // first ndof columns used
+    // From the structure layer's tree data; `parent`: its index in this tree (−1: a root).
+    static Body FromStructure(const Structure::Body& b, int parent) {
+      Body x;
+      x.parent = parent;
+      x.dof = b.joint_dof, x.ndof = b.joint_dofs;
+      x.X = b.transform;
+      x.S.leftCols(x.ndof) = b.jacobian.middleCols(x.dof, x.ndof);
+      return x;
+    }
   };
 
   // bodies: the subsystem's bodies in order (parents first); n: its dof count. Returns false with

@@ -74,6 +74,9 @@ TEST_F(FclibRoundTrip, EveryRigidSceneIsBitwiseIdentical) {
     const auto params = ParseKeyValues(it == kSmall.end() ? "" : it->second);
     const SimulateResult r = Simulate(e, params, 1, o);
     ASSERT_FALSE(r.recorded.empty()) << e.name;
+    // fclib holds frictional contact problems: scenes without contacts (bridge, umbrella: springs
+    // and loop closures only) have nothing to export.
+    if (r.recorded.back().num_contacts() == 0) continue;
     Check(r.recorded.back(), e.name);
   }
 }

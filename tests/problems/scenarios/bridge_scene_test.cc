@@ -8,22 +8,14 @@
 #include <cstdio>
 
 #include "harness/simulate.h"
-#include "problems/scenarios/rigid/scene.h"
+#include "tests/scene_support.h"
 #include "solvers/settings.h"
 
 namespace ncp {
 namespace {
 
-ContactProblem FirstStep(const std::string& params) {
-  const SceneEntry& e = *FindScene("bridge");
-  Scene sc = e.build(SceneParams(e, ParseKeyValues(params)), 1);
-  return sc.stepped().BuildProblem();
-}
-
-int Count(const ContactProblem& p, ConstraintType t) {
-  return static_cast<int>(std::count_if(p.constraints.begin(), p.constraints.end(),
-                                        [&](const Constraint& c) { return c.type == t; }));
-}
+ContactProblem FirstStep(const std::string& params) { return testing::FirstStep("bridge", params); }
+int Count(const ContactProblem& p, ConstraintType t) { return testing::CountConstraints(p, t); }
 
 TEST(BridgeScene, RigidTowersGiveOneDofPerPieceOneSpringEachAndAPin) {
   const ContactProblem p = FirstStep("pieces=16");
