@@ -25,6 +25,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("csv")
     ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--time-label", default="time per step [ms]",
+                    help="label of the time axis (what time_ms holds)")
+    ap.add_argument("--title", default="per-step budget of the protocol (see its report)")
     a = ap.parse_args()
     try:
         rows = list(csv.DictReader(open(a.csv)))
@@ -51,7 +54,7 @@ def main():
         left.plot(d, t, marker="o", linestyle=linestyle, color=colour, label=label)
         right.plot(d, np.where(res > 0, res, np.nan), marker="o", linestyle=linestyle,
                    color=colour, label=solver)
-    for ax, name in ((left, "time per step [ms]"), (right, "average residual (res004)")):
+    for ax, name in ((left, a.time_label), (right, "average residual (res004)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("system DOF")
@@ -60,7 +63,7 @@ def main():
         ax.legend(fontsize=8)
     sizes = len({r["particles"] for r in rows})
     fig.suptitle(f"{os.path.splitext(os.path.basename(a.csv))[0]}: {sizes} size"
-                 f"{'s' * (sizes != 1)}, per-step budget of the protocol (see its report)",
+                 f"{'s' * (sizes != 1)}, {a.title}",
                  fontsize="medium")
     fig.tight_layout()
     tmp = a.out + ".tmp.png"  # renamed when complete: a failed run leaves no partial image

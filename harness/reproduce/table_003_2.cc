@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -129,6 +130,36 @@ std::string CrossoverText(int from, double first_dof) {
   return fmt::format("from {} DOF", from);
 }
 
+// A figure like 003 Fig. 4 for one scene: the time to simulate its scene time against DOF for
+// each route and for the paper's two, log-log (plots/size_panels.py on a size CSV).
+std::string Figure(const ReproduceOptions& opt, const Variant& v, const std::vector<double>& dof,
+                   const std::vector<double>* t, const std::vector<double>& res,
+                   const std::vector<double>& pdof, const std::vector<double>& pdirect,
+                   const std::vector<double>& ppcg) {
+  const std::string base = fmt::format("{}/003-table2-{}", opt.out_dir, v.key);
+  {
+    std::ofstream f(base + "-sizes.csv.tmp");
+    f << "solver,particles,dofs,time_ms,residual\n";
+    for (int r = 0; r < 3; ++r)
+      for (std::size_t i = 0; i < dof.size(); ++i)
+        f << fmt::format("redmax ({}),{},{},{:.6g},{:.6g}\n", kRoutes[r], dof[i], dof[i],
+                         1e3 * t[r][i], r == 0 ? res[i] : 0.0);  // res004 kept for pcg-pbj
+    for (std::size_t i = 0; i < pdof.size(); ++i)
+      f << fmt::format("paper (direct),{0},{0},{1:.6g},0\npaper (PCG),{0},{0},{2:.6g},0\n",
+                       pdof[i], 1e3 * pdirect[i], 1e3 * ppcg[i]);
+  }
+  std::filesystem::rename(base + "-sizes.csv.tmp", base + "-sizes.csv");
+  const std::string draw = fmt::format(
+      "/usr/bin/python3 {}/plots/size_panels.py {}-sizes.csv -o {}.png --time-label 'time to "
+      "simulate {:g} s [ms]' --title '{}, ours (solver time) and 003 Table 2 (wall time)' > "
+      "/dev/null 2>&1",
+      NCPBENCH_SOURCE_DIR, base, base, v.scene_time, v.label);
+  const bool drawn = std::system(draw.c_str()) == 0;
+  return drawn ? fmt::format("- {}: `{}.png` (data `{}-sizes.csv`)\n", v.label, base, base)
+               : fmt::format("- {}: not drawn (needs /usr/bin/python3 with matplotlib); data "
+                             "`{}-sizes.csv`\n", v.label, base);
+}
+
 // PCG iterations per step on the flexible bridge's smallest and largest sizes as the towers'
 // bending stiffness and the cables' stiffness change (003 gives neither): how much of the
 // iteration count is the scene's parameters.
@@ -187,9 +218,9 @@ std::string Run(const ReproduceOptions& opt) {
       "\n| scene | slope pcg-pbj solve | slope pcg-pbj with setup | slope cholmod | slope dense | "
       "paper PCG | paper direct |\n"
       "|---|---:|---:|---:|---:|---:|---:|\n";
-  std::string notes;
+  std::string notes, figures;
   for (const Variant& v : kVariants) {
-    std::vector<double> dof, t[3], solve, setup_share, iters, pdof, pdirect, ppcg, piters;
+    std::vector<double> dof, t[3], res, solve, setup_share, iters, pdof, pdirect, ppcg, piters;
     for (int i = 0; i < 5; ++i) {
       const int n = v.sizes[i];
       if (!opt.quiet) std::fprintf(stderr, "003-table2: %s, %s = %d\n", v.label, v.size, n);
@@ -211,10 +242,12 @@ std::string Run(const ReproduceOptions& opt) {
       dof.push_back(pt.dof);
       for (int r = 0; r < 3; ++r) t[r].push_back(pt.seconds[r]);
       solve.push_back(pt.solve_seconds);
+      res.push_back(pt.res004);
       setup_share.push_back(pt.setup_ms[0] / std::max(pt.step_ms[0], 1e-300));
       iters.push_back(pt.pcg_iters);
       pdof.push_back(pd), pdirect.push_back(pdi), ppcg.push_back(ppc), piters.push_back(pit);
     }
+    figures += Figure(opt, v, dof, t, res, pdof, pdirect, ppcg);
     double s[3];
     for (int r = 0; r < 3; ++r) s[r] = FitPowerLaw(dof, t[r]).slope;
     const double s_solve = FitPowerLaw(dof, solve).slope;
@@ -268,6 +301,8 @@ std::string Run(const ReproduceOptions& opt) {
   md += "\nCrossover (the smallest DOF from which PCG stays faster):\n" + notes;
   md += claims;
   md += Sensitivity(frames, opt);
+  md += "\nFigures like 003 Fig. 4 (time to simulate against DOF, log-log, ours and the paper's; "
+        "plots/size_panels.py):\n" + figures;
   md += fmt::format("\nPer size and route: {} (time per step and scaled to the scene time).\n",
                     csv);
   return md;
