@@ -97,14 +97,15 @@ double SpSolver::FrictionSweep() {
 }
 
 Status SpSolver::Iterate() {
-  // The contact QP with friction held, then the friction QP with the new normals held.
+  // The contact QP with friction held, then the friction QP with the new normals held. Past
+  // the run's deadline each QP stops after its current sweep (a sweep over a large W is long).
   for (int s = 0; s < set_.inner; ++s) {
     ++inner_sweeps_;
-    if (ContactSweep() <= set_.inner_tol * Scale()) break;
+    if (ContactSweep() <= set_.inner_tol * Scale() || PastDeadline()) break;
   }
   for (int s = 0; s < set_.inner; ++s) {
     ++inner_sweeps_;
-    if (FrictionSweep() <= set_.inner_tol * Scale()) break;
+    if (FrictionSweep() <= set_.inner_tol * Scale() || PastDeadline()) break;
   }
   return CheckFinite();
 }
