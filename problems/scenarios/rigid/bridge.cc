@@ -6,7 +6,8 @@
 // cable's length at rest (a spring in maximal coordinates: it couples two bodies' twists and
 // breaks the tree structure of A, which is what 003's preconditioner is for).
 //   flexible = 0 ("Rigid"): the towers are the world, so every spring touches one body and the
-//                projected block-Jacobi preconditioner is A exactly (003: PCG in one iteration);
+//                projected block-Jacobi preconditioner equals the step's matrix A + J_sᵀ D J_s
+//                (003: PCG in one iteration);
 //                dofs = pieces.
 //   flexible = 1 ("Flexy"): each tower is a chain of tower_pieces bodies hinged about y with
 //                joint springs, and the deck's weight is scaled by `load` (003: "an exaggerated
