@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/fit.h"
@@ -44,13 +43,9 @@ constexpr int kRounds = 3;          // best of: one slow spell of a shared machi
 
 // The counter `key` of a solver's Info() string "k=v;k=v"; NaN when absent.
 double InfoValue(const std::string& info, const std::string& key) {
-  std::stringstream in(info);
-  std::string kv;
-  while (std::getline(in, kv, ';')) {
-    const auto eq = kv.find('=');
-    if (eq != std::string::npos && kv.substr(0, eq) == key) return std::stod(kv.substr(eq + 1));
-  }
-  return NAN;
+  const std::map<std::string, std::string> items = ParseKeyValues(info);
+  const auto it = items.find(key);
+  return it == items.end() ? NAN : std::stod(it->second);
 }
 
 struct Point {

@@ -13,6 +13,7 @@
 #include <regex>
 #include <sstream>
 
+#include "tests/plots/plot_support.h"
 #include "harness/results_store.h"
 
 namespace ncp {
@@ -20,12 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kPython[] = "/usr/bin/python3";
-
-int ExitCode(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using testing::ExitCode;
+using testing::kPython;
 
 bool PythonCanPlot() {
   return ExitCode(fmt::format("{} -c 'import h5py, matplotlib' >/dev/null 2>&1", kPython)) == 0;

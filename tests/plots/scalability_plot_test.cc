@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 
+#include "tests/plots/plot_support.h"
 #include "harness/results_store.h"
 #include "tests/cli_support.h"
 #include "tests/temp_dir_test_base.h"
@@ -18,12 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kPython[] = "/usr/bin/python3";
-
-int ExitCode(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using testing::ExitCode;
+using testing::kPython;
 
 // Time = c · dofs^slope on every problem; contacts = dofs / 3, bodies = dofs / 6.
 std::vector<RunRecord> PowerLawSweep(const std::string& solver, double slope, double c) {
