@@ -98,8 +98,9 @@ struct Family {
 };
 
 // Small, so that the whole suite stays fast: every constraint type (global), contacts only
-// (what fclib-style solvers accept), its local (W, q) form, and kinematic trees (the structure
-// layer of the subsystem solvers).
+// (what fclib-style solvers accept), its local (W, q) form, kinematic trees (the structure
+// layer of the subsystem solvers), and trees with springs and closures only (no contact or
+// unilateral row: the linear-solve steps such as redmax, which refuse every other family).
 const std::vector<Family>& SmallFamilies() {
   static const std::vector<Family> families = [] {
     std::vector<Family> f;
@@ -108,6 +109,10 @@ const std::vector<Family>& SmallFamilies() {
                                                      "contacts")});
     f.push_back({"local", MakeLocalForm(f.back().problem)});
     f.push_back({"trees", MakeManufacturedProblem(testing::TreeOptions(4), "trees")});
+    ManufacturedOptions springs = testing::TreeOptions(6);
+    springs.num_contacts = springs.num_unilateral = 0;
+    springs.num_soft = 16;
+    f.push_back({"springs-trees", MakeManufacturedProblem(springs, "springs-trees")});
     return f;
   }();
   return families;
@@ -576,7 +581,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{"subadmm", "factorization=aba", "trees"},
                       Variant{"subadmm", "factorization=dense;apply=bodies", "trees"},
                       Variant{"cond", "step=bb;operator=proximal", "global"},
-                      Variant{"cond", "chebyshev=off;step=power", "global"}),
+                      Variant{"cond", "chebyshev=off;step=power", "global"},
+                      Variant{"redmax", "linear=cholmod", "springs-trees"},
+                      Variant{"redmax", "linear=dense", "springs-trees"}),
     [](const auto& info) {
       std::string s = std::string(info.param.solver) + "_" + info.param.settings;
       for (char& ch : s)
