@@ -21,6 +21,7 @@ Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t seed);
 
 namespace {
 
@@ -181,6 +182,26 @@ const std::vector<SceneEntry>& Scenes() {
         NonNeg("rib_damping", 0.01, "Rayleigh time τ of the rib and stretcher joints, D = τ k [s]"),
         RealParam("dt", 0.01, 0, 1, "time step [s]", true)},
        100, 20, MakeUmbrella, 5, {"redmax"}, "redmax", 2},
+      // Feet on the floor: redmax cannot step it. local-newton solves every step to rounding in
+      // 50 iterations (nnewton stalls near 1e-4 at some touchdowns).
+      {"klann",
+       "six-legged Klann walker (003 §6, Figs. 1d, 5c): one crank shaft, per leg 4 more revolute "
+       "joints and 2 loop-closing pins (2 bilateral rows each), spherical feet on the floor; "
+       "chassis sliding in x and z, walking on its feet (chassis = 1, DOF = 27) or fixed with the "
+       "feet brushing the floor (0, DOF = 25); motor: PD servo (motor_kp > 0) or prescribed speed "
+       "(motor_kp = 0) of the shaft",
+       {Pos("crank_radius", 0.07, "crank length [m]; the linkage scales with it (leg ≈ 6.4 × crank)"),
+        RealParam("crank_speed", 1, -100, 100, "speed of the motor's target [rad/s]"),
+        NonNeg("motor_kp", 1000, "motor stiffness about the shaft [N·m/rad] (0: the speed prescribed, bilateral)"),
+        NonNeg("motor_kd", 20, "motor damping [N·m·s/rad] (0 with motor_kp = 0)"),
+        Pos("density", 2, "mass per metre of the bars [kg/m]"),
+        Pos("foot_radius", 0.01, "radius of the spherical feet [m]"),
+        NonNeg("clearance", 0, "initial gap below the lowest foot (chassis = 0: below the lowest point of the feet's path) [m]"),
+        NonNeg("leg_spacing", 0.08, "distance between neighbouring legs along the shaft [m]"),
+        Whole("chassis", 1, 0, 1, "1: a body sliding in x and z (walks on its feet), 0: the world (hanging)"),
+        Pos("chassis_mass", 10, "chassis mass with chassis = 1 [kg]"),
+        Mu(0.8), RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+       240, 24, MakeKlann, 200, {"local-newton", "nnewton"}, "local-newton", 50},
   };
   return entries;
 }

@@ -27,7 +27,8 @@ const SceneCase kCases[] = {{"laikago_drop", "robots=2", 1e-8},
                             {"soft_mat", "size=0.25", 0},
                             {"fem_beam", "size=0.5,pieces=4", 0},
                             {"cable", "links=40,bodies_per_subsystem=4", 0},
-                            {"pouring", "particles=9", 0}};
+                            {"pouring", "particles=9", 0},
+                            {"klann", "", 1e-8}};
 
 SimulateResult Record(const SceneCase& c, std::uint64_t seed) {
   SimulateOptions o;
