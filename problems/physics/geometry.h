@@ -42,6 +42,9 @@ struct Geom {
   double mu = 0.5;                // friction; a pair uses the geometric mean
   // Geoms that share a non-zero group never collide (e.g. adjacent links of one robot).
   int group = 0;
+  // The contact force acts at the body frame's origin instead of the contact point: a rod
+  // link's node, as in a rod model whose contacts act on nodal positions (no lever arm).
+  bool contact_at_origin = false;
 };
 
 // One contact point between geoms a and b, in world coordinates.

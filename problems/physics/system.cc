@@ -234,7 +234,8 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
         continue;
       }
       const Pose& T = inst_[o.instance].kin.world[o.link];
-      const Vec3 pl = T.inverse() * c.position;  // contact point in the link frame
+      // The contact point in the link frame (the frame's origin for a nodal contact).
+      const Vec3 pl = geoms_[geom].contact_at_origin ? Vec3::Zero() : T.inverse() * c.position;
       Eigen::Matrix<double, 3, 6> G;
       G << Mat3::Identity(), -Skew(pl);
       add_block(ci, o.instance, o.link, sign * (F * T.linear()) * G);

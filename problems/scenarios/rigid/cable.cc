@@ -47,9 +47,10 @@ Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   spec.poisson = p.at("poisson");
   spec.damping = p.at("damping");
   spec.mu = p.at("mu");
+  spec.nodal_contacts = p.at("nodal_contacts") != 0;
 
   StepOptions opt;
-  opt.dt = 0.01;  // 000 §IV: 10 ms for every example
+  opt.dt = p.at("dt");  // 000 §IV: 10 ms for every example
   Scene sc = NewScene(p, opt);
   MultibodySystem& s = *sc.system;
   AddFloor(s, spec.mu);
@@ -69,7 +70,7 @@ Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   start.translation() = Vec3(Rg, 0, z0);
   const Rod rod = AddRod(s, spec, start);
   if (per_subsystem > 1) s.GroupSubsystems(rod.first_instance, rod.links, per_subsystem, "cable");
-  const int grip = AddRodEndCoupling(s, rod, 0, true);
+  const int grip = AddRodEndCoupling(s, rod, 0, p.at("hard_grip") != 0);
 
   // The gripper circles the post counter-clockwise (towards +y first, pulling the cable along
   // its axis) at `turns_per_s`, rising by `pitch` per turn.

@@ -29,6 +29,7 @@ Rod AddRod(MultibodySystem& s, const RodSpec& spec, const Pose& start) {
   capsule.shape.half_length = 0.5 * l;
   capsule.mu = spec.mu;
   capsule.group = spec.group;
+  capsule.contact_at_origin = spec.nodal_contacts;
   auto model = std::make_shared<ArticulatedModel>(MakeFreeBody(
       "rod_link", mass, Vec3(across, across, 0.5 * mass * r * r).asDiagonal(), {capsule}));
   for (int i = 0; i < spec.links; ++i) {

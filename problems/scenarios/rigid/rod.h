@@ -15,6 +15,9 @@ struct RodSpec {
   double poisson = 0.3;    // ν
   double damping = 0.0;    // Rayleigh time τ [s]: D = τ K per row
   double mu = 0.5;         // friction of the link capsules
+  // Contacts act on the links' nodes (centres) rather than at the contact points: no lever arm,
+  // so a contact's rows touch only its link's translation (a nodal contact in 002's sense).
+  bool nodal_contacts = false;
   // The links' capsules all share this non-zero collision group: the rod has no self-contacts
   // (neighbouring capsules overlap at their joint). Negative values keep clear of the instance
   // groups of MultibodySystem::AddInstance.
