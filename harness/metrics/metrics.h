@@ -13,7 +13,7 @@ enum class Metric : int {
   kNatmapRel,          // ‖F_nat‖ / ‖q‖ (Acary et al. 2018)
   kNatmapSiconos,      // ‖F_nat‖ / max(‖q‖, ‖r‖, ‖u‖) (Siconos ≥ 2019)
   kFb,                 // Fischer–Burmeister error ‖φ_FB‖ (2-norm)
-  kFbAA,               // −log10 of the mean per-constraint FB error (000 "AA")
+  kFbAA,               // mean over constraints of −log10 FB error (000 "AA")
   kDyn,                // ‖A v − b − Jᵀλ‖ / max(1, ‖b‖)
   kPrimal,             // max_i ‖J_i v − z_i‖ with z from the strict operator (004:42 θ_p)
   kDual,               // ‖A v − b − Jᵀλ‖_∞ (004:42 θ_d)
@@ -40,7 +40,7 @@ constexpr std::array<const char*, kNumMetrics> kMetricMeanings = {
     "natural-map error divided by ‖q‖, dimensionless (the fclib campaign of Acary et al. 2018)",
     "natural-map error divided by max(‖q‖, ‖r‖, ‖u‖), dimensionless (Siconos Numerics since 2019)",
     "Fischer–Burmeister error ‖φ_FB‖, 2-norm over the rows",
-    "−log10 of the mean per-constraint Fischer–Burmeister error, digits (paper 000's \"AA\"; "
+    "mean over the constraints of −log10 of each one's Fischer–Burmeister error (floored at 1e-16), digits (paper 000's \"AA\"; "
     "higher is better)",
     "dynamics residual ‖A v − b − Jᵀλ‖ / max(1, ‖b‖), dimensionless (global form only)",
     "primal residual max_i ‖J_i v − z_i‖ with z from the strict operator (paper 004 eq. 42, θ_p)",

@@ -33,7 +33,7 @@ struct FrameSummary {
   double max_penetration_mm = 0.0;    // max over frames of dt · max(0, −(J v + e)), in mm
   double velocity_error = -1.0;       // mean ‖v − v*‖/‖v*‖ against the frames' references
   double res004 = 0.0;                // mean final res004
-  double fb_aa = 0.0;                 // mean of the 000 "AA" accuracy (−log10 mean FB error)
+  double fb_aa = 0.0;                 // mean of the 000 "AA" accuracy (mean −log10 FB error)
   std::vector<Outcome> statuses;  // one per frame
   std::vector<std::string> solver_infos;  // the solver's counters (Info()) per frame
 };

@@ -53,6 +53,7 @@ void CholmodLLT::Analyze(const SpMat& A) {
   L_ = cholmod_analyze(&s, &common_);
   if (!L_) throw Error("CholmodLLT: symbolic analysis failed");
   n_ = static_cast<int>(A.rows());
+  factor_nonzeros_ = common_.lnz, factor_flops_ = common_.fl;
   work_.assign(n_, 0.0);
 }
 

@@ -29,6 +29,10 @@ class CholmodLLT {
   bool Factorize(const SpMat& A);
   bool analyzed() const { return L_ != nullptr; }
   int rows() const { return n_; }
+  // From the symbolic analysis: nonzeros of L and the floating-point operations of one numeric
+  // factorization (CHOLMOD's lnz and fl); a solve costs about 4 nnz(L) operations.
+  double factor_nonzeros() const { return factor_nonzeros_; }
+  double factor_flops() const { return factor_flops_; }
 
   // x = A⁻¹ b. x may alias nothing else; sizes must match rows().
   void Solve(const Vec& b, Vec& x);
@@ -48,6 +52,7 @@ class CholmodLLT {
   cholmod_dense* Y_ = nullptr;
   cholmod_dense* E_ = nullptr;
   int n_ = 0;
+  double factor_nonzeros_ = 0.0, factor_flops_ = 0.0;
   std::vector<double> work_;  // n_ entries: the permuted right-hand side of Solve(raw)
 };
 

@@ -178,6 +178,12 @@ void SubAdmmNobodySolver::Accumulate(int j, double* g, double* h) {
 std::vector<std::pair<std::string, double>> SubAdmmNobodySolver::Info() const {
   auto info = SubAdmmBase::Info();
   info.push_back({"sparse_subsystems", static_cast<double>(sparse_subsystems_)});
+  // Sparse pieces' factors, summed: what one refactorization and one solve of each cost.
+  double nnz = 0.0, flops = 0.0;
+  for (const auto& c : chol_)
+    if (c) nnz += c->factor_nonzeros(), flops += c->factor_flops();
+  info.push_back({"factor_nnz", nnz});
+  info.push_back({"factor_flops", flops});
   return info;
 }
 
