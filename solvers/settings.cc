@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/parse_number.h"
 
 namespace ncp {
 namespace {
@@ -27,10 +28,10 @@ double ParseValue(const std::string& solver, const SettingSpec& s, const std::st
   }
   if (text == "true") return 1.0;
   if (text == "false") return 0.0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v))
-    throw Error(fmt::format("{}.{} = {}: must be a finite number", solver, s.name, text));
+  double v = 0.0;
+  if (!ParseDecimal(text, &v))
+    throw Error(fmt::format("{}.{} = {}: must be a finite number in decimal notation", solver,
+                            s.name, text));
   const bool ok = (s.min_open ? v > s.min : v >= s.min) && (s.max_open ? v < s.max : v <= s.max) &&
                   (!s.integer || v == std::floor(v));
   if (!ok) throw Error(fmt::format("{}.{} = {}: {}", solver, s.name, text, RangeRule(s)));

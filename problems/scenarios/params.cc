@@ -6,6 +6,7 @@
 
 #include "common/did_you_mean.h"
 #include "common/error.h"
+#include "common/parse_number.h"
 
 namespace ncp {
 
@@ -118,10 +119,10 @@ std::map<std::string, double> ParseParams(const std::string& scenario,
       throw Error(fmt::format("{}.{}: unknown parameter{} (known: {})", scenario, key,
                               DidYouMean(key, names), known.empty() ? "none" : known));
     }
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(v))
-      throw Error(fmt::format("{}.{} = {}: must be a finite number", scenario, key, text));
+    double v = 0.0;
+    if (!ParseDecimal(text, &v))
+      throw Error(fmt::format("{}.{} = {}: must be a finite number in decimal notation",
+                              scenario, key, text));
     CheckParam(scenario, *spec, v, text);
     out[key] = v;
   }

@@ -112,11 +112,18 @@ TEST(ScenarioParams, BadValuesAreOneLineErrorsNamingKeyValueAndRule) {
           {{"cable", {{"poisson", "0.5"}}}, "cable.poisson = 0.5: must be in [0, 0.5)"},
           {{"pouring", {{"tilt_time", "0"}}}, "pouring.tilt_time = 0: must be > 0"},
           // Not a finite number.
-          {{"random", {{"mu_min", "inf"}}}, "random.mu_min = inf: must be a finite number"},
-          {{"stir", {{"radius", "nan"}}}, "stir.radius = nan: must be a finite number"},
-          {{"stir", {{"spheres", "x"}}}, "stir.spheres = x: must be a finite number"},
-          {{"bolt_nut", {{"force", ""}}}, "bolt_nut.force = : must be a finite number"},
-          {{"card_houses", {{"levels", "3x"}}}, "card_houses.levels = 3x: must be a finite number"},
+          {{"random", {{"mu_min", "inf"}}},
+           "random.mu_min = inf: must be a finite number in decimal notation"},
+          {{"stir", {{"radius", "nan"}}},
+           "stir.radius = nan: must be a finite number in decimal notation"},
+          {{"stir", {{"spheres", "x"}}},
+           "stir.spheres = x: must be a finite number in decimal notation"},
+          {{"bolt_nut", {{"force", ""}}},
+           "bolt_nut.force = : must be a finite number in decimal notation"},
+          {{"card_houses", {{"levels", "3x"}}},
+           "card_houses.levels = 3x: must be a finite number in decimal notation"},
+          {{"stir", {{"spheres", "0x10"}}},
+           "stir.spheres = 0x10: must be a finite number in decimal notation"},
           // Rules between parameters, checked after the spec.
           {{"random", {{"mu_min", "2"}}}, "random.mu_min = 2: need 0 <= mu_min <= mu_max"},
           {{"dish_piling", {{"penetration", "0.01"}}},
@@ -157,7 +164,7 @@ TEST(ScenarioParams, ParseParamsKeepsDefaultsAndReadsGivenValues) {
   testing::ExpectError([&] { ParseParams("t", specs, {{"n", "11"}}); },
                        {"t.n = 11: must be a whole number in [1, 10]"});
   testing::ExpectError([&] { ParseParams("t", specs, {{"x", "-inf"}}); },
-                       {"t.x = -inf: must be a finite number"});
+                       {"t.x = -inf: must be a finite number in decimal notation"});
   testing::ExpectError([&] { ParseParams("t", {}, {{"x", "1"}}); },
                        {"t.x: unknown parameter (known: none)"});
 }
