@@ -2,12 +2,15 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ncp::testing {
 
@@ -34,10 +37,25 @@ inline CliResult RunCli(const std::string& args, const std::filesystem::path& di
   return r;
 }
 
+// The folders FreshDir made in this process, removed when it exits.
+inline std::vector<std::filesystem::path>& FreshDirs() {
+  static std::vector<std::filesystem::path> dirs;
+  return dirs;
+}
+
+// The process id keeps two test runs on one machine (a CI run and a developer's) apart.
 inline std::filesystem::path FreshDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("ncpbench_" + name);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("ncpbench_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  if (FreshDirs().empty()) {
+    std::atexit([] {
+      std::error_code ec;
+      for (const auto& d : FreshDirs()) std::filesystem::remove_all(d, ec);
+    });
+  }
+  FreshDirs().push_back(dir);
   return dir;
 }
 
