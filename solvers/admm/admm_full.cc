@@ -29,6 +29,15 @@ std::vector<SettingSpec> AdmmFullSettings::Specs() {
                    "their own scale; 0: one β for every row (004:28)"},
       };
   for (SettingSpec& x : AdaptationSpecs(d.balance, d.gamma, d.adapt_every, "")) specs.push_back(x);
+  specs.push_back(ChoiceSpec<kLinears>(
+      "linear", d.linear,
+      "the v̂ solve: cholmod = sparse Cholesky refactored when β changes; pcg-pbj = conjugate "
+      "gradients preconditioned by 003's projected block Jacobi (kinematic trees only)"));
+  specs.push_back({.name = "pcg_tol", .default_value = d.pcg_tol, .min = 0.0, .max = 1.0,
+                   .min_open = true, .help = "pcg-pbj: relative residual of each v̂ solve"});
+  specs.push_back({.name = "pcg_max_iters", .default_value = static_cast<double>(d.pcg_max_iters),
+                   .min = 1, .max = 1e6, .integer = true,
+                   .help = "pcg-pbj: most PCG iterations per v̂ solve"});
   return specs;
 }
 
@@ -41,6 +50,9 @@ AdmmFullSettings AdmmFullSettings::From(const Settings& s) {
   c.balance = s.Choice<PenaltyRule>("balance");
   c.gamma = s.Get("gamma");
   c.adapt_every = s.GetInt("adapt_every");
+  c.linear = s.Choice<Linear>("linear");
+  c.pcg_tol = s.Get("pcg_tol");
+  c.pcg_max_iters = s.GetInt("pcg_max_iters");
   return c;
 }
 
@@ -89,7 +101,24 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
   K_.makeCompressed();
   a_vals_.assign(Ka.valuePtr(), Ka.valuePtr() + Ka.nonZeros());
   j_vals_.assign(Kj.valuePtr(), Kj.valuePtr() + Kj.nonZeros());
-  chol_.Analyze(K_);
+  linear_ = set.linear, pcg_tol_ = set.pcg_tol, pcg_max_iters_ = set.pcg_max_iters;
+  pcg_iterations_ = 0;
+  if (linear_ == AdmmFullSettings::Linear::kPcgPbj) {
+    std::string why;
+    if (!trees_.Init(p, &why)) {
+      message_ = "admm-full: linear=pcg-pbj needs kinematic trees: " + why +
+                 "; linear=cholmod applies";
+      return Status::kNotApplicable;
+    }
+    std::vector<int> all(p.num_constraints());
+    std::vector<double> w(p.num_constraints());
+    for (int i = 0; i < p.num_constraints(); ++i) all[i] = i, w[i] = rw_[p.constraints[i].row];
+    pbj_.Init(p, all, w, trees_);
+    pcg_.Resize(p.num_dofs());
+    residual_ = Vec::Zero(p.num_dofs()), dv_ = Vec::Zero(p.num_dofs());
+  } else {
+    chol_.Analyze(K_);
+  }
   refactorizations_ = 0;
   if (!Refactorize()) {
     message_ = "A + beta J^T J: not positive definite (Cholesky failed)";
@@ -112,8 +141,8 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
     rhs_.noalias() = Jt_ * lambda_;
     rhs_ += p.b;
     v_ = Vec::Zero(n);
-    if (ok) chol_.Solve(rhs_, v_);
-    if (!ok || !AllFinite(v_)) v_.setZero();
+    if (!ok || !SolveK(rhs_, v_) || !AllFinite(v_)) v_.setZero();
+    message_.clear();
     if (!Refactorize()) {
       message_ = "A + beta J^T J: not positive definite (Cholesky failed)";
       return Status::kFailed;
@@ -129,7 +158,34 @@ bool AdmmFullSolver::Refactorize() {
   double* k = K_.valuePtr();
   for (std::size_t i = 0; i < a_vals_.size(); ++i) k[i] = a_vals_[i] + beta_ * j_vals_[i];
   ++refactorizations_;
+  if (linear_ == AdmmFullSettings::Linear::kPcgPbj) {
+    pbj_.SetScale(beta_);
+    return pbj_.Factorize();
+  }
   return chol_.Factorize(K_);
+}
+
+bool AdmmFullSolver::SolveK(const Vec& rhs, Vec& x) {
+  if (linear_ == AdmmFullSettings::Linear::kCholmod) {
+    chol_.Solve(rhs, x);
+    return true;
+  }
+  // K dv = rhs − K x from the previous v̂, relative to ‖rhs‖.
+  residual_.noalias() = K_ * x;
+  residual_ = rhs - residual_;
+  const Pcg::Result r = pcg_.Solve([this](const Vec& a, Vec& y) { y.noalias() = K_ * a; },
+                                   [this](const Vec& a, Vec& z) { pbj_.Apply(a, z); },
+                                   [this] { return PastDeadline(); }, residual_, dv_, pcg_tol_,
+                                   pcg_max_iters_, rhs.norm());
+  pcg_iterations_ += r.iterations;
+  x += dv_;
+  if (r.end == Pcg::End::kMaxIterations || r.end == Pcg::End::kBreakdown) {
+    message_ = r.end == Pcg::End::kBreakdown
+                   ? "PCG broke down (A + β JᵀJ not positive definite, or non-finite values)"
+                   : "PCG reached pcg_max_iters without pcg_tol";
+    return false;
+  }
+  return true;
 }
 
 Status AdmmFullSolver::Iterate() {
@@ -138,7 +194,7 @@ Status AdmmFullSolver::Iterate() {
   Jv_ = beta_ * rw_.cwiseProduct(z_) - u_;  // reuse Jv_ as the m-vector workspace
   rhs_.noalias() = Jt_ * Jv_;
   rhs_ += p.b;
-  chol_.Solve(rhs_, v_);
+  if (!SolveK(rhs_, v_)) return Status::kFailed;
   Jv_.noalias() = p.J * v_;
   // λ, z, u steps per constraint (closed form of 004:14–16).
   theta_p_ = 0.0;
@@ -207,7 +263,8 @@ std::vector<std::pair<std::string, double>> AdmmFullSolver::Info() const {
   return {{"beta", beta_},
           {"theta_p", theta_p_},
           {"theta_d", theta_d_},
-          {"refactorizations", static_cast<double>(refactorizations_)}};
+          {"refactorizations", static_cast<double>(refactorizations_)},
+          {"pcg_iterations", static_cast<double>(pcg_iterations_)}};
 }
 
 SolverStats AdmmFullSolver::Stats() const {

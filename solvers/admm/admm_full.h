@@ -7,6 +7,9 @@
 
 #include "problems/linalg/cholmod_llt.h"
 #include "solvers/common/adaptive_penalty.h"
+#include "solvers/redmax/body_trees.h"
+#include "solvers/redmax/pcg.h"
+#include "solvers/redmax/projected_block_jacobi.h"
 #include "solvers/solver.h"
 
 namespace ncp {
@@ -18,6 +21,13 @@ struct AdmmFullSettings {
   static constexpr auto kBetaRules =
       ChoiceNames<BetaRule>({{BetaRule::kMass, "mass"}, {BetaRule::kDensity, "density"}});
 
+  // How (A + β JᵀJ) v̂ = r is solved: CHOLMOD, refactored when β changes, or PCG with 003's
+  // projected block-Jacobi preconditioner (on kinematic trees: β's terms enter only on each
+  // body's 6×6 block, refactored in O(bodies)), warm-started from the previous v̂.
+  enum class Linear { kCholmod, kPcgPbj };
+  static constexpr auto kLinears =
+      ChoiceNames<Linear>({{Linear::kCholmod, "cholmod"}, {Linear::kPcgPbj, "pcg-pbj"}});
+
   double beta = 0.0;  // 0: from beta_rule
   BetaRule beta_rule = BetaRule::kMass;
   bool adaptive = true;
@@ -25,6 +35,9 @@ struct AdmmFullSettings {
   PenaltyRule balance = PenaltyRule::kRelative;
   double gamma = 10.0;
   int adapt_every = 1;
+  Linear linear = Linear::kCholmod;
+  double pcg_tol = 1e-10;  // relative to the right-hand side
+  int pcg_max_iters = 1000;
 
   static std::vector<SettingSpec> Specs();
   static AdmmFullSettings From(const Settings& s);
@@ -43,6 +56,9 @@ class AdmmFullSolver : public Solver {
 
  private:
   bool Refactorize();
+  // x = (A + β JᵀJ)⁻¹ rhs, x holding the initial guess on the PCG route; false with message_
+  // set when PCG does not reach its tolerance.
+  bool SolveK(const Vec& rhs, Vec& x);
   static double InitialBeta(const ContactProblem& p);
 
   const ContactProblem* p_ = nullptr;
@@ -52,6 +68,14 @@ class AdmmFullSolver : public Solver {
   SpMat K_;                        // A + β JᵀJ; its values are rebuilt in place when β changes
   std::vector<double> a_vals_, j_vals_;  // A and JᵀJ on K's pattern
   CholmodLLT chol_;
+  AdmmFullSettings::Linear linear_ = AdmmFullSettings::Linear::kCholmod;
+  double pcg_tol_ = 1e-10;
+  int pcg_max_iters_ = 1000;
+  BodyTrees trees_;
+  ProjectedBlockJacobi pbj_;
+  Pcg pcg_;
+  Vec residual_, dv_;  // PCG workspaces
+  long pcg_iterations_ = 0;
   SpMat Jt_;
   Vec rw_;  // per row: weight of β (the same for a constraint's rows)
   Vec v_, z_, u_, lambda_, Jv_, rhs_, tmp_, Av_;

@@ -17,8 +17,15 @@ namespace ncp {
 
 class ProjectedBlockJacobi {
  public:
-  // soft: indices of the problem's soft constraints; trees: Init()ed on p, outliving this.
+  // soft: indices of the problem's soft constraints, each weighted by its damping d_i; trees:
+  // Init()ed on p, outliving this. The scale is 1.
   void Init(const ContactProblem& p, const std::vector<int>& soft, BodyTrees& trees);
+  // Any rows: constraint rows[k] weighted by weights[k] (e.g. an ADMM's per-constraint penalty
+  // weights), so that P = A + s Σ_k w_k (…) with the scale s of SetScale (initially 1).
+  void Init(const ContactProblem& p, const std::vector<int>& constraints,
+            const std::vector<double>& weights, BodyTrees& trees);
+  // P = A + s Σ w (…) for the next Factorize (an ADMM's β). No allocation.
+  void SetScale(double s);
   // The articulated-body factorization of every subsystem's K; false when one is not SPD.
   bool Factorize();
   // z = P⁻¹ r (z must not alias r).
@@ -28,8 +35,8 @@ class ProjectedBlockJacobi {
 
  private:
   BodyTrees* trees_ = nullptr;
-  std::vector<Mat6> H_;  // per grouped body
-  std::vector<double> diag_;  // per dof: the joint-space soft rows' d J²
+  std::vector<Mat6> S_, H_;  // per grouped body: Σ w J_{i,b}ᵀ J_{i,b}, and M_b + s S_b
+  std::vector<double> diag_unit_, diag_;  // per dof: the joint-space rows' w J², and s times it
 };
 
 }  // namespace ncp

@@ -582,6 +582,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{"subadmm", "factorization=dense;apply=bodies", "trees"},
                       Variant{"cond", "step=bb;operator=proximal", "global"},
                       Variant{"cond", "chebyshev=off;step=power", "global"},
+                      Variant{"admm-full", "linear=pcg-pbj", "trees"},
                       Variant{"redmax", "linear=cholmod", "springs-trees"},
                       Variant{"redmax", "linear=dense", "springs-trees"}),
     [](const auto& info) {
