@@ -1,6 +1,8 @@
 // Solver settings: defaults, parsing, and errors naming field, value and rule.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "common/error.h"
 #include "solvers/apgd/apgd.h"
 #include "solvers/registry.h"
@@ -64,6 +66,20 @@ TEST(Settings, ChoiceRefusesNonChoiceSettingsAndBadIndices) {
   EXPECT_EQ(error_of("mode"), "t.mode = 3: not the index of one of its 3 choices");
   EXPECT_EQ(error_of("half"), "t.half = 0.5: not the index of one of its 2 choices");
   EXPECT_EQ(error_of("nosuch"), "t.nosuch: no such setting");
+}
+
+// A default a user could not type back is a spec's mistake: every numeric default of every entry
+// lies within its own range (and is whole where the setting is an integer).
+TEST(Settings, EveryNumericDefaultSatisfiesItsOwnRule) {
+  for (const SolverEntry& e : Solvers())
+    for (const SettingSpec& spec : e.settings) {
+      if (!spec.choices.empty()) continue;
+      const double v = spec.default_value;
+      const bool ok = (spec.min_open ? v > spec.min : v >= spec.min) &&
+                      (spec.max_open ? v < spec.max : v <= spec.max) &&
+                      (!spec.integer || v == std::floor(v));
+      EXPECT_TRUE(ok) << e.name << "." << spec.name << " = " << v;
+    }
 }
 
 // Every choice read by a solver goes through Choice: each default is one of its choices.
