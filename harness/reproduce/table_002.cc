@@ -47,21 +47,20 @@ const SceneCase kCable{"002-table5", "Table V", "cable", "cable winding", "force
                        "nnewton", 20, "hard_grip=0,nodal_contacts=1,dt=0.001", 100};
 
 std::vector<ContactProblem> Frames(const SceneCase& c, int frames, bool quiet,
-                                   std::vector<WarmStart>* warm, const char* params = nullptr,
-                                   const char* stepper = nullptr, int stepper_iters = 0) {
+                                   std::vector<WarmStart>* warm) {
   SimulateOptions sim;
-  sim.solver = stepper ? stepper : c.stepper;
-  sim.iters = stepper ? stepper_iters : c.stepper_iters;
+  sim.solver = c.stepper;
+  sim.iters = c.stepper_iters;
   sim.step_tol = 1e-9;
   sim.quiet = quiet;
   sim.reference_solvers = {"admm-full", "pgs"};
   sim.reference_tol = 1e-10;
-  if (!quiet) std::fprintf(stderr, "%s: simulating %s with %s\n", c.id, c.scene, sim.solver.c_str());
+  if (!quiet) std::fprintf(stderr, "%s: simulating %s with %s\n", c.id, c.scene, c.stepper);
   const SceneEntry* e = FindScene(c.scene);
-  sim.every = c.every > 0 ? c.every : e ? e->default_every : 0;
-  sim.steps = frames * sim.every;
+  sim.every = e ? e->default_every : 0;
+  if (c.every > 0) sim.every = c.every, sim.steps = frames * c.every;  // else the scene's steps
   if (e) UseSceneReferences(*e, sim);  // as `generate`
-  return SceneFrames(c.scene, ParseKeyValues(params ? params : c.params), frames, sim, 1, warm);
+  return SceneFrames(c.scene, ParseKeyValues(c.params), frames, sim, 1, warm);
 }
 
 // What the paper's cable setting does for cond: frames of our scene with each of its three parts
