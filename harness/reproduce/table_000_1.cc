@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 
 #include "harness/metrics/evaluator.h"
@@ -16,6 +15,7 @@
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/reproduce/solver_info.h"
 #include "harness/runner.h"
 #include "solvers/registry.h"
 #include "solvers/settings.h"
@@ -74,10 +74,8 @@ std::string BeamAccuracy(const std::vector<ContactProblem>& frames, const Reprod
       cost.setup_ms += 1e3 * rec.setup_time_s / frames.size();
       cost.iteration_ms += 1e3 * (rec.total_time_s - rec.setup_time_s) /
                            std::max(1, rec.iterations) / frames.size() / 3;
-      for (const auto& [key, val] : ParseKeyValues(rec.solver_info)) {
-        if (key == "factor_flops") cost.flops += std::atof(val.c_str()) / frames.size() / 3;
-        if (key == "factor_nnz") cost.nnz += std::atof(val.c_str()) / frames.size() / 3;
-      }
+      cost.flops += InfoValue(rec.solver_info, "factor_flops", 0.0) / frames.size() / 3;
+      cost.nnz += InfoValue(rec.solver_info, "factor_nnz", 0.0) / frames.size() / 3;
       if (sol.lambda.size() != p.num_rows() || sol.v.size() != p.num_dofs()) continue;
       const Vec u = ev.ConstraintVelocity(sol.lambda);
       const Vec uv = p.J * sol.v + p.e;

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/reproduce/solver_info.h"
 
 namespace ncp {
 namespace {
@@ -104,8 +104,7 @@ std::string CableSetting(const ReproduceOptions& opt) {
                                        fmt::format("cable-setting{}", k++));
     double nodes = 0.0;
     for (const std::string& info : r.solver_infos)
-      for (const auto& [key, val] : ParseKeyValues(info))
-        if (key == "virtual_nodes") nodes += std::atof(val.c_str()) / r.solver_infos.size();
+      nodes += InfoValue(info, "virtual_nodes", 0.0) / r.solver_infos.size();
     md += fmt::format("| {} | `{}` | {:.0f} | {}/{} | {:.0f} | {:.2g} |\n", v.label, v.params, nodes,
                       r.reached, r.frames, r.iterations, r.res004);
   }

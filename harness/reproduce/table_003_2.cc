@@ -18,6 +18,7 @@
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/reproduce/solver_info.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -40,13 +41,6 @@ const Variant kVariants[] = {
     {"umbrella", "Umbrella", "umbrella", "", "stretcher_pieces", {5, 8, 11, 16, 23}, 1.0}};
 const char* kRoutes[] = {"pcg-pbj", "cholmod", "dense"};
 constexpr int kRounds = 3;          // best of: one slow spell of a shared machine stays out
-
-// The counter `key` of a solver's Info() string "k=v;k=v"; NaN when absent.
-double InfoValue(const std::string& info, const std::string& key) {
-  const std::map<std::string, std::string> items = ParseKeyValues(info);
-  const auto it = items.find(key);
-  return it == items.end() ? NAN : std::stod(it->second);
-}
 
 struct Point {
   int dof = 0;
@@ -91,8 +85,8 @@ Point Measure(const Variant& v, int size, int frames, const ReproduceOptions& op
       if (r == 0 && round == 0) {
         double iters = 0.0, solves = 0.0;
         for (const std::string& info : s.solver_infos) {
-          iters += InfoValue(info, "pcg_iterations");
-          solves += InfoValue(info, "schur_rows") + 1;  // one per closure row, then the step's
+          iters += InfoValue(info, "pcg_iterations", NAN);
+          solves += InfoValue(info, "schur_rows", NAN) + 1;  // one per closure row, then the step's
         }
         pt.pcg_iters = iters / std::max<std::size_t>(1, s.solver_infos.size());
         pt.pcg_per_solve = iters / std::max(solves, 1.0);

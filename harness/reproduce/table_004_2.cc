@@ -13,18 +13,13 @@
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
+#include "harness/reproduce/solver_info.h"
 #include "harness/runner.h"
 #include "problems/scenarios/scenarios.h"
 #include "solvers/settings.h"
 
 namespace ncp {
 namespace {
-
-double InfoValue(const std::string& info, const std::string& key) {
-  for (const auto& [k, v] : ParseKeyValues(info))
-    if (k == key) return std::stod(v);
-  return 0.0;
-}
 
 struct Column {
   const char* label;
@@ -54,12 +49,12 @@ std::string Run(const ReproduceOptions& opt) {
       const Evaluator ev(p);
       const RunRecord r1 = RunOne(p, ev, job, first, nullptr, 0);
       Record(opt, r1, "first-loop");
-      first_loop[c.label] += InfoValue(r1.solver_info, "inner_iterations") / cases.size();
+      first_loop[c.label] += InfoValue(r1.solver_info, "inner_iterations", 0.0) / cases.size();
       const RunRecord r = RunOne(p, ev, job, ro, nullptr, 0);
       Record(opt, r, "10-loops");
-      solves[c.label] += InfoValue(r.solver_info, "surrogate_solves") / cases.size();
-      inner[c.label] += InfoValue(r.solver_info, "inner_iterations") / cases.size();
-      failures[c.label] += 100.0 * InfoValue(r.solver_info, "inner_failures") / (10.0 * cases.size());
+      solves[c.label] += InfoValue(r.solver_info, "surrogate_solves", 0.0) / cases.size();
+      inner[c.label] += InfoValue(r.solver_info, "inner_iterations", 0.0) / cases.size();
+      failures[c.label] += 100.0 * InfoValue(r.solver_info, "inner_failures", 0.0) / (10.0 * cases.size());
       const double res = r.final_metrics[Metric::kRes004];
       residual[c.label] += -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / cases.size();
     }
