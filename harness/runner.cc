@@ -151,6 +151,12 @@ RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions
 RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
                  const RunOptions& opt, const WarmStart* warm, int repeat,
                  WarmStart* solution) {
+  if (std::string why = NotApplicableReason(*job.entry, p); !why.empty()) {
+    RunRecord r = JobRow(p, job, opt, repeat);
+    r.status = Outcome::kNotApplicable;
+    r.message = std::move(why);
+    return r;
+  }
   if (job.entry->isolated && !InIsolatedJob())
     return RunIsolated(p, ev, job, opt, warm, repeat, solution);
   RunRecord r = JobRow(p, job, opt, repeat);

@@ -80,8 +80,8 @@ ProblemPtr MakeProblem(pyb::object A, pyb::object b, pyb::object J, pyb::object 
   for (std::size_t i = 0; i < n; ++i) {
     if (!(t[i] >= 0 && t[i] <= 255 && t[i] == std::floor(t[i])))
       throw Error(
-          fmt::format("types[{}] = {}: must be 0 (contact), 1 (unilateral), 2 (bilateral) "
-                      "or 3 (soft)",
+          fmt::format("types[{}] = {}: must be 0 (contact), 1 (unilateral), 2 (bilateral), "
+                      "3 (soft) or 4 (joint friction)",
                       i, t[i]));
     Constraint c;
     c.type = static_cast<ConstraintType>(static_cast<int>(t[i]));  // Validate checks the range

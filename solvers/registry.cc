@@ -77,6 +77,19 @@ std::vector<SolverEntry>& Registry() {
 
 const std::vector<SolverEntry>& Solvers() { return Registry(); }
 
+std::string NotApplicableReason(const SolverEntry& e, const ContactProblem& p) {
+  if (e.joint_friction) return {};
+  for (const Constraint& c : p.constraints)
+    if (c.type == ConstraintType::kJointFriction) {
+      std::string takers;
+      for (const SolverEntry& s : Solvers())
+        if (s.joint_friction) takers += (takers.empty() ? "" : ", ") + s.name;
+      return fmt::format("solver '{}': does not handle joint-friction constraints (solvers that "
+                         "do: {})", e.name, takers.empty() ? "none" : takers);
+    }
+  return {};
+}
+
 void RegisterSolver(SolverEntry entry) {
   if (entry.name.empty()) throw Error("solver name = '': must not be empty");
   if (!entry.make)

@@ -34,7 +34,14 @@ struct SolverEntry {
   // Run each job in a forked child with a memory cap (harness/isolated_run.h): for peer
   // libraries that can end the process (MPI_Abort, exit) or exhaust the machine's memory.
   bool isolated = false;
+  // Handles joint-friction constraints (ConstraintType::kJointFriction, 003 §5.2). Every other
+  // solver is refused on problems that have them before Setup (NotApplicableReason), so that no
+  // solver reads their two rows as something else.
+  bool joint_friction = false;
 };
+
+// Empty when `e` can be set up on `p`; else the one-line reason it is not applicable.
+std::string NotApplicableReason(const SolverEntry& e, const ContactProblem& p);
 
 // The built-in solvers, then the registered ones in registration order.
 const std::vector<SolverEntry>& Solvers();

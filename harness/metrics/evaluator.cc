@@ -1,5 +1,6 @@
 #include "harness/metrics/evaluator.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -37,6 +38,13 @@ double ResidualNorm(const Constraint& c, const double* lam, const double* u, con
   return std::sqrt(s);
 }
 
+// λ_t − clamp(λ_t − u_t, ±μ|λ_n|): zero iff λ_t is the friction of maximal dissipation under the
+// joint's normal impulse.
+double JointFrictionError(double mu, const double* lam, const double* u) {
+  const double bound = mu * std::abs(lam[0]);
+  return lam[1] - std::clamp(lam[1] - u[1], -bound, bound);
+}
+
 }  // namespace
 
 double NatmapErrorSquared(const Constraint& c, const double* lam, const double* u,
@@ -53,6 +61,10 @@ double NatmapErrorSquared(const Constraint& c, const double* lam, const double* 
     case ConstraintType::kSoft: {  // λ + k e + d J v̂, with J v̂ = u − e
       const double d = lam[0] + c.stiffness * e[0] + c.damping * (u[0] - e[0]);
       return d * d;
+    }
+    case ConstraintType::kJointFriction: {
+      const double d = JointFrictionError(c.mu, lam, u);
+      return u[0] * u[0] + d * d;
     }
   }
   return 0.0;
@@ -77,6 +89,8 @@ double FischerBurmeisterError(const Constraint& c, const double* lam, const doub
       return std::abs(u[0]);
     case ConstraintType::kSoft:
       return std::abs(lam[0] + c.stiffness * e[0] + c.damping * (u[0] - e[0]));
+    case ConstraintType::kJointFriction:  // a box, not a cone: its natural map stands in for FB
+      return std::hypot(u[0], JointFrictionError(c.mu, lam, u));
   }
   return 0.0;
 }
@@ -145,6 +159,10 @@ Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
       // Maximal dissipation: λ_t minimizes λ_t·u_t over the disk of radius μλ_n, i.e.
       // μ λ_n ‖u_t‖ + λ_t·u_t = 0; continuous also where u_t → 0.
       diss = std::max(diss, std::abs(c.mu * std::max(l[0], 0.0) * utn + l[1] * uc[1] + l[2] * uc[2]));
+    }
+    if (c.type == ConstraintType::kJointFriction) {
+      cone = std::max(cone, std::abs(l[1]) - c.mu * std::abs(l[0]));
+      diss = std::max(diss, std::abs(c.mu * std::abs(l[0]) * std::abs(uc[1]) + l[1] * uc[1]));
     }
   }
   const int nc = std::max(1, p_.num_constraints());

@@ -338,9 +338,9 @@ std::vector<Constraint> ReadConstraints(const Group& g) {
   }
   std::vector<Constraint> cs(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (type[i] > static_cast<std::uint8_t>(ConstraintType::kSoft)) {
-      g.Fail("constraint_type",
-             fmt::format("value {} at index {} is not a constraint type (0..3)", type[i], i));
+    if (type[i] > kMaxConstraintType) {
+      g.Fail("constraint_type", fmt::format("value {} at index {} is not a constraint type (0..{})",
+                                            type[i], i, kMaxConstraintType));
     }
     cs[i].type = static_cast<ConstraintType>(type[i]);
     cs[i].row = row[i];

@@ -567,8 +567,11 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
     } else if (c.type == ConstraintType::kUnilateral) {  // a μ = 0 contact, zero tangent rows
       contact_rows.insert(contact_rows.end(), {c.row, -1, -1});
       mu.push_back(0.0);
-    } else {
+    } else if (c.type == ConstraintType::kBilateral) {
       bilateral_rows.push_back(c.row);
+    } else {  // fclib has no friction on bilateral rows
+      throw Error(fmt::format("{}: constraint {} is {}: fclib holds contacts and bilateral rows "
+                              "only", path, types.size() - 1, ToString(c.type)));
     }
   }
   if (contact_rows.empty()) {

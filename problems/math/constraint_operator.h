@@ -11,7 +11,8 @@ namespace ncp {
 static_assert(static_cast<int>(ConstraintType::kContact) == kContactCode &&
               static_cast<int>(ConstraintType::kUnilateral) == kUnilateralCode &&
               static_cast<int>(ConstraintType::kBilateral) == kBilateralCode &&
-              static_cast<int>(ConstraintType::kSoft) == kSoftCode);
+              static_cast<int>(ConstraintType::kSoft) == kSoftCode &&
+              static_cast<int>(ConstraintType::kJointFriction) == kJointFrictionCode);
 
 // x: trial multiplier (rows of the constraint); e: bias rows; y: result.
 inline void ApplyConstraintOperator(const Constraint& c, double beta, const double* x,

@@ -16,6 +16,7 @@ enum ConstraintCode : unsigned char {
   kUnilateralCode = 1,
   kBilateralCode = 2,
   kSoftCode = 3,
+  kJointFrictionCode = 4,
 };
 
 // x: trial multiplier λ* = −β J_i v̂ − u_i − β e_i (rows of the constraint); e: bias rows;
@@ -40,6 +41,14 @@ NCP_HD void ApplyConstraintOperator(unsigned char type, double mu, double stiffn
       // 004:15 rewritten in λ*: λ = (d λ* + d β e − β k e) / (d + β).
       y[0] = (damping * x[0] + beta * (damping - stiffness) * e[0]) / (damping + beta);
       return;
+    case kJointFrictionCode: {
+      // n bilateral; t clamped to the box of the trial normal impulse (λ_n itself at a solution,
+      // where u_n = 0): zero residual exactly at 003's joint-friction solutions.
+      y[0] = x[0];
+      const double bound = mu * (x[0] < 0.0 ? -x[0] : x[0]);
+      y[1] = x[1] > bound ? bound : (x[1] < -bound ? -bound : x[1]);
+      return;
+    }
   }
 }
 

@@ -12,6 +12,7 @@ const char* ToString(ConstraintType t) {
     case ConstraintType::kUnilateral: return "unilateral";
     case ConstraintType::kBilateral: return "bilateral";
     case ConstraintType::kSoft: return "soft";
+    case ConstraintType::kJointFriction: return "joint-friction";
   }
   return "unknown";
 }

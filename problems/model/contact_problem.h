@@ -22,15 +22,22 @@ enum class ConstraintType : std::uint8_t {
   kUnilateral = 1,  // 1 row, 0 ≤ λ ⟂ J v + e ≥ 0 (004:3)
   kBilateral = 2,   // 1 row, J v + e = 0, λ free
   kSoft = 3,        // 1 row, λ = −k e − d J v (004:4), k = stiffness, d = damping
+  // 2 rows [n, t]: an implicit contact of a joint (003 §5.2), bilateral in n (J_n v + e_n = 0,
+  // λ_n free: the joint cannot come apart) with friction |λ_t| ≤ μ |λ_n| of maximal dissipation
+  // along t (λ_t = clamp(λ_t − u_t, ±μ|λ_n|), 003:12's box, exact for a 1-dof joint).
+  kJointFriction = 4,
 };
+inline constexpr int kMaxConstraintType = 4;
 
-inline int RowsOf(ConstraintType t) { return t == ConstraintType::kContact ? 3 : 1; }
+inline int RowsOf(ConstraintType t) {
+  return t == ConstraintType::kContact ? 3 : t == ConstraintType::kJointFriction ? 2 : 1;
+}
 const char* ToString(ConstraintType t);
 
 struct Constraint {
   ConstraintType type = ConstraintType::kContact;
   int row = 0;             // first row of this constraint in J (rows are contiguous)
-  double mu = 0.0;         // friction coefficient (contact only)
+  double mu = 0.0;         // friction coefficient (contact and joint friction)
   double stiffness = 0.0;  // k (soft only)
   double damping = 0.0;    // d (soft only)
   int rows() const { return RowsOf(type); }

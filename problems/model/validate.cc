@@ -47,15 +47,17 @@ std::string CheckConstraints(const ContactProblem& p, int rows) {
   std::int64_t next = 0;  // 64-bit: a corrupt row near INT_MAX must not overflow the sum
   for (int i = 0; i < p.num_constraints(); ++i) {
     const Constraint& c = p.constraints[i];
-    if (static_cast<int>(c.type) > 3)
-      return fmt::format("constraint[{}].type = {}: must be 0..3", i, static_cast<int>(c.type));
+    if (static_cast<int>(c.type) > kMaxConstraintType)
+      return fmt::format("constraint[{}].type = {}: must be 0..{}", i, static_cast<int>(c.type),
+                         kMaxConstraintType);
     if (c.row != next)
       return fmt::format("constraint[{}].row = {}: must be {} (rows are contiguous, in order)", i,
                          c.row, next);
     next += c.rows();
     if (!std::isfinite(c.mu))  // unused on other rows, but a NaN there is a corrupt file
       return fmt::format("constraint[{}].mu = {}: must be finite", i, c.mu);
-    if (c.type == ConstraintType::kContact && !(c.mu >= 0.0 && std::isfinite(c.mu)))
+    if ((c.type == ConstraintType::kContact || c.type == ConstraintType::kJointFriction) &&
+        !(c.mu >= 0.0 && std::isfinite(c.mu)))
       return fmt::format("constraint[{}].mu = {}: must be finite and >= 0", i, c.mu);
     if (c.type == ConstraintType::kSoft) {
       if (!(c.stiffness > 0.0 && std::isfinite(c.stiffness)))

@@ -1,6 +1,7 @@
 #include "solvers/al/operator_jacobian.h"
 
 #include <cmath>
+#include "common/error.h"
 
 namespace ncp {
 namespace {
@@ -61,6 +62,8 @@ void OperatorJacobian(const Constraint& c, double beta, const double* x, ConeOpe
       D.setZero();
       D(0, 0) = c.damping / (c.damping + beta);
       return;
+    case ConstraintType::kJointFriction:  // refused before Setup (NotApplicableReason)
+      throw Error("joint-friction constraint: not handled by this solver");
   }
 }
 
@@ -79,6 +82,8 @@ double OperatorPotential(const Constraint& c, double beta, const double* x, cons
       const double c0 = beta * (c.damping - c.stiffness) * e[0] / (c.damping + beta);
       return 0.5 * a * x[0] * x[0] + c0 * x[0];
     }
+    case ConstraintType::kJointFriction:  // refused before Setup (NotApplicableReason)
+      throw Error("joint-friction constraint: not handled by this solver");
   }
   return 0.0;
 }

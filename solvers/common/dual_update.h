@@ -31,6 +31,15 @@ inline double UpdateScalarRow(ConstraintType t, double lam, double u, double wrr
   return t == ConstraintType::kUnilateral ? (trial > 0 ? trial : 0.0) : trial;
 }
 
+// Tangential row of a joint-friction constraint (ConstraintType::kJointFriction): a projected
+// Gauss–Seidel step on the box |λ_t| ≤ μ |λ_n| (003:12), the normal held.
+inline double UpdateJointFrictionTangent(double mu, double lam_n, double lam_t, double u_t,
+                                         double wtt, double omega) {
+  const double trial = wtt > 0 ? lam_t - omega * u_t / wtt : lam_t;
+  const double bound = mu * std::abs(lam_n);
+  return trial > bound ? bound : (trial < -bound ? -bound : trial);
+}
+
 // Tangential part of a contact update: λ_t ← clamp(λ_t − ω h u_t, μ λ_n) (strict operator).
 inline void UpdateTangent(double mu, double lam_n, double h, double omega, double u1, double u2,
                           double& l1, double& l2) {

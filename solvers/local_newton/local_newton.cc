@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "solvers/common/dual_update.h"
+#include "common/error.h"
 
 namespace ncp {
 
@@ -41,6 +42,8 @@ void AlartCurnier(const Constraint& c, const double* rho, const double* r, const
       return;
     }
     case ConstraintType::kContact: break;
+    case ConstraintType::kJointFriction:  // refused before Setup (NotApplicableReason)
+      throw Error("joint-friction constraint: not handled by this solver");
   }
   const double xn = r[0] - rho[0] * u[0];
   const bool active = xn > 0;

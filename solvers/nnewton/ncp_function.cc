@@ -1,6 +1,7 @@
 #include "solvers/nnewton/ncp_function.h"
 
 #include <cmath>
+#include "common/error.h"
 
 namespace ncp {
 namespace {
@@ -78,6 +79,8 @@ void NcpFunction(const Constraint& c, double rho, const double* u, const double*
         (*Dl)(0, 0) = 1.0;
       }
       return;
+    case ConstraintType::kJointFriction:  // refused before Setup (NotApplicableReason)
+      throw Error("joint-friction constraint: not handled by this solver");
   }
 }
 

@@ -12,7 +12,8 @@ SolverEntry PgsEntry() {
           .settings = PgsSettings::Specs(),
           .local = LocalUse::kAsStored,
           .make = [] { return std::make_unique<PgsSolver>(); },
-          .deterministic = true};
+          .deterministic = true,
+          .joint_friction = true};
 }
 
 }  // namespace ncp

@@ -37,6 +37,14 @@ void PgsSolver::Sweep() {
   for (std::size_t i = 0; i < cs.size(); ++i) {
     const Constraint& c = cs[i];
     const int r = c.row;
+    if (c.type == ConstraintType::kJointFriction) {  // n bilateral, then t in its box
+      const double un = q[r] + RowDot(W, r, lambda_);
+      lambda_[r] = UpdateScalarRow(ConstraintType::kBilateral, lambda_[r], un, dual_.diag[r], w);
+      const double ut = q[r + 1] + RowDot(W, r + 1, lambda_);
+      lambda_[r + 1] =
+          UpdateJointFrictionTangent(c.mu, lambda_[r], lambda_[r + 1], ut, dual_.diag[r + 1], w);
+      continue;
+    }
     if (c.type != ConstraintType::kContact) {
       const double u = q[r] + RowDot(W, r, lambda_);
       lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u, dual_.diag[r], w);

@@ -13,7 +13,8 @@ SolverEntry SpEntry() {
           .settings = SpSettings::Specs(),
           .local = LocalUse::kAsStored,
           .make = [] { return std::make_unique<SpSolver>(); },
-          .deterministic = true};
+          .deterministic = true,
+          .joint_friction = true};
 }
 
 }  // namespace ncp

@@ -58,8 +58,10 @@ double SpSolver::ContactSweep() {
     if (c.type == ConstraintType::kContact) {
       const double ln = dual_.diag[r] > 0 ? old - u / dual_.diag[r] : old;
       lambda_[r] = ln > 0 ? ln : 0.0;
-    } else {
-      lambda_[r] = UpdateScalarRow(c.type, old, u, dual_.diag[r], 1.0);
+    } else {  // a joint-friction constraint's normal row is bilateral (its t row: friction QP)
+      const ConstraintType t =
+          c.type == ConstraintType::kJointFriction ? ConstraintType::kBilateral : c.type;
+      lambda_[r] = UpdateScalarRow(t, old, u, dual_.diag[r], 1.0);
     }
     change = std::max(change, std::abs(lambda_[r] - old));
   }
@@ -73,8 +75,15 @@ double SpSolver::FrictionSweep() {
   double change = 0.0;
   for (std::size_t i = 0; i < cs.size(); ++i) {
     const Constraint& c = cs[i];
-    if (c.type != ConstraintType::kContact) continue;
     const int r = c.row;
+    if (c.type == ConstraintType::kJointFriction) {  // 1 dof: box and disk coincide
+      const double o = lambda_[r + 1];
+      const double u = q[r + 1] + RowDot(W, r + 1, lambda_);
+      lambda_[r + 1] = UpdateJointFrictionTangent(c.mu, lambda_[r], o, u, dual_.diag[r + 1], 1.0);
+      change = std::max(change, std::abs(lambda_[r + 1] - o));
+      continue;
+    }
+    if (c.type != ConstraintType::kContact) continue;
     const double o1 = lambda_[r + 1], o2 = lambda_[r + 2];
     if (set_.cone == SpSettings::Cone::kExact) {
       const double u1 = q[r + 1] + RowDot(W, r + 1, lambda_);
