@@ -83,6 +83,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     const RunRecord r = Solve(p, jobs[0], opt.iters, opt.step_tol, opt.step_tol_every, sol);
     st.solve_ms = r.total_time_s * 1e3;  // setup + iterations; evaluation excluded
     st.status = r.status;
+    st.iterations = r.iterations;
     st.res004 = r.final_metrics[Metric::kRes004];
     if (r.status == Outcome::kDiverged || r.status == Outcome::kFailed ||
         sol.v.size() != p.num_dofs())
@@ -136,6 +137,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
       prev.constraints = last.constraints;
       prev_sol = sol;
     }
+    if (opt.on_step) opt.on_step(record ? res.recorded.back() : p, sol);
     sys.Advance(sol.v);
     if (!opt.quiet && (k % 24 == 23 || k + 1 == steps)) {
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();

@@ -2,6 +2,7 @@
 // with a high-accuracy reference solution, and collects per-step statistics.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct SimulateOptions {
   // Keep, for every recorded frame, the warm start carried over from the previous step's solve
   // (002 §V-A5; harness/warm_carry.h) in SimulateResult::warm.
   bool keep_warm = false;
+  // Called after every step's solve with the step's problem and solution (v̂, λ), before the
+  // state advances: per-step observations a protocol needs (e.g. joint slip rates, 003 Fig. 5).
+  std::function<void(const ContactProblem&, const WarmStart&)> on_step;
 };
 
 struct StepStats {
@@ -41,6 +45,7 @@ struct StepStats {
   double max_penetration = 0.0;  // max(0, −gap) over the step's contacts [m]
   double res004 = 0.0;           // of the step's solve, by the evaluator
   double solve_ms = 0.0;
+  int iterations = 0;  // of the step's solve
   Outcome status = Outcome::kFailed;
 };
 

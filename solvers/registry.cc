@@ -7,6 +7,7 @@
 #include "solvers/admm/entry.h"
 #include "solvers/al/entry.h"
 #include "solvers/apgd/entry.h"
+#include "solvers/bisp/entry.h"
 #include "solvers/cond/entry.h"
 #include "solvers/local_newton/entry.h"
 #include "solvers/nnewton/entry.h"
@@ -59,6 +60,7 @@ std::vector<SolverEntry> MakeEntries() {
   entries.push_back(LocalNewtonEntry());
   entries.push_back(CondEntry());
   entries.push_back(SpEntry());
+  entries.push_back(BispEntry());
   entries.push_back(RedmaxEntry());
   entries.push_back(SubAdmmRigidCpuEntry());
 #ifdef NCP_WITH_SICONOS

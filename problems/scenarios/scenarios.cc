@@ -83,6 +83,51 @@ std::vector<ContactProblem> GenerateRandom(const std::map<std::string, std::stri
   return out;
 }
 
+const std::vector<ParamSpec>& JointFrictionParams() {
+  static const std::vector<ParamSpec> specs = [] {
+    const JointFrictionTreeOptions d;
+    return std::vector<ParamSpec>{
+        WholeParam("bodies", d.bodies, 1, 1e5, "free rigid bodies (6 dofs each), one joint each"),
+        RealParam("branching", d.branching, 0, 1,
+                  "chance that a body hangs from a random earlier body (0: a chain)"),
+        NonNegativeParam("mu_min", d.mu_min, "smallest joint friction coefficient (<= mu_max)"),
+        NonNegativeParam("mu_max", d.mu_max, "largest joint friction coefficient"),
+        PositiveParam("radius_min", d.radius_min, "smallest joint radius [m] (<= radius_max)"),
+        PositiveParam("radius_max", d.radius_max, "largest joint radius [m]: the friction lever"),
+        NonNegativeParam("drift", d.drift, "joint gap terms e_n uniform in ±drift [m/s]"),
+        RealParam("frac_stick", d.frac_stick, 0, 1, "share of sticking joints (others slide)"),
+        RealParam("mass_ratio", d.mass_ratio, 1, kNoLimit,
+                  "body masses log-uniform in [1, mass_ratio] kg"),
+        PositiveParam("body_size", d.body_size,
+                      "joint points within ±body_size of the bodies' origins [m]"),
+    };
+  }();
+  return specs;
+}
+
+std::vector<ContactProblem> GenerateJointFriction(const std::map<std::string, std::string>& params,
+                                                  int count, std::uint64_t seed) {
+  const std::map<std::string, double> v = ParseParams("joint_friction", JointFrictionParams(), params);
+  JointFrictionTreeOptions o;
+  o.bodies = static_cast<int>(v.at("bodies"));
+  o.branching = v.at("branching");
+  o.mu_min = v.at("mu_min");
+  o.mu_max = v.at("mu_max");
+  o.radius_min = v.at("radius_min");
+  o.radius_max = v.at("radius_max");
+  o.drift = v.at("drift");
+  o.frac_stick = v.at("frac_stick");
+  o.mass_ratio = v.at("mass_ratio");
+  o.body_size = v.at("body_size");
+  // What is left are the rules between parameters (mu_min <= mu_max, radius_min <= radius_max).
+  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("joint_friction." + err);
+  std::vector<ContactProblem> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(ManufacturedJointFrictionTree(o, seed + static_cast<std::uint64_t>(i),
+                                                fmt::format("joint_friction-{:04d}", i)));
+  return out;
+}
+
 }  // namespace
 
 const std::vector<ScenarioEntry>& Scenarios() {
@@ -91,6 +136,11 @@ const std::vector<ScenarioEntry>& Scenarios() {
        "manufactured problems with a known exact solution: random SPD A, contacts (open/stick/"
        "slip), unilateral, bilateral and soft rows",
        RandomParams(), GenerateRandom},
+      {"joint_friction",
+       "manufactured problems with a known exact solution: a chain or tree of free rigid bodies "
+       "held by revolute joints with joint friction (5 implicit contacts each, sticking or "
+       "sliding; 003 §5.2); only solvers with joint-friction support run on it",
+       JointFrictionParams(), GenerateJointFriction},
       {"bolt_nut",
        "M48x5 steel nut on a fixed bolt (thread SDF vs nut mesh, Frank-Wolfe contacts, k-means to "
        "<= 120): placements x random wrenches, one step each (004 §VII-A1)",

@@ -99,8 +99,9 @@ struct Family {
 
 // Small, so that the whole suite stays fast: every constraint type (global), contacts only
 // (what fclib-style solvers accept), its local (W, q) form, kinematic trees (the structure
-// layer of the subsystem solvers), and trees with springs and closures only (no contact or
-// unilateral row: the linear-solve steps such as redmax, which refuse every other family).
+// layer of the subsystem solvers), trees with springs and closures only (no contact or
+// unilateral row: the linear-solve steps such as redmax, which refuse every other family), and
+// joint friction (only the entries that declare it run).
 const std::vector<Family>& SmallFamilies() {
   static const std::vector<Family> families = [] {
     std::vector<Family> f;
@@ -113,6 +114,11 @@ const std::vector<Family>& SmallFamilies() {
     springs.num_contacts = springs.num_unilateral = 0;
     springs.num_soft = 16;
     f.push_back({"springs-trees", MakeManufacturedProblem(springs, "springs-trees")});
+    // Joint friction (a tree of 6 free bodies, 30 implicit contacts): the entries with
+    // SolverEntry::joint_friction run, the others are refused with a message before Setup.
+    JointFrictionTreeOptions jf;
+    jf.branching = 0.5;
+    f.push_back({"joint-friction", ManufacturedJointFrictionTree(jf, 4, "joint-friction")});
     return f;
   }();
   return families;
@@ -145,8 +151,15 @@ const std::vector<Family>& ParallelFamilies() {
 
 Settings Defaults(const SolverEntry& e) { return Settings::Parse(e.name, e.settings, {}); }
 
-// Setup as the harness calls it: a throw fails the job instead of the run.
-Status SafeSetup(Solver& s, const ContactProblem& p, const Settings& settings, std::string& msg) {
+// Setup as the harness calls it (harness/runner.cc RunOne): an entry refused before Setup
+// (NotApplicableReason: e.g. joint-friction rows that it does not handle) is not-applicable with
+// the reason, and a throw fails the job instead of the run.
+Status SafeSetup(const SolverEntry& e, Solver& s, const ContactProblem& p,
+                 const Settings& settings, std::string& msg) {
+  if (std::string why = NotApplicableReason(e, p); !why.empty()) {
+    msg = std::move(why);
+    return Status::kNotApplicable;
+  }
   try {
     const Status st = s.Setup(p, settings, nullptr);
     msg = s.message();
@@ -193,7 +206,7 @@ AllocationCount CountIterateAllocations(const SolverEntry& e, const ContactProbl
                                         const Settings& settings, int iters) {
   AllocationCount c;
   std::unique_ptr<Solver> solver = e.make();
-  c.setup = SafeSetup(*solver, p, settings, c.message);
+  c.setup = SafeSetup(e, *solver, p, settings, c.message);
   if (c.setup != Status::kRunning) return c;
   for (int k = 0; k < 2; ++k)
     if (SafeIterate(*solver, c.message) != Status::kRunning) return c;
@@ -273,7 +286,8 @@ class ConformanceEntry : public ::testing::TestWithParam<std::string> {
     const SolverEntry& e = entry();
     for (const Family& f : SmallFamilies()) {
       std::string msg;
-      if (SafeSetup(*e.make(), f.problem, Defaults(e), msg) == Status::kRunning) out.push_back(&f);
+      if (SafeSetup(e, *e.make(), f.problem, Defaults(e), msg) == Status::kRunning)
+        out.push_back(&f);
     }
     return out;
   }
@@ -286,7 +300,7 @@ TEST_P(ConformanceEntry, Setup) {
   for (const Family& f : SmallFamilies()) {
     SCOPED_TRACE(f.label);
     std::string msg;
-    const Status st = SafeSetup(*e.make(), f.problem, Defaults(e), msg);
+    const Status st = SafeSetup(e, *e.make(), f.problem, Defaults(e), msg);
     RecordProperty("setup_" + f.label, ToString(st));
     std::printf("[ conformance ] %s on %s: setup %s%s%s\n", e.name.c_str(), f.label.c_str(),
                 ToString(st), msg.empty() ? "" : ": ", msg.c_str());
@@ -303,6 +317,16 @@ TEST_P(ConformanceEntry, Setup) {
     // one that refuses it must not declare it (`ncpbench list solvers` prints the declaration).
     if (f.label == "local" && e.supports_local()) {
       EXPECT_EQ(st, Status::kRunning) << e.name << " declares " << Describe(e.local) << ": " << msg;
+    }
+    // An entry that declares joint friction runs on it; the others are refused, naming those
+    // that do.
+    if (f.label == "joint-friction") {
+      if (e.joint_friction) {
+        EXPECT_EQ(st, Status::kRunning) << e.name << " declares joint friction: " << msg;
+      } else {
+        EXPECT_EQ(st, Status::kNotApplicable) << e.name;
+        EXPECT_NE(msg.find("joint-friction"), std::string::npos) << msg;
+      }
     }
   }
   // Not-applicable everywhere is a solver for another kind of problem (or a device that is
@@ -347,7 +371,7 @@ TEST_P(ConformanceEntry, StatsDoNotAllocate) {
     SCOPED_TRACE(f->label);
     std::unique_ptr<Solver> solver = e.make();
     std::string msg;
-    ASSERT_EQ(SafeSetup(*solver, f->problem, Defaults(e), msg), Status::kRunning) << msg;
+    ASSERT_EQ(SafeSetup(e, *solver, f->problem, Defaults(e), msg), Status::kRunning) << msg;
     for (int k = 0; k < 3; ++k)
       if (SafeIterate(*solver, msg) != Status::kRunning) break;
     g_allocations = 0;
@@ -380,7 +404,7 @@ ThreadRun RunOnThreads(const SolverEntry& e, const ContactProblem& p, int thread
   for (const SettingSpec& s : e.settings)
     if (s.name == "threads") kv["threads"] = std::to_string(threads);
   std::unique_ptr<Solver> solver = e.make();
-  r.status = SafeSetup(*solver, p, Settings::Parse(e.name, e.settings, kv), r.message);
+  r.status = SafeSetup(e, *solver, p, Settings::Parse(e.name, e.settings, kv), r.message);
   if (r.status == Status::kRunning) {
     r.used = solver->ThreadsUsed();
     for (int k = 0; k < iters && r.status == Status::kRunning; ++k)
@@ -459,7 +483,7 @@ TEST_P(ConformanceEntry, NonFiniteInputIsReported) {
     (p.form == ProblemForm::kLocal ? p.q : p.b)[1] = std::nan("");
     std::unique_ptr<Solver> solver = e.make();
     std::string msg;
-    Status st = SafeSetup(*solver, p, Defaults(e), msg);
+    Status st = SafeSetup(e, *solver, p, Defaults(e), msg);
     int k = 0, nan_running = 0;
     Vec v, lambda;
     for (; st == Status::kRunning && k < kIters; ++k) {

@@ -2,12 +2,14 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
+#include <Eigen/SparseCholesky>
 #include <cmath>
 #include <fmt/format.h>
 #include <random>
 #include <vector>
 
 #include "common/error.h"
+#include "problems/physics/dynamics/joint_contacts.h"
 #include "problems/physics/dynamics/spatial.h"
 
 namespace ncp {
@@ -336,6 +338,8 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
         lam[r] = Uniform(rng, -2.0, 2.0);
         e[r] = -(lam[r] + c.damping * Jv[r]) / c.stiffness;
         break;
+      case ConstraintType::kJointFriction:  // ManufacturedJointFrictionTree makes these
+        throw Error("manufactured: joint-friction constraints are not generated here");
     }
   }
   p.e = e;
@@ -357,6 +361,185 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
   prm["mass_ratio"] = o.mass_ratio, prm["condition"] = o.condition, prm["coupling"] = o.coupling;
   prm["body_size"] = o.body_size;
   if (o.articulated) prm["articulated"] = 1.0;
+  return p;
+}
+
+std::string ValidateOptions(const JointFrictionTreeOptions& o) {
+  // Named as the `joint_friction` scenario's parameters.
+  auto bad = [](const char* f, double v, const std::string& rule) {
+    return fmt::format("{} = {}: {}", f, v, rule);
+  };
+  if (o.bodies < 1) return bad("bodies", o.bodies, "must be >= 1");
+  if (!(o.branching >= 0 && o.branching <= 1)) return bad("branching", o.branching, "must be in [0, 1]");
+  if (!(o.mu_min >= 0 && o.mu_max >= o.mu_min && std::isfinite(o.mu_max)))
+    return bad("mu_min", o.mu_min, "need 0 <= mu_min <= mu_max");
+  if (!(o.radius_min > 0 && o.radius_max >= o.radius_min && std::isfinite(o.radius_max)))
+    return bad("radius_min", o.radius_min, "need 0 < radius_min <= radius_max");
+  if (!(o.drift >= 0 && std::isfinite(o.drift))) return bad("drift", o.drift, "must be >= 0");
+  if (!(o.frac_stick >= 0 && o.frac_stick <= 1))
+    return bad("frac_stick", o.frac_stick, "must be in [0, 1]");
+  if (!(o.mass_ratio >= 1 && std::isfinite(o.mass_ratio)))
+    return bad("mass_ratio", o.mass_ratio, "must be >= 1");
+  if (!(o.body_size > 0 && std::isfinite(o.body_size)))
+    return bad("body_size", o.body_size, "must be > 0");
+  return {};
+}
+
+ContactProblem ManufacturedJointFrictionTree(const JointFrictionTreeOptions& o, std::uint64_t seed,
+                                             const std::string& name) {
+  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("joint_friction." + err);
+  using physics::Pose;
+  Rng rng(seed);
+  const int nb = o.bodies, n = 6 * nb;
+  auto random_rotation = [&] {
+    return Eigen::AngleAxisd(Uniform(rng, 0, 2 * M_PI), RandomUnit(rng)).toRotationMatrix();
+  };
+  auto random_offset = [&] {
+    return V3(Uniform(rng, -o.body_size, o.body_size), Uniform(rng, -o.body_size, o.body_size),
+              Uniform(rng, -o.body_size, o.body_size));
+  };
+  ContactProblem p;
+  p.form = ProblemForm::kGlobal;
+
+  // Bodies: mass blocks, poses, and the joints that hang each from its parent (the world for 0).
+  std::vector<Eigen::Triplet<double>> at;
+  std::vector<Pose> pose(nb);
+  std::vector<physics::FrictionJoint> joints(nb);
+  std::vector<V3> joint_point(nb), joint_axis(nb);  // world
+  for (int k = 0; k < nb; ++k) {
+    Structure::Body b;
+    b.subsystem = k;
+    b.parent = -1;  // free bodies: the joints are constraints, not tree joints
+    b.mass = std::exp(Uniform(rng, 0.0, std::log(o.mass_ratio)));
+    const Mat3 Q = random_rotation();  // principal axes in the body frame
+    const V3 eig(Uniform(rng, 0.5, 1.5), Uniform(rng, 0.5, 1.5), Uniform(rng, 0.5, 1.5));
+    b.inertia = 0.4 * b.mass * o.body_size * o.body_size * Q * eig.asDiagonal() * Q.transpose();
+    b.inertia = 0.5 * (b.inertia + b.inertia.transpose()).eval();
+    b.jacobian = Eigen::MatrixXd::Identity(6, 6);
+    b.joint_dof = 0, b.joint_dofs = 6;  // a free joint, as physics::MultibodySystem's free bodies
+    for (int r = 0; r < 3; ++r) at.emplace_back(6 * k + r, 6 * k + r, b.mass);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) at.emplace_back(6 * k + 3 + r, 6 * k + 3 + c, b.inertia(r, c));
+    p.structure.subsystems.push_back({6 * k, 6, "rigid"});
+    p.structure.bodies.push_back(b);
+
+    physics::FrictionJoint& j = joints[k];
+    j.body_b = k;
+    j.body_a = k == 0 ? -1
+               : Uniform(rng, 0, 1) < o.branching ? UniformInt(rng, 0, k - 1)
+                                                   : k - 1;
+    // The joint frame in the world: near the parent's origin; the child's origin near the joint.
+    Pose W = Pose::Identity();
+    W.linear() = random_rotation();
+    const V3 base = j.body_a >= 0 ? V3(pose[j.body_a].translation()) : V3::Zero();
+    W.translation() = base + random_offset();
+    pose[k] = Pose::Identity();
+    pose[k].linear() = random_rotation();
+    pose[k].translation() = W.translation() + random_offset();
+    j.frame_b = pose[k].inverse() * W;
+    j.frame_a = j.body_a >= 0 ? pose[j.body_a].inverse() * W : W;
+    j.radius = Uniform(rng, o.radius_min, o.radius_max);
+    j.half_length = j.radius * Uniform(rng, 0.5, 2.0);
+    j.mu = Uniform(rng, o.mu_min, o.mu_max);
+    physics::ValidateFrictionJoint(j);
+    joint_point[k] = W.translation(), joint_axis[k] = W.linear().col(2);
+  }
+  p.A.resize(n, n);
+  p.A.setFromTriplets(at.begin(), at.end());
+
+  // Constraints: five implicit contacts per joint, rows [n; t] on each body it touches.
+  std::vector<Eigen::Triplet<double>> jt;
+  std::vector<int> first_constraint(nb);
+  auto add_block = [&](int ci, int body, const Eigen::Matrix<double, 2, 6>& blk) {
+    const int row = p.constraints[ci].row;
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 6; ++c)
+        if (blk(r, c) != 0.0) jt.emplace_back(row + r, 6 * body + c, blk(r, c));
+    p.structure.blocks.push_back({ci, body, Eigen::MatrixXd(blk)});
+  };
+  for (int k = 0; k < nb; ++k) {
+    const physics::FrictionJoint& j = joints[k];
+    const Pose& pose_a = j.body_a >= 0 ? pose[j.body_a] : j.frame_a;  // unused for the world
+    first_constraint[k] = p.num_constraints();
+    for (const physics::ImplicitContactRows& ic : physics::EvaluateFrictionJoint(j, pose_a, pose[k])) {
+      const int ci = AddConstraint(p.constraints, ConstraintType::kJointFriction, j.mu);
+      add_block(ci, k, ic.block_b);
+      if (j.body_a >= 0) add_block(ci, j.body_a, ic.block_a);
+    }
+  }
+  const int m = p.num_rows();
+  p.J.resize(m, n);
+  p.J.setFromTriplets(jt.begin(), jt.end());
+
+  // Statuses and joint rates: a sticking joint does not turn, a sliding one turns at q̇ with
+  // tangent speed u_t = r q̇ at all five of its contacts.
+  std::vector<char> stick(nb);
+  std::vector<double> ut(nb, 0.0);
+  for (int k = 0; k < nb; ++k) {
+    stick[k] = Uniform(rng, 0, 1) < o.frac_stick;
+    if (!stick[k]) ut[k] = (Uniform(rng, 0, 1) < 0.5 ? -1.0 : 1.0) * Uniform(rng, 0.1, 1.0);
+  }
+  // The tree's motion: spatial twists (ω, velocity of the point at the world origin), each body's
+  // its parent's plus its joint's rotation about the axis through the joint point (parents come
+  // first), then as body twists [Rᵀ v_origin; Rᵀ ω].
+  std::vector<V3> w(nb), vo(nb);
+  Vec v(n);
+  for (int k = 0; k < nb; ++k) {
+    const physics::FrictionJoint& j = joints[k];
+    const V3 wj = joint_axis[k] * (ut[k] / j.radius);
+    w[k] = wj, vo[k] = joint_point[k].cross(wj);
+    if (j.body_a >= 0) w[k] += w[j.body_a], vo[k] += vo[j.body_a];
+    const Mat3 Rt = pose[k].linear().transpose();
+    v.segment<3>(6 * k) = Rt * (vo[k] + w[k].cross(pose[k].translation()));
+    v.segment<3>(6 * k + 3) = Rt * w[k];
+  }
+  // Drift: random e_n, held by the minimum-norm correction J_n Δv = −e_n (J_n has full row rank:
+  // five independent normals per joint, one joint per body).
+  std::vector<int> nrows;
+  for (const Constraint& c : p.constraints) nrows.push_back(c.row);
+  const int mn = static_cast<int>(nrows.size());
+  if (o.drift > 0) {
+    SpMat S(mn, m);  // selects the normal rows
+    for (int i = 0; i < mn; ++i) S.insert(i, nrows[i]) = 1.0;
+    const SpMat Jn = S * p.J;
+    const SpMat G = Jn * SpMat(Jn.transpose());
+    Eigen::SimplicialLDLT<SpMat> ldlt(G);
+    if (ldlt.info() != Eigen::Success) throw Error("joint_friction: J_n J_nᵀ is singular");
+    Vec en(mn);
+    for (int i = 0; i < mn; ++i) en[i] = Uniform(rng, -o.drift, o.drift);
+    const Vec y = ldlt.solve(-en);
+    v += Jn.transpose() * y;
+  }
+  // u = [0; u_t] per contact, e = u − J v* (exact u_n = 0 whatever the rounding of Δv).
+  Vec u = Vec::Zero(m), lam = Vec::Zero(m);
+  for (int k = 0; k < nb; ++k) {
+    for (int c = 0; c < physics::kRevoluteContacts; ++c) {
+      const Constraint& con = p.constraints[first_constraint[k] + c];
+      const int r = con.row;
+      u[r + 1] = ut[k];
+      const double ln = (Uniform(rng, 0, 1) < 0.5 ? -1.0 : 1.0) * Uniform(rng, 0.5, 2.0);
+      const double bound = con.mu * std::abs(ln);
+      lam[r] = ln;
+      lam[r + 1] = stick[k] ? Uniform(rng, -0.9, 0.9) * bound : (ut[k] > 0 ? -bound : bound);
+    }
+  }
+  p.e = u - p.J * v;
+  p.b = p.A * v - p.J.transpose() * lam;
+  p.reference = Reference{v, lam, "manufactured", 0.0};
+
+  int sticking = 0;
+  for (char s : stick) sticking += s;
+  p.meta.name = name;
+  p.meta.scenario = "joint_friction";
+  p.meta.case_name = fmt::format("bodies={} sticking={}", nb, sticking);
+  p.meta.seed = seed;
+  p.meta.generator_version = 1;
+  auto& prm = p.meta.params;
+  prm["bodies"] = nb, prm["branching"] = o.branching;
+  prm["mu_min"] = o.mu_min, prm["mu_max"] = o.mu_max;
+  prm["radius_min"] = o.radius_min, prm["radius_max"] = o.radius_max;
+  prm["drift"] = o.drift, prm["frac_stick"] = o.frac_stick;
+  prm["mass_ratio"] = o.mass_ratio, prm["body_size"] = o.body_size;
   return p;
 }
 

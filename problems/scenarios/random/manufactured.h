@@ -46,4 +46,44 @@ std::string ValidateOptions(const ManufacturedOptions& o);
 // Deterministic in `o` (same options → bitwise identical problem).
 ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::string& name);
 
+// A tree of free rigid bodies (maximal coordinates, 6 dofs each: body twist [v; ω] in the body
+// frame, A = blockdiag(m I₃, I_body)) held together by revolute joints with joint friction (003
+// §5.2): body 0 hangs from the world, body k > 0 from an earlier body, and each joint is the five
+// implicit contacts of physics::EvaluateFrictionJoint (ConstraintType::kJointFriction, 2 rows
+// each) at random poses, joint frames and axes (gaps zero by construction).
+//
+// The exact solution is physical per joint: v* = the tree's motion under random joint rates q̇
+// (zero for a sticking joint), plus the minimum-norm correction Δv with J_n Δv = −e_n for random
+// drift e_n (the joint gaps' term). So u_n = 0 and the five tangent velocities of a joint are all
+// u_t = r q̇ (e_t = −J_t Δv keeps them equal, of the drift's size; e = 0 when drift = 0). λ_n has
+// either sign; a sticking joint has |λ_t| < μ|λ_n| (u_t = 0), a sliding one λ_t = −μ|λ_n| sign(u_t).
+//
+// Uniqueness: a sticking joint's λ is not unique (10 rows on the 6 dofs of its relative twist:
+// how the friction is shared among its five contacts is free within the bounds); a sliding
+// joint's is (its five normals are independent and λ_t follows λ_n), as long as μ is small: with
+// λ_n free, friction μ|λ_n| can balance the normals by itself (jamming, as a drawer) and the
+// problem then has other solutions. With the default μ ∈ [0.05, 0.3], pgs and sp find v* on
+// chains and trees of 4–6 bodies (and λ* when every joint slides); with μ up to 1, pgs found a
+// second exact solution on an all-sliding chain of 5 (v 65% away, |λ| 50 times |λ*|) and sp
+// stalled on several.
+struct JointFrictionTreeOptions {
+  int bodies = 6;
+  // Probability that body k > 0 hangs from a uniformly drawn earlier body rather than from body
+  // k − 1: 0 = a chain, 1 = a random tree.
+  double branching = 0.0;
+  double mu_min = 0.05, mu_max = 0.3;  // per joint (see above for larger μ)
+  double radius_min = 0.05, radius_max = 0.15;  // joint radius r [m]; half-length r·U(0.5, 2)
+  double drift = 0.01;       // e_n uniform in ±drift [m/s]: the joint gaps' correction
+  double frac_stick = 0.5;   // share of sticking joints; the others slide
+  double mass_ratio = 10.0;  // body masses log-uniform in [1, mass_ratio] kg
+  double body_size = 0.5;    // joint points within ±body_size of the bodies' origins [m]
+};
+
+// Returns "" when the options are valid, else "field = value: rule".
+std::string ValidateOptions(const JointFrictionTreeOptions& o);
+
+// Deterministic in (o, seed). Throws ncp::Error on invalid options.
+ContactProblem ManufacturedJointFrictionTree(const JointFrictionTreeOptions& o, std::uint64_t seed,
+                                             const std::string& name = "joint-friction");
+
 }  // namespace ncp

@@ -144,3 +144,71 @@ TEST(Evaluator, FrictionlessContactMetrics) {
 
 }  // namespace
 }  // namespace ncp
+
+namespace ncp {
+namespace {
+
+// One joint-friction constraint (μ = 0.5) in a 2-dof global problem with A = I, J = I, b = 0:
+// v̂ = λ and u = λ + e, so e = u − λ puts the evaluator at the state (λ, u).
+Metrics JointFrictionState(double ln, double lt, double un, double ut) {
+  ContactProblem p;
+  p.form = ProblemForm::kGlobal;
+  AddConstraint(p.constraints, ConstraintType::kJointFriction, 0.5);
+  p.A = SpMat(2, 2);
+  p.A.setIdentity();
+  p.J = p.A;
+  p.b = Vec::Zero(2);
+  const Vec lam = Eigen::Vector2d(ln, lt);
+  p.e = Eigen::Vector2d(un, ut) - lam;
+  const Metrics m = Evaluator(p).Evaluate(lam, lam);
+  EXPECT_LE(m[Metric::kDyn], 1e-15);  // v = v̂: only the constraint terms remain
+  return m;
+}
+
+TEST(Evaluator, JointFrictionZeroAtStickAndSlideSolutions) {
+  const Metric zero[] = {Metric::kRes004, Metric::kNatmapAbs, Metric::kFb, Metric::kPrimal,
+                         Metric::kConeViolation, Metric::kDissipation};
+  struct State { double ln, lt, un, ut; const char* what; };
+  for (const State& s : {State{2.0, 0.4, 0, 0, "stick, λ_n > 0"},
+                         State{-2.0, -0.9, 0, 0, "stick, λ_n < 0"},
+                         State{1.5, -0.75, 0, 0.3, "slide, u_t > 0"},
+                         State{-1.5, 0.75, 0, -0.3, "slide, u_t < 0, λ_n < 0"},
+                         State{1.0, 0.5, 0, 0, "stick on the bound"}}) {
+    const Metrics m = JointFrictionState(s.ln, s.lt, s.un, s.ut);
+    for (Metric k : zero)
+      EXPECT_LE(m[k], 1e-15) << s.what << ": " << kMetricNames[static_cast<int>(k)];
+  }
+}
+
+TEST(Evaluator, JointFrictionPositiveOffTheLaw) {
+  struct State { double ln, lt, un, ut, natmap; const char* what; };
+  // natmap: the expected ‖(u_n, λ_t − clamp(λ_t − u_t, ±μ|λ_n|))‖.
+  for (const State& s : {State{1.0, 0.8, 0, 0, 0.3, "|λ_t| > μ|λ_n| at rest"},
+                         State{-1.0, -0.8, 0, 0, 0.3, "|λ_t| > μ|λ_n|, λ_n < 0"},
+                         State{1.0, 0.2, 0.1, 0, 0.1, "u_n ≠ 0"},
+                         State{1.0, 0.5, 0, 0.3, 0.3, "sliding, λ_t with u_t"},
+                         State{-2.0, -1.0, 0, -0.4, 0.4, "sliding, λ_t with u_t, λ_n < 0"},
+                         State{1.0, -0.2, 0, 0.3, 0.3, "sliding below the bound"}}) {
+    const Metrics m = JointFrictionState(s.ln, s.lt, s.un, s.ut);
+    EXPECT_NEAR(m[Metric::kNatmapAbs], s.natmap, 1e-14) << s.what;
+    EXPECT_NEAR(m[Metric::kFb], s.natmap, 1e-14) << s.what;
+    EXPECT_GT(m[Metric::kRes004], 0.05) << s.what;
+  }
+  // The cone and dissipation metrics see their own violations.
+  EXPECT_NEAR(JointFrictionState(1.0, 0.8, 0, 0)[Metric::kConeViolation], 0.3, 1e-15);
+  EXPECT_NEAR(JointFrictionState(1.0, 0.5, 0, 0.3)[Metric::kDissipation], 0.3, 1e-15);
+}
+
+TEST(Evaluator, JointFrictionTreeZeroAtExactSolution) {
+  for (double branching : {0.0, 1.0}) {
+    JointFrictionTreeOptions o;
+    o.branching = branching;
+    const ContactProblem p = ManufacturedJointFrictionTree(o, 5, "jf");
+    const Metrics m = Evaluator(p).Evaluate(p.reference->v, p.reference->lambda);
+    for (Metric k : kZeroAtSolution)
+      EXPECT_LE(m[k], 1e-12) << branching << ": " << kMetricNames[static_cast<int>(k)];
+  }
+}
+
+}  // namespace
+}  // namespace ncp

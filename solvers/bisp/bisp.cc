@@ -1,0 +1,173 @@
+#include "solvers/bisp/bisp.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/common/dual_update.h"
+
+namespace ncp {
+
+std::vector<SettingSpec> BispSettings::Specs() {
+  return {{.name = "inner",
+           .default_value = 50,
+           .min = 1,
+           .max = 1e6,
+           .integer = true,
+           .help = "most projected Gauss-Seidel sweeps of the friction QP per iteration"},
+          {.name = "inner_tol",
+           .default_value = 1e-10,
+           .min = 0.0,
+           .max = 1.0,
+           .help = "the friction QP stops when no λ_t moved more than inner_tol × (1 + max |λ|)"},
+          {.name = "eps",
+           .default_value = 0.0,
+           .min = 0.0,
+           .max = 1.0,
+           .help = "regularization of each joint's local solve (003:16), relative to the mean "
+                   "diagonal of N M⁻¹ Nᵀ; 0 is exact (the implicit contacts are independent)"}};
+}
+
+BispSettings BispSettings::From(const Settings& s) {
+  BispSettings p;
+  p.inner = s.GetInt("inner");
+  p.inner_tol = s.Get("inner_tol");
+  p.eps = s.Get("eps");
+  return p;
+}
+
+Status BispSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
+  set_ = BispSettings::From(s);
+  inner_sweeps_ = 0;
+  wrench_change_ = 0.0;
+  std::string why;
+  if (!BuildJointTree(p, set_.eps, tree_, why)) {
+    message_ = "bisp: " + why;
+    return Status::kNotApplicable;
+  }
+  constraints_ = &p.constraints;
+  A_ = p.A;
+  Jt_ = p.J.transpose();
+  b_ = p.b;
+  Gt_ = tree_.G.transpose();
+  Mr_.compute(Gt_ * (A_ * tree_.G));
+  if (Mr_.info() != Eigen::Success) {
+    message_ = "bisp: the reduced matrix Gᵀ A G is not positive definite";
+    return Status::kFailed;
+  }
+  r0_ = Gt_ * (A_ * tree_.g0);
+  // The friction QP in reduced coordinates: u_t = T (G v_r + g0) + e_t with
+  // v_r = (Gᵀ A G)⁻¹ Gᵀ (b + Tᵀ λ_t − A g0).
+  const int nt = p.num_constraints(), nr = tree_.reduced_dofs();
+  Eigen::MatrixXd TG(nt, nr);
+  Vec Tg0(nt), et(nt);
+  for (int k = 0; k < nt; ++k) {
+    const int row = p.constraints[k].row + 1;
+    TG.row(k).setZero();
+    Tg0[k] = 0.0;
+    for (SpMat::InnerIterator it(Jt_, row); it; ++it) {
+      TG.row(k) += it.value() * tree_.G.row(it.index());
+      Tg0[k] += it.value() * tree_.g0[it.index()];
+    }
+    et[k] = p.e.size() > row ? p.e[row] : 0.0;
+  }
+  const Eigen::MatrixXd X = Mr_.solve(Eigen::MatrixXd(TG.transpose()));  // (Gᵀ A G)⁻¹ (T G)ᵀ
+  Wr_ = TG * X;
+  const Vec vr0 = Mr_.solve(Vec(Gt_ * b_ - r0_));
+  qr_ = TG * vr0 + Tg0 + et;
+  const int m = p.num_rows(), n = p.num_dofs();
+  lambda_ = warm && warm->lambda.size() == m && warm->lambda.allFinite() ? warm->lambda
+                                                                         : Vec::Zero(m);
+  beta_ = Vec::Zero(nt);
+  for (int k = 0; k < nt; ++k) beta_[k] = lambda_[p.constraints[k].row + 1];
+  rhs_ = Vec::Zero(n);
+  v_ = Vec::Zero(n);
+  wrench_ = Vec::Zero(n);
+  rhs_r_ = Vec::Zero(nr);
+  ContactStep();  // the normals that go with the starting friction
+  return CheckFinite();
+}
+
+Status BispSolver::CheckFinite() {
+  for (Eigen::Index k = 0; k < lambda_.size(); ++k)
+    if (!(std::abs(lambda_[k]) < 1e100)) {
+      message_ = "non-finite or exploding multiplier";
+      return Status::kDiverged;
+    }
+  return Status::kRunning;
+}
+
+void BispSolver::ContactStep() {
+  const auto& cs = *constraints_;
+  // rhs = b + Tᵀ λ_t: the friction held as a force.
+  rhs_ = b_;
+  for (std::size_t k = 0; k < cs.size(); ++k) {
+    lambda_[cs[k].row + 1] = beta_[k];
+    for (SpMat::InnerIterator it(Jt_, cs[k].row + 1); it; ++it)
+      rhs_[it.index()] += it.value() * beta_[k];
+  }
+  rhs_r_.noalias() = Gt_ * rhs_;
+  rhs_r_ -= r0_;
+  Mr_.solveInPlace(rhs_r_);
+  v_ = tree_.g0;
+  v_.noalias() += tree_.G * rhs_r_;
+  wrench_.noalias() = A_ * v_;
+  wrench_ -= rhs_;  // = Nᵀ λ_n: every joint's wrench on its bodies
+  // Leaves to root: a child's remaining wrench is its own joint's; its reaction goes to the parent.
+  double change2 = 0.0;
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> alpha;
+  for (auto j = tree_.joints.rbegin(); j != tree_.joints.rend(); ++j) {
+    const auto w = wrench_.segment<6>(tree_.bodies[j->child].col);
+    alpha.noalias() = j->local * w;
+    for (Eigen::Index k = 0; k < alpha.size(); ++k) {
+      double& ln = lambda_[cs[j->constraints[k]].row];
+      change2 += (alpha[k] - ln) * (alpha[k] - ln);
+      ln = alpha[k];
+    }
+    if (j->parent >= 0)
+      wrench_.segment<6>(tree_.bodies[j->parent].col).noalias() -= j->Np.transpose() * alpha;
+  }
+  wrench_change_ = std::sqrt(change2);
+}
+
+double BispSolver::FrictionSweep() {
+  const auto& cs = *constraints_;
+  double change = 0.0;
+  for (Eigen::Index k = 0; k < beta_.size(); ++k) {
+    const double old = beta_[k];
+    const double u = qr_[k] + Wr_.col(k).dot(beta_);  // W_r symmetric
+    beta_[k] = UpdateJointFrictionTangent(cs[k].mu, lambda_[cs[k].row], old, u, Wr_(k, k), 1.0);
+    change = std::max(change, std::abs(beta_[k] - old));
+  }
+  return change;
+}
+
+Status BispSolver::Iterate() {
+  double scale = 0.0;
+  for (Eigen::Index k = 0; k < lambda_.size(); ++k) scale = std::max(scale, std::abs(lambda_[k]));
+  for (int s = 0; s < set_.inner; ++s) {
+    ++inner_sweeps_;
+    if (FrictionSweep() <= set_.inner_tol * (1.0 + scale) || PastDeadline()) break;
+  }
+  ContactStep();
+  return CheckFinite();
+}
+
+void BispSolver::Current(Vec& v, Vec& lambda) const {
+  lambda = lambda_;
+  v = v_;  // A v = b + Jᵀλ: the contact step's velocity with the current impulses
+}
+
+std::vector<std::pair<std::string, double>> BispSolver::Info() const {
+  return {{"reduced_dofs", static_cast<double>(tree_.reduced_dofs())},
+          {"joints", static_cast<double>(tree_.joints.size())},
+          {"inner_sweeps", static_cast<double>(inner_sweeps_)}};
+}
+
+SolverStats BispSolver::Stats() const {
+  SolverStats s;
+  s.primal_residual = wrench_change_;
+  s.inner_iterations = inner_sweeps_;
+  return s;
+}
+
+}  // namespace ncp
