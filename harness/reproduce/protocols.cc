@@ -10,6 +10,7 @@ Protocol MakeTable002_5();
 Protocol MakeTable002_9();
 Protocol MakeFig002_11();
 Protocol MakeTable003_2();
+Protocol MakeFig003_5();
 Protocol MakeTable001_1();
 Protocol MakeFig004_7();
 Protocol MakeFig004_9();
@@ -41,6 +42,7 @@ const std::vector<Protocol>& Protocols() {
       MakeTable002_9(),
       MakeFig002_11(),
       MakeTable003_2(),
+      MakeFig003_5(),
       MakeFig004_7(),
       MakeFig004_9(),
       MakeFig004_11(),

@@ -90,6 +90,23 @@ int MultibodySystem::AddCoupling(const Coupling& c) {
   return n;
 }
 
+int MultibodySystem::AddFrictionJoint(const FrictionJoint& j) {
+  const int n = static_cast<int>(friction_joints_.size());
+  if (!(j.body_b >= 0 && j.body_b < nbodies_))
+    throw Error(fmt::format("friction joint {}: body_b = {}: must be a body index in [0, {})", n,
+                            j.body_b, nbodies_));
+  if (!(j.body_a >= -1 && j.body_a < nbodies_ && j.body_a != j.body_b))
+    throw Error(fmt::format("friction joint {}: body_a = {}: must be -1 (world) or another body "
+                            "index in [0, {})", n, j.body_a, nbodies_));
+  try {
+    ValidateFrictionJoint(j);
+  } catch (const Error& e) {
+    throw Error(fmt::format("friction joint {}: {}", n, e.what()));
+  }
+  friction_joints_.push_back(j);
+  return n;
+}
+
 void MultibodySystem::SetCouplingFrame(int c, const Pose& frame, const Vec3& linear,
                                        const Vec3& angular) {
   if (c < 0 || c >= static_cast<int>(couplings_.size()) || couplings_[c].body_a >= 0)
@@ -297,6 +314,20 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
       add_block(ci, body_instance_[c.body_b], body_link_[c.body_b], cr.block_b.row(r));
       if (c.body_a >= 0)
         add_block(ci, body_instance_[c.body_a], body_link_[c.body_a], cr.block_a.row(r));
+    }
+  }
+  // Friction joints: five implicit contacts each, the normal row held like a hard coupling's
+  // (J_n v̂ + erp gap/dt = 0), the tangent row around the axis with |λ_t| ≤ μ |λ_n|.
+  for (const FrictionJoint& j : friction_joints_) {
+    const Pose& pose_a = j.body_a >= 0 ? BodyPose(j.body_a) : Pose::Identity();
+    const Pose& pose_b = BodyPose(j.body_b);
+    for (const ImplicitContactRows& ic : EvaluateFrictionJoint(j, pose_a, pose_b)) {
+      const int ci = AddConstraint(p.constraints, ConstraintType::kJointFriction, j.mu);
+      e.push_back(opt_.erp * ic.gap / dt);
+      e.push_back(0.0);
+      add_block(ci, body_instance_[j.body_b], body_link_[j.body_b], ic.block_b);
+      if (j.body_a >= 0)
+        add_block(ci, body_instance_[j.body_a], body_link_[j.body_a], ic.block_a);
     }
   }
   p.J.resize(p.num_rows(), ndofs_);

@@ -5,6 +5,8 @@
 //   contact rows J_{i,b} = ±R_i [I −[p_i]] (004 App. A), joint-limit rows (unilateral),
 //   PD rows (soft, λ = −k e − d J v̂ with k = kp dt, d = kd dt + kp dt²),
 //   coupling rows between two bodies or a body and a world frame (rods, grippers; rod_coupling.h),
+//   friction joints: a revolute joint between two free bodies (or a body and the world) held by
+//   its five implicit contacts (joint-friction rows [n; t], 003 §5.2; joint_contacts.h),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
 // Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
@@ -17,6 +19,7 @@
 #include "problems/physics/collision/collision_world.h"
 #include "problems/physics/dynamics/dynamics.h"
 #include "problems/physics/stepped_system.h"
+#include "problems/physics/dynamics/joint_contacts.h"
 #include "problems/physics/dynamics/rod_coupling.h"
 
 namespace ncp::physics {
@@ -58,6 +61,12 @@ class MultibodySystem : public SteppedSystem {
   // velocity, like a kinematic geom.
   void SetCouplingFrame(int c, const Pose& frame, const Vec3& linear, const Vec3& angular);
   const std::vector<Coupling>& couplings() const { return couplings_; }
+  // A revolute joint with friction between two bodies (or a body and the world, body_a = −1),
+  // held by its five implicit contacts: each step appends 5 joint-friction constraints with
+  // e = [erp · gap / dt, 0] (the hard couplings' stabilization). Returns the joint index.
+  // Throws ncp::Error on a bad body index or a bad joint (ValidateFrictionJoint).
+  int AddFrictionJoint(const FrictionJoint& j);
+  const std::vector<FrictionJoint>& friction_joints() const { return friction_joints_; }
   // Structure layer: instances [first, first + count) form subsystems of `per_subsystem`
   // consecutive instances each (the last may hold fewer), of kind `kind` (000 §III-A: several
   // softly coupled bodies per subsystem). Every other instance is a subsystem of its own.
@@ -96,6 +105,7 @@ class MultibodySystem : public SteppedSystem {
   std::vector<GeomOwner> owner_;
   std::vector<KinematicGeom> kinematic_;
   std::vector<Coupling> couplings_;
+  std::vector<FrictionJoint> friction_joints_;
   // Per instance: the first instance of its subsystem, and the subsystem's kind (empty: from the
   // model, rigid or articulated).
   std::vector<int> sub_first_;

@@ -48,7 +48,12 @@ std::array<ImplicitContactRows, kRevoluteContacts> EvaluateFrictionJoint(const F
                                                                          const Pose& pose_a,
                                                                          const Pose& pose_b) {
   const Pose joint_b = pose_b * j.frame_b;
-  const Pose joint_a = j.body_a >= 0 ? pose_a * j.frame_a : j.frame_a;
+  Pose joint_a = j.body_a >= 0 ? pose_a * j.frame_a : j.frame_a;
+  // The joint's own rotation carries b's contact points around the axis, away from a's: frame a
+  // is first turned with b about the axis by the twist of their relative rotation (swing-twist
+  // split), so that the gaps measure the joint's error only, not its motion.
+  const Eigen::Quaterniond rel(joint_a.linear().transpose() * joint_b.linear());
+  joint_a = joint_a * Eigen::AngleAxisd(2.0 * std::atan2(rel.z(), rel.w()), Vec3::UnitZ());
   std::array<ImplicitContactRows, kRevoluteContacts> out;
   const auto layout = Layout(j.radius, j.half_length);
   for (int k = 0; k < kRevoluteContacts; ++k) {

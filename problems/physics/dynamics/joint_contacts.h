@@ -30,7 +30,9 @@ struct FrictionJoint {
 // One implicit contact at the current poses.
 struct ImplicitContactRows {
   Eigen::Matrix<double, 2, 6> block_a, block_b;  // rows [n; t] × body twist ([v; ω], body frame)
-  double gap = 0.0;  // n · (x_b − x_a): how far the contact's points on b and a have drifted apart
+  // n · (x_b − x_a): how far the contact's points on b and a have drifted apart, a's point taken
+  // after turning frame a with b about the axis (the joint's rotation opens no gap).
+  double gap = 0.0;
 };
 
 // Throws ncp::Error on a non-positive or non-finite radius or half-length, or a negative μ.

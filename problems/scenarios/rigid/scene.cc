@@ -22,6 +22,7 @@ Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeChain(const std::map<std::string, double>& p, std::uint64_t seed);
 
 namespace {
 
@@ -205,6 +206,21 @@ const std::vector<SceneEntry>& Scenes() {
         Pos("chassis_mass", 10, "chassis mass with chassis = 1 [kg]"),
         Mu(0.8), RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
        240, 24, MakeKlann, 200, {"local-newton", "nnewton"}, "local-newton", 50},
+      // Joint-friction rows: pgs, sp and bisp solve them (every other solver refuses the type);
+      // bisp steps the chain exactly in a few iterations (003 Alg. 3).
+      {"chain",
+       "chain of revolute joints with joint friction (003 §6, Fig. 5a/5b) in maximal coordinates: "
+       "free links, each joint held by 5 implicit contacts (joint-friction rows); starts "
+       "horizontal, axes tilt degrees from gravity, swings and stops by joint friction; no contacts",
+       {Whole("links", 10, 1, 200, "links (and joints; joint 0 hinges link 0 to the world)"),
+        Pos("link_length", 0.1, "link length [m]"),
+        Pos("link_width", 0.01, "side of the links' square cross-section [m]"),
+        Pos("density", 1000, "link density [kg/m³]"),
+        Pos("radius", 0.025, "joint radius: the friction torque's lever arm [m]"),
+        Pos("half_length", 0.025, "joint half-length along its axis [m]"), Mu(0.3),
+        RealParam("tilt", 45, 0, 90, "angle of the joint axes from gravity [deg]"),
+        RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+       480, 48, MakeChain, 0, {"bisp", "sp"}, "bisp", 100},
   };
   return entries;
 }

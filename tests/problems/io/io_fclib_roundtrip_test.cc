@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "harness/simulate.h"
@@ -72,6 +73,12 @@ TEST_F(FclibRoundTrip, EveryRigidSceneIsBitwiseIdentical) {
     o.reference_solvers.clear();
     const auto it = kSmall.find(e.name);
     const auto params = ParseKeyValues(it == kSmall.end() ? "" : it->second);
+    // Joint-friction rows (chain) have no fclib form, and only a few solvers step them.
+    const ContactProblem first = e.build(SceneParams(e, params), 1).stepped().BuildProblem();
+    if (std::any_of(first.constraints.begin(), first.constraints.end(), [](const Constraint& c) {
+          return c.type == ConstraintType::kJointFriction;
+        }))
+      continue;
     const SimulateResult r = Simulate(e, params, 1, o);
     ASSERT_FALSE(r.recorded.empty()) << e.name;
     // fclib holds frictional contact problems: scenes without contacts (bridge, umbrella: springs

@@ -1,0 +1,193 @@
+// 003 Fig. 5a/5b and §6 "Chain": a revolute chain starts horizontal and falls with its joint axes
+// 45° from gravity; joint friction (implicit contacts of 003 §5.2, ConstraintType::kJointFriction)
+// stops it — root first, since the joints near the root carry more weight, and earlier with a
+// larger joint radius, the lever arm of the friction torque. The paper steps it with BISP and
+// with SP and reports SP "about an order of magnitude" slower. Here both step the same `chain`
+// scene (maximal coordinates, joints held by implicit contacts only) to res004 1e-6 a step from a
+// cold start; a joint has stopped from the first step after which its rate |ω| stays below
+// kStopRate for the rest of the run.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "common/error.h"
+#include "harness/reproduce/claim_verdict.h"
+#include "harness/reproduce/protocol.h"
+#include "harness/reproduce/scene_frames.h"
+#include "harness/simulate.h"
+#include "solvers/settings.h"
+
+namespace ncp {
+namespace {
+
+constexpr int kContactsPerJoint = 5;  // physics::kRevoluteContacts: the scene's joint layout
+constexpr double kStopRate = 1e-2;    // rad/s: below it a joint counts as stopped
+constexpr double kStepTol = 1e-6;     // res004 of every step's solve
+constexpr int kBispIters = 200, kSpIters = 5000;  // per-step caps
+
+struct ChainRun {
+  std::vector<double> stop_time;  // per joint, root first; NaN: still turning at the end
+  double solve_s = 0.0;           // Σ setup + iterations over the steps
+  double iterations = 0.0;        // mean per step
+  int unconverged = 0;            // steps whose solve ended above kStepTol
+  int steps = 0;
+  double scene_time = 0.0;
+};
+
+ChainRun Simulate(const std::string& solver, const ParamMap& params, int links) {
+  const SceneEntry* scene = FindScene("chain");
+  if (!scene) throw Error("003-fig5: scene 'chain' not found");
+  SimulateOptions sim;
+  sim.solver = solver;
+  sim.iters = solver == "sp" ? kSpIters : kBispIters;
+  sim.step_tol = kStepTol;
+  sim.reference_solvers = {};
+  sim.quiet = true;
+  const std::map<std::string, double> values = SceneParams(*scene, params);
+  const double radius = values.at("radius");
+  // Per joint: the last step at which it turned faster than kStopRate.
+  std::vector<int> last_moving(links, -1);
+  int step = 0;
+  sim.on_step = [&](const ContactProblem& p, const WarmStart& sol) {
+    const Vec u = p.J * sol.v + p.e;
+    for (int j = 0; j < links; ++j) {
+      // The axial contact's tangent row: the joint's rotation rate times the radius.
+      const Constraint& c = p.constraints[j * kContactsPerJoint + kContactsPerJoint - 1];
+      if (std::abs(u[c.row + 1]) / radius > kStopRate) last_moving[j] = step;
+    }
+    ++step;
+  };
+  const SimulateResult r = ncp::Simulate(*scene, params, 1, sim);
+  ChainRun out;
+  out.steps = static_cast<int>(r.steps.size());
+  const double dt = r.steps.size() > 1 ? r.steps[1].time - r.steps[0].time : 0.0;
+  out.scene_time = out.steps * dt;
+  for (const StepStats& s : r.steps) {
+    out.solve_s += s.solve_ms * 1e-3;
+    out.iterations += s.iterations;
+    if (!(s.res004 <= kStepTol)) ++out.unconverged;
+  }
+  out.iterations /= std::max(1, out.steps);
+  for (int j = 0; j < links; ++j)
+    out.stop_time.push_back(last_moving[j] + 1 >= out.steps ? NAN : (last_moving[j] + 1) * dt);
+  return out;
+}
+
+std::string Times(const std::vector<double>& t) {
+  std::string s;
+  for (double x : t) s += std::isfinite(x) ? fmt::format(" {:.3f}", x) : std::string(" —");
+  return s;
+}
+
+// Root first: the root stops strictly before the tip and no joint stops more than one step
+// before its parent.
+Verdict RootFirst(const std::vector<double>& t, double dt) {
+  if (t.empty() || !std::isfinite(t.front())) return Verdict::kNotReproduced;
+  if (!std::isfinite(t.back())) return Verdict::kReproduced;  // the tip never stops in the run
+  if (t.back() < t.front()) return Verdict::kContradicted;
+  for (std::size_t j = 1; j < t.size(); ++j)
+    if (!std::isfinite(t[j - 1]) || (std::isfinite(t[j]) && t[j] < t[j - 1] - 1.5 * dt))
+      return Verdict::kNotReproduced;
+  return t.back() > t.front() ? Verdict::kReproduced : Verdict::kNotReproduced;
+}
+
+double Last(const std::vector<double>& t) {
+  double m = 0;
+  for (double x : t) m = std::isfinite(x) ? std::max(m, x) : INFINITY;
+  return m;
+}
+
+std::string Run(const ReproduceOptions& opt) {
+  const int links = opt.cases > 0 ? opt.cases : 8;
+  const PublishedTable paper = ReadPublished("003-fig5");
+  const ParamMap base = {{"links", std::to_string(links)}};
+  const SceneEntry* scene = FindScene("chain");
+  if (!scene) throw Error("003-fig5: scene 'chain' not found");
+  const double r0 = SceneParams(*scene, base).at("radius");
+  std::string md = fmt::format(
+      "# 003-fig5 — chain with joint friction: stopping order, BISP vs SP, joint radius\n\n"
+      "Scene `chain` ({} links, its defaults otherwise), each step solved to res004 {:g} from a "
+      "cold start (bisp ≤ {} iterations, sp ≤ {}); a joint has stopped once its rate stays below "
+      "{:g} rad/s. Times in s of scene time; solve times are wall-clock, one thread.\n\n",
+      links, kStepTol, kBispIters, kSpIters, kStopRate);
+  const ChainRun bisp = Simulate("bisp", base, links);
+  const ChainRun sp = Simulate("sp", base, links);
+  const double dt = bisp.scene_time / std::max(1, bisp.steps);
+  md += "| stepper | steps | unconverged steps | mean iterations | solve time [s] | stop time per joint, root first [s] |\n|---|---:|---:|---:|---:|---|\n";
+  for (const auto& [name, r] : {std::pair{"bisp", &bisp}, std::pair{"sp", &sp}})
+    md += fmt::format("| {} | {} | {} | {:.1f} | {:.3f} |{} |\n", name, r->steps, r->unconverged,
+                      r->iterations, r->solve_s, Times(r->stop_time));
+  const double ratio = sp.solve_s / std::max(bisp.solve_s, 1e-300);
+  md += fmt::format("\nSolve-time ratio sp / bisp = **{:.1f}×** (paper: \"about an order of "
+                    "magnitude\", {:g}×).\n",
+                    ratio, paper.Get("sp_over_bisp_time", "paper"));
+
+  // Joint radius against stopping time (003 Fig. 5b), bisp.
+  std::string radius_rows;
+  std::vector<double> last_stop;  // in order of increasing radius
+  for (double f : {1.0, 2.0, 4.0}) {
+    ParamMap params = base;
+    params["radius"] = fmt::format("{:g}", f * r0);
+    const ChainRun r = f == 1.0 ? bisp : Simulate("bisp", params, links);
+    last_stop.push_back(Last(r.stop_time));
+    radius_rows += fmt::format("| {:g} | {} |{} |\n", f * r0,
+                               std::isfinite(last_stop.back()) ? fmt::format("{:.3f}", last_stop.back())
+                                                               : std::string("not stopped"),
+                               Times(r.stop_time));
+  }
+  md += "\nJoint radius against stopping time (bisp):\n\n| radius [m] | chain stopped at [s] | per joint, root first [s] |\n|---:|---:|---|\n" + radius_rows;
+
+  // The same frames solved by both, recorded in the results schema (<id>.h5).
+  SimulateOptions rec;
+  rec.solver = "bisp";
+  rec.iters = kBispIters;
+  rec.step_tol = 1e-10;
+  rec.every = std::max(1, bisp.steps / 8);
+  rec.steps = std::max(1, bisp.steps / 2);
+  rec.reference_solvers = {};
+  rec.quiet = true;
+  const std::vector<ContactProblem> frames =
+      SceneFrames("chain", base, 2, rec, 1, nullptr, /*min_contacts=*/0);
+  const FrameSummary fb = RunOnFrames(frames, "bisp", {}, kStepTol, kBispIters, 0.0, opt, "chain-bisp");
+  const FrameSummary fs = RunOnFrames(frames, "sp", {}, kStepTol, kSpIters, 0.0, opt, "chain-sp");
+  md += fmt::format(
+      "\nTwo frames of the swing (steps {} and {}), each solver alone to res004 {:g}: bisp "
+      "{}/{} reached, {:.1f} iterations, {:.3f} ms (setup {:.3f} ms); sp {}/{} reached, {:.1f} "
+      "iterations, {:.3f} ms (setup {:.3f} ms); ratio {:.1f}×.\n",
+      frames.front().meta.step, frames.back().meta.step, kStepTol, fb.reached, fb.frames,
+      fb.iterations, fb.total_ms, fb.setup_ms, fs.reached, fs.frames, fs.iterations, fs.total_ms,
+      fs.setup_ms, fs.total_ms / std::max(fb.total_ms, 1e-300));
+
+  md += "\n" + ClaimHeader();
+  md += ClaimRow("003 Fig. 5a: the chain stops rotating from the root, not the tip",
+                 fmt::format("bisp:{}; sp:{}", Times(bisp.stop_time), Times(sp.stop_time)),
+                 RootFirst(bisp.stop_time, dt));
+  md += ClaimRow("003 §6: SP takes about an order of magnitude longer than BISP (here: within 3× "
+                 "of 10×)",
+                 fmt::format("{:.1f}×", ratio), RatioVerdict(ratio, paper.Get("sp_over_bisp_time", "paper"), 3.0));
+  md += ClaimRow("003 Fig. 5b: with a larger joint radius the chain stops earlier",
+                 fmt::format("stopped at{} s for radius ×1, ×2, ×4", Times(last_stop)),
+                 OrderVerdict(last_stop));
+  md += fmt::format(
+      "\nBoth steppers solve the same maximal-coordinate problems (the joints' drift corrected by "
+      "e_n = erp·gap/dt in both), so the paper's first reason for SP's cost — position "
+      "stabilization only SP needs — is absent here; what remains is its second: SP's contact QP "
+      "(projected Gauss–Seidel on the joints' bilateral rows, slow along a chain) against BISP's "
+      "exact reduced solve.\n");
+  return md;
+}
+
+}  // namespace
+
+Protocol MakeFig003_5() {
+  return {"003-fig5",
+          "RedMax chain with joint friction: root-first stopping, BISP vs SP time, joint radius vs "
+          "stopping time",
+          "chain scene (--cases: links, default 8), bisp and sp each step to res004 1e-6; radius "
+          "×1, ×2, ×4 with bisp",
+          "", Run};
+}
+
+}  // namespace ncp
