@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "solvers/common/dual_update.h"
 
 namespace ncp {
@@ -11,6 +13,10 @@ std::vector<SettingSpec> SpSettings::Specs() {
   return {ChoiceSpec<kCones>("cone", Cone::kExact,
                              "friction set of the friction QP: exact = the Coulomb disk, box = "
                              "003's |λ_t,k| ≤ μ λ_n per tangent direction"),
+          ChoiceSpec<kContactQps>("contact_qp", ContactQp::kPgs,
+                                  "contact QP solver: pgs = projected Gauss-Seidel sweeps, direct = "
+                                  "exact by a dense LDLT of its block of W (equality rows only: "
+                                  "bilateral, soft, joint-friction normals)"),
           {.name = "inner",
            .default_value = 50,
            .min = 1,
@@ -27,6 +33,7 @@ std::vector<SettingSpec> SpSettings::Specs() {
 SpSettings SpSettings::From(const Settings& s) {
   SpSettings p;
   p.cone = s.Choice<Cone>("cone");
+  p.contact_qp = s.Choice<ContactQp>("contact_qp");
   p.inner = s.GetInt("inner");
   p.inner_tol = s.Get("inner_tol");
   return p;
@@ -37,6 +44,35 @@ Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmSta
   if (!SetupDual(p, warm)) return Status::kFailed;
   TangentSteps(dual_, tangent_step_);
   inner_sweeps_ = 0;
+  eq_rows_.clear();
+  if (set_.contact_qp == SpSettings::ContactQp::kDirect) {
+    const auto& cs = *dual_.constraints;
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      if (cs[i].type == ConstraintType::kContact || cs[i].type == ConstraintType::kUnilateral) {
+        message_ = fmt::format("sp: contact_qp = direct needs a contact QP of equality rows only "
+                               "(bilateral, soft, joint-friction normals); constraint {} is {}",
+                               i, ToString(cs[i].type));
+        return Status::kNotApplicable;
+      }
+      eq_rows_.push_back(cs[i].row);
+    }
+    constexpr int kMaxDense = 4000;  // a dense LDLᵀ of 4000 rows: ~2e10 flops, 128 MB
+    const int ne = static_cast<int>(eq_rows_.size());
+    if (ne > kMaxDense) {
+      message_ = fmt::format("sp: contact_qp = direct: {} equality rows, above the dense limit {}",
+                             ne, kMaxDense);
+      return Status::kNotApplicable;
+    }
+    Eigen::MatrixXd Wee(ne, ne);
+    for (int a = 0; a < ne; ++a)
+      for (int b = 0; b < ne; ++b) Wee(a, b) = dual_.W.coeff(eq_rows_[a], eq_rows_[b]);
+    Wee_.compute(Wee);
+    if (Wee_.info() != Eigen::Success || !(Wee_.vectorD().array() > 0).all()) {
+      message_ = "sp: contact_qp = direct: the contact QP's block of W is singular (dependent rows)";
+      return Status::kFailed;
+    }
+    eq_u_ = Vec::Zero(ne);
+  }
   return Status::kRunning;
 }
 
@@ -105,12 +141,25 @@ double SpSolver::FrictionSweep() {
   return change;
 }
 
+void SpSolver::ContactDirect() {
+  // u_e = 0 on the equality rows: λ_e ← λ_e − W_ee⁻¹ u_e (exact: u_e is affine in λ_e).
+  for (std::size_t k = 0; k < eq_rows_.size(); ++k)
+    eq_u_[k] = dual_.q[eq_rows_[k]] + RowDot(dual_.W, eq_rows_[k], lambda_);
+  Wee_.solveInPlace(eq_u_);
+  for (std::size_t k = 0; k < eq_rows_.size(); ++k) lambda_[eq_rows_[k]] -= eq_u_[k];
+}
+
 Status SpSolver::Iterate() {
   // The contact QP with friction held, then the friction QP with the new normals held. Past
   // the run's deadline each QP stops after its current sweep (a sweep over a large W is long).
-  for (int s = 0; s < set_.inner; ++s) {
+  if (set_.contact_qp == SpSettings::ContactQp::kDirect) {
     ++inner_sweeps_;
-    if (ContactSweep() <= set_.inner_tol * Scale() || PastDeadline()) break;
+    ContactDirect();
+  } else {
+    for (int s = 0; s < set_.inner; ++s) {
+      ++inner_sweeps_;
+      if (ContactSweep() <= set_.inner_tol * Scale() || PastDeadline()) break;
+    }
   }
   for (int s = 0; s < set_.inner; ++s) {
     ++inner_sweeps_;

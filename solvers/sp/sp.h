@@ -7,6 +7,8 @@
 // disk problem that res004 measures.
 #pragma once
 
+#include <Eigen/Dense>
+
 #include "solvers/common/dual_solver.h"
 
 namespace ncp {
@@ -15,6 +17,13 @@ struct SpSettings {
   enum class Cone { kExact, kBox };
   static constexpr auto kCones = ChoiceNames<Cone>({{Cone::kExact, "exact"}, {Cone::kBox, "box"}});
   Cone cone = Cone::kExact;
+  // How the contact QP is solved: projected Gauss–Seidel sweeps, or (when every row of it is an
+  // equality: bilateral, soft and joint-friction normal rows) exactly, by a dense LDLᵀ of its
+  // block of W factorized once in setup — what a QP solver does with an equality-only QP.
+  enum class ContactQp { kPgs, kDirect };
+  static constexpr auto kContactQps =
+      ChoiceNames<ContactQp>({{ContactQp::kPgs, "pgs"}, {ContactQp::kDirect, "direct"}});
+  ContactQp contact_qp = ContactQp::kPgs;
   int inner = 50;            // most PGS sweeps per QP
   double inner_tol = 1e-10;  // a QP stops when no λ moved more than this × (1 + max |λ|)
   static std::vector<SettingSpec> Specs();
@@ -29,12 +38,16 @@ class SpSolver : public DualSolver {
   SolverStats Stats() const override;
 
  private:
-  double ContactSweep();   // one sweep of the contact QP; returns the largest change of λ
+  double ContactSweep();   // one sweep of the contact QP; returns the largest change
+  void ContactDirect();    // the equality-only contact QP solved exactly of λ
   double FrictionSweep();  // one sweep of the friction QP
   double Scale() const;    // 1 + max |λ|
 
   SpSettings set_;
   std::vector<double> tangent_step_;
+  std::vector<int> eq_rows_;          // contact_qp = direct: the contact QP's rows
+  Eigen::LDLT<Eigen::MatrixXd> Wee_;  // ... and its block of W
+  Vec eq_u_;                          // buffer
   int inner_sweeps_ = 0;  // over both QPs, since setup
 };
 

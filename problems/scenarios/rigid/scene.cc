@@ -217,10 +217,10 @@ const std::vector<SceneEntry>& Scenes() {
         Pos("link_width", 0.01, "side of the links' square cross-section [m]"),
         Pos("density", 1000, "link density [kg/m³]"),
         Pos("radius", 0.025, "joint radius: the friction torque's lever arm [m]"),
-        Pos("half_length", 0.025, "joint half-length along its axis [m]"), Mu(0.3),
+        Pos("half_length", 0.0125, "joint half-length along its axis [m]"), Mu(0.2),
         RealParam("tilt", 45, 0, 90, "angle of the joint axes from gravity [deg]"),
         RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
-       480, 48, MakeChain, 0, {"bisp", "sp"}, "bisp", 100},
+       480, 48, MakeChain, 2000, {"bisp"}, "bisp", 100},
   };
   return entries;
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "harness/runner.h"
+#include "problems/scenarios/random/manufactured.h"
 #include "solvers/registry.h"
 #include "tests/test_problems.h"
 
@@ -71,6 +72,42 @@ TEST(Sp, BoxFrictionStaysInTheBoxAndMissesTheDisk) {
   std::printf("sp after 300 iterations: res004 exact %.2e, box %.2e\n",
               exact.final_metrics[Metric::kRes004], box.final_metrics[Metric::kRes004]);
   EXPECT_GT(box.final_metrics[Metric::kRes004], 100 * exact.final_metrics[Metric::kRes004]);
+}
+
+}  // namespace
+}  // namespace ncp
+
+namespace ncp {
+namespace {
+
+// contact_qp = direct solves the equality-only contact QP exactly: after one iteration of a
+// frictionless joint-friction tree (no friction QP to stagger with) every joint holds, where the
+// PGS contact QP (50 sweeps) is still far off; with friction it reaches the manufactured solution.
+TEST(Sp, DirectContactQpIsExactOnEqualityRows) {
+  JointFrictionTreeOptions o;
+  o.bodies = 8;
+  o.mu_min = o.mu_max = 0.0;
+  const ContactProblem frictionless = ManufacturedJointFrictionTree(o, 70, "sp-direct");
+  const RunRecord direct = RunSp(frictionless, {{"contact_qp", "direct"}}, 1, 0.0);
+  const RunRecord pgs = RunSp(frictionless, {}, 1, 0.0);
+  std::printf("sp after 1 iteration on a frictionless 8-body chain: res004 direct %.2e, pgs %.2e\n",
+              direct.final_metrics[Metric::kRes004], pgs.final_metrics[Metric::kRes004]);
+  EXPECT_LT(direct.final_metrics[Metric::kRes004], 1e-10);
+  EXPECT_GT(pgs.final_metrics[Metric::kRes004], 1e-6);
+
+  o.mu_min = 0.05, o.mu_max = 0.3;
+  o.frac_stick = 0.0;  // λ* unique
+  const ContactProblem p = ManufacturedJointFrictionTree(o, 71, "sp-direct-friction");
+  const RunRecord r = RunSp(p, {{"contact_qp", "direct"}}, 20000, 1e-8);
+  EXPECT_EQ(r.status, Outcome::kConverged) << r.final_metrics[Metric::kRes004] << " " << r.message;
+  EXPECT_LT(r.lambda_err, 1e-5);
+
+  // Contacts are inequalities: not an equality-only contact QP.
+  const ContactProblem contacts =
+      MakeManufacturedProblem(testing::ContactsOnlyOptions(312, 10, 8), "sp-direct-contacts");
+  const RunRecord refused = RunSp(contacts, {{"contact_qp", "direct"}}, 10, 0.0);
+  EXPECT_EQ(refused.status, Outcome::kNotApplicable);
+  EXPECT_NE(refused.message.find("equality rows only"), std::string::npos) << refused.message;
 }
 
 }  // namespace
