@@ -18,6 +18,7 @@
 #include "harness/runner.h"
 #include "problems/scenarios/random/manufactured.h"
 #include "solvers/registry.h"
+#include "tests/run_support.h"
 
 namespace ncp {
 namespace {
@@ -28,14 +29,8 @@ struct SolverRun {
 };
 
 SolverRun RunSolver(const std::string& name, const ContactProblem& p, int iters, double tol) {
-  const SolverEntry& e = FindSolver(name);
-  RunOptions opt;
-  opt.budget.iters = iters;
-  opt.budget.tol = tol;
-  opt.threads = 1;
   SolverRun r;
-  r.record = RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse(name, e.settings, {})}, opt,
-                    nullptr, 0, &r.solution);
+  r.record = testing::RunSolverOn(name, p, iters, tol, {}, &r.solution);
   return r;
 }
 

@@ -10,18 +10,13 @@
 #include "problems/scenarios/random/manufactured.h"
 #include "solvers/bisp/joint_tree.h"
 #include "solvers/registry.h"
+#include "tests/run_support.h"
 
 namespace ncp {
 namespace {
 
 RunRecord RunSolver(const std::string& name, const ContactProblem& p, int iters, double tol) {
-  const SolverEntry& e = FindSolver(name);
-  RunOptions opt;
-  opt.budget.iters = iters;
-  opt.budget.tol = tol;
-  opt.threads = 1;
-  return RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse(name, e.settings, {})}, opt,
-                nullptr, 0);
+  return testing::RunSolverOn(name, p, iters, tol);
 }
 
 ContactProblem Tree(int bodies, double branching, std::uint64_t seed, double frac_stick = 0.5,
@@ -98,16 +93,8 @@ TEST(Bisp, ReachesTheManufacturedSolutionsOfJointFrictionTrees) {
 TEST(Bisp, AgreesWithPgs) {
   const ContactProblem p = Tree(5, 0.0, 60);
   WarmStart a, b;
-  const SolverEntry& eb = FindSolver("bisp");
-  const SolverEntry& ep = FindSolver("pgs");
-  RunOptions opt;
-  opt.budget.iters = 200000;
-  opt.budget.tol = 1e-9;
-  opt.threads = 1;
-  const RunRecord rb = RunOne(p, Evaluator(p), SolverJob{&eb, Settings::Parse("bisp", eb.settings, {})},
-                              opt, nullptr, 0, &a);
-  const RunRecord rp = RunOne(p, Evaluator(p), SolverJob{&ep, Settings::Parse("pgs", ep.settings, {})},
-                              opt, nullptr, 0, &b);
+  const RunRecord rb = testing::RunSolverOn("bisp", p, 200000, 1e-9, {}, &a);
+  const RunRecord rp = testing::RunSolverOn("pgs", p, 200000, 1e-9, {}, &b);
   ASSERT_EQ(rb.status, Outcome::kConverged) << rb.message;
   ASSERT_EQ(rp.status, Outcome::kConverged) << rp.message;
   std::printf("bisp %d iterations, pgs %d iterations to res004 1e-9; |v_bisp - v_pgs|/|v| %.2e\n",
