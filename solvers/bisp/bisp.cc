@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "solvers/common/dual_update.h"
 
 namespace ncp {
@@ -39,6 +41,12 @@ Status BispSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   set_ = BispSettings::From(s);
   inner_sweeps_ = 0;
   wrench_change_ = 0.0;
+  // W_r is dense, like G (joint_tree.cc): refused before anything is allocated.
+  if (const double nc = p.num_constraints(); nc * nc > 5e7) {
+    message_ = fmt::format("bisp: the reduced friction QP is dense, {0} × {0} entries, above the "
+                           "limit 5e7", p.num_constraints());
+    return Status::kNotApplicable;
+  }
   std::string why;
   if (!BuildJointTree(p, set_.eps, tree_, why)) {
     message_ = "bisp: " + why;

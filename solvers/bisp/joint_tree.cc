@@ -10,6 +10,9 @@
 namespace ncp {
 namespace {
 
+// G, Gᵀ and bisp's W_r are dense: 5e7 entries (400 MB each) bound them, about 1200 joints.
+constexpr double kMaxDenseEntries = 5e7;
+
 // Singular values below this share of the largest make a joint's normals dependent.
 constexpr double kRankTol = 1e-10;
 
@@ -197,6 +200,12 @@ bool BuildJointTree(const ContactProblem& p, double eps, JointTree& tree, std::s
     nr += 6 - nk;
   }
   const int n = p.num_dofs();
+  if (static_cast<double>(n) * nr > kMaxDenseEntries) {
+    why = fmt::format("the reduced map G is dense, {} × {} = {:.3g} entries, above the limit {:.0e} "
+                      "(003's O(n) recursion is not implemented)",
+                      n, nr, static_cast<double>(n) * nr, kMaxDenseEntries);
+    return false;
+  }
   tree.G = Eigen::MatrixXd::Zero(n, nr);
   tree.g0 = Eigen::VectorXd::Zero(n);
   for (const auto& [b, parent] : order) {

@@ -115,6 +115,11 @@ TEST(Bisp, RefusesProblemsItCannotReduce) {
   const RunRecord r2 = RunSolver("bisp", bare, 10, 0.0);
   EXPECT_EQ(r2.status, Outcome::kNotApplicable);
   EXPECT_NE(r2.message.find("structure"), std::string::npos) << r2.message;
+
+  // 1500 joints: W_r would hold 7500² entries (450 MB) — refused before allocating.
+  const RunRecord big = RunSolver("bisp", Tree(1500, 0.0, 63), 10, 0.0);
+  EXPECT_EQ(big.status, Outcome::kNotApplicable);
+  EXPECT_NE(big.message.find("above the limit"), std::string::npos) << big.message;
 }
 
 }  // namespace
