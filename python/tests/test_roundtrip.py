@@ -72,3 +72,27 @@ def test_structure_and_dual_form():
     lam = p.reference["lambda"]
     np.testing.assert_allclose(d.velocity(lam), p.reference["v"], rtol=1e-8, atol=1e-10)
     assert d.W.shape == (p.num_rows, p.num_rows) and d.q.shape == (p.num_rows,)
+
+
+def test_joint_friction_problems_from_python():
+    """Type 4 (joint friction) goes through generate, Problem and solve; solvers without it say so."""
+    import ncpbench
+    (g,) = ncpbench.generate("joint_friction", 1, seed=5, params={"bodies": 4, "frac_stick": 0})
+    assert set(g.types) == {4} and np.all(np.diff(g.rows) == 2)
+    r = ncpbench.solve(g, "bisp", iters=100, tol=1e-10)
+    assert r.status == "converged" and r.metrics["res004"] <= 1e-10
+    np.testing.assert_allclose(r.v, g.reference["v"], rtol=0, atol=1e-8 * np.abs(g.reference["v"]).max())
+    refused = ncpbench.solve(g, "admm-full", iters=10)
+    assert refused.status == "not-applicable" and "bisp" in refused.message
+    # Without the structure layer bisp cannot find the bodies: not applicable, with the reason.
+    bare = ncpbench.Problem(A=g.A.toarray(), b=g.b, J=g.J, e=g.e, types=g.types, mu=g.mu,
+                            stiffness=g.stiffness, damping=g.damping, name="bare")
+    assert bare.validate() == ""
+    r2 = ncpbench.solve(bare, "bisp", iters=10)
+    assert r2.status == "not-applicable" and "structure" in r2.message
+    # A negative friction coefficient on a joint-friction row is refused.
+    mu = np.array(g.mu)
+    mu[0] = -0.1
+    bad = ncpbench.Problem(A=g.A.toarray(), b=g.b, J=g.J, e=g.e, types=g.types, mu=mu,
+                           stiffness=g.stiffness, damping=g.damping, name="bad")
+    assert "mu" in bad.validate()
