@@ -19,12 +19,13 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/simulate.h"
+#include "problems/physics/dynamics/joint_contacts.h"
 #include "solvers/settings.h"
 
 namespace ncp {
 namespace {
 
-constexpr int kContactsPerJoint = 5;  // physics::kRevoluteContacts: the scene's joint layout
+constexpr int kContactsPerJoint = physics::kRevoluteContacts;  // the chain's joint layout
 constexpr double kStopRate = 1e-2;    // rad/s: below it a joint counts as stopped
 constexpr double kStepTol = 1e-6;     // res004 of every step's solve
 constexpr int kBispIters = 200, kSpIters = 2000;  // per-step caps
@@ -38,7 +39,7 @@ struct ChainRun {
   double scene_time = 0.0;
 };
 
-ChainRun Simulate(const std::string& solver, const ParamMap& params, int links) {
+ChainRun SimulateChain(const std::string& solver, const ParamMap& params, int links) {
   const SceneEntry* scene = FindScene("chain");
   if (!scene) throw Error("003-fig5: scene 'chain' not found");
   SimulateOptions sim;
@@ -62,7 +63,7 @@ ChainRun Simulate(const std::string& solver, const ParamMap& params, int links) 
     }
     ++step;
   };
-  const SimulateResult r = ncp::Simulate(*scene, params, 1, sim);
+  const SimulateResult r = Simulate(*scene, params, 1, sim);
   ChainRun out;
   out.steps = static_cast<int>(r.steps.size());
   const double dt = r.steps.size() > 1 ? r.steps[1].time - r.steps[0].time : 0.0;
@@ -117,8 +118,8 @@ std::string Run(const ReproduceOptions& opt) {
       "joint has stopped once its rate stays below {:g} rad/s. Times in s of scene time; solve "
       "times are wall-clock, one thread.\n\n",
       links, kStepTol, kBispIters, kSpIters, kStopRate);
-  const ChainRun bisp = Simulate("bisp", base, links);
-  const ChainRun sp = Simulate("sp", base, links);
+  const ChainRun bisp = SimulateChain("bisp", base, links);
+  const ChainRun sp = SimulateChain("sp", base, links);
   const double dt = bisp.scene_time / std::max(1, bisp.steps);
   md += "| stepper | steps | unconverged steps | mean iterations | solve time [s] | stop time per joint, root first [s] |\n|---|---:|---:|---:|---:|---|\n";
   for (const auto& [name, r] : {std::pair{"bisp", &bisp}, std::pair{"sp", &sp}})
@@ -135,7 +136,7 @@ std::string Run(const ReproduceOptions& opt) {
   for (double f : {1.0, 2.0, 4.0}) {
     ParamMap params = base;
     params["radius"] = fmt::format("{:g}", f * r0);
-    const ChainRun r = f == 1.0 ? bisp : Simulate("bisp", params, links);
+    const ChainRun r = f == 1.0 ? bisp : SimulateChain("bisp", params, links);
     last_stop.push_back(Last(r.stop_time));
     radius_rows += fmt::format("| {:g} | {} |{} |\n", f * r0,
                                std::isfinite(last_stop.back()) ? fmt::format("{:.3f}", last_stop.back())

@@ -52,7 +52,9 @@ TEST(ScenarioParams, EveryDefaultPassesItsOwnSpec) {
       EXPECT_TRUE(names.insert(s.name).second) << s.name << " declared twice";
       EXPECT_FALSE(s.help.empty()) << s.name;
       EXPECT_LE(s.min, s.max) << s.name;
-      if (s.integer) EXPECT_TRUE(std::isfinite(s.min) && std::isfinite(s.max)) << s.name;
+      if (s.integer) {
+        EXPECT_TRUE(std::isfinite(s.min) && std::isfinite(s.max)) << s.name;
+      }
       EXPECT_NO_THROW(CheckParam(scenario, s, s.default_value)) << s.name;
       given[s.name] = fmt::format("{}", s.default_value);  // shortest text that reads back exactly
     }
