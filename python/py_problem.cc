@@ -169,7 +169,8 @@ void BindProblem(pyb::module_& m) {
             return PerConstraint<std::uint8_t>(
                 p, [](const Constraint& c) { return static_cast<std::uint8_t>(c.type); });
           },
-          "per constraint: 0 contact (3 rows n, t1, t2), 1 unilateral, 2 bilateral, 3 soft")
+          "per constraint: 0 contact (3 rows n, t1, t2), 1 unilateral, 2 bilateral, 3 soft, "
+          "4 joint friction (2 rows n, t)")
       .def_property_readonly(
           "rows",
           [](const ContactProblem& p) {

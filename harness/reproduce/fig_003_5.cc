@@ -55,6 +55,9 @@ ChainRun SimulateChain(const std::string& solver, const ParamMap& params, int li
   std::vector<int> last_moving(links, -1);
   int step = 0;
   sim.on_step = [&](const ContactProblem& p, const WarmStart& sol) {
+    if (p.num_constraints() != links * kContactsPerJoint)
+      throw Error(fmt::format("003-fig5: chain step has {} constraints, expected {} ({} per joint)",
+                              p.num_constraints(), links * kContactsPerJoint, kContactsPerJoint));
     const Vec u = p.J * sol.v + p.e;
     for (int j = 0; j < links; ++j) {
       // The axial contact's tangent row: the joint's rotation rate times the radius.

@@ -552,6 +552,10 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
                               c.row + c.rows() - 1, p.J.rows()));
     }
   }
+  for (std::size_t i = 0; i < p.constraints.size(); ++i)
+    if (p.constraints[i].type == ConstraintType::kJointFriction)  // no friction on fclib's G
+      throw Error(fmt::format("{}: constraint {} is {}: fclib holds contacts and bilateral rows "
+                              "only", path, i, ToString(p.constraints[i].type)));
   // fclib has no soft rows: they are folded into M and f (identity without soft rows).
   const FoldedProblem folded = FoldSoftRows(p);
   const ContactProblem& q = folded.problem;
@@ -567,11 +571,8 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
     } else if (c.type == ConstraintType::kUnilateral) {  // a μ = 0 contact, zero tangent rows
       contact_rows.insert(contact_rows.end(), {c.row, -1, -1});
       mu.push_back(0.0);
-    } else if (c.type == ConstraintType::kBilateral) {
+    } else {  // bilateral (joint-friction rows are refused above)
       bilateral_rows.push_back(c.row);
-    } else {  // fclib has no friction on bilateral rows
-      throw Error(fmt::format("{}: constraint {} is {}: fclib holds contacts and bilateral rows "
-                              "only", path, types.size() - 1, ToString(c.type)));
     }
   }
   if (contact_rows.empty()) {

@@ -10,7 +10,8 @@
 namespace ncp {
 namespace {
 
-// G, Gᵀ and bisp's W_r are dense: 5e7 entries (400 MB each) bound them, about 1200 joints.
+// G and Gᵀ are dense: 5e7 entries (400 MB each) bound them (about 2900 revolute joints; bisp's
+// W_r, 25 entries per pair of joints, has the same bound: about 1400).
 constexpr double kMaxDenseEntries = 5e7;
 
 // Singular values below this share of the largest make a joint's normals dependent.
@@ -177,7 +178,13 @@ bool BuildJointTree(const ContactProblem& p, double eps, JointTree& tree, std::s
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(j.Nc, Eigen::ComputeFullV);
     const auto& sv = svd.singularValues();
     const int rank = static_cast<int>((sv.array() > kRankTol * std::max(sv.maxCoeff(), 1e-300)).count());
-    if (nk > 6 || rank < nk) {
+    if (nk > 6) {
+      why = fmt::format("body {} (parent {}): {} implicit contacts join the pair, more than the 6 "
+                        "directions they can hold (several joints between the same two bodies?)",
+                        b, parent, nk);
+      return false;
+    }
+    if (rank < nk) {
       why = fmt::format("joint of body {} (parent {}): its {} implicit contacts have dependent "
                         "normals (rank {}); bisp needs independent ones", b, parent, nk, rank);
       return false;

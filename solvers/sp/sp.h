@@ -39,7 +39,7 @@ class SpSolver : public DualSolver {
 
  private:
   double ContactSweep();   // one sweep of the contact QP; returns the largest change
-  void ContactDirect();    // the equality-only contact QP solved exactly of λ
+  void ContactDirect();    // the equality-only contact QP solved exactly
   double FrictionSweep();  // one sweep of the friction QP
   double Scale() const;    // 1 + max |λ|
 

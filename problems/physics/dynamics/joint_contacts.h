@@ -5,8 +5,9 @@
 // a joint-friction constraint (ConstraintType::kJointFriction): its normal row is bilateral, its
 // tangent row runs around the axis, so friction |λ_t| ≤ μ|λ_n| resists the joint's rotation with
 // the lever arm r — a larger joint brakes harder under the same load (003 Fig. 5b). Five
-// independent normals span exactly the five constrained directions, so the contact impulses of a
-// joint are unique (no indeterminacy to regularize).
+// independent normals span exactly the five constrained directions, so a joint's normal impulses
+// are unique given its friction (no indeterminacy to regularize); how a sticking joint's friction
+// is shared among its five tangent rows (all on its one free rotation) is not.
 #pragma once
 
 #include <array>

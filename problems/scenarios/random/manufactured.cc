@@ -371,10 +371,13 @@ std::string ValidateOptions(const JointFrictionTreeOptions& o) {
   };
   if (o.bodies < 1) return bad("bodies", o.bodies, "must be >= 1");
   if (!(o.branching >= 0 && o.branching <= 1)) return bad("branching", o.branching, "must be in [0, 1]");
-  if (!(o.mu_min >= 0 && o.mu_max >= o.mu_min && std::isfinite(o.mu_max)))
-    return bad("mu_min", o.mu_min, "need 0 <= mu_min <= mu_max");
-  if (!(o.radius_min > 0 && o.radius_max >= o.radius_min && std::isfinite(o.radius_max)))
-    return bad("radius_min", o.radius_min, "need 0 < radius_min <= radius_max");
+  if (!(o.mu_min >= 0)) return bad("mu_min", o.mu_min, "must be >= 0");
+  if (!(o.mu_max >= o.mu_min && std::isfinite(o.mu_max)))
+    return bad("mu_max", o.mu_max, fmt::format("must be finite and >= mu_min ({})", o.mu_min));
+  if (!(o.radius_min > 0)) return bad("radius_min", o.radius_min, "must be > 0");
+  if (!(o.radius_max >= o.radius_min && std::isfinite(o.radius_max)))
+    return bad("radius_max", o.radius_max,
+               fmt::format("must be finite and >= radius_min ({})", o.radius_min));
   if (!(o.drift >= 0 && std::isfinite(o.drift))) return bad("drift", o.drift, "must be >= 0");
   if (!(o.frac_stick >= 0 && o.frac_stick <= 1))
     return bad("frac_stick", o.frac_stick, "must be in [0, 1]");

@@ -6,10 +6,9 @@
 // (n bilateral, |λ_t| ≤ μ |λ_n| around the axis). The chain starts horizontal along x, at rest;
 // all axes are parallel, (0, sin tilt, cos tilt): `tilt` from gravity (−z), so the chain swings
 // in a plane tilted 90° − tilt from the vertical under g sin(tilt).
-// The joints nearer the root carry more weight, so their contact forces and friction are larger
-// (003 Fig. 5a: the chain stops rotating from the root to the tip; not reproduced here with the
-// defaults and sp at 100 iterations a step, where all joints stop within ~40 ms of each other);
-// a larger radius brakes harder under the same μ (003 Fig. 5b: reproduced).
+// The joints nearer the root carry more weight, so their contact forces and friction are larger:
+// with the defaults the root joint stops first (003 Fig. 5a; the others in no fixed order, see
+// `reproduce 003-fig5`), and a larger radius brakes harder under the same μ (003 Fig. 5b).
 //   DOF = 6 links; rows = 5 · 2 links (5 joint-friction constraints per joint); no contacts.
 #include <cmath>
 #include <memory>

@@ -129,7 +129,7 @@ TEST(ManufacturedJointFriction, ScenarioGeneratesAndRejectsBadOptions) {
   EXPECT_EQ(ps[0].num_constraints(), 20);
   JointFrictionTreeOptions o;
   o.radius_min = 0.3, o.radius_max = 0.2;
-  EXPECT_EQ(ValidateOptions(o), "radius_min = 0.3: need 0 < radius_min <= radius_max");
+  EXPECT_EQ(ValidateOptions(o), "radius_max = 0.2: must be finite and >= radius_min (0.3)");
   EXPECT_THROW(ManufacturedJointFrictionTree(o, 1), std::runtime_error);
 }
 
