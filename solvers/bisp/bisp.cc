@@ -96,12 +96,9 @@ Status BispSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
 }
 
 Status BispSolver::CheckFinite() {
-  for (Eigen::Index k = 0; k < lambda_.size(); ++k)
-    if (!(std::abs(lambda_[k]) < 1e100)) {
-      message_ = "non-finite or exploding multiplier";
-      return Status::kDiverged;
-    }
-  return Status::kRunning;
+  if (AllFinite(lambda_)) return Status::kRunning;  // the dual solvers' bound (dual_update.h)
+  message_ = "non-finite or exploding multiplier";
+  return Status::kDiverged;
 }
 
 void BispSolver::ContactStep() {
