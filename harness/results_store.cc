@@ -49,12 +49,12 @@ constexpr StringField kStringFields[] = {
     {"problem", &RunRecord::problem},       {"solver", &RunRecord::solver},
     {"settings", &RunRecord::settings},     {"budget", &RunRecord::budget},
     {"warm_start", &RunRecord::warm_start}, {"message", &RunRecord::message},
-    {"solver_info", &RunRecord::solver_info},
+    {"solver_info", &RunRecord::solver_info}, {"observations", &RunRecord::observations},
     {"host", &RunRecord::host},             {"cpu", &RunRecord::cpu},
     {"worker", &RunRecord::worker}};
 // Columns added after the first schema: files without them still read (as empty strings).
 bool OptionalColumn(const std::string& name) {
-  return name == "host" || name == "cpu" || name == "worker";
+  return name == "host" || name == "cpu" || name == "worker" || name == "observations";
 }
 constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
                                    {"iterations", &RunRecord::iterations},
@@ -265,6 +265,22 @@ class ResultsReader {
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].trace = ReadTrace(i);
     }
     return rows;
+  }
+
+  // The /observations table of a paper reproduction; none in other results files.
+  std::vector<Observation> Observations() const {
+    std::vector<Observation> out;
+    if (!Exists("/observations")) return out;
+    const std::vector<std::string> parts = ReadStrings("/observations/part");
+    const std::vector<std::string> keys = ReadStrings("/observations/key");
+    const std::vector<std::string> texts = ReadStrings("/observations/text");
+    const std::vector<double> values = ReadNumbers<double>("/observations/value");
+    CheckLength(keys.size(), parts.size(), "/observations/key");
+    CheckLength(texts.size(), parts.size(), "/observations/text");
+    CheckLength(values.size(), parts.size(), "/observations/value");
+    out.resize(parts.size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = {parts[i], keys[i], values[i], texts[i]};
+    return out;
   }
 
  private:
@@ -558,6 +574,22 @@ class ResultsWriter {
       }
       if (reported) WriteNumbers(group.id(), f.name, v);
     }
+  }
+
+  void WriteObservations(const std::vector<Observation>& obs) {
+    h5::Handle group = CreateGroup(file_.id(), "observations");
+    std::vector<std::string> parts, keys, texts;
+    std::vector<double> values;
+    for (const Observation& o : obs) {
+      parts.push_back(o.part);
+      keys.push_back(o.key);
+      texts.push_back(o.text);
+      values.push_back(o.value);
+    }
+    WriteStrings(group.id(), "part", parts);
+    WriteStrings(group.id(), "key", keys);
+    WriteStrings(group.id(), "text", texts);
+    WriteNumbers(group.id(), "value", values);
   }
 
   // Copies a stored trace group without decoding it, so merging costs no memory per trace.
@@ -862,12 +894,19 @@ std::map<std::string, std::string> ReadRunAttrs(const std::string& path) {
 }
 
 void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
-                  const std::map<std::string, std::string>& run_attrs) {
+                  const std::map<std::string, std::string>& run_attrs,
+                  const std::vector<Observation>& observations) {
   WriteAtomically(path, [&](ResultsWriter& w) {
     w.WriteAttrs(run_attrs);
     w.WriteRuns(rows);
     for (std::size_t i = 0; i < rows.size(); ++i) w.WriteTrace(i, rows[i].trace);
+    if (!observations.empty()) w.WriteObservations(observations);
   });
+}
+
+std::vector<Observation> ReadObservations(const std::string& path) {
+  ProbeResults(path);
+  return ResultsReader(path).Observations();
 }
 
 }  // namespace ncp

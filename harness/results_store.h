@@ -96,9 +96,14 @@ std::vector<RunRecord> ReadResults(const std::string& path);
 // The string attributes of a results file's root, without format and schema_version.
 std::map<std::string, std::string> ReadRunAttrs(const std::string& path);
 
-// Writes `rows` with `run_attrs` as a complete results file, atomically (temporary file, then
-// rename).
+// Writes `rows` with `run_attrs` (and a paper reproduction's `observations`) as a complete
+// results file, atomically (temporary file, then rename).
 void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
-                  const std::map<std::string, std::string>& run_attrs);
+                  const std::map<std::string, std::string>& run_attrs,
+                  const std::vector<Observation>& observations = {});
+
+// A paper reproduction's /observations (none for other results files). Throws ncp::Error like
+// ReadResults.
+std::vector<Observation> ReadObservations(const std::string& path);
 
 }  // namespace ncp

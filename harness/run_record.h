@@ -39,6 +39,15 @@ struct TracePoint {
   SolverStats stats;      // the solver's own statistics at this point (Solver::Stats())
 };
 
+// A figure a paper reproduction measured that belongs to no single run (a scene's outcome, a
+// frame's size): `value` for a number, `text` for words; stored under /observations.
+struct Observation {
+  std::string part;  // the protocol's part it belongs to (as RunRecord::dataset's suffix)
+  std::string key;
+  double value = 0.0;
+  std::string text;
+};
+
 struct RunRecord {
   std::string job_key;    // unique key of the job, used for resuming
   std::string dataset;    // dataset file stem
@@ -51,6 +60,9 @@ struct RunRecord {
   Outcome status = Outcome::kFailed;
   std::string message;    // solver message, empty when none
   std::string solver_info;  // "key=value;..." of the solver's counters (Info()) at the end
+  // "key=value;..." of what a paper reproduction measured of this run beyond the runner's
+  // metrics (e.g. a residual by the paper's own definition); empty elsewhere.
+  std::string observations;
   // Where the row was measured: a campaign may span machines (MPI ranks, --shard slices).
   std::string host;       // host name; empty in files written before the column
   std::string cpu;        // CPU model of that host

@@ -15,39 +15,66 @@ namespace {
 
 constexpr char kReproduceWallAttr[] = "reproduce_wall_s";  // seconds the protocol took
 
-// The Markdown and, in the results schema, every run the protocol measured (<id>.h5).
-int RunProtocol(const Protocol& p, ReproduceOptions o) {
-  if (!p.run) {
-    std::printf("%s: cannot run yet: needs %s\n", p.id.c_str(), p.missing.c_str());
-    return 0;
-  }
-  ProtocolRecords records(p.id, o.traces);
-  o.records = &records;
-  const auto start = std::chrono::steady_clock::now();
-  std::string md = p.run(o);
-  const double wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (o.max_iters > 0)
-    md += fmt::format("\nRun with --max-iters {}: every measured solver run capped at {} "
-                      "iterations, without a time limit.\n", o.max_iters, o.max_iters);
-  std::filesystem::create_directories(o.out_dir);
-  const std::string h5 = o.out_dir + "/" + p.id + ".h5";
-  records.Write(h5, {{"reproduce_cases", std::to_string(o.cases)},
-                     {"reproduce_max_iters", std::to_string(o.max_iters)},
-                     {"reproduce_traces", o.traces ? "yes" : "no"},
-                     {kReproduceWallAttr, fmt::format("{:.1f}", wall_s)}});
-  const std::string path = o.out_dir + "/" + p.id + ".md", tmp = path + ".tmp";
+// Writes `text` to `path` through a temporary file.
+void WriteText(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp);
     if (!f) throw Error(fmt::format("{}: cannot write", path));
-    f << md;
+    f << text;
     f.close();
     if (!f) throw Error(fmt::format("{}: write failed (disk full?)", tmp));
   }
   std::filesystem::rename(tmp, path);
+}
+
+// The Markdown rendered from the records in `h5` (the protocol's report), written beside it.
+std::string ReportFrom(const Protocol& p, const std::string& h5, const std::string& out_dir) {
+  const ProtocolRecords records = ProtocolRecords::Read(h5);
+  if (records.id() != p.id)
+    throw Error(fmt::format("results file '{}': written by reproduce {}, not {}", h5,
+                            records.id(), p.id));
+  const PublishedTable paper = ReadPublished(p.id);
+  std::string md = p.report({records, paper, out_dir});
+  const int cap = records.options().max_iters;
+  if (cap > 0)
+    md += fmt::format("\nRun with --max-iters {}: every measured solver run capped at {} "
+                      "iterations, without a time limit.\n", cap, cap);
+  return md;
+}
+
+// Measures into <id>.h5 (every run in the results schema, and the protocol's observations),
+// then renders the Markdown from that file. With `from`, only renders, from that file.
+int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from = "") {
+  if (!p.runs()) {
+    std::printf("%s: cannot run yet: needs %s\n", p.id.c_str(), p.missing.c_str());
+    return 0;
+  }
+  std::filesystem::create_directories(o.out_dir);
+  const std::string path = o.out_dir + "/" + p.id + ".md";
+  std::string md, h5 = from;
+  std::size_t runs = 0;
+  if (from.empty()) {
+    ProtocolRecords records(p.id, o.traces);
+    records.set_options(o);
+    o.records = &records;
+    const auto start = std::chrono::steady_clock::now();
+    p.measure(o, records);
+    const double wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    h5 = o.out_dir + "/" + p.id + ".h5";
+    records.Write(h5, {{kReproduceWallAttr, fmt::format("{:.1f}", wall_s)}});
+    runs = records.rows().size();
+    md = ReportFrom(p, h5, o.out_dir);
+  } else {
+    md = ReportFrom(p, from, o.out_dir);
+  }
+  WriteText(path, md);
   std::fputs(md.c_str(), stdout);
-  std::printf("\nwritten: %s\nwritten: %s (%zu runs)\n", path.c_str(), h5.c_str(),
-              records.rows().size());
+  if (from.empty())
+    std::printf("\nwritten: %s\nwritten: %s (%zu runs)\n", path.c_str(), h5.c_str(), runs);
+  else
+    std::printf("\nwritten: %s (from %s)\n", path.c_str(), from.c_str());
   return 0;
 }
 
@@ -80,7 +107,7 @@ std::string LastRun(const std::string& out_dir, const std::string& id) {
 void AddReproduce(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("reproduce", "reproduce a paper table or figure: ours vs paper");
   struct Opts {
-    std::string id;
+    std::string id, from;
     bool list = false, no_traces = false;
     ReproduceOptions ro;
   };
@@ -94,6 +121,9 @@ void AddReproduce(CLI::App& app, Action& action) {
                   "cap every measured run at N iterations, without time limits (0: the "
                   "protocol's budgets): statuses and residuals then do not depend on the "
                   "machine's speed");
+  cmd->add_option("--from", o->from,
+                  "render the report again from a results file an earlier run of this protocol "
+                  "wrote (<id>.h5), measuring nothing");
   cmd->add_flag("--no-traces", o->no_traces,
                 "store no per-iteration traces in <id>.h5 (small files, e.g. committed baselines)");
   cmd->callback([&action, o] {
@@ -102,7 +132,7 @@ void AddReproduce(CLI::App& app, Action& action) {
         for (const Protocol& p : Protocols())
           std::printf("%-11s %s\n            setting: %s\n            %s\n", p.id.c_str(),
                       p.title.c_str(), p.setting.c_str(),
-                      p.run ? ("runs" + LastRun(o->ro.out_dir, p.id)).c_str()
+                      p.runs() ? ("runs" + LastRun(o->ro.out_dir, p.id)).c_str()
                             : ("needs " + p.missing).c_str());
         return 0;
       }
@@ -110,6 +140,8 @@ void AddReproduce(CLI::App& app, Action& action) {
       if (o->ro.max_iters < 0)
         throw Error(fmt::format("--max-iters = {}: must be >= 0", o->ro.max_iters));
       o->ro.traces = !o->no_traces;
+      if (!o->from.empty() && o->id == "all")
+        throw Error("--from: renders one protocol's report; name its id, not all");
       if (o->id == "all") {
         // One protocol's error must not hide the others: report it, go on, exit 2 at the end.
         int failed = 0;
@@ -124,7 +156,7 @@ void AddReproduce(CLI::App& app, Action& action) {
         std::printf("reproduce all: %zu protocols, %d failed\n", Protocols().size(), failed);
         return failed ? 2 : 0;
       }
-      return RunProtocol(FindProtocol(o->id), o->ro);
+      return RunProtocol(FindProtocol(o->id), o->ro, o->from);
     };
   });
 }

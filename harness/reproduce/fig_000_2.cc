@@ -1,8 +1,9 @@
 // 000 Fig. 2: SubADMM's time for 60 iterations as the number of subsystems grows — spheres of
 // the stir scene and links of the cable scene — with the R² of a linear fit (0.9993 and
 // 0.9998 in the paper). Each family is an `ncpbench sweep` of its scene's size parameter; the
-// figure is plots/scalability.py on the sweep's results file. A family whose scene does not
-// exist yet is listed and skipped, so the cable row runs as soon as that scene is registered.
+// figure is plots/scalability.py on the sweep's rows, written back from the records. A family
+// whose scene does not exist yet is listed and skipped, so the cable row runs as soon as that
+// scene is registered.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -45,42 +46,47 @@ struct Size {
   int problems = 0;
 };
 
-// Per solver, per size (dataset): means over the problems of the best time over repeats.
-std::map<std::string, std::map<std::string, Size>> Collect(const std::string& results) {
-  std::map<std::string, std::map<std::string, double>> best;  // solver → dataset/problem → s
+// A size's part: the sweep's dataset name, e.g. "stir-spheres27".
+std::string SizePart(const Family& f, const std::string& value) {
+  return fmt::format("{}-{}{}", f.scene, f.param, value);
+}
+
+// Per solver, per size (part): means over the problems of the best time over repeats.
+std::map<std::string, std::map<std::string, Size>> Collect(const ProtocolRecords& rec,
+                                                            const Family& f) {
   std::map<std::string, std::map<std::string, Size>> out;
-  for (const RunRecord& r : ReadResults(results)) {
-    if (r.status == Outcome::kFailed || r.status == Outcome::kNotApplicable ||
-        !(r.total_time_s > 0))
-      continue;
-    const std::string key = r.dataset + "/" + r.problem;
-    auto [it, fresh] = best[r.solver].emplace(key, r.total_time_s);
-    if (!fresh) it->second = std::min(it->second, r.total_time_s);
-    Size& s = out[r.solver][r.dataset];
-    if (fresh) {
-      s.bodies += r.num_bodies, s.dofs += r.num_dofs, s.contacts += r.num_contacts;
-      ++s.problems;
+  for (const std::string& v : f.values) {
+    const std::string part = SizePart(f, v);
+    std::map<std::string, std::map<std::string, double>> best;  // solver → problem → s
+    for (const RunRecord* r : rec.Part(part)) {
+      if (r->status == Outcome::kFailed || r->status == Outcome::kNotApplicable ||
+          !(r->total_time_s > 0))
+        continue;
+      auto [it, fresh] = best[r->solver].emplace(r->problem, r->total_time_s);
+      if (!fresh) it->second = std::min(it->second, r->total_time_s);
+      Size& s = out[r->solver][part];
+      if (fresh) {
+        s.bodies += r->num_bodies, s.dofs += r->num_dofs, s.contacts += r->num_contacts;
+        ++s.problems;
+      }
     }
-  }
-  for (auto& [solver, sizes] : out)
-    for (auto& [dataset, s] : sizes) {
-      for (const auto& [key, t] : best[solver])
-        if (key.rfind(dataset + "/", 0) == 0) s.time_ms += 1e3 * t;
+    for (const auto& [solver, times] : best) {
+      Size& s = out[solver][part];
+      for (const auto& [problem, t] : times) s.time_ms += 1e3 * t;
       s.bodies /= s.problems, s.dofs /= s.problems, s.contacts /= s.problems;
       s.time_ms /= s.problems;
     }
+  }
   return out;
 }
 
-// `claims`: the family's claim row is appended (the table goes after every family's section).
-std::string RunFamily(const Family& f, const ReproduceOptions& opt, const PublishedTable& paper,
-                      std::string& claims) {
+// Observations of part <scene>: `registered` (0: the scene or its size parameter does not
+// exist, nothing ran), or the text `failed` (the error that stopped the family).
+void MeasureFamily(const Family& f, const ReproduceOptions& opt, ProtocolRecords& rec) {
   const SceneEntry* scene = FindScene(f.scene);
-  if (!scene || !scene->defaults().count(f.param))
-    return fmt::format(
-        "\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
-        "yet (paper: R² {:.4f}).\n",
-        f.scene, f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
+  const bool registered = scene && scene->defaults().count(f.param);
+  rec.Observe(f.scene, "registered", registered ? 1.0 : 0.0);
+  if (!registered) return;
   SweepOptions s;
   s.scene = f.scene;
   s.param = f.param;
@@ -103,26 +109,66 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
                             {"subadmm.threads=1", "subadmm-nobody.threads=1"}),
              ro);
   }
-  // The sweep's rows, one part per size, also go to the protocol's results file.
+  // The sweep's rows, one part per size (its dataset).
   for (const RunRecord& r : ReadResults(s.out)) Record(opt, r, r.dataset);
-  const auto data = Collect(s.out);
+}
+
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
+  for (const Family& f : kFamilies) {
+    // One family's failure (its scene's generation or a solver) must not hide the other's rows.
+    try {
+      MeasureFamily(f, opt, rec);
+    } catch (const Error& e) {
+      rec.Note(f.scene, "failed", e.what());
+    }
+  }
+}
+
+// The family's rows as a results file for plots/scalability.py: <out_dir>/000-fig2-<scene>.h5,
+// where the sweep wrote them while measuring. Returns its path.
+std::string WriteFamilyResults(const ProtocolRecords& rec, const Family& f,
+                               const std::string& out_dir) {
+  std::vector<RunRecord> rows;
+  for (const std::string& v : f.values)
+    for (const RunRecord* r : rec.Part(SizePart(f, v))) rows.push_back(*r);
+  const std::string path = out_dir + "/000-fig2-" + f.scene + ".h5";
+  WriteResults(path, rows, {{"sweep_scene", f.scene}, {"sweep_param", f.param}});
+  return path;
+}
+
+// `claims`: the family's claim row is appended (the table goes after every family's section).
+std::string ReportFamily(const Family& f, const ReportInput& in, std::string& claims) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  if (rec.Has(f.scene, "failed")) {
+    claims += ClaimRow(fmt::format("000: SubADMM's time is linear in the size ({})", f.scene),
+                       "failed", Verdict::kNotReproduced);
+    return fmt::format("\n## {}\n\nFailed: {}\n", f.scene, rec.Text(f.scene, "failed"));
+  }
+  if (rec.Value(f.scene, "registered") == 0)
+    return fmt::format(
+        "\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
+        "yet (paper: R² {:.4f}).\n",
+        f.scene, f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
+  const int count = rec.options().cases > 0 ? rec.options().cases : 3;
+  const auto data = Collect(rec, f);
 
   std::string md = fmt::format("\n## {} (sweep of `{}` over {} = ", f.scene, f.scene, f.param);
   for (std::size_t k = 0; k < f.values.size(); ++k) md += (k ? ", " : "") + f.values[k];
-  md += fmt::format("; {} frames per size)\n\n| size | bodies | DOF | contacts |", s.count);
+  md += fmt::format("; {} frames per size)\n\n| size | bodies | DOF | contacts |", count);
   for (const char* solver : kSolvers) md += fmt::format(" {} [ms] |", solver);
   md += "\n|---:|---:|---:|---:|";
   for (std::size_t k = 0; k < std::size(kSolvers); ++k) md += "---:|";
   md += "\n";
   for (const std::string& v : f.values) {
-    const std::string dataset = fmt::format("{}-{}{}", f.scene, f.param, v);
+    const std::string part = SizePart(f, v);
     const auto& first =
         data.count(kSolvers[0]) ? data.at(kSolvers[0]) : std::map<std::string, Size>{};
-    const Size ref = first.count(dataset) ? first.at(dataset) : Size{};
+    const Size ref = first.count(part) ? first.at(part) : Size{};
     md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} |", v, ref.bodies, ref.dofs, ref.contacts);
     for (const char* solver : kSolvers) {
-      const bool has = data.count(solver) && data.at(solver).count(dataset);
-      md += has ? fmt::format(" {:.3f} |", data.at(solver).at(dataset).time_ms) : " — |";
+      const bool has = data.count(solver) && data.at(solver).count(part);
+      md += has ? fmt::format(" {:.3f} |", data.at(solver).at(part).time_ms) : " — |";
     }
     md += "\n";
   }
@@ -133,7 +179,7 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
   for (const char* solver : kSolvers) {
     std::vector<double> bodies, times;
     if (data.count(solver))
-      for (const auto& [dataset, sz] : data.at(solver))
+      for (const auto& [part, sz] : data.at(solver))
         bodies.push_back(sz.bodies), times.push_back(sz.time_ms);
     const LineFit lin = FitLine(bodies, times), pw = FitPowerLaw(bodies, times);
     const std::string paper_r2 =
@@ -158,9 +204,10 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
                  : sub_pw.slope >= 0.8 && sub_pw.slope <= 1.2 && sub_lin.r2 >= 0.99
                      ? Verdict::kReproduced
                      : Verdict::kNotReproduced);
-  const std::string png = opt.out_dir + "/000-fig2-" + f.scene + ".png";
+  const std::string results = WriteFamilyResults(rec, f, in.out_dir);
+  const std::string png = in.out_dir + "/000-fig2-" + f.scene + ".png";
   const std::string draw = fmt::format("/usr/bin/python3 {}/plots/scalability.py {} -o {} 2>&1",
-                                       NCPBENCH_SOURCE_DIR, s.out, png);
+                                       NCPBENCH_SOURCE_DIR, results, png);
   std::string printed;
   bool drawn = false;
   if (std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(draw.c_str(), "r"), pclose); pipe) {
@@ -175,12 +222,11 @@ std::string RunFamily(const Family& f, const ReproduceOptions& opt, const Publis
               : fmt::format(
                     "\nResults: `{}` (the figure needs /usr/bin/python3 with matplotlib "
                     "and h5py: plots/scalability.py).\n",
-                    s.out);
+                    results);
   return md;
 }
 
-std::string Run(const ReproduceOptions& opt) {
-  const PublishedTable paper = ReadPublished("000-fig2");
+std::string Report(const ReportInput& in) {
   std::string md =
       "# 000 Fig. 2 — SubADMM scalability with the number of subsystems\n\n"
       "Each scene generated at several sizes by `ncpbench sweep` (frames recorded from an "
@@ -191,26 +237,18 @@ std::string Run(const ReproduceOptions& opt) {
       "fits against bodies are fits against subsystems. The paper reports linear complexity: "
       "R² of a linear fit of time against the size, 0.9993 (stir) and 0.9998 (cable).\n";
   std::string claims;
-  for (const Family& f : kFamilies) {
-    // One family's failure (its scene's generation or a solver) must not hide the other's rows.
-    try {
-      md += RunFamily(f, opt, paper, claims);
-    } catch (const Error& e) {
-      md += fmt::format("\n## {}\n\nFailed: {}\n", f.scene, e.what());
-      claims += ClaimRow(fmt::format("000: SubADMM's time is linear in the size ({})", f.scene),
-                         "failed", Verdict::kNotReproduced);
-    }
-  }
+  for (const Family& f : kFamilies) md += ReportFamily(f, in, claims);
   return md + ClaimHeader() + claims;
 }
 
 }  // namespace
 
 Protocol MakeFig000_2() {
-  return {"000-fig2", "SubADMM scalability with subsystems: time of 60 iterations vs size, R²",
-          "stir with 27–343 spheres, cable (variant 0) with 80–640 links; subadmm, "
-          "subadmm-nobody; 60 iterations; --cases: frames per size (default 3)",
-          "", Run};
+  return {.id = "000-fig2",
+          .title = "SubADMM scalability with subsystems: time of 60 iterations vs size, R²",
+          .setting = "stir with 27–343 spheres, cable (variant 0) with 80–640 links; subadmm, "
+                     "subadmm-nobody; 60 iterations; --cases: frames per size (default 3)",
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

@@ -35,16 +35,15 @@ constexpr int kEvery = 20;                // steps between recorded frames
 // out 1.5× slow per iteration and the fit's R² at 0.992; with 10, per-iteration R² 1.0000).
 constexpr int kRounds = 10;
 
-std::string Run(const ReproduceOptions& opt) {
+// Parts: a size's pgs and apgd runs under "size<s>" (with its first frame's `dofs` and
+// `contacts`), cond's round r under "size<s>-round<r>", so that each round is summarized alone.
+std::string SizePart(double size) { return fmt::format("size{}", size); }
+std::string RoundPart(double size, int round) { return fmt::format("size{}-round{}", size, round); }
+
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   // 10 frames (the pinch, lift, carry and hold): a size's mean iteration count then varies
   // little between sizes; with 5, ±15% between sizes kept R² near 0.98.
   const int frames = opt.cases > 0 ? opt.cases : 10;
-  std::filesystem::create_directories(opt.out_dir);
-  const std::string csv = opt.out_dir + "/002-fig11.csv";
-  std::ofstream out(csv + ".tmp");
-  out << "solver,size,dofs,contacts,time_ms,setup_ms,iterations,reached\n";
-  std::map<std::string, std::vector<double>> dofs, times, per_iter;
-  std::string rows;
   struct SizeFrames {
     double size;
     std::vector<ContactProblem> frames;
@@ -68,42 +67,60 @@ std::string Run(const ReproduceOptions& opt) {
     sf.frames = SceneFrames(
         "soft_mat", {{"size", fmt::format("{}", size)}, {"layers", fmt::format("{}", kLayers)}},
         frames, sim, 1, &sf.warm);
+    const ContactProblem& f0 = sf.frames.front();
+    rec.Observe(SizePart(size), "dofs", f0.num_dofs());
+    rec.Observe(SizePart(size), "contacts", f0.num_contacts());
     all.push_back(std::move(sf));
   }
-  // cond in rounds over all sizes, each size's best round: a slow drift of the machine's speed
-  // (±20% between runs here) then hits every size alike instead of a few of them.
-  auto part = [&](std::size_t k) { return fmt::format("size{}", all[k].size); };
-  std::vector<FrameSummary> cond(all.size());
+  // cond in rounds over all sizes (the report takes each size's best round): a slow drift of
+  // the machine's speed (±20% between runs here) then hits every size alike instead of a few.
   for (int round = 0; round < kRounds; ++round)
-    for (std::size_t k = 0; k < all.size(); ++k) {
-      const FrameSummary r =
-          RunOnFrames(all[k].frames, "cond", {}, kTol, 20000, 60000, opt, part(k), &all[k].warm);
-      if (round == 0 || r.total_ms < cond[k].total_ms) cond[k] = r;
-    }
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    const SizeFrames& sf = all[k];
+    for (const SizeFrames& sf : all)
+      RunOnFrames(sf.frames, "cond", {}, kTol, 20000, 60000, opt, RoundPart(sf.size, round),
+                  &sf.warm);
+  for (const SizeFrames& sf : all)
+    for (const char* s : {"pgs", "apgd"})
+      if (sf.size <= kBaselineMaxSize)
+        RunOnFrames(sf.frames, s, {}, kTol, 20000, 60000, opt, SizePart(sf.size), &sf.warm);
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const int frames = rec.options().cases > 0 ? rec.options().cases : 10;
+  std::filesystem::create_directories(in.out_dir);
+  const std::string csv = in.out_dir + "/002-fig11.csv";
+  std::ofstream out(csv + ".tmp");
+  out << "solver,size,dofs,contacts,time_ms,setup_ms,iterations,reached\n";
+  std::map<std::string, std::vector<double>> dofs, times, per_iter;
+  std::string rows;
+  for (const double size : kSizes) {
+    const double n = rec.Value(SizePart(size), "dofs");
+    const double contacts = rec.Value(SizePart(size), "contacts");
     for (const char* s : {"cond", "pgs", "apgd"}) {
-      if (std::string(s) != "cond" && sf.size > kBaselineMaxSize) continue;
-      const FrameSummary r = std::string(s) == "cond"
-                                 ? cond[k]
-                                 : RunOnFrames(sf.frames, s, {}, kTol, 20000, 60000, opt, part(k),
-                                               &sf.warm);
-      const ContactProblem& f0 = sf.frames.front();
-      const int n = f0.num_dofs();
-      out << fmt::format("{},{},{},{},{:.6g},{:.6g},{:.1f},{}\n", s, sf.size, n, f0.num_contacts(),
+      if (std::string(s) != "cond" && size > kBaselineMaxSize) continue;
+      FrameSummary r;
+      if (std::string(s) == "cond") {
+        for (int round = 0; round < kRounds; ++round) {
+          const FrameSummary x = SummarizeFrames(rec.Part(RoundPart(size, round), "cond"));
+          if (round == 0 || x.total_ms < r.total_ms) r = x;
+        }
+      } else {
+        r = SummarizeFrames(rec.Part(SizePart(size), s));
+      }
+      out << fmt::format("{},{},{:.0f},{:.0f},{:.6g},{:.6g},{:.1f},{}\n", s, size, n, contacts,
                          r.total_ms, r.setup_ms, r.iterations, r.reached);
       dofs[s].push_back(n);
       times[s].push_back(r.total_ms);
       const double per_it = r.iterations > 0 ? (r.total_ms - r.setup_ms) / r.iterations : NAN;
       per_iter[s].push_back(per_it);
-      rows += fmt::format("| {} | {} | {} | {:.4g} | {:.3g} | {:.1f} | {:.4g} | {}/{} |\n", s, n,
-                          f0.num_contacts(), r.total_ms, r.setup_ms, r.iterations, 1e3 * per_it,
+      rows += fmt::format("| {} | {:.0f} | {:.0f} | {:.4g} | {:.3g} | {:.1f} | {:.4g} | {}/{} |\n",
+                          s, n, contacts, r.total_ms, r.setup_ms, r.iterations, 1e3 * per_it,
                           r.reached, r.frames);
     }
   }
   out.close();
   std::filesystem::rename(csv + ".tmp", csv);
-  const PublishedTable paper = ReadPublished("002-fig11");
+  const PublishedTable& paper = in.paper;
   const LineFit c = FitPowerLaw(dofs["cond"], times["cond"]);
   std::string md = fmt::format(
       "# 002 Fig. 11 — COND solver time vs DOF (soft mat)\n\n"
@@ -154,10 +171,10 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeFig002_11() {
-  return {"002-fig11", "COND solver time vs DOF on the soft mat, log-log fit",
-          "soft_mat sizes 0.4–2.3, 2 layers (30× in DOF), 10 frames each (--cases N); cond (pgs, "
-          "apgd up to size 1) to res004 1e-6", "",
-          Run};
+  return {.id = "002-fig11", .title = "COND solver time vs DOF on the soft mat, log-log fit",
+          .setting = "soft_mat sizes 0.4–2.3, 2 layers (30× in DOF), 10 frames each (--cases N); "
+                     "cond (pgs, apgd up to size 1) to res004 1e-6",
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/simulate.h"
 #include "problems/physics/dynamics/joint_contacts.h"
@@ -107,13 +108,88 @@ double Last(const std::vector<double>& t) {
   return m;
 }
 
-std::string Run(const ReproduceOptions& opt) {
-  const int links = opt.cases > 0 ? opt.cases : 8;
-  const PublishedTable paper = ReadPublished("003-fig5");
+// A chain simulation's outcome as observations of `part` (its stop times one per joint).
+void ObserveChain(ProtocolRecords& rec, const std::string& part, const ChainRun& c) {
+  rec.Observe(part, "steps", c.steps);
+  rec.Observe(part, "unconverged", c.unconverged);
+  rec.Observe(part, "iterations", c.iterations);
+  rec.Observe(part, "solve_s", c.solve_s);
+  rec.Observe(part, "scene_time", c.scene_time);
+  for (std::size_t j = 0; j < c.stop_time.size(); ++j)
+    rec.Observe(part, fmt::format("stop_{}", j), c.stop_time[j]);
+}
+
+ChainRun ReadChain(const ProtocolRecords& rec, const std::string& part, int links) {
+  ChainRun c;
+  c.steps = static_cast<int>(rec.Value(part, "steps"));
+  c.unconverged = static_cast<int>(rec.Value(part, "unconverged"));
+  c.iterations = rec.Value(part, "iterations");
+  c.solve_s = rec.Value(part, "solve_s");
+  c.scene_time = rec.Value(part, "scene_time");
+  for (int j = 0; j < links; ++j) c.stop_time.push_back(rec.Value(part, fmt::format("stop_{}", j)));
+  return c;
+}
+
+int Links(const ReproduceOptions& opt) { return opt.cases > 0 ? opt.cases : 8; }
+
+const double kRadiusFactors[] = {1.0, 2.0, 4.0};
+const double kTols[] = {1e-2, 1e-3, 1e-4, 1e-6};
+
+// The simulations' parts: bisp at radius ×1 is the "sim-bisp" run itself.
+std::string RadiusPart(double f) {
+  return f == 1.0 ? std::string("sim-bisp") : fmt::format("sim-bisp-radius{:g}", f);
+}
+
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
+  const int links = Links(opt);
   const ParamMap base = {{"links", std::to_string(links)}};
   const SceneEntry* scene = FindScene("chain");
   if (!scene) throw Error("003-fig5: scene 'chain' not found");
   const double r0 = SceneParams(*scene, base).at("radius");
+  rec.Observe("chain", "radius", r0);
+  const ChainRun bisp = SimulateChain("bisp", base, links);
+  ObserveChain(rec, "sim-bisp", bisp);
+  ObserveChain(rec, "sim-sp", SimulateChain("sp", base, links));
+
+  // Joint radius against stopping time (003 Fig. 5b), bisp.
+  for (double f : kRadiusFactors) {
+    if (f == 1.0) continue;
+    ParamMap params = base;
+    params["radius"] = fmt::format("{:g}", f * r0);
+    ObserveChain(rec, RadiusPart(f), SimulateChain("bisp", params, links));
+  }
+
+  // The same frames solved by both, recorded in the results schema (<id>.h5).
+  SimulateOptions sim;
+  sim.solver = "bisp";
+  sim.iters = kBispIters;
+  sim.step_tol = 1e-10;
+  sim.every = std::max(1, bisp.steps / 8);
+  sim.steps = std::max(1, bisp.steps / 2);
+  sim.reference_solvers = {};
+  sim.quiet = true;
+  const std::vector<ContactProblem> frames =
+      SceneFrames("chain", base, 2, sim, 1, nullptr, /*min_contacts=*/0);
+  rec.Observe("chain", "first_step", frames.front().meta.step);
+  rec.Observe("chain", "last_step", frames.back().meta.step);
+  RunOnFrames(frames, "bisp", {}, kStepTol, kBispIters, 0.0, opt, "chain-bisp");
+  RunOnFrames(frames, "sp", {{"contact_qp", "direct"}}, kStepTol, kSpIters, 0.0, opt,
+              "chain-sp-direct");
+  RunOnFrames(frames, "sp", {}, kStepTol, kSpIters, 0.0, opt, "chain-sp-pgs");
+
+  // Where the gap opens: the same frames to looser and tighter tolerances (003 stops SP on a
+  // change of the contact force ‖Δf_α‖ ≤ ε whose value it does not give).
+  for (double tol : kTols) {
+    RunOnFrames(frames, "bisp", {}, tol, kBispIters, 0.0, opt, fmt::format("chain-bisp-tol{:g}", tol));
+    RunOnFrames(frames, "sp", {{"contact_qp", "direct"}}, tol, kSpIters, 0.0, opt,
+                fmt::format("chain-sp-direct-tol{:g}", tol));
+  }
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const int links = Links(rec.options());
+  const double r0 = rec.Value("chain", "radius");
   std::string md = fmt::format(
       "# 003-fig5 — chain with joint friction: stopping order, BISP vs SP, joint radius\n\n"
       "Scene `chain` ({} links, its defaults otherwise), each step solved to res004 {:g} from a "
@@ -121,8 +197,8 @@ std::string Run(const ReproduceOptions& opt) {
       "joint has stopped once its rate stays below {:g} rad/s. Times in s of scene time; solve "
       "times are wall-clock, one thread.\n\n",
       links, kStepTol, kBispIters, kSpIters, kStopRate);
-  const ChainRun bisp = SimulateChain("bisp", base, links);
-  const ChainRun sp = SimulateChain("sp", base, links);
+  const ChainRun bisp = ReadChain(rec, "sim-bisp", links);
+  const ChainRun sp = ReadChain(rec, "sim-sp", links);
   const double dt = bisp.scene_time / std::max(1, bisp.steps);
   md += "| stepper | steps | unconverged steps | mean iterations | solve time [s] | stop time per joint, root first [s] |\n|---|---:|---:|---:|---:|---|\n";
   for (const auto& [name, r] : {std::pair{"bisp", &bisp}, std::pair{"sp", &sp}})
@@ -131,15 +207,12 @@ std::string Run(const ReproduceOptions& opt) {
   const double ratio = sp.solve_s / std::max(bisp.solve_s, 1e-300);
   md += fmt::format("\nSolve-time ratio sp / bisp = **{:.1f}×** (paper: \"about an order of "
                     "magnitude\", {:g}×).\n",
-                    ratio, paper.Get("sp_over_bisp_time", "paper"));
+                    ratio, in.paper.Get("sp_over_bisp_time", "paper"));
 
-  // Joint radius against stopping time (003 Fig. 5b), bisp.
   std::string radius_rows;
   std::vector<double> last_stop;  // in order of increasing radius
-  for (double f : {1.0, 2.0, 4.0}) {
-    ParamMap params = base;
-    params["radius"] = fmt::format("{:g}", f * r0);
-    const ChainRun r = f == 1.0 ? bisp : SimulateChain("bisp", params, links);
+  for (double f : kRadiusFactors) {
+    const ChainRun r = ReadChain(rec, RadiusPart(f), links);
     last_stop.push_back(Last(r.stop_time));
     radius_rows += fmt::format("| {:g} | {} |{} |\n", f * r0,
                                std::isfinite(last_stop.back()) ? fmt::format("{:.3f}", last_stop.back())
@@ -148,41 +221,26 @@ std::string Run(const ReproduceOptions& opt) {
   }
   md += "\nJoint radius against stopping time (bisp):\n\n| radius [m] | chain stopped at [s] | per joint, root first [s] |\n|---:|---:|---|\n" + radius_rows;
 
-  // The same frames solved by both, recorded in the results schema (<id>.h5).
-  SimulateOptions rec;
-  rec.solver = "bisp";
-  rec.iters = kBispIters;
-  rec.step_tol = 1e-10;
-  rec.every = std::max(1, bisp.steps / 8);
-  rec.steps = std::max(1, bisp.steps / 2);
-  rec.reference_solvers = {};
-  rec.quiet = true;
-  const std::vector<ContactProblem> frames =
-      SceneFrames("chain", base, 2, rec, 1, nullptr, /*min_contacts=*/0);
-  const FrameSummary fb = RunOnFrames(frames, "bisp", {}, kStepTol, kBispIters, 0.0, opt, "chain-bisp");
-  const FrameSummary fs = RunOnFrames(frames, "sp", {{"contact_qp", "direct"}}, kStepTol,
-                                      kSpIters, 0.0, opt, "chain-sp-direct");
-  const FrameSummary fp = RunOnFrames(frames, "sp", {}, kStepTol, kSpIters, 0.0, opt, "chain-sp-pgs");
+  const FrameSummary fb = SummarizeFrames(rec.Part("chain-bisp", "bisp"));
+  const FrameSummary fs = SummarizeFrames(rec.Part("chain-sp-direct", "sp"));
+  const FrameSummary fp = SummarizeFrames(rec.Part("chain-sp-pgs", "sp"));
   md += fmt::format(
-      "\nTwo frames of the swing (steps {} and {}), each solver alone to res004 {:g} (≤ {} "
+      "\nTwo frames of the swing (steps {:.0f} and {:.0f}), each solver alone to res004 {:g} (≤ {} "
       "iterations for sp):\n\n| solver | reached | iterations | time [ms] | setup [ms] | / bisp |\n"
       "|---|---:|---:|---:|---:|---:|\n",
-      frames.front().meta.step, frames.back().meta.step, kStepTol, kSpIters);
+      rec.Value("chain", "first_step"), rec.Value("chain", "last_step"), kStepTol, kSpIters);
   for (const auto& [name, f] : {std::pair{"bisp", &fb}, std::pair{"sp (contact_qp = direct)", &fs},
                                 std::pair{"sp (contact_qp = pgs)", &fp}})
     md += fmt::format("| {} | {}/{} | {:.1f} | {:.3f} | {:.3f} | {:.1f}× |\n", name, f->reached,
                       f->frames, f->iterations, f->total_ms, f->setup_ms,
                       f->total_ms / std::max(fb.total_ms, 1e-300));
 
-  // Where the gap opens: the same frames to looser and tighter tolerances (003 stops SP on a
-  // change of the contact force ‖Δf_α‖ ≤ ε whose value it does not give).
   md += "\nThe same frames against the tolerance (mean time per frame [ms], frames reached):\n\n"
         "| res004 ≤ | bisp | sp (contact_qp = direct) | sp / bisp |\n|---:|---:|---:|---:|\n";
-  for (double tol : {1e-2, 1e-3, 1e-4, 1e-6}) {
-    const FrameSummary b = RunOnFrames(frames, "bisp", {}, tol, kBispIters, 0.0, opt,
-                                       fmt::format("chain-bisp-tol{:g}", tol));
-    const FrameSummary s = RunOnFrames(frames, "sp", {{"contact_qp", "direct"}}, tol, kSpIters,
-                                       0.0, opt, fmt::format("chain-sp-direct-tol{:g}", tol));
+  for (double tol : kTols) {
+    const FrameSummary b = SummarizeFrames(rec.Part(fmt::format("chain-bisp-tol{:g}", tol), "bisp"));
+    const FrameSummary s =
+        SummarizeFrames(rec.Part(fmt::format("chain-sp-direct-tol{:g}", tol), "sp"));
     md += fmt::format("| {:g} | {:.3f} ({}/{}) | {:.3f} ({}/{}) | {:.1f}× |\n", tol, b.total_ms,
                       b.reached, b.frames, s.total_ms, s.reached, s.frames,
                       s.total_ms / std::max(b.total_ms, 1e-300));
@@ -199,7 +257,8 @@ std::string Run(const ReproduceOptions& opt) {
                  RootFirst(bisp.stop_time, dt));
   md += ClaimRow("003 §6: SP takes about an order of magnitude longer than BISP (here: within 3× "
                  "of 10×)",
-                 fmt::format("{:.1f}×", ratio), RatioVerdict(ratio, paper.Get("sp_over_bisp_time", "paper"), 3.0));
+                 fmt::format("{:.1f}×", ratio),
+                 RatioVerdict(ratio, in.paper.Get("sp_over_bisp_time", "paper"), 3.0));
   md += ClaimRow("003 Fig. 5b: with a larger joint radius the chain stops earlier",
                  fmt::format("stopped at{} s for radius ×1, ×2, ×4", Times(last_stop)),
                  OrderVerdict(last_stop));
@@ -216,12 +275,12 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeFig003_5() {
-  return {"003-fig5",
-          "RedMax chain with joint friction: root-first stopping, BISP vs SP time, joint radius vs "
+  return {.id = "003-fig5",
+          .title = "RedMax chain with joint friction: root-first stopping, BISP vs SP time, joint radius vs "
           "stopping time",
-          "chain scene (--cases: links, default 8), bisp and sp each step to res004 1e-6; radius "
+          .setting = "chain scene (--cases: links, default 8), bisp and sp each step to res004 1e-6; radius "
           "×1, ×2, ×4 with bisp",
-          "", Run};
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

@@ -38,15 +38,15 @@ struct Budgeted {
 const Budgeted kSolvers[] = {{"canal", 5}, {"subadmm", 100}, {"pgs", 100}};
 const int kParticles[] = {9, 18, 27, 36, 45};
 
-struct Cell {
-  int dofs = 0;
-  double time_ms = 0.0, residual = 0.0, penetration_mm = 0.0;
-  int in_cup = 0, in_bottle = 0, particles = 0;
-  std::string failure;  // non-empty: the simulation stopped (solver diverged or failed)
-  Outcome status = Outcome::kFailed;  // the worst status of the steps' solves
-};
+// The particle counts measured: the first --cases of kParticles.
+int Sizes(const ReproduceOptions& opt) { return std::clamp(opt.cases > 0 ? opt.cases : 5, 1, 5); }
 
-Cell Measure(const Budgeted& b, int particles, const std::vector<std::string>& extra = {}) {
+// One row per solver and size (part "pouring"): the whole task as one run, its time and res004
+// the means per step with contacts (the figure's values), its status the worst of the steps'.
+// The task's other figures are the row's observations: particles, time_ms (the mean per step),
+// penetration_mm (the deepest), in_cup and in_bottle (particles at the end). A simulation that
+// stopped (solver diverged or failed) leaves its reason in the row's message.
+RunRecord Pour(const Budgeted& b, int particles) {
   SimulateOptions so;
   so.solver = b.solver;
   so.iters = b.iters;
@@ -54,41 +54,7 @@ Cell Measure(const Budgeted& b, int particles, const std::vector<std::string>& e
   so.quiet = true;
   // SubADMM picks its own thread count from the problem size unless told.
   if (std::string(b.solver) == "subadmm") so.sets = {"subadmm.threads=1"};
-  so.sets.insert(so.sets.end(), extra.begin(), extra.end());
-  Cell c;
-  c.particles = particles;
-  c.dofs = 6 * particles;
-  try {
-    const SimulateResult r =
-        Simulate(*FindScene("pouring"), {{"particles", std::to_string(particles)}}, 1, so);
-    int counted = 0;
-    for (const StepStats& s : r.steps) {
-      c.penetration_mm = std::max(c.penetration_mm, 1e3 * s.max_penetration);
-      if (s.contacts == 0) continue;
-      c.time_ms += s.solve_ms;
-      c.residual += s.res004;
-      ++counted;
-    }
-    c.status = Outcome::kConverged;
-    for (const StepStats& s : r.steps)
-      if (s.contacts > 0 && StatusRank(s.status) > StatusRank(c.status)) c.status = s.status;
-    c.time_ms /= std::max(1, counted);
-    c.residual /= std::max(1, counted);
-    const PouringLayout layout = PouringGeometry(r.params);
-    const physics::Pose bottle = layout.BottlePose(r.params.at("tilt_deg") * M_PI / 180.0);
-    for (const physics::Pose& x : r.final_poses) {
-      c.in_cup += layout.InCup(x.translation());
-      c.in_bottle += layout.InBottle(bottle, x.translation());
-    }
-  } catch (const Error& e) {
-    c.failure = e.what();
-  }
-  return c;
-}
 
-// One row per solver and size: the whole task as one run, its time and res004 the means per
-// step with contacts (the figure's values), its status the worst of the steps'.
-RunRecord AsRecord(const Budgeted& b, const Cell& c) {
   const SolverEntry& e = FindSolver(b.solver);
   const std::map<std::string, std::string> given =
       std::string(b.solver) == "subadmm" ? std::map<std::string, std::string>{{"threads", "1"}}
@@ -96,39 +62,87 @@ RunRecord AsRecord(const Budgeted& b, const Cell& c) {
   Budget budget;
   budget.iters = b.iters;
   RunRecord r;
-  r.problem = fmt::format("pouring-particles{}", c.particles);
+  r.problem = fmt::format("pouring-particles{}", particles);
   r.solver = b.solver;
   r.settings = Settings::Parse(b.solver, e.settings, given).ToString();
   r.budget = budget.ToString();
   r.warm_start = ToString(WarmMode::kNone);
-  r.status = c.failure.empty() ? c.status : Outcome::kFailed;
-  r.message = c.failure;
+  r.status = Outcome::kFailed;
   r.iterations = b.iters;
   r.threads_given = 1;
-  r.num_dofs = c.dofs;
-  if (c.failure.empty()) {
-    r.total_time_s = r.solve_time_s = 1e-3 * c.time_ms;
-    r.final_metrics[Metric::kRes004] = c.residual;
+  r.num_dofs = 6 * particles;
+  ObserveRun(r, "particles", particles);
+  try {
+    const SimulateResult sim =
+        Simulate(*FindScene("pouring"), {{"particles", std::to_string(particles)}}, 1, so);
+    double time_ms = 0.0, residual = 0.0, penetration_mm = 0.0;
+    int counted = 0;
+    for (const StepStats& s : sim.steps) {
+      penetration_mm = std::max(penetration_mm, 1e3 * s.max_penetration);
+      if (s.contacts == 0) continue;
+      time_ms += s.solve_ms;
+      residual += s.res004;
+      ++counted;
+    }
+    Outcome status = Outcome::kConverged;
+    for (const StepStats& s : sim.steps)
+      if (s.contacts > 0 && StatusRank(s.status) > StatusRank(status)) status = s.status;
+    time_ms /= std::max(1, counted);
+    residual /= std::max(1, counted);
+    const PouringLayout layout = PouringGeometry(sim.params);
+    const physics::Pose bottle = layout.BottlePose(sim.params.at("tilt_deg") * M_PI / 180.0);
+    int in_cup = 0, in_bottle = 0;
+    for (const physics::Pose& x : sim.final_poses) {
+      in_cup += layout.InCup(x.translation());
+      in_bottle += layout.InBottle(bottle, x.translation());
+    }
+    r.status = status;
+    r.total_time_s = r.solve_time_s = 1e-3 * time_ms;
+    r.final_metrics[Metric::kRes004] = residual;
+    ObserveRun(r, "time_ms", time_ms);
+    ObserveRun(r, "penetration_mm", penetration_mm);
+    ObserveRun(r, "in_cup", in_cup);
+    ObserveRun(r, "in_bottle", in_bottle);
+  } catch (const Error& err) {
+    r.message = err.what();
   }
   return r;
 }
+
+bool Failed(const RunRecord& r) { return !r.message.empty(); }
 
 std::string Num(double v, const char* fmt_spec = "{:.3g}") {
   return std::isfinite(v) ? fmt::format(fmt::runtime(fmt_spec), v) : "—";
 }
 
-
 // Why subadmm's mean residual is above pgs's: every solver on the same frames (recorded from a
 // pgs-driven run of the smallest size, each solved from zero like a step of the simulation), the
 // mean and median res004 at 100 iterations, the share of subadmm's residual on the contacts with
 // the kinematic bottle or cup (one body: inside one subsystem) and on the particle–particle
-// contacts (two subsystems: the split's coupling), and the settings that move it.
-struct Diagnosis {
-  std::string md;
-  double fix_ratio = NAN;  // subadmm row_scaling=0 / pgs, mean res004 over the same frames
+// contacts (two subsystems: the split's coupling), and the settings that move it. Each
+// configuration's runs are the rows of its own part.
+struct Config {
+  const char* part;
+  const char* label;
+  const char* solver;
+  std::vector<std::string> sets;
+  int iters;
 };
+const Config kConfigs[] = {
+    {"diagnosis-pgs", "pgs", "pgs", {}, 100},
+    {"diagnosis-admm-full", "admm-full", "admm-full", {}, 100},
+    {"diagnosis-subadmm", "subadmm (defaults)", "subadmm", {"subadmm.threads=1"}, 100},
+    {"diagnosis-subadmm-row_scaling0", "subadmm row_scaling=0 (one β per subsystem, 004:34)",
+     "subadmm", {"subadmm.threads=1", "subadmm.row_scaling=0"}, 100},
+    {"diagnosis-subadmm-adaptive0", "subadmm adaptive=0", "subadmm",
+     {"subadmm.threads=1", "subadmm.adaptive=0"}, 100},
+    {"diagnosis-subadmm-1000", "subadmm (defaults), 1000 iterations", "subadmm",
+     {"subadmm.threads=1"}, 1000}};
 
-Diagnosis Diagnose(int particles, const ReproduceOptions& opt) {
+// Records the frames' sizes (part "diagnosis": particles, frames, min_contacts, max_contacts)
+// and every configuration's run on each frame, with the summed per-constraint residual norms of
+// its λ (observations res_sum, and wall_res over the one-body contacts) where λ is finite.
+void MeasureDiagnosis(int particles, const ReproduceOptions& opt, ProtocolRecords& rec) {
   SimulateOptions so;
   so.solver = "pgs";
   so.iters = 100;
@@ -137,80 +151,92 @@ Diagnosis Diagnose(int particles, const ReproduceOptions& opt) {
   so.quiet = true;
   const SimulateResult sim =
       Simulate(*FindScene("pouring"), {{"particles", std::to_string(particles)}}, 1, so);
-  struct Config {
-    const char* label;
-    const char* solver;
-    std::vector<std::string> sets;
-    int iters;
+  const auto by_contacts = [](const auto& a, const auto& b) {
+    return a.num_contacts() < b.num_contacts();
   };
-  const std::vector<Config> configs = {
-      {"pgs", "pgs", {}, 100},
-      {"admm-full", "admm-full", {}, 100},
-      {"subadmm (defaults)", "subadmm", {"subadmm.threads=1"}, 100},
-      {"subadmm row_scaling=0 (one β per subsystem, 004:34)", "subadmm",
-       {"subadmm.threads=1", "subadmm.row_scaling=0"}, 100},
-      {"subadmm adaptive=0", "subadmm", {"subadmm.threads=1", "subadmm.adaptive=0"}, 100},
-      {"subadmm (defaults), 1000 iterations", "subadmm", {"subadmm.threads=1"}, 1000}};
+  rec.Observe("diagnosis", "particles", particles);
+  rec.Observe("diagnosis", "frames", static_cast<double>(sim.recorded.size()));
+  rec.Observe("diagnosis", "min_contacts",
+              sim.recorded.empty() ? 0
+                                   : std::min_element(sim.recorded.begin(), sim.recorded.end(),
+                                                      by_contacts)->num_contacts());
+  rec.Observe("diagnosis", "max_contacts",
+              sim.recorded.empty() ? 0
+                                   : std::max_element(sim.recorded.begin(), sim.recorded.end(),
+                                                      by_contacts)->num_contacts());
   std::vector<std::unique_ptr<Evaluator>> evs;
   for (const ContactProblem& p : sim.recorded) evs.push_back(std::make_unique<Evaluator>(p));
-  std::string md = fmt::format(
-      "\n## Why subadmm's residual is above pgs's\n\n{} frames of a pgs-driven run with {} "
-      "particles (every 12th step; {}–{} contacts), every solver from zero on the same frames "
-      "(as the simulation solves each step), single thread. Wall share: the part of the summed "
-      "res004 on contacts with the kinematic bottle or cup (one body, inside one subsystem); the "
-      "rest is on particle–particle contacts, which couple two subsystems.\n\n"
-      "| solver | iterations | mean res004 | median res004 | mean / pgs's | wall share |\n"
-      "|---|---:|---:|---:|---:|---:|\n",
-      sim.recorded.size(), particles,
-      sim.recorded.empty() ? 0 : std::min_element(sim.recorded.begin(), sim.recorded.end(), [](const auto& a, const auto& b) { return a.num_contacts() < b.num_contacts(); })->num_contacts(),
-      sim.recorded.empty() ? 0 : std::max_element(sim.recorded.begin(), sim.recorded.end(), [](const auto& a, const auto& b) { return a.num_contacts() < b.num_contacts(); })->num_contacts());
-  Diagnosis d;
-  double pgs_mean = NAN;
-  std::map<std::string, double> means, medians, walls, worst;
-  for (const Config& c : configs) {
+  for (const Config& c : kConfigs) {
     const SolverJob job = MakeSolverJobs({c.solver}, c.sets).front();
     RunOptions ro;
     ro.budget.iters = c.iters;
-    std::vector<double> res;
-    double wall = 0.0, total = 0.0;
     for (std::size_t f = 0; f < sim.recorded.size(); ++f) {
       const ContactProblem& p = sim.recorded[f];
       WarmStart sol;
-      const RunRecord r = RunOne(p, *evs[f], job, ro, nullptr, 0, &sol);
-      res.push_back(r.final_metrics[Metric::kRes004]);
-      if (sol.lambda.size() != p.num_rows() || !sol.lambda.allFinite()) continue;
-      // Bodies per constraint from the structure layer's blocks.
-      std::vector<int> bodies(p.constraints.size(), 0);
-      for (const auto& b : p.structure.blocks) ++bodies[b.constraint];
-      const Vec u = evs[f]->ConstraintVelocity(sol.lambda);
-      for (std::size_t i = 0; i < p.constraints.size(); ++i) {
-        const Constraint& ct = p.constraints[i];
-        const int nr = ct.rows();
-        double x[3], y[3], s2 = 0.0;
-        for (int k = 0; k < nr; ++k) x[k] = sol.lambda[ct.row + k] - u[ct.row + k];
-        ApplyConstraintOperator(ct, 1.0, x, p.e.data() + ct.row, y);
-        for (int k = 0; k < nr; ++k) s2 += (sol.lambda[ct.row + k] - y[k]) * (sol.lambda[ct.row + k] - y[k]);
-        total += std::sqrt(s2);
-        if (bodies[i] <= 1) wall += std::sqrt(s2);
+      RunRecord r = RunOne(p, *evs[f], job, ro, nullptr, 0, &sol);
+      if (sol.lambda.size() == p.num_rows() && sol.lambda.allFinite()) {
+        // Bodies per constraint from the structure layer's blocks.
+        std::vector<int> bodies(p.constraints.size(), 0);
+        for (const auto& b : p.structure.blocks) ++bodies[b.constraint];
+        const Vec u = evs[f]->ConstraintVelocity(sol.lambda);
+        double wall = 0.0, total = 0.0;
+        for (std::size_t i = 0; i < p.constraints.size(); ++i) {
+          const Constraint& ct = p.constraints[i];
+          const int nr = ct.rows();
+          double x[3], y[3], s2 = 0.0;
+          for (int k = 0; k < nr; ++k) x[k] = sol.lambda[ct.row + k] - u[ct.row + k];
+          ApplyConstraintOperator(ct, 1.0, x, p.e.data() + ct.row, y);
+          for (int k = 0; k < nr; ++k)
+            s2 += (sol.lambda[ct.row + k] - y[k]) * (sol.lambda[ct.row + k] - y[k]);
+          total += std::sqrt(s2);
+          if (bodies[i] <= 1) wall += std::sqrt(s2);
+        }
+        ObserveRun(r, "res_sum", total);
+        ObserveRun(r, "wall_res", wall);
       }
+      rec.Add(std::move(r), c.part);
+    }
+    if (!opt.quiet) std::fprintf(stderr, "004-fig11: diagnosis, %s done\n", c.label);
+  }
+}
+
+std::string DiagnosisReport(const ProtocolRecords& rec) {
+  const double particles = rec.Value("diagnosis", "particles");
+  std::string md = fmt::format(
+      "\n## Why subadmm's residual is above pgs's\n\n{:.0f} frames of a pgs-driven run with {:.0f} "
+      "particles (every 12th step; {:.0f}–{:.0f} contacts), every solver from zero on the same "
+      "frames (as the simulation solves each step), single thread. Wall share: the part of the "
+      "summed res004 on contacts with the kinematic bottle or cup (one body, inside one "
+      "subsystem); the rest is on particle–particle contacts, which couple two subsystems.\n\n"
+      "| solver | iterations | mean res004 | median res004 | mean / pgs's | wall share |\n"
+      "|---|---:|---:|---:|---:|---:|\n",
+      rec.Value("diagnosis", "frames"), particles, rec.Value("diagnosis", "min_contacts"),
+      rec.Value("diagnosis", "max_contacts"));
+  double pgs_mean = NAN;
+  std::map<std::string, double> means, medians, walls, worst;  // by part
+  for (const Config& c : kConfigs) {
+    std::vector<double> res;
+    double wall = 0.0, total = 0.0;
+    for (const RunRecord* r : rec.Part(c.part)) {
+      res.push_back(r->final_metrics[Metric::kRes004]);
+      wall += RunObservation(*r, "wall_res", 0.0);
+      total += RunObservation(*r, "res_sum", 0.0);
     }
     double mean = 0.0;
     for (double r : res) mean += r / std::max<std::size_t>(1, res.size());
-    if (std::string(c.label) == "pgs") pgs_mean = mean;
-    if (c.sets.size() == 2 && c.sets[1] == "subadmm.row_scaling=0") d.fix_ratio = mean / pgs_mean;
+    if (std::string(c.part) == "diagnosis-pgs") pgs_mean = mean;
     // The part of the mean from the worst tenth of the frames.
     std::vector<double> sorted = res;
     std::sort(sorted.rbegin(), sorted.rend());
     double top = 0.0, all = 0.0;
     for (std::size_t k = 0; k < sorted.size(); ++k)
       all += sorted[k], top += k < std::max<std::size_t>(1, sorted.size() / 10) ? sorted[k] : 0.0;
-    means[c.label] = mean, medians[c.label] = MedianBest(res);
-    walls[c.label] = total > 0 ? wall / total : NAN, worst[c.label] = all > 0 ? top / all : NAN;
+    means[c.part] = mean, medians[c.part] = MedianBest(res);
+    walls[c.part] = total > 0 ? wall / total : NAN, worst[c.part] = all > 0 ? top / all : NAN;
     md += fmt::format("| {} | {} | {:.2e} | {:.2e} | {:.3g} | {:.0f}% |\n", c.label, c.iters, mean,
                       MedianBest(res), mean / pgs_mean, total > 0 ? 100.0 * wall / total : NAN);
-    if (!opt.quiet) std::fprintf(stderr, "004-fig11: diagnosis, %s done\n", c.label);
   }
-  const std::string sub = "subadmm (defaults)";
+  const std::string sub = "diagnosis-subadmm", sub1000 = "diagnosis-subadmm-1000";
   md += fmt::format(
       "\nMeasured reason: the gap is subadmm's first-order convergence on the few frames where "
       "the particles pile up, not the body split and not the bottle. On the same frames subadmm's "
@@ -221,44 +247,52 @@ Diagnosis Diagnose(int particles, const ReproduceOptions& opt) {
       "split at all, is also {:.3g}× pgs's mean. β: one β per subsystem as in 004:34 "
       "(row_scaling=0) gives {:.3g}×, a fixed β (adaptive=0) {:.3g}×: neither closes it. With 1000 "
       "iterations subadmm reaches {:.2e} ({:.2g}× pgs's at 100). pgs does well because our "
-      "system holds the particles only (the bottle follows a prescribed trajectory): {}-dof "
+      "system holds the particles only (the bottle follows a prescribed trajectory): {:.0f}-dof "
       "problems with at most a few dozen contacts, which 100 Gauss–Seidel sweeps solve to round-off "
       "on most frames; the paper's system couples them to a 28-DOF arm under a strong grasp, "
       "where it reports PGS unstable. Every step is solved from zero here (the simulation carries "
       "no warm start), for all three solvers alike.\n",
-      means[sub] / pgs_mean, medians[sub], medians["pgs"], 100.0 * worst[sub],
-      100.0 * (1.0 - walls[sub]), 100.0 * walls[sub], means["admm-full"] / pgs_mean,
-      d.fix_ratio, means["subadmm adaptive=0"] / pgs_mean,
-      means["subadmm (defaults), 1000 iterations"],
-      means["subadmm (defaults), 1000 iterations"] / pgs_mean, 6 * particles);
-  d.md = md;
-  return d;
+      means[sub] / pgs_mean, medians[sub], medians["diagnosis-pgs"], 100.0 * worst[sub],
+      100.0 * (1.0 - walls[sub]), 100.0 * walls[sub], means["diagnosis-admm-full"] / pgs_mean,
+      means["diagnosis-subadmm-row_scaling0"] / pgs_mean,
+      means["diagnosis-subadmm-adaptive0"] / pgs_mean, means[sub1000], means[sub1000] / pgs_mean,
+      6 * particles);
+  return md;
 }
 
-std::string Run(const ReproduceOptions& opt) {
-  const int sizes = std::clamp(opt.cases > 0 ? opt.cases : 5, 1, 5);
-  std::map<std::string, std::vector<Cell>> cells;
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
+  const SceneEntry& scene = *FindScene("pouring");
+  rec.Observe("pouring", "tilt_deg", scene.defaults().at("tilt_deg"));
+  rec.Observe("pouring", "steps", scene.default_steps);
   {
     const SolverThreadScope threads(1);
-    for (int k = 0; k < sizes; ++k)
+    for (int k = 0; k < Sizes(opt); ++k)
       for (const Budgeted& b : kSolvers) {
-        cells[b.solver].push_back(Measure(b, kParticles[k]));
-        Record(opt, AsRecord(b, cells[b.solver].back()), "pouring");
+        rec.Add(Pour(b, kParticles[k]), "pouring");
         if (!opt.quiet)
           std::fprintf(stderr, "004-fig11: %s, %d particles done\n", b.solver, kParticles[k]);
       }
   }
+  MeasureDiagnosis(kParticles[0], opt, rec);
+}
 
-  std::filesystem::create_directories(opt.out_dir);
-  const std::string csv = opt.out_dir + "/004-fig11.csv", png = opt.out_dir + "/004-fig11.png";
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  const int sizes = Sizes(rec.options());
+  const auto particles = [](const RunRecord* r) { return RunObservation(*r, "particles"); };
+  const auto residual = [](const RunRecord* r) { return r->final_metrics[Metric::kRes004]; };
+
+  std::filesystem::create_directories(in.out_dir);
+  const std::string csv = in.out_dir + "/004-fig11.csv", png = in.out_dir + "/004-fig11.png";
   {
     std::ofstream f(csv + ".tmp");
     f << "solver,particles,dofs,time_ms,residual\n";
     for (const Budgeted& b : kSolvers)
-      for (const Cell& c : cells[b.solver])
-        if (c.failure.empty())
-          f << fmt::format("{},{},{},{:.6g},{:.6g}\n", b.solver, c.particles, c.dofs, c.time_ms,
-                           c.residual);
+      for (const RunRecord* r : rec.Part("pouring", b.solver))
+        if (!Failed(*r))
+          f << fmt::format("{},{:.0f},{},{:.6g},{:.6g}\n", b.solver, particles(r), r->num_dofs,
+                           RunObservation(*r, "time_ms"), residual(r));
   }
   std::filesystem::rename(csv + ".tmp", csv);
   const std::string draw =
@@ -266,12 +300,11 @@ std::string Run(const ReproduceOptions& opt) {
                   NCPBENCH_SOURCE_DIR, csv, png);
   const bool drawn = std::system(draw.c_str()) == 0;
 
-  const PublishedTable paper = ReadPublished("004-fig11");
   std::string md = fmt::format(
       "# 004 Fig. 11 — pouring: 5 CANAL vs 100 SubADMM / PGS iterations per step\n\n"
       "`pouring` with {} particle count(s) (the paper: 9, 18, 27, 36, 45), r = 5 mm, 10 g/cm³, in "
       "an SDF bottle (004 App. B profile) tilted by {:g}° on a prescribed gripper trajectory so "
-      "that they pour into a cup; {} steps of 1/240 s. Every step is solved with the fixed "
+      "that they pour into a cup; {:.0f} steps of 1/240 s. Every step is solved with the fixed "
       "budget (canal 5, subadmm 100, pgs 100 iterations), single thread. Time: setup + "
       "iterations per step, averaged over the steps with contacts; residual: res004 of each "
       "step's solve, averaged likewise. Each solver drives its own simulation, so the averages are "
@@ -280,15 +313,16 @@ std::string Run(const ReproduceOptions& opt) {
       "its 28-DOF dual-arm robot, replaced here by its trajectory).\n\n"
       "| solver | particles | DOF | time per step [ms] | mean res004 | max penetration [mm] | "
       "in cup / left in bottle |\n|---|---:|---:|---:|---:|---:|---:|\n",
-      sizes, FindScene("pouring")->defaults().at("tilt_deg"), FindScene("pouring")->default_steps);
+      sizes, rec.Value("pouring", "tilt_deg"), rec.Value("pouring", "steps"));
   for (const Budgeted& b : kSolvers)
-    for (const Cell& c : cells[b.solver])
-      md += c.failure.empty()
-                ? fmt::format("| {} | {} | {} | {:.3f} | {:.2e} | {:.2f} | {} / {} |\n", b.solver,
-                              c.particles, c.dofs, c.time_ms, c.residual, c.penetration_mm,
-                              c.in_cup, c.in_bottle)
-                : fmt::format("| {} | {} | {} | failed: {} | | | |\n", b.solver, c.particles,
-                              c.dofs, c.failure);
+    for (const RunRecord* r : rec.Part("pouring", b.solver))
+      md += !Failed(*r)
+                ? fmt::format("| {} | {:.0f} | {} | {:.3f} | {:.2e} | {:.2f} | {:.0f} / {:.0f} |\n",
+                              b.solver, particles(r), r->num_dofs, RunObservation(*r, "time_ms"),
+                              residual(r), RunObservation(*r, "penetration_mm"),
+                              RunObservation(*r, "in_cup"), RunObservation(*r, "in_bottle"))
+                : fmt::format("| {} | {:.0f} | {} | failed: {} | | | |\n", b.solver,
+                              particles(r), r->num_dofs, r->message);
 
   // The paper's statements next to ours.
   std::map<std::string, LineFit> growth;
@@ -297,10 +331,10 @@ std::string Run(const ReproduceOptions& opt) {
     std::vector<double> dofs, times;
     double logsum = 0;
     int ok = 0;
-    for (const Cell& c : cells[b.solver])
-      if (c.failure.empty()) {
-        dofs.push_back(c.dofs), times.push_back(c.time_ms);
-        logsum += std::log10(std::max(c.residual, 1e-300)), ++ok;
+    for (const RunRecord* r : rec.Part("pouring", b.solver))
+      if (!Failed(*r)) {
+        dofs.push_back(r->num_dofs), times.push_back(RunObservation(*r, "time_ms"));
+        logsum += std::log10(std::max(residual(r), 1e-300)), ++ok;
       }
     growth[b.solver] = FitPowerLaw(dofs, times);
     mean_res[b.solver] = ok ? std::pow(10.0, logsum / ok) : NAN;
@@ -336,8 +370,8 @@ std::string Run(const ReproduceOptions& opt) {
   md += ClaimHeader();
   {
     double canal_worst = 0.0;
-    for (const Cell& c : cells["canal"])
-      canal_worst = std::max(canal_worst, c.failure.empty() ? c.residual : INFINITY);
+    for (const RunRecord* r : rec.Part("pouring", "canal"))
+      canal_worst = std::max(canal_worst, !Failed(*r) ? residual(r) : INFINITY);
     md += ClaimRow("004 §VII-C: CANAL's residual under 1e-5 within 5 iterations",
                    fmt::format("largest mean res004 over the sizes {:.2e}", canal_worst),
                    AtMostVerdict(canal_worst, paper.Get("residual_below", "canal")));
@@ -363,8 +397,8 @@ std::string Run(const ReproduceOptions& opt) {
     bool flat = sizes >= 2;
     for (const Budgeted& b : kSolvers) {
       double lo = INFINITY, hi = 0.0;
-      for (const Cell& c : cells[b.solver])
-        if (c.failure.empty()) lo = std::min(lo, c.residual), hi = std::max(hi, c.residual);
+      for (const RunRecord* r : rec.Part("pouring", b.solver))
+        if (!Failed(*r)) lo = std::min(lo, residual(r)), hi = std::max(hi, residual(r));
       spread += fmt::format("{}{} {:.2g}×", spread.empty() ? "" : ", ", b.solver, hi / lo);
       flat &= hi / lo <= std::sqrt(10.0);
     }
@@ -373,8 +407,7 @@ std::string Run(const ReproduceOptions& opt) {
                    sizes >= 2 ? spread : std::string("needs two sizes or more (--cases ≥ 2)"),
                    flat ? Verdict::kReproduced : Verdict::kNotReproduced);
   }
-  const Diagnosis why = Diagnose(kParticles[0], opt);
-  md += why.md;
+  md += DiagnosisReport(rec);
   md += drawn ? fmt::format(
                     "\nFigure: `{}` (left: time per step over DOF; right: residual over "
                     "DOF). Data: `{}`.\n",
@@ -389,11 +422,13 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeFig004_11() {
-  return {"004-fig11", "pouring: 5 CANAL vs 100 SubADMM/PGS iterations: time and residual vs DOF",
-          "pouring with 9, 18, 27, 36, 45 particles (--cases k: the first k counts), 360 steps; "
-          "canal 5, subadmm 100, pgs 100 iterations per step; single thread (about 6 min of CPU "
-          "for the five sizes)",
-          "", Run};
+  return {.id = "004-fig11",
+          .title = "pouring: 5 CANAL vs 100 SubADMM/PGS iterations: time and residual vs DOF",
+          .setting = "pouring with 9, 18, 27, 36, 45 particles (--cases k: the first k counts), "
+                     "360 steps; canal 5, subadmm 100, pgs 100 iterations per step; single thread "
+                     "(about 6 min of CPU for the five sizes)",
+          .measure = Measure,
+          .report = Report};
 }
 
 }  // namespace ncp

@@ -17,7 +17,7 @@ namespace {
 // pgs against the paper's "struggles past 1e-4", from the traces: a floor shows as cases that
 // never reach 1e-8; without one, the sweeps from 1e-4 to 1e-8 give pgs's rate, and where pgs
 // stands by the time canal and subadmm are done is what a residual-over-time plot shows.
-std::string PgsNote(const TraceStudy& s, const ContactProblem& p) {
+std::string PgsNote(const TraceStudy& s, const ProtocolRecords& rec) {
   auto median_to = [&](const std::string& solver, int t) {  // [ms]
     const auto it = s.reach.find(solver);
     return it == s.reach.end() ? INFINITY : 1e3 * Median(it->second[t]);
@@ -43,7 +43,8 @@ std::string PgsNote(const TraceStudy& s, const ContactProblem& p) {
       "res004 is {:.2g} and {}/{} cases are still above 1e-4: {}.\n",
       reached, s.cases, sweeps, std::pow(1e-4, 1.0 / sweeps),
       reached >= 0.9 * s.cases ? "no floor near 1e-4 here" : "a floor, as in the paper",
-      p.num_rows(), p.num_rows(), p.num_contacts(), p.num_dofs(), 1e3 * median_of(s.setup),
+      rec.Value("cases", "rows_0"), rec.Value("cases", "rows_0"), rec.Value("cases", "contacts_0"),
+      rec.Value("cases", "dofs_0"), 1e3 * median_of(s.setup),
       1e6 * median_of(s.per_iter), median_to("pgs", 0), median_to("pgs", 2),
       median_to("pgs", 2) / median_to("canal", 2), median_to("pgs", 2) / median_to("subadmm", 2),
       median_to("canal", 2), median_to("subadmm", 2), window_ms, Median(by), above, by.size(),
@@ -101,16 +102,23 @@ std::string Claims(const TraceStudy& s) {
   return md;
 }
 
-std::string Run(const ReproduceOptions& opt) {
+const std::vector<std::string> kSolvers = {"canal", "subadmm", "pgs", "admm-full", "apgd", "nnewton"};
+
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int cases = opt.cases > 0 ? opt.cases : 20;
   const int placements = std::min(10, cases);
   const int wrenches = (cases + placements - 1) / placements;
+  rec.Observe("cases", "placements", placements);
+  rec.Observe("cases", "wrenches", wrenches);
   const std::vector<ContactProblem> problems = FindScenario("bolt_nut").generate(
       {{"configurations", std::to_string(placements)}, {"wrenches", std::to_string(wrenches)}},
       cases, 1);
-  const TraceStudy s = RunTraceStudy(
-      "004-fig7", problems, {"canal", "subadmm", "pgs", "admm-full", "apgd", "nnewton"}, opt,
-      5000, 500);
+  MeasureTraceStudy("004-fig7", problems, kSolvers, opt, 5000, 500);
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const TraceStudy s = ReportTraceStudy(rec, in.out_dir);
   std::string md = fmt::format(
       "# 004 Fig. 7 — bolt-nut single-step cases\n\n"
       "{} cases of `bolt_nut` ({} placements × {} random wrenches; the paper used 10 × 10), "
@@ -120,13 +128,14 @@ std::string Run(const ReproduceOptions& opt) {
       "after every iteration (not timed). Median time to reach each tolerance over the cases "
       "that reached it, with how many did; time per iteration and best res004 are medians over "
       "cases.\n\n",
-      s.cases, placements, wrenches, problems.front().num_contacts(), problems.back().num_contacts());
+      s.cases, rec.Value("cases", "placements"), rec.Value("cases", "wrenches"),
+      rec.Value("cases", "contacts_0"), rec.Value("cases", fmt::format("contacts_{}", s.cases - 1)));
   md += TraceTable(s);
   md += "\nPaper (qualitative): CANAL and SubADMM reach 1e-8 or less while PGS struggles past "
         "1e-4; CANAL converges superlinearly in about 10 iterations; SubADMM reaches moderate "
         "accuracy fastest and has the cheapest iterations; CANAL's time per iteration falls as "
         "its warm-started Newton loops shorten.\n";
-  md += PgsNote(s, problems.front());
+  md += PgsNote(s, rec);
   md += Claims(s);
   md += TraceFigureNote(s);
   return md;
@@ -135,10 +144,10 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeFig004_7() {
-  return {"004-fig7", "bolt-nut: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
-          "bolt_nut single-step cases (paper: 10 placements × 10 wrenches = 100; default here 20, "
+  return {.id = "004-fig7", .title = "bolt-nut: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
+          .setting = "bolt_nut single-step cases (paper: 10 placements × 10 wrenches = 100; default here 20, "
           "--cases 100 for the paper's count); canal, subadmm, pgs, admm-full, apgd, nnewton",
-          "", Run};
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

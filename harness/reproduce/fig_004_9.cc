@@ -23,32 +23,51 @@ const char* kPairs[][2] = {{"bowl0_ground", "bowl0–ground"},
                            {"plate_bowl1", "plate–bowl1"},
                            {"pot_plate", "pot–plate"}};
 
-std::string PairTable(const std::vector<ContactProblem>& problems) {
+// Each case's contacts per touching pair, observed while measuring.
+void ObservePairs(const std::vector<ContactProblem>& problems, ProtocolRecords& rec) {
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    const ContactProblem& p = problems[k];
+    rec.Note("pairs", fmt::format("name_{}", k), p.meta.name);
+    for (const auto& pr : kPairs)
+      rec.Observe("pairs", fmt::format("{}_{}", pr[0], k),
+                  p.meta.params.at(std::string("contacts_") + pr[0]));
+    rec.Observe("pairs", fmt::format("candidates_{}", k), p.meta.params.at("candidates"));
+  }
+}
+
+std::string PairTable(const ProtocolRecords& rec, int cases) {
   std::string md = "| case | contacts |";
   for (const auto& pr : kPairs) md += fmt::format(" {} |", pr[1]);
   md += " other pairs | candidates |\n|---|---:|";
   for (std::size_t i = 0; i < std::size(kPairs) + 2; ++i) md += "---:|";
   md += "\n";
-  for (const ContactProblem& p : problems) {
+  for (int k = 0; k < cases; ++k) {
     double adjacent = 0;
-    md += fmt::format("| {} | {} |", p.meta.name, p.num_contacts());
+    const double contacts = rec.Value("cases", fmt::format("contacts_{}", k));
+    md += fmt::format("| {} | {} |", rec.Text("pairs", fmt::format("name_{}", k)), contacts);
     for (const auto& pr : kPairs) {
-      const double c = p.meta.params.at(std::string("contacts_") + pr[0]);
+      const double c = rec.Value("pairs", fmt::format("{}_{}", pr[0], k));
       adjacent += c;
       md += fmt::format(" {:.0f} |", c);
     }
-    md += fmt::format(" {:.0f} | {:.0f} |\n", p.num_contacts() - adjacent, p.meta.params.at("candidates"));
+    md += fmt::format(" {:.0f} | {:.0f} |\n", contacts - adjacent,
+                      rec.Value("pairs", fmt::format("candidates_{}", k)));
   }
   return md;
 }
 
-std::string Run(const ReproduceOptions& opt) {
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int cases = opt.cases > 0 ? opt.cases : 20;
   const std::vector<ContactProblem> problems = FindScenario("dish_piling").generate({}, cases, 1);
-  const TraceStudy s = RunTraceStudy(
+  ObservePairs(problems, rec);
+  MeasureTraceStudy(
       "004-fig9", problems,
       {"canal", "subadmm", "subadmm-nobody", "pgs", "admm-full", "apgd", "nnewton"}, opt, 5000, 500);
-  const PublishedTable paper = ReadPublished("004-fig9");
+}
+
+std::string Report(const ReportInput& in) {
+  const TraceStudy s = ReportTraceStudy(in.records, in.out_dir);
+  const PublishedTable& paper = in.paper;
   std::string md = fmt::format(
       "# 004 Fig. 9 — dish-piling single-step cases\n\n"
       "{} cases of `dish_piling` (one settled bowl-bowl-plate-pot stack, masses 0.1/0.1/0.1/5 kg, "
@@ -58,7 +77,7 @@ std::string Run(const ReproduceOptions& opt) {
       "≤ 1e-10; res004 evaluated after every iteration (not timed). Median time to reach each "
       "tolerance over the cases that reached it, with how many did; time per iteration and best "
       "res004 are medians over cases.\n\n",
-      s.cases, problems.front().num_contacts());
+      s.cases, in.records.Value("cases", "contacts_0"));
   md += TraceTable(s);
   md += ClaimHeader();
   const double n = s.cases;
@@ -104,18 +123,20 @@ std::string Run(const ReproduceOptions& opt) {
   md += TraceFigureNote(s);
   md += "\n## Contacts per dish pair\n\nEvery case is the same stack, so the contacts are the "
         "same in every case; only the wrenches (b) differ.\n\n";
-  md += PairTable(problems);
+  md += PairTable(in.records, s.cases);
   return md;
 }
+
 
 }  // namespace
 
 Protocol MakeFig004_9() {
-  return {"004-fig9", "dish piling: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
-          "dish_piling single-step cases (paper: one stack × 100 wrenches; default here 20, "
+  return {.id = "004-fig9",
+          .title = "dish piling: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
+          .setting = "dish_piling single-step cases (paper: one stack × 100 wrenches; default here 20, "
           "--cases 100 for the paper's count); canal, subadmm, subadmm-nobody, pgs, admm-full, "
           "apgd, nnewton",
-          "", Run};
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

@@ -2,11 +2,57 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
+
 #include "common/error.h"
+#include "harness/reproduce/solver_info.h"
 #include "harness/results_store.h"
 #include "harness/system_info.h"
 
 namespace ncp {
+namespace {
+
+constexpr char kIdAttr[] = "reproduce";
+constexpr char kCasesAttr[] = "reproduce_cases";
+constexpr char kMaxItersAttr[] = "reproduce_max_iters";
+constexpr char kTracesAttr[] = "reproduce_traces";
+
+int IntAttr(const std::map<std::string, std::string>& attrs, const char* key,
+            const std::string& path) {
+  const auto it = attrs.find(key);
+  if (it == attrs.end()) return 0;
+  char* end = nullptr;
+  const long v = std::strtol(it->second.c_str(), &end, 10);
+  if (it->second.empty() || *end != '\0' || v < 0 || v > (1 << 30))
+    throw Error(fmt::format("results file '{}': attribute {} = '{}': must be a whole number >= 0",
+                            path, key, it->second));
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+ProtocolRecords ProtocolRecords::Read(const std::string& path) {
+  const std::map<std::string, std::string> attrs = ReadRunAttrs(path);
+  const auto id = attrs.find(kIdAttr);
+  if (id == attrs.end())
+    throw Error(fmt::format("results file '{}': attribute {} is missing: not written by "
+                            "`ncpbench reproduce`", path, kIdAttr));
+  const auto traces = attrs.find(kTracesAttr);
+  ProtocolRecords r(id->second, traces == attrs.end() || traces->second != "no");
+  r.options_.cases = IntAttr(attrs, kCasesAttr, path);
+  r.options_.max_iters = IntAttr(attrs, kMaxItersAttr, path);
+  r.options_.traces = r.traces_;
+  r.rows_ = ReadResults(path);
+  r.observations_ = ReadObservations(path);
+  return r;
+}
+
+void ProtocolRecords::set_options(const ReproduceOptions& o) {
+  options_ = o;
+  options_.records = nullptr;
+  traces_ = o.traces;
+}
 
 void ProtocolRecords::Add(RunRecord r, const std::string& part, const std::string& problem) {
   if (part.empty()) throw Error(fmt::format("{}: a recorded run needs a part name", id_));
@@ -22,17 +68,89 @@ void ProtocolRecords::Add(RunRecord r, const std::string& part, const std::strin
   rows_.push_back(std::move(r));
 }
 
+const Observation* ProtocolRecords::Find(const std::string& part, const std::string& key) const {
+  for (const Observation& o : observations_)
+    if (o.part == part && o.key == key) return &o;
+  return nullptr;
+}
+
+void ProtocolRecords::Observe(const std::string& part, const std::string& key, double value) {
+  if (const Observation* o = Find(part, key)) {
+    const_cast<Observation*>(o)->value = value;
+    return;
+  }
+  observations_.push_back({part, key, value, ""});
+}
+
+void ProtocolRecords::Note(const std::string& part, const std::string& key,
+                           const std::string& text) {
+  if (const Observation* o = Find(part, key)) {
+    const_cast<Observation*>(o)->text = text;
+    return;
+  }
+  observations_.push_back({part, key, NAN, text});
+}
+
+std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part) const {
+  const std::string dataset = id_ + "/" + part;
+  std::vector<const RunRecord*> out;
+  for (const RunRecord& r : rows_)
+    if (r.dataset == dataset) out.push_back(&r);
+  return out;
+}
+
+std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part,
+                                                    const std::string& solver) const {
+  std::vector<const RunRecord*> out;
+  for (const RunRecord* r : Part(part))
+    if (r->solver == solver) out.push_back(r);
+  return out;
+}
+
+bool ProtocolRecords::Has(const std::string& part, const std::string& key) const {
+  return Find(part, key) != nullptr;
+}
+
+double ProtocolRecords::Value(const std::string& part, const std::string& key) const {
+  const Observation* o = Find(part, key);
+  if (!o) throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
+  return o->value;
+}
+
+double ProtocolRecords::ValueOr(const std::string& part, const std::string& key,
+                                double missing) const {
+  const Observation* o = Find(part, key);
+  return o ? o->value : missing;
+}
+
+const std::string& ProtocolRecords::Text(const std::string& part, const std::string& key) const {
+  const Observation* o = Find(part, key);
+  if (!o) throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
+  return o->text;
+}
+
 void ProtocolRecords::Write(const std::string& path,
                             const std::map<std::string, std::string>& attrs) const {
   std::map<std::string, std::string> all = HostRunAttrs(NCPBENCH_SOURCE_DIR);
-  all["reproduce"] = id_;
+  all[kIdAttr] = id_;
+  all[kCasesAttr] = std::to_string(options_.cases);
+  all[kMaxItersAttr] = std::to_string(options_.max_iters);
+  all[kTracesAttr] = traces_ ? "yes" : "no";
   for (const auto& [k, v] : attrs) all[k] = v;
-  WriteResults(path, rows_, all);
+  WriteResults(path, rows_, all, observations_);
 }
 
 void Record(const ReproduceOptions& opt, RunRecord r, const std::string& part,
             const std::string& problem) {
   if (opt.records) opt.records->Add(std::move(r), part, problem);
+}
+
+void ObserveRun(RunRecord& r, const std::string& key, double value) {
+  r.observations += fmt::format("{}{}={:.17g}", r.observations.empty() ? "" : ";", key, value);
+}
+
+double RunObservation(const RunRecord& r, const std::string& key, double missing) {
+  return InfoValue(r.observations, key, missing);
 }
 
 }  // namespace ncp

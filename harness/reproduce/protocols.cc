@@ -26,7 +26,7 @@ namespace {
 
 // A protocol that cannot run yet: listed with its setting and the capability it waits for.
 Protocol Pending(const char* id, const char* title, const char* setting, const char* missing) {
-  return {id, title, setting, missing, nullptr};
+  return {.id = id, .title = title, .setting = setting, .missing = missing};
 }
 
 }  // namespace

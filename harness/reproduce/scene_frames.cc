@@ -61,33 +61,45 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
   ro.warm = warm ? WarmMode::kPrevious : WarmMode::kNone;
   ro.retime_without_tol = true;
   const SolverThreadScope threads(1);
-  FrameSummary s;
-  int with_ref = 0;
-  double verr = 0.0;
+  std::vector<RunRecord> runs;
   for (std::size_t f = 0; f < frames.size(); ++f) {
     const ContactProblem& p = frames[f];
     WarmStart sol;
     const WarmStart* start = warm && f < warm->size() ? &(*warm)[f] : nullptr;
     const Evaluator ev(p);
-    const RunRecord r = RunOne(p, ev, job, ro, start, 0, &sol);
+    RunRecord r = RunOne(p, ev, job, ro, start, 0, &sol);
+    // What the summary needs beyond the runner's metrics: the penetration in mm (the frame's
+    // step) and the velocity error against the frame's reference.
+    ObserveRun(r, "penetration_mm", 1e3 * p.meta.dt * r.final_metrics[Metric::kPenetration]);
+    if (p.reference && p.reference->v.size() == sol.v.size() && sol.v.size() > 0)
+      ObserveRun(r, "velocity_error",
+                 (sol.v - p.reference->v).norm() / std::max(p.reference->v.norm(), 1e-300));
     Record(opt, r, part, p.meta.name.empty() ? fmt::format("frame{}", f) : p.meta.name);
+    runs.push_back(std::move(r));
+  }
+  std::vector<const RunRecord*> view;
+  for (const RunRecord& r : runs) view.push_back(&r);
+  return SummarizeFrames(view);
+}
+
+FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs) {
+  FrameSummary s;
+  int with_ref = 0;
+  double verr = 0.0;
+  for (const RunRecord* r : runs) {
     ++s.frames;
-    s.statuses.push_back(r.status);
-    s.solver_infos.push_back(r.solver_info);
-    const double res = r.final_metrics[Metric::kRes004];
-    if (r.status == Outcome::kConverged) ++s.reached;
-    const double total = r.total_time_s, setup = r.setup_time_s;
-    s.total_ms += 1e3 * total;
-    s.setup_ms += 1e3 * setup;
-    s.iterations += r.iterations;
+    s.statuses.push_back(r->status);
+    s.solver_infos.push_back(r->solver_info);
+    const double res = r->final_metrics[Metric::kRes004];
+    if (r->status == Outcome::kConverged) ++s.reached;
+    s.total_ms += 1e3 * r->total_time_s;
+    s.setup_ms += 1e3 * r->setup_time_s;
+    s.iterations += r->iterations;
     s.res004 += std::isfinite(res) ? res : INFINITY;
-    s.fb_aa += r.final_metrics[Metric::kFbAA];
-    const double pen = r.final_metrics[Metric::kPenetration];
-    s.max_penetration_mm = std::max(s.max_penetration_mm, 1e3 * p.meta.dt * pen);
-    if (p.reference && p.reference->v.size() == sol.v.size() && sol.v.size() > 0) {
-      verr += (sol.v - p.reference->v).norm() / std::max(p.reference->v.norm(), 1e-300);
-      ++with_ref;
-    }
+    s.fb_aa += r->final_metrics[Metric::kFbAA];
+    s.max_penetration_mm = std::max(s.max_penetration_mm, RunObservation(*r, "penetration_mm", 0.0));
+    const double ve = RunObservation(*r, "velocity_error", -1.0);
+    if (ve >= 0) verr += ve, ++with_ref;
   }
   const double n = std::max(1, s.frames);
   s.total_ms /= n, s.setup_ms /= n, s.iterations /= n, s.res004 /= n, s.fb_aa /= n;

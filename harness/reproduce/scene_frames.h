@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/simulate.h"
 #include "problems/model/contact_problem.h"
 
@@ -24,7 +25,10 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
 // One solver on every frame until res004 ≤ tol (or the budget ends), single thread. With tol > 0
 // the times are those of a second run of the same number of iterations without the per-iteration
 // res004 test (RunOptions::retime_without_tol). Every frame's run is recorded under `part`
-// (harness/reproduce/protocol_records.h).
+// (harness/reproduce/protocol_records.h) with the observations `penetration_mm` (dt · the
+// penetration metric, in mm) and, where the frame has a reference, `velocity_error`; the
+// summary returned is SummarizeFrames of those rows. A report summarizes the same rows from the
+// records: give each group of runs summarized together a part of its own.
 struct FrameSummary {
   int frames = 0, reached = 0;        // frames run, frames that reached tol
   double total_ms = 0.0;              // mean setup + iterations
@@ -37,6 +41,8 @@ struct FrameSummary {
   std::vector<Outcome> statuses;  // one per frame
   std::vector<std::string> solver_infos;  // the solver's counters (Info()) per frame
 };
+// The summary of frame runs recorded by RunOnFrames (e.g. ProtocolRecords::Part(part, solver)).
+FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs);
 // `warm`: one warm start per frame, or null for cold starts.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,

@@ -34,22 +34,100 @@ const SolverCol kSolvers[] = {{"pgs", {30, 60, 90}},
                               {"subadmm-nobody", {30, 60, 90}}};
 
 struct SceneRow {
-  const char* key;    // row prefix in the CSV
+  const char* key;    // row prefix in the CSV; observations' part
   const char* scene;
   ParamMap params;
   const char* stepper;  // solver that steps the simulation the frames are recorded from
   int stepper_iters;
 };
+// admm-full stalls on the cable (its soft rows make the full Delassus matrix ill-conditioned)
+// and pgs diverges there; nnewton steps it to res004 ~1e-4 in 20 iterations.
+const SceneRow kScenes[] = {{"stir", "stir", {}, "admm-full", 200},
+                            {"cable", "cable", {{"variant", "0"}}, "nnewton", 20},
+                            {"beam", "fem_beam", {}, "admm-full", 200}};
+
+// One part per scene and iteration count (e.g. "stir-30", "stir-3" for nnewton's): each
+// solver's call at one budget is Part(part, solver).
+std::string FramePart(const char* key, int iters) { return fmt::format("{}-{}", key, iters); }
+
+constexpr int kSplitIters[] = {30, 60, 90};
+// The beam split's runs at one budget.
+std::string SplitPart(int iters) { return fmt::format("beam-split-{}", iters); }
 
 // Where the beam's AA goes: subadmm-nobody's −log10 FB error split by row kind. The evaluator
 // measures every row on u = J v̂ + e with v̂ = A⁻¹(b + Jᵀλ) (harness/metrics/evaluator.h); the
 // 20 FEM pieces are tied by bilateral rows, whose λ-implied velocity error is the solver's
 // dual error, while a simulation advances with the solver's own v (000 measures "the
 // constraint error from the simulation results"), on which the ties are |J v + e|.
-std::string BeamAccuracy(const std::vector<ContactProblem>& frames, const ReproduceOptions& opt,
-                         const PublishedTable& paper) {
+// Each frame's run is recorded under SplitPart(iters) with, where its solution has the frame's
+// sizes, the observations `contacts` and `ties` (constraints of each kind) and the sums of
+// their −log10 errors: `contact_digits`, `tie_digits_u` (on u(λ)) and `tie_digits_v` (on
+// J v + e). The report's cost paragraph reads the same rows' times and solver counters.
+void MeasureBeamSplit(const std::vector<ContactProblem>& frames, const ReproduceOptions& opt) {
   const SolverEntry& e = FindSolver("subadmm-nobody");
   const SolverJob job{&e, Settings::Parse(e.name, e.settings, {})};
+  for (const int iters : kSplitIters) {
+    RunOptions ro;
+    ro.budget.iters = iters;
+    ro.threads = 1;
+    CapBudget(opt, ro.budget);
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+      const ContactProblem& p = frames[f];
+      const Evaluator ev(p);
+      WarmStart sol;
+      RunRecord r = RunOne(p, ev, job, ro, nullptr, 0, &sol);
+      if (sol.lambda.size() == p.num_rows() && sol.v.size() == p.num_dofs()) {
+        const Vec u = ev.ConstraintVelocity(sol.lambda);
+        const Vec uv = p.J * sol.v + p.e;
+        auto digits = [](double err) { return -std::log10(std::max(err, 1e-16)); };
+        double contact = 0, tie_dual = 0, tie_primal = 0;
+        long nc = 0, nt = 0;
+        for (const Constraint& c : p.constraints) {
+          const double* l = sol.lambda.data() + c.row;
+          const double* ec = p.e.data() + c.row;
+          if (c.type == ConstraintType::kContact || c.type == ConstraintType::kUnilateral) {
+            contact += digits(FischerBurmeisterError(c, l, u.data() + c.row, ec));
+            ++nc;
+          } else if (c.type == ConstraintType::kBilateral) {
+            tie_dual += digits(FischerBurmeisterError(c, l, u.data() + c.row, ec));
+            tie_primal += digits(FischerBurmeisterError(c, l, uv.data() + c.row, ec));
+            ++nt;
+          }
+        }
+        ObserveRun(r, "contacts", nc);
+        ObserveRun(r, "ties", nt);
+        ObserveRun(r, "contact_digits", contact);
+        ObserveRun(r, "tie_digits_u", tie_dual);
+        ObserveRun(r, "tie_digits_v", tie_primal);
+      }
+      Record(opt, r, SplitPart(iters),
+             p.meta.name.empty() ? fmt::format("frame{}", f) : p.meta.name);
+    }
+  }
+}
+
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
+  const int frames = opt.cases > 0 ? opt.cases : 3;
+  for (const SceneRow& row : kScenes) {
+    SimulateOptions sim;
+    sim.solver = row.stepper;
+    sim.iters = row.stepper_iters;
+    sim.quiet = true;
+    sim.reference_solvers.clear();
+    sim.every = FindScene(row.scene)->default_every;
+    if (!opt.quiet) std::fprintf(stderr, "000-table1: simulating %s\n", row.scene);
+    const std::vector<ContactProblem> f = SceneFrames(row.scene, row.params, frames, sim);
+    rec.Observe(row.key, "dofs", f.front().num_dofs());
+    rec.Observe(row.key, "contacts", f.front().num_contacts());
+    for (const SolverCol& s : kSolvers)
+      for (int it : s.iters) RunOnFrames(f, s.name, {}, 0.0, it, 0.0, opt, FramePart(row.key, it));
+    if (std::string(row.key) == "beam") MeasureBeamSplit(f, opt);
+    if (!opt.quiet) std::fprintf(stderr, "000-table1: %s done\n", row.scene);
+  }
+}
+
+// The beam split's two paragraphs, from its recorded runs (MeasureBeamSplit).
+std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
   std::string md =
       "\nWhere the beam's AA goes (subadmm-nobody, mean −log10 error per constraint of each "
       "kind over the frames; contacts and ties (bilateral rows) on u = J A⁻¹(b + Jᵀλ) + e as in "
@@ -59,48 +137,31 @@ std::string BeamAccuracy(const std::vector<ContactProblem>& frames, const Reprod
     double setup_ms = 0, iteration_ms = 0, flops = 0, nnz = 0;
   };
   std::map<int, Cost> costs;
-  for (const int iters : {30, 60, 90}) {
+  for (const int iters : kSplitIters) {
     Cost& cost = costs[iters];
-    RunOptions ro;
-    ro.budget.iters = iters;
-    ro.threads = 1;
-    CapBudget(opt, ro.budget);
-    double contact = 0, tie_dual = 0, tie_primal = 0;
-    long nc = 0, nt = 0;
-    for (const ContactProblem& p : frames) {
-      const Evaluator ev(p);
-      WarmStart sol;
-      const RunRecord rec = RunOne(p, ev, job, ro, nullptr, 0, &sol);
-      cost.setup_ms += 1e3 * rec.setup_time_s / frames.size();
-      cost.iteration_ms += 1e3 * (rec.total_time_s - rec.setup_time_s) /
-                           std::max(1, rec.iterations) / frames.size() / 3;
-      cost.flops += InfoValue(rec.solver_info, "factor_flops", 0.0) / frames.size() / 3;
-      cost.nnz += InfoValue(rec.solver_info, "factor_nnz", 0.0) / frames.size() / 3;
-      if (sol.lambda.size() != p.num_rows() || sol.v.size() != p.num_dofs()) continue;
-      const Vec u = ev.ConstraintVelocity(sol.lambda);
-      const Vec uv = p.J * sol.v + p.e;
-      auto digits = [](double err) { return -std::log10(std::max(err, 1e-16)); };
-      for (const Constraint& c : p.constraints) {
-        const double* l = sol.lambda.data() + c.row;
-        const double* ec = p.e.data() + c.row;
-        if (c.type == ConstraintType::kContact || c.type == ConstraintType::kUnilateral) {
-          contact += digits(FischerBurmeisterError(c, l, u.data() + c.row, ec));
-          ++nc;
-        } else if (c.type == ConstraintType::kBilateral) {
-          tie_dual += digits(FischerBurmeisterError(c, l, u.data() + c.row, ec));
-          tie_primal += digits(FischerBurmeisterError(c, l, uv.data() + c.row, ec));
-          ++nt;
-        }
-      }
+    const std::vector<const RunRecord*> runs = rec.Part(SplitPart(iters));
+    const double per_frame = static_cast<double>(runs.size());
+    double contact = 0, tie_dual = 0, tie_primal = 0, nc = 0, nt = 0;
+    for (const RunRecord* r : runs) {
+      cost.setup_ms += 1e3 * r->setup_time_s / per_frame;
+      cost.iteration_ms += 1e3 * (r->total_time_s - r->setup_time_s) /
+                           std::max(1, r->iterations) / per_frame / 3;
+      cost.flops += InfoValue(r->solver_info, "factor_flops", 0.0) / per_frame / 3;
+      cost.nnz += InfoValue(r->solver_info, "factor_nnz", 0.0) / per_frame / 3;
+      // A run whose solution did not have the frame's sizes has no split (no observations).
+      contact += RunObservation(*r, "contact_digits", 0.0);
+      tie_dual += RunObservation(*r, "tie_digits_u", 0.0);
+      tie_primal += RunObservation(*r, "tie_digits_v", 0.0);
+      nc += RunObservation(*r, "contacts", 0.0);
+      nt += RunObservation(*r, "ties", 0.0);
     }
     if (nc + nt == 0) continue;
     const double all = nc + nt;
-    const double per_frame = static_cast<double>(frames.size());
     md += fmt::format("| {} | {:.2f} ({:.0f} a frame) | {:.2f} ({:.0f} a frame) | {:.2f} | {:.2f} | "
                       "{:.2f} |\n",
-                      iters, contact / std::max(1L, nc), nc / per_frame,
-                      tie_dual / std::max(1L, nt), nt / per_frame,
-                      tie_primal / std::max(1L, nt), (contact + tie_dual) / all,
+                      iters, contact / std::max(1.0, nc), nc / per_frame,
+                      tie_dual / std::max(1.0, nt), nt / per_frame,
+                      tie_primal / std::max(1.0, nt), (contact + tie_dual) / all,
                       (contact + tie_primal) / all);
   }
   md += "\nThe paper's beam AA for SubADMM is 4.33 / 4.74 / 4.93 at 30 / 60 / 90; which velocity "
@@ -138,14 +199,10 @@ std::string BeamAccuracy(const std::vector<ContactProblem>& frames, const Reprod
   return md;
 }
 
-std::string Run(const ReproduceOptions& opt) {
-  const int frames = opt.cases > 0 ? opt.cases : 3;
-  // admm-full stalls on the cable (its soft rows make the full Delassus matrix ill-conditioned)
-  // and pgs diverges there; nnewton steps it to res004 ~1e-4 in 20 iterations.
-  const std::vector<SceneRow> scenes = {{"stir", "stir", {}, "admm-full", 200},
-                                        {"cable", "cable", {{"variant", "0"}}, "nnewton", 20},
-                                        {"beam", "fem_beam", {}, "admm-full", 200}};
-  const PublishedTable paper = ReadPublished("000-table1");
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  const int frames = rec.options().cases > 0 ? rec.options().cases : 3;
   std::string md =
       "# 000 Table I — time and accuracy at 30/60/90 iterations\n\n" +
       fmt::format("{} frames per scene, recorded from a simulation stepped by admm-full (200 "
@@ -165,22 +222,13 @@ std::string Run(const ReproduceOptions& opt) {
     long diverged = 0;
   };
   std::map<std::string, std::map<std::string, Cell>> got;  // scene key → solver@iters
-  std::string beam_note;
-  for (const SceneRow& row : scenes) {
-    SimulateOptions sim;
-    sim.solver = row.stepper;
-    sim.iters = row.stepper_iters;
-    sim.quiet = true;
-    sim.reference_solvers.clear();
-    sim.every = FindScene(row.scene)->default_every;
-    if (!opt.quiet) std::fprintf(stderr, "000-table1: simulating %s\n", row.scene);
-    const std::vector<ContactProblem> f = SceneFrames(row.scene, row.params, frames, sim);
-    std::string at = fmt::format("| {} ({} DOF, {} contacts) | AT |", row.key,
-                                 f.front().num_dofs(), f.front().num_contacts());
+  for (const SceneRow& row : kScenes) {
+    std::string at = fmt::format("| {} ({:.0f} DOF, {:.0f} contacts) | AT |", row.key,
+                                 rec.Value(row.key, "dofs"), rec.Value(row.key, "contacts"));
     std::string aa = "| | AA |";
     for (const SolverCol& s : kSolvers)
       for (int it : s.iters) {
-        const FrameSummary r = RunOnFrames(f, s.name, {}, 0.0, it, 0.0, opt, row.key);
+        const FrameSummary r = SummarizeFrames(rec.Part(FramePart(row.key, it), s.name));
         const std::string col = fmt::format("{}@{}", s.name, it);
         auto pub = [&](const char* m) {
           const double v = paper.Get(fmt::format("{}_{}", row.key, m), col);
@@ -195,10 +243,8 @@ std::string Run(const ReproduceOptions& opt) {
           aa += fmt::format(" {:.3f} / {} |", r.fb_aa, pub("AA"));
       }
     md += at + "\n" + aa + "\n";
-    if (std::string(row.key) == "beam") beam_note = BeamAccuracy(f, opt, paper);
-    if (!opt.quiet) std::fprintf(stderr, "000-table1: %s done\n", row.scene);
   }
-  md += beam_note;
+  md += BeamNote(rec, paper);
   md += "\nPaper (qualitative): SubADMM is the fastest on cable and beam with comparable accuracy; "
         "PJ fails on cable and beam; FADMM beats PGS/PJ when the Delassus assembly is expensive.\n";
   md += ClaimHeader();
@@ -247,7 +293,6 @@ std::string Run(const ReproduceOptions& opt) {
                    : pj.aa >= sub_aa - 0.5 ? Verdict::kContradicted
                                            : Verdict::kNotReproduced);
     // FADMM beats PGS where the Delassus assembly is expensive (cable, beam in the paper).
-    std::vector<double> order;
     std::string fo;
     bool beats = true, loses = true;
     for (int k = 0; k < 3; ++k) {
@@ -266,9 +311,11 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeTable000_1() {
-  return {"000-table1", "PGS, PJ, FADMM, NNewton, SubADMM at 30/60/90 iterations: time, −log FB error",
-          "stir, cable (640 bodies, 4 per subsystem), fem_beam (20 subsystems); 3 frames each "
-          "(--cases N); single thread", "", Run};
+  return {.id = "000-table1",
+          .title = "PGS, PJ, FADMM, NNewton, SubADMM at 30/60/90 iterations: time, −log FB error",
+          .setting = "stir, cable (640 bodies, 4 per subsystem), fem_beam (20 subsystems); 3 "
+                     "frames each (--cases N); single thread",
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

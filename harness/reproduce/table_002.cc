@@ -63,23 +63,55 @@ std::vector<ContactProblem> Frames(const SceneCase& c, int frames, bool quiet,
   return SceneFrames(c.scene, ParseKeyValues(c.params), frames, sim, 1, warm);
 }
 
+// The part of a group of frame runs summarized together: the scene's name for the warm-started
+// runs to kTol, "<scene>-<what>" for the others (cold start, another threshold, a variant).
+std::string Part(const SceneCase& c, const char* what) {
+  return fmt::format("{}-{}", c.scene, what);
+}
+
+// The thresholds of ThresholdSweep besides kTol, with their parts' suffixes.
+struct SweepTol {
+  double tol;
+  const char* part;
+};
+constexpr SweepTol kSweep[] = {{1e-3, "tol1e-3"}, {1e-4, "tol1e-4"}, {1e-5, "tol1e-5"}};
+
 // What the paper's cable setting does for cond: frames of our scene with each of its three parts
 // (soft grip, nodal contacts, 1 ms) undone in turn, and of the scene's own defaults, all stepped
 // alike (admm-full, 200 iterations a step, as `generate`), cond from a cold start to res004 1e-6.
-std::string CableSetting(const ReproduceOptions& opt) {
-  struct Variant {
-    const char* label;
-    const char* params;
-    int every;  // 0.4 s and 0.1 s between frames
-  };
-  const Variant variants[] = {
-      {"the scene's defaults: hard grip, contacts at the surface, 10 ms",
-       "hard_grip=1,nodal_contacts=0,dt=0.01", 40},
-      {"002's setting with 10 ms steps", "hard_grip=0,nodal_contacts=1,dt=0.01", 40},
-      {"002's setting with a hard grip (6 bilateral rows)", "hard_grip=1,nodal_contacts=1,dt=0.001",
-       100},
-      {"002's setting with contacts at the surface", "hard_grip=0,nodal_contacts=0,dt=0.001", 100},
-      {"002's setting", "hard_grip=0,nodal_contacts=1,dt=0.001", 100}};
+struct CableVariant {
+  const char* label;
+  const char* params;
+  int every;  // 0.4 s and 0.1 s between frames
+};
+constexpr CableVariant kCableVariants[] = {
+    {"the scene's defaults: hard grip, contacts at the surface, 10 ms",
+     "hard_grip=1,nodal_contacts=0,dt=0.01", 40},
+    {"002's setting with 10 ms steps", "hard_grip=0,nodal_contacts=1,dt=0.01", 40},
+    {"002's setting with a hard grip (6 bilateral rows)", "hard_grip=1,nodal_contacts=1,dt=0.001",
+     100},
+    {"002's setting with contacts at the surface", "hard_grip=0,nodal_contacts=0,dt=0.001", 100},
+    {"002's setting", "hard_grip=0,nodal_contacts=1,dt=0.001", 100}};
+
+std::string CableSettingPart(int k) { return fmt::format("cable-setting{}", k); }
+
+void MeasureCableSetting(const ReproduceOptions& opt) {
+  int k = 0;
+  for (const CableVariant& v : kCableVariants) {
+    SimulateOptions sim;
+    sim.solver = "admm-full";
+    sim.iters = 200;
+    sim.quiet = true;
+    sim.every = v.every;
+    sim.steps = 2 * v.every;
+    sim.reference_solvers = {};
+    const std::vector<ContactProblem> f =
+        SceneFrames("cable", ParseKeyValues(v.params), 2, sim, 1);
+    RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs, opt, CableSettingPart(k++));
+  }
+}
+
+std::string ReportCableSetting(const ProtocolRecords& rec) {
   std::string md =
       "\nWhat decides cond on the cable (2 frames per setting, stepped alike by admm-full at 200 "
       "iterations a step; cond from a cold start to res004 ≤ 1e-6, at most 5000 iterations). A "
@@ -90,18 +122,8 @@ std::string CableSetting(const ReproduceOptions& opt) {
       "| setting | parameters | virtual nodes | reached | iterations | res004 |\n"
       "|---|---|---:|---:|---:|---:|\n";
   int k = 0;
-  for (const Variant& v : variants) {
-    SimulateOptions sim;
-    sim.solver = "admm-full";
-    sim.iters = 200;
-    sim.quiet = true;
-    sim.every = v.every;
-    sim.steps = 2 * v.every;
-    sim.reference_solvers = {};
-    const std::vector<ContactProblem> f =
-        SceneFrames("cable", ParseKeyValues(v.params), 2, sim, 1);
-    const FrameSummary r = RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs, opt,
-                                       fmt::format("cable-setting{}", k++));
+  for (const CableVariant& v : kCableVariants) {
+    const FrameSummary r = SummarizeFrames(rec.Part(CableSettingPart(k++), "cond"));
     double nodes = 0.0;
     for (const std::string& info : r.solver_infos)
       nodes += InfoValue(info, "virtual_nodes", 0.0) / r.solver_infos.size();
@@ -120,11 +142,21 @@ std::string ReferenceText(const char* scene) {
   return "admm-full or pgs to res004 1e-10";
 }
 
-std::string Header(const SceneCase& c, const std::vector<ContactProblem>& f) {
+// The frames' sizes, step and reference solvers, which Header prints.
+void ObserveFrames(const SceneCase& c, const std::vector<ContactProblem>& f, ProtocolRecords& rec) {
   int lo = 1 << 30, hi = 0;
   for (const auto& p : f) lo = std::min(lo, p.num_contacts()), hi = std::max(hi, p.num_contacts());
+  rec.Observe(c.scene, "frames", static_cast<double>(f.size()));
+  rec.Observe(c.scene, "dofs", f.front().num_dofs());
+  rec.Observe(c.scene, "contacts_min", lo);
+  rec.Observe(c.scene, "contacts_max", hi);
+  rec.Observe(c.scene, "dt", f.front().meta.dt);
+  rec.Note(c.scene, "reference", ReferenceText(c.scene));
+}
+
+std::string Header(const SceneCase& c, const ProtocolRecords& rec) {
   return fmt::format(
-      "{} frames of `{}`{} ({} DOF, {}–{} contacts, {:g} ms steps), recorded from a simulation "
+      "{:.0f} frames of `{}`{} ({:.0f} DOF, {:.0f}–{:.0f} contacts, {:g} ms steps), recorded from a simulation "
       "stepped by {} ({} iterations a step); each frame carries a reference solution ({}). Every solver "
       "is warm-started as in 002 §V-A5 from the previous step's solve (cond: the velocity; "
       "pgs/apgd: the multipliers of the constraints on the same nodes) and runs until res004 ≤ "
@@ -136,9 +168,10 @@ std::string Header(const SceneCase& c, const std::vector<ContactProblem>& f) {
       "assembly for PGS/APGD) in parentheses, timed in a second run of the same iterations "
       "without the per-iteration res004 test (its solve with A would leave each iteration a cold "
       "cache).\n\n",
-      f.size(), c.scene, *c.params ? fmt::format(" with `{}`", c.params) : "",
-      f.front().num_dofs(), lo, hi, 1e3 * f.front().meta.dt, c.stepper, c.stepper_iters,
-      ReferenceText(c.scene), kTol, kMaxIters, kTimeMs / 1e3,
+      rec.Value(c.scene, "frames"), c.scene, *c.params ? fmt::format(" with `{}`", c.params) : "",
+      rec.Value(c.scene, "dofs"), rec.Value(c.scene, "contacts_min"),
+      rec.Value(c.scene, "contacts_max"), 1e3 * rec.Value(c.scene, "dt"), c.stepper,
+      c.stepper_iters, rec.Text(c.scene, "reference"), kTol, kMaxIters, kTimeMs / 1e3,
       c.index_label);
 }
 
@@ -154,16 +187,15 @@ Verdict Lowest(double x, double a, double b) {
 // scenario is not legible in our copy of 002 (the value is missing from its text), and its
 // residual need not be res004: where the counts meet the paper's says which threshold its
 // iteration column corresponds to, and whether its order of the solvers holds there.
-std::string ThresholdSweep(const SceneCase& c, const std::vector<ContactProblem>& f,
-                           const std::vector<WarmStart>& warm,
-                           std::map<std::string, FrameSummary>& at_tol,
-                           const PublishedTable& paper, const ReproduceOptions& opt) {
-  const double tols[] = {1e-3, 1e-4, 1e-5};
+std::string ThresholdSweep(const SceneCase& c, const ProtocolRecords& rec,
+                           const std::map<std::string, FrameSummary>& at_tol,
+                           const PublishedTable& paper) {
   std::string md =
       "\nMean iterations against the res004 threshold (warm-started as above; the paper's "
       "threshold is missing from the text of our copy of 002, and its residual need not be "
       "res004):\n\n| threshold | cond | pgs | apgd | order |\n|---|---:|---:|---:|---|\n";
   const double pc = paper.Get("iterations", "cond");
+  const double frames = rec.Value(c.scene, "frames");
   double closest = INFINITY, closest_tol = 0.0;
   auto row = [&](double tol, const std::map<std::string, FrameSummary>& m) {
     const double a = m.at("cond").iterations, b = m.at("pgs").iterations,
@@ -173,14 +205,13 @@ std::string ThresholdSweep(const SceneCase& c, const std::vector<ContactProblem>
     md += fmt::format("| {:g} | {:.1f} | {:.1f} | {:.1f} | {}{} |\n", tol, a, b, d,
                       a < std::min(b, d) ? "cond fewest" : a > std::max(b, d) ? "cond most"
                                                                              : "cond between",
-                      reached < 3 * static_cast<int>(f.size()) ? " (some frames short of it)" : "");
+                      reached < 3 * frames ? " (some frames short of it)" : "");
     if (std::abs(std::log(a / pc)) < std::abs(std::log(closest / pc))) closest = a, closest_tol = tol;
   };
-  for (const double tol : tols) {
+  for (const SweepTol& t : kSweep) {
     std::map<std::string, FrameSummary> m;
-    for (const char* s : kSolvers)
-      m[s] = RunOnFrames(f, s, {}, tol, kMaxIters, kTimeMs, opt, c.scene, &warm);
-    row(tol, m);
+    for (const char* s : kSolvers) m[s] = SummarizeFrames(rec.Part(Part(c, t.part), s));
+    row(t.tol, m);
   }
   row(kTol, at_tol);
   md += fmt::format(
@@ -190,18 +221,31 @@ std::string ThresholdSweep(const SceneCase& c, const std::vector<ContactProblem>
   return md;
 }
 
-std::string RunComparison(const SceneCase& c, const ReproduceOptions& opt) {
+// Parts: c.scene (each solver warm-started to kTol), "<scene>-cold" (cond from a cold start),
+// "<scene>-tol1e-3" … (the threshold sweep), and on the cable "cable-setting<k>".
+void MeasureComparison(const SceneCase& c, const ReproduceOptions& opt, ProtocolRecords& rec) {
   std::vector<WarmStart> warm;
   const std::vector<ContactProblem> f = Frames(c, opt.cases > 0 ? opt.cases : 4, opt.quiet, &warm);
-  std::map<std::string, FrameSummary> m;
+  ObserveFrames(c, f, rec);
   for (const char* s : kSolvers) {
-    m[s] = RunOnFrames(f, s, {}, kTol, kMaxIters, kTimeMs, opt, c.scene, &warm);
+    RunOnFrames(f, s, {}, kTol, kMaxIters, kTimeMs, opt, c.scene, &warm);
     if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", c.id, s);
   }
-  const FrameSummary cold = RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs, opt, c.scene);
-  const PublishedTable paper = ReadPublished(c.id);
+  RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs, opt, Part(c, "cold"));
+  for (const SweepTol& t : kSweep)
+    for (const char* s : kSolvers)
+      RunOnFrames(f, s, {}, t.tol, kMaxIters, kTimeMs, opt, Part(c, t.part), &warm);
+  if (&c == &kCable) MeasureCableSetting(opt);
+}
+
+std::string ReportComparison(const SceneCase& c, const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  std::map<std::string, FrameSummary> m;
+  for (const char* s : kSolvers) m[s] = SummarizeFrames(rec.Part(c.scene, s));
+  const FrameSummary cold = SummarizeFrames(rec.Part(Part(c, "cold"), "cond"));
   std::string md = fmt::format("# 002 {} — {}: COND vs PGS vs APGD\n\n", c.title, c.paper) +
-                   Header(c, f) +
+                   Header(c, rec) +
                    "| solver | reached | MP [mm] | VE | ST [ms] | IN | res004 | paper MP [mm] | "
                    "paper " + c.index_label + " | paper ST [ms] | paper IN |\n"
                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -251,14 +295,32 @@ std::string RunComparison(const SceneCase& c, const ReproduceOptions& opt) {
                  fmt::format("cond {:.1f}, pgs {:.1f}, apgd {:.1f}", m["cond"].iterations,
                              m["pgs"].iterations, m["apgd"].iterations),
                  Lowest(m["cond"].iterations, m["pgs"].iterations, m["apgd"].iterations));
-  md += ThresholdSweep(c, f, warm, m, paper, opt);
-  if (&c == &kCable) md += CableSetting(opt);
+  md += ThresholdSweep(c, rec, m, paper);
+  if (&c == &kCable) md += ReportCableSetting(rec);
   return md;
 }
 
-std::string RunTable9(const ReproduceOptions& opt) {
+// Table IX's scenes with the paper's row keys; parts "<scene>-chebyshev-off" / "-on".
+constexpr std::pair<const SceneCase*, const char*> kTable9Rows[] = {{&kMat, "franka_mat"},
+                                                                    {&kCable, "franka_cable"}};
+
+void MeasureTable9(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int frames = opt.cases > 0 ? opt.cases : 4;
-  const PublishedTable paper = ReadPublished("002-table9");
+  for (const auto& [c, key] : kTable9Rows) {
+    std::vector<WarmStart> warm;
+    const std::vector<ContactProblem> f = Frames(*c, frames, opt.quiet, &warm);
+    rec.Observe(c->scene, "frames", static_cast<double>(f.size()));
+    RunOnFrames(f, "cond", {{"step", "frobenius"}, {"chebyshev", "off"}}, kTol, kMaxIters, kTimeMs,
+                opt, Part(*c, "chebyshev-off"), &warm);
+    RunOnFrames(f, "cond", {{"step", "frobenius"}, {"chebyshev", "on"}}, kTol, kMaxIters, kTimeMs,
+                opt, Part(*c, "chebyshev-on"), &warm);
+  }
+}
+
+std::string ReportTable9(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  const int max_iters = rec.options().max_iters;
   std::string md =
       "# 002 Table IX — COND iterations with and without Chebyshev acceleration\n\n"
       "Mean iterations of cond with the Frobenius step (002 §IV-C1, the stationary iteration "
@@ -269,18 +331,13 @@ std::string RunTable9(const ReproduceOptions& opt) {
       "| scene | frames | without | with | ratio | paper without | paper with | paper ratio |\n"
       "|---|---:|---:|---:|---:|---:|---:|---:|\n";
   std::string claims;
-  const std::pair<const SceneCase*, const char*> rows[] = {{&kMat, "franka_mat"},
-                                                           {&kCable, "franka_cable"}};
-  for (const auto& [c, key] : rows) {
-    std::vector<WarmStart> warm;
-    const std::vector<ContactProblem> f = Frames(*c, frames, opt.quiet, &warm);
-    const FrameSummary off = RunOnFrames(f, "cond", {{"step", "frobenius"}, {"chebyshev", "off"}},
-                                         kTol, kMaxIters, kTimeMs, opt, c->scene, &warm);
-    const FrameSummary on = RunOnFrames(f, "cond", {{"step", "frobenius"}, {"chebyshev", "on"}},
-                                        kTol, kMaxIters, kTimeMs, opt, c->scene, &warm);
+  for (const auto& [c, key] : kTable9Rows) {
+    const FrameSummary off = SummarizeFrames(rec.Part(Part(*c, "chebyshev-off"), "cond"));
+    const FrameSummary on = SummarizeFrames(rec.Part(Part(*c, "chebyshev-on"), "cond"));
+    const int n = static_cast<int>(rec.Value(c->scene, "frames"));
     const double pw = paper.Get(key, "without"), pc = paper.Get(key, "with");
     md += fmt::format("| {} | {} (reached {}/{}) | {:.1f} | {:.1f} | {:.2f}× | {} | {} | {:.2f}× |\n",
-                      c->scene, f.size(), std::min(off.reached, on.reached), f.size(),
+                      c->scene, n, std::min(off.reached, on.reached), n,
                       off.iterations, on.iterations, off.iterations / on.iterations, pw, pc, pw / pc);
     const std::string claim = fmt::format(
         "002 Table IX: Chebyshev acceleration cuts COND's iterations on {} {:.2f}× (within 2×; "
@@ -288,14 +345,12 @@ std::string RunTable9(const ReproduceOptions& opt) {
         c->scene, pw / pc);
     // Iteration counts of frames that never reached the tolerance are the budget, not a speed:
     // their ratio says nothing about the acceleration.
-    const int n = static_cast<int>(f.size());
     if (off.reached < n || on.reached < n)
       claims += ClaimRow(claim,
                          fmt::format("reached res004 ≤ {:g} on {}/{} frames without and {}/{} "
                                      "with, within {} iterations: no iteration count to compare",
                                      kTol, off.reached, n, on.reached, n,
-                                     opt.max_iters > 0 ? std::min(opt.max_iters, kMaxIters)
-                                                       : kMaxIters),
+                                     max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters),
                          Verdict::kNotReproduced);
     else
       claims += ClaimRow(claim,
@@ -310,20 +365,25 @@ std::string RunTable9(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeTable002_2() {
-  return {"002-table2", "soft mat: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
-          "soft_mat frames (default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread", "",
-          [](const ReproduceOptions& o) { return RunComparison(kMat, o); }};
+  return {.id = "002-table2",
+          .title = "soft mat: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
+          .setting = "soft_mat frames (default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread",
+          .measure = [](const ReproduceOptions& o, ProtocolRecords& r) { MeasureComparison(kMat, o, r); },
+          .report = [](const ReportInput& in) { return ReportComparison(kMat, in); }};
 }
 
 Protocol MakeTable002_5() {
-  return {"002-table5", "cable: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
-          "cable frames (320 links; default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread", "",
-          [](const ReproduceOptions& o) { return RunComparison(kCable, o); }};
+  return {.id = "002-table5",
+          .title = "cable: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
+          .setting = "cable frames (320 links; default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread",
+          .measure = [](const ReproduceOptions& o, ProtocolRecords& r) { MeasureComparison(kCable, o, r); },
+          .report = [](const ReportInput& in) { return ReportComparison(kCable, in); }};
 }
 
 Protocol MakeTable002_9() {
-  return {"002-table9", "COND iterations with and without Chebyshev acceleration",
-          "soft_mat and cable frames; cond with chebyshev=off / on to res004 1e-6", "", RunTable9};
+  return {.id = "002-table9", .title = "COND iterations with and without Chebyshev acceleration",
+          .setting = "soft_mat and cable frames; cond with chebyshev=off / on to res004 1e-6",
+          .measure = MeasureTable9, .report = ReportTable9};
 }
 
 }  // namespace ncp

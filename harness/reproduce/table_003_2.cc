@@ -16,7 +16,9 @@
 
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/fit.h"
+#include "common/error.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/reproduce/solver_info.h"
 #include "solvers/settings.h"
@@ -42,6 +44,52 @@ const Variant kVariants[] = {
 const char* kRoutes[] = {"pcg-pbj", "cholmod", "dense"};
 constexpr int kRounds = 3;          // best of: one slow spell of a shared machine stays out
 
+// The sensitivity runs' parameters (003 gives neither), on Bridge [Flexy]'s sizes 1 and 5.
+const char* kCases[] = {"", "tower_EI=3e7", "cable_stiffness=2e10"};
+const int kSensitivitySizes[] = {0, 4};
+
+int Frames(const ReproduceOptions& opt) { return opt.cases > 0 ? opt.cases : 10; }
+
+// Names of one measured size: `point` holds its observations (DOF, dt, frames recorded) and the
+// runs of route r are part `<key>-<DOF>dof-<route><suffix>`. The main table's sizes are the
+// paper's rows ("rigid_1"), the sensitivity runs add "-<case>" to both.
+std::string PointName(const Variant& v, int i, const std::string& suffix) {
+  return fmt::format("{}_{}{}", v.key, i + 1, suffix);
+}
+std::string CaseSuffix(const char* c) { return fmt::format("-{}", *c ? c : "defaults"); }
+std::string RunPart(const Variant& v, int dof, int r, const std::string& suffix) {
+  return fmt::format("{}-{}dof-{}{}", v.key, dof, kRoutes[r], suffix);
+}
+
+// Simulates the variant at size index i and times its frames with the first `routes` routes,
+// kRounds rounds each (the best round counts); `extra` sets further scene parameters.
+void MeasurePoint(const Variant& v, int i, int frames, const ReproduceOptions& opt,
+                  ProtocolRecords& rec, const std::string& suffix = "",
+                  const std::string& extra = "", int routes = 3) {
+  ParamMap params = ParseKeyValues(v.fixed);
+  for (const auto& [k, val] : ParseKeyValues(extra)) params[k] = val;
+  params[v.size] = std::to_string(v.sizes[i]);
+  SimulateOptions sim;
+  sim.solver = "redmax";
+  sim.iters = 1;  // one solve a step, at the PCG tolerance
+  sim.steps = 2 * frames;
+  sim.every = 1;
+  sim.reference_solvers = {};
+  sim.quiet = true;
+  std::vector<WarmStart> warm;
+  const std::vector<ContactProblem> f =
+      SceneFrames(v.scene, params, frames, sim, 1, &warm, /*min_contacts=*/0);
+  const std::string point = PointName(v, i, suffix);
+  const int dof = f.front().num_dofs();
+  rec.Observe(point, "dof", dof);
+  rec.Observe(point, "dt", f.front().meta.dt);
+  rec.Observe(point, "frames", static_cast<double>(f.size()));
+  for (int r = 0; r < routes; ++r)
+    for (int round = 0; round < kRounds; ++round)
+      RunOnFrames(f, "redmax", {{"linear", kRoutes[r]}}, 0.0, 1, 600000, opt,
+                  RunPart(v, dof, r, suffix), &warm);
+}
+
 struct Point {
   int dof = 0;
   double seconds[3] = {0, 0, 0};  // per route: time to simulate the variant's scene time [s]
@@ -54,32 +102,24 @@ struct Point {
   int unconverged = 0;            // pcg-pbj steps that did not end `converged`/`max-iterations`
 };
 
-Point Measure(const Variant& v, int size, int frames, const ReproduceOptions& opt,
-              const std::string& extra = "", int routes = 3) {
-  ParamMap params = ParseKeyValues(v.fixed);
-  for (const auto& [k, val] : ParseKeyValues(extra)) params[k] = val;
-  params[v.size] = std::to_string(size);
-  SimulateOptions sim;
-  sim.solver = "redmax";
-  sim.iters = 1;  // one solve a step, at the PCG tolerance
-  sim.steps = 2 * frames;
-  sim.every = 1;
-  sim.reference_solvers = {};
-  sim.quiet = true;
-  std::vector<WarmStart> warm;
-  const std::vector<ContactProblem> f =
-      SceneFrames(v.scene, params, frames, sim, 1, &warm, /*min_contacts=*/0);
+// A measured size from its records: each route's rows are kRounds rounds of `frames` runs.
+Point ReadPoint(const ProtocolRecords& rec, const Variant& v, int i, const std::string& suffix = "",
+                int routes = 3) {
+  const std::string point = PointName(v, i, suffix);
   Point pt;
-  pt.dof = f.front().num_dofs();
-  const double steps = v.scene_time / f.front().meta.dt;
+  pt.dof = static_cast<int>(rec.Value(point, "dof"));
+  const std::size_t frames = static_cast<std::size_t>(rec.Value(point, "frames"));
+  const double steps = v.scene_time / rec.Value(point, "dt");
   for (int r = 0; r < routes; ++r) {
+    const std::string part = RunPart(v, pt.dof, r, suffix);
+    const std::vector<const RunRecord*> rows = rec.Part(part, "redmax");
+    if (rows.size() != kRounds * frames)
+      throw Error(fmt::format("003-table2: part '{}' has {} runs, expected {} rounds of {}", part,
+                              rows.size(), kRounds, frames));
     double best = INFINITY;
     for (int round = 0; round < kRounds; ++round) {
-      const FrameSummary s =
-          RunOnFrames(f, "redmax", {{"linear", kRoutes[r]}}, 0.0, 1, 600000, opt,
-                      fmt::format("{}-{}dof-{}{}{}", v.key, pt.dof, kRoutes[r],
-                                  extra.empty() ? "" : "-", extra),
-                      &warm);
+      const FrameSummary s = SummarizeFrames(std::vector<const RunRecord*>(
+          rows.begin() + round * frames, rows.begin() + (round + 1) * frames));
       if (s.total_ms < best) pt.setup_ms[r] = s.setup_ms;
       best = std::min(best, s.total_ms);
       if (r == 0 && round == 0) {
@@ -121,11 +161,11 @@ std::string CrossoverText(int from, double first_dof) {
 
 // A figure like 003 Fig. 4 for one scene: the time to simulate its scene time against DOF for
 // each route and for the paper's two, log-log (plots/size_panels.py on a size CSV).
-std::string Figure(const ReproduceOptions& opt, const Variant& v, const std::vector<double>& dof,
+std::string Figure(const std::string& out_dir, const Variant& v, const std::vector<double>& dof,
                    const std::vector<double>* t, const std::vector<double>& res,
                    const std::vector<double>& pdof, const std::vector<double>& pdirect,
                    const std::vector<double>& ppcg) {
-  const std::string base = fmt::format("{}/003-table2-{}", opt.out_dir, v.key);
+  const std::string base = fmt::format("{}/003-table2-{}", out_dir, v.key);
   {
     std::ofstream f(base + "-sizes.csv.tmp");
     f << "solver,particles,dofs,time_ms,residual\n";
@@ -151,33 +191,52 @@ std::string Figure(const ReproduceOptions& opt, const Variant& v, const std::vec
 
 // PCG iterations per step on the flexible bridge's smallest and largest sizes as the towers'
 // bending stiffness and the cables' stiffness change (003 gives neither): how much of the
-// iteration count is the scene's parameters.
-std::string Sensitivity(int frames, const ReproduceOptions& opt) {
+// iteration count is the scene's parameters. A run that failed prints its error.
+std::string Sensitivity(const ProtocolRecords& rec) {
   const Variant& v = kVariants[1];
-  const char* cases[] = {"", "tower_EI=3e7", "cable_stiffness=2e10"};
   std::string md =
       "\nPCG iterations per step on Bridge [Flexy] against parameters 003 does not give "
       "(defaults: tower_EI 4e8 N·m², cable EA 2e8 N):\n\n| parameters | " +
       fmt::format("{} DOF | {} DOF |\n|---|---:|---:|\n", 1.5 * v.sizes[0], 1.5 * v.sizes[4]);
-  for (const char* c : cases) {
+  for (const char* c : kCases) {
     md += fmt::format("| {} |", *c ? c : "defaults");
-    for (int i : {0, 4}) {
-      try {
-        md += fmt::format(" {:.1f} |", Measure(v, v.sizes[i], frames, opt, c, 1).pcg_iters);
-      } catch (const std::exception& e) {
-        md += fmt::format(" failed: {} |", e.what());
-      }
+    for (int i : kSensitivitySizes) {
+      const std::string point = PointName(v, i, CaseSuffix(c));
+      if (rec.Has(point, "failed"))
+        md += fmt::format(" failed: {} |", rec.Text(point, "failed"));
+      else
+        md += fmt::format(" {:.1f} |", ReadPoint(rec, v, i, CaseSuffix(c), 1).pcg_iters);
     }
     md += "\n";
   }
   return md;
 }
 
-std::string Run(const ReproduceOptions& opt) {
-  const int frames = opt.cases > 0 ? opt.cases : 10;
-  const PublishedTable paper = ReadPublished("003-table2");
-  std::filesystem::create_directories(opt.out_dir);
-  const std::string csv = opt.out_dir + "/003-table2.csv";
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
+  const int frames = Frames(opt);
+  for (const Variant& v : kVariants)
+    for (int i = 0; i < 5; ++i) {
+      if (!opt.quiet)
+        std::fprintf(stderr, "003-table2: %s, %s = %d\n", v.label, v.size, v.sizes[i]);
+      MeasurePoint(v, i, frames, opt, rec);
+    }
+  const Variant& v = kVariants[1];
+  for (const char* c : kCases)
+    for (int i : kSensitivitySizes) {
+      try {
+        MeasurePoint(v, i, frames, opt, rec, CaseSuffix(c), c, 1);
+      } catch (const std::exception& e) {
+        rec.Note(PointName(v, i, CaseSuffix(c)), "failed", e.what());
+      }
+    }
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  const int frames = Frames(rec.options());
+  std::filesystem::create_directories(in.out_dir);
+  const std::string csv = in.out_dir + "/003-table2.csv";
   std::ofstream out(csv + ".tmp");
   out << "variant,dof,route,step_ms,scene_seconds,pcg_iterations\n";
   std::string md = fmt::format(
@@ -211,10 +270,8 @@ std::string Run(const ReproduceOptions& opt) {
   for (const Variant& v : kVariants) {
     std::vector<double> dof, t[3], res, solve, setup_share, iters, pdof, pdirect, ppcg, piters;
     for (int i = 0; i < 5; ++i) {
-      const int n = v.sizes[i];
-      if (!opt.quiet) std::fprintf(stderr, "003-table2: %s, %s = %d\n", v.label, v.size, n);
-      const Point pt = Measure(v, n, frames, opt);
-      const std::string row = fmt::format("{}_{}", v.key, i + 1);
+      const Point pt = ReadPoint(rec, v, i);
+      const std::string row = PointName(v, i, "");
       const double pd = paper.Get(row, "dof"), pdi = paper.Get(row, "direct_s"),
                    ppc = paper.Get(row, "pcg_s"), pit = paper.Get(row, "iters");
       md += fmt::format("| {} | {} | {:.3g} | {:.3g} | {:.3g} | {:.3g} | {:.1f} ({:.1f}) | {:.1e} "
@@ -236,7 +293,7 @@ std::string Run(const ReproduceOptions& opt) {
       iters.push_back(pt.pcg_iters);
       pdof.push_back(pd), pdirect.push_back(pdi), ppcg.push_back(ppc), piters.push_back(pit);
     }
-    figures += Figure(opt, v, dof, t, res, pdof, pdirect, ppcg);
+    figures += Figure(in.out_dir, v, dof, t, res, pdof, pdirect, ppcg);
     double s[3];
     for (int r = 0; r < 3; ++r) s[r] = FitPowerLaw(dof, t[r]).slope;
     const double s_solve = FitPowerLaw(dof, solve).slope;
@@ -289,7 +346,7 @@ std::string Run(const ReproduceOptions& opt) {
   md += slopes;
   md += "\nCrossover (the smallest DOF from which PCG stays faster):\n" + notes;
   md += claims;
-  md += Sensitivity(frames, opt);
+  md += Sensitivity(rec);
   md += "\nFigures like 003 Fig. 4 (time to simulate against DOF, log-log, ours and the paper's; "
         "plots/size_panels.py):\n" + figures;
   md += fmt::format("\nPer size and route: {} (time per step and scaled to the scene time).\n",
@@ -300,12 +357,12 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeTable003_2() {
-  return {"003-table2",
-          "RedMax bridge and umbrella: direct vs PCG (projected block Jacobi) time and iterations vs DOF, slopes",
-          "bridge rigid (80–1280 DOF) and flexible towers (60–960 DOF), umbrella (241–1105 DOF); "
+  return {.id = "003-table2",
+          .title = "RedMax bridge and umbrella: direct vs PCG (projected block Jacobi) time and iterations vs DOF, slopes",
+          .setting = "bridge rigid (80–1280 DOF) and flexible towers (60–960 DOF), umbrella (241–1105 DOF); "
           "redmax with linear = pcg-pbj, cholmod, dense; --cases: timed steps per size "
           "(default 10)",
-          "", Run};
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

@@ -26,44 +26,63 @@ struct Column {
   const char* solver;
   const char* settings;
   const char* paper;  // the paper's column
+  const char* part;   // suffix of its parts: two columns run canal, with other settings
 };
 
-std::string Run(const ReproduceOptions& opt) {
+// canal's defaults re-solve each surrogate with p refreshed; the published cascade (one
+// surrogate per AL loop) is shown next to it, both against the paper's CANAL.
+const Column kColumns[] = {
+    {"canal", "canal", "", "canal", "canal"},
+    {"canal (published)", "canal", "perturbation_updates=1", "canal", "canal-published"},
+    {"al-trdogleg", "al-trdogleg", "", "al-trdogleg", "al-trdogleg"},
+    {"al-dampedsn", "al-dampedsn", "", "al-dampedsn", "al-dampedsn"}};
+
+std::string FirstLoopPart(const Column& c) { return fmt::format("first-loop-{}", c.part); }
+std::string TenLoopsPart(const Column& c) { return fmt::format("10-loops-{}", c.part); }
+
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int count = opt.cases > 0 ? opt.cases : 20;
   const std::vector<ContactProblem> cases = FindScenario("dish_piling").generate({}, count, 1);
-  // canal's defaults re-solve each surrogate with p refreshed; the published cascade (one
-  // surrogate per AL loop) is shown next to it, both against the paper's CANAL.
-  const Column cols[] = {{"canal", "canal", "", "canal"},
-                         {"canal (published)", "canal", "perturbation_updates=1", "canal"},
-                         {"al-trdogleg", "al-trdogleg", "", "al-trdogleg"},
-                         {"al-dampedsn", "al-dampedsn", "", "al-dampedsn"}};
-  std::map<std::string, double> inner, failures, residual, first_loop, solves;
+  rec.Observe("cases", "contacts", cases.front().num_contacts());
   RunOptions ro, first;
   ro.budget.iters = 10;  // 10 AL loops per case, as in the paper
   first.budget.iters = 1;  // where the steps go: the cold-started first loop vs the other nine
   CapBudget(opt, ro.budget);
-  for (const Column& c : cols) {
+  for (const Column& c : kColumns) {
     const SolverEntry& e = FindSolver(c.solver);
     const SolverJob job{&e, Settings::Parse(c.solver, e.settings, ParseKeyValues(c.settings))};
     for (const ContactProblem& p : cases) {
       const Evaluator ev(p);
-      const RunRecord r1 = RunOne(p, ev, job, first, nullptr, 0);
-      Record(opt, r1, "first-loop");
-      first_loop[c.label] += InfoValue(r1.solver_info, "inner_iterations", 0.0) / cases.size();
-      const RunRecord r = RunOne(p, ev, job, ro, nullptr, 0);
-      Record(opt, r, "10-loops");
-      solves[c.label] += InfoValue(r.solver_info, "surrogate_solves", 0.0) / cases.size();
-      inner[c.label] += InfoValue(r.solver_info, "inner_iterations", 0.0) / cases.size();
-      failures[c.label] += 100.0 * InfoValue(r.solver_info, "inner_failures", 0.0) / (10.0 * cases.size());
-      const double res = r.final_metrics[Metric::kRes004];
-      residual[c.label] += -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / cases.size();
+      Record(opt, RunOne(p, ev, job, first, nullptr, 0), FirstLoopPart(c));
+      Record(opt, RunOne(p, ev, job, ro, nullptr, 0), TenLoopsPart(c));
     }
     if (!opt.quiet) std::fprintf(stderr, "004-table2: %s done\n", c.label);
   }
-  const PublishedTable paper = ReadPublished("004-table2");
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  const int count = rec.options().cases > 0 ? rec.options().cases : 20;
+  // Means over the cases, per column.
+  std::map<std::string, double> inner, failures, residual, first_loop, solves;
+  for (const Column& c : kColumns) {
+    const std::vector<const RunRecord*> firsts = rec.Part(FirstLoopPart(c));
+    for (const RunRecord* r : firsts)
+      first_loop[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / firsts.size();
+    const std::vector<const RunRecord*> runs = rec.Part(TenLoopsPart(c));
+    for (const RunRecord* r : runs) {
+      solves[c.label] += InfoValue(r->solver_info, "surrogate_solves", 0.0) / runs.size();
+      inner[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / runs.size();
+      failures[c.label] +=
+          100.0 * InfoValue(r->solver_info, "inner_failures", 0.0) / (10.0 * runs.size());
+      const double res = r->final_metrics[Metric::kRes004];
+      residual[c.label] += -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / runs.size();
+    }
+  }
   std::string md = fmt::format(
       "# 004 Table II — cascaded Newton (CANAL) vs direct semismooth Newton in the AL loop\n\n"
-      "Cases: {} single-step cases of `dish_piling` (the settled bowl-bowl-plate-pot stack, {} "
+      "Cases: {} single-step cases of `dish_piling` (the settled bowl-bowl-plate-pot stack, {:.0f} "
       "contacts, under random wrenches; the paper used 100, `--cases 100`). 10 AL iterations per case, "
       "defaults of each solver (β₀ = 1e4). Inner iterations: Newton steps over the 10 AL loops; "
       "failure: a surrogate not solved to the inner tolerance, per AL loop (canal counts each "
@@ -72,17 +91,17 @@ std::string Run(const ReproduceOptions& opt) {
       "paper); canal (published) refreshes it once per AL loop, as in Alg. 1. Both paper cells "
       "of canal are the paper's CANAL. A failed surrogate ends its Newton loop early, so few inner "
       "iterations together with many failures are not a sign of efficiency.\n\n|",
-      count, cases.front().num_contacts());
-  for (const Column& c : cols) md += fmt::format(" | {}", c.label);
+      count, rec.Value("cases", "contacts"));
+  for (const Column& c : kColumns) md += fmt::format(" | {}", c.label);
   md += " |\n|---|";
-  for (std::size_t i = 0; i < std::size(cols); ++i) md += "---:|";
+  for (std::size_t i = 0; i < std::size(kColumns); ++i) md += "---:|";
   md += "\n";
   auto row = [&](const char* label, std::map<std::string, double>& ours, const char* metric,
                  const char* format) {
     md += fmt::format("| {} (ours) |", label);
-    for (const Column& c : cols) md += " " + fmt::format(fmt::runtime(format), ours[c.label]) + " |";
+    for (const Column& c : kColumns) md += " " + fmt::format(fmt::runtime(format), ours[c.label]) + " |";
     md += fmt::format("\n| {} (paper) |", label);
-    for (const Column& c : cols)
+    for (const Column& c : kColumns)
       md += " " + fmt::format(fmt::runtime(format), paper.Get(metric, c.paper)) + " |";
     md += "\n";
   };
@@ -96,7 +115,7 @@ std::string Run(const ReproduceOptions& opt) {
   };
   auto ours_only = [&](const char* label, auto value) {
     md += fmt::format("| {} (ours) |", label);
-    for (const Column& c : cols) md += fmt::format(" {:.2f} |", value(c.label));
+    for (const Column& c : kColumns) md += fmt::format(" {:.2f} |", value(c.label));
     md += "\n";
   };
   ours_only("inner iterations, AL loop 1", [&](const std::string& l) { return first_loop[l]; });
@@ -105,7 +124,7 @@ std::string Run(const ReproduceOptions& opt) {
             [&](const std::string& l) { return solves[l] / 10.0; });
   ours_only("inner iterations per solve (ablations: per loop)", per_solve);
   md += "\nInner iterations relative to canal: ours ";
-  for (const Column& c : cols) md += fmt::format("{} {:.2f}× ", c.label, inner[c.label] / inner["canal"]);
+  for (const Column& c : kColumns) md += fmt::format("{} {:.2f}× ", c.label, inner[c.label] / inner["canal"]);
   md += "; paper ";
   for (const char* s : {"canal", "al-trdogleg", "al-dampedsn"})
     md += fmt::format("{} {:.2f}× ", s, paper.Get("inner_iterations", s) / paper.Get("inner_iterations", "canal"));
@@ -168,12 +187,12 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeTable004_2() {
-  return {"004-table2",
-          "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner iterations, "
-          "failures, residual",
-          "10 AL loops per single-step case on dish_piling (paper: 100 cases; default here 20, "
-          "--cases 100 for the paper's count)",
-          "", Run};
+  return {.id = "004-table2",
+          .title = "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner "
+                   "iterations, failures, residual",
+          .setting = "10 AL loops per single-step case on dish_piling (paper: 100 cases; default "
+                     "here 20, --cases 100 for the paper's count)",
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
@@ -24,38 +25,17 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-TraceStudy SummarizeTraceStudy(const std::vector<RunRecord>& runs,
-                               const std::vector<std::string>& solvers, int cases) {
-  TraceStudy s;
-  s.cases = cases;
-  s.solvers = solvers;
-  for (const RunRecord& r : runs) {
-    const std::string& name = r.solver;
-    if (r.iterations > 0) s.per_iter[name].push_back(r.solve_time_s / r.iterations);
-    double best = INFINITY;
-    for (const TracePoint& tp : r.trace) best = std::min(best, tp.metrics[Metric::kRes004]);
-    s.best_res[name].push_back(best);
-    s.setup[name].push_back(r.setup_time_s);
-    int at[3] = {-1, -1, -1};
-    for (int t = 0; t < 3; ++t)
-      for (const TracePoint& tp : r.trace)
-        if (tp.metrics[Metric::kRes004] <= TraceStudy::kTols[t]) {
-          s.reach[name][t].push_back(tp.time_s);
-          at[t] = tp.iteration;
-          if (t == 2) s.iters_to_1e8[name].push_back(tp.iteration);
-          break;
-        }
-    if (at[0] >= 0 && at[2] >= 0) s.sweeps_4_to_8[name].push_back(at[2] - at[0]);
-    auto& points = s.traces[name].emplace_back();
-    points.reserve(r.trace.size());
-    for (const TracePoint& tp : r.trace) points.emplace_back(tp.time_s, tp.metrics[Metric::kRes004]);
-  }
-  return s;
+namespace {
+
+std::string TolKey(const char* what, int t) {
+  return fmt::format("{}_{:.0e}", what, TraceStudy::kTols[t]);
 }
 
-TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
-                         const std::vector<std::string>& solvers, const ReproduceOptions& opt,
-                         int iters, double time_ms) {
+}  // namespace
+
+void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
+                       const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                       int iters, double time_ms) {
   RunOptions ro;
   ro.budget.iters = iters;
   ro.budget.time_ms = time_ms;
@@ -63,45 +43,90 @@ TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem
   ro.trace_every = 1;
   ro.threads = 1;
   CapBudget(opt, ro.budget);
-  std::vector<RunRecord> runs;  // solver-major, as the summary and the CSV list them
-  {
-    const SolverThreadScope threads(1);
-    for (const std::string& name : solvers) {
-      const SolverEntry& e = FindSolver(name);
-      const SolverJob job{&e, Settings::Parse(name, e.settings, {})};
-      for (const ContactProblem& p : problems) runs.push_back(RunOne(p, Evaluator(p), job, ro, nullptr, 0));
-      if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", id.c_str(), name.c_str());
+  if (opt.records) {
+    opt.records->Observe("cases", "cases", static_cast<double>(problems.size()));
+    for (std::size_t c = 0; c < problems.size(); ++c) {
+      opt.records->Observe("cases", fmt::format("rows_{}", c), problems[c].num_rows());
+      opt.records->Observe("cases", fmt::format("contacts_{}", c), problems[c].num_contacts());
+      opt.records->Observe("cases", fmt::format("dofs_{}", c), problems[c].num_dofs());
     }
   }
-  TraceStudy s = SummarizeTraceStudy(runs, solvers, static_cast<int>(problems.size()));
-  std::filesystem::create_directories(opt.out_dir);
-  s.csv = opt.out_dir + "/" + id + "-traces.csv";
-  std::ofstream traces(s.csv + ".tmp");
-  traces << "solver,case,iteration,time_s,res004\n";
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    RunRecord& r = runs[k];
-    const std::size_t c = k % problems.size();
-    // The CSV and the results file keep every iteration up to 100, then every 10th and the
-    // last: the CSV only draws the figure (thousands of first-order iterations × a hundred
-    // cases would be tens of MB).
-    std::vector<TracePoint> kept;
-    for (std::size_t i = 0; i < r.trace.size(); ++i)
-      if (const TracePoint& tp = r.trace[i];
-          tp.iteration <= 100 || tp.iteration % 10 == 0 || i + 1 == r.trace.size())
-        kept.push_back(tp);
-    for (const TracePoint& tp : kept)
-      traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", r.solver, c, tp.iteration, tp.time_s,
-                            tp.metrics[Metric::kRes004]);
-    r.trace = std::move(kept);
-    Record(opt, std::move(r), "cases",
-           problems[c].meta.name.empty() ? fmt::format("case{}", c) : "");
+  const SolverThreadScope threads(1);
+  for (const std::string& name : solvers) {
+    const SolverEntry& e = FindSolver(name);
+    const SolverJob job{&e, Settings::Parse(name, e.settings, {})};
+    for (std::size_t c = 0; c < problems.size(); ++c) {
+      RunRecord r = RunOne(problems[c], Evaluator(problems[c]), job, ro, nullptr, 0);
+      // What the study reads off the whole trace, before it is thinned.
+      double best = INFINITY;
+      for (const TracePoint& tp : r.trace) best = std::min(best, tp.metrics[Metric::kRes004]);
+      ObserveRun(r, "best_res004", best);
+      for (int t = 0; t < 3; ++t)
+        for (const TracePoint& tp : r.trace)
+          if (tp.metrics[Metric::kRes004] <= TraceStudy::kTols[t]) {
+            ObserveRun(r, TolKey("reach_s", t), tp.time_s);
+            ObserveRun(r, TolKey("reach_iter", t), tp.iteration);
+            break;
+          }
+      // The file keeps every iteration up to 100, then every 10th and the last: the traces only
+      // draw the figure (thousands of first-order iterations × a hundred cases would be tens of
+      // MB).
+      std::vector<TracePoint> kept;
+      for (std::size_t i = 0; i < r.trace.size(); ++i)
+        if (const TracePoint& tp = r.trace[i];
+            tp.iteration <= 100 || tp.iteration % 10 == 0 || i + 1 == r.trace.size())
+          kept.push_back(tp);
+      r.trace = std::move(kept);
+      Record(opt, std::move(r), "cases",
+             problems[c].meta.name.empty() ? fmt::format("case{}", c) : "");
+    }
+    if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", id.c_str(), name.c_str());
   }
-  traces.close();
+}
+
+TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& out_dir) {
+  TraceStudy s;
+  s.cases = static_cast<int>(records.Value("cases", "cases"));
+  const std::vector<const RunRecord*> runs = records.Part("cases");
+  for (const RunRecord* r : runs) {
+    const std::string& name = r->solver;
+    if (std::find(s.solvers.begin(), s.solvers.end(), name) == s.solvers.end())
+      s.solvers.push_back(name);
+    if (r->iterations > 0) s.per_iter[name].push_back(r->solve_time_s / r->iterations);
+    s.best_res[name].push_back(RunObservation(*r, "best_res004", INFINITY));
+    s.setup[name].push_back(r->setup_time_s);
+    double at[3];
+    for (int t = 0; t < 3; ++t) {
+      at[t] = RunObservation(*r, TolKey("reach_iter", t), -1);
+      if (at[t] < 0) continue;
+      s.reach[name][t].push_back(RunObservation(*r, TolKey("reach_s", t)));
+      if (t == 2) s.iters_to_1e8[name].push_back(at[t]);
+    }
+    if (at[0] >= 0 && at[2] >= 0) s.sweeps_4_to_8[name].push_back(at[2] - at[0]);
+    auto& points = s.traces[name].emplace_back();
+    points.reserve(r->trace.size());
+    for (const TracePoint& tp : r->trace) points.emplace_back(tp.time_s, tp.metrics[Metric::kRes004]);
+  }
+  // The figure's data: one line per stored trace point.
+  std::filesystem::create_directories(out_dir);
+  s.csv = out_dir + "/" + records.id() + "-traces.csv";
+  {
+    std::ofstream traces(s.csv + ".tmp");
+    traces << "solver,case,iteration,time_s,res004\n";
+    std::map<std::string, int> next_case;
+    for (const RunRecord* r : runs) {
+      const int c = next_case[r->solver]++;
+      for (const TracePoint& tp : r->trace)
+        traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", r->solver, c, tp.iteration, tp.time_s,
+                              tp.metrics[Metric::kRes004]);
+    }
+  }
   std::filesystem::rename(s.csv + ".tmp", s.csv);
-  s.png = opt.out_dir + "/" + id + ".png";
+  s.png = out_dir + "/" + records.id() + ".png";
   const std::string draw = fmt::format("/usr/bin/python3 {}/plots/trace_panels.py {} -o {} > /dev/null",
                                        NCPBENCH_SOURCE_DIR, s.csv, s.png);
-  s.drawn = std::system(draw.c_str()) == 0;
+  s.has_traces = !runs.empty() && !runs.front()->trace.empty();
+  s.drawn = s.has_traces && std::system(draw.c_str()) == 0;
   return s;
 }
 
@@ -142,6 +167,8 @@ std::string TraceTable(const TraceStudy& s) {
 }
 
 std::string TraceFigureNote(const TraceStudy& s) {
+  if (!s.has_traces)
+    return "\nNo figure: the results file holds no traces (--no-traces).\n";
   return s.drawn ? fmt::format("\nFigure: `{}` (left: median res004 over time; right: time over "
                                "iterations). Traces: `{}`.\n", s.png, s.csv)
                  : fmt::format("\nTraces: `{}` (the figure needs /usr/bin/python3 with matplotlib: "

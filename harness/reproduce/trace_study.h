@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/run_record.h"
 #include "problems/model/contact_problem.h"
 
@@ -26,21 +27,25 @@ struct TraceStudy {
   // Per solver and case: (time [s], res004) after each iteration, setup included.
   std::map<std::string, std::vector<std::vector<std::pair<double, double>>>> traces;
   std::string csv, png;
+  bool has_traces = false;  // the records hold traces (not written with --no-traces)
   bool drawn = false;
 };
 
-// Each solver with its defaults, single thread, at most `iters` iterations or `time_ms` per case,
-// stopping at res004 ≤ 1e-10 (a reference solution's accuracy: what follows is no longer
-// progress, and AL solvers whose β keeps growing past it only lose accuracy); writes <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png;
-// every run is recorded under part "cases" with the CSV's trace points.
-TraceStudy RunTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
-                         const std::vector<std::string>& solvers, const ReproduceOptions& opt,
-                         int iters = 500, double time_ms = 500);
+// Measures: each solver with its defaults, single thread, at most `iters` iterations or
+// `time_ms` per case, stopping at res004 ≤ 1e-10 (a reference solution's accuracy: what follows
+// is no longer progress, and AL solvers whose β keeps growing past it only lose accuracy). Every
+// run is recorded under part "cases" (solver-major, cases in order) with its trace thinned to
+// every iteration up to 100, then every 10th and the last, and, as the run's observations, what
+// the study reads off the whole trace: best res004 and, per tolerance t of kTols, the time
+// (reach_s_<t>) and iteration (reach_iter_<t>) it was first met. Observations of part "cases":
+// `cases`, and of each case k the problem's `rows_k`, `contacts_k`, `dofs_k`.
+void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
+                       const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                       int iters = 500, double time_ms = 500);
 
-// The study's numbers from its runs (one per solver × case, with full traces, in any order of
-// solvers; cases in order within a solver): what the table, the notes and the figure report.
-TraceStudy SummarizeTraceStudy(const std::vector<RunRecord>& runs,
-                               const std::vector<std::string>& solvers, int cases);
+// The study's numbers from its recorded runs (part "cases"); writes the traces as
+// <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png from them.
+TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& out_dir);
 
 double Median(std::vector<double> v);  // +∞ for none
 // Per case, the best res004 a solver reached within `time_s` (+∞ before its first iterate).

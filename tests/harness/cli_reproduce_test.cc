@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "tests/cli_support.h"
 
@@ -46,6 +47,36 @@ TEST(CliReproduce, PouringFigureRunsOnTheSmallestSize) {
   const std::string csv = testing::Slurp((dir / "004-fig11.csv").string());
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + 3 solvers
   std::printf("%s\n", r.out.substr(r.out.find("| solver")).c_str());
+}
+
+// The report is rendered from <id>.h5: rendering it again from that file (`--from`, measuring
+// nothing) gives the same Markdown, byte for byte, and the same figure data.
+TEST(CliReproduce, ReportFromTheFileEqualsTheReportOfTheRun) {
+  const auto dir = testing::FreshDir("reproduce_from");
+  const std::string out = dir.string();
+  const auto r = testing::RunCli("reproduce 004-fig7 --cases 2 --max-iters 200 -q -o " + out, dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string md = testing::Slurp(out + "/004-fig7.md");
+  const std::string csv = testing::Slurp(out + "/004-fig7-traces.csv");
+  ASSERT_NE(md.find("| canal |"), std::string::npos) << md;
+  std::filesystem::remove(out + "/004-fig7.md");
+  std::filesystem::remove(out + "/004-fig7-traces.csv");
+  const auto again =
+      testing::RunCli("reproduce 004-fig7 --from " + out + "/004-fig7.h5 -o " + out, dir);
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(testing::Slurp(out + "/004-fig7.md"), md);
+  EXPECT_EQ(testing::Slurp(out + "/004-fig7-traces.csv"), csv);
+  EXPECT_NE(again.out.find("from " + out + "/004-fig7.h5"), std::string::npos) << again.out;
+
+  // Another protocol's file, or a file that is no reproduction: one line, exit 2.
+  const auto wrong =
+      testing::RunCli("reproduce 004-fig9 --from " + out + "/004-fig7.h5 -o " + out, dir);
+  EXPECT_EQ(wrong.code, 2);
+  EXPECT_NE(wrong.err.find("not 004-fig9"), std::string::npos) << wrong.err;
+  EXPECT_EQ(std::count(wrong.err.begin(), wrong.err.end(), '\n'), 1) << wrong.err;
+  const auto all = testing::RunCli("reproduce all --from " + out + "/004-fig7.h5", dir);
+  EXPECT_EQ(all.code, 2);
+  EXPECT_EQ(std::count(all.err.begin(), all.err.end(), '\n'), 1) << all.err;
 }
 
 }  // namespace

@@ -9,9 +9,11 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <iterator>
 
 #include "harness/peers/mujoco/mujoco_peer.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/simulate.h"
 
 namespace ncp {
@@ -23,21 +25,30 @@ using physics::Vec3;
 constexpr int kIters = 200;
 constexpr double kG = 9.81;
 
-struct Outcome {
-  std::vector<Pose> final_poses;
-  double max_penetration = 0.0, step_ms = 0.0;
-  bool finite = true;
-};
-
+// The four scenes and the size parameter --cases N sets in each.
 struct SceneCase {
-  std::string scene;
-  ParamMap params;
-  int steps = 0;
+  const char* scene;
+  const char* param;
+  int full;  // without --cases
+  int max;   // the most --cases sets
 };
+const SceneCase kCases[] = {{"vertical_stacks", "stacks", 16, 1 << 30},
+                            {"oblique_stacks", "units", 4, 1 << 30},
+                            {"sliding_cubes", "cubes", 25, 1 << 30},
+                            {"laikago_drop", "robots", 2, 2}};
 
-double Horizontal(const Pose& a, const Pose& b) {
-  return (a.translation() - b.translation()).head<2>().norm();
+// The table's columns: heading, and the part "<scene>-<name>" their observations go under.
+const char* kColumns[][2] = {{"ours admm-full", "admm-full"},
+                             {"ours subadmm", "subadmm"},
+                             {"MuJoCo PGS", "mujoco-pgs"},
+                             {"MuJoCo CG", "mujoco-cg"},
+                             {"MuJoCo Newton", "mujoco-newton"}};
+constexpr int kNumColumns = std::size(kColumns);
+
+std::string ColumnPart(const std::string& scene, int k) {
+  return fmt::format("{}-{}", scene, kColumns[k][1]);
 }
+
 double TiltDeg(const Pose& T) {
   // Angle between the body's closest axis and the world vertical: 0 for a box lying flat.
   const Eigen::Matrix3d R = T.linear();
@@ -45,21 +56,123 @@ double TiltDeg(const Pose& T) {
   return std::acos(std::min(1.0, c)) * 180.0 / M_PI;
 }
 
+// What the report reads of poses: each instance's first body, its position (x_i, y_i, z_i)
+// and tilt (tilt_deg_i).
+void ObservePoses(ProtocolRecords& rec, const std::string& part,
+                  const physics::MultibodySystem& sys, const std::vector<Pose>& poses) {
+  const auto& inst = sys.instances();
+  for (std::size_t i = 0; i < inst.size(); ++i) {
+    const Pose& T = poses[inst[i].first_body];
+    rec.Observe(part, fmt::format("x_{}", i), T.translation().x());
+    rec.Observe(part, fmt::format("y_{}", i), T.translation().y());
+    rec.Observe(part, fmt::format("z_{}", i), T.translation().z());
+    rec.Observe(part, fmt::format("tilt_deg_{}", i), TiltDeg(T));
+  }
+}
+
+// A column's run: `finite`, `posed` (it has final poses; then also the poses),
+// `max_penetration_m` and `step_ms`.
+void ObserveColumn(ProtocolRecords& rec, const std::string& part, const physics::MultibodySystem& sys,
+                   const std::vector<Pose>& final_poses, double max_penetration, double step_ms,
+                   bool finite) {
+  rec.Observe(part, "finite", finite);
+  rec.Observe(part, "posed", !final_poses.empty());
+  rec.Observe(part, "max_penetration_m", max_penetration);
+  rec.Observe(part, "step_ms", step_ms);
+  if (!final_poses.empty()) ObservePoses(rec, part, sys, final_poses);
+}
+
+void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
+  for (const SceneCase& c : kCases) {
+    const ParamMap given = {
+        {c.param, std::to_string(opt.cases > 0 ? std::min(opt.cases, c.max) : c.full)}};
+    const SceneEntry& entry = *FindScene(c.scene);
+    const auto params = SceneParams(entry, given);
+    Scene sc = entry.build(params, 1);
+    const physics::MultibodySystem& sys = *sc.system;
+    const int steps = entry.default_steps;
+    const auto& inst = sys.instances();
+    std::string desc;
+    for (const auto& [k, v] : params) desc += fmt::format("{}{}={:g}", desc.empty() ? "" : " ", k, v);
+    rec.Note(c.scene, "params", desc);
+    rec.Observe(c.scene, "bodies", sys.num_bodies());
+    rec.Observe(c.scene, "steps", steps);
+    rec.Observe(c.scene, "dt", sys.options().dt);
+    rec.Observe(c.scene, "instances", static_cast<double>(inst.size()));
+    if (const auto mu = params.find("mu"); mu != params.end()) rec.Observe(c.scene, "mu", mu->second);
+    // Each instance's initial horizontal speed², for sliding_cubes' analytic distance.
+    for (std::size_t i = 0; i < inst.size(); ++i)
+      rec.Observe(c.scene, fmt::format("v2_{}", i), inst[i].v.head<2>().squaredNorm());
+    std::vector<Pose> initial;
+    for (int b = 0; b < sys.num_bodies(); ++b) initial.push_back(sys.BodyPose(b));
+    ObservePoses(rec, std::string(c.scene) + "-initial", sys, initial);
+    int column = 0;
+    for (const char* solver : {"admm-full", "subadmm"}) {
+      if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: %s, ours %s, %d steps\n", c.scene, solver, steps);
+      SimulateOptions so;
+      so.solver = solver;
+      so.iters = kIters;
+      so.steps = steps;
+      so.reference_solvers.clear();
+      so.quiet = true;
+      std::vector<Pose> final_poses;
+      double max_penetration = 0.0, step_ms = 0.0;
+      bool finite = true;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        SimulateResult r = Simulate(entry, given, 1, so);
+        step_ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps;
+        for (const StepStats& st : r.steps) max_penetration = std::max(max_penetration, st.max_penetration);
+        final_poses = r.final_poses;
+      } catch (const std::exception& e) {
+        finite = false;
+        if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: ours %s failed: %s\n", solver, e.what());
+      }
+      ObserveColumn(rec, ColumnPart(c.scene, column++), sys, final_poses, max_penetration, step_ms, finite);
+    }
+    for (const char* solver : {"pgs", "cg", "newton"}) {
+      if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: %s, MuJoCo %s, %d steps\n", c.scene, solver, steps);
+      mujoco_peer::MjOptions mo;
+      mo.solver = solver;
+      mo.iterations = kIters;
+      const mujoco_peer::MjRun r = mujoco_peer::Run(sys, mo, steps);
+      ObserveColumn(rec, ColumnPart(c.scene, column++), sys, r.final_poses, r.max_penetration,
+                    r.step_ms, r.finite);
+    }
+  }
+}
+
+// An instance's first body as observed: position and tilt [°].
+struct Body {
+  Vec3 p;
+  double tilt = 0.0;
+};
+
+std::vector<Body> ReadBodies(const ProtocolRecords& rec, const std::string& part, int n) {
+  std::vector<Body> bodies;
+  for (int i = 0; i < n; ++i)
+    bodies.push_back({Vec3(rec.Value(part, fmt::format("x_{}", i)),
+                           rec.Value(part, fmt::format("y_{}", i)),
+                           rec.Value(part, fmt::format("z_{}", i))),
+                      rec.Value(part, fmt::format("tilt_deg_{}", i))});
+  return bodies;
+}
+
+// A column's outcome as recorded; `bodies` empty without final poses.
+struct Outcome {
+  std::vector<Body> bodies;
+  double max_penetration = 0.0, step_ms = 0.0;
+  bool finite = true, posed = false;
+};
+
+double Horizontal(const Vec3& a, const Vec3& b) { return (a - b).head<2>().norm(); }
+
 std::string Fmt(double v, const char* f = "{:.3g}") {
   return std::isfinite(v) ? fmt::format(fmt::runtime(f), v) : std::string("nan");
 }
 
-std::string Run(const ReproduceOptions& opt) {
-  const bool small = opt.cases > 0;  // --cases N: a quick run with N stacks / units / cubes
-  const int n = small ? opt.cases : 0;
-  std::vector<SceneCase> cases = {
-      {"vertical_stacks", {{"stacks", std::to_string(small ? n : 16)}}, 0},
-      {"oblique_stacks", {{"units", std::to_string(small ? n : 4)}}, 0},
-      {"sliding_cubes", {{"cubes", std::to_string(small ? n : 25)}}, 0},
-      {"laikago_drop", {{"robots", std::to_string(small ? std::min(n, 2) : 2)}}, 0},
-  };
-  const std::vector<std::string> columns = {"ours admm-full", "ours subadmm", "MuJoCo PGS", "MuJoCo CG",
-                                            "MuJoCo Newton"};
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
   std::string md =
       "# MuJoCo scene peer — our simulate vs MuJoCo on the same scenes\n\n"
       "Each scene is built once by our scene registry (seed 1) and written as MJCF from that very "
@@ -75,43 +188,22 @@ std::string Run(const ReproduceOptions& opt) {
       "subadmm at 200 iterations per step (speculative contacts within 5 mm, slop 0.2 mm, erp 0.5). "
       "Same number of steps for all. Time per step: ours = wall time of a whole simulate step "
       "(collision, assembly, solve) divided by the steps; MuJoCo = wall time of `mj_step`.\n\n";
-  for (const SceneCase& c : cases) {
-    const SceneEntry& entry = *FindScene(c.scene);
-    const auto params = SceneParams(entry, c.params);
-    Scene sc = entry.build(params, 1);
-    const physics::MultibodySystem& sys = *sc.system;
-    const int steps = c.steps > 0 ? c.steps : entry.default_steps;
-    std::vector<Pose> initial;
-    for (int b = 0; b < sys.num_bodies(); ++b) initial.push_back(sys.BodyPose(b));
+  for (const SceneCase& c : kCases) {
+    const std::string scene = c.scene;
+    const int n = static_cast<int>(rec.Value(scene, "instances"));
+    const double steps = rec.Value(scene, "steps");
+    const std::vector<Body> initial = ReadBodies(rec, scene + "-initial", n);
     std::vector<Outcome> out;
-    for (const char* solver : {"admm-full", "subadmm"}) {
-      if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: %s, ours %s, %d steps\n", c.scene.c_str(), solver, steps);
-      SimulateOptions so;
-      so.solver = solver;
-      so.iters = kIters;
-      so.steps = steps;
-      so.reference_solvers.clear();
-      so.quiet = true;
+    for (int k = 0; k < kNumColumns; ++k) {
+      const std::string part = ColumnPart(scene, k);
       Outcome o;
-      const auto t0 = std::chrono::steady_clock::now();
-      try {
-        SimulateResult r = Simulate(entry, c.params, 1, so);
-        o.step_ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps;
-        for (const StepStats& st : r.steps) o.max_penetration = std::max(o.max_penetration, st.max_penetration);
-        o.final_poses = r.final_poses;
-      } catch (const std::exception& e) {
-        o.finite = false;
-        if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: ours %s failed: %s\n", solver, e.what());
-      }
-      out.push_back(o);
-    }
-    for (const char* solver : {"pgs", "cg", "newton"}) {
-      if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: %s, MuJoCo %s, %d steps\n", c.scene.c_str(), solver, steps);
-      mujoco_peer::MjOptions mo;
-      mo.solver = solver;
-      mo.iterations = kIters;
-      const mujoco_peer::MjRun r = mujoco_peer::Run(sys, mo, steps);
-      out.push_back({r.final_poses, r.max_penetration, r.step_ms, r.finite});
+      o.finite = rec.Value(part, "finite") != 0;
+      o.posed = rec.Value(part, "posed") != 0;
+      o.max_penetration = rec.Value(part, "max_penetration_m");
+      o.step_ms = rec.Value(part, "step_ms");
+      if (o.posed) o.bodies = ReadBodies(rec, part, n);
+      o.finite = o.finite && o.posed;  // without final poses there is no outcome to judge
+      out.push_back(std::move(o));
     }
     // Metrics per column (a failed run shows "—"); the row functions run after the scene's
     // branch below has ended, so they capture by value.
@@ -120,59 +212,58 @@ std::string Run(const ReproduceOptions& opt) {
       std::function<std::string(const Outcome&)> f;
     };
     std::vector<RowDef> rows;
-    const auto& inst = sys.instances();
-    auto mean_over = [&](const Outcome& o, auto pick, auto value) {
+    auto mean_over = [n](const Outcome& o, auto pick, auto value) {
       double s = 0;
       int k = 0;
-      for (int i = 0; i < static_cast<int>(inst.size()); ++i)
-        if (pick(i)) s += value(o, inst[i].first_body), ++k;
+      for (int i = 0; i < n; ++i)
+        if (pick(i)) s += value(o, i), ++k;
       return k ? s / k : 0.0;
     };
-    auto count_over = [&](const Outcome& o, auto pick, auto ok) {
+    auto count_over = [n](const Outcome& o, auto pick, auto ok) {
       int k = 0, all = 0;
-      for (int i = 0; i < static_cast<int>(inst.size()); ++i)
-        if (pick(i)) all++, k += ok(o, inst[i].first_body) ? 1 : 0;
+      for (int i = 0; i < n; ++i)
+        if (pick(i)) all++, k += ok(o, i) ? 1 : 0;
       return std::pair<int, int>(k, all);
     };
     std::string verdict;
-    if (c.scene == "vertical_stacks") {
+    if (scene == "vertical_stacks") {
       auto top = [](int i) { return i % 3 == 2; };
       auto any = [](int) { return true; };
       // Resting height of the top box's centre: 2·2.5 cm + 2·5 cm + 10 cm (+ clearances).
-      auto held = [&](const Outcome& o, int b) {
-        return o.final_poses[b].translation().z() > 0.25 - 0.02 && TiltDeg(o.final_poses[b]) < 5 &&
-               Horizontal(o.final_poses[b], initial[b]) < 0.05;
+      auto held = [&](const Outcome& o, int i) {
+        return o.bodies[i].p.z() > 0.25 - 0.02 && o.bodies[i].tilt < 5 &&
+               Horizontal(o.bodies[i].p, initial[i].p) < 0.05;
       };
       rows.push_back({"stacks held (top box on the stack, tilt < 5°)", [=](const Outcome& o) {
                         const auto [k, all] = count_over(o, top, held);
                         return fmt::format("{}/{}", k, all);
                       }});
       rows.push_back({"top box tilt [°], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, top, [&](const Outcome& x, int b) { return TiltDeg(x.final_poses[b]); }));
+                        return Fmt(mean_over(o, top, [&](const Outcome& x, int i) { return x.bodies[i].tilt; }));
                       }});
       rows.push_back({"top box height drop [mm], mean", [=](const Outcome& o) {
-                        return Fmt(1e3 * mean_over(o, top, [&](const Outcome& x, int b) {
-                                     return initial[b].translation().z() - x.final_poses[b].translation().z();
+                        return Fmt(1e3 * mean_over(o, top, [&](const Outcome& x, int i) {
+                                     return initial[i].p.z() - x.bodies[i].p.z();
                                    }));
                       }});
       rows.push_back({"horizontal drift of all boxes [mm], mean", [=](const Outcome& o) {
-                        return Fmt(1e3 * mean_over(o, any, [&](const Outcome& x, int b) { return Horizontal(x.final_poses[b], initial[b]); }));
+                        return Fmt(1e3 * mean_over(o, any, [&](const Outcome& x, int i) { return Horizontal(x.bodies[i].p, initial[i].p); }));
                       }});
       for (int k = 2; k < 5; ++k) {
         const auto [h, all] = out[k].finite ? count_over(out[k], top, held) : std::pair<int, int>(0, 1);
-        verdict += fmt::format("{} holds {}/{} stacks; ", columns[k], h, all);
+        verdict += fmt::format("{} holds {}/{} stacks; ", kColumns[k][0], h, all);
       }
       const auto [h0, a0] = out[0].finite ? count_over(out[0], top, held) : std::pair<int, int>(0, 1);
       int mj_fail = 0;
       for (int k = 2; k < 5; ++k) mj_fail += !out[k].finite || count_over(out[k], top, held).first < count_over(out[k], top, held).second;
       verdict += fmt::format("ours (admm-full) holds {}/{}. Paper 001's claim that MuJoCo fails the vertical stacks is **{}** by this run ({} of 3 MuJoCo solvers lose a stack).",
                              h0, a0, mj_fail ? "reproduced" : "refuted", mj_fail);
-    } else if (c.scene == "oblique_stacks") {
+    } else if (scene == "oblique_stacks") {
       auto plate = [](int i) { return i % 7 == 6; };
       auto cube = [](int i) { return i % 7 != 6; };
-      auto disp = [&](const Outcome& x, int b) { return Horizontal(x.final_poses[b], initial[b]); };
+      auto disp = [&](const Outcome& x, int i) { return Horizontal(x.bodies[i].p, initial[i].p); };
       rows.push_back({"plates that stay (< 1 cm horizontal slide)", [=](const Outcome& o) {
-                        const auto [k, all] = count_over(o, plate, [&](const Outcome& x, int b) { return disp(x, b) < 0.01; });
+                        const auto [k, all] = count_over(o, plate, [&](const Outcome& x, int i) { return disp(x, i) < 0.01; });
                         return fmt::format("{}/{}", k, all);
                       }});
       rows.push_back({"plate horizontal slide [mm], mean", [=](const Outcome& o) { return Fmt(1e3 * mean_over(o, plate, disp)); }});
@@ -181,7 +272,7 @@ std::string Run(const ReproduceOptions& opt) {
       for (int k = 2; k < 5; ++k) {
         const double s = out[k].finite ? 1e3 * mean_over(out[k], plate, disp) : NAN;
         slides += !(s < 10);
-        verdict += fmt::format("{}: plates slide {} mm on average; ", columns[k], Fmt(s));
+        verdict += fmt::format("{}: plates slide {} mm on average; ", kColumns[k][0], Fmt(s));
       }
       verdict += fmt::format("ours (admm-full): {} mm. Paper 001's claim that MuJoCo slides on the oblique stacks is **{}** by this run ({} of 3 MuJoCo solvers slide more than 1 cm on average).",
                              out[0].finite ? Fmt(1e3 * mean_over(out[0], plate, disp)) : "nan",
@@ -190,58 +281,59 @@ std::string Run(const ReproduceOptions& opt) {
         if (out[k].finite && !(1e3 * mean_over(out[k], plate, disp) < 10))
           verdict += fmt::format(" Note: {} slides too at 200 iterations per step (the 10 kg plates on 50 g cubes "
                                  "are the hardest mass ratio here), so the budget matters on our side as well.",
-                                 columns[k]);
-    } else if (c.scene == "sliding_cubes") {
+                                 kColumns[k][0]);
+    } else if (scene == "sliding_cubes") {
       auto any = [](int) { return true; };
+      const double mu = rec.Value(scene, "mu");
+      // Each cube's distance to a stop sliding alone: v²/(2μg).
+      std::vector<double> alone;
+      for (int i = 0; i < n; ++i) alone.push_back(rec.Value(scene, fmt::format("v2_{}", i)) / (2 * mu * kG));
       double analytic = 0;
-      for (const auto& in : inst) analytic += in.v.head<2>().squaredNorm() / (2 * params.at("mu") * kG) / inst.size();
+      for (const double a : alone) analytic += a / n;
       rows.push_back({"sliding distance [m], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, any, [&](const Outcome& x, int b) { return Horizontal(x.final_poses[b], initial[b]); }), "{:.4f}");
+                        return Fmt(mean_over(o, any, [&](const Outcome& x, int i) { return Horizontal(x.bodies[i].p, initial[i].p); }), "{:.4f}");
                       }});
       rows.push_back({"analytic v²/(2μg) [m], mean", [=](const Outcome&) { return fmt::format("{:.4f}", analytic); }});
       rows.push_back({"per-cube distance / analytic, median", [=](const Outcome& o) {
                         std::vector<double> ratio;
-                        for (const auto& in : inst) {
-                          const double a = in.v.head<2>().squaredNorm() / (2 * params.at("mu") * kG);
-                          if (a > 0) ratio.push_back(Horizontal(o.final_poses[in.first_body], initial[in.first_body]) / a);
-                        }
+                        for (int i = 0; i < n; ++i)
+                          if (alone[i] > 0) ratio.push_back(Horizontal(o.bodies[i].p, initial[i].p) / alone[i]);
                         if (ratio.empty()) return std::string("—");
                         std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
                         return fmt::format("{:.3f}", ratio[ratio.size() / 2]);
                       }});
       rows.push_back({"cube tilt [°], max", [=](const Outcome& o) {
                         double m = 0;
-                        for (const auto& in : inst) m = std::max(m, TiltDeg(o.final_poses[in.first_body]));
+                        for (int i = 0; i < n; ++i) m = std::max(m, o.bodies[i].tilt);
                         return Fmt(m);
                       }});
-      verdict = fmt::format("Every cube stops within the {} steps ({:.2f} s) when Coulomb friction holds; "
+      verdict = fmt::format("Every cube stops within the {:.0f} steps ({:.2f} s) when Coulomb friction holds; "
                             "the analytic mean distance {:.4f} m is that of a cube sliding alone in continuous "
                             "time (the time stepping shortens it by about v·dt/2, and the cubes start 2 sizes "
                             "apart, so a cube that hits another stops short: the median ratio shows the typical cube).",
-                            steps, steps * sys.options().dt, analytic);
-    } else if (c.scene == "laikago_drop") {
+                            steps, steps * rec.Value(scene, "dt"), analytic);
+    } else if (scene == "laikago_drop") {
       auto any = [](int) { return true; };
       rows.push_back({"final trunk height [m], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, any, [&](const Outcome& x, int b) { return x.final_poses[b].translation().z(); }), "{:.4f}");
+                        return Fmt(mean_over(o, any, [&](const Outcome& x, int i) { return x.bodies[i].p.z(); }), "{:.4f}");
                       }});
       rows.push_back({"trunk tilt [°], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, any, [&](const Outcome& x, int b) { return TiltDeg(x.final_poses[b]); }));
+                        return Fmt(mean_over(o, any, [&](const Outcome& x, int i) { return x.bodies[i].tilt; }));
                       }});
       verdict = "Differences here include MuJoCo's soft contacts and its explicit actuator force "
                 "(position actuator kp·(target − q), joint damping kd) against our implicit PD rows.";
     }
     rows.push_back({"max penetration [mm]", [=](const Outcome& o) { return Fmt(1e3 * o.max_penetration); }});
     rows.push_back({"time per step [ms]", [=](const Outcome& o) { return Fmt(o.step_ms); }});
-    std::string desc;
-    for (const auto& [k, v] : params) desc += fmt::format("{}{}={:g}", desc.empty() ? "" : " ", k, v);
-    md += fmt::format("## {} ({}; {} bodies, {} steps)\n\n|  |", c.scene, desc, sys.num_bodies(), steps);
-    for (const auto& col : columns) md += " " + col + " |";
+    md += fmt::format("## {} ({}; {:.0f} bodies, {:.0f} steps)\n\n|  |", scene, rec.Text(scene, "params"),
+                      rec.Value(scene, "bodies"), steps);
+    for (const auto& col : kColumns) md += fmt::format(" {} |", col[0]);
     md += "\n|---|";
-    for (std::size_t k = 0; k < columns.size(); ++k) md += "---:|";
+    for (int k = 0; k < kNumColumns; ++k) md += "---:|";
     md += "\n";
     for (const RowDef& r : rows) {
       md += "| " + r.label + " |";
-      for (const Outcome& o : out) md += " " + (o.finite && !o.final_poses.empty() ? r.f(o) : std::string("—")) + " |";
+      for (const Outcome& o : out) md += " " + (o.finite && o.posed ? r.f(o) : std::string("—")) + " |";
       md += "\n";
     }
     md += "\n" + verdict + "\n\n";
@@ -252,10 +344,12 @@ std::string Run(const ReproduceOptions& opt) {
 }  // namespace
 
 Protocol MakeMujocoPeer() {
-  return {"mujoco-peer", "our simulate vs MuJoCo PGS/CG/Newton on the four rigid scenes: outcome metrics",
-          "vertical_stacks (16), oblique_stacks (4 units), sliding_cubes (25), laikago_drop (2 robots); "
-          "200 iterations per step; elliptic cone; --cases N sets the stacks/units/cubes",
-          "", Run};
+  return {.id = "mujoco-peer",
+          .title = "our simulate vs MuJoCo PGS/CG/Newton on the four rigid scenes: outcome metrics",
+          .setting = "vertical_stacks (16), oblique_stacks (4 units), sliding_cubes (25), laikago_drop "
+                     "(2 robots); 200 iterations per step; elliptic cone; --cases N sets the "
+                     "stacks/units/cubes",
+          .measure = Measure, .report = Report};
 }
 
 }  // namespace ncp

@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -13,6 +14,7 @@
 #include "harness/results_store.h"
 #include "harness/runner.h"
 #include "tests/cli_support.h"
+#include "tests/expect_error.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
@@ -72,6 +74,67 @@ TEST(ProtocolRecords, WritesAResultsFileWithoutTracesWhenAsked) {
   EXPECT_EQ(attrs.at("reproduce_cases"), "1");
   EXPECT_TRUE(attrs.count("git_revision"));
   std::filesystem::remove_all(dir);
+}
+
+// A report reads everything from the file: rows in the order they were added, a run's own
+// observations, and the protocol's observations (numbers exactly, texts, the options).
+TEST(ProtocolRecords, ObservationsAndRowOrderSurviveTheFile) {
+  const auto dir = testing::FreshDir("protocol_records_obs_" + std::to_string(getpid()));
+  ProtocolRecords rec("003-fig5");
+  ReproduceOptions opt;
+  opt.cases = 3;
+  opt.max_iters = 70;
+  rec.set_options(opt);
+  RunRecord a = Row("sp", "f1");
+  ObserveRun(a, "penetration_mm", 0.1 + 0.2);  // not a short decimal: must come back bit for bit
+  ObserveRun(a, "velocity_error", 1e-300);
+  rec.Add(a, "chain");
+  rec.Add(Row("bisp", "f0"), "chain");
+  rec.Add(Row("pgs", "f0"), "other");
+  rec.Observe("chain", "stop_s_3", 1.0 / 3.0);
+  rec.Observe("chain", "stop_s_3", 2.0 / 3.0);  // replaces
+  rec.Note("chain", "scene", "8 links, tilt 45°");
+  const std::string path = (dir / "003-fig5.h5").string();
+  rec.Write(path, {});
+  const ProtocolRecords back = ProtocolRecords::Read(path);
+  EXPECT_EQ(back.id(), "003-fig5");
+  EXPECT_EQ(back.options().cases, 3);
+  EXPECT_EQ(back.options().max_iters, 70);
+  const auto chain = back.Part("chain");
+  ASSERT_EQ(chain.size(), 2u);
+  EXPECT_EQ(chain[0]->solver, "sp");  // insertion order, not job-key order
+  EXPECT_EQ(chain[1]->solver, "bisp");
+  EXPECT_EQ(RunObservation(*chain[0], "penetration_mm"), 0.1 + 0.2);
+  EXPECT_EQ(RunObservation(*chain[0], "velocity_error"), 1e-300);
+  EXPECT_TRUE(std::isnan(RunObservation(*chain[1], "penetration_mm")));
+  EXPECT_EQ(back.Part("chain", "bisp").size(), 1u);
+  EXPECT_EQ(back.Part("other").size(), 1u);
+  EXPECT_EQ(back.observations().size(), 2u);
+  EXPECT_EQ(back.Value("chain", "stop_s_3"), 2.0 / 3.0);
+  EXPECT_EQ(back.Text("chain", "scene"), "8 links, tilt 45°");
+  EXPECT_EQ(back.ValueOr("chain", "stop_s_9", -1.0), -1.0);
+  testing::ExpectError([&] { back.Value("chain", "stop_s_9"); }, {"003-fig5", "chain", "stop_s_9"});
+  std::filesystem::remove_all(dir);
+}
+
+// A results file of `ncpbench run` is not a reproduction: refused in one line naming it.
+TEST(ProtocolRecords, ReadRefusesAResultsFileThatIsNotAReproduction) {
+  const auto dir = testing::FreshDir("protocol_records_plain_" + std::to_string(getpid()));
+  const std::string path = (dir / "plain.h5").string();
+  WriteResults(path, {Row("pgs", "c0")}, {});
+  testing::ExpectError([&] { ProtocolRecords::Read(path); }, {path, "reproduce"});
+  std::filesystem::remove_all(dir);
+}
+
+// Every protocol that runs is a measurement and a report from its records; one that cannot run
+// yet names what it waits for.
+TEST(Protocols, EachMeasuresAndReportsOrNamesWhatItWaitsFor) {
+  for (const Protocol& p : Protocols()) {
+    if (p.missing.empty())
+      EXPECT_TRUE(p.measure && p.report) << p.id;
+    else
+      EXPECT_FALSE(p.runs()) << p.id;
+  }
 }
 
 TEST(ProtocolRecords, RecordIsANoOpWithoutASink) {
