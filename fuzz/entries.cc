@@ -72,6 +72,7 @@ void Results(const std::uint8_t* data, std::size_t size) {
   Guard([&] {
     ReadRunAttrs(path);
     ReadResults(path);
+    ReadObservations(path);
   });
 }
 

@@ -697,10 +697,11 @@ void WriteAtomically(const std::string& path, WriteFn write) {
 void ProbeResults(const std::string& path) {
   ProbeRead(
       path,
-      [&] {
-        const ResultsReader reader(path);
+      [](const std::string& p) {
+        const ResultsReader reader(p);
         reader.Attrs();
         reader.Rows(false);
+        reader.Observations();
       },
       ProbeTimeLimit(path));
 }

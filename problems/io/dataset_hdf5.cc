@@ -537,7 +537,7 @@ std::vector<ContactProblem> ReadDatasetInProcess(const std::string& path) {
 }  // namespace
 
 std::vector<ContactProblem> ReadDataset(const std::string& path) {
-  ProbeRead(path, [&] { ReadDatasetInProcess(path); }, ProbeTimeLimit(path));
+  ProbeRead(path, [](const std::string& p) { ReadDatasetInProcess(p); }, ProbeTimeLimit(path));
   return ReadDatasetInProcess(path);
 }
 

@@ -527,7 +527,7 @@ ContactProblem ReadFclibInProcess(const std::string& path) {
 }  // namespace
 
 ContactProblem ReadFclib(const std::string& path) {
-  ProbeRead(path, [&] { ReadFclibInProcess(path); }, ProbeTimeLimit(path));
+  ProbeRead(path, [](const std::string& p) { ReadFclibInProcess(p); }, ProbeTimeLimit(path));
   return ReadFclibInProcess(path);
 }
 

@@ -1,44 +1,209 @@
 #include "problems/io/guarded_read.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <thread>
+#include <mutex>
 
 #include "common/error.h"
 
 namespace ncp {
 namespace {
 
-constexpr int kChildError = 2;    // `read` threw; its message is on the pipe
-constexpr std::size_t kMaxMessage = 4096;
+constexpr std::int32_t kChildError = 2;  // `read` threw; its message follows
+constexpr std::uint32_t kMaxMessage = 4096;
+constexpr std::uint32_t kMaxPath = 1 << 16;
 
-void WriteAll(int fd, const char* data, std::size_t n) {
+struct Request {
+  ProbeFn read;
+  double timeout_s;
+  std::uint32_t path_bytes;
+};
+struct Reply {
+  std::int32_t code;
+  std::uint32_t message_bytes;
+};
+
+bool WriteAll(int fd, const void* data, std::size_t n) {
+  const char* p = static_cast<const char*>(data);
   while (n > 0) {
-    const ssize_t w = write(fd, data, n);
-    if (w <= 0) return;
-    data += w;
+    const ssize_t w = send(fd, p, n, MSG_NOSIGNAL);  // a dead peer is EPIPE, not SIGPIPE
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
     n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+bool ReadAll(int fd, void* data, std::size_t n) {
+  char* p = static_cast<char*>(data);
+  while (n > 0) {
+    const ssize_t r = read(fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    p += r;
+    n -= static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+// The child: one request at a time until the parent goes away.
+[[noreturn]] void Serve(int fd) {
+  for (;;) {
+    Request q;
+    if (!ReadAll(fd, &q, sizeof q) || q.path_bytes > kMaxPath) _exit(0);
+    std::string path(q.path_bytes, '\0');
+    if (!ReadAll(fd, path.data(), path.size())) _exit(0);
+    // A read looping inside a library ends, at the latest, shortly after its time limit.
+    alarm(static_cast<unsigned>(std::min(q.timeout_s, 1e6)) + 2);
+    Reply r{0, 0};
+    std::string message;
+    try {
+      q.read(path);
+    } catch (const std::exception& e) {
+      message = e.what();
+      message.resize(std::min<std::size_t>(message.size(), kMaxMessage));
+      r = {kChildError, static_cast<std::uint32_t>(message.size())};
+    }
+    alarm(0);
+    if (!WriteAll(fd, &r, sizeof r) || !WriteAll(fd, message.data(), message.size())) _exit(0);
   }
 }
 
-std::string ReadAll(int fd) {
-  std::string out;
-  char buf[512];
-  ssize_t r;
-  while (out.size() < kMaxMessage && (r = read(fd, buf, sizeof buf)) > 0) out.append(buf, r);
-  return out;
+// The probe server: a forked child and the parent's end of the socket between them.
+class Server {
+ public:
+  ~Server() { Stop(); }
+
+  pid_t pid() const { return pid_; }
+  bool running() const { return pid_ > 0; }
+
+  // False where fork or a socket is unavailable.
+  bool Start() {
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return false;
+    std::fflush(nullptr);  // the child must not write out the parent's buffered output again
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+      close(fds[0]);
+      close(fds[1]);
+      return false;
+    }
+    if (pid == 0) {
+      // The server ends with the parent, however the parent ends.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(0);  // the parent ended before prctl took effect
+      close(fds[0]);
+      const int null_fd = open("/dev/null", O_WRONLY);
+      if (null_fd >= 0) {
+        dup2(null_fd, STDOUT_FILENO);
+        dup2(null_fd, STDERR_FILENO);
+      }
+      Serve(fds[1]);
+    }
+    close(fds[1]);
+    pid_ = pid;
+    fd_ = fds[0];
+    return true;
+  }
+
+  // Ends the child and returns how it ended (waitpid's status).
+  int Stop(bool kill_it = true) {
+    int status = 0;
+    if (pid_ > 0) {
+      if (kill_it) kill(pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+    }
+    if (fd_ >= 0) close(fd_);
+    pid_ = -1;
+    fd_ = -1;
+    return status;
+  }
+
+  enum class Result { kRead, kThrew, kEnded, kTimedOut };
+  // One request. kEnded: the child is gone (status in `status`); kTimedOut: it was killed.
+  Result Ask(const std::string& path, ProbeFn read, double timeout_s, std::string& message,
+             int& status) {
+    const Request q{read, timeout_s, static_cast<std::uint32_t>(path.size())};
+    if (!WriteAll(fd_, &q, sizeof q) || !WriteAll(fd_, path.data(), path.size())) {
+      status = Stop();
+      return Result::kEnded;
+    }
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    for (;;) {
+      const double left =
+          std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+      if (left <= 0) {
+        status = Stop();
+        return Result::kTimedOut;
+      }
+      pollfd p{fd_, POLLIN, 0};
+      const int ready = poll(&p, 1, static_cast<int>(std::ceil(std::min(left, 3600.0) * 1e3)));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready < 0) {
+        status = Stop();
+        return Result::kEnded;
+      }
+      if (ready > 0) break;
+    }
+    Reply r;
+    if (!ReadAll(fd_, &r, sizeof r) || r.message_bytes > kMaxMessage) {
+      status = Stop(/*kill_it=*/false);  // it ended by itself: its exit status tells how
+      return Result::kEnded;
+    }
+    message.assign(r.message_bytes, '\0');
+    if (!ReadAll(fd_, message.data(), message.size())) {
+      status = Stop(false);
+      return Result::kEnded;
+    }
+    if (r.code == kChildError && !message.empty()) return Result::kThrew;
+    if (r.code == 0) return Result::kRead;
+    Stop();
+    status = W_EXITCODE(kChildError, 0);  // it threw without a message
+    return Result::kEnded;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+};
+
+std::mutex& ServerMutex() {
+  static std::mutex m;
+  return m;
+}
+Server& TheServer() {
+  static Server s;
+  return s;
+}
+
+[[noreturn]] void ThrowEnded(const std::string& path, int status) {
+  if (WIFSIGNALED(status)) {
+    throw Error(fmt::format("{}: reading it ended the reader (signal {}, {}): a corrupt file",
+                            path, WTERMSIG(status), strsignal(WTERMSIG(status))));
+  }
+  throw Error(fmt::format(
+      "{}: reading it ended the reader (exit {}; libfclib ends the process when an HDF5 read "
+      "fails, a sanitizer on a crash): a corrupt file",
+      path, WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
 }  // namespace
@@ -49,79 +214,35 @@ double ProbeTimeLimit(const std::string& path) {
   return 10.0 + 2.0 * (ec ? 0.0 : static_cast<double>(bytes) / 1e6);
 }
 
-void ProbeRead(const std::string& path, const std::function<void()>& read_fn, double timeout_s) {
-  int fds[2];
-  if (pipe(fds) != 0) return;
-  std::fflush(nullptr);  // the child must not write out the parent's buffered output again
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return;
-  }
-  if (pid == 0) {
-    // A child looping inside a library must not outlive its reader: it ends with the parent
-    // (however the parent ends) and, at the latest, shortly after the time limit.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1) _exit(kChildError);  // the parent ended before prctl took effect
-    alarm(static_cast<unsigned>(timeout_s) + 2);
-    close(fds[0]);
-    const int null_fd = open("/dev/null", O_WRONLY);
-    if (null_fd >= 0) {
-      dup2(null_fd, STDOUT_FILENO);
-      dup2(null_fd, STDERR_FILENO);
+int ProbeServerPid() {
+  const std::lock_guard<std::mutex> lock(ServerMutex());
+  return TheServer().pid();
+}
+
+void ProbeRead(const std::string& path, ProbeFn read, double timeout_s) {
+  if (path.size() > kMaxPath) throw Error(fmt::format("{}...: path too long", path.substr(0, 80)));
+  const std::lock_guard<std::mutex> lock(ServerMutex());
+  Server& server = TheServer();
+  // A server that read earlier files and then died on this one is given one more try in a
+  // fresh server: the earlier files, or whoever ended it, may be the cause, not this file.
+  for (int attempt = 0;; ++attempt) {
+    const bool fresh = !server.running();
+    if (fresh && !server.Start()) return;  // no fork here: the caller reads unguarded
+    std::string message;
+    int status = 0;
+    switch (server.Ask(path, read, timeout_s, message, status)) {
+      case Server::Result::kRead:
+        return;
+      case Server::Result::kThrew:
+        throw Error(message);
+      case Server::Result::kTimedOut:
+        throw Error(fmt::format("{}: reading it took more than {:g} s: a corrupt file", path,
+                                timeout_s));
+      case Server::Result::kEnded:
+        if (fresh || attempt > 0) ThrowEnded(path, status);
+        break;
     }
-    int code = 0;
-    try {
-      read_fn();
-    } catch (const std::exception& e) {
-      WriteAll(fds[1], e.what(), std::strlen(e.what()));
-      code = kChildError;
-    }
-    close(fds[1]);
-    _exit(code);  // no atexit handlers, no flushing of the parent's copies
   }
-  close(fds[1]);
-  int status = 0;
-  const auto start = std::chrono::steady_clock::now();
-  bool timed_out = false;
-  // Most reads end within a millisecond: start polling fast, back off to 2 ms.
-  auto pause = std::chrono::microseconds(20);
-  for (;;) {
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0) {  // not our child any more (e.g. SIGCHLD ignored): nothing to learn
-      close(fds[0]);
-      return;
-    }
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-        timeout_s) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(2000));
-  }
-  const std::string message = ReadAll(fds[0]);
-  close(fds[0]);
-  if (timed_out) {
-    throw Error(fmt::format("{}: reading it took more than {:g} s: a corrupt file", path,
-                            timeout_s));
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == kChildError && !message.empty()) {
-    throw Error(message);
-  }
-  if (WIFSIGNALED(status)) {
-    throw Error(fmt::format("{}: reading it ended the reader (signal {}, {}): a corrupt file",
-                            path, WTERMSIG(status), strsignal(WTERMSIG(status))));
-  }
-  throw Error(fmt::format(
-      "{}: reading it ended the reader (exit {}; libfclib ends the process when an HDF5 read "
-      "fails, a sanitizer on a crash): a corrupt file",
-      path, WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
 }  // namespace ncp

@@ -2,22 +2,33 @@
 // an HDF5 call fails, and libhdf5 itself can crash on a corrupt heap (variable-length strings).
 // ProbeRead runs a read once in a child process first; only when the child finishes does the
 // caller read in-process, so a file that would end the process becomes a one-line ncp::Error.
+//
+// The child is a probe server: forked at the first probe and kept for the next ones, it reads
+// one file per request, so a command or a fuzzer that reads many files pays for one fork, not
+// one per file. A server that crashed, hung or was ended is replaced by a fresh one; a crash of
+// a server that had read earlier files is tried once more in a fresh server before the file is
+// called corrupt (an earlier file may have left the library's state broken).
 #pragma once
 
-#include <functional>
 #include <string>
 
 namespace ncp {
 
-// Runs `read` in a forked child with stdout and stderr discarded. Returns when it finished
+// What the probe runs: a plain function (it is called in the forked child, with the path).
+using ProbeFn = void (*)(const std::string& path);
+
+// Runs `read(path)` in the probe server with its output discarded. Returns when it finished
 // without error. Throws ncp::Error with the child's own message when `read` threw one, and
-// "<path>: reading it ended the reader (...): a corrupt file" when the child exited, crashed or
-// ran past `timeout_s`. Where fork is unavailable it returns and the caller reads unguarded.
-void ProbeRead(const std::string& path, const std::function<void()>& read,
-               double timeout_s = 300.0);
+// "<path>: reading it ended the reader (...): a corrupt file" when the read ended the child
+// (exit, crash) or ran past `timeout_s`. Where fork is unavailable it returns and the caller
+// reads unguarded. Safe to call from several threads (one probe at a time).
+void ProbeRead(const std::string& path, ProbeFn read, double timeout_s = 300.0);
 
 // A time limit for probing `path`: reading takes well under a second per MB, so a child still
 // busy after 10 s plus 2 s per MB is looping inside a library on a corrupt file.
 double ProbeTimeLimit(const std::string& path);
+
+// The probe server's process id, −1 when none runs (tests: one server serves many reads).
+int ProbeServerPid();
 
 }  // namespace ncp

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "harness/system_info.h"
+#include "tests/expect_error.h"
 
 namespace ncp {
 namespace {
@@ -183,6 +184,54 @@ TEST_F(ResultsStoreTest, FileWithoutBodyCountColumnReadsMinusOne) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].num_bodies, -1);
   EXPECT_EQ(rows[0].num_contacts, 10);
+}
+
+// A reproduction's figures beyond the runner's columns: a run's observations and the file's
+// /observations table. Files without them (every file of `run`, older reproductions) read as none;
+// a table whose columns disagree in length is a one-line error naming the column.
+TEST_F(ResultsStoreTest, ObservationsRoundTripAndOlderFilesReadAsNone) {
+  const std::string path = Path("observed.h5");
+  RunRecord r = MakeRecord("a", 1, 1.0);
+  r.observations = "penetration_mm=0.25;velocity_error=1e-07";
+  const std::vector<Observation> obs = {{"cases", "contacts_0", 120.0, ""},
+                                        {"pairs", "name_0", NAN, "dish_piling-0"}};
+  WriteResults(path, {r}, {}, obs);
+  EXPECT_EQ(ReadResults(path)[0].observations, r.observations);
+  const std::vector<Observation> back = ReadObservations(path);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].part, "cases");
+  EXPECT_EQ(back[0].key, "contacts_0");
+  EXPECT_EQ(back[0].value, 120.0);
+  EXPECT_EQ(back[1].text, "dish_piling-0");
+  EXPECT_TRUE(std::isnan(back[1].value));
+
+  const std::string plain = Path("plain.h5");
+  WriteResults(plain, {MakeRecord("a", 1, 1.0)}, {});
+  EXPECT_TRUE(ReadObservations(plain).empty());
+  {  // as written before the observations column existed
+    const hid_t f = H5Fopen(plain.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    ASSERT_GE(H5Ldelete(f, "/runs/observations", H5P_DEFAULT), 0);
+    H5Fclose(f);
+  }
+  EXPECT_EQ(ReadResults(plain)[0].observations, "");
+
+  {  // one column of the table lost its last entry
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    ASSERT_GE(H5Ldelete(f, "/observations/value", H5P_DEFAULT), 0);
+    const hsize_t one = 1;
+    const hid_t space = H5Screate_simple(1, &one, nullptr);
+    const hid_t ds = H5Dcreate2(f, "/observations/value", H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                                H5P_DEFAULT, H5P_DEFAULT);
+    const double v = 1.0;
+    ASSERT_GE(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v), 0);
+    H5Dclose(ds);
+    H5Sclose(space);
+    H5Fclose(f);
+  }
+  testing::ExpectError([&] { ReadObservations(path); },
+                       {path, "/observations/value has 1 entries, expected 2"});
 }
 
 TEST_F(ResultsStoreTest, FileWithoutDescriptorColumnsReadsNotComputed) {

@@ -20,7 +20,7 @@
 namespace ncp {
 namespace {
 
-std::string ProbeMessage(const std::function<void()>& read, double timeout_s = 300.0) {
+std::string ProbeMessage(ProbeFn read, double timeout_s = 300.0) {
   try {
     ProbeRead("f.h5", read, timeout_s);
   } catch (const Error& e) {
@@ -30,21 +30,46 @@ std::string ProbeMessage(const std::function<void()>& read, double timeout_s = 3
 }
 
 TEST(GuardedRead, ChildOutcomesBecomeOneLineErrors) {
-  EXPECT_EQ(ProbeMessage([] {}), "");
-  EXPECT_EQ(ProbeMessage([] { throw Error("f.h5: /x: missing dataset"); }),
+  EXPECT_EQ(ProbeMessage([](const std::string&) {}), "");
+  EXPECT_EQ(ProbeMessage([](const std::string& p) { throw Error(p + ": /x: missing dataset"); }),
             "f.h5: /x: missing dataset");
-  const std::string exited = ProbeMessage([] { std::exit(1); });
+  const std::string exited = ProbeMessage([](const std::string&) { std::exit(1); });
   EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 1"), std::string::npos) << exited;
-  const std::string crashed = ProbeMessage([] { std::raise(SIGSEGV); });
+  const std::string crashed = ProbeMessage([](const std::string&) { std::raise(SIGSEGV); });
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer catches the signal, reports it and exits with code 1.
   EXPECT_NE(crashed.find("f.h5: reading it ended the reader"), std::string::npos) << crashed;
 #else
   EXPECT_NE(crashed.find("signal 11"), std::string::npos) << crashed;
 #endif
-  const std::string hung = ProbeMessage([] { for (;;) pause(); }, 0.2);
+  const std::string hung = ProbeMessage([](const std::string&) { for (;;) pause(); }, 0.2);
   EXPECT_NE(hung.find("took more than 0.2 s"), std::string::npos) << hung;
   for (const std::string& m : {exited, crashed, hung}) EXPECT_EQ(m.find('\n'), std::string::npos);
+}
+
+// One server reads file after file (one fork for many reads); a read that ends it, hangs or
+// throws leaves the next read to a working server, and a server ended from outside is replaced.
+TEST(GuardedRead, OneServerServesManyReadsAndRecovers) {
+  auto ok = [](const std::string&) {};
+  EXPECT_EQ(ProbeMessage(ok), "");
+  const int pid = ProbeServerPid();
+  ASSERT_GT(pid, 0);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(ProbeMessage(ok), "");
+  EXPECT_EQ(ProbeServerPid(), pid);  // no fork per read
+  EXPECT_NE(ProbeMessage([](const std::string&) { throw Error("refused"); }), "");
+  EXPECT_EQ(ProbeServerPid(), pid);  // a refusal keeps the server
+  EXPECT_NE(ProbeMessage([](const std::string&) { std::_Exit(3); }).find("(exit 3"),
+            std::string::npos);
+  EXPECT_EQ(ProbeMessage(ok), "");  // a fresh server
+  EXPECT_NE(ProbeServerPid(), pid);
+  EXPECT_NE(ProbeMessage([](const std::string&) { for (;;) pause(); }, 0.2), "");
+  EXPECT_EQ(ProbeMessage(ok), "");
+  // Ended from outside between two reads: the next read is not called a corrupt file.
+  kill(ProbeServerPid(), SIGKILL);
+  EXPECT_EQ(ProbeMessage(ok), "");
+  // The file's own crash is reported although the first server to see it had read others.
+  const std::string exited = ProbeMessage([](const std::string&) { std::_Exit(4); });
+  EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 4"), std::string::npos) << exited;
 }
 
 // Rover4493 with one byte of its W/x dataset's storage changed (offset 9623, 0 -> 4): every
