@@ -5,9 +5,9 @@
 //
 // The child is a probe server: forked at the first probe and kept for the next ones, it reads
 // one file per request, so a command or a fuzzer that reads many files pays for one fork, not
-// one per file. A server that crashed, hung or was ended is replaced by a fresh one; a crash of
-// a server that had read earlier files is tried once more in a fresh server before the file is
-// called corrupt (an earlier file may have left the library's state broken).
+// one per file. A server that crashed, hung or was ended is replaced by a fresh one; a server
+// that had read earlier files and died by a signal on this one is tried once more, fresh, before
+// the file is called corrupt (an earlier file may have left the library's state broken).
 #pragma once
 
 #include <string>
@@ -24,8 +24,9 @@ using ProbeFn = void (*)(const std::string& path);
 // reads unguarded. Safe to call from several threads (one probe at a time).
 void ProbeRead(const std::string& path, ProbeFn read, double timeout_s = 300.0);
 
-// A time limit for probing `path`: reading takes well under a second per MB, so a child still
-// busy after 10 s plus 2 s per MB is looping inside a library on a corrupt file.
+// A time limit for probing `path`: reading takes milliseconds for a small file and well under a
+// second per MB, so a child still busy after 3 s plus 2 s per MB is looping inside a library on
+// a corrupt file (libhdf5 does, e.g. in H5Lexists on a broken symbol table).
 double ProbeTimeLimit(const std::string& path);
 
 // The probe server's process id, −1 when none runs (tests: one server serves many reads).
