@@ -70,9 +70,7 @@ void Fclib(const std::uint8_t* data, std::size_t size) {
 void Results(const std::uint8_t* data, std::size_t size) {
   const std::string& path = WriteScratch(data, size);
   Guard([&] {
-    ReadRunAttrs(path);
-    ReadResults(path);
-    ReadObservations(path);
+    ReadResultsFile(path);
   });
 }
 

@@ -905,9 +905,12 @@ void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
   });
 }
 
-std::vector<Observation> ReadObservations(const std::string& path) {
+ResultsFile ReadResultsFile(const std::string& path) {
   ProbeResults(path);
-  return ResultsReader(path).Observations();
+  const ResultsReader reader(path);
+  ResultsFile f{reader.Attrs(), reader.Rows(true), reader.Observations()};
+  f.attrs.erase(kFormatAttr);
+  return f;
 }
 
 }  // namespace ncp

@@ -102,8 +102,14 @@ void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
                   const std::map<std::string, std::string>& run_attrs,
                   const std::vector<Observation>& observations = {});
 
-// A paper reproduction's /observations (none for other results files). Throws ncp::Error like
-// ReadResults.
-std::vector<Observation> ReadObservations(const std::string& path);
+// The whole of a results file, read once: the root attributes (as ReadRunAttrs), every row with
+// its trace (as ReadResults) and a paper reproduction's /observations (none in other results
+// files). Throws ncp::Error like ReadResults.
+struct ResultsFile {
+  std::map<std::string, std::string> attrs;
+  std::vector<RunRecord> rows;
+  std::vector<Observation> observations;
+};
+ResultsFile ReadResultsFile(const std::string& path);
 
 }  // namespace ncp

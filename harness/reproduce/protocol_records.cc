@@ -33,7 +33,8 @@ int IntAttr(const std::map<std::string, std::string>& attrs, const char* key,
 }  // namespace
 
 ProtocolRecords ProtocolRecords::Read(const std::string& path) {
-  const std::map<std::string, std::string> attrs = ReadRunAttrs(path);
+  ResultsFile file = ReadResultsFile(path);
+  const std::map<std::string, std::string>& attrs = file.attrs;
   const auto id = attrs.find(kIdAttr);
   if (id == attrs.end())
     throw Error(fmt::format("results file '{}': attribute {} is missing: not written by "
@@ -43,8 +44,8 @@ ProtocolRecords ProtocolRecords::Read(const std::string& path) {
   r.options_.cases = IntAttr(attrs, kCasesAttr, path);
   r.options_.max_iters = IntAttr(attrs, kMaxItersAttr, path);
   r.options_.traces = r.traces_;
-  r.rows_ = ReadResults(path);
-  r.observations_ = ReadObservations(path);
+  r.rows_ = std::move(file.rows);
+  r.observations_ = std::move(file.observations);
   return r;
 }
 
@@ -74,21 +75,19 @@ const Observation* ProtocolRecords::Find(const std::string& part, const std::str
   return nullptr;
 }
 
+Observation& ProtocolRecords::Slot(const std::string& part, const std::string& key) {
+  for (Observation& o : observations_)
+    if (o.part == part && o.key == key) return o;
+  return observations_.emplace_back(Observation{part, key, NAN, ""});
+}
+
 void ProtocolRecords::Observe(const std::string& part, const std::string& key, double value) {
-  if (const Observation* o = Find(part, key)) {
-    const_cast<Observation*>(o)->value = value;
-    return;
-  }
-  observations_.push_back({part, key, value, ""});
+  Slot(part, key).value = value;
 }
 
 void ProtocolRecords::Note(const std::string& part, const std::string& key,
                            const std::string& text) {
-  if (const Observation* o = Find(part, key)) {
-    const_cast<Observation*>(o)->text = text;
-    return;
-  }
-  observations_.push_back({part, key, NAN, text});
+  Slot(part, key).text = text;
 }
 
 std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part) const {

@@ -61,6 +61,7 @@ class ProtocolRecords {
 
  private:
   const Observation* Find(const std::string& part, const std::string& key) const;
+  Observation& Slot(const std::string& part, const std::string& key);  // found or added
 
   std::string id_;
   bool traces_;

@@ -197,7 +197,7 @@ TEST_F(ResultsStoreTest, ObservationsRoundTripAndOlderFilesReadAsNone) {
                                         {"pairs", "name_0", NAN, "dish_piling-0"}};
   WriteResults(path, {r}, {}, obs);
   EXPECT_EQ(ReadResults(path)[0].observations, r.observations);
-  const std::vector<Observation> back = ReadObservations(path);
+  const std::vector<Observation> back = ReadResultsFile(path).observations;
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[0].part, "cases");
   EXPECT_EQ(back[0].key, "contacts_0");
@@ -207,7 +207,7 @@ TEST_F(ResultsStoreTest, ObservationsRoundTripAndOlderFilesReadAsNone) {
 
   const std::string plain = Path("plain.h5");
   WriteResults(plain, {MakeRecord("a", 1, 1.0)}, {});
-  EXPECT_TRUE(ReadObservations(plain).empty());
+  EXPECT_TRUE(ReadResultsFile(plain).observations.empty());
   {  // as written before the observations column existed
     const hid_t f = H5Fopen(plain.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
     ASSERT_GE(f, 0);
@@ -230,7 +230,7 @@ TEST_F(ResultsStoreTest, ObservationsRoundTripAndOlderFilesReadAsNone) {
     H5Sclose(space);
     H5Fclose(f);
   }
-  testing::ExpectError([&] { ReadObservations(path); },
+  testing::ExpectError([&] { ReadResultsFile(path); },
                        {path, "/observations/value has 1 entries, expected 2"});
 }
 
