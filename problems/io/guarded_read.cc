@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -22,11 +23,13 @@
 #include <mutex>
 
 #include "common/error.h"
+#include "problems/io/probe_sanitizer.h"
 
 namespace ncp {
 namespace {
 
 constexpr std::int32_t kChildError = 2;  // `read` threw; its message follows
+constexpr std::int32_t kChildSanitizer = 3;  // a sanitizer reported an error (sanitized builds)
 constexpr std::uint32_t kMaxMessage = 4096;
 constexpr std::uint32_t kMaxPath = 1 << 16;
 
@@ -64,8 +67,24 @@ bool ReadAll(int fd, void* data, std::size_t n) {
   return true;
 }
 
+int g_child_fd = -1;  // the child's end of the socket, for a sanitizer's report
+
+// Makes the child's faults plain: a crash on a corrupt file ends it by the signal, without a
+// sanitizer's report (which starts a symbolizer process per crash: half a fuzzer's time), and
+// the alarm ends it without the fuzzer's own timeout report. A sanitizer's report on the suite's
+// own code is printed on the parent's stderr and sent to the parent, which stops
+// (probe_sanitizer.h): the probe must not hide it.
+void PrepareChildSignals(int stderr_fd) {
+  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM}) signal(sig, SIG_DFL);
+  WatchSanitizerReports(stderr_fd, [] {
+    const Reply r{kChildSanitizer, 0};
+    (void)!send(g_child_fd, &r, sizeof r, MSG_NOSIGNAL);
+  });
+}
+
 // The child: one request at a time until the parent goes away.
 [[noreturn]] void Serve(int fd) {
+  g_child_fd = fd;
   // A read that calls exit() (libfclib does on a failed HDF5 call) ends the child at once with
   // that status: registered last, this runs before the exit handlers inherited from the parent
   // (its static destructors, a fuzzer's report of an exiting target), which are not the child's.
@@ -116,6 +135,7 @@ class Server {
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != parent) _exit(0);  // the parent ended before prctl took effect
       close(fds[0]);
+      PrepareChildSignals(dup(STDERR_FILENO));
       const int null_fd = open("/dev/null", O_WRONLY);
       if (null_fd >= 0) {
         dup2(null_fd, STDOUT_FILENO);
@@ -142,7 +162,7 @@ class Server {
     return status;
   }
 
-  enum class Result { kRead, kThrew, kEnded, kTimedOut };
+  enum class Result { kRead, kThrew, kEnded, kTimedOut, kSanitizer };
   // One request. kEnded: the child is gone (status in `status`); kTimedOut: it was killed.
   Result Ask(const std::string& path, ProbeFn read, double timeout_s, std::string& message,
              int& status) {
@@ -170,7 +190,12 @@ class Server {
       if (ready > 0) break;
     }
     Reply r;
-    if (!ReadAll(fd_, &r, sizeof r) || r.message_bytes > kMaxMessage) {
+    const bool replied = ReadAll(fd_, &r, sizeof r);
+    if (replied && r.code == kChildSanitizer) {
+      status = Stop(/*kill_it=*/false);
+      return Result::kSanitizer;
+    }
+    if (!replied || r.message_bytes > kMaxMessage) {
       status = Stop(/*kill_it=*/false);  // it ended by itself: its exit status tells how
       return Result::kEnded;
     }
@@ -213,10 +238,16 @@ Server& TheServer() {
 
 }  // namespace
 
+namespace {
+std::atomic<double> g_probe_time_base{3.0};
+}  // namespace
+
+void SetProbeTimeBase(double seconds) { g_probe_time_base = seconds; }
+
 double ProbeTimeLimit(const std::string& path) {
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
-  return 3.0 + 2.0 * (ec ? 0.0 : static_cast<double>(bytes) / 1e6);
+  return g_probe_time_base + 2.0 * (ec ? 0.0 : static_cast<double>(bytes) / 1e6);
 }
 
 int ProbeServerPid() {
@@ -240,6 +271,11 @@ void ProbeRead(const std::string& path, ProbeFn read, double timeout_s) {
         return;
       case Server::Result::kThrew:
         throw Error(message);
+      case Server::Result::kSanitizer:
+        // Only a sanitized build gets here: a memory error in the read is a bug, not a file.
+        std::fprintf(stderr, "%s: a sanitizer reported an error while the probe server read it\n",
+                     path.c_str());
+        std::abort();
       case Server::Result::kTimedOut:
         throw Error(fmt::format("{}: reading it took more than {:g} s: a corrupt file", path,
                                 timeout_s));
