@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target (fuzz/) for a while on a seed corpus made from the shipped files:
 #   scripts/fuzz.sh <build> <fuzz-build> <seconds per target> [targets...]
+# FUZZ_RUNS=N runs N executions per target instead (seconds 0: no time limit); FUZZ_JOBS=K
+# runs K targets at once (1 by default).
 # A crash, a timeout or an out-of-memory (2 GB) stops that target; its input is kept in
 # fuzz/corpus/<target>/ (the regression corpus that `make test` replays) and the script exits 1.
 set -euo pipefail
@@ -42,33 +44,54 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressio
 # failed malloc is an error libhdf5 reports; a failed `new` in the suite's own code is still an
 # out-of-memory report that stops the target.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=2048"
-status=0
-for t in "${targets[@]}"; do
-  corpus="$fuzz_build/corpus/$t"
-  regressions="fuzz/corpus/$t"
-  # The readers run each file in a forked child first (guarded_read.h); a child that the reader
-  # ends (as libfclib does on a failed HDF5 call) leaves libFuzzer's crash file from inside
-  # the child, although the target survived. Only the target's own failure is kept.
-  artifacts="$fuzz_build/artifacts/$t"
+runs=${FUZZ_RUNS:-0}
+jobs=${FUZZ_JOBS:-1}
+limit=(-max_total_time="$seconds")
+[ "$runs" -gt 0 ] && limit=(-runs="$runs" -max_total_time="$seconds")
+# One target: its verdict line goes to $fuzz_build/fuzz-<target>.verdict, status 1 on a failure.
+fuzz_one() {
+  local t=$1
+  local corpus="$fuzz_build/corpus/$t"
+  local regressions="fuzz/corpus/$t"
+  # A crash file that libFuzzer wrote from inside a probe's child (guarded_read.h) is not the
+  # target's failure: only the target's own is kept.
+  local artifacts="$fuzz_build/artifacts/$t"
   rm -rf "$artifacts"
   mkdir -p "$corpus" "$regressions" "$artifacts"
-  log="$fuzz_build/fuzz-$t.log"
+  local log="$fuzz_build/fuzz-$t.log" verdict rc=0 start=$SECONDS
   # -fork=0: one process; ASan's quarantine is what the RSS limit sees.
-  if "$fuzz_build/fuzz_$t" "$corpus" "$seeds/$t" -max_total_time="$seconds" \
+  if "$fuzz_build/fuzz_$t" "$corpus" "$seeds/$t" "${limit[@]}" \
       -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
       -artifact_prefix="$artifacts/" >"$log" 2>&1; then
     verdict="0 crashes, 0 timeouts, 0 out-of-memory"
   else
     verdict="FAILED: $(grep -m1 -E 'ERROR|Deadly|timeout|out-of-memory' "$log" || tail -1 "$log")"
-    status=1
-    unit=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | awk '{print $5}')
+    rc=1
+    local unit
+    unit=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | awk '{print $5}' || true)
     if [ -n "$unit" ] && [ -f "$unit" ]; then
       cp "$unit" "$regressions/"
       verdict="$verdict; input kept as $regressions/$(basename "$unit")"
     fi
   fi
-  runs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
-  rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}')
-  echo "fuzz_$t: ${runs:-?} executions in ${seconds} s (${rate:-?}/s): $verdict"
+  local n rate
+  n=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+  rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}' || true)
+  echo "fuzz_$t: ${n:-?} executions in $((SECONDS - start)) s (${rate:-?}/s): $verdict" \
+    >"$fuzz_build/fuzz-$t.verdict"
+  return $rc
+}
+status=0
+pids=()
+for t in "${targets[@]}"; do
+  fuzz_one "$t" &
+  pids+=($!)
+  # At most $jobs at once: wait for the oldest before starting another.
+  if [ ${#pids[@]} -ge "$jobs" ]; then
+    wait "${pids[0]}" || status=1
+    pids=("${pids[@]:1}")
+  fi
 done
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+for t in "${targets[@]}"; do cat "$fuzz_build/fuzz-$t.verdict"; done
 exit $status
