@@ -118,6 +118,16 @@ class Server {
   pid_t pid() const { return pid_; }
   bool running() const { return pid_ > 0; }
 
+  // A process forked from the server's owner (a death test, a guarded worker) inherits this
+  // object: the server is not its child and answers the owner, so it starts its own. Closing
+  // its copy of the socket leaves the owner's server running.
+  void ForgetIfInherited() {
+    if (pid_ <= 0 || owner_ == getpid()) return;
+    if (fd_ >= 0) close(fd_);
+    pid_ = -1;
+    fd_ = -1;
+  }
+
   // False where fork or a socket is unavailable.
   bool Start() {
     int fds[2];
@@ -145,6 +155,7 @@ class Server {
     }
     close(fds[1]);
     pid_ = pid;
+    owner_ = getpid();
     fd_ = fds[0];
     return true;
   }
@@ -213,6 +224,7 @@ class Server {
 
  private:
   pid_t pid_ = -1;
+  pid_t owner_ = -1;
   int fd_ = -1;
 };
 
@@ -252,6 +264,7 @@ double ProbeTimeLimit(const std::string& path) {
 
 int ProbeServerPid() {
   const std::lock_guard<std::mutex> lock(ServerMutex());
+  TheServer().ForgetIfInherited();
   return TheServer().pid();
 }
 
@@ -259,6 +272,7 @@ void ProbeRead(const std::string& path, ProbeFn read, double timeout_s) {
   if (path.size() > kMaxPath) throw Error(fmt::format("{}...: path too long", path.substr(0, 80)));
   const std::lock_guard<std::mutex> lock(ServerMutex());
   Server& server = TheServer();
+  server.ForgetIfInherited();
   // A server that read earlier files and then was killed by a signal on this one is given one
   // more try in a fresh server: the earlier files, or whoever ended it, may be the cause.
   for (int attempt = 0;; ++attempt) {

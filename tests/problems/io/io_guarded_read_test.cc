@@ -2,6 +2,7 @@
 // libhdf5) is probed in a child first and becomes a one-line ncp::Error in the caller.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -121,6 +122,26 @@ TEST(GuardedRead, OneServerServesManyReadsAndRecovers) {
   // An exit is the file's own: reported although the server had read others.
   const std::string exited = ProbeMessage([](const std::string&) { std::exit(4); });
   EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 4"), std::string::npos) << exited;
+}
+
+// A process forked after the server started (a death test, a guarded worker) starts a server of
+// its own instead of talking to its parent's, and the parent's keeps serving the parent.
+TEST(GuardedRead, AForkedProcessStartsItsOwnServer) {
+  auto ok = [](const std::string&) {};
+  ASSERT_EQ(ProbeMessage(ok), "");
+  const int parents = ProbeServerPid();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const bool own = ProbeMessage(ok).empty() && ProbeServerPid() > 0 &&
+                     ProbeServerPid() != parents;
+    std::_Exit(own ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(ProbeMessage(ok), "");
+  EXPECT_EQ(ProbeServerPid(), parents);
 }
 
 // A server killed by a signal after earlier reads may have been broken by them: the read is
