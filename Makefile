@@ -69,8 +69,8 @@ sanitize: deps
 	$(SAN_ENV) cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_TARGETS)
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E 'python_pytest|plugin_example|readme_commands'
 
-# libFuzzer on every reader and parser (fuzz/), FUZZ_SECONDS per target, with clang in its own
-# build folder; seeds from the shipped files, crashing inputs kept in fuzz/corpus/ (which
+# libFuzzer on every reader and parser (fuzz/), FUZZ_SECONDS per target (JOBS targets at once),
+# with clang in its own build folder; seeds from the shipped files, crashing inputs kept in fuzz/corpus/ (which
 # `make test` replays).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 600
@@ -87,7 +87,7 @@ define fuzz_targets_in  # $(1): build folder, $(2): sanitizers
 endef
 fuzz: build
 	$(call fuzz_targets_in,$(FUZZ_BUILD),$(FUZZ_SANITIZERS))
-	./scripts/fuzz.sh $(BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_JOBS=$(JOBS) ./scripts/fuzz.sh $(BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The long campaign: FUZZ_RUNS executions of every target (a million by default), the targets
 # side by side on the machine's cores, with UBSan alone (about five times the executions per

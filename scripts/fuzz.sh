@@ -59,6 +59,7 @@ fuzz_one() {
   rm -rf "$artifacts"
   mkdir -p "$corpus" "$regressions" "$artifacts"
   local log="$fuzz_build/fuzz-$t.log" verdict rc=0 start=$SECONDS
+  rm -f "$fuzz_build/fuzz-$t.verdict"
   # -fork=0: one process; ASan's quarantine is what the RSS limit sees.
   if "$fuzz_build/fuzz_$t" "$corpus" "$seeds/$t" "${limit[@]}" \
       -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
@@ -93,5 +94,7 @@ for t in "${targets[@]}"; do
   fi
 done
 for p in "${pids[@]}"; do wait "$p" || status=1; done
-for t in "${targets[@]}"; do cat "$fuzz_build/fuzz-$t.verdict"; done
+for t in "${targets[@]}"; do
+  cat "$fuzz_build/fuzz-$t.verdict" 2>/dev/null || echo "fuzz_$t: no verdict (the run was stopped)"
+done
 exit $status

@@ -23,6 +23,7 @@
 #include <mutex>
 
 #include "common/error.h"
+#include "problems/io/hdf5_heap_check.h"
 #include "problems/io/probe_sanitizer.h"
 
 namespace ncp {
@@ -99,6 +100,7 @@ void PrepareChildSignals(int stderr_fd) {
     Reply r{0, 0};
     std::string message;
     try {
+      CheckLocalHeapFreeLists(path);  // what libhdf5 would loop on: refused at once
       q.read(path);
     } catch (const std::exception& e) {
       message = e.what();

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "problems/io/fclib_io.h"
 #include "problems/io/guarded_read.h"
+#include "problems/io/hdf5_heap_check.h"
 #include "problems/io/probe_sanitizer.h"
 #include "tests/cli_support.h"
 
@@ -178,6 +179,39 @@ TEST(GuardedRead, FclibFileThatLibfclibCannotReadIsAnError) {
     msg = e.what();
   }
   EXPECT_NE(msg.find("rover_flipped.hdf5: reading it ended the reader"), std::string::npos) << msg;
+}
+
+// Rover4493's first local heap (byte 680, data block at 712) has one free block at offset 24
+// whose "next" is the end marker (1). Pointed back at itself, libhdf5 1.10 would allocate list
+// nodes until memory ran out; the probe refuses the file before libhdf5 opens it.
+TEST(GuardedRead, LocalHeapFreeListThatLoopsIsRefusedAtOnce) {
+  const auto dir = testing::FreshDir("guarded_heap_loop");
+  std::ifstream in(std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5", std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 744u);
+  ASSERT_EQ(std::string(bytes.data() + 680, 4), "HEAP");
+  ASSERT_EQ(bytes[736], 1);  // the block's "next": the end of the list
+  const std::string intact = (dir / "rover.hdf5").string();
+  std::ofstream(intact, std::ios::binary).write(bytes.data(), bytes.size());
+  EXPECT_NO_THROW(CheckLocalHeapFreeLists(intact));
+  EXPECT_NO_THROW(ReadFclib(intact));
+  bytes[736] = 24;  // back to itself
+  const std::string looped = (dir / "rover_heap_loop.hdf5").string();
+  std::ofstream(looped, std::ios::binary).write(bytes.data(), bytes.size());
+  std::string msg;
+  try {
+    ReadFclib(looped);
+  } catch (const Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("rover_heap_loop.hdf5: the local heap at byte 680 has a free list that "
+                     "loops (back to its block at offset 24): a corrupt file"),
+            std::string::npos)
+      << msg;
+  // A list that ends, however corrupt otherwise, is left to libhdf5's own checks.
+  bytes[736] = 0;
+  std::ofstream(looped, std::ios::binary).write(bytes.data(), bytes.size());
+  EXPECT_NO_THROW(CheckLocalHeapFreeLists(looped));
 }
 
 }  // namespace
