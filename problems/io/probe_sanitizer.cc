@@ -1,5 +1,7 @@
 #include "problems/io/probe_sanitizer.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <array>
@@ -8,6 +10,7 @@
 
 // Present only in sanitized builds (weak: null otherwise).
 extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
+extern "C" void __sanitizer_set_report_fd(void* fd) __attribute__((weak));
 extern "C" void __asan_set_error_report_callback(void (*callback)(const char*))
     __attribute__((weak));
 
@@ -50,21 +53,61 @@ bool SanitizerReportIsALibrarys(std::string_view report) {
   return false;
 }
 
+namespace {
+
+using SetDeathCallback = void (*)(void (*)());
+using SetReportFd = void (*)(void*);
+using SetAsanReportCallback = void (*)(void (*)(const char*));
+
+void OnAsanReport(const char* report) {
+  g_librarys = SanitizerReportIsALibrarys(report);
+  if (g_librarys || g_report_fd < 0) return;
+  (void)!write(g_report_fd, report, std::strlen(report));
+}
+
+// UndefinedBehaviorSanitizer reports only on instrumented code (the suite's): always its own.
+void OnDeath() {
+  if (!g_librarys && g_on_own_error != nullptr) g_on_own_error();
+}
+
+// One sanitizer runtime's entry points (null where it has none).
+void Watch(SetDeathCallback set_death, SetReportFd set_report_fd,
+           SetAsanReportCallback set_asan_report) {
+  if (set_death == nullptr) return;
+  if (set_asan_report != nullptr) {
+    set_asan_report(&OnAsanReport);  // ASan's reports: printed by OnAsanReport when the suite's
+  } else if (set_report_fd != nullptr && g_report_fd >= 0) {
+    // A runtime without ASan reports only on instrumented code: print all of it.
+    set_report_fd(reinterpret_cast<void*>(static_cast<std::intptr_t>(g_report_fd)));
+  }
+  set_death(&OnDeath);
+}
+
+// gcc links UBSan as its own shared runtime (libubsan.so) beside ASan's: its reports end the
+// process through its own copy of the death callback, which the symbols above (bound to
+// libasan.so) do not reach.
+int FindUbsanRuntime(dl_phdr_info* info, std::size_t, void* out) {
+  const char* name = info->dlpi_name;
+  if (name == nullptr || std::strstr(name, "/libubsan.so") == nullptr) return 0;
+  *static_cast<std::string*>(out) = name;
+  return 1;
+}
+
+}  // namespace
+
 void WatchSanitizerReports(int report_fd, void (*on_own_error)()) {
-  if (__sanitizer_set_death_callback == nullptr) return;
   g_report_fd = report_fd;
   g_on_own_error = on_own_error;
-  if (__asan_set_error_report_callback != nullptr) {
-    __asan_set_error_report_callback([](const char* report) {
-      g_librarys = SanitizerReportIsALibrarys(report);
-      if (g_librarys || g_report_fd < 0) return;
-      (void)!write(g_report_fd, report, std::strlen(report));
-    });
-  }
-  // UndefinedBehaviorSanitizer reports only on instrumented code (the suite's): always its own.
-  __sanitizer_set_death_callback([] {
-    if (!g_librarys && g_on_own_error != nullptr) g_on_own_error();
-  });
+  // The runtime linked into the executable (clang) or the first shared one (gcc's libasan.so).
+  Watch(__sanitizer_set_death_callback, __sanitizer_set_report_fd,
+        __asan_set_error_report_callback);
+  std::string ubsan;
+  dl_iterate_phdr(&FindUbsanRuntime, &ubsan);
+  if (ubsan.empty()) return;
+  void* handle = dlopen(ubsan.c_str(), RTLD_NOLOAD | RTLD_LAZY);
+  if (handle == nullptr) return;
+  Watch(reinterpret_cast<SetDeathCallback>(dlsym(handle, "__sanitizer_set_death_callback")),
+        reinterpret_cast<SetReportFd>(dlsym(handle, "__sanitizer_set_report_fd")), nullptr);
 }
 
 }  // namespace ncp

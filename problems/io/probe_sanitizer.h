@@ -15,7 +15,8 @@ bool SanitizerReportIsALibrarys(std::string_view report);
 
 // In the probe's child (a no-op in an unsanitized build): a report on the suite's own code is
 // written to `report_fd` and `on_own_error` is called before the child ends; a library's report
-// is dropped and the child ends as after any other fault.
+// is dropped and the child ends as after any other fault. Both runtimes of a gcc build (ASan's
+// and UBSan's shared libraries) are watched.
 void WatchSanitizerReports(int report_fd, void (*on_own_error)());
 
 }  // namespace ncp
