@@ -94,9 +94,11 @@ fuzz: build
 # second of ASan+UBSan on these libhdf5-bound reads; `make fuzz` keeps ASan). Its corpus grows
 # in build-fuzz-long/corpus and seeds the next campaign.
 FUZZ_RUNS ?= 1000000
+FUZZ_MAX_SECONDS ?= 0  # a cap per target (0: none)
 fuzz-long: build
 	$(call fuzz_targets_in,build-fuzz-long,undefined)
-	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) ./scripts/fuzz.sh $(BUILD) build-fuzz-long 0 $(FUZZ_TARGETS)
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) ./scripts/fuzz.sh $(BUILD) build-fuzz-long \
+	  $(FUZZ_MAX_SECONDS) $(FUZZ_TARGETS)
 
 # The part of `make sanitize` that CI runs: the readers' tests, which build in
 # minutes (the whole suite under the sanitizers takes longer than CI allows).

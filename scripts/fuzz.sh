@@ -39,7 +39,7 @@ fi
 # Leaks that libhdf5 keeps internally are not the suite's (tests/sanitize/lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0"
 # An allocation past the 2 GB limit fails at once instead of being mapped and poisoned: libhdf5
-# asks for what a corrupt object header declares (4 GB seen), and inside the probe server that
+# asks for what a corrupt object header declares (4 GB seen), and inside the probe's child that
 # cost about a second per input under ASan (then libFuzzer's malloc limit ended the server). A
 # failed malloc is an error libhdf5 reports; a failed `new` in the suite's own code is still an
 # out-of-memory report that stops the target.

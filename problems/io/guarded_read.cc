@@ -21,6 +21,7 @@
 #include <exception>
 #include <filesystem>
 #include <mutex>
+#include <vector>
 
 #include "common/error.h"
 #include "problems/io/hdf5_heap_check.h"
@@ -83,7 +84,7 @@ void PrepareChildSignals(int stderr_fd) {
   });
 }
 
-// The child: one request at a time until the parent goes away.
+// The child: the parent's request (one per child), then it waits to be ended.
 [[noreturn]] void Serve(int fd) {
   g_child_fd = fd;
   // A read that calls exit() (libfclib does on a failed HDF5 call) ends the child at once with
@@ -112,23 +113,39 @@ void PrepareChildSignals(int stderr_fd) {
   }
 }
 
-// The probe server: a forked child and the parent's end of the socket between them.
-class Server {
+// The probe: a forked child and the parent's end of the socket between them.
+// Children killed after they answered: reaped later, without waiting, since tearing one down
+// (its copy of the caller's memory) takes milliseconds -- as long as the read itself.
+std::vector<pid_t>& Unreaped() {
+  static std::vector<pid_t> pids;
+  return pids;
+}
+void ReapFinished(std::size_t keep_at_most) {
+  std::vector<pid_t>& pids = Unreaped();
+  std::erase_if(pids, [](pid_t pid) { return waitpid(pid, nullptr, WNOHANG) != 0; });
+  while (pids.size() > keep_at_most) {
+    waitpid(pids.front(), nullptr, 0);
+    pids.erase(pids.begin());
+  }
+}
+
+class ProbeChild {
  public:
-  ~Server() { Stop(); }
+  ~ProbeChild() { Dismiss(); }
 
-  pid_t pid() const { return pid_; }
-  bool running() const { return pid_ > 0; }
-
-  // A process forked from the server's owner (a death test, a guarded worker) inherits this
-  // object: the server is not its child and answers the owner, so it starts its own. Closing
-  // its copy of the socket leaves the owner's server running.
-  void ForgetIfInherited() {
-    if (pid_ <= 0 || owner_ == getpid()) return;
+  // Ends a child that answered; its teardown goes on while the caller reads.
+  void Dismiss() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      Unreaped().push_back(pid_);
+    }
     if (fd_ >= 0) close(fd_);
     pid_ = -1;
     fd_ = -1;
   }
+
+  pid_t pid() const { return pid_; }
+  bool running() const { return pid_ > 0; }
 
   // False where fork or a socket is unavailable.
   bool Start() {
@@ -143,7 +160,7 @@ class Server {
       return false;
     }
     if (pid == 0) {
-      // The server ends with the parent, however the parent ends.
+      // The child ends with the parent, however the parent ends.
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != parent) _exit(0);  // the parent ended before prctl took effect
       close(fds[0]);
@@ -157,7 +174,6 @@ class Server {
     }
     close(fds[1]);
     pid_ = pid;
-    owner_ = getpid();
     fd_ = fds[0];
     return true;
   }
@@ -226,17 +242,12 @@ class Server {
 
  private:
   pid_t pid_ = -1;
-  pid_t owner_ = -1;
   int fd_ = -1;
 };
 
-std::mutex& ServerMutex() {
+std::mutex& ProbeMutex() {
   static std::mutex m;
   return m;
-}
-Server& TheServer() {
-  static Server s;
-  return s;
 }
 
 [[noreturn]] void ThrowEnded(const std::string& path, int status) {
@@ -264,42 +275,30 @@ double ProbeTimeLimit(const std::string& path) {
   return g_probe_time_base + 2.0 * (ec ? 0.0 : static_cast<double>(bytes) / 1e6);
 }
 
-int ProbeServerPid() {
-  const std::lock_guard<std::mutex> lock(ServerMutex());
-  TheServer().ForgetIfInherited();
-  return TheServer().pid();
-}
-
 void ProbeRead(const std::string& path, ProbeFn read, double timeout_s) {
   if (path.size() > kMaxPath) throw Error(fmt::format("{}...: path too long", path.substr(0, 80)));
-  const std::lock_guard<std::mutex> lock(ServerMutex());
-  Server& server = TheServer();
-  server.ForgetIfInherited();
-  // A server that read earlier files and then was killed by a signal on this one is given one
-  // more try in a fresh server: the earlier files, or whoever ended it, may be the cause.
-  for (int attempt = 0;; ++attempt) {
-    const bool fresh = !server.running();
-    if (fresh && !server.Start()) return;  // no fork here: the caller reads unguarded
-    std::string message;
-    int status = 0;
-    switch (server.Ask(path, read, timeout_s, message, status)) {
-      case Server::Result::kRead:
-        return;
-      case Server::Result::kThrew:
-        throw Error(message);
-      case Server::Result::kSanitizer:
-        // Only a sanitized build gets here: a memory error in the read is a bug, not a file.
-        std::fprintf(stderr, "%s: a sanitizer reported an error while the probe server read it\n",
-                     path.c_str());
-        std::abort();
-      case Server::Result::kTimedOut:
-        throw Error(fmt::format("{}: reading it took more than {:g} s: a corrupt file", path,
-                                timeout_s));
-      case Server::Result::kEnded:
-        // An exit is the read's own doing (libfclib's); a signal may be the server's past.
-        if (fresh || attempt > 0 || !WIFSIGNALED(status)) ThrowEnded(path, status);
-        break;
-    }
+  // One probe at a time: a fork while another thread probes would copy its half-done state.
+  const std::lock_guard<std::mutex> lock(ProbeMutex());
+  ReapFinished(/*keep_at_most=*/8);
+  ProbeChild child;  // forked now and ended on return, whatever happens
+  if (!child.Start()) return;  // no fork here: the caller reads unguarded
+  std::string message;
+  int status = 0;
+  switch (child.Ask(path, read, timeout_s, message, status)) {
+    case ProbeChild::Result::kRead:
+      return;
+    case ProbeChild::Result::kThrew:
+      throw Error(message);
+    case ProbeChild::Result::kSanitizer:
+      // Only a sanitized build gets here: a memory error in the read is a bug, not a file.
+      std::fprintf(stderr, "%s: a sanitizer reported an error while the probe read it\n",
+                   path.c_str());
+      std::abort();
+    case ProbeChild::Result::kTimedOut:
+      throw Error(
+          fmt::format("{}: reading it took more than {:g} s: a corrupt file", path, timeout_s));
+    case ProbeChild::Result::kEnded:
+      ThrowEnded(path, status);
   }
 }
 

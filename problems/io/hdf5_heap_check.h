@@ -2,8 +2,8 @@
 // list (the name heaps of old-style groups, which every file the suite writes has) by following
 // each free block's "next" offset until the end marker, checking each offset's range but not
 // that the list ends: a corrupt block that points back at itself or an earlier block makes it
-// allocate list nodes until memory runs out (found by fuzzing the dataset reader). The probe
-// server runs this before every read (guarded_read.h), so such a file is refused at once
+// allocate list nodes until memory runs out (found by fuzzing the dataset reader). The probe's
+// child runs this before every read (guarded_read.h), so such a file is refused at once
 // instead of after the probe's time limit.
 #pragma once
 

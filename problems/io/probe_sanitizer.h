@@ -1,4 +1,4 @@
-// What a sanitizer's report inside the probe server (guarded_read.h) means. In a sanitized build
+// What a sanitizer's report inside the probe's child (guarded_read.h) means. In a sanitized build
 // (tests under `make sanitize`, the fuzzers) AddressSanitizer also watches libhdf5 through its
 // interceptors: a libhdf5 memory error on a corrupt file (a use-after-free inside H5Aexists is
 // seen) is the library's, and the file is corrupt; a report whose faulting frame is the suite's
