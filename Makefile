@@ -90,7 +90,7 @@ fuzz: build
 	FUZZ_JOBS=$(JOBS) ./scripts/fuzz.sh $(BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The long campaign: FUZZ_RUNS executions of every target (a million by default), the targets
-# side by side on the machine's cores, with UBSan alone (about five times the executions per
+# side by side on the machine's cores, with UBSan alone (about four times the executions per
 # second of ASan+UBSan on these libhdf5-bound reads; `make fuzz` keeps ASan). Its corpus grows
 # in build-fuzz-long/corpus and seeds the next campaign.
 FUZZ_RUNS ?= 1000000
