@@ -84,36 +84,34 @@ void PrepareChildSignals(int stderr_fd) {
   });
 }
 
-// The child: the parent's request (one per child), then it waits to be ended.
+// The child: the parent's one request, then it ends (the parent does not wait for that).
 [[noreturn]] void Serve(int fd) {
   g_child_fd = fd;
   // A read that calls exit() (libfclib does on a failed HDF5 call) ends the child at once with
   // that status: registered last, this runs before the exit handlers inherited from the parent
   // (its static destructors, a fuzzer's report of an exiting target), which are not the child's.
   on_exit([](int status, void*) { _exit(status); }, nullptr);
-  for (;;) {
-    Request q;
-    if (!ReadAll(fd, &q, sizeof q) || q.path_bytes > kMaxPath) _exit(0);
-    std::string path(q.path_bytes, '\0');
-    if (!ReadAll(fd, path.data(), path.size())) _exit(0);
-    // A read looping inside a library ends, at the latest, shortly after its time limit.
-    alarm(static_cast<unsigned>(std::min(q.timeout_s, 1e6)) + 2);
-    Reply r{0, 0};
-    std::string message;
-    try {
-      CheckLocalHeapFreeLists(path);  // what libhdf5 would loop on: refused at once
-      q.read(path);
-    } catch (const std::exception& e) {
-      message = e.what();
-      message.resize(std::min<std::size_t>(message.size(), kMaxMessage));
-      r = {kChildError, static_cast<std::uint32_t>(message.size())};
-    }
-    alarm(0);
-    if (!WriteAll(fd, &r, sizeof r) || !WriteAll(fd, message.data(), message.size())) _exit(0);
+  Request q;
+  if (!ReadAll(fd, &q, sizeof q) || q.path_bytes > kMaxPath) _exit(0);
+  std::string path(q.path_bytes, '\0');
+  if (!ReadAll(fd, path.data(), path.size())) _exit(0);
+  // A read looping inside a library ends, at the latest, shortly after its time limit.
+  alarm(static_cast<unsigned>(std::min(q.timeout_s, 1e6)) + 2);
+  Reply r{0, 0};
+  std::string message;
+  try {
+    CheckLocalHeapFreeLists(path);  // what libhdf5 would loop on: refused at once
+    q.read(path);
+  } catch (const std::exception& e) {
+    message = e.what();
+    message.resize(std::min<std::size_t>(message.size(), kMaxMessage));
+    r = {kChildError, static_cast<std::uint32_t>(message.size())};
   }
+  alarm(0);
+  (void)(WriteAll(fd, &r, sizeof r) && WriteAll(fd, message.data(), message.size()));
+  _exit(0);
 }
 
-// The probe: a forked child and the parent's end of the socket between them.
 // Children killed after they answered: reaped later, without waiting, since tearing one down
 // (its copy of the caller's memory) takes milliseconds -- as long as the read itself.
 std::vector<pid_t>& Unreaped() {
@@ -129,6 +127,7 @@ void ReapFinished(std::size_t keep_at_most) {
   }
 }
 
+// The probe: a forked child and the parent's end of the socket between them.
 class ProbeChild {
  public:
   ~ProbeChild() { Dismiss(); }
@@ -143,9 +142,6 @@ class ProbeChild {
     pid_ = -1;
     fd_ = -1;
   }
-
-  pid_t pid() const { return pid_; }
-  bool running() const { return pid_ > 0; }
 
   // False where fork or a socket is unavailable.
   bool Start() {
@@ -261,10 +257,8 @@ std::mutex& ProbeMutex() {
       path, WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
-}  // namespace
-
-namespace {
 std::atomic<double> g_probe_time_base{3.0};
+
 }  // namespace
 
 void SetProbeTimeBase(double seconds) { g_probe_time_base = seconds; }

@@ -138,23 +138,37 @@ TEST(GuardedRead, AForkedProcessProbes) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
+// The shipped Rover4493 fclib file's bytes, to change one and write them back.
+std::vector<char> RoverBytes() {
+  std::ifstream in(std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5", std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string WriteBytes(const std::filesystem::path& path, const std::vector<char>& bytes) {
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path.string();
+}
+
+// ReadFclib's error message, empty when it read the file.
+std::string FclibMessage(const std::string& path) {
+  try {
+    ReadFclib(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // Rover4493 with one byte of its W/x dataset's storage changed (offset 9623, 0 -> 4): every
 // dataset still opens, but libfclib's read fails and it calls exit(1). Found by byte flipping.
 TEST(GuardedRead, FclibFileThatLibfclibCannotReadIsAnError) {
   const auto dir = testing::FreshDir("guarded_fclib");
-  std::ifstream in(std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5", std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<char> bytes = RoverBytes();
   ASSERT_GT(bytes.size(), 9623u);
   ASSERT_EQ(bytes[9623], 0);
   bytes[9623] = 4;
-  const std::string path = (dir / "rover_flipped.hdf5").string();
-  std::ofstream(path, std::ios::binary).write(bytes.data(), bytes.size());
-  std::string msg;
-  try {
-    ReadFclib(path);
-  } catch (const Error& e) {
-    msg = e.what();
-  }
+  const std::string msg = FclibMessage(WriteBytes(dir / "rover_flipped.hdf5", bytes));
   EXPECT_NE(msg.find("rover_flipped.hdf5: reading it ended the reader"), std::string::npos) << msg;
 }
 
@@ -163,31 +177,23 @@ TEST(GuardedRead, FclibFileThatLibfclibCannotReadIsAnError) {
 // nodes until memory ran out; the probe refuses the file before libhdf5 opens it.
 TEST(GuardedRead, LocalHeapFreeListThatLoopsIsRefusedAtOnce) {
   const auto dir = testing::FreshDir("guarded_heap_loop");
-  std::ifstream in(std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5", std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<char> bytes = RoverBytes();
   ASSERT_GT(bytes.size(), 744u);
   ASSERT_EQ(std::string(bytes.data() + 680, 4), "HEAP");
   ASSERT_EQ(bytes[736], 1);  // the block's "next": the end of the list
-  const std::string intact = (dir / "rover.hdf5").string();
-  std::ofstream(intact, std::ios::binary).write(bytes.data(), bytes.size());
+  const std::string intact = WriteBytes(dir / "rover.hdf5", bytes);
   EXPECT_NO_THROW(CheckLocalHeapFreeLists(intact));
   EXPECT_NO_THROW(ReadFclib(intact));
   bytes[736] = 24;  // back to itself
-  const std::string looped = (dir / "rover_heap_loop.hdf5").string();
-  std::ofstream(looped, std::ios::binary).write(bytes.data(), bytes.size());
-  std::string msg;
-  try {
-    ReadFclib(looped);
-  } catch (const Error& e) {
-    msg = e.what();
-  }
+  const std::string looped = WriteBytes(dir / "rover_heap_loop.hdf5", bytes);
+  const std::string msg = FclibMessage(looped);
   EXPECT_NE(msg.find("rover_heap_loop.hdf5: the local heap at byte 680 has a free list that "
                      "loops (back to its block at offset 24): a corrupt file"),
             std::string::npos)
       << msg;
   // A list that ends, however corrupt otherwise, is left to libhdf5's own checks.
   bytes[736] = 0;
-  std::ofstream(looped, std::ios::binary).write(bytes.data(), bytes.size());
+  WriteBytes(looped, bytes);
   EXPECT_NO_THROW(CheckLocalHeapFreeLists(looped));
 }
 
