@@ -91,7 +91,9 @@ void CheckLocalHeapFreeLists(const std::string& path) {
   // the data block's size and free-list head (lengths) and the data block's address (offset).
   constexpr std::size_t kChunk = std::size_t{1} << 20;
   const std::size_t overlap = kHeapSignature.size() - 1;
-  std::vector<char> chunk(kChunk + overlap);
+  // Sized to the file: a fresh megabyte zeroed per probe is a quarter of a small read's cost.
+  std::vector<char> chunk(static_cast<std::size_t>(std::min<std::uint64_t>(kChunk + overlap,
+                                                                           file_size)));
   for (std::uint64_t start = 0; start < file_size; start += kChunk) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(
         kChunk + overlap, file_size - start));
