@@ -95,9 +95,11 @@ fuzz: build
 # in build-fuzz-long/corpus and seeds the next campaign.
 FUZZ_RUNS ?= 1000000
 FUZZ_MAX_SECONDS ?= 0  # a cap per target (0: none)
+FUZZ_WORKERS ?= 1  # processes per target, on one corpus (FUZZ_TARGETS=dataset FUZZ_WORKERS=2)
 fuzz-long: build
 	$(call fuzz_targets_in,build-fuzz-long,undefined)
-	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) ./scripts/fuzz.sh $(BUILD) build-fuzz-long \
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) FUZZ_WORKERS=$(FUZZ_WORKERS) \
+	  ./scripts/fuzz.sh $(BUILD) build-fuzz-long \
 	  $(FUZZ_MAX_SECONDS) $(FUZZ_TARGETS)
 
 # The part of `make sanitize` that CI runs: the readers' tests, which build in

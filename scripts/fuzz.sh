@@ -2,7 +2,8 @@
 # Runs every libFuzzer target (fuzz/) for a while on a seed corpus made from the shipped files:
 #   scripts/fuzz.sh <build> <fuzz-build> <seconds per target> [targets...]
 # FUZZ_RUNS=N runs N executions per target instead (seconds 0: no time limit); FUZZ_JOBS=K
-# runs K targets at once (1 by default).
+# runs K targets at once (1 by default); FUZZ_WORKERS=W runs each target as W processes with
+# their own seeds on one shared corpus, N/W executions each (one target on all cores).
 # A crash, a timeout or an out-of-memory (2 GB) stops that target; its input is kept in
 # fuzz/corpus/<target>/ (the regression corpus that `make test` replays) and the script exits 1.
 set -euo pipefail
@@ -46,8 +47,10 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressio
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=2048"
 runs=${FUZZ_RUNS:-0}
 jobs=${FUZZ_JOBS:-1}
+workers=${FUZZ_WORKERS:-1}
+[[ "$workers" =~ ^[1-9][0-9]*$ ]] || { echo "FUZZ_WORKERS = '$workers': must be a positive integer" >&2; exit 2; }
 limit=(-max_total_time="$seconds")
-[ "$runs" -gt 0 ] && limit=(-runs="$runs" -max_total_time="$seconds")
+[ "$runs" -gt 0 ] && limit=(-runs="$(((runs + workers - 1) / workers))" -max_total_time="$seconds")
 # One target: its verdict line goes to $fuzz_build/fuzz-<target>.verdict, status 1 on a failure.
 fuzz_one() {
   local t=$1
@@ -58,27 +61,46 @@ fuzz_one() {
   local artifacts="$fuzz_build/artifacts/$t"
   rm -rf "$artifacts"
   mkdir -p "$corpus" "$regressions" "$artifacts"
-  local log="$fuzz_build/fuzz-$t.log" verdict rc=0 start=$SECONDS
-  rm -f "$fuzz_build/fuzz-$t.verdict"
-  # -fork=0: one process; ASan's quarantine is what the RSS limit sees.
-  if "$fuzz_build/fuzz_$t" "$corpus" "$seeds/$t" "${limit[@]}" \
+  local verdict rc=0 start=$SECONDS w
+  rm -f "$fuzz_build/fuzz-$t.verdict" "$fuzz_build/fuzz-$t".*log
+  # -fork=0: one process each; ASan's quarantine is what the RSS limit sees. Worker w logs to
+  # fuzz-<target>.log (the first) or fuzz-<target>.<w>.log; libFuzzer seeds each by time and pid.
+  local logs=() wpids=()
+  for ((w = 1; w <= workers; w++)); do
+    local log="$fuzz_build/fuzz-$t.log"
+    [ "$w" -gt 1 ] && log="$fuzz_build/fuzz-$t.$w.log"
+    logs+=("$log")
+    "$fuzz_build/fuzz_$t" "$corpus" "$seeds/$t" "${limit[@]}" \
       -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
-      -artifact_prefix="$artifacts/" >"$log" 2>&1; then
+      -artifact_prefix="$artifacts/" >"$log" 2>&1 &
+    wpids+=($!)
+  done
+  local failed=""
+  for ((w = 0; w < workers; w++)); do
+    wait "${wpids[$w]}" || failed="$failed ${logs[$w]}"
+  done
+  if [ -z "$failed" ]; then
     verdict="0 crashes, 0 timeouts, 0 out-of-memory"
   else
-    verdict="FAILED: $(grep -m1 -E 'ERROR|Deadly|timeout|out-of-memory' "$log" || tail -1 "$log")"
     rc=1
-    local unit
-    unit=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | awk '{print $5}' || true)
-    if [ -n "$unit" ] && [ -f "$unit" ]; then
-      cp "$unit" "$regressions/"
-      verdict="$verdict; input kept as $regressions/$(basename "$unit")"
-    fi
+    local log
+    for log in $failed; do
+      verdict="${verdict:+$verdict; }FAILED: $(grep -m1 -E 'ERROR|Deadly|timeout|out-of-memory' "$log" || tail -1 "$log")"
+      local unit
+      unit=$(grep -o "Test unit written to [^ ]*" "$log" | tail -1 | awk '{print $5}' || true)
+      if [ -n "$unit" ] && [ -f "$unit" ]; then
+        cp "$unit" "$regressions/"
+        verdict="$verdict; input kept as $regressions/$(basename "$unit")"
+      fi
+    done
   fi
+  # Executions and rates of all the workers, added up.
   local n rate
-  n=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
-  rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}' || true)
-  echo "fuzz_$t: ${n:-?} executions in $((SECONDS - start)) s (${rate:-?}/s): $verdict" \
+  n=$(cat "${logs[@]}" | awk '/stat::number_of_executed_units/ {s += $2; k++} END {if (k) print s}')
+  rate=$(cat "${logs[@]}" | awk '/stat::average_exec_per_sec/ {s += $2; k++} END {if (k) print s}')
+  local by=""
+  [ "$workers" -gt 1 ] && by=" by $workers workers"
+  echo "fuzz_$t: ${n:-?} executions$by in $((SECONDS - start)) s (${rate:-?}/s): $verdict" \
     >"$fuzz_build/fuzz-$t.verdict"
   return $rc
 }

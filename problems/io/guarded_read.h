@@ -5,9 +5,11 @@
 //
 // The child is forked for each read, so it holds the caller's exact state (libhdf5's free lists
 // and caches among it) and reads as the caller then will: a read that would crash the caller
-// crashes the child first. A child kept across reads (one fork for many files) drifts from the
-// caller: the dataset fuzzer found a corrupt attribute table on which libhdf5 crashed in the
-// caller (H5A__close, a history-dependent fault) after the long-lived child had read it whole.
+// crashes the child first. After the read the child returns libhdf5's free lists to malloc, so a
+// block that the read released twice (no fault yet, a double free much later) ends it too. A
+// child kept across reads (one fork for many files) drifts from the caller: the dataset fuzzer
+// found a corrupt attribute table on which libhdf5 crashed in the caller (H5A__close, a
+// history-dependent fault) after the long-lived child had read it whole.
 // The fork costs about a millisecond (more under ASan) beside reads that take milliseconds.
 //
 // In a sanitized build (tests under `make sanitize`, the fuzzers) a sanitizer's report on the
