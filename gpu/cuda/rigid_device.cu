@@ -6,7 +6,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ncp::gpu {
@@ -81,40 +83,98 @@ std::string CudaDeviceName() {
 }
 
 struct DeviceSolver::Impl {
-  std::vector<void*> allocations;
+  // Every array of the layout and the scalars live in one allocation, filled by one copy: a
+  // cudaMalloc and a cudaMemcpy per array were a large part of a small problem's setup.
+  struct Piece {
+    void* dst;         // address of the view's pointer, set by Commit
+    const void* host;  // initial contents, or null (zeros)
+    std::size_t offset, bytes;
+  };
+  std::vector<Piece> pieces;
+  std::size_t arena_bytes = 0;
+  void* arena = nullptr;
   BodyView bodies;
   ConstraintView contacts, joints;
-  Scalars* sc = nullptr;       // device
+  Scalars* sc = nullptr;       // device, in the arena
   Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
   cudaStream_t s0 = nullptr, s1 = nullptr;
   cudaEvent_t body_done = nullptr, joints_done = nullptr;
-  std::string error;
+  // One iteration's launches and copy back as a CUDA graph: one launch instead of up to seven
+  // (001 §II-C's iteration is a handful of short kernels, launch-bound on small scenes).
+  cudaGraphExec_t iteration = nullptr;
 
-  template <typename T>
-  T* Copy(const T* host, std::size_t count) {
-    void* d = nullptr;
-    if (count == 0) return nullptr;
-    if (error.empty()) error = Check(cudaMalloc(&d, count * sizeof(T)), "cudaMalloc");
-    if (!error.empty()) return nullptr;
-    allocations.push_back(d);
-    if (host) error = Check(cudaMemcpy(d, host, count * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-    return static_cast<T*>(d);
+  // Room for `count` elements behind `dst` (a view's pointer), from `host` when given.
+  template <typename P>
+  void Reserve(P& dst, const void* host, std::size_t count) {
+    using T = std::remove_pointer_t<P>;
+    dst = nullptr;
+    if (count == 0) return;
+    constexpr std::size_t kAlign = 256;  // cudaMalloc's own alignment, for every array
+    const std::size_t offset = (arena_bytes + kAlign - 1) / kAlign * kAlign;
+    pieces.push_back({static_cast<void*>(&dst), host, offset, count * sizeof(T)});
+    arena_bytes = offset + count * sizeof(T);
   }
-  ConstraintView CopySet(const ConstraintView& h, int nr) {
-    ConstraintView d;
+  void ReserveSet(const ConstraintView& h, ConstraintView& d, int nr) {
     d.n = h.n;
-    d.body = Copy(h.body, 2 * h.n);
-    d.J = Copy(h.J, 2 * nr * 6 * h.n);
-    d.e = Copy(h.e, nr * h.n);
-    d.type = Copy(h.type, h.n);
-    d.mu = Copy(h.mu, h.n), d.stiffness = Copy(h.stiffness, h.n), d.damping = Copy(h.damping, h.n);
-    d.lambda = Copy(h.lambda, nr * h.n);
-    d.w = Copy(h.w, 2 * nr * h.n), d.y = Copy(h.y, 2 * nr * h.n), d.z = Copy(h.z, 2 * nr * h.n);
-    return d;
+    Reserve(d.body, h.body, 2 * h.n);
+    Reserve(d.J, h.J, 2 * nr * 6 * h.n);
+    Reserve(d.e, h.e, nr * h.n);
+    Reserve(d.type, h.type, h.n);
+    Reserve(d.mu, h.mu, h.n), Reserve(d.stiffness, h.stiffness, h.n);
+    Reserve(d.damping, h.damping, h.n);
+    Reserve(d.lambda, h.lambda, nr * h.n);
+    Reserve(d.w, h.w, 2 * nr * h.n), Reserve(d.y, h.y, 2 * nr * h.n);
+    Reserve(d.z, h.z, 2 * nr * h.n);
   }
+  // Allocates the arena, points the views into it and copies the host contents over.
+  std::string Commit() {
+    if (std::string err = Check(cudaMalloc(&arena, arena_bytes), "cudaMalloc"); !err.empty())
+      return err;
+    std::vector<unsigned char> image(arena_bytes, 0);
+    for (const Piece& piece : pieces) {
+      if (piece.host) std::memcpy(image.data() + piece.offset, piece.host, piece.bytes);
+      void* d = static_cast<unsigned char*>(arena) + piece.offset;
+      std::memcpy(piece.dst, &d, sizeof d);  // every view pointer is a plain object pointer
+    }
+    return Check(cudaMemcpy(arena, image.data(), arena_bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+
+  // Bodies first; contacts (s0) and joints (s1) run concurrently after it; the residual, the
+  // β rule and the conditional refactorization follow on s0, then the scalars come back.
+  void Enqueue() {
+    const BodyView& b = bodies;
+    if (b.n) BodyKernel<<<Grid(b.n), kBlock, 0, s0>>>(b, sc);
+    if (joints.n) {
+      cudaEventRecord(body_done, s0);
+      cudaStreamWaitEvent(s1, body_done, 0);
+      ConstraintKernel<1><<<Grid(joints.n), kBlock, 0, s1>>>(joints, b, sc);
+      cudaEventRecord(joints_done, s1);
+    }
+    if (contacts.n) ConstraintKernel<3><<<Grid(contacts.n), kBlock, 0, s0>>>(contacts, b, sc);
+    if (joints.n) cudaStreamWaitEvent(s0, joints_done, 0);
+    if (b.n) ResidualKernel<<<Grid(b.n), kBlock, 0, s0>>>(b, sc);
+    AdaptKernel<<<1, 1, 0, s0>>>(sc);
+    if (b.n) FactorKernel<<<Grid(b.n), kBlock, 0, s0>>>(b, sc);
+    cudaMemcpyAsync(sc_host, sc, sizeof(Scalars), cudaMemcpyDeviceToHost, s0);
+  }
+
+  // Records Enqueue() as a graph; where capture or instantiation fails, Iterate launches the
+  // kernels one by one (the same work).
+  void Capture() {
+    cudaGraph_t graph = nullptr;
+    if (cudaStreamBeginCapture(s0, cudaStreamCaptureModeThreadLocal) == cudaSuccess) {
+      Enqueue();
+      if (cudaStreamEndCapture(s0, &graph) == cudaSuccess && graph != nullptr &&
+          cudaGraphInstantiate(&iteration, graph, 0) != cudaSuccess)
+        iteration = nullptr;
+    }
+    if (graph) cudaGraphDestroy(graph);
+    cudaGetLastError();  // a failed capture is not the solver's error
+  }
+
   ~Impl() {
-    for (void* p : allocations) cudaFree(p);
-    if (sc) cudaFree(sc);
+    if (iteration) cudaGraphExecDestroy(iteration);
+    if (arena) cudaFree(arena);
     if (sc_host) cudaFreeHost(sc_host);
     if (body_done) cudaEventDestroy(body_done);
     if (joints_done) cudaEventDestroy(joints_done);
@@ -129,25 +189,24 @@ DeviceSolver::~DeviceSolver() = default;
 std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
                                  const ConstraintView& hj, const Scalars& sc) {
   Impl& m = *impl_;
-  std::string& err = m.error;
-  err = Check(cudaStreamCreateWithFlags(&m.s0, cudaStreamNonBlocking), "cudaStreamCreate");
+  std::string err = Check(cudaStreamCreateWithFlags(&m.s0, cudaStreamNonBlocking), "cudaStreamCreate");
   if (err.empty()) err = Check(cudaStreamCreateWithFlags(&m.s1, cudaStreamNonBlocking), "cudaStreamCreate");
   if (err.empty()) err = Check(cudaEventCreateWithFlags(&m.body_done, cudaEventDisableTiming), "cudaEventCreate");
   if (err.empty()) err = Check(cudaEventCreateWithFlags(&m.joints_done, cudaEventDisableTiming), "cudaEventCreate");
-  if (err.empty()) err = Check(cudaMalloc(&m.sc, sizeof(Scalars)), "cudaMalloc");
   if (err.empty()) err = Check(cudaMallocHost(&m.sc_host, sizeof(Scalars)), "cudaMallocHost");
   if (!err.empty()) return err;
   BodyView& b = m.bodies;
   b.n = hb.n;
-  b.mass = hb.mass ? m.Copy(hb.mass, 4 * hb.n) : nullptr;
-  b.A = hb.A ? m.Copy(hb.A, kTri * hb.n) : nullptr;
-  b.C = m.Copy(hb.C, kTri * hb.n), b.L = m.Copy(hb.L, kTri * hb.n);
-  b.b = m.Copy(hb.b, 6 * hb.n), b.v = m.Copy(hb.v, 6 * hb.n);
-  b.g = m.Copy(hb.g, 6 * hb.n), b.h = m.Copy(hb.h, 6 * hb.n), b.hold = m.Copy(hb.hold, 6 * hb.n);
-  m.contacts = m.CopySet(hc, 3);
-  m.joints = m.CopySet(hj, 1);
-  *m.sc_host = sc;
-  if (err.empty()) err = Check(cudaMemcpy(m.sc, m.sc_host, sizeof(Scalars), cudaMemcpyHostToDevice), "cudaMemcpy");
+  m.Reserve(b.mass, hb.mass, hb.mass ? 4 * hb.n : 0);
+  m.Reserve(b.A, hb.A, hb.A ? kTri * hb.n : 0);
+  m.Reserve(b.C, hb.C, kTri * hb.n), m.Reserve(b.L, hb.L, kTri * hb.n);
+  m.Reserve(b.b, hb.b, 6 * hb.n), m.Reserve(b.v, hb.v, 6 * hb.n);
+  m.Reserve(b.g, hb.g, 6 * hb.n), m.Reserve(b.h, hb.h, 6 * hb.n);
+  m.Reserve(b.hold, hb.hold, 6 * hb.n);
+  m.ReserveSet(hc, m.contacts, 3);
+  m.ReserveSet(hj, m.joints, 1);
+  m.Reserve(m.sc, &sc, 1);
+  err = m.Commit();
   // A pageable-memory cudaMemcpy may return before its DMA lands, and s0 does not wait for the
   // legacy stream: wait here before the first kernel.
   if (err.empty()) err = Check(cudaDeviceSynchronize(), "upload");
@@ -171,28 +230,19 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   m.sc_host->refactor = 0;
   m.sc_host->refactorizations = 1;
   err = Check(cudaMemcpy(m.sc, m.sc_host, sizeof(Scalars), cudaMemcpyHostToDevice), "cudaMemcpy");
-  return err.empty() ? Check(cudaDeviceSynchronize(), "upload") : err;
+  if (err.empty()) err = Check(cudaDeviceSynchronize(), "upload");
+  if (err.empty()) m.Capture();
+  return err;
 }
 
 std::string DeviceSolver::Iterate(Scalars& out) {
   Impl& m = *impl_;
-  const BodyView& b = m.bodies;
-  // Bodies first; contacts (s0) and joints (s1) run concurrently after it; the residual, the
-  // β rule and the conditional refactorization follow on s0.
-  if (b.n) BodyKernel<<<Grid(b.n), kBlock, 0, m.s0>>>(b, m.sc);
-  if (m.joints.n) {
-    cudaEventRecord(m.body_done, m.s0);
-    cudaStreamWaitEvent(m.s1, m.body_done, 0);
-    ConstraintKernel<1><<<Grid(m.joints.n), kBlock, 0, m.s1>>>(m.joints, b, m.sc);
-    cudaEventRecord(m.joints_done, m.s1);
-  }
-  if (m.contacts.n) ConstraintKernel<3><<<Grid(m.contacts.n), kBlock, 0, m.s0>>>(m.contacts, b, m.sc);
-  if (m.joints.n) cudaStreamWaitEvent(m.s0, m.joints_done, 0);
-  if (b.n) ResidualKernel<<<Grid(b.n), kBlock, 0, m.s0>>>(b, m.sc);
-  AdaptKernel<<<1, 1, 0, m.s0>>>(m.sc);
-  if (b.n) FactorKernel<<<Grid(b.n), kBlock, 0, m.s0>>>(b, m.sc);
-  cudaMemcpyAsync(m.sc_host, m.sc, sizeof(Scalars), cudaMemcpyDeviceToHost, m.s0);
-  std::string err = Check(cudaStreamSynchronize(m.s0), "iteration kernels");
+  std::string err;
+  if (m.iteration)
+    err = Check(cudaGraphLaunch(m.iteration, m.s0), "cudaGraphLaunch");
+  else
+    m.Enqueue();
+  if (err.empty()) err = Check(cudaStreamSynchronize(m.s0), "iteration kernels");
   if (err.empty()) err = Check(cudaGetLastError(), "iteration launch");
   out = *m.sc_host;
   return err;
