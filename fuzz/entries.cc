@@ -27,6 +27,9 @@ const std::string& ScratchPath() {
         std::filesystem::exists("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
     return (dir / ("ncpbench-fuzz-" + std::to_string(getpid()) + ".h5")).string();
   }();
+  // Removed when the fuzzer ends by itself (probe children end with _exit and keep it).
+  static const bool removed_at_exit = (std::atexit([] { std::remove(path.c_str()); }), true);
+  (void)removed_at_exit;
   return path;
 }
 

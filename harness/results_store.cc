@@ -691,19 +691,19 @@ void WriteAtomically(const std::string& path, WriteFn write) {
 }
 
 // Reading a corrupt file's variable-length strings can crash libhdf5 itself (H5HG_read trusts
-// the sizes in the global heap): a results file that did not come from this process is read
-// once in a child first, so that such a file is a one-line error (problems/io/guarded_read.h).
-// The store's own parts are not probed: thousands of forks would dominate a resume.
-void ProbeResults(const std::string& path) {
-  ProbeRead(
-      path,
-      [](const std::string& p) {
-        const ResultsReader reader(p);
-        reader.Attrs();
-        reader.Rows(false);
-        reader.Observations();
-      },
-      ProbeTimeLimit(path));
+// the sizes in the global heap), and a read that does not crash can still damage libhdf5's heap:
+// a results file that did not come from this process is read in a child, which writes what it
+// read to a fresh file, and this process reads only that copy (problems/io/guarded_read.h). The
+// store's own parts are not copied: thousands of forks would dominate a resume.
+void CopyResults(const std::string& in, const std::string& out) {
+  const ResultsReader reader(in);
+  std::map<std::string, std::string> attrs = reader.Attrs();
+  attrs.erase(kFormatAttr);
+  WriteResults(out, reader.Rows(true), attrs, reader.Observations());
+}
+
+std::unique_ptr<TrustedCopy> CopyOf(const std::string& path) {
+  return std::make_unique<TrustedCopy>(path, CopyResults, ProbeTimeLimit(path));
 }
 
 }  // namespace
@@ -715,8 +715,8 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
     // Another process owns the output: read what is done, take no lock, remove nothing.
     std::error_code ec;
     if (fs::exists(path_, ec)) {
-      ProbeResults(path_);
-      for (std::string& key : ResultsReader(path_).JobKeys()) keys_.insert(std::move(key));
+      for (std::string& key : ResultsReader(CopyOf(path_)->path()).JobKeys())
+        keys_.insert(std::move(key));
     }
     for (const std::string& part : PartFiles(parts_dir())) {
       try {
@@ -750,8 +750,8 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   }
   std::error_code ec;
   if (fs::exists(path_, ec)) {
-    ProbeResults(path_);
-    for (std::string& key : ResultsReader(path_).JobKeys()) keys_.insert(std::move(key));
+    existing_ = CopyOf(path_);  // read again by Finalize
+    for (std::string& key : ResultsReader(existing_->path()).JobKeys()) keys_.insert(std::move(key));
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     // Parts are renamed into place whole, so an unreadable one is damage from outside (a full
@@ -843,13 +843,14 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
       merged[key] = {std::move(rows[i]), &reader, "", i};
     }
   };
-  if (fs::exists(path_, ec)) add_file(path_, false);
+  if (existing_) add_file(existing_->path(), false);
+  std::vector<std::unique_ptr<TrustedCopy>> copies;
   for (const std::string& input : inputs) {
     if (fs::equivalent(input, path_, ec)) {
       throw Error(fmt::format("merge: input '{}' is the output itself", input));
     }
-    ProbeResults(input);
-    add_file(input, true);
+    copies.push_back(CopyOf(input));
+    add_file(copies.back()->path(), true);
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     std::vector<RunRecord> rows = ResultsReader(part).Rows(false);
@@ -883,13 +884,11 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
 }
 
 std::vector<RunRecord> ReadResults(const std::string& path) {
-  ProbeResults(path);
-  return ResultsReader(path).Rows(true);
+  return ResultsReader(CopyOf(path)->path()).Rows(true);
 }
 
 std::map<std::string, std::string> ReadRunAttrs(const std::string& path) {
-  ProbeResults(path);
-  std::map<std::string, std::string> attrs = ResultsReader(path).Attrs();
+  std::map<std::string, std::string> attrs = ResultsReader(CopyOf(path)->path()).Attrs();
   attrs.erase(kFormatAttr);
   return attrs;
 }
@@ -906,8 +905,8 @@ void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
 }
 
 ResultsFile ReadResultsFile(const std::string& path) {
-  ProbeResults(path);
-  const ResultsReader reader(path);
+  const std::unique_ptr<TrustedCopy> copy = CopyOf(path);
+  const ResultsReader reader(copy->path());
   ResultsFile f{reader.Attrs(), reader.Rows(true), reader.Observations()};
   f.attrs.erase(kFormatAttr);
   return f;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -36,6 +37,8 @@ struct MergeStats {
   std::size_t rows = 0;      // rows of the merged file
   std::size_t repeated = 0;  // job keys found in more than one input (the later one kept)
 };
+
+class TrustedCopy;  // problems/io/guarded_read.h
 
 class ResultsStore {
  public:
@@ -85,6 +88,7 @@ class ResultsStore {
 
   std::string path_;
   int lock_fd_ = -1;
+  std::unique_ptr<TrustedCopy> existing_;  // the results file there was, as a trusted copy
   std::set<std::string> keys_;
   mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe
 };

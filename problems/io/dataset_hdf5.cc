@@ -388,6 +388,14 @@ void WriteProblem(const Group& problems, const ContactProblem& p, int index) {
     r.SetString("solver", p.reference->solver);
     r.SetDouble("res004", p.reference->res004);
   }
+  if (!p.guesses.empty()) {
+    Group gs = g.Create("guesses");
+    for (std::size_t k = 0; k < p.guesses.size(); ++k) {
+      Group x = gs.Create(std::to_string(k));
+      if (p.guesses[k].v.size() > 0) x.WriteDoubles("v", AsSpan(p.guesses[k].v));
+      x.WriteDoubles("lambda", AsSpan(p.guesses[k].lambda));
+    }
+  }
   const Structure& s = p.structure;
   if (!s.subsystems.empty() || !s.bodies.empty() || !s.blocks.empty()) WriteStructure(g, s);
 }
@@ -428,6 +436,19 @@ ContactProblem ReadProblem(const Group& g) {
     ref.solver = r.GetString("solver");
     ref.res004 = r.GetDouble("res004");
     p.reference = std::move(ref);
+  }
+  if (g.Has("guesses")) {
+    Group gs = g.Open("guesses");
+    const std::size_t count = gs.Children().size();
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::string name = std::to_string(k);
+      if (!gs.Has(name)) gs.Fail(name, fmt::format("missing: {} guesses are named 0..{}", count, count - 1));
+      Group x = gs.Open(name);
+      Guess guess;
+      if (x.Has("v")) guess.v = ReadVec(x, "v");
+      guess.lambda = ReadVec(x, "lambda");
+      p.guesses.push_back(std::move(guess));
+    }
   }
   if (g.Has("structure")) p.structure = ReadStructure(g);
   return p;
@@ -534,14 +555,7 @@ std::vector<ContactProblem> ReadDatasetInProcess(const std::string& path) {
   return out;
 }
 
-}  // namespace
-
-std::vector<ContactProblem> ReadDataset(const std::string& path) {
-  ProbeRead(path, [](const std::string& p) { ReadDatasetInProcess(p); }, ProbeTimeLimit(path));
-  return ReadDatasetInProcess(path);
-}
-
-std::map<std::string, std::string> ReadDatasetAttrs(const std::string& path) {
+std::map<std::string, std::string> ReadDatasetAttrsInProcess(const std::string& path) {
   h5::File f = OpenDataset(path);
   std::map<std::string, std::string> attrs;
   for (const std::string& key : f.root().AttrNames()) {
@@ -549,6 +563,40 @@ std::map<std::string, std::string> ReadDatasetAttrs(const std::string& path) {
     attrs[key] = f.root().GetString(key);
   }
   return attrs;
+}
+
+// The probe child's side of ReadDataset and ReadDatasetAttrs (guarded_read.h, TrustedCopy).
+void CopyDataset(const std::string& in, const std::string& out) {
+  WriteCopy(in, out, ReadDatasetInProcess(in), ReadDatasetAttrsInProcess(in));
+}
+void CopyDatasetAttrs(const std::string& in, const std::string& out) {
+  WriteCopy(in, out, {}, ReadDatasetAttrsInProcess(in));
+}
+
+}  // namespace
+
+void WriteCopy(const std::string& in, const std::string& out,
+               const std::vector<ContactProblem>& problems,
+               const std::map<std::string, std::string>& attrs) {
+  try {
+    WriteDataset(out, problems, attrs);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: read, but its problems cannot be written again ({})", in, e.what()));
+  }
+}
+
+std::vector<ContactProblem> ReadDatasetUnguarded(const std::string& path) {
+  return ReadDatasetInProcess(path);
+}
+
+std::vector<ContactProblem> ReadDataset(const std::string& path) {
+  const TrustedCopy copy(path, CopyDataset, ProbeTimeLimit(path));
+  return ReadDatasetUnguarded(copy.path());
+}
+
+std::map<std::string, std::string> ReadDatasetAttrs(const std::string& path) {
+  const TrustedCopy copy(path, CopyDatasetAttrs, ProbeTimeLimit(path));
+  return ReadDatasetAttrsInProcess(copy.path());
 }
 
 bool IsNcpbenchDataset(const std::string& path) {

@@ -36,4 +36,13 @@ std::map<std::string, std::string> ReadDatasetAttrs(const std::string& path);
 // True when `path` is an HDF5 file whose root attribute format is "ncpbench-dataset". Never throws.
 bool IsNcpbenchDataset(const std::string& path);
 
+// ReadDataset and ReadFclib read a file through a trusted copy (guarded_read.h): a child reads
+// the file and writes what it read with WriteCopy; the caller reads the copy with
+// ReadDatasetUnguarded, which runs libhdf5 in the calling process: only for files of the suite's
+// own writer, or inside the probe's child.
+void WriteCopy(const std::string& in, const std::string& out,
+               const std::vector<ContactProblem>& problems,
+               const std::map<std::string, std::string>& attrs = {});
+std::vector<ContactProblem> ReadDatasetUnguarded(const std::string& path);
+
 }  // namespace ncp

@@ -527,8 +527,11 @@ ContactProblem ReadFclibInProcess(const std::string& path) {
 }  // namespace
 
 ContactProblem ReadFclib(const std::string& path) {
-  ProbeRead(path, [](const std::string& p) { ReadFclibInProcess(p); }, ProbeTimeLimit(path));
-  return ReadFclibInProcess(path);
+  const TrustedCopy copy(
+      path, [](const std::string& in, const std::string& out) { WriteCopy(in, out, {ReadFclibInProcess(in)}); },
+      ProbeTimeLimit(path));
+  std::vector<ContactProblem> problems = ReadDatasetUnguarded(copy.path());
+  return std::move(problems.at(0));
 }
 
 void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
@@ -676,19 +679,30 @@ bool IsFclibFile(const std::string& path) {
 }
 
 std::vector<ContactProblem> LoadProblems(const std::string& path) {
-  bool dataset = false, fclib = false;
-  {
-    // Opening first gives the precise reason for a missing, non-HDF5 or truncated file.
-    h5::File f = h5::File::OpenReadOnly(path);
-    dataset = f.root().HasAttr("format");
-    fclib = f.root().HasGroup("fclib_global") || f.root().HasGroup("fclib_local");
-  }
-  if (dataset) return ReadDataset(path);
-  if (fclib) return {ReadFclib(path)};
-  throw Error(
-      fmt::format("{}: neither an ncpbench dataset (root attribute 'format') nor an fclib "
-                  "file (group /fclib_global or /fclib_local)",
-                  path));
+  // Which kind of file it is, read in the probe's child too: even its root can be corrupt.
+  const TrustedCopy copy(
+      path,
+      [](const std::string& in, const std::string& out) {
+        bool dataset = false, fclib = false;
+        {
+          // Opening first gives the precise reason for a missing, non-HDF5 or truncated file.
+          h5::File f = h5::File::OpenReadOnly(in);
+          dataset = f.root().HasAttr("format");
+          fclib = f.root().HasGroup("fclib_global") || f.root().HasGroup("fclib_local");
+        }
+        if (dataset) {
+          WriteCopy(in, out, ReadDatasetUnguarded(in));
+        } else if (fclib) {
+          WriteCopy(in, out, {ReadFclibInProcess(in)});
+        } else {
+          throw Error(
+              fmt::format("{}: neither an ncpbench dataset (root attribute 'format') nor an fclib "
+                          "file (group /fclib_global or /fclib_local)",
+                          in));
+        }
+      },
+      ProbeTimeLimit(path));
+  return ReadDatasetUnguarded(copy.path());
 }
 
 }  // namespace ncp

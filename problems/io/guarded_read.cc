@@ -37,9 +37,9 @@ constexpr std::uint32_t kMaxMessage = 4096;
 constexpr std::uint32_t kMaxPath = 1 << 16;
 
 struct Request {
-  ProbeFn read;
+  ConvertFn convert;
   double timeout_s;
-  std::uint32_t path_bytes;
+  std::uint32_t path_bytes, out_bytes;
 };
 struct Reply {
   std::int32_t code;
@@ -78,7 +78,7 @@ int g_child_fd = -1;  // the child's end of the socket, for a sanitizer's report
 // own code is printed on the parent's stderr and sent to the parent, which stops
 // (probe_sanitizer.h): the probe must not hide it.
 void PrepareChildSignals(int stderr_fd) {
-  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM}) signal(sig, SIG_DFL);
+  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM}) signal(sig, SIG_DFL);
   WatchSanitizerReports(stderr_fd, [] {
     const Reply r{kChildSanitizer, 0};
     (void)!send(g_child_fd, &r, sizeof r, MSG_NOSIGNAL);
@@ -93,16 +93,16 @@ void PrepareChildSignals(int stderr_fd) {
   // (its static destructors, a fuzzer's report of an exiting target), which are not the child's.
   on_exit([](int status, void*) { _exit(status); }, nullptr);
   Request q;
-  if (!ReadAll(fd, &q, sizeof q) || q.path_bytes > kMaxPath) _exit(0);
-  std::string path(q.path_bytes, '\0');
-  if (!ReadAll(fd, path.data(), path.size())) _exit(0);
+  if (!ReadAll(fd, &q, sizeof q) || q.path_bytes > kMaxPath || q.out_bytes > kMaxPath) _exit(0);
+  std::string path(q.path_bytes, '\0'), out(q.out_bytes, '\0');
+  if (!ReadAll(fd, path.data(), path.size()) || !ReadAll(fd, out.data(), out.size())) _exit(0);
   // A read looping inside a library ends, at the latest, shortly after its time limit.
   alarm(static_cast<unsigned>(std::min(q.timeout_s, 1e6)) + 2);
   Reply r{0, 0};
   std::string message;
   try {
     CheckLocalHeapFreeLists(path);  // what libhdf5 would loop on: refused at once
-    q.read(path);
+    q.convert(path, out);
     // A corrupt file can make libhdf5 put one block on its free lists twice without a fault in
     // the read; the caller, reading the same file, would then fail much later (the dataset
     // fuzzer saw a double free when the library shut down, 372 617 reads on). Returning the
@@ -195,10 +195,12 @@ class ProbeChild {
 
   enum class Result { kRead, kThrew, kEnded, kTimedOut, kSanitizer };
   // One request. kEnded: the child is gone (status in `status`); kTimedOut: it was killed.
-  Result Ask(const std::string& path, ProbeFn read, double timeout_s, std::string& message,
-             int& status) {
-    const Request q{read, timeout_s, static_cast<std::uint32_t>(path.size())};
-    if (!WriteAll(fd_, &q, sizeof q) || !WriteAll(fd_, path.data(), path.size())) {
+  Result Ask(const std::string& path, const std::string& out, ConvertFn convert,
+             double timeout_s, std::string& message, int& status) {
+    const Request q{convert, timeout_s, static_cast<std::uint32_t>(path.size()),
+                    static_cast<std::uint32_t>(out.size())};
+    if (!WriteAll(fd_, &q, sizeof q) || !WriteAll(fd_, path.data(), path.size()) ||
+        !WriteAll(fd_, out.data(), out.size())) {
       status = Stop();
       return Result::kEnded;
     }
@@ -275,18 +277,23 @@ double ProbeTimeLimit(const std::string& path) {
   return g_probe_time_base + 2.0 * (ec ? 0.0 : static_cast<double>(bytes) / 1e6);
 }
 
-void ProbeRead(const std::string& path, ProbeFn read, double timeout_s) {
-  if (path.size() > kMaxPath) throw Error(fmt::format("{}...: path too long", path.substr(0, 80)));
+namespace {
+
+// Runs the conversion of `path` into `out` in a forked child. False where fork is unavailable
+// (nothing ran); throws ncp::Error when the child refused the file or ended.
+bool Probe(const std::string& path, const std::string& out, ConvertFn convert, double timeout_s) {
+  if (path.size() > kMaxPath || out.size() > kMaxPath)
+    throw Error(fmt::format("{}...: path too long", path.substr(0, 80)));
   // One probe at a time: a fork while another thread probes would copy its half-done state.
   const std::lock_guard<std::mutex> lock(ProbeMutex());
   ReapFinished(/*keep_at_most=*/8);
   ProbeChild child;  // forked now and ended on return, whatever happens
-  if (!child.Start()) return;  // no fork here: the caller reads unguarded
+  if (!child.Start()) return false;
   std::string message;
   int status = 0;
-  switch (child.Ask(path, read, timeout_s, message, status)) {
+  switch (child.Ask(path, out, convert, timeout_s, message, status)) {
     case ProbeChild::Result::kRead:
-      return;
+      return true;
     case ProbeChild::Result::kThrew:
       throw Error(message);
     case ProbeChild::Result::kSanitizer:
@@ -300,6 +307,47 @@ void ProbeRead(const std::string& path, ProbeFn read, double timeout_s) {
     case ProbeChild::Result::kEnded:
       ThrowEnded(path, status);
   }
+  return true;
+}
+
+// A fresh private folder for a trusted copy: in $TMPDIR when set, else in /dev/shm where there is
+// one (a copy is read right away); the copy and whatever temporary files its writer left go with
+// the folder.
+std::string CopyFolder() {
+  std::error_code ec;
+  std::filesystem::path base;
+  if (const char* tmpdir = std::getenv("TMPDIR"); tmpdir != nullptr && *tmpdir != '\0')
+    base = tmpdir;
+  else if (std::filesystem::is_directory("/dev/shm", ec) && access("/dev/shm", W_OK) == 0)
+    base = "/dev/shm";
+  else
+    base = std::filesystem::temp_directory_path(ec);
+  std::string pattern = (base / "ncpbench-copy-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw Error(fmt::format("{}: cannot create a folder for a file's trusted copy: {}",
+                            base.string(), std::strerror(errno)));
+  return pattern;
+}
+
+}  // namespace
+
+TrustedCopy::TrustedCopy(const std::string& path, ConvertFn convert, double timeout_s)
+    : folder_(CopyFolder()), path_(folder_ + "/copy.h5") {
+  try {
+    // Without fork the conversion runs here: the caller then reads the copy as it would have
+    // read the file.
+    if (!Probe(path, path_, convert, timeout_s)) convert(path, path_);
+  } catch (...) {
+    Remove();
+    throw;
+  }
+}
+
+TrustedCopy::~TrustedCopy() { Remove(); }
+
+void TrustedCopy::Remove() {
+  std::error_code ec;
+  std::filesystem::remove_all(folder_, ec);
 }
 
 }  // namespace ncp

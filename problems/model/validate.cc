@@ -224,6 +224,23 @@ std::string ValidateFinite(const ContactProblem& p) {
   return {};
 }
 
+namespace {
+
+// Sizes and values of the shipped initial guesses: v empty or n (none in the local form), λ m.
+std::string CheckGuesses(const ContactProblem& p, int n, int m) {
+  for (std::size_t k = 0; k < p.guesses.size(); ++k) {
+    const Guess& g = p.guesses[k];
+    const std::string v = fmt::format("guesses[{}].v", k), lambda = fmt::format("guesses[{}].lambda", k);
+    if (g.v.size() != 0 && g.v.size() != n) return SizeError(v.c_str(), n, g.v.size());
+    if (g.lambda.size() != m) return SizeError(lambda.c_str(), m, g.lambda.size());
+    if (!g.v.allFinite() || !g.lambda.allFinite())
+      return fmt::format("guesses[{}]: v or lambda has a non-finite entry", k);
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
   if (!(std::isfinite(p.meta.dt) && p.meta.dt >= 0.0))
     return fmt::format("meta.dt = {}: must be finite and >= 0", p.meta.dt);
@@ -239,7 +256,7 @@ std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
       return SizeError("reference.lambda", m, p.reference->lambda.size());
     if (p.reference && !p.reference->lambda.allFinite())
       return "reference.lambda: a non-finite entry";
-    return {};
+    return CheckGuesses(p, 0, m);
   }
   const int n = p.A.rows();
   if (n == 0) return "A: empty (0x0): a global problem needs at least one dof";
@@ -259,6 +276,7 @@ std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
     if (!p.reference->v.allFinite() || !p.reference->lambda.allFinite())
       return "reference: v or lambda has a non-finite entry";
   }
+  if (!(err = CheckGuesses(p, n, m)).empty()) return err;
   if (!p.structure.empty()) return CheckStructure(p, opt.structure_tol);
   return {};
 }

@@ -80,6 +80,9 @@ ContactProblem MakeGlobalProblem(const std::string& name) {
   ref.solver = "manufactured";
   ref.res004 = 1.5e-13;
   p.reference = ref;
+  // More than ten guesses: their order is not the names' order as strings ("10" < "2").
+  for (int k = 0; k < 11; ++k)
+    p.guesses.push_back({k % 2 ? Vec() : Vec::Constant(n, 0.5 * k), Vec::Constant(m, -1.0 * k)});
 
   p.structure.subsystems = {{0, 3, "rigid"}, {3, 3, "articulated"}};
   Structure::Body b0;
@@ -120,6 +123,7 @@ ContactProblem MakeLocalProblem(const std::string& name) {
   p.q = Vec::LinSpaced(6, -0.5, 0.5);
   AddConstraint(p.constraints, ConstraintType::kContact, 0.3);
   AddConstraint(p.constraints, ConstraintType::kContact, 0.7);
+  p.guesses = {{Vec(), Vec::Constant(6, 0.25)}};  // fclib's local guesses: λ alone
   p.meta.name = name;
   p.meta.scenario = "fclib";
   return p;
@@ -157,6 +161,11 @@ void ExpectSameProblem(const ContactProblem& a, const ContactProblem& b) {
     ExpectSameVec(a.reference->lambda, b.reference->lambda, "reference.lambda");
     EXPECT_EQ(a.reference->solver, b.reference->solver);
     EXPECT_TRUE(SameBits(&a.reference->res004, &b.reference->res004, 1));
+  }
+  ASSERT_EQ(a.guesses.size(), b.guesses.size());
+  for (std::size_t k = 0; k < a.guesses.size(); ++k) {
+    ExpectSameVec(a.guesses[k].v, b.guesses[k].v, "guess v");
+    ExpectSameVec(a.guesses[k].lambda, b.guesses[k].lambda, "guess lambda");
   }
   const Structure &s = a.structure, &t = b.structure;
   ASSERT_EQ(s.subsystems.size(), t.subsystems.size());

@@ -1,5 +1,6 @@
 // A read that would end the process (libfclib's exit(1) on a failed HDF5 call, a crash inside
-// libhdf5) is probed in a child first and becomes a one-line ncp::Error in the caller.
+// libhdf5) runs in a child and becomes a one-line ncp::Error in the caller; the caller reads only
+// the copy the child wrote.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -23,9 +24,12 @@
 namespace ncp {
 namespace {
 
-std::string ProbeMessage(ProbeFn read, double timeout_s = 300.0) {
+// The conversions below stand for reads: they take the input's name and write nothing.
+using ReadFn = void (*)(const std::string&, const std::string&);
+
+std::string ProbeMessage(ReadFn read, double timeout_s = 300.0) {
   try {
-    ProbeRead("f.h5", read, timeout_s);
+    const TrustedCopy copy("f.h5", read, timeout_s);
   } catch (const Error& e) {
     return e.what();
   }
@@ -33,16 +37,16 @@ std::string ProbeMessage(ProbeFn read, double timeout_s = 300.0) {
 }
 
 TEST(GuardedRead, ChildOutcomesBecomeOneLineErrors) {
-  EXPECT_EQ(ProbeMessage([](const std::string&) {}), "");
-  EXPECT_EQ(ProbeMessage([](const std::string& p) { throw Error(p + ": /x: missing dataset"); }),
+  EXPECT_EQ(ProbeMessage([](const std::string&, const std::string&) {}), "");
+  EXPECT_EQ(ProbeMessage([](const std::string& p, const std::string&) { throw Error(p + ": /x: missing dataset"); }),
             "f.h5: /x: missing dataset");
-  const std::string exited = ProbeMessage([](const std::string&) { std::exit(1); });
+  const std::string exited = ProbeMessage([](const std::string&, const std::string&) { std::exit(1); });
   EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 1"), std::string::npos) << exited;
-  const std::string crashed = ProbeMessage([](const std::string&) { std::raise(SIGSEGV); });
+  const std::string crashed = ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); });
   // A plain signal in every build: a sanitizer does not report a fault inside the probe.
   EXPECT_NE(crashed.find("f.h5: reading it ended the reader (signal 11"), std::string::npos)
       << crashed;
-  const std::string hung = ProbeMessage([](const std::string&) { for (;;) pause(); }, 0.2);
+  const std::string hung = ProbeMessage([](const std::string&, const std::string&) { for (;;) pause(); }, 0.2);
   EXPECT_NE(hung.find("took more than 0.2 s"), std::string::npos) << hung;
   for (const std::string& m : {exited, crashed, hung}) EXPECT_EQ(m.find('\n'), std::string::npos);
 }
@@ -90,13 +94,13 @@ TEST(GuardedRead, SanitizerReportsOnLibhdf5AreTheLibrarys) {
 // and the caller stops, instead of the file being called corrupt (which would hide it from the
 // fuzzers, whose reads all go through the probe first).
 TEST(GuardedReadDeathTest, SanitizerReportInTheProbeStopsTheCaller) {
-  EXPECT_DEATH(ProbeRead("f.h5",
-                         [](const std::string&) {
-                           char* p = new char[4];
-                           volatile std::size_t past_end = 4;  // unknown to the compiler
-                           p[past_end] = 1;                    // heap-buffer-overflow
-                           delete[] p;
-                         }),
+  EXPECT_DEATH(TrustedCopy("f.h5",
+                            [](const std::string&, const std::string&) {
+                              char* p = new char[4];
+                              volatile std::size_t past_end = 4;  // unknown to the compiler
+                              p[past_end] = 1;                    // heap-buffer-overflow
+                              delete[] p;
+                            }),
                // ASan's report, or UBSan's (gcc's object-size check sees the store first).
                "(heap-buffer-overflow|runtime error)(.|\n)*f.h5: a sanitizer reported an error");
 }
@@ -107,21 +111,62 @@ TEST(GuardedReadDeathTest, SanitizerReportInTheProbeStopsTheCaller) {
 // next read a working one.
 int g_reads_in_this_process = 0;  // each child's own copy counts; the test process never reads
 TEST(GuardedRead, EveryReadGetsAFreshCopyOfTheCaller) {
-  auto second_read_in_a_child_dies = [](const std::string&) {
+  auto second_read_in_a_child_dies = [](const std::string&, const std::string&) {
     if (++g_reads_in_this_process > 1) std::raise(SIGKILL);
   };
   for (int i = 0; i < 20; ++i) EXPECT_EQ(ProbeMessage(second_read_in_a_child_dies), "") << i;
-  EXPECT_NE(ProbeMessage([](const std::string&) { std::_Exit(3); }).find("(exit 3"),
+  EXPECT_NE(ProbeMessage([](const std::string&, const std::string&) { std::_Exit(3); }).find("(exit 3"),
             std::string::npos);
   EXPECT_EQ(ProbeMessage(second_read_in_a_child_dies), "");
-  EXPECT_NE(ProbeMessage([](const std::string&) { for (;;) pause(); }, 0.2), "");
+  EXPECT_NE(ProbeMessage([](const std::string&, const std::string&) { for (;;) pause(); }, 0.2), "");
   EXPECT_EQ(ProbeMessage(second_read_in_a_child_dies), "");
-  const std::string killed = ProbeMessage([](const std::string&) { std::raise(SIGKILL); });
+  const std::string killed = ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGKILL); });
   EXPECT_NE(killed.find("f.h5: reading it ended the reader (signal 9"), std::string::npos)
       << killed;
-  const std::string exited = ProbeMessage([](const std::string&) { std::exit(4); });
+  const std::string exited = ProbeMessage([](const std::string&, const std::string&) { std::exit(4); });
   EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 4"), std::string::npos) << exited;
   EXPECT_EQ(g_reads_in_this_process, 0);
+}
+
+// The caller gets what the child wrote, in a folder of its own that goes with the copy; a read
+// that fails leaves no folder behind.
+int g_conversions_in_this_process = 0;
+TEST(GuardedRead, TheCallerReadsTheCopyTheChildWrote) {
+  const auto dir = testing::FreshDir("guarded_copy");
+  const std::string tmpdir = (dir / "tmp").string();
+  std::filesystem::create_directories(tmpdir);
+  const char* old_tmpdir = std::getenv("TMPDIR");
+  const std::string saved = old_tmpdir ? old_tmpdir : "";
+  setenv("TMPDIR", tmpdir.c_str(), 1);
+  std::string copied, folder;
+  {
+    const TrustedCopy copy("in.h5", [](const std::string& in, const std::string& out) {
+      ++g_conversions_in_this_process;
+      std::ofstream(out) << "read from " << in;
+    });
+    std::ifstream in(copy.path());
+    std::getline(in, copied);
+    folder = std::filesystem::path(copy.path()).parent_path().string();
+    EXPECT_EQ(std::filesystem::path(folder).parent_path().string(), tmpdir);
+  }
+  EXPECT_EQ(copied, "read from in.h5");
+  EXPECT_EQ(g_conversions_in_this_process, 0);  // it ran in the child
+  EXPECT_FALSE(std::filesystem::exists(folder));
+  for (ReadFn fails : {+[](const std::string&, const std::string& out) {
+                         std::ofstream(out) << "half";
+                         throw Error("in.h5: /x: corrupt");
+                       },
+                       +[](const std::string&, const std::string& out) {
+                         std::ofstream(out) << "half";
+                         std::raise(SIGSEGV);
+                       }}) {
+    EXPECT_NE(ProbeMessage(fails), "");
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(tmpdir));
+  if (old_tmpdir)
+    setenv("TMPDIR", saved.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
 }
 
 // A process forked from the caller (a death test, a guarded worker) probes as well.
@@ -129,8 +174,8 @@ TEST(GuardedRead, AForkedProcessProbes) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    const bool ok = ProbeMessage([](const std::string&) {}).empty() &&
-                    !ProbeMessage([](const std::string&) { std::_Exit(3); }).empty();
+    const bool ok = ProbeMessage([](const std::string&, const std::string&) {}).empty() &&
+                    !ProbeMessage([](const std::string&, const std::string&) { std::_Exit(3); }).empty();
     std::_Exit(ok ? 0 : 1);
   }
   int status = 0;

@@ -120,6 +120,21 @@ TEST(Validate, NonFiniteOrImpossibleValuesAreRefused) {
     EXPECT_EQ(Validate(p), "reference: v or lambda has a non-finite entry");
   }
   {
+    // Shipped guesses: v of n entries or none, λ of m, all finite.
+    ContactProblem p = Good();
+    const int n = p.num_dofs(), m = p.num_rows();
+    p.guesses = {{Vec(), Vec::Zero(m)}, {Vec::Zero(n), Vec::Zero(m)}};
+    EXPECT_EQ(Validate(p), "");
+    p.guesses[1].v = Vec::Zero(n + 1);
+    EXPECT_NE(Validate(p).find("guesses[1].v"), std::string::npos) << Validate(p);
+    p.guesses[1].v = Vec::Zero(n);
+    p.guesses[0].lambda = Vec::Zero(m - 1);
+    EXPECT_NE(Validate(p).find("guesses[0].lambda"), std::string::npos) << Validate(p);
+    p.guesses[0].lambda = Vec::Zero(m);
+    p.guesses[1].lambda[0] = std::nan("");
+    EXPECT_EQ(Validate(p), "guesses[1]: v or lambda has a non-finite entry");
+  }
+  {
     ContactProblem p = Good();
     const int bilateral = p.num_constraints() - 1 - 6;  // some non-contact row
     ASSERT_NE(p.constraints[bilateral].type, ConstraintType::kContact);
