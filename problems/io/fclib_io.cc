@@ -524,12 +524,15 @@ ContactProblem ReadFclibInProcess(const std::string& path) {
   return p;
 }
 
+// The conversion a trusted copy of an fclib file is made by (in the probe's child).
+void CopyFclib(const std::string& in, const std::string& out) {
+  WriteCopy(in, out, {ReadFclibInProcess(in)});
+}
+
 }  // namespace
 
 ContactProblem ReadFclib(const std::string& path) {
-  const TrustedCopy copy(
-      path, [](const std::string& in, const std::string& out) { WriteCopy(in, out, {ReadFclibInProcess(in)}); },
-      ProbeTimeLimit(path));
+  const TrustedCopy copy(path, CopyFclib, ProbeTimeLimit(path));
   std::vector<ContactProblem> problems = ReadDatasetUnguarded(copy.path());
   return std::move(problems.at(0));
 }
@@ -693,7 +696,7 @@ std::vector<ContactProblem> LoadProblems(const std::string& path) {
         if (dataset) {
           WriteCopy(in, out, ReadDatasetUnguarded(in));
         } else if (fclib) {
-          WriteCopy(in, out, {ReadFclibInProcess(in)});
+          CopyFclib(in, out);
         } else {
           throw Error(
               fmt::format("{}: neither an ncpbench dataset (root attribute 'format') nor an fclib "

@@ -310,9 +310,34 @@ bool Probe(const std::string& path, const std::string& out, ConvertFn convert, d
   return true;
 }
 
+constexpr const char* kCopyPrefix = "ncpbench-copy-";
+
+// Folders of copies whose process was killed before it could remove them (kill -9 in a sweep):
+// named for a process that no longer exists and older than an hour (a copy is read right after it
+// is made; the age spares a live process in another pid namespace sharing the folder). Swept before
+// each copy (a listing of a small folder), so that /dev/shm (memory) does not fill up with them.
+void SweepStaleCopies(const std::filesystem::path& base) {
+  std::error_code ec;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (auto it = std::filesystem::directory_iterator(base, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::filesystem::path& folder = it->path();
+    const std::string name = folder.filename().string();
+    if (name.rfind(kCopyPrefix, 0) != 0) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + std::strlen(kCopyPrefix), &end, 10);
+    if (pid <= 0 || pid > INT32_MAX || *end != '-' || pid == getpid()) continue;
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code age_ec;
+    const auto written = std::filesystem::last_write_time(folder, age_ec);
+    if (age_ec || now - written < std::chrono::hours(1)) continue;
+    std::filesystem::remove_all(folder, age_ec);
+  }
+}
+
 // A fresh private folder for a trusted copy: in $TMPDIR when set, else in /dev/shm where there is
 // one (a copy is read right away); the copy and whatever temporary files its writer left go with
-// the folder.
+// the folder. Its name carries the process id, for SweepStaleCopies.
 std::string CopyFolder() {
   std::error_code ec;
   std::filesystem::path base;
@@ -322,7 +347,8 @@ std::string CopyFolder() {
     base = "/dev/shm";
   else
     base = std::filesystem::temp_directory_path(ec);
-  std::string pattern = (base / "ncpbench-copy-XXXXXX").string();
+  SweepStaleCopies(base);
+  std::string pattern = (base / fmt::format("{}{}-XXXXXX", kCopyPrefix, getpid())).string();
   if (mkdtemp(pattern.data()) == nullptr)
     throw Error(fmt::format("{}: cannot create a folder for a file's trusted copy: {}",
                             base.string(), std::strerror(errno)));

@@ -1,11 +1,14 @@
 // A read that would end the process (libfclib's exit(1) on a failed HDF5 call, a crash inside
 // libhdf5) runs in a child and becomes a one-line ncp::Error in the caller; the caller reads only
 // the copy the child wrote.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -128,16 +131,36 @@ TEST(GuardedRead, EveryReadGetsAFreshCopyOfTheCaller) {
   EXPECT_EQ(g_reads_in_this_process, 0);
 }
 
+// TMPDIR set to a fresh folder for one test, restored after it.
+class ScopedTmpdir {
+ public:
+  explicit ScopedTmpdir(const std::string& name)
+      : path_((testing::FreshDir(name) / "tmp").string()) {
+    std::filesystem::create_directories(path_);
+    const char* old = std::getenv("TMPDIR");
+    had_ = old != nullptr;
+    if (had_) saved_ = old;
+    setenv("TMPDIR", path_.c_str(), 1);
+  }
+  ~ScopedTmpdir() {
+    if (had_)
+      setenv("TMPDIR", saved_.c_str(), 1);
+    else
+      unsetenv("TMPDIR");
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, saved_;
+  bool had_ = false;
+};
+
 // The caller gets what the child wrote, in a folder of its own that goes with the copy; a read
 // that fails leaves no folder behind.
 int g_conversions_in_this_process = 0;
 TEST(GuardedRead, TheCallerReadsTheCopyTheChildWrote) {
-  const auto dir = testing::FreshDir("guarded_copy");
-  const std::string tmpdir = (dir / "tmp").string();
-  std::filesystem::create_directories(tmpdir);
-  const char* old_tmpdir = std::getenv("TMPDIR");
-  const std::string saved = old_tmpdir ? old_tmpdir : "";
-  setenv("TMPDIR", tmpdir.c_str(), 1);
+  const ScopedTmpdir scoped("guarded_copy");
+  const std::string& tmpdir = scoped.path();
   std::string copied, folder;
   {
     const TrustedCopy copy("in.h5", [](const std::string& in, const std::string& out) {
@@ -163,10 +186,39 @@ TEST(GuardedRead, TheCallerReadsTheCopyTheChildWrote) {
     EXPECT_NE(ProbeMessage(fails), "");
   }
   EXPECT_TRUE(std::filesystem::is_empty(tmpdir));
-  if (old_tmpdir)
-    setenv("TMPDIR", saved.c_str(), 1);
-  else
-    unsetenv("TMPDIR");
+}
+
+// A process killed while it held a copy leaves the copy's folder; the next copy removes such
+// folders once their process has ended and they are an hour old, and only those.
+TEST(GuardedRead, FoldersLeftByEndedProcessesAreRemoved) {
+  const ScopedTmpdir scoped("guarded_stale");
+  const std::filesystem::path tmpdir = scoped.path();
+  const pid_t ended = fork();
+  ASSERT_GE(ended, 0);
+  if (ended == 0) _exit(0);
+  ASSERT_EQ(waitpid(ended, nullptr, 0), ended);
+  const auto two_hours_ago = std::filesystem::file_time_type::clock::now() - std::chrono::hours(2);
+  const auto make = [&](const std::string& name, bool old) {
+    std::filesystem::create_directories(tmpdir / name);
+    std::ofstream(tmpdir / name / "copy.h5") << "x";
+    if (old) std::filesystem::last_write_time(tmpdir / name, two_hours_ago);
+  };
+  const std::string dead = fmt::format("ncpbench-copy-{}-", ended);
+  const std::string live = fmt::format("ncpbench-copy-{}-", getppid());
+  make(dead + "old", true);     // removed
+  make(dead + "recent", false);  // kept: may still be read (another pid namespace)
+  make(live + "old", true);     // kept: its process runs
+  make("ncpbench-copy-notapid", true);
+  make("other-" + dead, true);
+  { const TrustedCopy copy("in.h5", [](const std::string&, const std::string&) {}); }
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(tmpdir))
+    left.push_back(entry.path().filename().string());
+  std::vector<std::string> kept{dead + "recent", live + "old", "ncpbench-copy-notapid",
+                                "other-" + dead};
+  std::sort(left.begin(), left.end());
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(left, kept);
 }
 
 // A process forked from the caller (a death test, a guarded worker) probes as well.
