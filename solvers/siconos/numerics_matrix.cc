@@ -17,6 +17,9 @@ NumericsMatrix* ToNumerics(const SpMat& a) {
   NumericsMatrix* m = NM_create(NM_SPARSE, static_cast<int>(a.rows()), static_cast<int>(a.cols()));
   NM_triplet_alloc(m, static_cast<CS_INT>(a.nonZeros()));
   m->matrix2->origin = NSM_TRIPLET;
+  // Siconos' CSparse LU, not its default MUMPS: Siconos 4.4 leaves the MUMPS instances it
+  // creates for a matrix unterminated (fc3d ADMM kept ~53 kB more per call on Box_Stacks).
+  NM_setSparseSolver(m, NSM_CSPARSE);
   for (int k = 0; k < a.outerSize(); ++k)
     for (SpMat::InnerIterator it(a, k); it; ++it)
       NM_entry(m, static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());

@@ -11,7 +11,8 @@ struct SolverOptions;
 
 namespace ncp::siconos {
 
-// A Siconos sparse (triplet) matrix holding a copy of `a`; the caller owns it (NM_free).
+// A Siconos sparse (triplet) matrix holding a copy of `a`, factorized by Siconos' CSparse LU; the
+// caller owns it (NM_free).
 NumericsMatrix* ToNumerics(const SpMat& a);
 // malloc'ed copy of `x` (Siconos frees problem vectors with free()).
 double* MallocCopy(const Vec& x);

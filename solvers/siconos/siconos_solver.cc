@@ -138,8 +138,9 @@ Status SiconosSolver::Iterate() {
   if (method_.form == Form::kGlobal && calls_ > 0) {
     // Siconos 4.4's gfc3d drivers keep pointers into work memory they freed during the previous
     // call (valgrind: NM_norm_inf's transpose, read again by NSN-AC): fresh options per call.
-    // Even so NSN-AC leaks ~90 kB per call (459 MB over 3 × ~1700 calls measured): for long
-    // runs raise `chunk`.
+    // Siconos' nonsmooth Newton and gfc3d drivers factorize matrices of their own with MUMPS and
+    // never terminate those instances: memory grows per call (tests/solvers/siconos), bounded
+    // per job by the isolated job's memory cap; for long runs raise `chunk`.
     options_ = MakeOptions(method_.id);
     ApplySettings(method_, settings_, options_.get());
   }
