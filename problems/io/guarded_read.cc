@@ -118,6 +118,15 @@ void PrepareChildSignals(int stderr_fd) {
   _exit(0);
 }
 
+// waitpid, taken up again when a signal interrupted it: a periodic signal without SA_RESTART
+// (libFuzzer's timer) otherwise left the child a zombie for the life of the process.
+pid_t WaitPid(pid_t pid, int* status, int options) {
+  pid_t r;
+  do r = waitpid(pid, status, options);
+  while (r < 0 && errno == EINTR);
+  return r;
+}
+
 // Children killed after they answered: reaped later, without waiting, since tearing one down
 // (its copy of the caller's memory) takes milliseconds -- as long as the read itself.
 std::vector<pid_t>& Unreaped() {
@@ -126,9 +135,9 @@ std::vector<pid_t>& Unreaped() {
 }
 void ReapFinished(std::size_t keep_at_most) {
   std::vector<pid_t>& pids = Unreaped();
-  std::erase_if(pids, [](pid_t pid) { return waitpid(pid, nullptr, WNOHANG) != 0; });
+  std::erase_if(pids, [](pid_t pid) { return WaitPid(pid, nullptr, WNOHANG) != 0; });
   while (pids.size() > keep_at_most) {
-    waitpid(pids.front(), nullptr, 0);
+    WaitPid(pids.front(), nullptr, 0);
     pids.erase(pids.begin());
   }
 }
@@ -185,7 +194,7 @@ class ProbeChild {
     int status = 0;
     if (pid_ > 0) {
       if (kill_it) kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
+      WaitPid(pid_, &status, 0);
     }
     if (fd_ >= 0) close(fd_);
     pid_ = -1;
