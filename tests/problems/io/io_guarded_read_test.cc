@@ -224,17 +224,68 @@ TEST(GuardedRead, FoldersLeftByEndedProcessesAreRemoved) {
 }
 
 // A process forked from the caller (a death test, a guarded worker) probes as well.
-TEST(GuardedRead, AForkedProcessProbes) {
+// Runs `body` in a forked process (its own children, signals and timers) and expects it to
+// return true there.
+void ExpectTrueInAChild(bool (*body)()) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
-  if (child == 0) {
-    const bool ok = ProbeMessage([](const std::string&, const std::string&) {}).empty() &&
-                    !ProbeMessage([](const std::string&, const std::string&) { std::_Exit(3); }).empty();
-    std::_Exit(ok ? 0 : 1);
-  }
+  if (child == 0) std::_Exit(body() ? 0 : 1);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+TEST(GuardedRead, AForkedProcessProbes) {
+  ExpectTrueInAChild([] {
+    return ProbeMessage([](const std::string&, const std::string&) {}).empty() &&
+           !ProbeMessage([](const std::string&, const std::string&) { std::_Exit(3); }).empty();
+  });
+}
+
+// How many zombie children this process has (/proc/<pid>/stat: state, parent).
+int ZombieChildren() {
+  int zombies = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && state == 'Z' &&
+        ppid == getpid())
+      ++zombies;
+  }
+  return zombies;
+}
+
+// A periodic signal without SA_RESTART (a fuzzer's timer) interrupts the wait for a child that
+// crashed or ran past its time: the wait is taken up again, and no zombie is left behind.
+TEST(GuardedRead, InterruptedWaitsLeaveNoZombies) {
+  ExpectTrueInAChild([] {
+    struct sigaction sa {};
+    sa.sa_handler = [](int) {};
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART
+    sigaction(SIGALRM, &sa, nullptr);
+    const itimerval every{{0, 100}, {0, 100}};
+    setitimer(ITIMER_REAL, &every, nullptr);
+    bool refused = true;
+    for (int i = 0; i < 20; ++i) {
+      refused = refused &&
+                !ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); })
+                     .empty() &&
+                !ProbeMessage([](const std::string&, const std::string&) { for (;;) pause(); },
+                              0.005)
+                     .empty();
+    }
+    const itimerval off{};
+    setitimer(ITIMER_REAL, &off, nullptr);
+    const int zombies = ZombieChildren();
+    std::fprintf(stderr, "zombies left: %d\n", zombies);
+    return refused && zombies == 0;
+  });
 }
 
 // The shipped Rover4493 fclib file's bytes, to change one and write them back.
@@ -261,55 +312,6 @@ std::string FclibMessage(const std::string& path) {
 
 // Rover4493 with one byte of its W/x dataset's storage changed (offset 9623, 0 -> 4): every
 // dataset still opens, but libfclib's read fails and it calls exit(1). Found by byte flipping.
-// A periodic signal without SA_RESTART (a fuzzer's timer) interrupts the wait for a child that
-// crashed or ran past its time: the wait is taken up again, and no zombie is left behind.
-int ZombieChildren() {
-  int zombies = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line)) continue;
-    const auto close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    char state = 0;
-    int ppid = 0;
-    if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && state == 'Z' &&
-        ppid == getpid())
-      ++zombies;
-  }
-  return zombies;
-}
-TEST(GuardedRead, InterruptedWaitsLeaveNoZombies) {
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    struct sigaction sa {};
-    sa.sa_handler = [](int) {};
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;  // no SA_RESTART
-    sigaction(SIGALRM, &sa, nullptr);
-    const itimerval every{{0, 100}, {0, 100}};
-    setitimer(ITIMER_REAL, &every, nullptr);
-    bool refused = true;
-    for (int i = 0; i < 20; ++i) {
-      refused = refused &&
-                !ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); })
-                     .empty() &&
-                !ProbeMessage([](const std::string&, const std::string&) { for (;;) pause(); },
-                              0.005)
-                     .empty();
-    }
-    const itimerval off{};
-    setitimer(ITIMER_REAL, &off, nullptr);
-    const int zombies = ZombieChildren();
-    std::fprintf(stderr, "zombies left: %d\n", zombies);
-    std::_Exit(refused && zombies == 0 ? 0 : 1);
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-}
-
 TEST(GuardedRead, FclibFileThatLibfclibCannotReadIsAnError) {
   const auto dir = testing::FreshDir("guarded_fclib");
   std::vector<char> bytes = RoverBytes();
