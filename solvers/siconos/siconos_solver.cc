@@ -13,6 +13,7 @@
 
 #include "solvers/common/dual_problem.h"
 #include "solvers/siconos/abort_guard.h"
+#include "solvers/siconos/mumps_instances.h"
 
 namespace ncp::siconos {
 namespace {
@@ -138,14 +139,12 @@ Status SiconosSolver::Iterate() {
   if (method_.form == Form::kGlobal && calls_ > 0) {
     // Siconos 4.4's gfc3d drivers keep pointers into work memory they freed during the previous
     // call (valgrind: NM_norm_inf's transpose, read again by NSN-AC): fresh options per call.
-    // Siconos' nonsmooth Newton and gfc3d drivers factorize matrices of their own with MUMPS and
-    // never terminate those instances: memory grows per call (tests/solvers/siconos), bounded
-    // per job by the isolated job's memory cap; for long runs raise `chunk`.
     options_ = MakeOptions(method_.id);
     ApplySettings(method_, settings_, options_.get());
   }
   options_->iparam[SICONOS_IPARAM_MAX_ITER] = std::min(chunk_, max_iter_ - done_);
   options_->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+  MumpsInstanceScope mumps;  // ends the MUMPS instances Siconos leaves running in this call
   const bool ok = RunGuarded(
       [this] {
         return method_.form == Form::kGlobal
@@ -155,6 +154,7 @@ Status SiconosSolver::Iterate() {
       &last_info_);
   ++calls_;
   if (!ok) {
+    mumps.Abandon();
     aborted_ = true;
     message_ = "Siconos aborted inside its driver (a failed internal assertion)";
     return Status::kFailed;
