@@ -12,9 +12,11 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "common/error.h"
+#include "common/wait_pid.h"
 #include "harness/plugin.h"
 #include "harness/results_store.h"
 #include "harness/thread_limits.h"
@@ -186,23 +188,27 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   int status = 0;
   bool killed = false;
   auto pause = std::chrono::microseconds(100);
-  while (waitpid(pid, &status, WNOHANG) == 0) {
+  pid_t waited;
+  int wait_error = 0;
+  while ((waited = WaitPid(pid, &status, WNOHANG)) == 0) {
     if (limit_s > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
       kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      WaitPid(pid, &status, 0);
       killed = true;
       break;
     }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(5000));
   }
+  if (waited < 0) wait_error = errno;
   const std::string cap_text = cap > 0 ? fmt::format("{:.1f} GB", cap / 1e9) : "none";
   if (killed) {
     return FailedRow(p, job, opt, repeat,
                      fmt::format("isolated job ended after {:.0f} s, twice its time budget", limit_s));
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+  std::string unreadable;
+  const auto read_row = [&]() -> std::optional<RunRecord> {
     try {
       std::vector<RunRecord> got = ReadResults((dir / "row.h5").string());
       if (got.size() != 1) throw Error("no row");
@@ -212,8 +218,21 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
         *solution = std::move(sol);
       return std::move(got.front());
     } catch (const Error& e) {
-      return FailedRow(p, job, opt, repeat, fmt::format("isolated job's row unreadable: {}", e.what()));
+      unreadable = e.what();
+      return std::nullopt;
     }
+  };
+  if (wait_error != 0) {
+    // Reaped by someone else (SIGCHLD ignored or handled by a host program): the job has ended,
+    // how is unknown; its row, written last and renamed into place, says whether it finished.
+    if (auto row = read_row()) return std::move(*row);
+    return FailedRow(p, job, opt, repeat,
+                     fmt::format("isolated job's exit status lost ({}) and it left no row",
+                                 std::strerror(wait_error)));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    if (auto row = read_row()) return std::move(*row);
+    return FailedRow(p, job, opt, repeat, fmt::format("isolated job's row unreadable: {}", unreadable));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
     return FailedRow(p, job, opt, repeat, fmt::format("ran out of memory (cap {})", cap_text));

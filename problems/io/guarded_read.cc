@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/wait_pid.h"
 #include "problems/io/hdf5_heap_check.h"
 #include "problems/io/probe_sanitizer.h"
 
@@ -116,15 +117,6 @@ void PrepareChildSignals(int stderr_fd) {
   alarm(0);
   (void)(WriteAll(fd, &r, sizeof r) && WriteAll(fd, message.data(), message.size()));
   _exit(0);
-}
-
-// waitpid, taken up again when a signal interrupted it: a periodic signal without SA_RESTART
-// (libFuzzer's timer) otherwise left the child a zombie for the life of the process.
-pid_t WaitPid(pid_t pid, int* status, int options) {
-  pid_t r;
-  do r = waitpid(pid, status, options);
-  while (r < 0 && errno == EINTR);
-  return r;
 }
 
 // Children killed after they answered: reaped later, without waiting, since tearing one down

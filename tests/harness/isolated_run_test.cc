@@ -44,5 +44,36 @@ TEST(IsolatedRun, PeerThatEndsItsProcessIsAFailedRowAndTheRunGoesOn) {
   EXPECT_EQ(failed["test-crashing-peer"], 2);
 }
 
+#if defined(NCP_HAVE_SICONOS)
+// A host that ignores SIGCHLD (children reaped by the kernel, waitpid answers ECHILD) loses the
+// jobs' exit statuses: a job that finished still gives its row, one that crashed a failed row
+// that says so.
+TEST(IsolatedRun, JobsReapedByTheKernelStillGiveTheirRows) {
+  const fs::path dir = testing::FreshDir("isolated_sigchld");
+  const std::string data = std::string(NCP_FCLIB_DIR) + "/Box_Stacks-i0035-31-0.hdf5";
+  const std::string out = (dir / "r.h5").string();
+  // SIG_IGN survives exec: bash ignores SIGCHLD and becomes ncpbench (dash would reset it).
+  const std::string cmd = std::string("bash -c \"trap '' CHLD; exec ") + NCP_CLI + " run " + data +
+                          " --plugin " + NCP_TEST_ENDING_PEER +
+                          " -s siconos:nsgs,test-crashing-peer --iters 20 -q -o " + out + "\" 2>" +
+                          (dir / "err.txt").string();
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << testing::Slurp((dir / "err.txt").string());
+  std::map<std::string, int> rows;
+  for (const RunRecord& row : ReadResults(out)) {
+    ++rows[row.solver];
+    if (row.solver == "siconos:nsgs") {
+      EXPECT_NE(row.status, Outcome::kFailed) << row.message;
+      EXPECT_EQ(row.iterations, 20);
+    } else {
+      EXPECT_EQ(row.status, Outcome::kFailed);
+      EXPECT_NE(row.message.find("exit status lost"), std::string::npos) << row.message;
+    }
+  }
+  EXPECT_EQ(rows["siconos:nsgs"], 1);
+  EXPECT_EQ(rows["test-crashing-peer"], 1);
+}
+#endif
+
 }  // namespace
 }  // namespace ncp
