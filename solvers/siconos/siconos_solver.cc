@@ -130,7 +130,39 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
   }
   v_ = Vec::Zero(f->num_dofs());
   if (gfc_ && warm && warm->v.size() == v_.size()) v_ = warm->v;
+  if (method_.id == SICONOS_GLOBAL_FRICTION_3D_NSN_AC) {
+    // Siconos 4.4 lays them out as 8m + 5(n + 2m) doubles and 12m CSparse indices; twice that,
+    // so that a layout a little larger in another release still fits.
+    const std::size_t n = f->num_dofs(), rows = m;
+    nsn_dwork_.assign(2 * (8 * rows + 5 * (n + 2 * rows)), 0.0);
+    nsn_iwork_.assign(2 * 12 * rows, 0);
+  } else {
+    nsn_dwork_.clear();
+    nsn_iwork_.clear();
+  }
   return Status::kRunning;
+}
+
+// Siconos 4.4's gfc3d NSN-AC callocs its work arrays into the options on every call and then
+// overwrites options->dWork with another array, losing the first (31 kB per call on Box_Stacks,
+// the one growth left per call after mumps_instances.h). Marked as allocated, the arrays are
+// taken from the options instead, so the solver's own are used and nothing is lost; zeroed,
+// as calloc would give them.
+void SiconosSolver::LendWorkArrays() {
+  if (nsn_dwork_.empty()) return;
+  std::fill(nsn_dwork_.begin(), nsn_dwork_.end(), 0.0);
+  options_->dWork = nsn_dwork_.data();
+  options_->dWorkSize = nsn_dwork_.size();
+  options_->iWork = reinterpret_cast<int*>(nsn_iwork_.data());
+  options_->iWorkSize = 2 * nsn_iwork_.size();
+  options_->iparam[SICONOS_FRICTION_3D_NSN_MEMORY_ALLOCATED] = 1;
+}
+
+// Whatever Siconos left in the options is freed with them; the lent arrays are not its to free.
+void SiconosSolver::TakeBackWorkArrays() {
+  if (nsn_dwork_.empty() || !options_) return;
+  if (options_->dWork == nsn_dwork_.data()) options_->dWork = nullptr;
+  if (options_->iWork == reinterpret_cast<int*>(nsn_iwork_.data())) options_->iWork = nullptr;
 }
 
 Status SiconosSolver::Iterate() {
@@ -144,6 +176,7 @@ Status SiconosSolver::Iterate() {
   }
   options_->iparam[SICONOS_IPARAM_MAX_ITER] = std::min(chunk_, max_iter_ - done_);
   options_->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+  LendWorkArrays();
   MumpsInstanceScope mumps;  // ends the MUMPS instances Siconos leaves running in this call
   const bool ok = RunGuarded(
       [this] {
@@ -153,6 +186,7 @@ Status SiconosSolver::Iterate() {
       },
       &last_info_);
   ++calls_;
+  TakeBackWorkArrays();
   if (!ok) {
     mumps.Abandon();
     aborted_ = true;

@@ -12,7 +12,9 @@
 // assertion inside Siconos becomes kFailed (abort_guard.h), not the end of the process.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "problems/linalg/cholmod_llt.h"
 #include "problems/model/fold_soft.h"
@@ -44,6 +46,8 @@ class SiconosSolver : public Solver {
  private:
   Status SetupGlobal(const ContactProblem& folded);
   void Release();
+  void LendWorkArrays();
+  void TakeBackWorkArrays();
 
   Method method_;
   const ContactProblem* original_ = nullptr;
@@ -55,6 +59,9 @@ class SiconosSolver : public Solver {
   OptionsPtr options_;
   Settings settings_;
   Vec r_, u_, v_;  // reaction, local velocity, global velocity (kGlobal)
+  // g-nsn-ac's work arrays, lent to Siconos for each call (see LendWorkArrays).
+  std::vector<double> nsn_dwork_;
+  std::vector<std::int64_t> nsn_iwork_;
   int chunk_ = 1, max_iter_ = 0, done_ = 0, last_info_ = 0, calls_ = 0;
   double last_error_ = -1.0;
   bool aborted_ = false;

@@ -206,11 +206,13 @@ std::size_t HeapInUse() {
 // asked for CSparse instead of MUMPS. The nonsmooth Newton and gfc3d drivers factorize matrices
 // of their own with MUMPS and never end those instances: 53 kB (nsn-ac, nsn-fb), 229 kB
 // (g-nsn-ac) and 155 kB (g-admm) per call stayed in MUMPS' instance table until the adapter
-// ended them after each call (mumps_instances.h). What g-nsn-ac and g-admm still lose (32 and
-// 17 kB per call, valgrind: "definitely lost") are Siconos' own work arrays and matrix copies
-// (calloc in gfc3d_nonsmooth_Newton_AlartCurnier, gfc3d_ADMM_init, NM_create in gfc3d_ADMM), out
-// of our reach. The bounds are the measurements plus 25%, so that a leak that grows fails here;
-// the isolated job's memory cap bounds the rest per run (harness/isolated_run.h).
+// ended them after each call (mumps_instances.h); g-nsn-ac lost its 31 kB work array per call
+// until the adapter lent it one (SiconosSolver::LendWorkArrays). What g-admm still loses (17 kB
+// per call, valgrind: "definitely lost": a matrix made by NM_create in gfc3d_ADMM and an array
+// of gfc3d_ADMM_init, never freed) is out of our reach; its default chunk of 100 Siconos
+// iterations per call makes that 170 bytes per iteration. The bounds sit above the measured
+// values (nsn-ac 110–190 bytes over runs) and far below the leaks they replace, so that a leak
+// that comes back fails here; the isolated job's memory cap bounds the rest per run.
 TEST(SiconosSolver, HeapGrowthPerCallIsBounded) {
   const ContactProblem p = Fclib("Box_Stacks-i0035-31-0.hdf5");
   const struct {
@@ -219,8 +221,8 @@ TEST(SiconosSolver, HeapGrowthPerCallIsBounded) {
   } kBounds[] = {{"siconos:nsgs", 128},      {"siconos:prox", 128},
                  {"siconos:vi-eg", 128},     {"siconos:admm", 128},
                  {"siconos:g-nsgs-wr", 128}, {"siconos:g-prox-wr", 128},
-                 {"siconos:nsn-ac", 256},    {"siconos:nsn-fb", 256},
-                 {"siconos:g-nsn-ac", 40e3}, {"siconos:g-admm", 21e3}};
+                 {"siconos:nsn-ac", 512},    {"siconos:nsn-fb", 512},
+                 {"siconos:g-nsn-ac", 512},  {"siconos:g-admm", 21e3}};
   constexpr int kWarmUp = 20, kCalls = 60;
   for (const auto& [solver, bound] : kBounds) {
     const SolverEntry& e = FindSolver(solver);
