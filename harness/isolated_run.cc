@@ -189,7 +189,6 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   bool killed = false;
   auto pause = std::chrono::microseconds(100);
   pid_t waited;
-  int wait_error = 0;
   while ((waited = WaitPid(pid, &status, WNOHANG)) == 0) {
     if (limit_s > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
@@ -201,7 +200,7 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(5000));
   }
-  if (waited < 0) wait_error = errno;
+  const int wait_error = waited < 0 ? errno : 0;
   const std::string cap_text = cap > 0 ? fmt::format("{:.1f} GB", cap / 1e9) : "none";
   if (killed) {
     return FailedRow(p, job, opt, repeat,

@@ -160,7 +160,7 @@ void SiconosSolver::LendWorkArrays() {
 
 // Whatever Siconos left in the options is freed with them; the lent arrays are not its to free.
 void SiconosSolver::TakeBackWorkArrays() {
-  if (nsn_dwork_.empty() || !options_) return;
+  if (nsn_dwork_.empty()) return;
   if (options_->dWork == nsn_dwork_.data()) options_->dWork = nullptr;
   if (options_->iWork == reinterpret_cast<int*>(nsn_iwork_.data())) options_->iWork = nullptr;
 }
