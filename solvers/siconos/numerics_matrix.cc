@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -32,7 +33,26 @@ double* MallocCopy(const Vec& x) {
   return p;
 }
 
-void OptionsDeleter::operator()(SolverOptions* o) const { solver_options_delete(o); }
+namespace {
+
+// `o` and its internal solvers' options, depth first.
+void CollectOptions(SolverOptions* o, std::vector<SolverOptions*>& out) {
+  out.push_back(o);
+  for (std::size_t i = 0; o->internalSolvers && i < o->numberOfInternalSolvers; ++i)
+    if (o->internalSolvers[i]) CollectOptions(o->internalSolvers[i], out);
+}
+
+}  // namespace
+
+// Siconos 4.4's solver_options_delete frees what the options point to, its internal solvers'
+// included, but not the structs themselves, which solver_options_create malloc'ed (120 bytes
+// each, lost per driver call for the global methods, which take fresh options per call).
+void OptionsDeleter::operator()(SolverOptions* o) const {
+  std::vector<SolverOptions*> structs;
+  CollectOptions(o, structs);
+  solver_options_delete(o);
+  for (SolverOptions* s : structs) std::free(s);
+}
 
 OptionsPtr MakeOptions(int solver_id) {
   SolverOptions* o = solver_options_create(solver_id);
