@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <fmt/format.h>
 
 #include "solvers/common/dual_problem.h"
 #include "solvers/siconos/abort_guard.h"
+#include "solvers/siconos/driver_matrices.h"
 #include "solvers/siconos/mumps_instances.h"
 
 namespace ncp::siconos {
@@ -130,39 +132,8 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
   }
   v_ = Vec::Zero(f->num_dofs());
   if (gfc_ && warm && warm->v.size() == v_.size()) v_ = warm->v;
-  if (method_.id == SICONOS_GLOBAL_FRICTION_3D_NSN_AC) {
-    // Siconos 4.4 lays them out as 8m + 5(n + 2m) doubles and 12m CSparse indices; twice that,
-    // so that a layout a little larger in another release still fits.
-    const std::size_t n = f->num_dofs(), rows = m;
-    nsn_dwork_.assign(2 * (8 * rows + 5 * (n + 2 * rows)), 0.0);
-    nsn_iwork_.assign(2 * 12 * rows, 0);
-  } else {
-    nsn_dwork_.clear();
-    nsn_iwork_.clear();
-  }
+  lent_.Prepare(method_.id, f->num_dofs(), m);
   return Status::kRunning;
-}
-
-// Siconos 4.4's gfc3d NSN-AC callocs its work arrays into the options on every call and then
-// overwrites options->dWork with another array, losing the first (31 kB per call on Box_Stacks,
-// the one growth left per call after mumps_instances.h). Marked as allocated, the arrays are
-// taken from the options instead, so the solver's own are used and nothing is lost; zeroed,
-// as calloc would give them.
-void SiconosSolver::LendWorkArrays() {
-  if (nsn_dwork_.empty()) return;
-  std::fill(nsn_dwork_.begin(), nsn_dwork_.end(), 0.0);
-  options_->dWork = nsn_dwork_.data();
-  options_->dWorkSize = nsn_dwork_.size();
-  options_->iWork = reinterpret_cast<int*>(nsn_iwork_.data());
-  options_->iWorkSize = 2 * nsn_iwork_.size();
-  options_->iparam[SICONOS_FRICTION_3D_NSN_MEMORY_ALLOCATED] = 1;
-}
-
-// Whatever Siconos left in the options is freed with them; the lent arrays are not its to free.
-void SiconosSolver::TakeBackWorkArrays() {
-  if (nsn_dwork_.empty()) return;
-  if (options_->dWork == nsn_dwork_.data()) options_->dWork = nullptr;
-  if (options_->iWork == reinterpret_cast<int*>(nsn_iwork_.data())) options_->iWork = nullptr;
 }
 
 Status SiconosSolver::Iterate() {
@@ -176,8 +147,12 @@ Status SiconosSolver::Iterate() {
   }
   options_->iparam[SICONOS_IPARAM_MAX_ITER] = std::min(chunk_, max_iter_ - done_);
   options_->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
-  LendWorkArrays();
+  lent_.Lend(options_.get());
   MumpsInstanceScope mumps;  // ends the MUMPS instances Siconos leaves running in this call
+  // gfc3d ADMM drops a matrix it makes on every call (driver_matrices.h); the problem's own are
+  // kept, whatever the driver put there.
+  std::optional<DriverMatrixScope> matrices;
+  if (method_.id == SICONOS_GLOBAL_FRICTION_3D_ADMM) matrices.emplace({&gfc_->M, &gfc_->H});
   const bool ok = RunGuarded(
       [this] {
         return method_.form == Form::kGlobal
@@ -186,9 +161,10 @@ Status SiconosSolver::Iterate() {
       },
       &last_info_);
   ++calls_;
-  TakeBackWorkArrays();
+  lent_.TakeBack(options_.get());
   if (!ok) {
     mumps.Abandon();
+    if (matrices) matrices->Abandon();
     aborted_ = true;
     message_ = "Siconos aborted inside its driver (a failed internal assertion)";
     return Status::kFailed;

@@ -12,12 +12,12 @@
 // assertion inside Siconos becomes kFailed (abort_guard.h), not the end of the process.
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "problems/linalg/cholmod_llt.h"
 #include "problems/model/fold_soft.h"
+#include "solvers/siconos/lent_work.h"
 #include "solvers/siconos/numerics_matrix.h"
 #include "solvers/siconos/siconos_method.h"
 #include "solvers/solver.h"
@@ -46,8 +46,6 @@ class SiconosSolver : public Solver {
  private:
   Status SetupGlobal(const ContactProblem& folded);
   void Release();
-  void LendWorkArrays();
-  void TakeBackWorkArrays();
 
   Method method_;
   const ContactProblem* original_ = nullptr;
@@ -59,9 +57,7 @@ class SiconosSolver : public Solver {
   OptionsPtr options_;
   Settings settings_;
   Vec r_, u_, v_;  // reaction, local velocity, global velocity (kGlobal)
-  // g-nsn-ac's work arrays, lent to Siconos for each call (see LendWorkArrays).
-  std::vector<double> nsn_dwork_;
-  std::vector<std::int64_t> nsn_iwork_;
+  LentWork lent_;  // work memory for the drivers that lose their own (g-nsn-ac, g-admm)
   int chunk_ = 1, max_iter_ = 0, done_ = 0, last_info_ = 0, calls_ = 0;
   double last_error_ = -1.0;
   bool aborted_ = false;
