@@ -89,14 +89,14 @@ def semantic_mutant(src: str, dst: str, rng: random.Random) -> str:
         return f"{kind}:{name}"
 
 
-def run(ncpbench: str, path: str, work: str, timeout: float):
+def run(ncpbench: str, path: str, work: str, timeout: float, solvers: str, iters: int):
     out = os.path.join(work, "out.h5")
     for p in (out, out + ".lock"):
         if os.path.exists(p):
             os.remove(p)
     shutil.rmtree(out + ".parts", ignore_errors=True)
     try:
-        r = subprocess.run([ncpbench, "run", path, "-s", "pgs,apgd,admm-full", "--iters", "5", "-q",
+        r = subprocess.run([ncpbench, "run", path, "-s", solvers, "--iters", str(iters), "-q",
                             "-o", out], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout", ""
@@ -114,8 +114,11 @@ def main():
     ap.add_argument("-n", type=int, default=1000, help="mutants in all")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=120.0)
-    ap.add_argument("--seeds", nargs="*", help="seed files (default: a generated small dataset "
-                    "and the fclib samples up to 70 KB)")
+    ap.add_argument("--solvers", default="pgs,apgd,admm-full",
+                    help="solvers each mutant runs (all of them: `ncpbench list solvers`)")
+    ap.add_argument("--iters", type=int, default=5)
+    ap.add_argument("--seeds", nargs="*", help="seed files (default: two generated small "
+                    "datasets, one with kinematic trees, and the fclib samples up to 70 KB)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     work = tempfile.mkdtemp(prefix="ncpbench-mutants-")
@@ -125,8 +128,13 @@ def main():
         subprocess.run([a.ncpbench, "generate", "random", "-n", "2", "--seed", "3", "-p",
                         "contacts=4,bodies=6,bilateral=1,soft=1", "-o", small], check=True,
                        capture_output=True)
+        # Tree data (joint dofs, parents, transforms) too: its integers index the Jacobians.
+        tree = os.path.join(work, "tree.h5")
+        subprocess.run([a.ncpbench, "generate", "random", "-n", "1", "--seed", "3", "-p",
+                        "contacts=4,bodies=8,bodies_per_subsystem=4,articulated=1,unilateral=1,"
+                        "bilateral=1,soft=1", "-o", tree], check=True, capture_output=True)
         fclib = os.path.join(ROOT, "datasets", "fclib")
-        seeds = [small] + [os.path.join(fclib, f) for f in sorted(os.listdir(fclib))
+        seeds = [small, tree] + [os.path.join(fclib, f) for f in sorted(os.listdir(fclib))
                            if f.endswith(".hdf5") and os.path.getsize(os.path.join(fclib, f)) <= 70000]
     counts: dict[str, int] = {}
     violations = 0
@@ -143,7 +151,7 @@ def main():
             kind = "byte:" + kind
         else:
             kind = "semantic:" + semantic_mutant(src, mutant, rng).split(":")[0]
-        verdict, detail = run(a.ncpbench, mutant, work, a.timeout)
+        verdict, detail = run(a.ncpbench, mutant, work, a.timeout, a.solvers, a.iters)
         key = verdict if not verdict.startswith("violation") else "violation"
         counts[key] = counts.get(key, 0) + 1
         if key in ("violation", "timeout"):

@@ -84,7 +84,8 @@ std::string CheckTree(const Structure& s, int k, double tol) {
   const Structure::Body& body = s.bodies[k];
   if (!body.has_tree()) return {};
   const int cols = static_cast<int>(body.jacobian.cols());
-  if (body.joint_dofs < 0 || body.joint_dof + body.joint_dofs > cols)
+  // 64-bit: a corrupt joint_dof near INT_MAX must not wrap the sum back into range
+  if (body.joint_dofs < 0 || std::int64_t{body.joint_dof} + body.joint_dofs > cols)
     return fmt::format("structure.bodies[{}].joint_dof = {} (+{} dofs): outside the subsystem's "
                        "{} dofs", k, body.joint_dof, body.joint_dofs, cols);
   if (body.parent >= 0 && (body.parent >= k || s.bodies[body.parent].subsystem != body.subsystem))
@@ -105,7 +106,7 @@ std::string CheckTree(const Structure& s, int k, double tol) {
 std::string CheckStructure(const ContactProblem& p, double tol) {
   const Structure& s = p.structure;
   const int n = p.num_dofs();
-  int covered = 0;
+  std::int64_t covered = 0;  // 64-bit: corrupt counts near INT_MAX must not wrap back to n
   for (std::size_t j = 0; j < s.subsystems.size(); ++j) {
     const auto& sub = s.subsystems[j];
     if (sub.dof_begin != covered || sub.dof_count <= 0)

@@ -1,7 +1,11 @@
 // Validate(): each failure names the field, the index and the values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
+#include <fmt/format.h>
+#include <utility>
 
 #include "problems/model/validate.h"
 #include "tests/test_problems.h"
@@ -145,6 +149,39 @@ TEST(Validate, NonFiniteOrImpossibleValuesAreRefused) {
     ContactProblem p = Good();
     p.meta.dt = std::nan("");
     EXPECT_EQ(Validate(p), "meta.dt = nan: must be finite and >= 0");
+  }
+}
+
+// Integers from a corrupt file near INT_MAX: sums of them must not wrap back into range (a
+// joint_dof of 2^31 - 1 passed the range check by overflow and crashed the tree check).
+TEST(Validate, IndexSumsDoNotWrap) {
+  {
+    ContactProblem p = MakeManufacturedProblem(testing::TreeOptions(5), "tree");
+    ASSERT_EQ(Validate(p), "");
+    auto& bodies = p.structure.bodies;
+    const auto tree = std::find_if(bodies.begin(), bodies.end(),
+                                   [](const Structure::Body& b) { return b.has_tree(); });
+    ASSERT_NE(tree, bodies.end());
+    const int k = static_cast<int>(tree - bodies.begin());
+    for (const auto& [dof, dofs] : {std::pair{INT_MAX, 6}, {1, INT_MAX}, {INT_MAX, INT_MAX}}) {
+      tree->joint_dof = dof;
+      tree->joint_dofs = dofs;
+      EXPECT_NE(Validate(p).find(fmt::format("structure.bodies[{}].joint_dof = {}", k, dof)),
+                std::string::npos)
+          << Validate(p);
+    }
+  }
+  {
+    // Three subsystems whose counts sum to n only modulo 2^32.
+    ContactProblem p = Good();
+    const int n = p.num_dofs();
+    auto& subs = p.structure.subsystems;
+    subs.resize(3, subs[0]);
+    subs[0].dof_begin = 0, subs[0].dof_count = INT_MAX;
+    subs[1].dof_begin = INT_MAX, subs[1].dof_count = INT_MAX;
+    subs[2].dof_begin = -2, subs[2].dof_count = n + 2;
+    EXPECT_NE(Validate(p).find("structure.subsystems[2]: dof range [-2, +"), std::string::npos)
+        << Validate(p);
   }
 }
 
