@@ -1,12 +1,11 @@
 #include "solvers/siconos/driver_matrices.h"
 
 #include <NumericsMatrix.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
+
+#include "solvers/siconos/next_symbol.h"
 
 namespace ncp::siconos {
 namespace {
@@ -14,26 +13,16 @@ namespace {
 thread_local DriverMatrixScope* t_scope = nullptr;
 std::atomic<long> g_freed{0};
 
-template <class Fn>
-Fn Next(const char* name) {
-  auto f = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
-  if (!f) {  // cannot happen while this file is linked with Siconos Numerics
-    std::fprintf(stderr, "ncpbench: %s called but no Siconos Numerics library is loaded\n", name);
-    std::abort();
-  }
-  return f;
-}
-
 using CreateFn = NumericsMatrix* (*)(NM_types, int, int);
 using ClearFn = void (*)(NumericsMatrix*);
 
 CreateFn RealCreate() {
-  static const CreateFn f = Next<CreateFn>("NM_create");
+  static const CreateFn f = NextSymbol<CreateFn>("NM_create", "Siconos Numerics");
   return f;
 }
 
 ClearFn RealClear() {
-  static const ClearFn f = Next<ClearFn>("NM_clear");
+  static const ClearFn f = NextSymbol<ClearFn>("NM_clear", "Siconos Numerics");
   return f;
 }
 

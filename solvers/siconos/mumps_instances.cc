@@ -1,14 +1,13 @@
 #include "solvers/siconos/mumps_instances.h"
 
 #if __has_include(<dmumps_c.h>)
-#include <dlfcn.h>
 #include <dmumps_c.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "solvers/siconos/next_symbol.h"
 
 namespace ncp::siconos {
 namespace {
@@ -16,14 +15,8 @@ namespace {
 using MumpsEntry = void (*)(DMUMPS_STRUC_C*);
 
 MumpsEntry RealMumps() {
-  static const MumpsEntry real = [] {
-    auto f = reinterpret_cast<MumpsEntry>(dlsym(RTLD_NEXT, "dmumps_c"));
-    if (!f) {  // no MUMPS after us: Siconos was built without it and never calls here
-      std::fprintf(stderr, "ncpbench: dmumps_c called but no MUMPS library is loaded\n");
-      std::abort();
-    }
-    return f;
-  }();
+  // No MUMPS after us would mean Siconos was built without it, and it never calls here.
+  static const MumpsEntry real = NextSymbol<MumpsEntry>("dmumps_c", "MUMPS");
   return real;
 }
 
