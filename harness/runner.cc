@@ -61,6 +61,28 @@ double RelErr(const Vec& x, const Vec& ref) {
   return (x - ref).norm() / std::max(ref.norm(), 1e-300);
 }
 
+// Iterations the next call may run: up to the next trace point, tolerance check or iteration
+// budget, so chunks change no iterate and no stopping point; under a time budget, about half of
+// what the iterations so far say fits in the time left (one iteration first, to learn its cost).
+int ChunkSize(const Solver& s, const RunOptions& opt, int it, double spent_s, double solve_s) {
+  const int most = s.MaxChunk();
+  if (most <= 1) return 1;
+  const Budget& b = opt.budget;
+  int k = std::min(most, b.iters - it);
+  if (opt.trace_every > 0) k = std::min(k, opt.trace_every - it % opt.trace_every);
+  if (b.tol > 0) {
+    const int every = std::max(1, opt.tol_every);
+    k = std::min(k, every - it % every);
+  }
+  if (b.time_ms > 0) {
+    if (it == 0) return 1;
+    const double left_s = b.time_ms * 1e-3 - spent_s, per_s = solve_s / it;
+    const double fit = per_s > 0 ? 0.5 * left_s / per_s : 1.0;
+    k = std::min(k, fit >= k ? k : std::max(1, static_cast<int>(fit)));
+  }
+  return std::max(k, 1);
+}
+
 }  // namespace
 
 std::string Budget::ToString() const {
@@ -211,16 +233,18 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
         st = Status::kMaxIterations;
         break;
       }
+      const int k = ChunkSize(*solver, opt, it, r.setup_time_s + solve, solve);
       t0 = Clock::now();
       hand_deadline(t0, r.setup_time_s + solve);
+      int done = 1;
       try {
-        st = solver->Iterate();
+        st = k == 1 ? solver->Iterate() : solver->IterateChunk(k, done);
       } catch (const std::exception& e) {
         st = Status::kFailed;
         r.message = e.what();
       }
       solve += Seconds(t0, Clock::now());
-      ++it;
+      it += std::max(done, 1);
       if (st != Status::kRunning) break;
       const bool want_trace = opt.trace_every > 0 && it % opt.trace_every == 0;
       const bool want_tol = b.tol > 0 && it % std::max(1, opt.tol_every) == 0;

@@ -1,6 +1,7 @@
 // One interface for every solver. The harness owns the loop (budgets, timing, traces):
 //   Setup(problem, settings, warm start)  — factorizations, Delassus assembly; timed
 //   Iterate()                             — one outer iteration; timed; no heap allocation
+//   IterateChunk(k, done)                 — k iterations in one call where MaxChunk() > 1
 //   Current(v, λ)                         — not timed
 //   Info()                                — solver-specific counters
 //   Stats()                               — per-iteration statistics as data; not timed
@@ -58,6 +59,17 @@ class Solver {
   virtual Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) = 0;
   // One outer iteration; kRunning, or kDiverged / kFailed.
   virtual Status Iterate() = 0;
+  // Up to k iterations in one call, stopping where Iterate() would have stopped; `done` is how
+  // many ran. The harness hands k > 1 only to solvers whose MaxChunk() allows it, and only where
+  // no trace point, tolerance check or budget falls inside the chunk, so the iterates equal k
+  // single calls. A device solver runs the chunk without a host round trip per iteration.
+  virtual Status IterateChunk(int k, int& done) {
+    Status st = Status::kRunning;
+    for (done = 0; done < k && st == Status::kRunning; ++done) st = Iterate();
+    return st;
+  }
+  // Largest chunk the solver runs in one call (1: the harness calls Iterate() alone).
+  virtual int MaxChunk() const { return 1; }
   // v may be left empty for local (dual-form) problems.
   virtual void Current(Vec& v, Vec& lambda) const = 0;
   virtual std::vector<std::pair<std::string, double>> Info() const { return {}; }
