@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 namespace ncp::gpu {
 
@@ -51,10 +50,13 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out) {
     return fmt::format("{} bodies in {} subsystems: needs one rigid body per subsystem",
                        st.bodies.size(), nsub);
   const int nb = nsub;
-  out = RigidLayout{};
+  // assign() below keeps each array's capacity: a layout built again for the next step of a
+  // scene allocates (and page-faults) nothing new.
   out.nb = nb;
-  out.dof_begin.resize(nb);
-  std::vector<int> body_of_sub(nb, -1), sub_of_dof(p.num_dofs(), -1);
+  out.dof_begin.assign(nb, 0);
+  std::vector<int>& body_of_sub = out.scratch_body_of_sub;
+  std::vector<int>& sub_of_dof = out.scratch_sub_of_dof;
+  body_of_sub.assign(nb, -1), sub_of_dof.assign(p.num_dofs(), -1);
   for (int k = 0; k < nb; ++k) {
     const Structure::Body& body = st.bodies[k];
     const Structure::Subsystem& sub = st.subsystems[body.subsystem];
@@ -89,6 +91,7 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out) {
     const double m = out.A[Tri(0, 0) * nb + j];
     diagonal = diagonal && out.A[Tri(1, 1) * nb + j] == m && out.A[Tri(2, 2) * nb + j] == m;
   }
+  out.mass.clear();
   if (diagonal) {
     out.mass.assign(4 * nb, 0.0);
     for (int j = 0; j < nb; ++j) {
@@ -101,22 +104,15 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out) {
   out.b.assign(6 * nb, 0.0);
   for (int j = 0; j < nb; ++j)
     for (int k = 0; k < 6; ++k) out.b[k * nb + j] = p.b[out.dof_begin[j] + k];
-  out.v.assign(6 * nb, 0.0), out.g = out.v, out.h = out.v, out.hold = out.v;
+  out.v.assign(6 * nb, 0.0), out.g.assign(6 * nb, 0.0), out.h.assign(6 * nb, 0.0);
+  out.hold.assign(6 * nb, 0.0);
 
-  // Blocks per constraint, summed per (constraint, body); at most two bodies.
+  // Each constraint goes to the set of its row count, at the next index of that set.
   const int nc = p.num_constraints();
-  std::vector<std::map<int, Eigen::Matrix<double, 3, 6>>> blocks(nc);
-  for (const Structure::Block& blk : st.blocks) {
-    const int j = st.bodies[blk.body].subsystem;
-    auto [it, fresh] = blocks[blk.constraint].try_emplace(j);
-    if (fresh) it->second.setZero();
-    it->second.topRows(blk.jacobian.rows()) += blk.jacobian;
-  }
-  std::vector<int> where(nc), slot(nc);
+  std::vector<int>& where = out.scratch_where;
+  where.assign(nc, 0);
+  out.contacts.n = out.joints.n = 0;
   for (int i = 0; i < nc; ++i) {
-    if (blocks[i].empty()) return fmt::format("constraint {}: no body carries it", i);
-    if (blocks[i].size() > 2)
-      return fmt::format("constraint {}: {} bodies; at most two per constraint", i, blocks[i].size());
     RigidSet& s = p.constraints[i].rows() == 3 ? out.contacts : out.joints;
     where[i] = s.n++;
   }
@@ -126,22 +122,34 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out) {
     s->J.assign(2 * nr * 6 * n, 0.0), s->e.assign(nr * n, 0.0);
     s->mu.assign(n, 0.0), s->stiffness.assign(n, 0.0), s->damping.assign(n, 0.0);
     s->lambda.assign(nr * n, 0.0);
-    s->w.assign(2 * nr * n, 0.0), s->y = s->w, s->z = s->w;
+    s->w.assign(2 * nr * n, 0.0), s->y.assign(2 * nr * n, 0.0), s->z.assign(2 * nr * n, 0.0);
+  }
+  // Blocks summed per (constraint, body) straight into the slots: a slot per body, at most two.
+  for (const Structure::Block& blk : st.blocks) {
+    const int i = blk.constraint, j = st.bodies[blk.body].subsystem;
+    RigidSet& s = p.constraints[i].rows() == 3 ? out.contacts : out.joints;
+    const int k = where[i], n = s.n, nr = s.nr;
+    int sl = 0;
+    while (sl < 2 && s.body[sl * n + k] >= 0 && s.body[sl * n + k] != j) ++sl;
+    if (sl == 2) return fmt::format("constraint {}: more than two bodies; at most two per constraint", i);
+    s.body[sl * n + k] = j;
+    const int rows = std::min<int>(static_cast<int>(blk.jacobian.rows()), nr);
+    for (int r = 0; r < rows; ++r)
+      for (int col = 0; col < 6; ++col) s.J[(sl * nr * 6 + 6 * r + col) * n + k] += blk.jacobian(r, col);
   }
   for (int i = 0; i < nc; ++i) {
     const Constraint& c = p.constraints[i];
     RigidSet& s = c.rows() == 3 ? out.contacts : out.joints;
     const int k = where[i], n = s.n, nr = s.nr;
+    if (s.body[k] < 0) return fmt::format("constraint {}: no body carries it", i);
+    // The lower body first, as the slacks of SubAdmmSolver.
+    if (s.body[n + k] >= 0 && s.body[n + k] < s.body[k]) {
+      std::swap(s.body[k], s.body[n + k]);
+      for (int q = 0; q < nr * 6; ++q) std::swap(s.J[q * n + k], s.J[(nr * 6 + q) * n + k]);
+    }
     s.row[k] = c.row, s.type[k] = static_cast<unsigned char>(c.type);
     s.mu[k] = c.mu, s.stiffness[k] = c.stiffness, s.damping[k] = c.damping;
     for (int r = 0; r < nr; ++r) s.e[r * n + k] = p.e[c.row + r];
-    int sl = 0;  // std::map: the lower body first, as the slacks of SubAdmmSolver
-    for (const auto& [body, blk] : blocks[i]) {
-      s.body[sl * n + k] = body;
-      for (int r = 0; r < nr; ++r)
-        for (int col = 0; col < 6; ++col) s.J[(sl * nr * 6 + 6 * r + col) * n + k] = blk(r, col);
-      ++sl;
-    }
   }
   return {};
 }

@@ -30,6 +30,7 @@ struct RigidLayout {
   std::vector<double> mass, A;  // one of them: see BodyView
   std::vector<double> C, L, b, v, g, h, hold;
   RigidSet contacts{3}, joints{1};
+  std::vector<int> scratch_body_of_sub, scratch_sub_of_dof, scratch_where;  // of the build
   BodyView Bodies();
   // Scatter/gather between the problem's (v, λ) and the layout.
   void SetState(const Vec& v0, const Vec& lambda0);
@@ -37,6 +38,7 @@ struct RigidLayout {
 };
 
 // Returns "" and fills `out`, or the reason the problem does not fit one body per subsystem.
+// A layout built before is overwritten in place, its arrays' capacity kept.
 std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out);
 
 // The Info() of both rigid solvers (CPU path and GPU): penalty, residuals, sizes.
