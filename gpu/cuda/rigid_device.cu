@@ -1,12 +1,17 @@
-// Kernels of `subadmm-gpu` (001 §II-C, Fig. 3): each kernel is one loop of the CPU path
-// (solvers/subadmm_rigid/subadmm_rigid_cpu.cc) with one thread per element, calling the same
-// functions of solvers/subadmm_rigid/rigid_math.h. Reductions: warp shuffles, then one atomic
-// per warp.
+// Kernels of `subadmm-gpu` (001 §II-C, Fig. 3): each phase is one loop of the CPU path
+// (solvers/subadmm_rigid/subadmm_rigid_cpu.cc) over its elements, grid-strided, calling the same
+// functions of solvers/subadmm_rigid/rigid_math.h. Phases are separated by grid barriers of a
+// cooperative launch (all blocks resident), so one launch runs a whole chunk of iterations.
+// Reductions: warp shuffles, then one atomic per warp.
 #include "gpu/cuda/rigid_device.h"
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,8 +19,19 @@
 namespace ncp::gpu {
 namespace {
 
-constexpr int kBlock = 128;
-int Grid(int n) { return (n + kBlock - 1) / kBlock; }
+namespace cg = cooperative_groups;
+
+constexpr int kBlock = 256;
+
+// Device-only reductions of one iteration, in two slots by the parity of the iteration: slot
+// it & 1 is accumulated and read in iteration it while the other is cleared for it + 1, so no
+// barrier is needed between reading one iteration's sums and accumulating the next one's.
+struct Scratch {
+  unsigned long long tp2_bits[2], td_bits[2];
+  double ty[2];
+  int nonfinite[2];
+  int factor_failed;  // sticky: set by any body's refactorization
+};
 
 __device__ void WarpReduce(double& mx, double& sum) {
   for (int off = 16; off > 0; off >>= 1) {
@@ -24,86 +40,158 @@ __device__ void WarpReduce(double& mx, double& sum) {
   }
 }
 
-template <int NR>
-__global__ void AssembleKernel(ConstraintView c, BodyView b, int slot) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < c.n) AssembleElement<NR>(c, b, i, slot);
+// A flag the element functions set on the thread's copy of the scalars goes to the shared word,
+// and the copy is cleared: every thread's copy must stay identical (uniform β and stopping).
+__device__ void Publish(int& local, int* shared) {
+  if (local) SetFlag(shared), local = 0;
 }
 
-__global__ void FactorKernel(BodyView b, Scalars* sc) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < b.n) FactorStep(b, *sc, k);
+// Setup: clear the accumulators, C_b per constraint slot, then the factors and the slacks from
+// v̂⁰, λ⁰. `sc` arrives with refactor = 1 and leaves with the factorization's verdict.
+__global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView c, ConstraintView j,
+                                                      Scalars* sc, Scratch* x) {
+  cg::grid_group grid = cg::this_grid();
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+  const int nc = c.n, nall = c.n + j.n;
+  Scalars s = *sc;
+  for (int q = tid; q < b.n; q += stride) {
+    for (int t = 0; t < kTri; ++t) b.C[t * b.n + q] = 0.0, b.L[t * b.n + q] = 0.0;
+    for (int k = 0; k < 6; ++k) b.g[k * b.n + q] = b.h[k * b.n + q] = b.hold[k * b.n + q] = 0.0;
+  }
+  for (int q = tid; q < nall; q += stride) {
+    const ConstraintView& v = q < nc ? c : j;
+    const int i = q < nc ? q : q - nc, rows = q < nc ? 3 : 1;
+    for (int r = 0; r < 2 * rows; ++r) v.w[r * v.n + i] = v.y[r * v.n + i] = v.z[r * v.n + i] = 0.0;
+  }
+  if (tid == 0) *x = Scratch{};
+  grid.sync();
+  for (int q = tid; q < nall; q += stride)
+    for (int slot = 0; slot < 2; ++slot) {
+      if (q < nc)
+        AssembleElement<3>(c, b, q, slot);
+      else
+        AssembleElement<1>(j, b, q - nc, slot);
+    }
+  grid.sync();
+  for (int q = tid; q < b.n; q += stride) FactorStep(b, s, q);
+  Publish(s.factor_failed, &x->factor_failed);
+  for (int q = tid; q < nall; q += stride) {
+    if (q < nc)
+      InitElement<3>(c, b, s, q);
+    else
+      InitElement<1>(j, b, s, q - nc);
+  }
+  grid.sync();
+  if (tid == 0) {
+    sc->factor_failed = __ldcg(&x->factor_failed);
+    sc->refactor = 0;
+    sc->refactorizations = 1;
+  }
 }
 
-template <int NR>
-__global__ void InitKernel(ConstraintView c, BodyView b, const Scalars* sc) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < c.n) InitElement<NR>(c, b, *sc, i);
+// k iterations of 001 Fig. 3. Every thread keeps its own copy of the scalars and applies the β
+// rule to the same reduced values, so all threads take the same branches and meet every barrier.
+__global__ void __launch_bounds__(kBlock) IterateKernel(BodyView b, ConstraintView c, ConstraintView j,
+                                                        Scalars* sc, Scratch* x, int k) {
+  cg::grid_group grid = cg::this_grid();
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+  const int nc = c.n, nall = c.n + j.n;
+  const bool lane0 = (threadIdx.x & 31) == 0;
+  Scalars s = *sc;
+  for (int it = 0; it < k; ++it) {
+    const int slot = s.iter & 1;
+    for (int q = tid; q < b.n; q += stride) BodyStep(b, s, q);
+    Publish(s.nonfinite, &x->nonfinite[slot]);
+    grid.sync();
+    if (tid == 0) {  // its last readers passed the barrier above
+      x->tp2_bits[slot ^ 1] = 0, x->td_bits[slot ^ 1] = 0;
+      x->ty[slot ^ 1] = 0.0, x->nonfinite[slot ^ 1] = 0;
+    }
+    double tp2 = 0.0, ty = 0.0;
+    for (int q = tid; q < nall; q += stride) {
+      double p2 = 0.0, dy = 0.0;
+      if (q < nc)
+        ConstraintStep<3>(c, b, s, q, p2, dy);
+      else
+        ConstraintStep<1>(j, b, s, q - nc, p2, dy);
+      tp2 = fmax(tp2, p2), ty += dy;
+    }
+    Publish(s.nonfinite, &x->nonfinite[slot]);
+    WarpReduce(tp2, ty);
+    if (lane0) MaxTo(&x->tp2_bits[slot], tp2), AddTo(&x->ty[slot], ty);
+    grid.sync();
+    double td = 0.0, unused = 0.0;
+    for (int q = tid; q < b.n; q += stride) td = fmax(td, BodyResidual(b, s, q));
+    WarpReduce(td, unused);
+    if (lane0) MaxTo(&x->td_bits[slot], td);
+    grid.sync();
+    s.tp2_bits = __ldcg(&x->tp2_bits[slot]);
+    s.td_bits = __ldcg(&x->td_bits[slot]);
+    s.ty = __ldcg(&x->ty[slot]);
+    s.nonfinite = __ldcg(&x->nonfinite[slot]);
+    AdaptStep(s);
+    if (s.nonfinite) break;
+    if (s.refactor) {  // β changed: every body refactorizes before the next iteration
+      for (int q = tid; q < b.n; q += stride) FactorStep(b, s, q);
+      Publish(s.factor_failed, &x->factor_failed);
+      grid.sync();
+      s.factor_failed = __ldcg(&x->factor_failed);
+      if (s.factor_failed) break;
+    }
+  }
+  if (tid == 0) *sc = s;  // every thread read *sc before the first barrier
 }
-
-__global__ void BodyKernel(BodyView b, Scalars* sc) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < b.n) BodyStep(b, *sc, k);
-}
-
-// fmax drops NaN: a NaN residual still reaches the host through the nonfinite flag.
-template <int NR>
-__global__ void ConstraintKernel(ConstraintView c, BodyView b, Scalars* sc) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  double tp2 = 0.0, ty = 0.0;
-  if (i < c.n) ConstraintStep<NR>(c, b, *sc, i, tp2, ty);
-  WarpReduce(tp2, ty);
-  if ((threadIdx.x & 31) == 0) MaxTo(&sc->tp2_bits, tp2), AddTo(&sc->ty, ty);
-}
-
-__global__ void ResidualKernel(BodyView b, Scalars* sc) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  double td = k < b.n ? BodyResidual(b, *sc, k) : 0.0, unused = 0.0;
-  WarpReduce(td, unused);
-  if ((threadIdx.x & 31) == 0) MaxTo(&sc->td_bits, td);
-}
-
-__global__ void AdaptKernel(Scalars* sc) { AdaptStep(*sc); }
 
 std::string Check(cudaError_t e, const char* what) {
   return e == cudaSuccess ? std::string() : std::string(what) + ": " + cudaGetErrorString(e);
 }
 
+double Ms(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
 }  // namespace
 
 std::string CudaDeviceName() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();  // clear the sticky "no device" error
-    return {};
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return {};
-  return prop.name;
+  // Asked once: every Setup checks for a device, and the properties query is not free.
+  static const std::string name = [] {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      cudaGetLastError();  // clear the sticky "no device" error
+      return std::string();
+    }
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return std::string();
+    return std::string(prop.name);
+  }();
+  return name;
 }
 
 struct DeviceSolver::Impl {
-  // Every array of the layout and the scalars live in one allocation, filled by one copy: a
-  // cudaMalloc and a cudaMemcpy per array were a large part of a small problem's setup.
+  // Every array of the layout and the scalars live in one device allocation. The arrays with
+  // host contents come first, so that one copy from one pinned staging buffer fills them; the
+  // rest (C, L, accumulators, slacks, scratch) is cleared by the setup kernel.
   struct Piece {
     void* dst;         // address of the view's pointer, set by Commit
-    const void* host;  // initial contents, or null (zeros)
+    const void* host;  // contents, or null (cleared on the device)
     std::size_t offset, bytes;
   };
   std::vector<Piece> pieces;
-  std::size_t arena_bytes = 0;
+  std::size_t arena_bytes = 0, upload_bytes = 0;
   void* arena = nullptr;
+  std::size_t arena_capacity = 0;
+  unsigned char* staging = nullptr;  // pinned
+  std::size_t staging_capacity = 0;
   BodyView bodies;
   ConstraintView contacts, joints;
   Scalars* sc = nullptr;       // device, in the arena
+  Scratch* scratch = nullptr;  // device, in the arena
   Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
-  cudaStream_t s0 = nullptr, s1 = nullptr;
-  cudaEvent_t body_done = nullptr, joints_done = nullptr;
-  // One iteration's launches and copy back as a CUDA graph: one launch instead of up to seven
-  // (001 §II-C's iteration is a handful of short kernels, launch-bound on small scenes).
-  cudaGraphExec_t iteration = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t marks[3] = {};  // before the copy, after it, after the setup kernel
+  int setup_blocks = 0, iterate_blocks = 0;  // co-resident blocks of each kernel
+  UploadTimes times;
 
-  // Room for `count` elements behind `dst` (a view's pointer), from `host` when given.
   template <typename P>
   void Reserve(P& dst, const void* host, std::size_t count) {
     using T = std::remove_pointer_t<P>;
@@ -114,7 +202,7 @@ struct DeviceSolver::Impl {
     pieces.push_back({static_cast<void*>(&dst), host, offset, count * sizeof(T)});
     arena_bytes = offset + count * sizeof(T);
   }
-  void ReserveSet(const ConstraintView& h, ConstraintView& d, int nr) {
+  void ReserveInputs(const ConstraintView& h, ConstraintView& d, int nr) {
     d.n = h.n;
     Reserve(d.body, h.body, 2 * h.n);
     Reserve(d.J, h.J, 2 * nr * 6 * h.n);
@@ -123,128 +211,147 @@ struct DeviceSolver::Impl {
     Reserve(d.mu, h.mu, h.n), Reserve(d.stiffness, h.stiffness, h.n);
     Reserve(d.damping, h.damping, h.n);
     Reserve(d.lambda, h.lambda, nr * h.n);
-    Reserve(d.w, h.w, 2 * nr * h.n), Reserve(d.y, h.y, 2 * nr * h.n);
-    Reserve(d.z, h.z, 2 * nr * h.n);
   }
-  // Allocates the arena, points the views into it and copies the host contents over.
+  void ReserveWork(ConstraintView& d, int nr) {
+    Reserve(d.w, nullptr, 2 * nr * d.n), Reserve(d.y, nullptr, 2 * nr * d.n);
+    Reserve(d.z, nullptr, 2 * nr * d.n);
+  }
+
+  std::string Start() {
+    if (stream) return {};
+    std::string err = Check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    for (cudaEvent_t& e : marks)
+      if (err.empty()) err = Check(cudaEventCreate(&e), "cudaEventCreate");
+    if (err.empty()) err = Check(cudaMallocHost(&sc_host, sizeof(Scalars)), "cudaMallocHost");
+    int device = 0, cooperative = 0, sms = 0, per_sm_setup = 0, per_sm_iterate = 0;
+    if (err.empty()) err = Check(cudaGetDevice(&device), "cudaGetDevice");
+    if (err.empty())
+      err = Check(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
+                  "cudaDeviceGetAttribute");
+    if (err.empty() && !cooperative) err = "the device does not support cooperative launches";
+    if (err.empty())
+      err = Check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                  "cudaDeviceGetAttribute");
+    if (err.empty())
+      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_setup, SetupKernel, kBlock, 0),
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (err.empty())
+      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_iterate, IterateKernel, kBlock, 0),
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    setup_blocks = per_sm_setup * sms, iterate_blocks = per_sm_iterate * sms;
+    if (err.empty() && (setup_blocks < 1 || iterate_blocks < 1))
+      err = "no block of the subadmm-gpu kernels fits on a multiprocessor";
+    return err;
+  }
+
+  // Grows the device arena and the pinned staging to this problem's size (a quarter more, so a
+  // scene whose contacts vary from step to step settles on one size), then points the views
+  // into the arena and packs the host contents into the staging buffer.
   std::string Commit() {
-    if (std::string err = Check(cudaMalloc(&arena, arena_bytes), "cudaMalloc"); !err.empty())
-      return err;
-    std::vector<unsigned char> image(arena_bytes, 0);
+    if (arena_bytes > arena_capacity) {
+      if (arena) cudaFree(arena), arena = nullptr, arena_capacity = 0;
+      const std::size_t want = arena_bytes + arena_bytes / 4;
+      if (std::string err = Check(cudaMalloc(&arena, want), "cudaMalloc"); !err.empty()) return err;
+      arena_capacity = want;
+    }
+    if (upload_bytes > staging_capacity) {
+      if (staging) cudaFreeHost(staging), staging = nullptr, staging_capacity = 0;
+      const std::size_t want = upload_bytes + upload_bytes / 4;
+      if (std::string err = Check(cudaMallocHost(&staging, want), "cudaMallocHost"); !err.empty())
+        return err;
+      staging_capacity = want;
+    }
     for (const Piece& piece : pieces) {
-      if (piece.host) std::memcpy(image.data() + piece.offset, piece.host, piece.bytes);
+      if (piece.host) std::memcpy(staging + piece.offset, piece.host, piece.bytes);
       void* d = static_cast<unsigned char*>(arena) + piece.offset;
       std::memcpy(piece.dst, &d, sizeof d);  // every view pointer is a plain object pointer
     }
-    return Check(cudaMemcpy(arena, image.data(), arena_bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    return {};
   }
 
-  // Bodies first; contacts (s0) and joints (s1) run concurrently after it; the residual, the
-  // β rule and the conditional refactorization follow on s0, then the scalars come back.
-  void Enqueue() {
-    const BodyView& b = bodies;
-    if (b.n) BodyKernel<<<Grid(b.n), kBlock, 0, s0>>>(b, sc);
-    if (joints.n) {
-      cudaEventRecord(body_done, s0);
-      cudaStreamWaitEvent(s1, body_done, 0);
-      ConstraintKernel<1><<<Grid(joints.n), kBlock, 0, s1>>>(joints, b, sc);
-      cudaEventRecord(joints_done, s1);
-    }
-    if (contacts.n) ConstraintKernel<3><<<Grid(contacts.n), kBlock, 0, s0>>>(contacts, b, sc);
-    if (joints.n) cudaStreamWaitEvent(s0, joints_done, 0);
-    if (b.n) ResidualKernel<<<Grid(b.n), kBlock, 0, s0>>>(b, sc);
-    AdaptKernel<<<1, 1, 0, s0>>>(sc);
-    if (b.n) FactorKernel<<<Grid(b.n), kBlock, 0, s0>>>(b, sc);
-    cudaMemcpyAsync(sc_host, sc, sizeof(Scalars), cudaMemcpyDeviceToHost, s0);
-  }
-
-  // Records Enqueue() as a graph; where capture or instantiation fails, Iterate launches the
-  // kernels one by one (the same work).
-  void Capture() {
-    cudaGraph_t graph = nullptr;
-    if (cudaStreamBeginCapture(s0, cudaStreamCaptureModeThreadLocal) == cudaSuccess) {
-      Enqueue();
-      if (cudaStreamEndCapture(s0, &graph) == cudaSuccess && graph != nullptr &&
-          cudaGraphInstantiate(&iteration, graph, 0) != cudaSuccess)
-        iteration = nullptr;
-    }
-    if (graph) cudaGraphDestroy(graph);
-    cudaGetLastError();  // a failed capture is not the solver's error
+  int Blocks(int elements, int most) const {
+    return std::max(1, std::min(most, (elements + kBlock - 1) / kBlock));
   }
 
   ~Impl() {
-    if (iteration) cudaGraphExecDestroy(iteration);
     if (arena) cudaFree(arena);
+    if (staging) cudaFreeHost(staging);
     if (sc_host) cudaFreeHost(sc_host);
-    if (body_done) cudaEventDestroy(body_done);
-    if (joints_done) cudaEventDestroy(joints_done);
-    if (s0) cudaStreamDestroy(s0);
-    if (s1) cudaStreamDestroy(s1);
+    for (cudaEvent_t e : marks)
+      if (e) cudaEventDestroy(e);
+    if (stream) cudaStreamDestroy(stream);
   }
 };
 
 DeviceSolver::DeviceSolver() : impl_(std::make_unique<Impl>()) {}
 DeviceSolver::~DeviceSolver() = default;
 
+const UploadTimes& DeviceSolver::upload_times() const { return impl_->times; }
+
 std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
-                                 const ConstraintView& hj, const Scalars& sc) {
+                                 const ConstraintView& hj, Scalars& sc) {
   Impl& m = *impl_;
-  std::string err = Check(cudaStreamCreateWithFlags(&m.s0, cudaStreamNonBlocking), "cudaStreamCreate");
-  if (err.empty()) err = Check(cudaStreamCreateWithFlags(&m.s1, cudaStreamNonBlocking), "cudaStreamCreate");
-  if (err.empty()) err = Check(cudaEventCreateWithFlags(&m.body_done, cudaEventDisableTiming), "cudaEventCreate");
-  if (err.empty()) err = Check(cudaEventCreateWithFlags(&m.joints_done, cudaEventDisableTiming), "cudaEventCreate");
-  if (err.empty()) err = Check(cudaMallocHost(&m.sc_host, sizeof(Scalars)), "cudaMallocHost");
-  if (!err.empty()) return err;
+  if (std::string err = m.Start(); !err.empty()) return err;
+  const auto t0 = std::chrono::steady_clock::now();
+  m.pieces.clear();
+  m.arena_bytes = 0;
   BodyView& b = m.bodies;
   b.n = hb.n;
   m.Reserve(b.mass, hb.mass, hb.mass ? 4 * hb.n : 0);
   m.Reserve(b.A, hb.A, hb.A ? kTri * hb.n : 0);
-  m.Reserve(b.C, hb.C, kTri * hb.n), m.Reserve(b.L, hb.L, kTri * hb.n);
   m.Reserve(b.b, hb.b, 6 * hb.n), m.Reserve(b.v, hb.v, 6 * hb.n);
-  m.Reserve(b.g, hb.g, 6 * hb.n), m.Reserve(b.h, hb.h, 6 * hb.n);
-  m.Reserve(b.hold, hb.hold, 6 * hb.n);
-  m.ReserveSet(hc, m.contacts, 3);
-  m.ReserveSet(hj, m.joints, 1);
+  m.ReserveInputs(hc, m.contacts, 3);
+  m.ReserveInputs(hj, m.joints, 1);
   m.Reserve(m.sc, &sc, 1);
-  err = m.Commit();
-  // A pageable-memory cudaMemcpy may return before its DMA lands, and s0 does not wait for the
-  // legacy stream: wait here before the first kernel.
-  if (err.empty()) err = Check(cudaDeviceSynchronize(), "upload");
-  if (!err.empty()) return err;
-  // C_b = 0 (the host copy may hold an earlier assembly), then per constraint slot with atomics.
-  cudaMemsetAsync(b.C, 0, kTri * b.n * sizeof(double), m.s0);
-  cudaMemsetAsync(b.g, 0, 6 * b.n * sizeof(double), m.s0);
-  cudaMemsetAsync(b.h, 0, 6 * b.n * sizeof(double), m.s0);
-  for (int slot = 0; slot < 2; ++slot) {
-    if (m.contacts.n) AssembleKernel<3><<<Grid(m.contacts.n), kBlock, 0, m.s0>>>(m.contacts, b, slot);
-    if (m.joints.n) AssembleKernel<1><<<Grid(m.joints.n), kBlock, 0, m.s0>>>(m.joints, b, slot);
+  m.upload_bytes = m.arena_bytes;
+  m.Reserve(b.C, nullptr, kTri * hb.n), m.Reserve(b.L, nullptr, kTri * hb.n);
+  m.Reserve(b.g, nullptr, 6 * hb.n), m.Reserve(b.h, nullptr, 6 * hb.n);
+  m.Reserve(b.hold, nullptr, 6 * hb.n);
+  m.ReserveWork(m.contacts, 3);
+  m.ReserveWork(m.joints, 1);
+  m.Reserve(m.scratch, nullptr, 1);
+  if (std::string err = m.Commit(); !err.empty()) return err;
+  m.times.pack_ms = Ms(t0, std::chrono::steady_clock::now());
+  m.times.bytes = static_cast<double>(m.upload_bytes);
+
+  cudaEventRecord(m.marks[0], m.stream);
+  std::string err = Check(cudaMemcpyAsync(m.arena, m.staging, m.upload_bytes,
+                                          cudaMemcpyHostToDevice, m.stream), "cudaMemcpyAsync");
+  cudaEventRecord(m.marks[1], m.stream);
+  if (err.empty()) {
+    void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.sc, &m.scratch};
+    const int blocks = m.Blocks(std::max(hb.n, hc.n + hj.n), m.setup_blocks);
+    err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(SetupKernel), blocks,
+                                            kBlock, args, 0, m.stream), "setup launch");
   }
-  if (b.n) FactorKernel<<<Grid(b.n), kBlock, 0, m.s0>>>(b, m.sc);
-  if (m.contacts.n) InitKernel<3><<<Grid(m.contacts.n), kBlock, 0, m.s0>>>(m.contacts, b, m.sc);
-  if (m.joints.n) InitKernel<1><<<Grid(m.joints.n), kBlock, 0, m.s0>>>(m.joints, b, m.sc);
-  cudaMemcpyAsync(m.sc_host, m.sc, sizeof(Scalars), cudaMemcpyDeviceToHost, m.s0);
-  err = Check(cudaStreamSynchronize(m.s0), "setup kernels");
-  if (err.empty()) err = Check(cudaGetLastError(), "setup launch");
+  cudaEventRecord(m.marks[2], m.stream);
+  if (err.empty())
+    err = Check(cudaMemcpyAsync(m.sc_host, m.sc, sizeof(Scalars), cudaMemcpyDeviceToHost, m.stream),
+                "cudaMemcpyAsync");
+  const std::string sync = Check(cudaStreamSynchronize(m.stream), "setup kernel");
+  if (err.empty()) err = sync;
   if (!err.empty()) return err;
-  if (m.sc_host->factor_failed) return "A_b + beta sum J^T J: not positive definite (factorization failed)";
-  m.sc_host->refactor = 0;
-  m.sc_host->refactorizations = 1;
-  err = Check(cudaMemcpy(m.sc, m.sc_host, sizeof(Scalars), cudaMemcpyHostToDevice), "cudaMemcpy");
-  if (err.empty()) err = Check(cudaDeviceSynchronize(), "upload");
-  if (err.empty()) m.Capture();
-  return err;
+  float copy = 0, kernel = 0;
+  cudaEventElapsedTime(&copy, m.marks[0], m.marks[1]);
+  cudaEventElapsedTime(&kernel, m.marks[1], m.marks[2]);
+  m.times.copy_ms = copy, m.times.kernel_ms = kernel;
+  sc = *m.sc_host;
+  return {};
 }
 
-std::string DeviceSolver::Iterate(Scalars& out) {
+std::string DeviceSolver::Iterate(int k, Scalars& out) {
   Impl& m = *impl_;
-  std::string err;
-  if (m.iteration)
-    err = Check(cudaGraphLaunch(m.iteration, m.s0), "cudaGraphLaunch");
-  else
-    m.Enqueue();
-  if (err.empty()) err = Check(cudaStreamSynchronize(m.s0), "iteration kernels");
-  if (err.empty()) err = Check(cudaGetLastError(), "iteration launch");
-  out = *m.sc_host;
+  void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.sc, &m.scratch, &k};
+  const int blocks = m.Blocks(std::max(m.bodies.n, m.contacts.n + m.joints.n), m.iterate_blocks);
+  std::string err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(IterateKernel),
+                                                      blocks, kBlock, args, 0, m.stream),
+                          "iteration launch");
+  if (err.empty())
+    err = Check(cudaMemcpyAsync(m.sc_host, m.sc, sizeof(Scalars), cudaMemcpyDeviceToHost, m.stream),
+                "cudaMemcpyAsync");
+  const std::string sync = Check(cudaStreamSynchronize(m.stream), "iteration kernel");
+  if (err.empty()) err = sync;
+  if (err.empty()) out = *m.sc_host;
   return err;
 }
 

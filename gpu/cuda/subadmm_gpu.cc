@@ -1,5 +1,7 @@
 #include "gpu/cuda/subadmm_gpu.h"
 
+#include <chrono>
+
 #include "solvers/subadmm_rigid/subadmm_rigid_cpu.h"
 
 namespace ncp::gpu {
@@ -9,25 +11,41 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
     message_ = "no CUDA device";
     return Status::kNotApplicable;
   }
-  if (std::string why = BuildRigidLayout(p, lay_); !why.empty()) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ws_ = TakeWorkspace();
+  RigidLayout& lay = ws_->lay;
+  if (std::string why = BuildRigidLayout(p, lay); !why.empty()) {
     message_ = why;
     return Status::kNotApplicable;
   }
   n_ = p.num_dofs(), m_ = p.num_rows();
-  lay_.SetState(warm && warm->v.size() == n_ ? warm->v : Vec::Zero(n_),
-                warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
+  lay.SetState(warm && warm->v.size() == n_ ? warm->v : Vec::Zero(n_),
+               warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
   sc_ = InitialScalars(p, s);
-  dev_ = std::make_unique<DeviceSolver>();
-  if (std::string err = dev_->Upload(lay_.Bodies(), lay_.contacts.View(), lay_.joints.View(), sc_);
+  layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (std::string err = ws_->dev.Upload(lay.Bodies(), lay.contacts.View(), lay.joints.View(), sc_);
       !err.empty()) {
     message_ = err;
     return Status::kFailed;
   }
+  if (sc_.factor_failed) {
+    message_ = "A_b + beta sum J^T J: not positive definite (factorization failed)";
+    return Status::kFailed;
+  }
+  uploaded_ = true;
   return Status::kRunning;
 }
 
 Status SubAdmmGpu::Iterate() {
-  if (std::string err = dev_->Iterate(sc_); !err.empty()) {
+  int done = 0;
+  return IterateChunk(1, done);
+}
+
+Status SubAdmmGpu::IterateChunk(int k, int& done) {
+  const int before = sc_.iter;
+  std::string err = ws_->dev.Iterate(k, sc_);
+  done = sc_.iter - before;
+  if (!err.empty()) {
     message_ = err;
     return Status::kFailed;
   }
@@ -44,12 +62,22 @@ Status SubAdmmGpu::Iterate() {
 
 void SubAdmmGpu::Current(Vec& v, Vec& lambda) const {
   v.resize(n_), lambda.resize(m_);
-  if (dev_) dev_->Download(lay_.Bodies(), lay_.contacts.View(), lay_.joints.View());
-  lay_.GetState(v, lambda);
+  if (!uploaded_) return;
+  RigidLayout& lay = ws_->lay;
+  ws_->dev.Download(lay.Bodies(), lay.contacts.View(), lay.joints.View());
+  lay.GetState(v, lambda);
 }
 
 std::vector<std::pair<std::string, double>> SubAdmmGpu::Info() const {
-  return RigidInfo(sc_, lay_);
+  if (!uploaded_) return {};
+  std::vector<std::pair<std::string, double>> info = RigidInfo(sc_, ws_->lay);
+  const UploadTimes& t = ws_->dev.upload_times();
+  info.insert(info.end(), {{"setup_layout_ms", layout_ms_},
+                           {"setup_pack_ms", t.pack_ms},
+                           {"setup_copy_ms", t.copy_ms},
+                           {"setup_kernel_ms", t.kernel_ms},
+                           {"upload_mb", t.bytes / 1e6}});
+  return info;
 }
 
 }  // namespace ncp::gpu

@@ -3,9 +3,7 @@
 // at run time Setup returns not-applicable, "no CUDA device".
 #pragma once
 
-#include <memory>
-
-#include "gpu/cuda/rigid_device.h"
+#include "gpu/cuda/workspace_pool.h"
 #include "solvers/subadmm_rigid/rigid_layout.h"
 #include "solvers/solver.h"
 
@@ -15,14 +13,21 @@ class SubAdmmGpu : public Solver {
  public:
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
+  // A chunk is one kernel launch and one wait (the β rule runs on the device).
+  Status IterateChunk(int k, int& done) override;
+  int MaxChunk() const override { return kMaxChunk; }
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
 
+  // Bounds one launch's length, so that a time budget is checked now and then.
+  static constexpr int kMaxChunk = 4096;
+
  private:
-  mutable RigidLayout lay_;  // host mirror: v̂ and λ are copied into it by Current()
-  std::unique_ptr<DeviceSolver> dev_;
+  WorkspaceLease ws_;  // host mirror (v̂ and λ copied into it by Current()) and device arrays
   Scalars sc_;
   int n_ = 0, m_ = 0;
+  double layout_ms_ = 0;  // host: the layout built from the problem
+  bool uploaded_ = false;  // the workspace holds this problem
 };
 
 }  // namespace ncp::gpu
