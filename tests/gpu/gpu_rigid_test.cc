@@ -17,6 +17,7 @@
 #include "tests/test_problems.h"
 #ifdef NCPBENCH_HAVE_CUDA
 #include "gpu/cuda/rigid_device.h"
+#include "gpu/cuda/workspace_pool.h"
 #endif
 
 namespace ncp {
@@ -241,6 +242,25 @@ TEST(SubAdmmGpu, WithoutDeviceIsNotApplicable) {
   const ContactProblem p = Manufactured(44);
   EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {}), nullptr), Status::kNotApplicable);
   EXPECT_EQ(s->message(), "no CUDA device");
+#endif
+}
+
+// The workspace a solver gives back is the one the next solver takes (its buffers and device
+// arrays are reused), and two solvers alive at once hold two. No device needed.
+TEST(GpuWorkspacePool, GivenBackIsTakenAgain) {
+#ifndef NCPBENCH_HAVE_CUDA
+  GTEST_SKIP() << "built without CUDA: no GPU workspaces";
+#else
+  gpu::GpuWorkspace* first = nullptr;
+  {
+    gpu::WorkspaceLease a = gpu::TakeWorkspace();
+    first = a.get();
+    gpu::WorkspaceLease b = gpu::TakeWorkspace();
+    EXPECT_NE(a.get(), b.get());
+  }
+  gpu::WorkspaceLease c = gpu::TakeWorkspace(), d = gpu::TakeWorkspace();
+  EXPECT_TRUE(c.get() == first || d.get() == first);
+  EXPECT_NE(c.get(), d.get());
 #endif
 }
 
