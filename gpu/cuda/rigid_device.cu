@@ -1,9 +1,12 @@
 // Kernels of `subadmm-gpu` (001 §II-C, Fig. 3): each phase is one loop of the CPU path
 // (solvers/subadmm_rigid/subadmm_rigid_cpu.cc) over its elements, grid-strided, calling the same
-// functions of solvers/subadmm_rigid/rigid_math.h. Phases are separated by grid barriers of a
-// cooperative launch (all blocks resident), so one launch runs a whole chunk of iterations.
-// Reductions: warp shuffles, then one atomic per warp.
+// functions of solvers/subadmm_rigid/rigid_math.h; the iteration's phases are those of
+// rigid_chunk.h, which a host test runs with emulated threads. Phases are separated by grid
+// barriers of a cooperative launch (all blocks resident), so one launch runs a whole chunk of
+// iterations. Reductions: warp shuffles, then one atomic per warp.
 #include "gpu/cuda/rigid_device.h"
+
+#include "solvers/subadmm_rigid/rigid_chunk.h"
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -23,27 +26,13 @@ namespace cg = cooperative_groups;
 
 constexpr int kBlock = 256;
 
-// Device-only reductions of one iteration, in two slots by the parity of the iteration: slot
-// it & 1 is accumulated and read in iteration it while the other is cleared for it + 1, so no
-// barrier is needed between reading one iteration's sums and accumulating the next one's.
-struct Scratch {
-  unsigned long long tp2_bits[2], td_bits[2];
-  double ty[2];
-  int nonfinite[2];
-  int factor_failed;  // sticky: set by any body's refactorization
-};
+using Scratch = ChunkScratch;
 
 __device__ void WarpReduce(double& mx, double& sum) {
   for (int off = 16; off > 0; off >>= 1) {
     mx = fmax(mx, __shfl_down_sync(0xffffffffu, mx, off));
     sum += __shfl_down_sync(0xffffffffu, sum, off);
   }
-}
-
-// A flag the element functions set on the thread's copy of the scalars goes to the shared word,
-// and the copy is cleared: every thread's copy must stay identical (uniform β and stopping).
-__device__ void Publish(int& local, int* shared) {
-  if (local) SetFlag(shared), local = 0;
 }
 
 // Setup: clear the accumulators, C_b per constraint slot, then the factors and the slacks from
@@ -74,7 +63,7 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
     }
   grid.sync();
   for (int q = tid; q < b.n; q += stride) FactorStep(b, s, q);
-  Publish(s.factor_failed, &x->factor_failed);
+  PublishFlag(s.factor_failed, &x->factor_failed);
   for (int q = tid; q < nall; q += stride) {
     if (q < nc)
       InitElement<3>(c, b, s, q);
@@ -89,54 +78,33 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
   }
 }
 
-// k iterations of 001 Fig. 3. Every thread keeps its own copy of the scalars and applies the β
-// rule to the same reduced values, so all threads take the same branches and meet every barrier.
+// k iterations of 001 Fig. 3, the phases of solvers/subadmm_rigid/rigid_chunk.h between grid
+// barriers. Every thread keeps its own copy of the scalars and applies the β rule to the same
+// reduced values, so all threads take the same branches and meet every barrier.
 __global__ void __launch_bounds__(kBlock) IterateKernel(BodyView b, ConstraintView c, ConstraintView j,
                                                         Scalars* sc, Scratch* x, int k) {
   cg::grid_group grid = cg::this_grid();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
-  const int nc = c.n, nall = c.n + j.n;
   const bool lane0 = (threadIdx.x & 31) == 0;
   Scalars s = *sc;
   for (int it = 0; it < k; ++it) {
     const int slot = s.iter & 1;
-    for (int q = tid; q < b.n; q += stride) BodyStep(b, s, q);
-    Publish(s.nonfinite, &x->nonfinite[slot]);
+    ChunkBodies(b, s, x, tid, stride);
     grid.sync();
-    if (tid == 0) {  // its last readers passed the barrier above
-      x->tp2_bits[slot ^ 1] = 0, x->td_bits[slot ^ 1] = 0;
-      x->ty[slot ^ 1] = 0.0, x->nonfinite[slot ^ 1] = 0;
-    }
     double tp2 = 0.0, ty = 0.0;
-    for (int q = tid; q < nall; q += stride) {
-      double p2 = 0.0, dy = 0.0;
-      if (q < nc)
-        ConstraintStep<3>(c, b, s, q, p2, dy);
-      else
-        ConstraintStep<1>(j, b, s, q - nc, p2, dy);
-      tp2 = fmax(tp2, p2), ty += dy;
-    }
-    Publish(s.nonfinite, &x->nonfinite[slot]);
+    ChunkConstraints(c, j, b, s, x, tid, stride, tp2, ty);
     WarpReduce(tp2, ty);
     if (lane0) MaxTo(&x->tp2_bits[slot], tp2), AddTo(&x->ty[slot], ty);
     grid.sync();
-    double td = 0.0, unused = 0.0;
-    for (int q = tid; q < b.n; q += stride) td = fmax(td, BodyResidual(b, s, q));
+    double td = ChunkResidual(b, s, tid, stride), unused = 0.0;
     WarpReduce(td, unused);
     if (lane0) MaxTo(&x->td_bits[slot], td);
     grid.sync();
-    s.tp2_bits = __ldcg(&x->tp2_bits[slot]);
-    s.td_bits = __ldcg(&x->td_bits[slot]);
-    s.ty = __ldcg(&x->ty[slot]);
-    s.nonfinite = __ldcg(&x->nonfinite[slot]);
-    AdaptStep(s);
-    if (s.nonfinite) break;
+    if (ChunkAdapt(s, x)) break;
     if (s.refactor) {  // β changed: every body refactorizes before the next iteration
-      for (int q = tid; q < b.n; q += stride) FactorStep(b, s, q);
-      Publish(s.factor_failed, &x->factor_failed);
+      ChunkFactor(b, s, x, tid, stride);
       grid.sync();
-      s.factor_failed = __ldcg(&x->factor_failed);
-      if (s.factor_failed) break;
+      if (ChunkFactorFailed(s, x)) break;
     }
   }
   if (tid == 0) *sc = s;  // every thread read *sc before the first barrier

@@ -6,14 +6,18 @@
 #include <cmath>
 #include <functional>
 #include <ostream>
+#include <cstring>
 #include <random>
+#include <tuple>
 
 #include "harness/simulate.h"
 #include "problems/math/constraint_operator.h"
 #include "problems/scenarios/random/manufactured.h"
 #include "solvers/registry.h"
+#include "solvers/subadmm_rigid/rigid_chunk.h"
 #include "solvers/subadmm_rigid/rigid_layout.h"
 #include "solvers/subadmm_rigid/rigid_math.h"
+#include "solvers/subadmm_rigid/subadmm_rigid_cpu.h"
 #include "tests/test_problems.h"
 #ifdef NCPBENCH_HAVE_CUDA
 #include "gpu/cuda/rigid_device.h"
@@ -215,6 +219,120 @@ TEST(RigidCpuPath, NonFiniteInputDiverges) {
   auto s = Start(p, "subadmm-rigid-cpu", "");
   EXPECT_EQ(s->Iterate(), Status::kDiverged);
   EXPECT_EQ(s->message(), "non-finite iterate");
+}
+
+// ---- The device's chunk of iterations (rigid_chunk.h) with emulated threads, on the host -----
+
+// The kernel's phases run for `threads` emulated threads in barrier order (each phase for every
+// thread, then the next), the reductions done as the warps' atomics do them. After each β rule
+// every thread's scalars must be the same (else the device's threads would part at a barrier).
+struct EmulatedChunk {
+  gpu::RigidLayout lay;
+  gpu::BodyView b;
+  gpu::ConstraintView c, j;
+  gpu::ChunkScratch x{};
+  std::vector<gpu::Scalars> s;
+  int n = 0, m = 0;
+
+  // The CPU path's setup (the device's setup kernel does the same steps).
+  EmulatedChunk(const ContactProblem& p, int threads) {
+    EXPECT_EQ(gpu::BuildRigidLayout(p, lay), "");
+    n = p.num_dofs(), m = p.num_rows();
+    lay.SetState(Vec::Zero(n), Vec::Zero(m));
+    b = lay.Bodies(), c = lay.contacts.View(), j = lay.joints.View();
+    const SolverEntry& e = FindSolver("subadmm-rigid-cpu");
+    gpu::Scalars s0 = gpu::InitialScalars(p, Settings::Parse(e.name, e.settings, {}));
+    for (int sl = 0; sl < 2; ++sl) {
+      for (int i = 0; i < c.n; ++i) gpu::AssembleElement<3>(c, b, i, sl);
+      for (int i = 0; i < j.n; ++i) gpu::AssembleElement<1>(j, b, i, sl);
+    }
+    for (int k = 0; k < b.n; ++k) gpu::FactorStep(b, s0, k);
+    EXPECT_EQ(s0.factor_failed, 0);
+    s0.refactor = 0, s0.refactorizations = 1;
+    for (int i = 0; i < c.n; ++i) gpu::InitElement<3>(c, b, s0, i);
+    for (int i = 0; i < j.n; ++i) gpu::InitElement<1>(j, b, s0, i);
+    s.assign(threads, s0);
+  }
+
+  // Bit patterns, so that equal NaNs (a stopped chunk's residuals) compare equal.
+  static auto Key(const gpu::Scalars& t) {
+    auto bits = [](double d) {
+      std::uint64_t u;
+      std::memcpy(&u, &d, sizeof u);
+      return u;
+    };
+    return std::make_tuple(bits(t.beta), bits(t.inv_beta), bits(t.scale), t.iter, t.refactor,
+                           t.refactorizations, t.nonfinite, t.factor_failed, t.spacing,
+                           t.next_change, t.last_dir, bits(t.theta_p), bits(t.theta_d),
+                           bits(t.theta_y));
+  }
+  void ExpectUniform(const char* where) {
+    for (const gpu::Scalars& t : s) ASSERT_TRUE(Key(t) == Key(s[0])) << where << " at " << s[0].iter;
+  }
+
+  // Up to k iterations; returns how many ran (the last one may have stopped the chunk).
+  int Run(int k) {
+    const int T = static_cast<int>(s.size());
+    int it = 0;
+    for (; it < k; ++it) {
+      const int slot = s[0].iter & 1;
+      for (int t = 0; t < T; ++t) gpu::ChunkBodies(b, s[t], &x, t, T);
+      for (int t = 0; t < T; ++t) {
+        double tp2 = 0.0, ty = 0.0;
+        gpu::ChunkConstraints(c, j, b, s[t], &x, t, T, tp2, ty);
+        gpu::MaxTo(&x.tp2_bits[slot], tp2), gpu::AddTo(&x.ty[slot], ty);
+      }
+      for (int t = 0; t < T; ++t) gpu::MaxTo(&x.td_bits[slot], gpu::ChunkResidual(b, s[t], t, T));
+      bool stop = false;
+      for (int t = 0; t < T; ++t) stop = gpu::ChunkAdapt(s[t], &x);
+      ExpectUniform("after the beta rule");
+      if (stop) return it + 1;
+      if (s[0].refactor) {
+        for (int t = 0; t < T; ++t) gpu::ChunkFactor(b, s[t], &x, t, T);
+        for (int t = 0; t < T; ++t) stop = gpu::ChunkFactorFailed(s[t], &x);
+        ExpectUniform("after the refactorization");
+        if (stop) return it + 1;
+      }
+    }
+    return it;
+  }
+  void Current(Vec& v, Vec& l) {
+    v.resize(n), l.resize(m);
+    lay.GetState(v, l);
+  }
+};
+
+// The device's chunk logic (slots, flags, every thread's own β rule, the refactorization
+// barrier), run for 1, 3 and 64 emulated threads in two chunks of 60: the CPU path's iterates
+// after 120 iterations to 1e-12 (only the accumulation order differs), the same β changes.
+TEST(RigidChunkPhases, EmulatedThreadsEqualTheCpuPath) {
+  int most_refactorizations = 0;
+  for (const ContactProblem& p : {SceneFrame("sliding_cubes", "cubes=25", 12),
+                                  SceneFrame("vertical_stacks", "stacks=4", 40), Manufactured(41)})
+    for (int threads : {1, 3, 64}) {
+      EmulatedChunk chunk(p, threads);
+      EXPECT_EQ(chunk.Run(60), 60);
+      EXPECT_EQ(chunk.Run(60), 60);
+      auto cpu = Start(p, "subadmm-rigid-cpu", "");
+      for (int k = 0; k < 120; ++k) ASSERT_EQ(cpu->Iterate(), Status::kRunning);
+      Vec va, la, vb, lb;
+      cpu->Current(va, la), chunk.Current(vb, lb);
+      EXPECT_LE(Rel(vb, va), 1e-12) << p.meta.name << " " << threads << " threads";
+      EXPECT_LE(Rel(lb, la), 1e-12) << p.meta.name << " " << threads << " threads";
+      EXPECT_EQ(chunk.s[0].refactorizations, InfoValue(*cpu, "refactorizations")) << p.meta.name;
+      EXPECT_EQ(chunk.s[0].iter, 120);
+      most_refactorizations = std::max(most_refactorizations, chunk.s[0].refactorizations);
+    }
+  EXPECT_GT(most_refactorizations, 1);  // the β rule's refactorization barrier was exercised
+}
+
+// A non-finite value stops the chunk after the iteration that produced it, on every thread.
+TEST(RigidChunkPhases, NonFiniteStopsEveryThreadAfterOneIteration) {
+  ContactProblem p = Manufactured(43);
+  p.b[3] = std::nan("");
+  EmulatedChunk chunk(p, 5);
+  EXPECT_EQ(chunk.Run(50), 1);
+  for (const gpu::Scalars& t : chunk.s) EXPECT_EQ(t.nonfinite, 1);
 }
 
 // ---- GPU: needs a CUDA build and a device; skipped with the reason otherwise. ----------------
