@@ -1,6 +1,10 @@
 #include "solvers/pgs/pgs.h"
 
+#include <omp.h>
+
+
 #include "solvers/common/dual_update.h"
+#include "solvers/pgs/colouring.h"
 
 namespace ncp {
 
@@ -8,13 +12,17 @@ std::vector<SettingSpec> PgsSettings::Specs() {
   return {{.name = "omega", .default_value = 1.0, .min = 0.0, .max = 2.0, .min_open = true,
            .max_open = true, .help = "over-relaxation factor"},
           {.name = "nncg", .default_value = 0.0, .min = 0.0, .max = 1.0, .integer = true,
-           .help = "1: nonsmooth nonlinear conjugate-gradient acceleration (000 §IV-B1)"}};
+           .help = "1: nonsmooth nonlinear conjugate-gradient acceleration (000 §IV-B1)"},
+          ChoiceSpec<kOrders>("order", Order::kSequential,
+                              "sweep order: sequential = constraint order; colour = colour by colour "
+                              "of W's constraint graph, each colour's constraints in parallel")};
 }
 
 PgsSettings PgsSettings::From(const Settings& s) {
   PgsSettings p;
   p.omega = s.Get("omega");
   p.nncg = s.GetBool("nncg");
+  p.order = s.Choice<Order>("order");
   return p;
 }
 
@@ -26,38 +34,61 @@ Status PgsSolver::Setup(const ContactProblem& p, const Settings& s, const WarmSt
   dir_ = Vec::Zero(dual_.rows());
   prev_norm2_ = 0.0;
   restarts_ = 0;
+  colouring_ = {};
+  if (set_.order == PgsSettings::Order::kColour)
+    colouring_ = ColourConstraints(dual_.W, *dual_.constraints);
   return Status::kRunning;
 }
 
-void PgsSolver::Sweep() {
-  const auto& cs = *dual_.constraints;
+// Threads pay when there are rows enough and colours wide enough for a barrier per colour.
+bool PgsSolver::Parallel() const {
+  if (colouring_.order.empty() || dual_.rows() < kParallelRows) return false;
+  return static_cast<int>(colouring_.order.size()) >= 64 * colouring_.colours();
+}
+
+int PgsSolver::ThreadsUsed() const { return Parallel() ? omp_get_max_threads() : 1; }
+
+void PgsSolver::Update(std::size_t i) {
+  const Constraint& c = (*dual_.constraints)[i];
   const SpMat& W = dual_.W;
   const Vec& q = dual_.q;
   const double w = set_.omega;
-  for (std::size_t i = 0; i < cs.size(); ++i) {
-    const Constraint& c = cs[i];
-    const int r = c.row;
-    if (c.type == ConstraintType::kJointFriction) {  // n bilateral, then t in its box
-      const double un = q[r] + RowDot(W, r, lambda_);
-      lambda_[r] = UpdateScalarRow(ConstraintType::kBilateral, lambda_[r], un, dual_.diag[r], w);
-      const double ut = q[r + 1] + RowDot(W, r + 1, lambda_);
-      lambda_[r + 1] =
-          UpdateJointFrictionTangent(c.mu, lambda_[r], lambda_[r + 1], ut, dual_.diag[r + 1], w);
-      continue;
-    }
-    if (c.type != ConstraintType::kContact) {
-      const double u = q[r] + RowDot(W, r, lambda_);
-      lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u, dual_.diag[r], w);
-      continue;
-    }
-    // Normal first, then the tangential pair against the updated normal (strict operator).
+  const int r = c.row;
+  if (c.type == ConstraintType::kJointFriction) {  // n bilateral, then t in its box
     const double un = q[r] + RowDot(W, r, lambda_);
-    const double ln = dual_.diag[r] > 0 ? lambda_[r] - w * un / dual_.diag[r] : lambda_[r];
-    lambda_[r] = ln > 0 ? ln : 0.0;
-    const double u1 = q[r + 1] + RowDot(W, r + 1, lambda_);
-    const double u2 = q[r + 2] + RowDot(W, r + 2, lambda_);
-    UpdateTangent(c.mu, lambda_[r], tangent_step_[i], w, u1, u2, lambda_[r + 1],
-                  lambda_[r + 2]);
+    lambda_[r] = UpdateScalarRow(ConstraintType::kBilateral, lambda_[r], un, dual_.diag[r], w);
+    const double ut = q[r + 1] + RowDot(W, r + 1, lambda_);
+    lambda_[r + 1] =
+        UpdateJointFrictionTangent(c.mu, lambda_[r], lambda_[r + 1], ut, dual_.diag[r + 1], w);
+    return;
+  }
+  if (c.type != ConstraintType::kContact) {
+    const double u = q[r] + RowDot(W, r, lambda_);
+    lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u, dual_.diag[r], w);
+    return;
+  }
+  // Normal first, then the tangential pair against the updated normal (strict operator).
+  const double un = q[r] + RowDot(W, r, lambda_);
+  const double ln = dual_.diag[r] > 0 ? lambda_[r] - w * un / dual_.diag[r] : lambda_[r];
+  lambda_[r] = ln > 0 ? ln : 0.0;
+  const double u1 = q[r + 1] + RowDot(W, r + 1, lambda_);
+  const double u2 = q[r + 2] + RowDot(W, r + 2, lambda_);
+  UpdateTangent(c.mu, lambda_[r], tangent_step_[i], w, u1, u2, lambda_[r + 1], lambda_[r + 2]);
+}
+
+void PgsSolver::Sweep() {
+  if (colouring_.order.empty()) {
+    for (std::size_t i = 0; i < dual_.constraints->size(); ++i) Update(i);
+    return;
+  }
+  const int colours = colouring_.colours();
+  const int* order = colouring_.order.data();
+  const int* begin = colouring_.begin.data();
+#pragma omp parallel if (Parallel())
+  for (int k = 0; k < colours; ++k) {
+    // No two constraints of a colour share an entry of W: any split of it gives the same λ.
+#pragma omp for schedule(static)
+    for (int t = begin[k]; t < begin[k + 1]; ++t) Update(order[t]);
   }
 }
 
@@ -91,7 +122,9 @@ Status PgsSolver::Iterate() {
 }
 
 std::vector<std::pair<std::string, double>> PgsSolver::Info() const {
-  return {{"nncg_restarts", static_cast<double>(restarts_)}};
+  std::vector<std::pair<std::string, double>> info = {{"nncg_restarts", static_cast<double>(restarts_)}};
+  if (!colouring_.order.empty()) info.push_back({"colours", static_cast<double>(colouring_.colours())});
+  return info;
 }
 
 }  // namespace ncp

@@ -599,7 +599,7 @@ TEST_P(ConformanceSettings, IterateDoesNotAllocate) {
 
 INSTANTIATE_TEST_SUITE_P(
     Conformance, ConformanceSettings,
-    ::testing::Values(Variant{"pgs", "nncg=1", "global"},
+    ::testing::Values(Variant{"pgs", "nncg=1", "global"}, Variant{"pgs", "order=colour", "global"},
                       Variant{"apgd", "friction_model=ccp", "global"},
                       Variant{"admm-full", "adaptive=0", "global"},
                       Variant{"subadmm", "factorization=aba", "trees"},

@@ -56,6 +56,7 @@ INSTANTIATE_TEST_SUITE_P(
     All, SolverOnManufactured,
     ::testing::Values(Case{"pgs", "pgs", "", 1e-8, 1e-6},
                       Case{"pgs_nncg", "pgs", "nncg=1", 1e-8, 1e-6},
+                      Case{"pgs_colour", "pgs", "order=colour", 1e-8, 1e-6},
                       Case{"admm_full", "admm-full", "", 1e-8, 1e-6},
                       Case{"apgd", "apgd", "", 5e-8, 5e-6},
                       Case{"pj", "pj", "", 2e-6, 5e-3}),
