@@ -48,7 +48,8 @@ bool PgsSolver::Parallel() const {
 
 int PgsSolver::ThreadsUsed() const { return Parallel() ? omp_get_max_threads() : 1; }
 
-void PgsSolver::Update(std::size_t i) {
+// Inlined into both sweeps: a call per constraint costs the sequential sweep a few percent.
+[[gnu::always_inline]] inline void PgsSolver::Update(std::size_t i) {
   const Constraint& c = (*dual_.constraints)[i];
   const SpMat& W = dual_.W;
   const Vec& q = dual_.q;
