@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -26,8 +25,6 @@ namespace cg = cooperative_groups;
 
 constexpr int kBlock = 256;
 
-using Scratch = ChunkScratch;
-
 __device__ void WarpReduce(double& mx, double& sum) {
   for (int off = 16; off > 0; off >>= 1) {
     mx = fmax(mx, __shfl_down_sync(0xffffffffu, mx, off));
@@ -38,13 +35,13 @@ __device__ void WarpReduce(double& mx, double& sum) {
 // Setup: clear the accumulators, C_b per constraint slot, then the factors and the slacks from
 // v̂⁰, λ⁰. `sc` arrives with refactor = 1 and leaves with the factorization's verdict.
 __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView c, ConstraintView j,
-                                                      Scalars* sc, Scratch* x) {
+                                                      Scalars* sc, ChunkScratch* x) {
   cg::grid_group grid = cg::this_grid();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
   const int nc = c.n, nall = c.n + j.n;
   Scalars s = *sc;
   for (int q = tid; q < b.n; q += stride) {
-    for (int t = 0; t < kTri; ++t) b.C[t * b.n + q] = 0.0, b.L[t * b.n + q] = 0.0;
+    for (int t = 0; t < kTri; ++t) b.C[t * b.n + q] = 0.0;  // L: every entry factorized below
     for (int k = 0; k < 6; ++k) b.g[k * b.n + q] = b.h[k * b.n + q] = b.hold[k * b.n + q] = 0.0;
   }
   for (int q = tid; q < nall; q += stride) {
@@ -52,7 +49,7 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
     const int i = q < nc ? q : q - nc, rows = q < nc ? 3 : 1;
     for (int r = 0; r < 2 * rows; ++r) v.w[r * v.n + i] = v.y[r * v.n + i] = v.z[r * v.n + i] = 0.0;
   }
-  if (tid == 0) *x = Scratch{};
+  if (tid == 0) *x = ChunkScratch{};
   grid.sync();
   for (int q = tid; q < nall; q += stride)
     for (int slot = 0; slot < 2; ++slot) {
@@ -82,7 +79,7 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
 // barriers. Every thread keeps its own copy of the scalars and applies the β rule to the same
 // reduced values, so all threads take the same branches and meet every barrier.
 __global__ void __launch_bounds__(kBlock) IterateKernel(BodyView b, ConstraintView c, ConstraintView j,
-                                                        Scalars* sc, Scratch* x, int k) {
+                                                        Scalars* sc, ChunkScratch* x, int k) {
   cg::grid_group grid = cg::this_grid();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
   const bool lane0 = (threadIdx.x & 31) == 0;
@@ -153,11 +150,12 @@ struct DeviceSolver::Impl {
   BodyView bodies;
   ConstraintView contacts, joints;
   Scalars* sc = nullptr;       // device, in the arena
-  Scratch* scratch = nullptr;  // device, in the arena
+  ChunkScratch* scratch = nullptr;  // device, in the arena
   Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
   cudaStream_t stream = nullptr;
   cudaEvent_t marks[3] = {};  // before the copy, after it, after the setup kernel
   int setup_blocks = 0, iterate_blocks = 0;  // co-resident blocks of each kernel
+  int iterate_grid = 1;                      // this problem's blocks of IterateKernel
   UploadTimes times;
 
   template <typename P>
@@ -288,7 +286,9 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   cudaEventRecord(m.marks[1], m.stream);
   if (err.empty()) {
     void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.sc, &m.scratch};
-    const int blocks = m.Blocks(std::max(hb.n, hc.n + hj.n), m.setup_blocks);
+    const int elements = std::max(hb.n, hc.n + hj.n);
+    m.iterate_grid = m.Blocks(elements, m.iterate_blocks);
+    const int blocks = m.Blocks(elements, m.setup_blocks);
     err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(SetupKernel), blocks,
                                             kBlock, args, 0, m.stream), "setup launch");
   }
@@ -310,9 +310,8 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
 std::string DeviceSolver::Iterate(int k, Scalars& out) {
   Impl& m = *impl_;
   void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.sc, &m.scratch, &k};
-  const int blocks = m.Blocks(std::max(m.bodies.n, m.contacts.n + m.joints.n), m.iterate_blocks);
   std::string err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(IterateKernel),
-                                                      blocks, kBlock, args, 0, m.stream),
+                                                      m.iterate_grid, kBlock, args, 0, m.stream),
                           "iteration launch");
   if (err.empty())
     err = Check(cudaMemcpyAsync(m.sc_host, m.sc, sizeof(Scalars), cudaMemcpyDeviceToHost, m.stream),

@@ -38,20 +38,25 @@ Status RigidSubAdmmCpu::Setup(const ContactProblem& p, const Settings& s, const 
                 warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
   bodies_ = lay_.Bodies(), contacts_ = lay_.contacts.View(), joints_ = lay_.joints.View();
   sc_ = InitialScalars(p, s);
-  // Setup in the device's order: C_b per constraint slot, factors, slacks from v̂⁰ and λ⁰.
-  for (int sl = 0; sl < 2; ++sl) {
-    for (int i = 0; i < contacts_.n; ++i) AssembleElement<3>(contacts_, bodies_, i, sl);
-    for (int i = 0; i < joints_.n; ++i) AssembleElement<1>(joints_, bodies_, i, sl);
-  }
-  for (int b = 0; b < bodies_.n; ++b) FactorStep(bodies_, sc_, b);
-  sc_.refactor = 0, sc_.refactorizations = 1;
-  if (sc_.factor_failed) {
+  if (!SetupOnHost(bodies_, contacts_, joints_, sc_)) {
     message_ = "A_b + beta sum J^T J: not positive definite (factorization failed)";
     return Status::kFailed;
   }
-  for (int i = 0; i < contacts_.n; ++i) InitElement<3>(contacts_, bodies_, sc_, i);
-  for (int i = 0; i < joints_.n; ++i) InitElement<1>(joints_, bodies_, sc_, i);
   return Status::kRunning;
+}
+
+bool SetupOnHost(const BodyView& b, const ConstraintView& contacts, const ConstraintView& joints,
+                 Scalars& sc) {
+  for (int sl = 0; sl < 2; ++sl) {
+    for (int i = 0; i < contacts.n; ++i) AssembleElement<3>(contacts, b, i, sl);
+    for (int i = 0; i < joints.n; ++i) AssembleElement<1>(joints, b, i, sl);
+  }
+  for (int k = 0; k < b.n; ++k) FactorStep(b, sc, k);
+  sc.refactor = 0, sc.refactorizations = 1;
+  if (sc.factor_failed) return false;
+  for (int i = 0; i < contacts.n; ++i) InitElement<3>(contacts, b, sc, i);
+  for (int i = 0; i < joints.n; ++i) InitElement<1>(joints, b, sc, i);
+  return true;
 }
 
 Status RigidSubAdmmCpu::Iterate() {

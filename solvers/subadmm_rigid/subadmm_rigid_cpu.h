@@ -13,6 +13,10 @@ namespace ncp::gpu {
 std::vector<SettingSpec> RigidSpecs();
 // β⁰, the adaptive rule's parameters and refactor = 1, from the settings and the problem.
 Scalars InitialScalars(const ContactProblem& p, const Settings& s);
+// The setup on the host, in the device's order: C_b per constraint slot, the factors (false,
+// with sc.factor_failed, when one is not positive definite), then the slacks from v̂⁰ and λ⁰.
+bool SetupOnHost(const BodyView& b, const ConstraintView& contacts, const ConstraintView& joints,
+                 Scalars& sc);
 
 class RigidSubAdmmCpu : public Solver {
  public:
