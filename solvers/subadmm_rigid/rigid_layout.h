@@ -28,18 +28,28 @@ struct RigidLayout {
   int nb = 0;
   std::vector<int> dof_begin;  // per body: first dof of its subsystem
   std::vector<double> mass, A;  // one of them: see BodyView
-  std::vector<double> C, L, b, v, g, h, hold;
+  std::vector<double> C, L, b, v, g, h, hold, gold;
   RigidSet contacts{3}, joints{1};
-  std::vector<int> scratch_body_of_sub, scratch_sub_of_dof, scratch_where;  // of the build
+  // Of the build: body per subsystem and per dof, the constraints of each set in order, and the
+  // blocks grouped by constraint (offsets, indices).
+  std::vector<int> scratch_body_of_sub, scratch_sub_of_dof, scratch_contact_of, scratch_joint_of;
+  std::vector<int> scratch_block_begin, scratch_block_order;
   BodyView Bodies();
   // Scatter/gather between the problem's (v, λ) and the layout.
   void SetState(const Vec& v0, const Vec& lambda0);
   void GetState(Vec& v_out, Vec& lambda_out) const;
 };
 
+struct LayoutOptions {
+  // OpenMP threads of the per-body and per-constraint passes (used from 2048 constraints).
+  int threads = 1;
+  // false: leave C, L, g, h, hold and the slacks w, y, z empty (the device clears its own).
+  bool host_work = true;
+};
+
 // Returns "" and fills `out`, or the reason the problem does not fit one body per subsystem.
 // A layout built before is overwritten in place, its arrays' capacity kept.
-std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out);
+std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const LayoutOptions& opt = {});
 
 // The Info() of both rigid solvers (CPU path and GPU): penalty, residuals, sizes.
 std::vector<std::pair<std::string, double>> RigidInfo(const Scalars& sc, const RigidLayout& lay);
