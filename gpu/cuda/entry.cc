@@ -9,6 +9,6 @@
 NCP_REGISTER_SOLVER(subadmm_gpu,
                     {.name = "subadmm-gpu",
                      .description = "GPU SubADMM, CUDA kernels, one rigid body per subsystem (001 §II)",
-                     .settings = ::ncp::gpu::RigidSpecs(),
+                     .settings = ::ncp::gpu::GpuSpecs(),
                      .local = ::ncp::LocalUse::kNone,
                      .make = [] { return std::make_unique<::ncp::gpu::SubAdmmGpu>(); }})

@@ -6,6 +6,7 @@
 // iterations. Reductions: warp shuffles, then one atomic per warp.
 #include "gpu/cuda/rigid_device.h"
 
+#include "gpu/cuda/host_copy.h"
 #include "solvers/subadmm_rigid/rigid_chunk.h"
 
 #include <cooperative_groups.h>
@@ -23,7 +24,7 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int kBlock = 256;
+constexpr int kBlock = 256;  // the largest block a launch may use (launch bounds)
 
 __device__ void WarpReduce(double& mx, double& sum) {
   for (int off = 16; off > 0; off >>= 1) {
@@ -42,7 +43,8 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
   Scalars s = *sc;
   for (int q = tid; q < b.n; q += stride) {
     for (int t = 0; t < kTri; ++t) b.C[t * b.n + q] = 0.0;  // L: every entry factorized below
-    for (int k = 0; k < 6; ++k) b.g[k * b.n + q] = b.h[k * b.n + q] = b.hold[k * b.n + q] = 0.0;
+    for (int k = 0; k < 6; ++k)
+      b.g[k * b.n + q] = b.h[k * b.n + q] = b.hold[k * b.n + q] = b.gold[k * b.n + q] = 0.0;
   }
   for (int q = tid; q < nall; q += stride) {
     const ConstraintView& v = q < nc ? c : j;
@@ -75,33 +77,38 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
   }
 }
 
-// k iterations of 001 Fig. 3, the phases of solvers/subadmm_rigid/rigid_chunk.h between grid
-// barriers. Every thread keeps its own copy of the scalars and applies the β rule to the same
-// reduced values, so all threads take the same branches and meet every barrier.
+// k ≥ 1 iterations of 001 Fig. 3, the phases of solvers/subadmm_rigid/rigid_chunk.h between
+// grid barriers. Every thread keeps its own copy of the scalars and applies the β rule to the
+// same reduced values, so all threads take the same branches and meet every barrier.
 __global__ void __launch_bounds__(kBlock) IterateKernel(BodyView b, ConstraintView c, ConstraintView j,
                                                         Scalars* sc, ChunkScratch* x, int k) {
   cg::grid_group grid = cg::this_grid();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
   const bool lane0 = (threadIdx.x & 31) == 0;
   Scalars s = *sc;
+  ChunkBodies(b, s, x, tid, stride);
+  grid.sync();
   for (int it = 0; it < k; ++it) {
-    const int slot = s.iter & 1;
-    ChunkBodies(b, s, x, tid, stride);
-    grid.sync();
+    const int slot = Slot(s.iter);
+    const bool next = it + 1 < k;
     double tp2 = 0.0, ty = 0.0;
     ChunkConstraints(c, j, b, s, x, tid, stride, tp2, ty);
     WarpReduce(tp2, ty);
     if (lane0) MaxTo(&x->tp2_bits[slot], tp2), AddTo(&x->ty[slot], ty);
     grid.sync();
-    double td = ChunkResidual(b, s, tid, stride), unused = 0.0;
+    double td = ChunkResidual(b, s, x, tid, stride, next), unused = 0.0;
     WarpReduce(td, unused);
     if (lane0) MaxTo(&x->td_bits[slot], td);
     grid.sync();
     if (ChunkAdapt(s, x)) break;
-    if (s.refactor) {  // β changed: every body refactorizes before the next iteration
-      ChunkFactor(b, s, x, tid, stride);
+    if (s.refactor) {  // β changed: every body refactorizes, then its next v̂ again
+      ChunkFactor(b, s, x, tid, stride, next);
       grid.sync();
       if (ChunkFactorFailed(s, x)) break;
+      if (next) {
+        ChunkRedoBodies(b, s, x, tid, stride);
+        grid.sync();
+      }
     }
   }
   if (tid == 0) *sc = s;  // every thread read *sc before the first barrier
@@ -142,6 +149,8 @@ struct DeviceSolver::Impl {
     std::size_t offset, bytes;
   };
   std::vector<Piece> pieces;
+  std::vector<HostCopy> copies, parts;  // of the pack
+  int pack_threads = 1;
   std::size_t arena_bytes = 0, upload_bytes = 0;
   void* arena = nullptr;
   std::size_t arena_capacity = 0;
@@ -154,6 +163,7 @@ struct DeviceSolver::Impl {
   Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
   cudaStream_t stream = nullptr;
   cudaEvent_t marks[3] = {};  // before the copy, after it, after the setup kernel
+  int block = 0;                             // threads per block of the occupancy below
   int setup_blocks = 0, iterate_blocks = 0;  // co-resident blocks of each kernel
   int iterate_grid = 1;                      // this problem's blocks of IterateKernel
   UploadTimes times;
@@ -183,12 +193,14 @@ struct DeviceSolver::Impl {
     Reserve(d.z, nullptr, 2 * nr * d.n);
   }
 
-  std::string Start() {
-    if (stream) return {};
-    std::string err = Check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  std::string Start(int threads_per_block) {
+    if (stream && block == threads_per_block) return {};
+    std::string err;
+    if (!stream) err = Check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     for (cudaEvent_t& e : marks)
-      if (err.empty()) err = Check(cudaEventCreate(&e), "cudaEventCreate");
-    if (err.empty()) err = Check(cudaMallocHost(&sc_host, sizeof(Scalars)), "cudaMallocHost");
+      if (err.empty() && !e) err = Check(cudaEventCreate(&e), "cudaEventCreate");
+    if (err.empty() && !sc_host) err = Check(cudaMallocHost(&sc_host, sizeof(Scalars)), "cudaMallocHost");
+    block = threads_per_block;
     int device = 0, cooperative = 0, sms = 0, per_sm_setup = 0, per_sm_iterate = 0;
     if (err.empty()) err = Check(cudaGetDevice(&device), "cudaGetDevice");
     if (err.empty())
@@ -199,14 +211,15 @@ struct DeviceSolver::Impl {
       err = Check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
                   "cudaDeviceGetAttribute");
     if (err.empty())
-      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_setup, SetupKernel, kBlock, 0),
+      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_setup, SetupKernel, block, 0),
                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     if (err.empty())
-      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_iterate, IterateKernel, kBlock, 0),
+      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_iterate, IterateKernel, block, 0),
                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     setup_blocks = per_sm_setup * sms, iterate_blocks = per_sm_iterate * sms;
     if (err.empty() && (setup_blocks < 1 || iterate_blocks < 1))
       err = "no block of the subadmm-gpu kernels fits on a multiprocessor";
+    if (!err.empty()) block = 0;  // asked again next time
     return err;
   }
 
@@ -228,15 +241,18 @@ struct DeviceSolver::Impl {
       staging_capacity = want;
     }
     for (const Piece& piece : pieces) {
-      if (piece.host) std::memcpy(staging + piece.offset, piece.host, piece.bytes);
       void* d = static_cast<unsigned char*>(arena) + piece.offset;
       std::memcpy(piece.dst, &d, sizeof d);  // every view pointer is a plain object pointer
     }
+    copies.clear();
+    for (const Piece& piece : pieces)
+      if (piece.host) copies.push_back({piece.offset, static_cast<const unsigned char*>(piece.host), piece.bytes});
+    CopyPieces(staging, copies, pack_threads, parts);
     return {};
   }
 
   int Blocks(int elements, int most) const {
-    return std::max(1, std::min(most, (elements + kBlock - 1) / kBlock));
+    return std::max(1, std::min(most, (elements + block - 1) / block));
   }
 
   ~Impl() {
@@ -255,9 +271,13 @@ DeviceSolver::~DeviceSolver() = default;
 const UploadTimes& DeviceSolver::upload_times() const { return impl_->times; }
 
 std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
-                                 const ConstraintView& hj, Scalars& sc) {
+                                 const ConstraintView& hj, Scalars& sc, int threads, int block) {
   Impl& m = *impl_;
-  if (std::string err = m.Start(); !err.empty()) return err;
+  if (block < 32 || block > kBlock || block % 32 != 0)
+    return "threads per block " + std::to_string(block) + ": needs a multiple of 32 up to " +
+           std::to_string(kBlock);
+  if (std::string err = m.Start(block); !err.empty()) return err;
+  m.pack_threads = std::max(1, threads);
   const auto t0 = std::chrono::steady_clock::now();
   m.pieces.clear();
   m.arena_bytes = 0;
@@ -272,7 +292,7 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   m.upload_bytes = m.arena_bytes;
   m.Reserve(b.C, nullptr, kTri * hb.n), m.Reserve(b.L, nullptr, kTri * hb.n);
   m.Reserve(b.g, nullptr, 6 * hb.n), m.Reserve(b.h, nullptr, 6 * hb.n);
-  m.Reserve(b.hold, nullptr, 6 * hb.n);
+  m.Reserve(b.hold, nullptr, 6 * hb.n), m.Reserve(b.gold, nullptr, 6 * hb.n);
   m.ReserveWork(m.contacts, 3);
   m.ReserveWork(m.joints, 1);
   m.Reserve(m.scratch, nullptr, 1);
@@ -290,7 +310,7 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
     m.iterate_grid = m.Blocks(elements, m.iterate_blocks);
     const int blocks = m.Blocks(elements, m.setup_blocks);
     err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(SetupKernel), blocks,
-                                            kBlock, args, 0, m.stream), "setup launch");
+                                            m.block, args, 0, m.stream), "setup launch");
   }
   cudaEventRecord(m.marks[2], m.stream);
   if (err.empty())
@@ -309,9 +329,10 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
 
 std::string DeviceSolver::Iterate(int k, Scalars& out) {
   Impl& m = *impl_;
+  if (k < 1) return {};
   void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.sc, &m.scratch, &k};
   std::string err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(IterateKernel),
-                                                      m.iterate_grid, kBlock, args, 0, m.stream),
+                                                      m.iterate_grid, m.block, args, 0, m.stream),
                           "iteration launch");
   if (err.empty())
     err = Check(cudaMemcpyAsync(m.sc_host, m.sc, sizeof(Scalars), cudaMemcpyDeviceToHost, m.stream),

@@ -34,8 +34,10 @@ class DeviceSolver {
   // setup's flags. The stream, the pinned staging and the device arrays are kept for the next
   // Upload (grown when a problem needs more), so a scene's later steps allocate nothing.
   // Returns "" or a one-line error.
+  // `threads` host threads pack the staging buffer; `block` threads per block (32, 64, 128 or
+  // 256) run the kernels.
   std::string Upload(const BodyView& bodies, const ConstraintView& contacts,
-                     const ConstraintView& joints, Scalars& sc);
+                     const ConstraintView& joints, Scalars& sc, int threads, int block);
   // Up to k iterations in one launch; stops after the iteration that sets `nonfinite` or
   // `factor_failed`, as single iterations would. `out` is the scalars after it (out.iter counts
   // the iterations run since the upload).

@@ -9,6 +9,9 @@
 
 namespace ncp::gpu {
 
+// The settings of subadmm-rigid-cpu and `block`, the kernels' threads per block.
+std::vector<SettingSpec> GpuSpecs();
+
 class SubAdmmGpu : public Solver {
  public:
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
@@ -18,6 +21,8 @@ class SubAdmmGpu : public Solver {
   int MaxChunk() const override { return kMaxChunk; }
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
+  // Host threads of the setup (layout and pack); the iterations run on the device.
+  int ThreadsUsed() const override { return threads_; }
 
   // Bounds one launch's length, so that a time budget is checked now and then.
   static constexpr int kMaxChunk = 4096;
@@ -25,7 +30,7 @@ class SubAdmmGpu : public Solver {
  private:
   WorkspaceLease ws_;  // host mirror (v̂ and λ copied into it by Current()) and device arrays
   Scalars sc_;
-  int n_ = 0, m_ = 0;
+  int n_ = 0, m_ = 0, threads_ = 1;
   double layout_ms_ = 0;  // host: the layout built from the problem
   bool uploaded_ = false;  // the workspace holds this problem
 };

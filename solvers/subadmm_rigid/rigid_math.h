@@ -116,6 +116,7 @@ struct BodyView {
   double* g = nullptr;        // 6 × n: Σ Jᵀλ
   double* h = nullptr;        // 6 × n: Σ Jᵀz
   double* hold = nullptr;     // 6 × n: h of the previous iteration
+  double* gold = nullptr;     // 6 × n: g of the previous iteration (a v̂ step redone: RedoBodyStep)
 };
 
 struct ConstraintView {
@@ -179,22 +180,39 @@ NCP_HD void FactorStep(const BodyView& bd, Scalars& sc, int b) {
   for (int t = 0; t < kTri; ++t) bd.L[t * bd.n + b] = L[t];
 }
 
-// v̂_b = (A_b + β C_b)⁻¹ (b_b + β h_b + g_b)  (001:1); keeps h for the dual residual and clears
-// g, h for this iteration's accumulation.
-NCP_HD void BodyStep(const BodyView& bd, Scalars& sc, int b) {
+// x ← L⁻ᵀ L⁻¹ x into v̂_b, flagging a non-finite result.
+NCP_HD void SolveBody(const BodyView& bd, Scalars& sc, int b, double* x) {
   const int n = bd.n;
-  double L[kTri], x[6];
+  double L[kTri];
   for (int t = 0; t < kTri; ++t) L[t] = bd.L[t * n + b];
-  for (int k = 0; k < 6; ++k) {
-    const double h = bd.h[k * n + b];
-    x[k] = bd.b[k * n + b] + sc.beta * h + bd.g[k * n + b];
-    bd.hold[k * n + b] = h;
-    bd.h[k * n + b] = 0.0, bd.g[k * n + b] = 0.0;
-  }
   Solve6(L, x);
   bool finite = true;
   for (int k = 0; k < 6; ++k) bd.v[k * n + b] = x[k], finite = finite && isfinite(x[k]);
   if (!finite) SetFlag(&sc.nonfinite);
+}
+
+// v̂_b = (A_b + β C_b)⁻¹ (b_b + β h_b + g_b)  (001:1); keeps h (dual residual) and g (a redo)
+// and clears both for this iteration's accumulation.
+NCP_HD void BodyStep(const BodyView& bd, Scalars& sc, int b) {
+  const int n = bd.n;
+  double x[6];
+  for (int k = 0; k < 6; ++k) {
+    const double h = bd.h[k * n + b], g = bd.g[k * n + b];
+    x[k] = bd.b[k * n + b] + sc.beta * h + g;
+    bd.hold[k * n + b] = h, bd.gold[k * n + b] = g;
+    bd.h[k * n + b] = 0.0, bd.g[k * n + b] = 0.0;
+  }
+  SolveBody(bd, sc, b, x);
+}
+
+// BodyStep again from the kept h, g, after β and the factor changed (the device computes v̂ before
+// it knows whether β changes; rigid_chunk.h).
+NCP_HD void RedoBodyStep(const BodyView& bd, Scalars& sc, int b) {
+  const int n = bd.n;
+  double x[6];
+  for (int k = 0; k < 6; ++k)
+    x[k] = bd.b[k * n + b] + sc.beta * bd.hold[k * n + b] + bd.gold[k * n + b];
+  SolveBody(bd, sc, b, x);
 }
 
 // g_b += J_{i,b}ᵀ λ_i and h_b += J_{i,b}ᵀ z_{i,b} for both slots of constraint i.

@@ -262,28 +262,33 @@ struct EmulatedChunk {
     for (const gpu::Scalars& t : s) ASSERT_TRUE(Key(t) == Key(s[0])) << where << " at " << s[0].iter;
   }
 
-  // Up to k iterations; returns how many ran (the last one may have stopped the chunk).
+  // Up to k ≥ 1 iterations in the kernel's order (gpu/cuda/rigid_device.cu); returns how many
+  // ran (the last one may have stopped the chunk).
   int Run(int k) {
     const int T = static_cast<int>(s.size());
+    for (int t = 0; t < T; ++t) gpu::ChunkBodies(b, s[t], &x, t, T);
     int it = 0;
     for (; it < k; ++it) {
-      const int slot = s[0].iter & 1;
-      for (int t = 0; t < T; ++t) gpu::ChunkBodies(b, s[t], &x, t, T);
+      const int slot = gpu::Slot(s[0].iter);
+      const bool next = it + 1 < k;
       for (int t = 0; t < T; ++t) {
         double tp2 = 0.0, ty = 0.0;
         gpu::ChunkConstraints(c, j, b, s[t], &x, t, T, tp2, ty);
         gpu::MaxTo(&x.tp2_bits[slot], tp2), gpu::AddTo(&x.ty[slot], ty);
       }
-      for (int t = 0; t < T; ++t) gpu::MaxTo(&x.td_bits[slot], gpu::ChunkResidual(b, s[t], t, T));
+      for (int t = 0; t < T; ++t)
+        gpu::MaxTo(&x.td_bits[slot], gpu::ChunkResidual(b, s[t], &x, t, T, next));
       bool stop = false;
       for (int t = 0; t < T; ++t) stop = gpu::ChunkAdapt(s[t], &x);
       ExpectUniform("after the beta rule");
       if (stop) return it + 1;
       if (s[0].refactor) {
-        for (int t = 0; t < T; ++t) gpu::ChunkFactor(b, s[t], &x, t, T);
+        for (int t = 0; t < T; ++t) gpu::ChunkFactor(b, s[t], &x, t, T, next);
         for (int t = 0; t < T; ++t) stop = gpu::ChunkFactorFailed(s[t], &x);
         ExpectUniform("after the refactorization");
         if (stop) return it + 1;
+        if (next)
+          for (int t = 0; t < T; ++t) gpu::ChunkRedoBodies(b, s[t], &x, t, T);
       }
     }
     return it;
