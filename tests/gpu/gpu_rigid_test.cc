@@ -221,6 +221,50 @@ TEST(RigidCpuPath, NonFiniteInputDiverges) {
   EXPECT_EQ(s->message(), "non-finite iterate");
 }
 
+// The layout built by 2 threads (the parallel passes run from 2048 constraints) equals the
+// sequential one entry for entry, built fresh or over a layout of another problem; without the
+// host work arrays only those are left out.
+TEST(RigidLayout, ParallelBuildEqualsSequential) {
+  const ContactProblem big = SceneFrame("sliding_cubes", "cubes=600", 4);
+  ASSERT_GE(big.num_constraints(), 2048);
+  gpu::RigidLayout seq, par;
+  ASSERT_EQ(gpu::BuildRigidLayout(Manufactured(41), par, {.threads = 2}), "");  // other sizes first
+  ASSERT_EQ(gpu::BuildRigidLayout(big, seq), "");
+  ASSERT_EQ(gpu::BuildRigidLayout(big, par, {.threads = 2}), "");
+  for (const auto& [a, b] : {std::pair{&seq.contacts, &par.contacts}, {&seq.joints, &par.joints}}) {
+    EXPECT_EQ(a->n, b->n);
+    EXPECT_EQ(a->row, b->row);
+    EXPECT_EQ(a->body, b->body);
+    EXPECT_EQ(a->type, b->type);
+    EXPECT_EQ(a->J, b->J);
+    EXPECT_EQ(a->e, b->e);
+    EXPECT_EQ(a->mu, b->mu);
+    EXPECT_EQ(a->lambda, b->lambda);
+    EXPECT_EQ(a->w, b->w);
+    EXPECT_EQ(a->z, b->z);
+  }
+  EXPECT_EQ(seq.mass, par.mass);
+  EXPECT_EQ(seq.A, par.A);
+  EXPECT_EQ(seq.b, par.b);
+  EXPECT_EQ(seq.C, par.C);
+  EXPECT_EQ(seq.hold, par.hold);
+  EXPECT_EQ(seq.gold, par.gold);
+  ASSERT_EQ(gpu::BuildRigidLayout(big, par, {.threads = 2, .host_work = false}), "");
+  EXPECT_EQ(par.contacts.J, seq.contacts.J);
+  EXPECT_TRUE(par.C.empty() && par.gold.empty() && par.contacts.w.empty());
+}
+
+// A structure whose block names a constraint or body that does not exist is refused with both
+// numbers, not read out of bounds.
+TEST(RigidLayout, BlockOutOfRangeIsRefused) {
+  ContactProblem p = SceneFrame("sliding_cubes", "cubes=9", 4);
+  p.structure.blocks.back().constraint = p.num_constraints();
+  gpu::RigidLayout lay;
+  const std::string why = gpu::BuildRigidLayout(p, lay);
+  EXPECT_NE(why.find("out of range"), std::string::npos) << why;
+  EXPECT_NE(why.find(std::to_string(p.num_constraints())), std::string::npos) << why;
+}
+
 // ---- The device's chunk of iterations (rigid_chunk.h) with emulated threads, on the host -----
 
 // The kernel's phases run for `threads` emulated threads in barrier order (each phase for every
