@@ -115,7 +115,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
       if (!ref.empty() && !std::isfinite(best.res004))
         throw Error(fmt::format("{}: step {}: no reference solution could be computed", scene.name, k));
       if (!ref.empty()) p.reference = best;
-      p.meta.params["step_solver_res004"] = st.res004;
+      if (std::isfinite(st.res004)) p.meta.params["step_solver_res004"] = st.res004;
       p.meta.seed = seed;
       p.meta.generator_version = 1;
       std::string case_name;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <vector>
 #include <fmt/format.h>
 
 namespace ncp {
@@ -54,8 +55,12 @@ std::string CheckConstraints(const ContactProblem& p, int rows) {
       return fmt::format("constraint[{}].row = {}: must be {} (rows are contiguous, in order)", i,
                          c.row, next);
     next += c.rows();
-    if (!std::isfinite(c.mu))  // unused on other rows, but a NaN there is a corrupt file
-      return fmt::format("constraint[{}].mu = {}: must be finite", i, c.mu);
+    // mu, stiffness and damping are unused on some rows, but a NaN or ∞ there is a corrupt file
+    if (!std::isfinite(c.mu)) return fmt::format("constraint[{}].mu = {}: must be finite", i, c.mu);
+    if (!std::isfinite(c.stiffness))
+      return fmt::format("constraint[{}].stiffness = {}: must be finite", i, c.stiffness);
+    if (!std::isfinite(c.damping))
+      return fmt::format("constraint[{}].damping = {}: must be finite", i, c.damping);
     if ((c.type == ConstraintType::kContact || c.type == ConstraintType::kJointFriction) &&
         !(c.mu >= 0.0 && std::isfinite(c.mu)))
       return fmt::format("constraint[{}].mu = {}: must be finite and >= 0", i, c.mu);
@@ -103,6 +108,22 @@ std::string CheckTree(const Structure& s, int k, double tol) {
   return {};
 }
 
+// Every chain of parents ends at a root: a cycle would make any walk up the tree endless.
+// Each body is walked once (state: 0 not seen, 1 on the current chain, 2 known to end at a root).
+std::string CheckParentsAcyclic(const Structure& s) {
+  const int nb = static_cast<int>(s.bodies.size());
+  std::vector<unsigned char> state(nb, 0);
+  for (int k = 0; k < nb; ++k) {
+    int b = k;
+    while (b >= 0 && state[b] == 0) state[b] = 1, b = s.bodies[b].parent;
+    if (b >= 0 && state[b] == 1)
+      return fmt::format("structure.bodies[{}].parent = {}: the parents form a cycle through body {}",
+                         b, s.bodies[b].parent, b);
+    for (b = k; b >= 0 && state[b] == 1; b = s.bodies[b].parent) state[b] = 2;
+  }
+  return {};
+}
+
 std::string CheckStructure(const ContactProblem& p, double tol) {
   const Structure& s = p.structure;
   const int n = p.num_dofs();
@@ -138,6 +159,7 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
                          "{}x{}", k, cols, body.jacobian.rows(), body.jacobian.cols());
     if (std::string err = CheckTree(s, static_cast<int>(k), tol); !err.empty()) return err;
   }
+  if (std::string err = CheckParentsAcyclic(s); !err.empty()) return err;
   // Rebuild J from the blocks (sparse) and compare entry by entry on the columns of subsystems
   // that have bodies; a subsystem without bodies (an FEM piece: its dofs are nodal velocities)
   // is described by J itself.
@@ -245,6 +267,12 @@ std::string CheckGuesses(const ContactProblem& p, int n, int m) {
 std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
   if (!(std::isfinite(p.meta.dt) && p.meta.dt >= 0.0))
     return fmt::format("meta.dt = {}: must be finite and >= 0", p.meta.dt);
+  for (const auto& [key, value] : p.meta.params)
+    if (!std::isfinite(value)) return fmt::format("meta.params.{} = {}: must be finite", key, value);
+  if (p.reference && !(std::isfinite(p.reference->res004) &&
+                       (p.reference->res004 >= 0.0 || p.reference->res004 == -1.0)))
+    return fmt::format("reference.res004 = {}: must be finite and >= 0 (-1: unknown)",
+                       p.reference->res004);
   const int m = p.num_rows();
   std::string err = CheckConstraints(p, p.form == ProblemForm::kGlobal ? p.J.rows() : p.W.rows());
   if (!err.empty()) return err;

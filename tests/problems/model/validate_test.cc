@@ -150,6 +150,52 @@ TEST(Validate, NonFiniteOrImpossibleValuesAreRefused) {
     p.meta.dt = std::nan("");
     EXPECT_EQ(Validate(p), "meta.dt = nan: must be finite and >= 0");
   }
+  // Fields a row's type does not use are still refused when not finite (a corrupt file).
+  {
+    ContactProblem p = Good();
+    ASSERT_EQ(p.constraints[0].type, ConstraintType::kContact);
+    p.constraints[0].damping = std::nan("");
+    EXPECT_EQ(Validate(p), "constraint[0].damping = nan: must be finite");
+    p.constraints[0].damping = 0.0;
+    p.constraints[0].stiffness = INFINITY;
+    EXPECT_EQ(Validate(p), "constraint[0].stiffness = inf: must be finite");
+  }
+  {
+    ContactProblem p = Good();
+    p.meta.params["condition"] = INFINITY;
+    EXPECT_EQ(Validate(p), "meta.params.condition = inf: must be finite");
+  }
+  for (double res : {std::nan(""), -double{INFINITY}, -0.5}) {
+    ContactProblem p = Good();
+    p.reference->res004 = res;
+    EXPECT_NE(Validate(p).find("reference.res004 = "), std::string::npos) << res;
+  }
+  {
+    ContactProblem p = Good();
+    p.reference->res004 = -1.0;  // unknown
+    EXPECT_EQ(Validate(p), "");
+  }
+  {
+    ContactProblem p = Good();
+    p.structure.bodies[0].transform(1, 2) = std::nan("");
+    EXPECT_NE(Validate(p).find("structure.bodies[0]: inertia, com, transform"), std::string::npos);
+  }
+}
+
+// Parents that form a cycle (a body its own ancestor) are refused whether or not the bodies
+// carry tree data; chains that end at a root pass.
+TEST(Validate, ParentCyclesAreRefused) {
+  ContactProblem p = Good();
+  ASSERT_GE(p.structure.bodies.size(), 3u);
+  EXPECT_EQ(Validate(p), "");
+  for (auto& b : p.structure.bodies) b.joint_dof = -1, b.joint_dofs = 0;  // no tree data
+  p.structure.bodies[0].parent = 2, p.structure.bodies[2].parent = 1, p.structure.bodies[1].parent = -1;
+  EXPECT_EQ(Validate(p), "");  // 0 → 2 → 1 → root
+  p.structure.bodies[1].parent = 0;  // 0 → 2 → 1 → 0
+  EXPECT_NE(Validate(p).find("the parents form a cycle"), std::string::npos) << Validate(p);
+  p.structure.bodies[1].parent = 1;  // its own parent
+  EXPECT_NE(Validate(p).find("structure.bodies[1].parent = 1: the parents form a cycle"),
+            std::string::npos) << Validate(p);
 }
 
 // Integers from a corrupt file near INT_MAX: sums of them must not wrap back into range (a
