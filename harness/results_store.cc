@@ -1,6 +1,7 @@
 #include "harness/results_store.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <fmt/format.h>
 #include <hdf5.h>
 #include <sys/file.h>
@@ -481,7 +482,7 @@ class ResultsWriter {
  public:
   explicit ResultsWriter(std::string path) : path_(std::move(path)) {
     h5::SilenceErrors();  // one-line ncp::Error instead of HDF5's stack printout
-    file_ = h5::Handle(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, FileAccess().id()));
+    file_ = h5::Handle(h5::CreateFresh(path_, H5P_DEFAULT, FileAccess().id()));
     if (!file_.valid()) Fail("cannot create the file");
     runs_ = CreateGroup(file_.id(), "runs");
     traces_ = CreateGroup(file_.id(), "traces");
@@ -730,10 +731,20 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   // One run per output at a time: two would merge and remove each other's parts. flock is
   // released by the kernel when the process ends, so a killed run never blocks a rerun.
   const std::string lock = path_ + ".lock";
-  lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  // Never through a link, and only a plain file of one name: a link or hard link planted at the
+  // lock's name (in a shared folder such as /tmp) must not make the pid below overwrite another
+  // file.
+  lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
   if (lock_fd_ < 0) {
     throw Error(fmt::format("{}: cannot create the lock file '{}': {}", path_, lock,
-                            std::strerror(errno)));
+                            errno == ELOOP ? "it is a symbolic link (remove it)" : std::strerror(errno)));
+  }
+  struct stat lock_stat {};
+  if (fstat(lock_fd_, &lock_stat) != 0 || !S_ISREG(lock_stat.st_mode) || lock_stat.st_nlink != 1) {
+    close(lock_fd_);
+    lock_fd_ = -1;
+    throw Error(fmt::format("{}: the lock file '{}' is not a plain file of one name (a link, a "
+                            "folder or a device): remove it", path_, lock));
   }
   if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     char buf[32] = {};

@@ -10,6 +10,7 @@
 #include "harness/distribute/cluster.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
+#include "harness/output_path.h"
 
 namespace ncp::cli {
 
@@ -56,6 +57,8 @@ void AddBaseline(CLI::App& app, Action& action) {
         return o->out.empty() ? o->out_dir + "/" + d.stem + ".h5" : o->out;
       };
       for (const DatasetInput& d : data) {
+        for (const std::string& t : {target(d), target(d) + ".running.h5"})
+          CheckOutputNotAnInput(o->out.empty() ? "--out-dir" : "--out", t, o->datasets);
         if (!o->force && std::filesystem::exists(target(d)))
           throw Error(fmt::format("baseline {}: exists; pass --force to replace it", target(d)));
       }

@@ -9,6 +9,8 @@
 #include "harness/cli/split.h"
 #include "harness/compare.h"
 #include "harness/results_store.h"
+#include "harness/output_path.h"
+#include "harness/text_file.h"
 
 namespace ncp::cli {
 
@@ -34,6 +36,7 @@ void AddCompare(CLI::App& app, Action& action) {
       for (const std::string& m : SplitComma(o->metrics))
         o->co.metrics.push_back(MetricFromName(m.c_str()));
       CheckCompareOptions(o->co);
+      if (!o->out.empty()) CheckOutputNotAnInput("--out", o->out, {o->base, o->now});
       const std::vector<RunRecord> base = ReadResults(o->base), now = ReadResults(o->now);
       CompareResult r;
       try {
@@ -45,12 +48,7 @@ void AddCompare(CLI::App& app, Action& action) {
       std::fputs(md.c_str(), stdout);
       std::printf("\n%s\n", summary.c_str());
       if (!o->out.empty()) {
-        const std::string tmp = o->out + ".tmp";
-        std::ofstream f(tmp);
-        f << md << "\n" << summary << "\n";
-        f.close();
-        if (!f) throw Error(fmt::format("--out = {}: cannot write", o->out));
-        std::filesystem::rename(tmp, o->out);
+        WriteTextFile(o->out, md + "\n" + summary + "\n");
       }
       return r.regressions ? 1 : 0;
     };

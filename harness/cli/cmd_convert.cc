@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/output_path.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/io/fclib_io.h"
 #include "problems/model/bitwise_compare.h"
@@ -37,6 +38,8 @@ void AddConvert(CLI::App& app, Action& action) {
                 "problem (soft rows folded)");
   cmd->callback([&action, o] {
     action = [o] {
+      CheckOutputNamed("output", o->out);
+      CheckOutputNotAnInput("output", o->out, {o->in});
       const auto problems = LoadProblems(o->in);
       for (const auto& p : problems)
         if (std::string err = Validate(p); !err.empty())
@@ -71,8 +74,11 @@ void AddConvert(CLI::App& app, Action& action) {
             (!std::filesystem::create_directories(o->out, ec) || ec))
           throw Error(fmt::format("output = {}: must be a directory with --all ({})", o->out,
                                   ec ? ec.message() : "a file of that name exists"));
-        for (const ContactProblem& p : problems)
-          write((std::filesystem::path(o->out) / (p.meta.name + ".hdf5")).string(), p);
+        auto file_of = [o](const ContactProblem& p) {
+          return (std::filesystem::path(o->out) / (p.meta.name + ".hdf5")).string();
+        };
+        for (const ContactProblem& p : problems) CheckOutputNotAnInput("output", file_of(p), {o->in});
+        for (const ContactProblem& p : problems) write(file_of(p), p);
         return 0;
       }
       if (o->index < 0 || o->index >= static_cast<int>(problems.size()))

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/simulate.h"
+#include "harness/output_path.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/scenarios/scenarios.h"
 #include "solvers/settings.h"
@@ -29,7 +30,13 @@ void AddGenerate(CLI::App& app, Action& action) {
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines (scenes print one every 24 steps)");
   cmd->callback([&action, o] {
     action = [o] {
-      if (o->count < 1) throw Error(fmt::format("--count = {}: must be >= 1", o->count));
+      CheckOutputNamed("--out", o->out);
+      // Every problem is built in memory before the file is written.
+      constexpr int kMaxCount = 100000;
+      if (o->count < 1 || o->count > kMaxCount)
+        throw Error(fmt::format("--count = {}: must be in [1, {}] (the problems are built in "
+                                "memory before writing; generate larger sets in several files)",
+                                o->count, kMaxCount));
       std::vector<ContactProblem> problems;
       if (const SceneEntry* scene = FindScene(o->scenario)) {
         // A scene: simulate with admm-full (200 iterations per step, or the scene's own stepper)
@@ -45,6 +52,7 @@ void AddGenerate(CLI::App& app, Action& action) {
       } else {
         problems = FindScenario(o->scenario).generate(ParseKeyValues(o->params), o->count, o->seed);
       }
+      CheckWritable(o->out, problems);
       WriteDataset(o->out, problems,
                    {{"scenario", o->scenario}, {"params", o->params},
                     {"seed", std::to_string(o->seed)}});

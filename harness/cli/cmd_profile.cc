@@ -15,22 +15,11 @@
 #include "harness/results_store.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
+#include "harness/text_file.h"
 #include "solvers/registry.h"
 
 namespace ncp::cli {
 namespace {
-
-void WriteText(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw Error(fmt::format("{}: cannot write", path));
-    f << text;
-    f.close();
-    if (!f) throw Error(fmt::format("{}: write failed (disk full?)", tmp));
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 std::string DefaultSolvers() {
   std::string list = "pgs,apgd,admm-full,canal";
@@ -175,12 +164,12 @@ void AddProfile(CLI::App& app, Action& action) {
         common.push_back(ComputeProfiles(common_rows, tol, o->time_ms * 1e-3, metric));
       }
       const std::string csv = o->csv.empty() ? results + ".csv" : o->csv;
-      WriteText(csv, ProfileCsv(per_tol));
+      WriteTextFile(csv, ProfileCsv(per_tol));
       const std::string md = CampaignMarkdown(intro, skipped, per_tol, common);
       if (o->report.empty()) {
         std::fputs(md.c_str(), stdout);
       } else {
-        WriteText(o->report, md);
+        WriteTextFile(o->report, md);
         std::printf("report: %s\n", o->report.c_str());
       }
       std::printf("profile data: %s (plot: /usr/bin/python3 plots/profiles.py %s)\n", csv.c_str(),

@@ -8,6 +8,8 @@
 #include "harness/cli/commands.h"
 #include "harness/report.h"
 #include "harness/results_store.h"
+#include "harness/output_path.h"
+#include "harness/text_file.h"
 
 namespace ncp::cli {
 
@@ -19,20 +21,13 @@ void AddReport(CLI::App& app, Action& action) {
   cmd->add_option("-o,--out", *out, "report file (.md); stdout when absent");
   cmd->callback([&action, in, out] {
     action = [in, out] {
+      CheckOutputNotAnInput("--out", *out, {*in});
       const std::string md = MarkdownReport(ReadResults(*in), ReadRunAttrs(*in));
       if (out->empty()) {
         std::fputs(md.c_str(), stdout);
         return 0;
       }
-      const std::string tmp = *out + ".tmp";
-      {
-        std::ofstream f(tmp);
-        if (!f) throw Error(fmt::format("{}: cannot write", *out));
-        f << md;
-        f.close();
-        if (!f) throw Error(fmt::format("{}: write failed (disk full?)", tmp));
-      }
-      std::filesystem::rename(tmp, *out);
+      WriteTextFile(*out, md);
       std::printf("report: %s\n", out->c_str());
       return 0;
     };

@@ -9,24 +9,12 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/results_store.h"
+#include "harness/text_file.h"
 
 namespace ncp::cli {
 namespace {
 
 constexpr char kReproduceWallAttr[] = "reproduce_wall_s";  // seconds the protocol took
-
-// Writes `text` to `path` through a temporary file.
-void WriteText(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw Error(fmt::format("{}: cannot write", path));
-    f << text;
-    f.close();
-    if (!f) throw Error(fmt::format("{}: write failed (disk full?)", tmp));
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 // The Markdown rendered from the records in `h5` (the protocol's report), written beside it.
 std::string ReportFrom(const Protocol& p, const std::string& h5, const std::string& out_dir) {
@@ -69,7 +57,7 @@ int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from =
   } else {
     md = ReportFrom(p, from, o.out_dir);
   }
-  WriteText(path, md);
+  WriteTextFile(path, md);
   std::fputs(md.c_str(), stdout);
   if (from.empty())
     std::printf("\nwritten: %s\nwritten: %s (%zu runs)\n", path.c_str(), h5.c_str(), runs);

@@ -10,6 +10,7 @@
 #include "harness/plugin.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
+#include "harness/output_path.h"
 
 namespace ncp::cli {
 
@@ -53,6 +54,7 @@ void AddRun(CLI::App& app, Action& action) {
       RunOptions opt = MakeRunOptions({o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat,
                                        o->threads, o->trace, o->warm});
       opt.shard = ParseShard(o->shard);
+      CheckOutputNamed("--out", o->out);
       const std::string out = opt.shard.OutPath(o->out);
       for (const std::string& path : o->plugins) LoadPlugin(path);  // before the names resolve
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/registry.h"
+#include "harness/output_path.h"
 #include "harness/cli/commands.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
@@ -75,6 +76,7 @@ void AddSimulate(CLI::App& app, Action& action) {
       const double dt = r.steps.size() > 1 ? r.steps[1].time - r.steps[0].time : 0.0;
       PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size());
       if (!o->record.empty()) {
+        CheckWritable(o->record, r.recorded);
         WriteDataset(o->record, r.recorded, {{"scenario", e->name}, {"params", o->params},
                                              {"seed", std::to_string(o->seed)},
                                              {"solver", o->sim.solver}});

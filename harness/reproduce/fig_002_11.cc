@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <sstream>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/text_file.h"
 
 namespace ncp {
 namespace {
@@ -89,7 +91,7 @@ std::string Report(const ReportInput& in) {
   const int frames = rec.options().cases > 0 ? rec.options().cases : 10;
   std::filesystem::create_directories(in.out_dir);
   const std::string csv = in.out_dir + "/002-fig11.csv";
-  std::ofstream out(csv + ".tmp");
+  std::ostringstream out;
   out << "solver,size,dofs,contacts,time_ms,setup_ms,iterations,reached\n";
   std::map<std::string, std::vector<double>> dofs, times, per_iter;
   std::string rows;
@@ -118,8 +120,7 @@ std::string Report(const ReportInput& in) {
                           r.reached, r.frames);
     }
   }
-  out.close();
-  std::filesystem::rename(csv + ".tmp", csv);
+  WriteTextFile(csv, out.str());
   const PublishedTable& paper = in.paper;
   const LineFit c = FitPowerLaw(dofs["cond"], times["cond"]);
   std::string md = fmt::format(

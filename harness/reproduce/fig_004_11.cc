@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,7 @@
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
+#include "harness/text_file.h"
 #include "problems/math/constraint_operator.h"
 #include "problems/scenarios/rigid/pouring.h"
 #include "solvers/settings.h"
@@ -286,15 +288,15 @@ std::string Report(const ReportInput& in) {
   std::filesystem::create_directories(in.out_dir);
   const std::string csv = in.out_dir + "/004-fig11.csv", png = in.out_dir + "/004-fig11.png";
   {
-    std::ofstream f(csv + ".tmp");
+    std::ostringstream f;
     f << "solver,particles,dofs,time_ms,residual\n";
     for (const Budgeted& b : kSolvers)
       for (const RunRecord* r : rec.Part("pouring", b.solver))
         if (!Failed(*r))
           f << fmt::format("{},{:.0f},{},{:.6g},{:.6g}\n", b.solver, particles(r), r->num_dofs,
                            RunObservation(*r, "time_ms"), residual(r));
+    WriteTextFile(csv, f.str());
   }
-  std::filesystem::rename(csv + ".tmp", csv);
   const std::string draw =
       fmt::format("/usr/bin/python3 {}/plots/size_panels.py {} -o {} > /dev/null",
                   NCPBENCH_SOURCE_DIR, csv, png);

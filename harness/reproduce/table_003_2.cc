@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/reproduce/solver_info.h"
+#include "harness/text_file.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -167,7 +169,7 @@ std::string Figure(const std::string& out_dir, const Variant& v, const std::vect
                    const std::vector<double>& ppcg) {
   const std::string base = fmt::format("{}/003-table2-{}", out_dir, v.key);
   {
-    std::ofstream f(base + "-sizes.csv.tmp");
+    std::ostringstream f;
     f << "solver,particles,dofs,time_ms,residual\n";
     for (int r = 0; r < 3; ++r)
       for (std::size_t i = 0; i < dof.size(); ++i)
@@ -176,8 +178,8 @@ std::string Figure(const std::string& out_dir, const Variant& v, const std::vect
     for (std::size_t i = 0; i < pdof.size(); ++i)
       f << fmt::format("paper (direct),{0},{0},{1:.6g},0\npaper (PCG),{0},{0},{2:.6g},0\n",
                        pdof[i], 1e3 * pdirect[i], 1e3 * ppcg[i]);
+    WriteTextFile(base + "-sizes.csv", f.str());
   }
-  std::filesystem::rename(base + "-sizes.csv.tmp", base + "-sizes.csv");
   const std::string draw = fmt::format(
       "/usr/bin/python3 {}/plots/size_panels.py {}-sizes.csv -o {}.png --time-label 'time to "
       "simulate {:g} s [ms]' --title '{}, ours (solver time) and 003 Table 2 (wall time)' > "
@@ -237,7 +239,7 @@ std::string Report(const ReportInput& in) {
   const int frames = Frames(rec.options());
   std::filesystem::create_directories(in.out_dir);
   const std::string csv = in.out_dir + "/003-table2.csv";
-  std::ofstream out(csv + ".tmp");
+  std::ostringstream out;
   out << "variant,dof,route,step_ms,scene_seconds,pcg_iterations\n";
   std::string md = fmt::format(
       "# 003 Table 2 — RedMax bridge and umbrella: direct solve vs PCG with the projected "
@@ -341,8 +343,7 @@ std::string Report(const ReportInput& in) {
                        fmt::format("cholmod slope {:.2f}, dense {:.2f}", s[1], s[2]),
                        RatioVerdict(s[1], pslope_direct, 1.25));
   }
-  out.close();
-  std::filesystem::rename(csv + ".tmp", csv);
+  WriteTextFile(csv, out.str());
   md += slopes;
   md += "\nCrossover (the smallest DOF from which PCG stays faster):\n" + notes;
   md += claims;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
+#include "harness/text_file.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -111,7 +113,7 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
   std::filesystem::create_directories(out_dir);
   s.csv = out_dir + "/" + records.id() + "-traces.csv";
   {
-    std::ofstream traces(s.csv + ".tmp");
+    std::ostringstream traces;
     traces << "solver,case,iteration,time_s,res004\n";
     std::map<std::string, int> next_case;
     for (const RunRecord* r : runs) {
@@ -120,8 +122,8 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
         traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", r->solver, c, tp.iteration, tp.time_s,
                               tp.metrics[Metric::kRes004]);
     }
+    WriteTextFile(s.csv, traces.str());
   }
-  std::filesystem::rename(s.csv + ".tmp", s.csv);
   s.png = out_dir + "/" + records.id() + ".png";
   const std::string draw = fmt::format("/usr/bin/python3 {}/plots/trace_panels.py {} -o {} > /dev/null",
                                        NCPBENCH_SOURCE_DIR, s.csv, s.png);

@@ -546,6 +546,14 @@ Handle StrongCloseFapl() {
 
 }  // namespace
 
+hid_t CreateFresh(const std::string& path, hid_t fcpl, hid_t fapl) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_directory(st))
+    std::filesystem::remove(path, ec);  // the link itself, never its target
+  return H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl, fapl);
+}
+
 File File::Create(const std::string& path) {
   SilenceErrors();
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
@@ -559,7 +567,7 @@ File File::Create(const std::string& path) {
   Handle fapl = StrongCloseFapl();
   Handle fcpl(H5Pcreate(H5P_FILE_CREATE));
   H5Pset_obj_track_times(fcpl.id(), false);  // the root group too (see Group::Create)
-  Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()));
+  Handle f(CreateFresh(path, fcpl.id(), fapl.id()));
   if (!f.valid()) throw Error(fmt::format("{}: cannot create HDF5 file", path));
   return File(std::move(f), path);
 }

@@ -46,6 +46,12 @@ Handle FixedStringType(std::size_t width);
 // Turns off HDF5's automatic error-stack printing for the calling thread.
 void SilenceErrors();
 
+// H5Fcreate of a new file at `path` that never writes through a link: whatever is at the path (a
+// stale file, a symbolic link planted there) is unlinked first, and the create is exclusive
+// (O_EXCL), so a link put there in between fails the create instead of redirecting it to
+// another file. Returns the file identifier, or an invalid one.
+hid_t CreateFresh(const std::string& path, hid_t fcpl, hid_t fapl);
+
 // A group (or the root group of a file) together with the names used in error messages.
 class Group {
  public:
@@ -129,7 +135,7 @@ class Group {
 // truncated or corrupt one.
 class File {
  public:
-  static File Create(const std::string& path);  // truncates an existing file
+  static File Create(const std::string& path);  // replaces what is there (CreateFresh)
   static File OpenReadOnly(const std::string& path);
   static File OpenReadWrite(const std::string& path);
   // True when `path` is a readable file with the HDF5 signature; never throws.

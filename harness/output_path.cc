@@ -1,0 +1,32 @@
+#include "harness/output_path.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "common/error.h"
+#include "problems/model/validate.h"
+
+namespace ncp {
+
+void CheckOutputNamed(const std::string& option, const std::string& out) {
+  if (out.empty()) throw Error(fmt::format("{} = '': must name a file", option));
+}
+
+void CheckOutputNotAnInput(const std::string& option, const std::string& out,
+                           const std::vector<std::string>& inputs) {
+  std::error_code ec;
+  for (const std::string& in : inputs)
+    if (std::filesystem::equivalent(out, in, ec) && !ec)
+      throw Error(fmt::format("{} = '{}': is the input '{}' itself; it would be overwritten: "
+                              "write to another path", option, out, in));
+}
+
+void CheckWritable(const std::string& out, const std::vector<ContactProblem>& problems) {
+  for (const ContactProblem& p : problems)
+    if (std::string err = Validate(p); !err.empty())
+      throw Error(fmt::format("{}: problem '{}' would be refused when read: {}; nothing written",
+                              out, p.meta.name, err));
+}
+
+}  // namespace ncp

@@ -1,0 +1,24 @@
+// Checks of a command's output path, made before any work: a path must name something, and an
+// output must not be one of the command's inputs (compared as files, by device and inode, so a
+// different spelling, a link or a bind mount of the input is caught too).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "problems/model/contact_problem.h"
+
+namespace ncp {
+
+// Throws Error "<option> = '': must name a file" for an empty path.
+void CheckOutputNamed(const std::string& option, const std::string& out);
+
+// Throws Error when `out` exists and is the same file as one of `inputs`.
+void CheckOutputNotAnInput(const std::string& option, const std::string& out,
+                           const std::vector<std::string>& inputs);
+
+// Throws Error when a problem about to be written to `out` would be refused by the readers
+// (Validate): a generator never writes a file its own reader refuses.
+void CheckWritable(const std::string& out, const std::vector<ContactProblem>& problems);
+
+}  // namespace ncp

@@ -1,0 +1,151 @@
+// Outputs never destroy inputs or other files: a command refuses an output that is one of its
+// inputs (by inode, whatever the spelling), lock and temporary files are never written through a
+// link planted at their names, a text output is written whole or not at all (a full disk leaves
+// the old file and no temporary), and arguments that imply unbounded work are refused up front.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.h"
+#include "harness/results_store.h"
+#include "harness/text_file.h"
+#include "problems/io/dataset_hdf5.h"
+#include "problems/io/h5_util.h"
+#include "tests/cli_support.h"
+#include "tests/test_problems.h"
+
+namespace ncp {
+namespace {
+
+namespace fs = std::filesystem;
+
+class OutputsGuard : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    data_ = (dir_ / "data.h5").string();
+    auto o = testing::AcceptanceOptions(1);
+    o.num_contacts = 6, o.num_bodies = 8;
+    WriteDataset(data_, {MakeManufacturedProblem(o, "p0"), MakeManufacturedProblem(o, "p1")});
+    size_ = fs::file_size(data_);
+  }
+  // The refusal contract: non-zero exit, one stderr line holding `needle`, the dataset intact.
+  void ExpectRefused(const testing::CliResult& r, const std::string& needle) {
+    EXPECT_NE(r.code, 0);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_EQ(fs::file_size(data_), size_);
+    EXPECT_EQ(ReadDataset(data_).size(), 2u);
+  }
+  fs::path dir_;
+  std::string data_;
+  std::uintmax_t size_ = 0;
+};
+
+TEST_F(OutputsGuard, ConvertOntoItsInputIsRefused) {
+  ExpectRefused(testing::RunCli("convert " + data_ + " " + data_ + " --to fclib --index 0", dir_),
+                "is the input");
+  // Another spelling and a link to the input are the same file.
+  const std::string other = (dir_ / "." / "data.h5").string(), link = (dir_ / "link.h5").string();
+  fs::create_symlink(data_, link);
+  ExpectRefused(testing::RunCli("convert " + data_ + " " + other, dir_), "is the input");
+  ExpectRefused(testing::RunCli("convert " + link + " " + data_, dir_), "is the input");
+}
+
+TEST_F(OutputsGuard, BaselineIntoTheDatasetsFolderIsRefused) {
+  ExpectRefused(testing::RunCli("baseline " + data_ + " --out-dir " + dir_.string() +
+                                    " --force -s pgs --iters 5 -q",
+                                dir_),
+                "is the input");
+}
+
+TEST_F(OutputsGuard, ReportAndCompareOntoAnInputAreRefused) {
+  const std::string results = (dir_ / "r.h5").string();
+  ASSERT_EQ(testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o " + results, dir_).code, 0);
+  const auto before = fs::file_size(results);
+  auto r = testing::RunCli("report " + results + " -o " + results, dir_);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("is the input"), std::string::npos) << r.err;
+  r = testing::RunCli("compare " + results + " " + results + " -o " + results, dir_);
+  EXPECT_NE(r.err.find("is the input"), std::string::npos) << r.err;
+  EXPECT_EQ(fs::file_size(results), before);
+}
+
+TEST_F(OutputsGuard, EmptyOutputPathsAndUnboundedCountsAreRefusedUpFront) {
+  ExpectRefused(testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o ''", dir_),
+                "--out = '': must name a file");
+  ExpectRefused(testing::RunCli("generate random -n 3 -o ''", dir_), "--out = '': must name a file");
+  const auto r = testing::RunCli("generate random -n 1000000000 -o " + (dir_ / "g.h5").string(), dir_);
+  ExpectRefused(r, "--count = 1000000000: must be in [1, 100000]");
+  EXPECT_FALSE(fs::exists(dir_ / "g.h5"));
+}
+
+// A link planted at a run's lock name (e.g. in /tmp) is refused, not followed: the file it
+// points to keeps its contents. A hard link (a second name of another file) likewise.
+TEST_F(OutputsGuard, LockFileIsNeverWrittenThroughALink) {
+  const std::string victim = (dir_ / "victim.txt").string(), out = (dir_ / "out.h5").string();
+  std::ofstream(victim) << "precious\n";
+  fs::create_symlink(victim, out + ".lock");
+  try {
+    ResultsStore store(out);
+    ADD_FAILURE() << "a symbolic link at the lock's name was followed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("symbolic link"), std::string::npos) << e.what();
+  }
+  fs::remove(out + ".lock");
+  fs::create_hard_link(victim, out + ".lock");
+  EXPECT_THROW(ResultsStore store(out), Error);
+  EXPECT_EQ(testing::Slurp(victim), "precious\n");
+}
+
+// An HDF5 output created where a link stands replaces the link, never the file behind it.
+TEST_F(OutputsGuard, Hdf5CreateReplacesALinkNotItsTarget) {
+  const std::string victim = (dir_ / "victim.txt").string(), path = (dir_ / "new.h5").string();
+  std::ofstream(victim) << "precious\n";
+  fs::create_symlink(victim, path);
+  h5::File::Create(path).Close();
+  EXPECT_FALSE(fs::is_symlink(path));
+  EXPECT_TRUE(h5::File::IsHdf5(path));
+  EXPECT_EQ(testing::Slurp(victim), "precious\n");
+}
+
+// A write that fails part-way (here a file-size limit, as a full disk would) leaves the old
+// file as it was and no temporary file, and says why.
+TEST_F(OutputsGuard, TextWrittenWholeOrNotAtAll) {
+  const std::string path = (dir_ / "report.md").string();
+  WriteTextFile(path, "old\n");
+  struct rlimit old_limit {};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  sighandler_t old_handler = signal(SIGXFSZ, SIG_IGN);  // write() then fails with EFBIG
+  struct rlimit small = old_limit;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string message;
+  try {
+    WriteTextFile(path, std::string(100000, 'x'));
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &old_limit);
+  signal(SIGXFSZ, old_handler);
+  EXPECT_NE(message.find("write failed"), std::string::npos) << message;
+  EXPECT_NE(message.find("nothing written"), std::string::npos) << message;
+  EXPECT_EQ(testing::Slurp(path), "old\n");
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+  // A link at the output's name is replaced, not written through.
+  const std::string victim = (dir_ / "victim.txt").string(), linked = (dir_ / "linked.md").string();
+  std::ofstream(victim) << "precious\n";
+  fs::create_symlink(victim, linked);
+  WriteTextFile(linked, "new\n");
+  EXPECT_EQ(testing::Slurp(victim), "precious\n");
+  EXPECT_EQ(testing::Slurp(linked), "new\n");
+}
+
+}  // namespace
+}  // namespace ncp
