@@ -137,7 +137,22 @@ std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes) 
     if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
   }
   const double limit = kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
-  if (bytes <= limit) return "";
+  if (bytes <= limit) {
+    // A dataset's chunk is inflated whole whatever the extent: a few values stored as one
+    // compressed chunk of gigabytes would take that memory. A chunk may exceed the data only up
+    // to kSlackBytes: the same answer on any machine.
+    if (H5Iget_type(loc) != H5I_DATASET) return "";
+    Handle dcpl(H5Dget_create_plist(loc));
+    if (!dcpl.valid() || H5Pget_layout(dcpl.id()) != H5D_CHUNKED) return "";
+    hsize_t chunk[H5S_MAX_RANK] = {};
+    const int rank = H5Pget_chunk(dcpl.id(), H5S_MAX_RANK, chunk);
+    double chunk_bytes = static_cast<double>(element_bytes);
+    for (int d = 0; d < rank; ++d) chunk_bytes *= static_cast<double>(chunk[d]);
+    if (rank >= 0 && chunk_bytes <= std::max(bytes, kSlackBytes)) return "";
+    return fmt::format("is stored in chunks of {:.3g} bytes for {:.3g} bytes of data (more than "
+                       "the data and {:g} MB): a compression bomb or a corrupt header",
+                       chunk_bytes, bytes, kSlackBytes / 1e6);
+  }
   return fmt::format("declares {:.0f} elements ({:.3g} bytes), more than {:g} x the file's {} bytes + "
                      "{:g} MB: a corrupt size",
                      count, bytes, kMaxInflation, file_bytes, kSlackBytes / 1e6);
@@ -319,7 +334,7 @@ Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
   const hssize_t points = H5Sget_simple_extent_npoints(space.id());
   if (points < 0) Fail(name, "unreadable extent");
   const std::string why =
-      ImplausibleSize(id(), static_cast<double>(points),
+      ImplausibleSize(ds.id(), static_cast<double>(points),
                       std::max<std::size_t>(8, H5Tget_size(type.id())));
   if (!why.empty()) Fail(name, why);
   return ds;

@@ -35,8 +35,9 @@ class Handle {
 };
 
 // "" when reading `count` elements of `element_bytes` each is plausible for the file that holds
-// `loc` (at most 64 × its size + 64 MB); otherwise the reason, naming the declared size. A
-// corrupt header can declare any extent: checked before anything is allocated for it.
+// `loc` (at most 64 × its size + 64 MB) and, when `loc` is a chunked dataset, its chunks are no
+// larger than the data or 64 MB; otherwise the reason, naming the declared size. A corrupt
+// header can declare any extent or chunk: checked before anything is allocated or inflated.
 std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes);
 
 // Fixed-length UTF-8 string type of `width` bytes (at least 1), NUL-padded: how the suite writes

@@ -56,6 +56,31 @@ TEST(DeclaredSize, HugeExtentIsRefusedBeforeAllocation) {
   EXPECT_EQ(ReadX(FileWithDeclaredExtent(dir, 1000)), "");
 }
 
+// 72 doubles declared in chunks of 16M (128 MB): a chunk is inflated whole, so such a file (a few
+// MB when written, gzip) would make the reader take the chunk's memory. Refused from the header,
+// before any chunk is read; 72 doubles in one chunk of 1024 still read.
+TEST(DeclaredSize, ChunkFarLargerThanTheDataIsRefused) {
+  const fs::path dir = testing::FreshDir("declared_chunk");
+  auto file_with_chunk = [&](hsize_t chunk) {
+    const std::string path = (dir / ("chunk" + std::to_string(chunk) + ".h5")).string();
+    h5::SilenceErrors();
+    h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    const hsize_t n = 72, most = H5S_UNLIMITED;  // extendible: a chunk may exceed the extent
+    h5::Handle space(H5Screate_simple(1, &n, &most));
+    h5::Handle plist(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_chunk(plist.id(), 1, &chunk);
+    H5Pset_deflate(plist.id(), 9);
+    h5::Handle ds(H5Dcreate2(file.id(), "x", H5T_IEEE_F64LE, space.id(), H5P_DEFAULT, plist.id(),
+                             H5P_DEFAULT));
+    EXPECT_TRUE(ds.valid());
+    return path;
+  };
+  const std::string msg = ReadX(file_with_chunk(hsize_t{1} << 24));
+  EXPECT_NE(msg.find("compression bomb"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("1.34e+08 bytes for 576 bytes"), std::string::npos) << msg;
+  EXPECT_EQ(ReadX(file_with_chunk(1024)), "");
+}
+
 // Rover4493 with one size field of W replaced, written to a fresh copy.
 std::string LoadWithW(const fs::path& dir, const char* field, int value) {
   const fs::path copy = dir / "rover.hdf5";
