@@ -73,13 +73,13 @@ LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid
     }
   }
   if (!in.skipped.empty() && !skip_invalid) {
-    // Every invalid file, one line each, so that a collection is fixed in one pass; a single
-    // invalid file keeps its one-line reason.
+    // Every invalid file, one line each (so that a collection is fixed in one pass), the count
+    // on the last: one line per refused input. A single input keeps its bare reason.
     if (in.skipped.size() == 1 && in.data.empty()) throw Error(in.skipped.front().reason);
     std::vector<std::string> lines;
     for (const SkippedInput& s : in.skipped) lines.push_back(s.reason);
-    lines.push_back(fmt::format("{} of {} inputs are invalid (--skip-invalid runs the rest)",
-                                in.skipped.size(), in.skipped.size() + in.data.size()));
+    lines.back() += fmt::format(" ({} of {} inputs are invalid; --skip-invalid runs the rest)",
+                                in.skipped.size(), in.skipped.size() + in.data.size());
     throw Error::Lines(lines);
   }
   if (in.data.empty()) {

@@ -1,6 +1,7 @@
 // Bad input: one line naming the problem, a non-zero exit, and no result file.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "problems/io/dataset_hdf5.h"
@@ -71,6 +72,20 @@ TEST_F(CliBadInput, NaNInA) {
   ContactProblem p = problem_;
   p.A.coeffRef(2, 2) = std::numeric_limits<double>::quiet_NaN();
   ExpectRejected(Write(p, "nan.h5"), "", "problem 'p0': A(2,2) = nan: must be finite");
+}
+
+// One invalid input among two is one line: its reason and the count.
+TEST_F(CliBadInput, OneBadInputOfTwoIsOneLine) {
+  ContactProblem p = problem_;
+  p.b[0] = std::nan("");
+  const std::string bad = Write(p, "bad.h5");
+  const std::string results = (dir_ / "results.h5").string();
+  const auto r = testing::RunCli("run " + good_ + " " + bad + " -o " + results + " -q", dir_);
+  EXPECT_NE(r.code, 0);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("b[0] = nan"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 of 2 inputs are invalid"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(results));
 }
 
 TEST_F(CliBadInput, NonSpdA) {

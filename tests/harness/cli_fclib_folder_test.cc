@@ -58,6 +58,11 @@ TEST_F(CliFclibFolder, ListsEveryInvalidFileOrSkipsThem) {
   EXPECT_NE(r.err.find("a_bad.hdf5"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("z_bad.h5"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("2 of 4 inputs are invalid"), std::string::npos) << r.err;
+  // One line per bad file, the count on the last one's.
+  const std::size_t count_at = r.err.find("2 of 4 inputs are invalid");
+  const std::size_t line_start = r.err.rfind('\n', count_at) + 1;
+  EXPECT_NE(r.err.substr(line_start, count_at - line_start).find("z_bad.h5"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(out));
   r = testing::RunCli("run " + in_.string() + " -s pgs --iters 5 -q --skip-invalid -o " + out,
                       dir_);
