@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "common/error.h"
 #include "harness/distribute/cluster.h"
 #include "harness/distribute/work_queue.h"
 #include "harness/progress.h"
@@ -183,6 +184,17 @@ class Campaign {
 int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& jobs,
            const RunOptions& given, const std::string& results_path, bool quiet) {
   RunOptions opt = given;
+  // A warm start that a problem cannot supply would start it cold under the mode's name.
+  for (const DatasetInput& d : data)
+    for (const ContactProblem& p : d.problems) {
+      if (opt.warm == WarmMode::kGuess && p.guesses.empty())
+        throw Error(fmt::format("--warm guess: problem '{}' of {} ships no guesses (only fclib "
+                                "files with /guesses do): use none, previous or reference",
+                                p.meta.name, d.path));
+      if (opt.warm == WarmMode::kReference && !p.reference)
+        throw Error(fmt::format("--warm reference: problem '{}' of {} has no reference solution",
+                                p.meta.name, d.path));
+    }
   if (Cluster::active() && opt.threads <= 0) {
     // One solver job per core: each rank's threads are set, equal on every rank (they are part
     // of the job key) and recorded in every row.

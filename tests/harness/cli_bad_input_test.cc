@@ -88,6 +88,14 @@ TEST_F(CliBadInput, OneBadInputOfTwoIsOneLine) {
   EXPECT_FALSE(fs::exists(results));
 }
 
+// A warm start the problem cannot supply is refused, not run cold under the mode's name.
+TEST_F(CliBadInput, WarmStartThatTheProblemLacks) {
+  ExpectRejected(good_, "--warm guess", "--warm guess: problem 'p0' of " + good_ + " ships no guesses");
+  ContactProblem p = problem_;
+  p.reference.reset();
+  ExpectRejected(Write(p, "noref.h5"), "--warm reference", "has no reference solution");
+}
+
 TEST_F(CliBadInput, NonSpdA) {
   ContactProblem p = problem_;
   for (int k = 0; k < 6; ++k) p.A.coeffRef(k, k) = -1.0;
