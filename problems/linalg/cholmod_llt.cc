@@ -120,6 +120,10 @@ void CholmodLLT::Solve(const double* b, double* x) {
 }
 
 void CholmodLLT::Solve(const Eigen::MatrixXd& Bm, Eigen::MatrixXd& Xm) {
+  if (Bm.cols() == 0) {  // a problem without constraints: nothing to solve (CHOLMOD refuses it)
+    Xm.resize(n_, 0);
+    return;
+  }
   cholmod_dense B;
   std::memset(&B, 0, sizeof(B));
   B.nrow = n_, B.ncol = Bm.cols(), B.nzmax = Bm.size(), B.d = n_;
