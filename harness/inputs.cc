@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -82,6 +83,14 @@ LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid
                                 in.skipped.size(), in.skipped.size() + in.data.size());
     throw Error::Lines(lines);
   }
+  // Rows and job keys name a dataset by its file's stem: two files of one stem would share
+  // them (the second's jobs taken as done, their rows merged in reports).
+  std::map<std::string, std::string> stems;
+  for (const DatasetInput& d : in.data)
+    if (auto [it, fresh] = stems.emplace(d.stem, d.path); !fresh)
+      throw Error(fmt::format("inputs '{}' and '{}': both named '{}' (results name a dataset by its "
+                              "file name without folder): rename one",
+                              it->second, d.path, d.stem));
   if (in.data.empty()) {
     throw Error(fmt::format("no valid input among {} files{}", in.skipped.size(),
                             in.skipped.empty() ? "" : ": " + in.skipped.front().reason));

@@ -96,6 +96,14 @@ TEST_F(CliBadInput, WarmStartThatTheProblemLacks) {
   ExpectRejected(Write(p, "noref.h5"), "--warm reference", "has no reference solution");
 }
 
+// Two files of one name in different folders would share their rows and job keys.
+TEST_F(CliBadInput, TwoInputsOfOneName) {
+  fs::create_directories(dir_ / "other");
+  const std::string twin = (dir_ / "other" / "good.h5").string();
+  fs::copy_file(good_, twin);
+  ExpectRejected(good_ + " " + twin, "", "both named 'good'");
+}
+
 TEST_F(CliBadInput, NonSpdA) {
   ContactProblem p = problem_;
   for (int k = 0; k < 6; ++k) p.A.coeffRef(k, k) = -1.0;
