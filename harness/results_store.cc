@@ -195,6 +195,15 @@ std::vector<std::string> PartFiles(const std::string& dir) {
   return parts;
 }
 
+// A part holds one row, named by the hash of its job key (ResultsStore::Add): a file that does
+// not (a copy of another job's part, a forged or foreign file) is not taken as that job's row.
+std::string PartMismatch(const std::string& part, const std::vector<std::string>& keys) {
+  if (keys.size() != 1) return fmt::format("{} rows, not 1", keys.size());
+  if (fs::path(part).stem().string() != HashHex(keys.front()))
+    return fmt::format("its row's job key '{}' is not the one its name stands for", keys.front());
+  return {};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading.
 
@@ -721,7 +730,8 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
     }
     for (const std::string& part : PartFiles(parts_dir())) {
       try {
-        for (std::string& key : ResultsReader(part).JobKeys()) keys_.insert(std::move(key));
+        std::vector<std::string> keys = ResultsReader(part).JobKeys();
+        if (PartMismatch(part, keys).empty()) keys_.insert(std::move(keys.front()));
       } catch (const Error&) {
         // The owner removes it and its job runs again.
       }
@@ -768,15 +778,20 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
     // Parts are renamed into place whole, so an unreadable one is damage from outside (a full
     // disk, a copy cut short): its job runs again instead of blocking every rerun.
     std::vector<std::string> keys;
+    std::string why;
     try {
       keys = ResultsReader(part).JobKeys();
+      why = PartMismatch(part, keys);
     } catch (const Error& e) {
-      std::fprintf(stderr, "warning: %s: unreadable, removed; its job runs again (%s)\n",
-                   part.c_str(), e.what());
+      why = fmt::format("unreadable: {}", e.what());
+    }
+    if (!why.empty()) {
+      std::fprintf(stderr, "warning: %s: removed, its job runs again (%s)\n", part.c_str(),
+                   why.c_str());
       fs::remove(part, ec);
       continue;
     }
-    for (std::string& key : keys) keys_.insert(std::move(key));
+    keys_.insert(std::move(keys.front()));
   }
 }
 
@@ -801,6 +816,10 @@ void ResultsStore::Add(const RunRecord& r) {
   fs::create_directories(parts_dir(), ec);
   if (ec) throw Error(fmt::format("cannot create '{}': {}", parts_dir(), ec.message()));
   const std::string part = parts_dir() + "/" + HashHex(r.job_key) + ".h5";
+  // Something other than a file at the part's name (a folder left by hand) would fail the rename
+  // on every rerun.
+  if (fs::exists(fs::symlink_status(part, ec)) && !fs::is_regular_file(fs::symlink_status(part, ec)))
+    fs::remove_all(part, ec);
   WriteAtomically(part, [&](ResultsWriter& w) {
     w.WriteAttrs({});
     w.WriteRuns({r});
@@ -865,12 +884,27 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     std::vector<RunRecord> rows = ResultsReader(part).Rows(false);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const std::string key = rows[i].job_key;
-      merged[key] = {std::move(rows[i]), nullptr, part, i};
+    std::vector<std::string> keys;
+    for (const RunRecord& r : rows) keys.push_back(r.job_key);
+    if (const std::string why = PartMismatch(part, keys); !why.empty()) {
+      std::fprintf(stderr, "warning: %s: not merged (%s)\n", part.c_str(), why.c_str());
+      continue;
     }
+    merged[keys.front()] = {std::move(rows.front()), nullptr, part, 0};
   }
   for (const auto& [key, value] : run_attrs) attrs[key] = value;
+  // Every job this store saw done must have its row: parts removed during the run (a cleaner
+  // sweeping the folder) would otherwise leave a file with rows missing and exit 0. The parts
+  // that remain stay, so the rerun redoes only the lost jobs.
+  if (inputs.empty()) {
+    std::size_t missing = 0;
+    for (const std::string& key : keys_) missing += merged.count(key) == 0;
+    if (missing > 0)
+      throw Error(fmt::format("{}: {} of {} finished jobs have no row (their part files under {} "
+                              "were removed during the run); nothing merged: run the same command "
+                              "again to redo them",
+                              path_, missing, keys_.size(), parts_dir()));
+  }
 
   WriteAtomically(path_, [&](ResultsWriter& w) {
     w.WriteAttrs(attrs);

@@ -296,6 +296,54 @@ TEST_F(ResultsStoreTest, ResumeSeesCompletedParts) {
   EXPECT_EQ(second.size(), 2u);
 }
 
+// Parts removed while the run goes on: Finalize refuses to write a file with rows missing (and
+// exits the run non-zero) and keeps what remains, so a rerun redoes only the lost jobs.
+TEST_F(ResultsStoreTest, PartsRemovedDuringTheRunAreReportedNotDropped) {
+  const std::string path = Path("results.h5");
+  {
+    ResultsStore store(path);
+    store.Add(MakeRecord("a", 2, 1.0));
+    store.Add(MakeRecord("b", 2, 1.0));
+    fs::remove(path + ".parts/" + HashHex("a") + ".h5");
+    try {
+      store.Finalize({});
+      ADD_FAILURE() << "a file with a row missing was written";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("1 of 2 finished jobs have no row"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_FALSE(fs::exists(path));
+  ResultsStore rerun(path);
+  EXPECT_FALSE(rerun.Has("a"));
+  EXPECT_TRUE(rerun.Has("b"));
+}
+
+// A part is taken only as the row of the job its name stands for: a copy under another job's
+// name (or a forged file) is removed on resume and never merged; a folder standing at a part's
+// name does not block the job's part.
+TEST_F(ResultsStoreTest, PartsAreCheckedAgainstTheirNames) {
+  const std::string path = Path("results.h5");
+  {
+    ResultsStore store(path);
+    store.Add(MakeRecord("a", 2, 1.0));
+  }
+  const std::string parts = path + ".parts/";
+  fs::copy_file(parts + HashHex("a") + ".h5", parts + HashHex("forged") + ".h5");
+  fs::create_directories(parts + HashHex("c") + ".h5");
+  ResultsStore store(path);
+  EXPECT_TRUE(store.Has("a"));
+  EXPECT_EQ(store.size(), 1u);
+  EXPECT_FALSE(fs::exists(parts + HashHex("forged") + ".h5"));
+  store.Add(MakeRecord("c", 2, 1.0));
+  EXPECT_TRUE(fs::is_regular_file(parts + HashHex("c") + ".h5"));
+  store.Finalize({});
+  const std::vector<RunRecord> rows = ReadResults(path);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].job_key, "a");
+  EXPECT_EQ(rows[1].job_key, "c");
+}
+
 TEST_F(ResultsStoreTest, LeftoverTmpPartIsIgnored) {
   const std::string path = Path("results.h5");
   std::string parts;
