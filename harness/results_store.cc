@@ -491,7 +491,8 @@ class ResultsWriter {
  public:
   explicit ResultsWriter(std::string path) : path_(std::move(path)) {
     h5::SilenceErrors();  // one-line ncp::Error instead of HDF5's stack printout
-    file_ = h5::Handle(h5::CreateFresh(path_, H5P_DEFAULT, FileAccess().id()));
+    // Built in memory, written to disk by Close() (h5::CreateInMemory).
+    file_ = h5::Handle(h5::CreateInMemory(path_, H5P_DEFAULT, FileAccess()));
     if (!file_.valid()) Fail("cannot create the file");
     runs_ = CreateGroup(file_.id(), "runs");
     traces_ = CreateGroup(file_.id(), "traces");
@@ -614,7 +615,7 @@ class ResultsWriter {
   void Close() {
     traces_.Reset();
     runs_.Reset();
-    if (!file_.Reset()) Fail("cannot flush and close the file");
+    h5::CloseWritten(file_, path_);
   }
 
  private:

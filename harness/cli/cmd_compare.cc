@@ -10,7 +10,7 @@
 #include "harness/compare.h"
 #include "harness/results_store.h"
 #include "harness/output_path.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 
 namespace ncp::cli {
 
@@ -48,7 +48,7 @@ void AddCompare(CLI::App& app, Action& action) {
       std::fputs(md.c_str(), stdout);
       std::printf("\n%s\n", summary.c_str());
       if (!o->out.empty()) {
-        WriteTextFile(o->out, md + "\n" + summary + "\n");
+        WriteFileAtomically(o->out, md + "\n" + summary + "\n");
       }
       return r.regressions ? 1 : 0;
     };

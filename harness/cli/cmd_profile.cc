@@ -15,7 +15,7 @@
 #include "harness/results_store.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 #include "solvers/registry.h"
 
 namespace ncp::cli {
@@ -164,12 +164,12 @@ void AddProfile(CLI::App& app, Action& action) {
         common.push_back(ComputeProfiles(common_rows, tol, o->time_ms * 1e-3, metric));
       }
       const std::string csv = o->csv.empty() ? results + ".csv" : o->csv;
-      WriteTextFile(csv, ProfileCsv(per_tol));
+      WriteFileAtomically(csv, ProfileCsv(per_tol));
       const std::string md = CampaignMarkdown(intro, skipped, per_tol, common);
       if (o->report.empty()) {
         std::fputs(md.c_str(), stdout);
       } else {
-        WriteTextFile(o->report, md);
+        WriteFileAtomically(o->report, md);
         std::printf("report: %s\n", o->report.c_str());
       }
       std::printf("profile data: %s (plot: /usr/bin/python3 plots/profiles.py %s)\n", csv.c_str(),

@@ -9,7 +9,7 @@
 #include "harness/report.h"
 #include "harness/results_store.h"
 #include "harness/output_path.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 
 namespace ncp::cli {
 
@@ -27,7 +27,7 @@ void AddReport(CLI::App& app, Action& action) {
         std::fputs(md.c_str(), stdout);
         return 0;
       }
-      WriteTextFile(*out, md);
+      WriteFileAtomically(*out, md);
       std::printf("report: %s\n", out->c_str());
       return 0;
     };

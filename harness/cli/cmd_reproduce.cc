@@ -9,7 +9,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/results_store.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 
 namespace ncp::cli {
 namespace {
@@ -57,7 +57,7 @@ int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from =
   } else {
     md = ReportFrom(p, from, o.out_dir);
   }
-  WriteTextFile(path, md);
+  WriteFileAtomically(path, md);
   std::fputs(md.c_str(), stdout);
   if (from.empty())
     std::printf("\nwritten: %s\nwritten: %s (%zu runs)\n", path.c_str(), h5.c_str(), runs);

@@ -1,10 +1,12 @@
 // ncpbench: generate or load frozen contact problems, run solvers under identical budgets,
 // write results and reports. Bad input: one line on stderr, exit code 2.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <functional>
 #include <fmt/format.h>
+#include <hdf5.h>
 #include <string>
 
 #include "common/error.h"
@@ -29,6 +31,13 @@ int Fail(int code, const char* kind, const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) then fails the write (EFBIG) like a full disk does, which every
+  // writer reports in one line, instead of killing the process mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // A file whose write failed at its close (h5::CloseWritten reports it) stays open inside
+  // libhdf5, and its exit-time cleanup crashes on it; every file is closed explicitly, so the
+  // operating system's cleanup at exit is enough.
+  H5dont_atexit();
   try {
     ncp::Cluster::Init(&argc, &argv);
   } catch (const ncp::Error& e) {

@@ -14,7 +14,7 @@
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 
 namespace ncp {
 namespace {
@@ -120,7 +120,7 @@ std::string Report(const ReportInput& in) {
                           r.reached, r.frames);
     }
   }
-  WriteTextFile(csv, out.str());
+  WriteFileAtomically(csv, out.str());
   const PublishedTable& paper = in.paper;
   const LineFit c = FitPowerLaw(dofs["cond"], times["cond"]);
   std::string md = fmt::format(

@@ -25,7 +25,7 @@
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 #include "problems/math/constraint_operator.h"
 #include "problems/scenarios/rigid/pouring.h"
 #include "solvers/settings.h"
@@ -295,7 +295,7 @@ std::string Report(const ReportInput& in) {
         if (!Failed(*r))
           f << fmt::format("{},{:.0f},{},{:.6g},{:.6g}\n", b.solver, particles(r), r->num_dofs,
                            RunObservation(*r, "time_ms"), residual(r));
-    WriteTextFile(csv, f.str());
+    WriteFileAtomically(csv, f.str());
   }
   const std::string draw =
       fmt::format("/usr/bin/python3 {}/plots/size_panels.py {} -o {} > /dev/null",

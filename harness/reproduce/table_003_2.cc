@@ -22,7 +22,7 @@
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/reproduce/solver_info.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -178,7 +178,7 @@ std::string Figure(const std::string& out_dir, const Variant& v, const std::vect
     for (std::size_t i = 0; i < pdof.size(); ++i)
       f << fmt::format("paper (direct),{0},{0},{1:.6g},0\npaper (PCG),{0},{0},{2:.6g},0\n",
                        pdof[i], 1e3 * pdirect[i], 1e3 * ppcg[i]);
-    WriteTextFile(base + "-sizes.csv", f.str());
+    WriteFileAtomically(base + "-sizes.csv", f.str());
   }
   const std::string draw = fmt::format(
       "/usr/bin/python3 {}/plots/size_panels.py {}-sizes.csv -o {}.png --time-label 'time to "
@@ -343,7 +343,7 @@ std::string Report(const ReportInput& in) {
                        fmt::format("cholmod slope {:.2f}, dense {:.2f}", s[1], s[2]),
                        RatioVerdict(s[1], pslope_direct, 1.25));
   }
-  WriteTextFile(csv, out.str());
+  WriteFileAtomically(csv, out.str());
   md += slopes;
   md += "\nCrossover (the smallest DOF from which PCG stays faster):\n" + notes;
   md += claims;

@@ -16,7 +16,7 @@
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
-#include "harness/text_file.h"
+#include "problems/io/file_write.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -122,7 +122,7 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
         traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", r->solver, c, tp.iteration, tp.time_s,
                               tp.metrics[Metric::kRes004]);
     }
-    WriteTextFile(s.csv, traces.str());
+    WriteFileAtomically(s.csv, traces.str());
   }
   s.png = out_dir + "/" + records.id() + ".png";
   const std::string draw = fmt::format("/usr/bin/python3 {}/plots/trace_panels.py {} -o {} > /dev/null",

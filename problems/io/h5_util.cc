@@ -561,12 +561,20 @@ Handle StrongCloseFapl() {
 
 }  // namespace
 
-hid_t CreateFresh(const std::string& path, hid_t fcpl, hid_t fapl) {
+hid_t CreateInMemory(const std::string& path, hid_t fcpl, Handle fapl) {
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
   if (!ec && std::filesystem::exists(st) && !std::filesystem::is_directory(st))
     std::filesystem::remove(path, ec);  // the link itself, never its target
-  return H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl, fapl);
+  H5Pset_fapl_core(fapl.id(), 64 << 10, /*backing_store=*/1);  // grown 64 KiB at a time
+  return H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl, fapl.id());
+}
+
+void CloseWritten(Handle& file, const std::string& path) {
+  errno = 0;
+  if (!file.Reset())
+    throw Error(fmt::format("{}: write failed: {}; nothing written", path,
+                            errno != 0 ? std::strerror(errno) : "disk full or I/O error"));
 }
 
 File File::Create(const std::string& path) {
@@ -579,12 +587,16 @@ File File::Create(const std::string& path) {
     throw Error(fmt::format("{}: cannot create the directory {}: {}", path, parent.string(),
                             ec ? ec.message() : "a file of that name exists"));
   }
-  Handle fapl = StrongCloseFapl();
   Handle fcpl(H5Pcreate(H5P_FILE_CREATE));
   H5Pset_obj_track_times(fcpl.id(), false);  // the root group too (see Group::Create)
-  Handle f(CreateFresh(path, fcpl.id(), fapl.id()));
-  if (!f.valid()) throw Error(fmt::format("{}: cannot create HDF5 file", path));
-  return File(std::move(f), path);
+  errno = 0;
+  Handle f(CreateInMemory(path, fcpl.id(), StrongCloseFapl()));
+  if (!f.valid())
+    throw Error(fmt::format("{}: cannot create HDF5 file{}", path,
+                            errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
+  File file(std::move(f), path);
+  file.in_memory_ = true;
+  return file;
 }
 
 bool File::IsHdf5(const std::string& path) {
@@ -620,6 +632,7 @@ File File::OpenReadWrite(const std::string& path) { return Open(path, H5F_ACC_RD
 
 void File::Close() {
   root_.Close();
+  if (in_memory_) return CloseWritten(file_, path_);
   if (!file_.Reset()) throw Error(fmt::format("{}: closing the file failed", path_));
 }
 

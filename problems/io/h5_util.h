@@ -47,11 +47,16 @@ Handle FixedStringType(std::size_t width);
 // Turns off HDF5's automatic error-stack printing for the calling thread.
 void SilenceErrors();
 
-// H5Fcreate of a new file at `path` that never writes through a link: whatever is at the path (a
-// stale file, a symbolic link planted there) is unlinked first, and the create is exclusive
-// (O_EXCL), so a link put there in between fails the create instead of redirecting it to
-// another file. Returns the file identifier, or an invalid one.
-hid_t CreateFresh(const std::string& path, hid_t fcpl, hid_t fapl);
+// Creates an HDF5 file at `path` that is built in memory (the core driver) and written to disk
+// once, when it is closed: libhdf5 crashes in its own error path when a write fails while it
+// copies or writes objects (a full disk), whereas a failed write at close is an error it
+// returns. What stands at `path` (a stale file, a link) is unlinked first and the create is
+// exclusive, so nothing is written through a link. Returns the identifier, or an invalid one.
+hid_t CreateInMemory(const std::string& path, hid_t fcpl, Handle fapl);
+
+// Closes a file made by CreateInMemory, which writes it; throws Error naming `path` and the
+// cause when that fails (the caller removes the partial file).
+void CloseWritten(Handle& file, const std::string& path);
 
 // A group (or the root group of a file) together with the names used in error messages.
 class Group {
@@ -136,7 +141,8 @@ class Group {
 // truncated or corrupt one.
 class File {
  public:
-  static File Create(const std::string& path);  // replaces what is there (CreateFresh)
+  // Built in memory (CreateInMemory); Close() writes it to `path` or throws.
+  static File Create(const std::string& path);
   static File OpenReadOnly(const std::string& path);
   static File OpenReadWrite(const std::string& path);
   // True when `path` is a readable file with the HDF5 signature; never throws.
@@ -155,6 +161,7 @@ class File {
   std::string path_;
   Handle file_;
   Group root_;
+  bool in_memory_ = false;  // made by Create(): Close() writes it
 };
 
 }  // namespace ncp::h5

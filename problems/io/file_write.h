@@ -1,0 +1,21 @@
+// Files written whole or not at all. A full disk, a file-size limit or an I/O error leaves no
+// partial file and throws Error naming the file and the cause; nothing is ever written through a
+// link planted at the name (in a shared folder such as /tmp that would overwrite another file).
+// HDF5 outputs are built in memory and written here (h5_util.h, results_store.cc): libhdf5
+// crashes in its own error path when a write fails inside it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ncp {
+
+// Creates `path` (what stands at the name, a stale file or a link, is unlinked first; the create
+// is exclusive) and writes `bytes` to it, synced. On failure the file is removed.
+void WriteNewFile(const std::string& path, std::string_view bytes);
+
+// WriteNewFile to a temporary name beside `path`, then renamed over it: readers of `path` see
+// the old contents or the new, never a part.
+void WriteFileAtomically(const std::string& path, std::string_view bytes);
+
+}  // namespace ncp
