@@ -257,8 +257,17 @@ std::mutex& ProbeMutex() {
 
 [[noreturn]] void ThrowEnded(const std::string& path, int status) {
   if (WIFSIGNALED(status)) {
-    throw Error(fmt::format("{}: reading it ended the reader (signal {}, {}): a corrupt file",
-                            path, WTERMSIG(status), strsignal(WTERMSIG(status))));
+    const int sig = WTERMSIG(status);
+    // Faults of the reader's own code are what a corrupt file causes; a kill from outside (the
+    // OOM killer, a user), a file-size or CPU limit say nothing about the file.
+    const bool fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+                       sig == SIGABRT || sig == SIGTRAP;
+    if (!fault)
+      throw Error(fmt::format("{}: the reader was stopped by signal {} ({}) from outside the file "
+                              "(out of memory, a limit, a kill): not a verdict on the file; try again",
+                              path, sig, strsignal(sig)));
+    throw Error(fmt::format("{}: reading it ended the reader (signal {}, {}): a corrupt file", path,
+                            sig, strsignal(sig)));
   }
   throw Error(fmt::format(
       "{}: reading it ended the reader (exit {}; libfclib ends the process when an HDF5 read "
