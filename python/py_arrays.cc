@@ -66,6 +66,17 @@ Vec ToVec(pyb::handle obj, const std::string& field) {
   return Eigen::Map<const Vec>(a.data(), a.shape(0));
 }
 
+Vec ToVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index length, bool none_ok) {
+  if (obj.is_none()) {
+    if (none_ok) return Vec();
+    throw Error(fmt::format("{}: None: must be an array of {} numbers", field, length));
+  }
+  Vec x = ToVec(obj, field);
+  if (x.size() != length)
+    throw Error(fmt::format("{}: wrong length: expected {}, got {}", field, length, x.size()));
+  return x;
+}
+
 SpMat ToSpMat(pyb::handle obj, const std::string& field) {
   pyb::module_ sparse = pyb::module_::import("scipy.sparse");
   pyb::object csc;

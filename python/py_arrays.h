@@ -26,6 +26,9 @@ pyb::object CsrOfTransposeView(const SpMat& M, pyb::handle owner);
 // A 1-D float64 array (anything numpy converts) into a Vec; None gives an empty Vec. Throws
 // ncp::Error "field: must be a 1-D array of numbers" otherwise.
 Vec ToVec(pyb::handle obj, const std::string& field);
+// ToVec of exactly `length` entries (None too when `none_ok`: an empty Vec). Throws ncp::Error
+// "field: wrong length: expected N, got K" otherwise.
+Vec ToVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index length, bool none_ok);
 // Any scipy.sparse matrix or dense 2-D array into a compressed SpMat (a dense array's zeros are
 // not stored). Throws ncp::Error naming the field otherwise.
 SpMat ToSpMat(pyb::handle obj, const std::string& field);

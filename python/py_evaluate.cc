@@ -15,6 +15,15 @@ pyb::dict ToDict(const Metrics& m) {
   return d;
 }
 
+// v of num_dofs entries (None for a local problem, which has none), λ of num_rows: a wrong
+// length is an error, not a row of NaN metrics.
+Vec CheckedV(const ContactProblem& p, pyb::handle v) {
+  return ToVecOfLength(v, "v", p.num_dofs(), p.form == ProblemForm::kLocal);
+}
+Vec CheckedLambda(const ContactProblem& p, pyb::handle lam) {
+  return ToVecOfLength(lam, "lambda", p.num_rows(), false);
+}
+
 }  // namespace
 
 void BindEvaluate(pyb::module_& m) {
@@ -32,7 +41,7 @@ void BindEvaluate(pyb::module_& m) {
       .def(
           "evaluate",
           [](const Evaluator& ev, pyb::object v, pyb::object lam) {
-            const Vec vv = ToVec(v, "v"), ll = ToVec(lam, "lambda");
+            const Vec vv = CheckedV(ev.problem(), v), ll = CheckedLambda(ev.problem(), lam);
             Metrics out;
             {
               pyb::gil_scoped_release nogil;
@@ -45,14 +54,14 @@ void BindEvaluate(pyb::module_& m) {
       .def(
           "constraint_velocity",
           [](const Evaluator& ev, pyb::object lam) {
-            return VecCopy(ev.ConstraintVelocity(ToVec(lam, "lambda")));
+            return VecCopy(ev.ConstraintVelocity(CheckedLambda(ev.problem(), lam)));
           },
           pyb::arg("lam"), "u = J v̂ + e with v̂ = A⁻¹(b + Jᵀλ), or W λ + q");
 
   m.def(
       "evaluate",
       [](const ContactProblem& p, pyb::object v, pyb::object lam) {
-        const Vec vv = ToVec(v, "v"), ll = ToVec(lam, "lambda");
+        const Vec vv = CheckedV(p, v), ll = CheckedLambda(p, lam);
         Metrics out;
         {
           pyb::gil_scoped_release nogil;

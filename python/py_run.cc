@@ -113,8 +113,13 @@ SolveResult Solve(const ContactProblem& p, pyb::object solver, pyb::dict setting
     ws = {p.reference->v, p.reference->lambda};
     w = &ws;
   } else if (!warm.is_none()) {
-    const auto vl = warm.cast<std::pair<pyb::object, pyb::object>>();
-    ws = {ToVec(vl.first, "warm[0] (v)"), ToVec(vl.second, "warm[1] (lambda)")};
+    if (!(pyb::isinstance<pyb::tuple>(warm) || pyb::isinstance<pyb::list>(warm)) ||
+        pyb::len(warm) != 2)
+      throw Error(fmt::format("warm = {}: must be 'reference', a (v, lam) pair or None",
+                              std::string(pyb::str(warm)).substr(0, 80)));
+    const pyb::sequence vl = warm.cast<pyb::sequence>();
+    ws = {ToVecOfLength(vl[0], "warm[0] (v)", p.num_dofs(), p.form == ProblemForm::kLocal),
+          ToVecOfLength(vl[1], "warm[1] (lambda)", p.num_rows(), false)};
     w = &ws;
   }
   SolveResult out;

@@ -17,6 +17,7 @@ class Evaluator {
  public:
   // Factorizes A once (throws ncp::Error when A is not SPD).
   explicit Evaluator(const ContactProblem& p);
+  const ContactProblem& problem() const { return p_; }
   Metrics Evaluate(const Vec& v, const Vec& lambda) const;
   // u = J v̂ + e with v̂ = A⁻¹(b + Jᵀλ), or W λ + q for local problems.
   Vec ConstraintVelocity(const Vec& lambda) const;

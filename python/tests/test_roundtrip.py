@@ -96,3 +96,23 @@ def test_joint_friction_problems_from_python():
     bad = ncpbench.Problem(A=g.A.toarray(), b=g.b, J=g.J, e=g.e, types=g.types, mu=mu,
                            stiffness=g.stiffness, damping=g.damping, name="bad")
     assert "mu" in bad.validate()
+
+
+def test_wrong_lengths_and_shapes_are_errors():
+    """evaluate() and solve(warm=) check lengths: an error naming the field, not NaN metrics
+    or a warm start silently ignored."""
+    import ncpbench
+    (p,) = ncpbench.generate("random", 1, seed=4, params={"contacts": 6, "bodies": 8})
+    v, lam = np.zeros(p.num_dofs), np.zeros(p.num_rows)
+    assert np.isfinite(ncpbench.evaluate(p, v, lam)["res004"])
+    with pytest.raises(ncpbench.Error, match=r"lambda: wrong length: expected %d, got %d"
+                       % (p.num_rows, p.num_rows - 1)):
+        ncpbench.evaluate(p, v, lam[:-1])
+    with pytest.raises(ncpbench.Error, match=r"v: wrong length"):
+        ncpbench.Evaluator(p).evaluate(np.zeros(p.num_dofs + 2), lam)
+    with pytest.raises(ncpbench.Error, match=r"warm\[1\] \(lambda\): wrong length"):
+        ncpbench.solve(p, "pgs", iters=2, warm=(v, lam[:2]))
+    with pytest.raises(ncpbench.Error, match=r"warm = .*: must be 'reference', a \(v, lam\) pair"):
+        ncpbench.solve(p, "pgs", iters=2, warm=(v, lam, lam))
+    r = ncpbench.solve(p, "pgs", iters=1, warm=(p.reference["v"], p.reference["lambda"]))
+    assert r.metrics["res004"] < 1e-9  # the warm start was used
