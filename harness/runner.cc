@@ -221,7 +221,9 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   };
   // Where res004 started: a run that grows past kGrowthBound times it has diverged (below).
   double start_res004 = 0.0;
-  if (st == Status::kRunning) {
+  // A solver that throws from Current() or Stats() (a Python solver's exception) fails this
+  // job, not the run.
+  if (st == Status::kRunning) try {
     if (opt.trace_every > 0) {
       start_res004 = trace(0)[Metric::kRes004];
     } else {
@@ -271,6 +273,9 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
         break;
       }
     }
+  } catch (const std::exception& e) {
+    st = Status::kFailed;
+    r.message = e.what();
   }
   r.iterations = it;
   r.solve_time_s = solve;
@@ -279,7 +284,14 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   for (const auto& [key, value] : solver->Info())
     r.solver_info += fmt::format("{}{}={:g}", r.solver_info.empty() ? "" : ";", key, value);
   if (st != Status::kNotApplicable && st != Status::kFailed) {
-    solver->Current(v, lam);
+    try {
+      solver->Current(v, lam);
+    } catch (const std::exception& e) {
+      st = Status::kFailed;
+      r.message = e.what();
+    }
+  }
+  if (st != Status::kNotApplicable && st != Status::kFailed) {
     r.final_metrics = ev.Evaluate(v, lam);
     if (!lam.allFinite() && st != Status::kDiverged) {
       st = Status::kDiverged;

@@ -80,8 +80,16 @@ def test_python_errors_and_statuses_become_job_statuses():
         def iterate(self):
             return "diverged"
 
+    class RaisesInCurrent(Counting):
+        def current(self):
+            raise ValueError("no iterate to show")
+
     r = ncpbench.solve(p, Raises(), iters=5)
     assert r.status == "failed" and "RuntimeError: boom at iteration 1" in r.message
+    # An exception in current() fails that job (with or without a trace), not the whole call.
+    for trace in (0, 1):
+        r = ncpbench.solve(p, RaisesInCurrent(), iters=5, trace=trace)
+        assert r.status == "failed" and "ValueError: no iterate to show" in r.message
     r = ncpbench.solve(p, NotApplicable(), iters=5)
     assert r.status == "not-applicable" and r.message == "needs a local problem"
     assert ncpbench.solve(p, Diverges(), iters=5).status == "diverged"
