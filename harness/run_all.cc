@@ -111,6 +111,7 @@ class Campaign {
           }
           continue;
         }
+        if (opt_.between_jobs) opt_.between_jobs();
         WarmStart ws;
         const WarmStart* warm = nullptr;
         if (opt_.warm == WarmMode::kReference && p.reference) {

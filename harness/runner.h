@@ -3,6 +3,7 @@
 // evaluation by the shared Evaluator.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,6 +52,9 @@ struct RunOptions {
   std::map<std::string, std::string> run_attrs;
   // The slice of the jobs this process runs (--shard K/N); the whole by default.
   Shard shard;
+  // Called before each job (Python's Ctrl-C check); an exception it throws ends the run there,
+  // its finished jobs kept in the parts for the next run to resume from.
+  std::function<void()> between_jobs;
 };
 
 // A job's row before it runs: the identity and size columns (status `failed` until set).

@@ -204,6 +204,12 @@ std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb
   for (const SkippedInput& s : in.skipped) std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
   RunOptions o = opt;
   if (!in.skipped.empty()) o.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
+  // Ctrl-C (or any signal Python handles) between jobs raises here, as KeyboardInterrupt: the
+  // output is left resumable.
+  o.between_jobs = [] {
+    pyb::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw pyb::error_already_set();
+  };
   RunAll(in.data, jobs, o, out, quiet);
   return out;
 }

@@ -121,3 +121,26 @@ def test_gil_is_released_while_cpp_runs():
     t.join()
     # A held GIL would starve the ticking thread for the whole solve.
     assert elapsed < 0.05 or len(ticks) >= 0.2 * elapsed / 0.001
+
+
+def test_ctrl_c_between_jobs_leaves_a_resumable_output(tmp_path):
+    """SIGINT while run() works raises KeyboardInterrupt before the next job (not after every
+    job); the finished jobs are kept and the same call then finishes the file."""
+    import signal
+    import threading
+    import ncpbench
+    data = str(tmp_path / "d.h5")
+    ncpbench.write_dataset(data, ncpbench.generate("random", 40, seed=5,
+                                                   params={"contacts": 40, "bodies": 60}))
+    out = str(tmp_path / "r.h5")
+    kwargs = dict(solvers=["pgs"], iters=3000, out=out, quiet=True, threads=1)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        ncpbench.run([data], **kwargs)
+    timer.join()
+    assert time.time() - started < 5
+    assert not os.path.exists(out) and os.path.isdir(out + ".parts")
+    ncpbench.run([data], **kwargs)
+    assert len(ncpbench.read_results(out)) == 40
