@@ -49,4 +49,11 @@ class Error : public std::runtime_error {
   }
 };
 
+// The user asked to stop (Ctrl-C in Python): not a failure of the job that was running, so the
+// runner lets it through instead of recording that job as failed.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
 }  // namespace ncp

@@ -198,6 +198,8 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   Status st;
   try {
     st = solver->Setup(p, job.settings, warm);
+  } catch (const Interrupted&) {
+    throw;
   } catch (const std::exception& e) {  // a solver that throws fails this job, not the run
     r.setup_time_s = Seconds(t0, Clock::now());
     r.message = e.what();
@@ -241,6 +243,8 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
       int done = 1;
       try {
         st = k == 1 ? solver->Iterate() : solver->IterateChunk(k, done);
+      } catch (const Interrupted&) {
+        throw;
       } catch (const std::exception& e) {
         st = Status::kFailed;
         r.message = e.what();
@@ -273,6 +277,8 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
         break;
       }
     }
+  } catch (const Interrupted&) {
+    throw;
   } catch (const std::exception& e) {
     st = Status::kFailed;
     r.message = e.what();
@@ -286,6 +292,8 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   if (st != Status::kNotApplicable && st != Status::kFailed) {
     try {
       solver->Current(v, lam);
+    } catch (const Interrupted&) {
+      throw;
     } catch (const std::exception& e) {
       st = Status::kFailed;
       r.message = e.what();

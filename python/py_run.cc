@@ -20,6 +20,13 @@
 namespace ncp::py {
 namespace {
 
+// An Interrupted from the harness back into Python as the KeyboardInterrupt it came from.
+[[noreturn]] void RaiseKeyboardInterrupt() {
+  pyb::gil_scoped_acquire gil;
+  PyErr_SetNone(PyExc_KeyboardInterrupt);
+  throw pyb::error_already_set();
+}
+
 struct SolveResult {
   RunRecord record;
   Vec v, lambda;
@@ -128,7 +135,11 @@ SolveResult Solve(const ContactProblem& p, pyb::object solver, pyb::dict setting
     pyb::gil_scoped_release nogil;
     SetSolverThreads(opt.threads);
     const Evaluator ev(p);
-    out.record = RunOne(p, ev, job, opt, w, 0, &solution);
+    try {
+      out.record = RunOne(p, ev, job, opt, w, 0, &solution);
+    } catch (const Interrupted&) {
+      RaiseKeyboardInterrupt();
+    }
   }
   out.v = std::move(solution.v);
   out.lambda = std::move(solution.lambda);
@@ -208,9 +219,16 @@ std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb
   // output is left resumable.
   o.between_jobs = [] {
     pyb::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() != 0) throw pyb::error_already_set();
+    if (PyErr_CheckSignals() != 0) {
+      PyErr_Clear();
+      throw Interrupted();
+    }
   };
-  RunAll(in.data, jobs, o, out, quiet);
+  try {
+    RunAll(in.data, jobs, o, out, quiet);
+  } catch (const Interrupted&) {
+    RaiseKeyboardInterrupt();
+  }
   return out;
 }
 

@@ -65,6 +65,7 @@ class PythonSolver : public Solver {
       v = ToVec(vl.first, fmt::format("python solver '{}': current()[0] (v)", name_));
       lambda = ToVec(vl.second, fmt::format("python solver '{}': current()[1] (lambda)", name_));
     } catch (const pyb::error_already_set& e) {
+      if (e.matches(PyExc_KeyboardInterrupt)) throw Interrupted();
       throw Error(fmt::format("python solver '{}': current(): {}", name_, OneLine(e.what())));
     } catch (const pyb::cast_error&) {
       throw Error(fmt::format("python solver '{}': current(): must return (v, lam)", name_));
@@ -98,6 +99,7 @@ class PythonSolver : public Solver {
         message_ = pyb::str(obj_->obj.attr("message"));
       return st;
     } catch (const pyb::error_already_set& e) {
+      if (e.matches(PyExc_KeyboardInterrupt)) throw Interrupted();  // the user's, not the job's
       message_ = fmt::format("python: {}", OneLine(e.what()));
       return Status::kFailed;
     }
