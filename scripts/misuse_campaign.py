@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""A campaign of hostile and careless uses of the command line, each checked against the
+suite's contract for bad input and faults (README, "Set up and run"):
+
+- no crash: the process ends by exit, never by a signal;
+- a refusal exits non-zero with exactly one stderr line "ncpbench: error: ...";
+- a non-finite value in any stored floating-point field, anywhere in a problem, is refused;
+- nothing half-written: no temporary file is left, an input is never changed, and a file that
+  a link planted at an output's or lock's name points to keeps its contents.
+
+Usage: /usr/bin/python3 scripts/misuse_campaign.py BUILD/ncpbench [WORKDIR]
+Prints the counts per kind and every violation; exits 1 when there is one. Needs h5py.
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+CLI = os.path.abspath(sys.argv[1])
+WORK = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="ncpbench_misuse_")
+shutil.rmtree(WORK, ignore_errors=True)  # a fresh folder: the checks look for files left behind
+os.makedirs(WORK)
+counts, violations = {}, []
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def run(args, limit_kb=None, cwd=WORK):
+    cmd = [CLI] + args
+    if limit_kb is not None:
+        cmd = ["bash", "-c", f"ulimit -f {limit_kb}; exec \"$0\" \"$@\""] + cmd
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stderr
+
+
+def check(kind, name, args, must_refuse=False, inputs=(), victims=(), limit_kb=None):
+    """Runs one case and checks the contract; `inputs` must be unchanged afterwards."""
+    counts[kind] = counts.get(kind, 0) + 1
+    before = {p: sha(p) for p in list(inputs) + list(victims) if os.path.isfile(p)}
+    rc, err = run(args, limit_kb)
+    problems = []
+    if rc < 0 or rc >= 128:
+        problems.append(f"ended by signal (rc {rc})")
+    lines = [l for l in err.splitlines() if l.startswith("ncpbench: error:")]
+    if rc != 0 and (len(lines) != 1 or len([l for l in err.splitlines() if l.strip()]) > 1 + err.count("warning:")):
+        problems.append(f"refusal is not one line: {err!r}")
+    if must_refuse and rc == 0:
+        problems.append("accepted")
+    for p, h in before.items():
+        if not os.path.isfile(p) or sha(p) != h:
+            problems.append(f"{os.path.basename(p)} changed")
+    for root, _, files in os.walk(WORK):
+        for f in files:
+            if ".tmp" in f:
+                problems.append(f"left {f}")
+                os.remove(os.path.join(root, f))
+    if problems:
+        violations.append(f"{kind}: {name}: {'; '.join(problems)}")
+
+
+def fresh_dataset(path, n=2, params="contacts=6,bodies=8"):
+    subprocess.run([CLI, "generate", "random", "-n", str(n), "-p", params, "-o", path, "-q"],
+                   check=True, capture_output=True)
+
+
+def edited(base, name, edit):
+    path = os.path.join(WORK, name + ".h5")
+    shutil.copy(base, path)
+    with h5py.File(path, "r+") as f:
+        edit(f)
+    return path
+
+
+def main():
+    base = os.path.join(WORK, "base.h5")
+    fresh_dataset(base)
+    out = os.path.join(WORK, "out.h5")
+
+    def run_case(kind, name, data, must_refuse, extra=()):
+        for p in (out,):
+            if os.path.exists(p):
+                os.remove(p)
+        shutil.rmtree(out + ".parts", ignore_errors=True)
+        check(kind, name, ["run", data, "-s", "pgs", "--iters", "5", "-q", "-o", out] + list(extra),
+              must_refuse=must_refuse, inputs=[data])
+
+    # Every stored floating-point value (datasets and attributes) of each problem: NaN, ±∞.
+    float_sets, int_sets, float_attrs = [], [], []
+    with h5py.File(base) as f:
+      for g in ["problems/" + k for k in sorted(f["problems"])]:
+        def visit(n, o, g=g):
+            if isinstance(o, h5py.Dataset):
+                (float_sets if o.dtype.kind == "f" else int_sets if o.dtype.kind in "iu" else []).append(g + "/" + n)
+            for k, a in o.attrs.items():
+                if np.asarray(a).dtype.kind == "f":
+                    float_attrs.append((g + "/" + n, k))
+        f[g].visititems(visit)
+        for k, a in f[g].attrs.items():
+            if np.asarray(a).dtype.kind == "f":
+                float_attrs.append((g, k))
+    g = float_sets[0].split("/")[0] + "/" + float_sets[0].split("/")[1]  # the first problem
+    for ds in float_sets:
+        for value in (np.nan, np.inf, -np.inf):
+            def edit(f, ds=ds, value=value):
+                a = f[ds][()]
+                a.flat[len(a.flat) // 2] = value
+                f[ds][...] = a
+            run_case("non-finite field", f"{ds} = {value}", edited(base, "nf", edit), True)
+    for obj, key in float_attrs:
+        for value in (np.nan, np.inf, -np.inf):
+            def edit(f, obj=obj, key=key, value=value):
+                f[obj].attrs[key] = value
+            run_case("non-finite attribute", f"{obj}@{key} = {value}", edited(base, "na", edit), True)
+    # Integer fields pushed out of range: refused or (where harmless) accepted, never a crash.
+    for ds in int_sets:
+        for value in (-1, 2**31 - 1, -(2**31)):
+            def edit(f, ds=ds, value=value):
+                a = f[ds][()]
+                info = np.iinfo(a.dtype)
+                a.flat[0] = min(max(value, info.min), info.max)
+                f[ds][...] = a
+            run_case("integer out of range", f"{ds}[0] = {value}", edited(base, "ir", edit), False)
+    # Arrays one entry short or long.
+    for ds in float_sets + int_sets:
+        for delta in (-1, 1):
+            def edit(f, ds=ds, delta=delta):
+                a = f[ds][()]
+                if a.ndim != 1:
+                    return
+                b = np.resize(a, max(len(a) + delta, 0))
+                del f[ds]
+                f[ds] = b
+            run_case("wrong size", f"{ds} {delta:+d}", edited(base, "ws", edit), False)
+    # A parent cycle in the structure layer.
+    def cycle(f):
+        par = f[g + "/structure/bodies/parent"][()]
+        par[0], par[1] = 1, 0
+        f[g + "/structure/bodies/parent"][...] = par
+    run_case("parent cycle", "bodies 0 <-> 1", edited(base, "cy", cycle), True)
+    # Compression bombs: a few values stored in chunks of many MB.
+    for ds in float_sets[:6]:
+        def bomb(f, ds=ds):
+            a = f[ds][()].reshape(-1)
+            del f[ds]
+            f.create_dataset(ds, data=a, maxshape=(None,), chunks=(1 << 24,), compression="gzip")
+        run_case("compression bomb", ds, edited(base, "bomb", bomb), True)
+
+    # Outputs that name an input.
+    res = os.path.join(WORK, "res.h5")
+    subprocess.run([CLI, "run", base, "-s", "pgs", "--iters", "5", "-q", "-o", res], check=True,
+                   capture_output=True)
+    link = os.path.join(WORK, "link.h5")
+    if not os.path.lexists(link):
+        os.symlink(base, link)
+    for args in (["convert", base, base], ["convert", base, base, "--to", "fclib", "--index", "0"],
+                 ["convert", link, base], ["convert", base, os.path.join(WORK, ".", "base.h5")],
+                 ["report", res, "-o", res], ["compare", res, res, "-o", res],
+                 ["baseline", base, "--out-dir", WORK, "--force", "-s", "pgs", "--iters", "5", "-q"],
+                 ["merge", res, "-o", res], ["run", base, "-s", "pgs", "-q", "-o", base]):
+        check("output is an input", " ".join(args[:1] + [os.path.basename(a) for a in args[1:]]),
+              args, must_refuse=True, inputs=[base, res])
+
+    # Links planted at a lock's or an output's name.
+    victim = os.path.join(WORK, "victim.txt")
+    for target in ("lock", "output", "report"):
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        o = os.path.join(WORK, f"planted_{target}.h5")
+        for p in (o, o + ".lock"):
+            if os.path.lexists(p):
+                os.remove(p)
+        if target == "lock":
+            os.symlink(victim, o + ".lock")
+            args = ["run", base, "-s", "pgs", "--iters", "5", "-q", "-o", o]
+        elif target == "output":
+            os.symlink(victim, o)
+            args = ["generate", "random", "-n", "1", "-q", "-o", o]
+        else:
+            os.symlink(victim, o)
+            args = ["report", res, "-o", o]
+        check("planted link", target, args, victims=[victim], inputs=[base, res])
+        if open(victim).read() != "precious\n":
+            violations.append(f"planted link: {target}: the victim was overwritten")
+
+    # Full disks (a file-size limit fails writes the same way), every writing command.
+    for limit in (64, 256, 1024, 2048):
+        shutil.rmtree(out + ".parts", ignore_errors=True)
+        for args in (["run", base, "-s", "pgs,pj,apgd", "--iters", "2000", "--trace", "1", "-q", "-o", out],
+                     ["generate", "random", "-n", "40", "-q", "-o", os.path.join(WORK, "g.h5")],
+                     ["convert", base, os.path.join(WORK, "c.h5")],
+                     ["convert", base, os.path.join(WORK, "c.hdf5"), "--to", "fclib", "--index", "0"],
+                     ["report", res, "-o", os.path.join(WORK, "r.md")],
+                     ["merge", res, "-o", os.path.join(WORK, "m.h5")]):
+            check("full disk", f"{args[0]} under {limit} kB", args, inputs=[base, res], limit_kb=limit)
+        for p in ("g.h5", "c.h5", "c.hdf5", "r.md", "m.h5", "out.h5"):
+            if os.path.exists(os.path.join(WORK, p)):
+                os.remove(os.path.join(WORK, p))
+        shutil.rmtree(out + ".parts", ignore_errors=True)
+        for p in os.listdir(WORK):
+            if p.endswith(".lock"):
+                os.remove(os.path.join(WORK, p))
+
+    # Arguments: unbounded work, empty paths, unknown names, bad values, warm starts lacking.
+    for args in (["generate", "random", "-n", "1000000000", "-o", os.path.join(WORK, "big.h5")],
+                 ["generate", "random", "-n", "0", "-o", os.path.join(WORK, "z.h5")],
+                 ["generate", "random", "-o", ""], ["run", base, "-o", ""],
+                 ["run", base, "-s", "nosuch", "-o", out], ["run", base, "-s", "pgs", "--set", "pgs.omega=7", "-o", out],
+                 ["run", base, "-s", "pgs", "--set", "pgs.omega=nan", "-o", out],
+                 ["run", base, "-s", "pgs", "--iters", "-3", "-o", out],
+                 ["run", base, "-s", "pgs", "--warm", "guess", "-o", out],
+                 ["run", os.path.join(WORK, "missing.h5"), "-o", out],
+                 ["convert", base, os.path.join(WORK, "x.hdf5"), "--to", "fclib", "--index", "9"],
+                 ["generate", "random", "-n", "1", "-p", "condition=1e300", "-o", os.path.join(WORK, "c300.h5")],
+                 ["generate", "random", "-n", "1", "-p", "contacts=-5", "-o", os.path.join(WORK, "neg.h5")],
+                 ["simulate", "sliding_cubes", "--steps", "2", "--every", "0", "--record", os.path.join(WORK, "s.h5"), "-q"]):
+        check("arguments", " ".join(args[:2]), args, inputs=[base])
+    for p in ("big.h5", "z.h5", "c300.h5", "neg.h5", "s.h5"):
+        q = os.path.join(WORK, p)
+        if os.path.exists(q):  # whatever a generator wrote, its reader must take
+            rc, err = run(["info", q])
+            counts["written files read back"] = counts.get("written files read back", 0) + 1
+            if rc != 0:
+                violations.append(f"written files read back: {p}: {err.strip()}")
+
+    total = sum(counts.values())
+    for kind, n in counts.items():
+        print(f"{kind:28s} {n:5d}")
+    print(f"{'cases':28s} {total:5d}")
+    print(f"{'violations':28s} {len(violations):5d}")
+    for v in violations:
+        print("  " + v)
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
