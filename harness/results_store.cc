@@ -742,6 +742,14 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   // One run per output at a time: two would merge and remove each other's parts. flock is
   // released by the kernel when the process ends, so a killed run never blocks a rerun.
   const std::string lock = path_ + ".lock";
+  // Output folders are created, as for every other output (the lock is the first file in it).
+  if (const fs::path parent = fs::path(path_).parent_path(); !parent.empty()) {
+    std::error_code made;
+    fs::create_directories(parent, made);
+    if (made)
+      throw Error(fmt::format("{}: cannot create the folder '{}': {}", path_, parent.string(),
+                              made.message()));
+  }
   // Never through a link, and only a plain file of one name: a link or hard link planted at the
   // lock's name (in a shared folder such as /tmp) must not make the pid below overwrite another
   // file.

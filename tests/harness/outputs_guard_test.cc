@@ -110,6 +110,15 @@ TEST_F(OutputsGuard, FullDiskIsOneLineAndResumable) {
   EXPECT_NE(r.err.find("resumed: 6 jobs already done"), std::string::npos) << r.err;
 }
 
+// An output in folders that do not exist yet: they are created (the lock is the first file).
+TEST_F(OutputsGuard, OutputFoldersAreCreated) {
+  const std::string out = (dir_ / "new" / "dir" / "r.h5").string();
+  const auto r = testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o " + out, dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(ReadDataset(data_).size(), 2u);
+  EXPECT_TRUE(fs::is_regular_file(out));
+}
+
 // A link planted at a run's lock name (e.g. in /tmp) is refused, not followed: the file it
 // points to keeps its contents. A hard link (a second name of another file) likewise.
 TEST_F(OutputsGuard, LockFileIsNeverWrittenThroughALink) {
