@@ -721,6 +721,47 @@ std::unique_ptr<TrustedCopy> CopyOf(const std::string& path) {
 
 // ---------------------------------------------------------------------------------------------
 
+// Opens and locks `lock`: true when this process holds the lock of the file at that name.
+// Never through a link, and only a plain file of one name: a link or hard link planted at the
+// lock's name (in a shared folder such as /tmp) must not make the pid written into it overwrite
+// another file.
+bool ResultsStore::TakeLock(const std::string& lock) {
+  lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+  if (lock_fd_ < 0) {
+    throw Error(fmt::format("{}: cannot create the lock file '{}': {}", path_, lock,
+                            errno == ELOOP ? "it is a symbolic link (remove it)" : std::strerror(errno)));
+  }
+  struct stat lock_stat {};
+  if (fstat(lock_fd_, &lock_stat) == 0 && S_ISREG(lock_stat.st_mode) && lock_stat.st_nlink == 0) {
+    close(lock_fd_);  // removed by a run that just finished: open the new one
+    lock_fd_ = -1;
+    return false;
+  }
+  if (fstat(lock_fd_, &lock_stat) != 0 || !S_ISREG(lock_stat.st_mode) || lock_stat.st_nlink != 1) {
+    close(lock_fd_);
+    lock_fd_ = -1;
+    throw Error(fmt::format("{}: the lock file '{}' is not a plain file of one name (a link, a "
+                            "folder or a device): remove it", path_, lock));
+  }
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    char buf[32] = {};
+    const ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
+    close(lock_fd_);
+    lock_fd_ = -1;
+    throw Error(fmt::format("{}: in use by another ncpbench run (pid {}): wait for it to end or "
+                            "write to another file",
+                            path_, n > 0 ? std::string(buf, std::strcspn(buf, "\n")) : "?"));
+  }
+  struct stat at_name {};
+  if (stat(lock.c_str(), &at_name) != 0 || at_name.st_ino != lock_stat.st_ino ||
+      at_name.st_dev != lock_stat.st_dev) {
+    close(lock_fd_);
+    lock_fd_ = -1;
+    return false;
+  }
+  return true;
+}
+
 ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(path)) {
   if (access == Access::kContributor) {
     // Another process owns the output: read what is done, take no lock, remove nothing.
@@ -750,29 +791,11 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
       throw Error(fmt::format("{}: cannot create the folder '{}': {}", path_, parent.string(),
                               made.message()));
   }
-  // Never through a link, and only a plain file of one name: a link or hard link planted at the
-  // lock's name (in a shared folder such as /tmp) must not make the pid below overwrite another
-  // file.
-  lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
-  if (lock_fd_ < 0) {
-    throw Error(fmt::format("{}: cannot create the lock file '{}': {}", path_, lock,
-                            errno == ELOOP ? "it is a symbolic link (remove it)" : std::strerror(errno)));
-  }
-  struct stat lock_stat {};
-  if (fstat(lock_fd_, &lock_stat) != 0 || !S_ISREG(lock_stat.st_mode) || lock_stat.st_nlink != 1) {
-    close(lock_fd_);
-    lock_fd_ = -1;
-    throw Error(fmt::format("{}: the lock file '{}' is not a plain file of one name (a link, a "
-                            "folder or a device): remove it", path_, lock));
-  }
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    char buf[32] = {};
-    const ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
-    close(lock_fd_);
-    lock_fd_ = -1;
-    throw Error(fmt::format("{}: in use by another ncpbench run (pid {}): wait for it to end or "
-                            "write to another file",
-                            path_, n > 0 ? std::string(buf, std::strcspn(buf, "\n")) : "?"));
+  // A run that finishes removes the lock file (Finalize); one that opened the file just before
+  // that removal would hold a lock on a file no longer at the name: it tries again.
+  for (int attempt = 0;; ++attempt) {
+    if (TakeLock(lock)) break;
+    if (attempt == 8) throw Error(fmt::format("{}: the lock file '{}' keeps being replaced", path_, lock));
   }
   const std::string pid = fmt::format("{}\n", static_cast<long>(getpid()));
   if (ftruncate(lock_fd_, 0) == 0 && pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
@@ -805,7 +828,10 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
 }
 
 ResultsStore::~ResultsStore() {
-  if (lock_fd_ >= 0) close(lock_fd_);  // releases the lock; the file stays for the next run
+  if (lock_fd_ < 0) return;
+  // A finished output's lock file goes with it; an interrupted run's stays (its flock does not).
+  if (finished_) unlink((path_ + ".lock").c_str());
+  close(lock_fd_);  // releases the lock
 }
 
 bool ResultsStore::Has(const std::string& job_key) const {
@@ -934,6 +960,7 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
   if (ec) throw Error(fmt::format("cannot remove '{}': {}", parts_dir(), ec.message()));
   for (const auto& [key, source] : merged) keys_.insert(key);
   stats.rows = merged.size();
+  finished_ = true;
   return stats;
 }
 

@@ -88,6 +88,8 @@ class ResultsStore {
 
   std::string path_;
   int lock_fd_ = -1;
+  bool finished_ = false;  // Finalize or Merge wrote the output: the lock file is removed
+  bool TakeLock(const std::string& lock);
   std::unique_ptr<TrustedCopy> existing_;  // the results file there was, as a trusted copy
   std::set<std::string> keys_;
   mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe

@@ -117,6 +117,7 @@ TEST_F(OutputsGuard, OutputFoldersAreCreated) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(ReadDataset(data_).size(), 2u);
   EXPECT_TRUE(fs::is_regular_file(out));
+  EXPECT_FALSE(fs::exists(out + ".lock"));  // a finished run takes its lock file with it
 }
 
 // A link planted at a run's lock name (e.g. in /tmp) is refused, not followed: the file it
