@@ -72,9 +72,7 @@ void AddBaseline(CLI::App& app, Action& action) {
         const std::string running = out + ".running.h5";
         RunAll({d}, jobs, opt, running, o->quiet);
         if (!Cluster::leader()) continue;  // rank 0 owns the file
-        std::filesystem::rename(running, out);
-        std::error_code ec;
-        std::filesystem::remove(running + ".lock", ec);  // the side file's lock, not the baseline's
+        std::filesystem::rename(running, out);  // the side file's lock went with its run
         std::printf("baseline: %s\n", out.c_str());
       }
       return 0;
