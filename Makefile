@@ -60,6 +60,7 @@ regress: build
 SAN_BUILD ?= build-sanitize
 SAN_TARGETS ?= ncpbench_tests ncpbench
 SAN_CMAKE ?=
+SAN_EXCLUDE ?= python_pytest|plugin_example|readme_commands
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
@@ -67,7 +68,7 @@ sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNCPBENCH_SANITIZE=ON -DNCPBENCH_TESTS=ON \
 	  -DNCPBENCH_CUDA=OFF $(SAN_CMAKE)
 	$(SAN_ENV) cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_TARGETS)
-	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E 'python_pytest|plugin_example|readme_commands'
+	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_EXCLUDE)'
 
 # libFuzzer on every reader and parser (fuzz/), FUZZ_SECONDS per target (JOBS targets at once),
 # with clang in its own build folder; seeds from the shipped files, crashing inputs kept in fuzz/corpus/ (which
@@ -107,6 +108,7 @@ fuzz-long: build
 SAN_READER_TESTS := io_dataset;io_declared_size;io_guarded_read;io_fclib
 sanitize-readers:
 	@$(MAKE) --no-print-directory sanitize SAN_BUILD=build-sanitize-readers SAN_TARGETS=ncpbench_tests \
+	  SAN_EXCLUDE='python_pytest|plugin_example|readme_commands|misuse_campaign' \
 	  SAN_CMAKE="-DNCPBENCH_TEST_GLOB='$(SAN_READER_TESTS)' -DNCPBENCH_TEST_LINK=ncp_io \
 	  -DNCPBENCH_BENCHMARKS=OFF $(SAN_CMAKE)"
 
