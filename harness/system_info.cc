@@ -20,6 +20,9 @@
 #ifndef NCPBENCH_VERSION
 #define NCPBENCH_VERSION "unknown"
 #endif
+#ifndef NCPBENCH_SOURCE_DIR  // builds of the readers alone (fuzz/) know no source tree
+#define NCPBENCH_SOURCE_DIR ""
+#endif
 
 namespace ncp {
 namespace {
@@ -74,6 +77,7 @@ std::string CpuModel() {
 }
 
 std::string GitRevision(const std::string& source_dir) {
+  if (source_dir.empty()) return "unknown";  // `git -C ''` would read the working directory's
   const std::string git = "git -C " + ShellQuote(source_dir);
   std::string revision;
   if (!RunCommand(git + " rev-parse --short HEAD 2>/dev/null", &revision)) return "unknown";
