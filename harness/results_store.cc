@@ -732,12 +732,13 @@ bool ResultsStore::TakeLock(const std::string& lock) {
                             errno == ELOOP ? "it is a symbolic link (remove it)" : std::strerror(errno)));
   }
   struct stat lock_stat {};
-  if (fstat(lock_fd_, &lock_stat) == 0 && S_ISREG(lock_stat.st_mode) && lock_stat.st_nlink == 0) {
+  const bool regular = fstat(lock_fd_, &lock_stat) == 0 && S_ISREG(lock_stat.st_mode);
+  if (regular && lock_stat.st_nlink == 0) {
     close(lock_fd_);  // removed by a run that just finished: open the new one
     lock_fd_ = -1;
     return false;
   }
-  if (fstat(lock_fd_, &lock_stat) != 0 || !S_ISREG(lock_stat.st_mode) || lock_stat.st_nlink != 1) {
+  if (!regular || lock_stat.st_nlink != 1) {
     close(lock_fd_);
     lock_fd_ = -1;
     throw Error(fmt::format("{}: the lock file '{}' is not a plain file of one name (a link, a "
@@ -853,7 +854,7 @@ void ResultsStore::Add(const RunRecord& r) {
   const std::string part = parts_dir() + "/" + HashHex(r.job_key) + ".h5";
   // Something other than a file at the part's name (a folder left by hand) would fail the rename
   // on every rerun.
-  if (fs::exists(fs::symlink_status(part, ec)) && !fs::is_regular_file(fs::symlink_status(part, ec)))
+  if (const fs::file_status at = fs::symlink_status(part, ec); fs::exists(at) && !fs::is_regular_file(at))
     fs::remove_all(part, ec);
   WriteAtomically(part, [&](ResultsWriter& w) {
     w.WriteAttrs({});

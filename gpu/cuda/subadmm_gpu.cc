@@ -13,6 +13,7 @@ namespace {
 enum class Block { k256, k128, k64, k32 };
 constexpr auto kBlockNames = ChoiceNames<Block>({{Block::k256, "256"}, {Block::k128, "128"},
                                                  {Block::k64, "64"}, {Block::k32, "32"}});
+constexpr int kBlockThreads[] = {256, 128, 64, 32};  // per Block
 }  // namespace
 
 std::vector<SettingSpec> GpuSpecs() {
@@ -50,7 +51,7 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
                warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
   sc_ = InitialScalars(p, s);
   layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  const int block = 256 >> s.GetInt("block");
+  const int block = kBlockThreads[s.GetInt("block")];
   if (std::string err = ws_->dev.Upload(lay.Bodies(), lay.contacts.View(), lay.joints.View(), sc_,
                                         threads_, block);
       !err.empty()) {

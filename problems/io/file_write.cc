@@ -12,14 +12,19 @@
 
 namespace ncp {
 
+void RemoveEntryAt(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_directory(st))
+    std::filesystem::remove(path, ec);
+}
+
 void WriteNewFile(const std::string& path, std::string_view bytes) {
   if (path.empty()) throw Error("output path '': must name a file");
   std::error_code ec;
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
-  if (std::filesystem::exists(st) && !std::filesystem::is_directory(st))
-    std::filesystem::remove(path, ec);  // the link itself, never its target
+  RemoveEntryAt(path);
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
   auto fail = [&](int err) {

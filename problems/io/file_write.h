@@ -10,6 +10,10 @@
 
 namespace ncp {
 
+// Unlinks what stands at `path` unless it is a folder: a stale file, or a link itself (never
+// its target). What creates a file there exclusively next cannot be redirected through a link.
+void RemoveEntryAt(const std::string& path);
+
 // Creates `path` (what stands at the name, a stale file or a link, is unlinked first; the create
 // is exclusive) and writes `bytes` to it, synced. On failure the file is removed.
 void WriteNewFile(const std::string& path, std::string_view bytes);

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "problems/io/file_write.h"
 
 namespace ncp::h5 {
 namespace {
@@ -562,10 +563,7 @@ Handle StrongCloseFapl() {
 }  // namespace
 
 hid_t CreateInMemory(const std::string& path, hid_t fcpl, Handle fapl) {
-  std::error_code ec;
-  const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
-  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_directory(st))
-    std::filesystem::remove(path, ec);  // the link itself, never its target
+  RemoveEntryAt(path);
   H5Pset_fapl_core(fapl.id(), 64 << 10, /*backing_store=*/1);  // grown 64 KiB at a time
   return H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl, fapl.id());
 }

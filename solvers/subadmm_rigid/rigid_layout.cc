@@ -55,7 +55,6 @@ void Zeroed(std::vector<T>& v, std::size_t n, bool par, int threads) {
 // Error codes of the parallel passes, smallest index first: 2 × index + kind.
 enum BadConstraint { kThreeBodies = 0, kNoBody = 1 };
 
-
 // Fills a set's per-constraint arrays, kTile set indices at a time: each constraint's blocks are
 // summed per body into two local slots (the lower body first, as the slacks of SubAdmmSolver),
 // then the tile is written row by row. J's rows lie n doubles apart, a power of two apart in
