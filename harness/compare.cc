@@ -88,7 +88,8 @@ int StatusRank(Outcome status) {
   switch (status) {
     case Outcome::kConverged: return 0;
     case Outcome::kMaxIterations:
-    case Outcome::kTimeLimit: return 1;
+    case Outcome::kTimeLimit:
+    case Outcome::kStopped: return 1;
     case Outcome::kDiverged: return 2;
     case Outcome::kFailed:
     case Outcome::kNotApplicable: break;

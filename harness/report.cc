@@ -369,7 +369,7 @@ std::string TableHead(const DatasetSummary& d) {
   }
   head +=
       " time shgeom [ms] | time rel. | median iters | median res004 | res004 at best time |"
-      " median natmap_rel | status conv/max-it/time/div/fail/n-a |\n";
+      " median natmap_rel | status conv/max-it/time/div/fail/n-a/stop |\n";
   const std::size_t columns = std::count(head.begin(), head.end(), '|') - 1;
   std::string rule = "|";
   for (std::size_t i = 0; i < columns; ++i) rule += i < 2 ? "---|" : "---:|";

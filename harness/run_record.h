@@ -17,9 +17,14 @@ namespace ncp {
 // How a run ended. The harness decides it (tolerance met, budget spent, non-finite result) from
 // the solver's step Status; its names are the strings of the results file and the CLI, and
 // nothing else compares status strings.
-enum class Outcome { kConverged, kMaxIterations, kTimeLimit, kDiverged, kFailed, kNotApplicable };
-inline constexpr std::array<const char*, 6> kOutcomeNames = {
-    "converged", "max-iterations", "time-limit", "diverged", "failed", "not-applicable"};
+// A run's outcome, decided by the harness alone: kStopped is a solver that ended the run itself
+// with the run's tolerance not met on its final iterate.
+enum class Outcome {
+  kConverged, kMaxIterations, kTimeLimit, kDiverged, kFailed, kNotApplicable, kStopped
+};
+inline constexpr std::array<const char*, 7> kOutcomeNames = {
+    "converged", "max-iterations", "time-limit", "diverged", "failed", "not-applicable",
+    "stopped"};
 inline const char* ToString(Outcome o) { return kOutcomeNames[static_cast<std::size_t>(o)]; }
 inline std::optional<Outcome> OutcomeFromName(std::string_view name) {
   for (std::size_t i = 0; i < kOutcomeNames.size(); ++i)
@@ -37,6 +42,23 @@ struct TracePoint {
   double time_s = 0.0;    // setup + iterate time so far (evaluation excluded)
   Metrics metrics;
   SolverStats stats;      // the solver's own statistics at this point (Solver::Stats())
+};
+
+// One claim of a paper with its verdict, as a reproduction judged it: stored under /claims of the
+// protocol's results file and collected across files by `ncpbench claims`. The machine and the
+// revision are the file's run attributes (host, cpu, git_revision).
+struct ClaimRecord {
+  std::string protocol;   // e.g. "004-table2"
+  std::string paper;      // "000" … "004"
+  std::string statement;  // the claim with its tolerance, e.g. "… within 3× of 10×"
+  std::string ours;       // our figure
+  std::string paper_figure;  // the paper's figure where it gives one, else ""
+  std::string verdict;    // reproduced, not reproduced, contradicted, not assessed
+  std::string held;       // what held of a direction-and-magnitude claim, else ""
+  std::string reason;     // why not assessed, else ""
+  std::string cause;      // a short measured cause where one is known, else ""
+  int cases = 0;          // the --cases it ran with (0: the protocol's default)
+  int max_iters = 0;      // the --max-iters cap it ran with (0: the protocol's budgets)
 };
 
 // A figure a paper reproduction measured that belongs to no single run (a scene's outcome, a

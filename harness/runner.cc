@@ -36,15 +36,19 @@ std::string GrowthMessage(double now, double start, int iteration) {
                      start, now, iteration, kGrowthBound);
 }
 
-// The run's outcome from the solver's last step status (the loop has stopped, so never running).
-Outcome ToOutcome(Status st) {
+// The run's outcome from the solver's last step status and the harness' own decision (`ended`:
+// tolerance met, iterations or time spent), made while the solver was still running. A solver
+// that stopped itself is judged on its final metrics: converged only where the run's tolerance
+// holds there, time-limit where its time budget is spent, else stopped.
+Outcome ToOutcome(Status st, Outcome ended, const Budget& b, const RunRecord& r) {
   switch (st) {
-    case Status::kConverged: return Outcome::kConverged;
-    case Status::kMaxIterations: return Outcome::kMaxIterations;
-    case Status::kTimeLimit: return Outcome::kTimeLimit;
+    case Status::kRunning: return ended;
+    case Status::kStopped:
+      if (b.tol > 0 && r.final_metrics[b.tol_metric] <= b.tol) return Outcome::kConverged;
+      if (b.time_ms > 0 && r.total_time_s * 1e3 >= b.time_ms) return Outcome::kTimeLimit;
+      return Outcome::kStopped;
     case Status::kDiverged: return Outcome::kDiverged;
     case Status::kNotApplicable: return Outcome::kNotApplicable;
-    case Status::kRunning:
     case Status::kFailed: break;
   }
   return Outcome::kFailed;
@@ -196,6 +200,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
   };
   hand_deadline(t0, 0.0);
   Status st;
+  Outcome ended = Outcome::kFailed;  // set where the harness ends a running solver
   try {
     st = solver->Setup(p, job.settings, warm);
   } catch (const Interrupted&) {
@@ -234,7 +239,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     }
     while (true) {
       if (it >= b.iters) {
-        st = Status::kMaxIterations;
+        ended = Outcome::kMaxIterations;
         break;
       }
       const int k = ChunkSize(*solver, opt, it, r.setup_time_s + solve, solve);
@@ -263,7 +268,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
           m = ev.Evaluate(v, lam);
         }
         if (want_tol && m[b.tol_metric] <= b.tol) {
-          st = Status::kConverged;
+          ended = Outcome::kConverged;
           break;
         }
         if (Exploded(m[Metric::kRes004], start_res004)) {
@@ -273,7 +278,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
         }
       }
       if (b.time_ms > 0 && (r.setup_time_s + solve) * 1e3 >= b.time_ms) {
-        st = Status::kTimeLimit;
+        ended = Outcome::kTimeLimit;
         break;
       }
     }
@@ -343,7 +348,13 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     tp.stats = solver->Stats();
     r.trace.push_back(tp);
   }
-  r.status = ToOutcome(st);
+  r.status = ToOutcome(st, ended, b, r);
+  if (r.status == Outcome::kStopped && r.message.empty())
+    r.message = b.tol > 0 ? fmt::format("the solver stopped with {} {:.3g} above the run's "
+                                        "tolerance {:.3g}",
+                                        kMetricNames[static_cast<int>(b.tol_metric)],
+                                        r.final_metrics[b.tol_metric], b.tol)
+                          : std::string("the solver stopped; the run sets no tolerance");
   if (opt.retime_without_tol && b.tol > 0 && r.iterations > 0) {
     RunOptions again = opt;
     again.budget.iters = r.iterations;

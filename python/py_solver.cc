@@ -21,15 +21,19 @@ struct Held {
   }
 };
 
+// A step status, as C++ solvers return it. "converged" is read as "stopped": the solver ends the
+// run, and the harness decides from its final iterate whether the run's tolerance holds.
 Status StatusFromPython(const pyb::handle& r, const std::string& solver, const char* method) {
   if (r.is_none()) return Status::kRunning;
   const std::string s = pyb::str(r);
-  for (Status st : {Status::kRunning, Status::kConverged, Status::kDiverged, Status::kFailed,
+  if (s == "converged") return Status::kStopped;
+  for (Status st : {Status::kRunning, Status::kStopped, Status::kDiverged, Status::kFailed,
                     Status::kNotApplicable})
     if (s == ToString(st)) return st;
   throw Error(
-      fmt::format("python solver '{}': {}() returned '{}': must be None, 'running', "
-                  "'converged', 'diverged', 'failed' or 'not-applicable'",
+      fmt::format("python solver '{}': {}() returned '{}': must be None, 'running', 'stopped' "
+                  "(or 'converged': the harness checks the tolerance), 'diverged', 'failed' or "
+                  "'not-applicable'",
                   solver, method, s));
 }
 

@@ -26,9 +26,7 @@ namespace ncp {
 const char* ToString(Status s) {
   switch (s) {
     case Status::kRunning: return "running";
-    case Status::kConverged: return "converged";
-    case Status::kMaxIterations: return "max-iterations";
-    case Status::kTimeLimit: return "time-limit";
+    case Status::kStopped: return "stopped";
     case Status::kDiverged: return "diverged";
     case Status::kFailed: return "failed";
     case Status::kNotApplicable: return "not-applicable";

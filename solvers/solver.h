@@ -19,11 +19,13 @@
 
 namespace ncp {
 
+// A solver's step status. Whether a run converged, ran out of iterations or of time is the
+// harness' outcome (harness/run_record.h), never the solver's: a solver that ends its run itself
+// (an internal iteration cap, a stopping test of its own, a deadline passed inside a setup)
+// returns kStopped, and the harness checks the run's tolerance on its final iterate.
 enum class Status {
   kRunning,         // not finished: the harness decides when to stop
-  kConverged,       // the harness' tolerance was met
-  kMaxIterations,
-  kTimeLimit,
+  kStopped,         // the solver ended the run itself; the harness judges the final iterate
   kDiverged,        // non-finite or exploding iterate
   kFailed,          // e.g. a factorization failed
   kNotApplicable,   // e.g. the problem's form or structure is not supported

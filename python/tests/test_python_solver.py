@@ -62,6 +62,32 @@ def test_python_solver_is_timed_without_current_and_gets_settings():
     assert np.isnan(r.metrics["dyn"]) and np.isfinite(r.metrics["res004"])
 
 
+def test_a_python_solver_claiming_convergence_is_checked_by_the_harness():
+    """Only the harness declares convergence: "converged" from iterate() ends the run, and the
+    run's tolerance is tested on the final iterate (here v = 0, λ = 0: res004 far above 1e-6)."""
+    import ncpbench
+    p = problem()
+
+    class ClaimsConvergence(Counting):
+        def setup(self, problem, settings):
+            self.n, self.m, self.calls = problem.num_dofs, problem.num_rows, 0
+
+        def iterate(self):
+            self.calls += 1
+            return "converged"
+
+        def current(self):
+            return np.zeros(self.n), np.zeros(self.m)
+
+    r = ncpbench.solve(p, ClaimsConvergence(), iters=50, tol=1e-6)
+    assert r.metrics["res004"] > 1e-1
+    assert r.status == "stopped" and r.iterations == 1
+    assert "above the run's tolerance" in r.message
+    # At a tolerance the final iterate meets, the same claim is a converged run.
+    loose = ncpbench.solve(p, ClaimsConvergence(), iters=50, tol=10 * r.metrics["res004"])
+    assert loose.status == "converged"
+
+
 def test_python_errors_and_statuses_become_job_statuses():
     import ncpbench
     p = problem()

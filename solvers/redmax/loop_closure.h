@@ -17,7 +17,7 @@ namespace ncp {
 
 class LoopClosure {
  public:
-  // kRunning, kFailed (S indefinite or non-finite, a PCG failure) or kTimeLimit (the deadline
+  // kRunning, kFailed (S indefinite or non-finite, a PCG failure) or kStopped (the deadline
   // passed during the solves), with the reason in *why.
   Status Setup(const SpMat& G, ReducedSolve& solve, std::string* why);
   // r ← S⁺ r.

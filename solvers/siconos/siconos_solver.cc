@@ -138,7 +138,7 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
 
 Status SiconosSolver::Iterate() {
   if (aborted_) return Status::kFailed;
-  if (done_ >= max_iter_) return Status::kMaxIterations;
+  if (done_ >= max_iter_) return Status::kStopped;  // its max_iter setting, not the run's budget
   if (method_.form == Form::kGlobal && calls_ > 0) {
     // Siconos 4.4's gfc3d drivers keep pointers into work memory they freed during the previous
     // call (valgrind: NM_norm_inf's transpose, read again by NSN-AC): fresh options per call.

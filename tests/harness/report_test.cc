@@ -78,12 +78,12 @@ TEST(ReportTest, SuccessRatesAtProfiles) {
   EXPECT_DOUBLE_EQ(fast.success_rate[1][2], 0.25);
   const SolverSummary& slow = Find(summary[0], "slow");
   EXPECT_DOUBLE_EQ(slow.success_rate[0][2], 0.0);
-  EXPECT_EQ(slow.status_counts, (std::array<int, 6>{1, 1, 1, 1, 0, 0}));
+  EXPECT_EQ(slow.status_counts, (std::array<int, kOutcomeNames.size()>{1, 1, 1, 1, 0, 0, 0}));
 
   const std::string report = MarkdownReport(rows, {});
   EXPECT_TRUE(Contains(report, "| fast | 4 | 100% | 75% | 25% | 75% | 75% | 25% |")) << report;
   EXPECT_TRUE(Contains(report, "| slow | 4 | 0% | 0% | 0% | 0% | 0% | 0% |")) << report;
-  EXPECT_TRUE(Contains(report, "| 1/1/1/1/0/0 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 1/1/1/1/0/0/0 |")) << report;
   EXPECT_TRUE(Contains(report, "shift 1 ms")) << report;
 }
 
@@ -155,7 +155,7 @@ TEST(ReportTest, HandlesNaNMetrics) {
   // Neither the failed nor the diverged run has a time: nothing to rank the solver by.
   EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | n/a | n/a | 10 | inf"))
       << report;
-  EXPECT_TRUE(Contains(report, "| 0/0/0/1/1/0 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 0/0/0/1/1/0/0 |")) << report;
   EXPECT_TRUE(Contains(report, "Most accurate: none")) << report;
   EXPECT_TRUE(Contains(report, "Fastest to res004 ≤ 1e-6: none")) << report;
 }

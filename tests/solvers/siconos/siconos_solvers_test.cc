@@ -44,6 +44,7 @@ ContactProblem Fclib(const std::string& file) { return ReadFclib(std::string(NCP
 
 struct Outcome {
   Status status = Status::kFailed;
+  bool converged = false;  // the loop's tolerance met (the harness' outcome, not a step status)
   int iterations = 0;
   Metrics metrics;
   Vec v, lambda;
@@ -66,7 +67,7 @@ Outcome Solve(const ContactProblem& p, const std::string& solver, Metric metric,
     sol->Current(o.v, o.lambda);
     o.metrics = ev.Evaluate(o.v, o.lambda);
     if (o.metrics[metric] <= tol) {
-      o.status = Status::kConverged;
+      o.converged = true;
       break;
     }
   }
@@ -103,7 +104,7 @@ TEST_P(SiconosSolvers, SolveTheShippedFclibProblems) {
     }
     EXPECT_NE(o.status, Status::kDiverged) << kFclibFiles[k];
     if (tol > 0) {
-      EXPECT_EQ(o.status, Status::kConverged) << kFclibFiles[k];
+      EXPECT_TRUE(o.converged) << kFclibFiles[k];
     }
   }
 }
@@ -112,7 +113,7 @@ TEST_P(SiconosSolvers, SolveAManufacturedContactProblem) {
   const Case c = GetParam();
   const ContactProblem p = testing::OnlyType(ConstraintType::kContact, 5);
   const Outcome o = Solve(p, c.solver, Metric::kRes004, c.manufactured_tol, kCap);
-  ASSERT_EQ(o.status, Status::kConverged) << "res004 " << o.metrics[Metric::kRes004];
+  ASSERT_TRUE(o.converged) << "res004 " << o.metrics[Metric::kRes004];
   // The manufactured solution is unique (W positive definite): λ converges to it.
   const Vec& ref = p.reference->lambda;
   EXPECT_LE((o.lambda - ref).norm(), std::sqrt(c.manufactured_tol) * ref.norm());
@@ -150,7 +151,7 @@ TEST(SiconosSolver, SoftRowsAreFoldedIntoTheDynamics) {
   const ContactProblem p = MakeManufacturedProblem(mo, "contact-soft");
   for (const char* solver : {"siconos:nsgs", "siconos:g-nsn-ac"}) {
     const Outcome o = Solve(p, solver, Metric::kRes004, 1e-11, kCap);
-    ASSERT_EQ(o.status, Status::kConverged) << solver << " res004 " << o.metrics[Metric::kRes004];
+    ASSERT_TRUE(o.converged) << solver << " res004 " << o.metrics[Metric::kRes004];
     const Vec& ref = p.reference->lambda;
     EXPECT_LE((o.lambda - ref).norm(), 1e-6 * ref.norm()) << solver;  // soft rows included
   }
@@ -301,7 +302,7 @@ TEST(SiconosSolver, MaxIterCapsTheSiconosIterations) {
   EXPECT_EQ(s->Iterate(), Status::kRunning);
   EXPECT_EQ(s->Iterate(), Status::kRunning);
   EXPECT_EQ(s->Iterate(), Status::kRunning);  // the last chunk is cut to 2
-  EXPECT_EQ(s->Iterate(), Status::kMaxIterations);
+  EXPECT_EQ(s->Iterate(), Status::kStopped);  // its own max_iter, not a run's budget
   EXPECT_EQ(s->Info()[0].first, "siconos_iterations");
   EXPECT_EQ(s->Info()[0].second, 10.0);
 }
