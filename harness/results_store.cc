@@ -53,6 +53,23 @@ constexpr StringField kStringFields[] = {
     {"solver_info", &RunRecord::solver_info}, {"observations", &RunRecord::observations},
     {"host", &RunRecord::host},             {"cpu", &RunRecord::cpu},
     {"worker", &RunRecord::worker}};
+// The /claims table's columns (a reproduction's judged claims, ClaimRecord).
+struct ClaimTextField {
+  const char* name;
+  std::string ClaimRecord::*member;
+};
+struct ClaimIntField {
+  const char* name;
+  int ClaimRecord::*member;
+};
+constexpr ClaimTextField kClaimText[] = {
+    {"protocol", &ClaimRecord::protocol},   {"paper", &ClaimRecord::paper},
+    {"statement", &ClaimRecord::statement}, {"ours", &ClaimRecord::ours},
+    {"paper_figure", &ClaimRecord::paper_figure}, {"verdict", &ClaimRecord::verdict},
+    {"held", &ClaimRecord::held},           {"reason", &ClaimRecord::reason},
+    {"cause", &ClaimRecord::cause}};
+constexpr ClaimIntField kClaimInts[] = {{"cases", &ClaimRecord::cases},
+                                        {"max_iters", &ClaimRecord::max_iters}};
 // Columns added after the first schema: files without them still read (as empty strings).
 bool OptionalColumn(const std::string& name) {
   return name == "host" || name == "cpu" || name == "worker" || name == "observations";
@@ -290,6 +307,25 @@ class ResultsReader {
     CheckLength(values.size(), parts.size(), "/observations/value");
     out.resize(parts.size());
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = {parts[i], keys[i], values[i], texts[i]};
+    return out;
+  }
+
+  // The /claims table of a paper reproduction; none in other results files.
+  std::vector<ClaimRecord> Claims() const {
+    std::vector<ClaimRecord> out;
+    if (!Exists("/claims")) return out;
+    const std::vector<std::string> protocol = ReadStrings("/claims/protocol");
+    out.resize(protocol.size());
+    for (const auto& [name, field] : kClaimText) {
+      const std::vector<std::string> col = ReadStrings(std::string("/claims/") + name);
+      CheckLength(col.size(), out.size(), std::string("/claims/") + name);
+      for (std::size_t i = 0; i < out.size(); ++i) out[i].*field = col[i];
+    }
+    for (const auto& [name, field] : kClaimInts) {
+      const std::vector<int> col = ReadNumbers<int>(std::string("/claims/") + name);
+      CheckLength(col.size(), out.size(), std::string("/claims/") + name);
+      for (std::size_t i = 0; i < out.size(); ++i) out[i].*field = col[i];
+    }
     return out;
   }
 
@@ -603,6 +639,20 @@ class ResultsWriter {
     WriteNumbers(group.id(), "value", values);
   }
 
+  void WriteClaims(const std::vector<ClaimRecord>& claims) {
+    h5::Handle group = CreateGroup(file_.id(), "claims");
+    for (const auto& [name, field] : kClaimText) {
+      std::vector<std::string> col;
+      for (const ClaimRecord& c : claims) col.push_back(c.*field);
+      WriteStrings(group.id(), name, col);
+    }
+    for (const auto& [name, field] : kClaimInts) {
+      std::vector<int> col;
+      for (const ClaimRecord& c : claims) col.push_back(c.*field);
+      WriteNumbers(group.id(), name, col);
+    }
+  }
+
   // Copies a stored trace group without decoding it, so merging costs no memory per trace.
   void CopyTrace(hid_t source_file, std::size_t source_row, std::size_t row) {
     const std::string from = TracePath(source_row);
@@ -710,7 +760,7 @@ void CopyResults(const std::string& in, const std::string& out) {
   const ResultsReader reader(in);
   std::map<std::string, std::string> attrs = reader.Attrs();
   attrs.erase(kFormatAttr);
-  WriteResults(out, reader.Rows(true), attrs, reader.Observations());
+  WriteResults(out, reader.Rows(true), attrs, reader.Observations(), reader.Claims());
 }
 
 std::unique_ptr<TrustedCopy> CopyOf(const std::string& path) {
@@ -977,19 +1027,21 @@ std::map<std::string, std::string> ReadRunAttrs(const std::string& path) {
 
 void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
                   const std::map<std::string, std::string>& run_attrs,
-                  const std::vector<Observation>& observations) {
+                  const std::vector<Observation>& observations,
+                  const std::vector<ClaimRecord>& claims) {
   WriteAtomically(path, [&](ResultsWriter& w) {
     w.WriteAttrs(run_attrs);
     w.WriteRuns(rows);
     for (std::size_t i = 0; i < rows.size(); ++i) w.WriteTrace(i, rows[i].trace);
     if (!observations.empty()) w.WriteObservations(observations);
+    if (!claims.empty()) w.WriteClaims(claims);
   });
 }
 
 ResultsFile ReadResultsFile(const std::string& path) {
   const std::unique_ptr<TrustedCopy> copy = CopyOf(path);
   const ResultsReader reader(copy->path());
-  ResultsFile f{reader.Attrs(), reader.Rows(true), reader.Observations()};
+  ResultsFile f{reader.Attrs(), reader.Rows(true), reader.Observations(), reader.Claims()};
   f.attrs.erase(kFormatAttr);
   return f;
 }

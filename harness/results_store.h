@@ -106,7 +106,8 @@ std::map<std::string, std::string> ReadRunAttrs(const std::string& path);
 // results file, atomically (temporary file, then rename).
 void WriteResults(const std::string& path, const std::vector<RunRecord>& rows,
                   const std::map<std::string, std::string>& run_attrs,
-                  const std::vector<Observation>& observations = {});
+                  const std::vector<Observation>& observations = {},
+                  const std::vector<ClaimRecord>& claims = {});
 
 // The whole of a results file, read once: the root attributes (as ReadRunAttrs), every row with
 // its trace (as ReadResults) and a paper reproduction's /observations (none in other results
@@ -115,6 +116,7 @@ struct ResultsFile {
   std::map<std::string, std::string> attrs;
   std::vector<RunRecord> rows;
   std::vector<Observation> observations;
+  std::vector<ClaimRecord> claims;  // a reproduction's judged claims (/claims)
 };
 ResultsFile ReadResultsFile(const std::string& path);
 

@@ -6,6 +6,8 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/reproduce/claims_ledger.h"
+#include "harness/reproduce/report_render.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/results_store.h"
@@ -16,19 +18,10 @@ namespace {
 
 constexpr char kReproduceWallAttr[] = "reproduce_wall_s";  // seconds the protocol took
 
-// The Markdown rendered from the records in `h5` (the protocol's report), written beside it.
-std::string ReportFrom(const Protocol& p, const std::string& h5, const std::string& out_dir) {
-  const ProtocolRecords records = ProtocolRecords::Read(h5);
-  if (records.id() != p.id)
-    throw Error(fmt::format("results file '{}': written by reproduce {}, not {}", h5,
-                            records.id(), p.id));
-  const PublishedTable paper = ReadPublished(p.id);
-  std::string md = p.report({records, paper, out_dir});
-  const int cap = records.options().max_iters;
-  if (cap > 0)
-    md += fmt::format("\nRun with --max-iters {}: every measured solver run capped at {} "
-                      "iterations, without a time limit.\n", cap, cap);
-  return md;
+// Adds the judged claims to the results file they were rendered from (/claims), atomically.
+void WriteClaims(const std::string& h5, const std::vector<ClaimRecord>& claims) {
+  const ResultsFile f = ReadResultsFile(h5);
+  WriteResults(h5, f.rows, f.attrs, f.observations, claims);
 }
 
 // Measures into <id>.h5 (every run in the results schema, and the protocol's observations),
@@ -53,9 +46,11 @@ int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from =
     h5 = o.out_dir + "/" + p.id + ".h5";
     records.Write(h5, {{kReproduceWallAttr, fmt::format("{:.1f}", wall_s)}});
     runs = records.rows().size();
-    md = ReportFrom(p, h5, o.out_dir);
+    const RenderedReport r = RenderReport(p, h5, o.out_dir);
+    WriteClaims(h5, r.claims);
+    md = r.md;
   } else {
-    md = ReportFrom(p, from, o.out_dir);
+    md = RenderReport(p, from, o.out_dir).md;  // the file read is never rewritten
   }
   WriteFileAtomically(path, md);
   std::fputs(md.c_str(), stdout);
@@ -117,11 +112,18 @@ void AddReproduce(CLI::App& app, Action& action) {
   cmd->callback([&action, o] {
     action = [o] {
       if (o->list || o->id.empty()) {
-        for (const Protocol& p : Protocols())
+        // The committed ledger's durations (results/claims.csv of the source tree) tell a fresh
+        // clone how long each protocol takes before it has run any.
+        const std::string ledger = CommittedLedgerPath();
+        for (const Protocol& p : Protocols()) {
+          const std::string took = LedgerDuration(ledger, p.id);
           std::printf("%-11s %s\n            setting: %s\n            %s\n", p.id.c_str(),
                       p.title.c_str(), p.setting.c_str(),
-                      p.runs() ? ("runs" + LastRun(o->ro.out_dir, p.id)).c_str()
-                            : ("needs " + p.missing).c_str());
+                      p.runs() ? ("runs" + (took.empty() ? "" : "; in results/claims.csv: " + took) +
+                                  LastRun(o->ro.out_dir, p.id))
+                                     .c_str()
+                               : ("needs " + p.missing).c_str());
+        }
         return 0;
       }
       if (o->ro.cases < 0) throw Error(fmt::format("--cases = {}: must be >= 0", o->ro.cases));

@@ -22,5 +22,6 @@ void AddCompare(CLI::App& app, Action& action);
 void AddSweep(CLI::App& app, Action& action);
 void AddMerge(CLI::App& app, Action& action);
 void AddIsolatedJob(CLI::App& app, Action& action);
+void AddClaims(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   ncp::cli::AddInfo(app, action);
   ncp::cli::AddSimulate(app, action);
   ncp::cli::AddReproduce(app, action);
+  ncp::cli::AddClaims(app, action);
   ncp::cli::AddProfile(app, action);
   ncp::cli::AddBaseline(app, action);
   ncp::cli::AddCompare(app, action);

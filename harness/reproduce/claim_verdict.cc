@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
 namespace ncp {
 
 const char* ToString(Verdict v) {
@@ -11,6 +13,7 @@ const char* ToString(Verdict v) {
     case Verdict::kReproduced: return "reproduced";
     case Verdict::kNotReproduced: return "not reproduced";
     case Verdict::kContradicted: return "contradicted";
+    case Verdict::kNotAssessed: return "not assessed";
   }
   return "not reproduced";
 }
@@ -38,11 +41,19 @@ Verdict FloorVerdict(const std::vector<double>& best, double floor) {
   return Verdict::kNotReproduced;
 }
 
-Verdict RatioVerdict(double ours, double claimed, double factor) {
-  if (!(std::isfinite(ours) && ours > 0 && claimed > 0)) return Verdict::kNotReproduced;
-  if (ours >= claimed / factor && ours <= claimed * factor) return Verdict::kReproduced;
-  if ((claimed < 1 && ours > 1) || (claimed > 1 && ours < 1)) return Verdict::kContradicted;
-  return Verdict::kNotReproduced;
+Judged RatioVerdict(double ours, double claimed, double factor) {
+  if (!(std::isfinite(ours) && ours > 0 && claimed > 0))
+    return {Verdict::kNotReproduced, "no finite positive ratio measured"};
+  const std::string figures =
+      fmt::format("{:.3g}× vs the paper's {:.3g}×, within {:g}×", ours, claimed, factor);
+  if (ours >= claimed / factor && ours <= claimed * factor)
+    return {Verdict::kReproduced, "direction and magnitude reproduced (" + figures + ")"};
+  if ((claimed < 1 && ours > 1) || (claimed > 1 && ours < 1))
+    return {Verdict::kContradicted, "direction reversed (" + figures + ")"};
+  // Same side of 1, outside the factor: further from 1 than the paper ("exceeded") or closer.
+  const bool further = std::abs(std::log(ours)) > std::abs(std::log(claimed));
+  return {Verdict::kNotReproduced, fmt::format("direction reproduced, magnitude {} ({})",
+                                               further ? "exceeded" : "short", figures)};
 }
 
 Verdict OrderVerdict(const std::vector<double>& v) {
@@ -70,8 +81,5 @@ std::string ClaimHeader() {
   return "\n## The paper's claims against ours\n\n| claim (paper) | ours | verdict |\n|---|---|---|\n";
 }
 
-std::string ClaimRow(const std::string& claim, const std::string& ours, Verdict v) {
-  return "| " + claim + " | " + ours + " | " + ToString(v) + " |\n";
-}
 
 }  // namespace ncp

@@ -1,14 +1,25 @@
 // Verdicts of a paper's claims against our figures: "reproduced", "not reproduced" (ours falls
 // short of what the paper reports) or "contradicted" (ours does what the paper says cannot be
-// done, or the opposite of what it says happens). A check tests the statement, never restates it.
+// done, or the opposite of what it says happens); "not assessed" where the run that measured it
+// cannot carry a verdict (harness/reproduce/claim_ledger.h). A check tests the statement, never
+// restates it.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ncp {
 
-enum class Verdict { kReproduced, kNotReproduced, kContradicted };
+enum class Verdict { kReproduced, kNotReproduced, kContradicted, kNotAssessed };
+
+// A verdict with what held of a claim that has a direction and a magnitude ("X is 2.2× Y"):
+// e.g. "direction reproduced, magnitude exceeded (6.9× vs the paper's 2.2×, beyond 3×)".
+struct Judged {
+  Judged(Verdict v, std::string h = "") : verdict(v), held(std::move(h)) {}  // NOLINT: implicit
+  Verdict verdict;
+  std::string held;
+};
 const char* ToString(Verdict v);
 
 // "X reaches residuals under `tol`": reproduced when every case's best residual is ≤ tol.
@@ -21,9 +32,10 @@ Verdict FloorVerdict(const std::vector<double>& best, double floor);
 
 // "X is `claimed` × Y" for a ratio the paper gives (e.g. residual 0.1 × PGS's, 2.78× the time):
 // reproduced when ours is within `factor` of it either side; contradicted when ours is on the
-// other side of 1 (the order of X and Y reversed); not reproduced otherwise. Non-finite or
+// other side of 1 (the order of X and Y reversed); not reproduced otherwise, saying whether the
+// direction held and the magnitude fell short of or exceeded the paper's. Non-finite or
 // non-positive figures: not reproduced.
-Verdict RatioVerdict(double ours, double claimed, double factor);
+Judged RatioVerdict(double ours, double claimed, double factor);
 
 // "a > b > c …" on figures listed in the claimed order: reproduced when strictly decreasing,
 // contradicted when strictly increasing (the order reversed), not reproduced otherwise.
@@ -39,8 +51,7 @@ Verdict NearVerdict(const std::vector<double>& ours, double claimed, double tol)
 // Median over finite values, +inf for a non-finite one; NaN when empty.
 double MedianBest(std::vector<double> best);
 
-// Markdown: the claims table's header and one row (claim with the paper id, our figures, verdict).
+// Markdown: the claims table's header (rows: ClaimLedger::Row).
 std::string ClaimHeader();
-std::string ClaimRow(const std::string& claim, const std::string& ours, Verdict v);
 
 }  // namespace ncp

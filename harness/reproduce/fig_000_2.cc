@@ -18,6 +18,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/thread_scope.h"
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/results_store.h"
 #include "harness/sweep.h"
@@ -141,8 +142,9 @@ std::string ReportFamily(const Family& f, const ReportInput& in, std::string& cl
   const ProtocolRecords& rec = in.records;
   const PublishedTable& paper = in.paper;
   if (rec.Has(f.scene, "failed")) {
-    claims += ClaimRow(fmt::format("000: SubADMM's time is linear in the size ({})", f.scene),
-                       "failed", Verdict::kNotReproduced);
+    claims += in.claims.NotAssessed(
+        fmt::format("000: SubADMM's time is linear in the size ({})", f.scene), "failed",
+        "the scene failed: " + rec.Text(f.scene, "failed"));
     return fmt::format("\n## {}\n\nFailed: {}\n", f.scene, rec.Text(f.scene, "failed"));
   }
   if (rec.Value(f.scene, "registered") == 0)
@@ -194,13 +196,15 @@ std::string ReportFamily(const Family& f, const ReportInput& in, std::string& cl
   // "linear complexity" (000 §IV-C, R² of a linear fit): a high R² alone also fits a mildly
   // convex curve over a 5–8× span, so the log-log slope decides: 0.8–1.2 linear, ≥ 1.5 clearly
   // superlinear (contradicted).
-  claims += ClaimRow(fmt::format("000: SubADMM's time is linear in the size ({}: R² {:.4f})", f.scene,
-                             paper.Get("r_squared_linear", f.paper_column)),
-                 sub_lin.valid ? fmt::format("R² (linear) {:.4f}, log-log slope {:.3f}",
-                                             sub_lin.r2, sub_pw.slope)
-                               : std::string("no fit (fewer than two sizes)"),
-                 !sub_lin.valid                      ? Verdict::kNotReproduced
-                 : sub_pw.slope >= 1.5               ? Verdict::kContradicted
+  const std::string linear_claim =
+      fmt::format("000: SubADMM's time is linear in the size ({}: R² {:.4f})", f.scene,
+                  paper.Get("r_squared_linear", f.paper_column));
+  if (!sub_lin.valid)
+    claims += in.claims.NotAssessed(linear_claim, "no fit", "fewer than two sizes ran");
+  else
+    claims += in.claims.Row(linear_claim,
+                 fmt::format("R² (linear) {:.4f}, log-log slope {:.3f}", sub_lin.r2, sub_pw.slope),
+                 sub_pw.slope >= 1.5               ? Verdict::kContradicted
                  : sub_pw.slope >= 0.8 && sub_pw.slope <= 1.2 && sub_lin.r2 >= 0.99
                      ? Verdict::kReproduced
                      : Verdict::kNotReproduced);
@@ -248,7 +252,7 @@ Protocol MakeFig000_2() {
           .title = "SubADMM scalability with subsystems: time of 60 iterations vs size, R²",
           .setting = "stir with 27–343 spheres, cable (variant 0) with 80–640 links; subadmm, "
                      "subadmm-nobody; 60 iterations; --cases: frames per size (default 3)",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 3};
 }
 
 }  // namespace ncp

@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
@@ -251,15 +252,15 @@ std::string Report(const ReportInput& in) {
                       sp.unconverged, sp.steps, kSpIters, kStepTol);
 
   md += "\n" + ClaimHeader();
-  md += ClaimRow("003 Fig. 5a: the chain stops rotating from the root, not the tip (here: the "
+  md += in.claims.Row("003 Fig. 5a: the chain stops rotating from the root, not the tip (here: the "
                  "root joint stops first, before the tip)",
                  fmt::format("bisp:{}; sp:{}", Times(bisp.stop_time), Times(sp.stop_time)),
                  RootFirst(bisp.stop_time, dt));
-  md += ClaimRow("003 §6: SP takes about an order of magnitude longer than BISP (here: within 3× "
+  md += in.claims.Row("003 §6: SP takes about an order of magnitude longer than BISP (here: within 3× "
                  "of 10×)",
                  fmt::format("{:.1f}×", ratio),
                  RatioVerdict(ratio, in.paper.Get("sp_over_bisp_time", "paper"), 3.0));
-  md += ClaimRow("003 Fig. 5b: with a larger joint radius the chain stops earlier",
+  md += in.claims.Row("003 Fig. 5b: with a larger joint radius the chain stops earlier",
                  fmt::format("stopped at{} s for radius ×1, ×2, ×4", Times(last_stop)),
                  OrderVerdict(last_stop));
   md += "\nBoth steppers solve the same maximal-coordinate problems (the joints' drift corrected "
@@ -280,7 +281,7 @@ Protocol MakeFig003_5() {
           "stopping time",
           .setting = "chain scene (--cases: links, default 8), bisp and sp each step to res004 1e-6; radius "
           "×1, ×2, ×4 with bisp",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 8};
 }
 
 }  // namespace ncp

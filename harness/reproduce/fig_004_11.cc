@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "harness/compare.h"
 #include "harness/metrics/evaluator.h"
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
@@ -374,25 +375,28 @@ std::string Report(const ReportInput& in) {
     double canal_worst = 0.0;
     for (const RunRecord* r : rec.Part("pouring", "canal"))
       canal_worst = std::max(canal_worst, !Failed(*r) ? residual(r) : INFINITY);
-    md += ClaimRow("004 §VII-C: CANAL's residual under 1e-5 within 5 iterations",
+    md += in.claims.Row("004 §VII-C: CANAL's residual under 1e-5 within 5 iterations",
                    fmt::format("largest mean res004 over the sizes {:.2e}", canal_worst),
                    AtMostVerdict(canal_worst, paper.Get("residual_below", "canal")));
     const double ratio = mean_res["subadmm"] / mean_res["pgs"];
-    md += ClaimRow(fmt::format("004 §VII-C: SubADMM \"approximately {:g} times the residual of "
+    md += in.claims.Row(fmt::format("004 §VII-C: SubADMM \"approximately {:g} times the residual of "
                                "PGS\" (within 3×; above 1 is the reverse)",
                                paper.Get("residual_over_pgs", "subadmm")),
                    fmt::format("{:.3g}× ({:.2e} / {:.2e})", ratio, mean_res["subadmm"],
                                mean_res["pgs"]),
                    RatioVerdict(ratio, paper.Get("residual_over_pgs", "subadmm"), 3.0));
     const bool fits = growth["canal"].valid && growth["pgs"].valid && growth["subadmm"].valid;
-    md += ClaimRow("004 §VII-C: time grows with DOF as SubADMM < PGS < CANAL",
-                   fits ? fmt::format("k: canal {:.2f} > pgs {:.2f} > subadmm {:.2f}",
+    const char* growth_claim = "004 §VII-C: time grows with DOF as SubADMM < PGS < CANAL";
+    if (fits)
+      md += in.claims.Row(growth_claim,
+                          fmt::format("k: canal {:.2f} > pgs {:.2f} > subadmm {:.2f}",
                                       growth["canal"].slope, growth["pgs"].slope,
-                                      growth["subadmm"].slope)
-                        : std::string("needs two sizes or more (--cases ≥ 2)"),
-                   fits ? OrderVerdict({growth["canal"].slope, growth["pgs"].slope,
-                                        growth["subadmm"].slope})
-                        : Verdict::kNotReproduced);
+                                      growth["subadmm"].slope),
+                          OrderVerdict({growth["canal"].slope, growth["pgs"].slope,
+                                        growth["subadmm"].slope}));
+    else
+      md += in.claims.NotAssessed(growth_claim, "no fit",
+                                  "needs two sizes or more (--cases ≥ 2)");
     // "not significantly affected by the number of particles": every size within half a decade
     // of the solver's geometric mean.
     std::string spread;
@@ -404,10 +408,14 @@ std::string Report(const ReportInput& in) {
       spread += fmt::format("{}{} {:.2g}×", spread.empty() ? "" : ", ", b.solver, hi / lo);
       flat &= hi / lo <= std::sqrt(10.0);
     }
-    md += ClaimRow("004 §VII-C: the residual is not significantly affected by the particle count "
-                   "(largest / smallest over the sizes ≤ √10)",
-                   sizes >= 2 ? spread : std::string("needs two sizes or more (--cases ≥ 2)"),
-                   flat ? Verdict::kReproduced : Verdict::kNotReproduced);
+    const char* flat_claim = "004 §VII-C: the residual is not significantly affected by the "
+                             "particle count (largest / smallest over the sizes ≤ √10)";
+    if (sizes >= 2)
+      md += in.claims.Row(flat_claim, spread,
+                          flat ? Verdict::kReproduced : Verdict::kNotReproduced);
+    else
+      md += in.claims.NotAssessed(flat_claim, "one size",
+                                  "needs two sizes or more (--cases ≥ 2)");
   }
   md += DiagnosisReport(rec);
   md += drawn ? fmt::format(
@@ -430,7 +438,7 @@ Protocol MakeFig004_11() {
                      "360 steps; canal 5, subadmm 100, pgs 100 iterations per step; single thread "
                      "(about 6 min of CPU for the five sizes)",
           .measure = Measure,
-          .report = Report};
+          .report = Report, .min_cases = 5};
 }
 
 }  // namespace ncp

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/trace_study.h"
@@ -69,7 +70,7 @@ std::string PgsNote(const TraceStudy& s, const ProtocolRecords& rec) {
 
 
 // 004 §VII-B1's statements on bolt-nut, each tested on our traces.
-std::string Claims(const TraceStudy& s) {
+std::string Claims(const TraceStudy& s, ClaimLedger& claims) {
   auto get = [](const std::map<std::string, std::vector<double>>& m, const char* solver) {
     const auto it = m.find(solver);
     return it == m.end() ? std::vector<double>{} : it->second;
@@ -78,7 +79,7 @@ std::string Claims(const TraceStudy& s) {
   for (const char* solver : {"canal", "subadmm"}) {
     const std::vector<double> best = get(s.best_res, solver);
     const auto hit = std::count_if(best.begin(), best.end(), [](double r) { return r <= 1e-8; });
-    md += ClaimRow(fmt::format("004: {} achieves residuals of 1e-8 or less", solver),
+    md += claims.Row(fmt::format("004: {} achieves residuals of 1e-8 or less", solver),
                    fmt::format("{}/{} cases, median best {:.2e}", hit, best.size(), MedianBest(best)),
                    ReachesVerdict(best, 1e-8));
   }
@@ -92,7 +93,7 @@ std::string Claims(const TraceStudy& s) {
     };
     const double window = 2.0 * std::max(median_to("canal"), median_to("subadmm"));
     const std::vector<double> by = BestByTime(s, "pgs", window);
-    md += ClaimRow("004: PGS struggles to converge quickly past 1e-4",
+    md += claims.Row("004: PGS struggles to converge quickly past 1e-4",
                    s.has_traces
                        ? fmt::format("median best res004 {:.2e} within {:.3g} ms (twice canal's "
                                      "and subadmm's time to 1e-8)",
@@ -102,14 +103,14 @@ std::string Claims(const TraceStudy& s) {
   }
   {
     const double it = Median(get(s.iters_to_1e8, "canal"));
-    md += ClaimRow("004: CANAL converges completely in about 10 iterations (here: median "
+    md += claims.Row("004: CANAL converges completely in about 10 iterations (here: median "
                    "iterations to 1e-8 ≤ 20)",
                    fmt::format("median {:.0f} iterations to 1e-8", it), AtMostVerdict(it, 20));
   }
   {
     const double sub = Median(get(s.per_iter, "subadmm")), canal = Median(get(s.per_iter, "canal")),
                  pgs = Median(get(s.per_iter, "pgs"));
-    md += ClaimRow("004: SubADMM's time per iteration is significantly less than CANAL's and "
+    md += claims.Row("004: SubADMM's time per iteration is significantly less than CANAL's and "
                    "PGS's; CANAL's more than PGS's",
                    fmt::format("canal {:.3g} > pgs {:.3g} > subadmm {:.3g} µs", 1e6 * canal,
                                1e6 * pgs, 1e6 * sub),
@@ -152,7 +153,7 @@ std::string Report(const ReportInput& in) {
         "accuracy fastest and has the cheapest iterations; CANAL's time per iteration falls as "
         "its warm-started Newton loops shorten.\n";
   md += PgsNote(s, rec);
-  md += Claims(s);
+  md += Claims(s, in.claims);
   md += TraceFigureNote(s);
   return md;
 }
@@ -163,7 +164,7 @@ Protocol MakeFig004_7() {
   return {.id = "004-fig7", .title = "bolt-nut: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
           .setting = "bolt_nut single-step cases (paper: 10 placements × 10 wrenches = 100; default here 20, "
           "--cases 100 for the paper's count); canal, subadmm, pgs, admm-full, apgd, nnewton",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 20};
 }
 
 }  // namespace ncp

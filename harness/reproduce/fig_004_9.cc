@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/trace_study.h"
@@ -87,7 +88,7 @@ std::string Report(const ReportInput& in) {
     const auto& best = s.best_res.at("canal");
     const double hit = static_cast<double>(
         std::count_if(best.begin(), best.end(), [&](double r) { return r <= tol; }));
-    md += ClaimRow(fmt::format("004 §VII-B1: canal reaches res004 ≤ {:.0e}", tol),
+    md += in.claims.Row(fmt::format("004 §VII-B1: canal reaches res004 ≤ {:.0e}", tol),
                    fmt::format("{:.0f}/{:.0f} cases, median best {:.2e}", hit, n, MedianBest(best)),
                    ReachesVerdict(best, tol));
   }
@@ -96,7 +97,7 @@ std::string Report(const ReportInput& in) {
   {
     const double floor = paper.Get("best_res004", "subadmm");
     const auto& best = s.best_res.at("subadmm");
-    md += ClaimRow(fmt::format("004 §VII-B1: subadmm struggles below res004 {:.0e} (its best is "
+    md += in.claims.Row(fmt::format("004 §VII-B1: subadmm struggles below res004 {:.0e} (its best is "
                                "about {:.0e})",
                                floor, floor),
                    fmt::format("median best {:.2e} over {:.0f} cases", MedianBest(best), n),
@@ -114,7 +115,7 @@ std::string Report(const ReportInput& in) {
     ours += fmt::format("{}{} {:.3g} µs", i ? " > " : "", rank[i].second, 1e6 * t);
     costs.push_back(t);
   }
-  md += ClaimRow("004 §VII-B1: per-iteration cost " + claim, ours, OrderVerdict(costs));
+  md += in.claims.Row("004 §VII-B1: per-iteration cost " + claim, ours, OrderVerdict(costs));
   md += "\nPaper (qualitative, §VII-B1): CANAL and SubADMM reach far better accuracy than PGS in "
         "less time; CANAL reaches residuals under 1e-8 with faster-than-linear convergence; "
         "SubADMM (first order) struggles below 1e-6; the mass ratio (5 kg pot on 0.1 kg dishes) "
@@ -136,7 +137,7 @@ Protocol MakeFig004_9() {
           .setting = "dish_piling single-step cases (paper: one stack × 100 wrenches; default here 20, "
           "--cases 100 for the paper's count); canal, subadmm, subadmm-nobody, pgs, admm-full, "
           "apgd, nnewton",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 20};
 }
 
 }  // namespace ncp

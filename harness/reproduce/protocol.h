@@ -16,6 +16,7 @@
 
 namespace ncp {
 
+class ClaimLedger;
 class ProtocolRecords;
 
 struct ReproduceOptions {
@@ -44,12 +45,14 @@ struct PublishedTable {
 PublishedTable ReadPublished(const std::string& id);
 
 // What a report is rendered from: the records read back from <id>.h5 (with the options the
-// measurement ran under, ProtocolRecords::options()), the paper's numbers, and the folder its
-// figures and CSV files go to.
+// measurement ran under, ProtocolRecords::options()), the paper's numbers, the folder its
+// figures and CSV files go to,
+// and the ledger its claims go to (each claim's row: claims.Row, harness/reproduce/claim_ledger.h).
 struct ReportInput {
   const ProtocolRecords& records;
   const PublishedTable& paper;
   std::string out_dir;
+  ClaimLedger& claims;
 };
 
 struct Protocol {
@@ -59,6 +62,9 @@ struct Protocol {
   std::string missing;  // non-empty: the capability that must land before it can run
   std::function<void(const ReproduceOptions&, ProtocolRecords&)> measure;
   std::function<std::string(const ReportInput&)> report;  // the Markdown
+  // The smallest --cases whose verdicts mean something (the sample the protocol was set up
+  // with): a run with fewer, or capped by --max-iters, reports its claims as not assessed.
+  int min_cases = 0;
   bool runs() const { return measure && report; }
 };
 

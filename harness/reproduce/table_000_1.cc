@@ -12,6 +12,7 @@
 
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
@@ -266,7 +267,7 @@ std::string Report(const ReportInput& in) {
       fastest &= sub < best_other;
       ours += fmt::format("{}{:.3g} vs best other {:.3g} ms", k ? "; " : "", sub, best_other);
     }
-    md += ClaimRow(fmt::format("000: SubADMM is the fastest on {} (at 30/60/90 iterations)", key),
+    md += in.claims.Row(fmt::format("000: SubADMM is the fastest on {} (at 30/60/90 iterations)", key),
                    ours,
                    fastest ? Verdict::kReproduced
                            : slowest ? Verdict::kContradicted : Verdict::kNotReproduced);
@@ -275,14 +276,14 @@ std::string Report(const ReportInput& in) {
     for (int j = 0; j < 4; ++j)
       if (g[col(kSolvers[j], 2)].diverged == 0) best_aa = std::max(best_aa, g[col(kSolvers[j], 2)].aa);
     const double sub_aa = g[col(kSolvers[4], 2)].aa;
-    md += ClaimRow(fmt::format("000: with accuracy comparable to the others on {} (AA at 90 "
+    md += in.claims.Row(fmt::format("000: with accuracy comparable to the others on {} (AA at 90 "
                                "iterations within 0.5 of the best other)", key),
                    fmt::format("AA {:.3f} vs best other {:.3f}", sub_aa, best_aa),
                    NearVerdict({sub_aa}, best_aa, 0.5));
     // PJ fails: a diverged frame or an accuracy a digit below subadmm-nobody's; PJ as accurate
     // as subadmm-nobody (within 0.5) does what the paper says it cannot.
     const Cell& pj = g[col(kSolvers[1], 2)];
-    md += ClaimRow(fmt::format("000: PJ fails on {}", key),
+    md += in.claims.Row(fmt::format("000: PJ fails on {}", key),
                    fmt::format("pj@90: {} diverged frames, AA {} (subadmm-nobody {:.3f})",
                                pj.diverged,
                                std::isfinite(pj.aa) ? fmt::format("{:.3f}", pj.aa)
@@ -300,7 +301,7 @@ std::string Report(const ReportInput& in) {
       beats &= f < pg, loses &= f > pg;
       fo += fmt::format("{}admm-full {:.3g} vs pgs {:.3g} ms", k ? "; " : "", f, pg);
     }
-    md += ClaimRow(fmt::format("000: FADMM faster than PGS on {} (expensive Delassus assembly)", key),
+    md += in.claims.Row(fmt::format("000: FADMM faster than PGS on {} (expensive Delassus assembly)", key),
                    fo,
                    beats ? Verdict::kReproduced
                          : loses ? Verdict::kContradicted : Verdict::kNotReproduced);
@@ -315,7 +316,7 @@ Protocol MakeTable000_1() {
           .title = "PGS, PJ, FADMM, NNewton, SubADMM at 30/60/90 iterations: time, −log FB error",
           .setting = "stir, cable (640 bodies, 4 per subsystem), fem_beam (20 subsystems); 3 "
                      "frames each (--cases N); single thread",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 3};
 }
 
 }  // namespace ncp

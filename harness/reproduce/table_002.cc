@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
@@ -273,13 +274,13 @@ std::string ReportComparison(const SceneCase& c, const ReportInput& in) {
   for (const char* s : {"pgs", "apgd"}) {
     const double claimed = paper.Get("solver_time_ms", s) / paper.Get("solver_time_ms", "cond");
     // Ratios of 40–190× on another machine: within 10× keeps the order of magnitude.
-    md += ClaimRow(fmt::format("002 {}: COND's solver time {:.0f}× below {}'s (within 10×)",
+    md += in.claims.Row(fmt::format("002 {}: COND's solver time {:.0f}× below {}'s (within 10×)",
                                c.title, claimed, s),
                    fmt::format("{} / cond = {:.1f}× ({:.4g} / {:.4g} ms)", s,
                                m[s].total_ms / cond, m[s].total_ms, cond),
                    RatioVerdict(m[s].total_ms / cond, claimed, 10.0));
   }
-  md += ClaimRow(fmt::format("002 {}: COND has the lowest max penetration ({:.4g} vs {:.4g} and "
+  md += in.claims.Row(fmt::format("002 {}: COND has the lowest max penetration ({:.4g} vs {:.4g} and "
                              "{:.4g} mm)",
                              c.title, paper.Get("max_penetration_mm", "cond"),
                              paper.Get("max_penetration_mm", "pgs"),
@@ -288,7 +289,7 @@ std::string ReportComparison(const SceneCase& c, const ReportInput& in) {
                              m["pgs"].max_penetration_mm, m["apgd"].max_penetration_mm),
                  Lowest(m["cond"].max_penetration_mm, m["pgs"].max_penetration_mm,
                         m["apgd"].max_penetration_mm));
-  md += ClaimRow(fmt::format("002 {}: COND needs fewer iterations than PGS and APGD ({:.4g} vs "
+  md += in.claims.Row(fmt::format("002 {}: COND needs fewer iterations than PGS and APGD ({:.4g} vs "
                              "{:.4g}, {:.4g})",
                              c.title, paper.Get("iterations", "cond"), paper.Get("iterations", "pgs"),
                              paper.Get("iterations", "apgd")),
@@ -346,14 +347,14 @@ std::string ReportTable9(const ReportInput& in) {
     // Iteration counts of frames that never reached the tolerance are the budget, not a speed:
     // their ratio says nothing about the acceleration.
     if (off.reached < n || on.reached < n)
-      claims += ClaimRow(claim,
+      claims += in.claims.Row(claim,
                          fmt::format("reached res004 ≤ {:g} on {}/{} frames without and {}/{} "
                                      "with, within {} iterations: no iteration count to compare",
                                      kTol, off.reached, n, on.reached, n,
                                      max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters),
                          Verdict::kNotReproduced);
     else
-      claims += ClaimRow(claim,
+      claims += in.claims.Row(claim,
                          fmt::format("{:.1f} → {:.1f} ({:.2f}×)", off.iterations, on.iterations,
                                      off.iterations / on.iterations),
                          RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0));
@@ -369,7 +370,7 @@ Protocol MakeTable002_2() {
           .title = "soft mat: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
           .setting = "soft_mat frames (default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread",
           .measure = [](const ReproduceOptions& o, ProtocolRecords& r) { MeasureComparison(kMat, o, r); },
-          .report = [](const ReportInput& in) { return ReportComparison(kMat, in); }};
+          .report = [](const ReportInput& in) { return ReportComparison(kMat, in); }, .min_cases = 4};
 }
 
 Protocol MakeTable002_5() {
@@ -377,13 +378,13 @@ Protocol MakeTable002_5() {
           .title = "cable: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
           .setting = "cable frames (320 links; default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread",
           .measure = [](const ReproduceOptions& o, ProtocolRecords& r) { MeasureComparison(kCable, o, r); },
-          .report = [](const ReportInput& in) { return ReportComparison(kCable, in); }};
+          .report = [](const ReportInput& in) { return ReportComparison(kCable, in); }, .min_cases = 4};
 }
 
 Protocol MakeTable002_9() {
   return {.id = "002-table9", .title = "COND iterations with and without Chebyshev acceleration",
           .setting = "soft_mat and cable frames; cond with chebyshev=off / on to res004 1e-6",
-          .measure = MeasureTable9, .report = ReportTable9};
+          .measure = MeasureTable9, .report = ReportTable9, .min_cases = 4};
 }
 
 }  // namespace ncp

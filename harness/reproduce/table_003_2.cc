@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/fit.h"
 #include "common/error.h"
@@ -315,15 +316,15 @@ std::string Report(const ReportInput& in) {
         "Cholesky, {}.\n",
         v.label, CrossoverText(ours_cross, dof.front()), CrossoverText(paper_cross, pdof.front()),
         CrossoverText(Crossover(dof, t[0], t[2]), dof.front()));
-    claims += ClaimRow(fmt::format("003: {} — PCG time grows near-linearly in DOF (slope {:.2f}; "
+    claims += in.claims.Row(fmt::format("003: {} — PCG time grows near-linearly in DOF (slope {:.2f}; "
                                    "here: the solve's slope ≤ 1.3)", v.label, pslope_pcg),
                        fmt::format("solve slope {:.2f} (with setup {:.2f})", s_solve, s[0]),
                        AtMostVerdict(s_solve, 1.3));
     // Per size: our PCG iterations within 2× of the paper's (both sides).
     int within = 0;
     for (std::size_t i = 0; i < iters.size(); ++i)
-      if (RatioVerdict(iters[i], piters[i], 2.0) == Verdict::kReproduced) ++within;
-    claims += ClaimRow(
+      if (RatioVerdict(iters[i], piters[i], 2.0).verdict == Verdict::kReproduced) ++within;
+    claims += in.claims.Row(
         fmt::format("003: {} — PCG iterations per step {:g}–{:g} (here: within 2× at every size)",
                     v.label, piters.front(), piters.back()),
         fmt::format("{:.1f}–{:.1f}; within 2× at {}/{} sizes", iters.front(), iters.back(),
@@ -334,10 +335,10 @@ std::string Report(const ReportInput& in) {
     const double growth = std::log(iters.back() / iters.front()) / std::log(dof.back() / dof.front());
     const double pgrowth =
         std::log(piters.back() / piters.front()) / std::log(pdof.back() / pdof.front());
-    claims += ClaimRow(fmt::format("003: {} — PCG needs a sublinear number of iterations (count ∝ "
+    claims += in.claims.Row(fmt::format("003: {} — PCG needs a sublinear number of iterations (count ∝ "
                                    "DOF^{:.2f}; here: exponent ≤ 0.5)", v.label, pgrowth),
                        fmt::format("count ∝ DOF^{:.2f}", growth), AtMostVerdict(growth, 0.5));
-    claims += ClaimRow(fmt::format("003: {} — the direct solve grows super-linearly (slope {:.2f}; "
+    claims += in.claims.Row(fmt::format("003: {} — the direct solve grows super-linearly (slope {:.2f}; "
                                    "here: sparse direct slope within 1.25× of it)",
                                    v.label, pslope_direct),
                        fmt::format("cholmod slope {:.2f}, dense {:.2f}", s[1], s[2]),
@@ -363,7 +364,7 @@ Protocol MakeTable003_2() {
           .setting = "bridge rigid (80–1280 DOF) and flexible towers (60–960 DOF), umbrella (241–1105 DOF); "
           "redmax with linear = pcg-pbj, cholmod, dense; --cases: timed steps per size "
           "(default 10)",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 10};
 }
 
 }  // namespace ncp

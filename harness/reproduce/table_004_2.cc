@@ -10,6 +10,7 @@
 
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
@@ -133,20 +134,20 @@ std::string Report(const ReportInput& in) {
   const Verdict fewest =
       OrderVerdict({std::min(inner["al-trdogleg"], inner["al-dampedsn"]), inner[pub]});
   md += ClaimHeader();
-  md += ClaimRow("004 §VII-D1: the number of inner iterations is significantly lower for CANAL "
+  md += in.claims.Row("004 §VII-D1: the number of inner iterations is significantly lower for CANAL "
                  "(published cascade against both ablations)",
                  fmt::format("canal (published) {:.2f}, al-trdogleg {:.2f}, al-dampedsn {:.2f}; "
                              "canal (defaults) {:.2f}",
                              inner[pub], inner["al-trdogleg"], inner["al-dampedsn"],
                              inner["canal"]),
                  fewest);
-  md += ClaimRow("004 §VII-D1: TRDogleg performs better than DampedSN, with half the inner "
+  md += in.claims.Row("004 §VII-D1: TRDogleg performs better than DampedSN, with half the inner "
                  "iterations",
                  fmt::format("al-dampedsn {:.2f} vs al-trdogleg {:.2f} ({:.2f}×)",
                              inner["al-dampedsn"], inner["al-trdogleg"],
                              inner["al-dampedsn"] / inner["al-trdogleg"]),
                  OrderVerdict({inner["al-dampedsn"], inner["al-trdogleg"]}));
-  md += ClaimRow("004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
+  md += in.claims.Row("004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
                  "1.1% / 0%)",
                  fmt::format("{:.1f}% / {:.1f}% / {:.1f}% (canal published)",
                              failures["al-trdogleg"], failures["al-dampedsn"], failures[pub]),
@@ -155,7 +156,7 @@ std::string Report(const ReportInput& in) {
                      : Verdict::kNotReproduced);
   {
     const double base = 0.5 * (residual["al-trdogleg"] + residual["al-dampedsn"]);
-    md += ClaimRow("004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
+    md += in.claims.Row("004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
                    "(Table II: 8.22 vs 8.57; here within 0.5 of their mean)",
                    fmt::format("−log10 {:.2f} (published) / {:.2f} (defaults) vs {:.2f}, {:.2f}",
                                residual[pub], residual["canal"], residual["al-trdogleg"],
@@ -192,7 +193,7 @@ Protocol MakeTable004_2() {
                    "iterations, failures, residual",
           .setting = "10 AL loops per single-step case on dish_piling (paper: 100 cases; default "
                      "here 20, --cases 100 for the paper's count)",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 20};
 }
 
 }  // namespace ncp

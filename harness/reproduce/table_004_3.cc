@@ -14,6 +14,7 @@
 
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
@@ -335,21 +336,21 @@ std::string Report(const ReportInput& in) {
   }
   md += ClaimHeader();
   const double full = m8.at("admm-full").time_ms, nobody = m8.at("subadmm-nobody").time_ms;
-  md += ClaimRow("004: SubADMM shortest time per step, No Sub longest (Table III: 1.21 > 0.638 > "
+  md += in.claims.Row("004: SubADMM shortest time per step, No Sub longest (Table III: 1.21 > 0.638 > "
                  "0.435 ms)",
                  fmt::format("admm-full {:.3f} > subadmm-nobody {:.3f} > subadmm {:.3f} ms", full,
                              nobody, sub),
                  OrderVerdict({full, nobody, sub}));
-  md += ClaimRow(fmt::format("004: No Sub takes about {:.2f}× SubADMM's time (within 2×)",
+  md += in.claims.Row(fmt::format("004: No Sub takes about {:.2f}× SubADMM's time (within 2×)",
                              paper.Get("time_ms", "admm-full") / paper.Get("time_ms", "subadmm")),
                  fmt::format("{:.2f}×", full / sub),
                  RatioVerdict(full / sub, paper.Get("time_ms", "admm-full") / paper.Get("time_ms", "subadmm"), 2.0));
-  md += ClaimRow(fmt::format("004: SubADMM about {:.2f}× faster than No Body (within 2×)",
+  md += in.claims.Row(fmt::format("004: SubADMM about {:.2f}× faster than No Body (within 2×)",
                              paper.Get("time_ms", "subadmm-nobody") / paper.Get("time_ms", "subadmm")),
                  fmt::format("{:.2f}×", nobody / sub),
                  RatioVerdict(nobody / sub, paper.Get("time_ms", "subadmm-nobody") / paper.Get("time_ms", "subadmm"), 2.0));
   if (frames27 > 0)
-    md += ClaimRow(fmt::format("004: 27 robots, SubADMM {:.2f}× faster than No Sub (within 2×)",
+    md += in.claims.Row(fmt::format("004: 27 robots, SubADMM {:.2f}× faster than No Sub (within 2×)",
                                paper.Get("speedup_27_robots", "subadmm")),
                    fmt::format("{:.2f}×", m27.at("admm-full").time_ms / m27.at("subadmm").time_ms),
                    RatioVerdict(m27.at("admm-full").time_ms / m27.at("subadmm").time_ms,
@@ -358,11 +359,11 @@ std::string Report(const ReportInput& in) {
     std::vector<double> r;
     for (const char* s : kSolvers) r.push_back(m8.at(s).residual);
     const double mid = (*std::max_element(r.begin(), r.end()) + *std::min_element(r.begin(), r.end())) / 2;
-    md += ClaimRow("004: the residuals of the three are similar (Table III within 0.03; here "
+    md += in.claims.Row("004: the residuals of the three are similar (Table III within 0.03; here "
                    "within ±0.1 of their middle)",
                    fmt::format("−log10 res004 {:.3f} / {:.3f} / {:.3f}", r[0], r[1], r[2]),
                    NearVerdict(r, mid, 0.1));
-    md += ClaimRow(fmt::format("004: −log10 residual about {:.2f} after 100 iterations (within "
+    md += in.claims.Row(fmt::format("004: −log10 residual about {:.2f} after 100 iterations (within "
                                "±0.3, the paper's definition)",
                                paper_sub),
                    fmt::format("{:.2f} / {:.2f} / {:.2f} (res004 {:.2f})",
@@ -385,7 +386,7 @@ Protocol MakeTable004_3() {
           .setting = "laikago_drop, 8 robots (24 frames with 80–100 contacts) and 27 robots (12 "
                      "frames); 100 iterations from the previous step's solution; single thread "
                      "(and 2 threads)",
-          .measure = Measure, .report = Report};
+          .measure = Measure, .report = Report, .min_cases = 24};
 }
 
 }  // namespace ncp

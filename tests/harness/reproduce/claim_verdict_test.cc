@@ -22,15 +22,26 @@ TEST(ClaimVerdict, ReachesAndFloor) {
 }
 
 TEST(ClaimVerdict, Ratio) {
-  EXPECT_EQ(RatioVerdict(0.2, 0.1, 3.0), Verdict::kReproduced);
-  EXPECT_EQ(RatioVerdict(0.5, 0.1, 3.0), Verdict::kNotReproduced);  // better than 1, not 0.1
-  EXPECT_EQ(RatioVerdict(190.0, 0.1, 3.0), Verdict::kContradicted);  // the order reversed
-  EXPECT_EQ(RatioVerdict(4.0, 2.78, 2.0), Verdict::kReproduced);
-  EXPECT_EQ(RatioVerdict(0.9, 2.78, 2.0), Verdict::kContradicted);
-  EXPECT_EQ(RatioVerdict(1.2, 2.78, 2.0), Verdict::kNotReproduced);
-  EXPECT_EQ(RatioVerdict(NAN, 0.1, 3.0), Verdict::kNotReproduced);
-  EXPECT_EQ(RatioVerdict(INFINITY, 0.1, 3.0), Verdict::kNotReproduced);
-  EXPECT_EQ(RatioVerdict(0.0, 0.1, 3.0), Verdict::kNotReproduced);
+  EXPECT_EQ(RatioVerdict(0.2, 0.1, 3.0).verdict, Verdict::kReproduced);
+  EXPECT_EQ(RatioVerdict(0.5, 0.1, 3.0).verdict, Verdict::kNotReproduced);  // better than 1, not 0.1
+  EXPECT_EQ(RatioVerdict(190.0, 0.1, 3.0).verdict, Verdict::kContradicted);  // the order reversed
+  EXPECT_EQ(RatioVerdict(4.0, 2.78, 2.0).verdict, Verdict::kReproduced);
+  EXPECT_EQ(RatioVerdict(0.9, 2.78, 2.0).verdict, Verdict::kContradicted);
+  EXPECT_EQ(RatioVerdict(1.2, 2.78, 2.0).verdict, Verdict::kNotReproduced);
+  EXPECT_EQ(RatioVerdict(NAN, 0.1, 3.0).verdict, Verdict::kNotReproduced);
+  EXPECT_EQ(RatioVerdict(INFINITY, 0.1, 3.0).verdict, Verdict::kNotReproduced);
+  EXPECT_EQ(RatioVerdict(0.0, 0.1, 3.0).verdict, Verdict::kNotReproduced);
+}
+
+// A ratio claim says which of its direction and magnitude held.
+TEST(ClaimVerdict, RatioSaysWhatHeld) {
+  EXPECT_EQ(RatioVerdict(6.9, 2.2, 2.0).held,
+            "direction reproduced, magnitude exceeded (6.9× vs the paper's 2.2×, within 2×)");
+  EXPECT_EQ(RatioVerdict(1.05, 2.2, 2.0).held,
+            "direction reproduced, magnitude short (1.05× vs the paper's 2.2×, within 2×)");
+  EXPECT_EQ(RatioVerdict(0.5, 2.2, 2.0).held, "direction reversed (0.5× vs the paper's 2.2×, within 2×)");
+  EXPECT_EQ(RatioVerdict(3.0, 2.2, 2.0).held,
+            "direction and magnitude reproduced (3× vs the paper's 2.2×, within 2×)");
 }
 
 TEST(ClaimVerdict, Order) {
@@ -52,8 +63,7 @@ TEST(ClaimVerdict, AtMostAndNear) {
   EXPECT_EQ(NearVerdict({NAN}, 4.88, 0.3), Verdict::kNotReproduced);
 }
 
-TEST(ClaimVerdict, Row) {
-  EXPECT_EQ(ClaimRow("004: x", "1.0", Verdict::kNotReproduced), "| 004: x | 1.0 | not reproduced |\n");
+TEST(ClaimVerdict, Header) {
   EXPECT_NE(ClaimHeader().find("| claim (paper) | ours | verdict |"), std::string::npos);
 }
 

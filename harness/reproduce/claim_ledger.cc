@@ -1,0 +1,71 @@
+#include "harness/reproduce/claim_ledger.h"
+
+#include <fmt/format.h>
+
+namespace ncp {
+namespace {
+
+// Why a run with these options cannot carry the protocol's verdicts; "" when it can.
+std::string Unsupported(const Protocol& p, const ReproduceOptions& ran) {
+  if (ran.max_iters > 0)
+    return fmt::format("--max-iters {}: every run capped at {} iterations, not the protocol's "
+                       "budgets", ran.max_iters, ran.max_iters);
+  if (ran.cases > 0 && ran.cases < p.min_cases)
+    return fmt::format("--cases {}: below the {} cases its verdicts need", ran.cases,
+                       p.min_cases);
+  return "";
+}
+
+}  // namespace
+
+ClaimLedger::ClaimLedger(const Protocol& p, const ReproduceOptions& ran)
+    : protocol_(p.id), unsupported_(Unsupported(p, ran)), cases_(ran.cases),
+      max_iters_(ran.max_iters) {}
+
+ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& ours, Verdict v,
+                              const std::string& held, const std::string& reason,
+                              const ClaimDetail& d) {
+  ClaimRecord& c = claims_.emplace_back();
+  c.protocol = protocol_;
+  c.paper = protocol_.substr(0, protocol_.find('-'));
+  c.statement = statement;
+  c.ours = ours;
+  c.paper_figure = d.paper;
+  c.verdict = ToString(v);
+  c.held = held;
+  c.reason = reason;
+  c.cause = d.cause;
+  c.cases = cases_;
+  c.max_iters = max_iters_;
+  return c;
+}
+
+std::string ClaimLedger::Row(const std::string& statement, const std::string& ours,
+                             const Judged& j, const ClaimDetail& d) {
+  if (!unsupported_.empty() && j.verdict != Verdict::kNotAssessed)
+    return NotAssessed(statement, ours, unsupported_);
+  const ClaimRecord& c = Add(statement, ours, j.verdict, j.held, "", d);
+  std::string verdict = c.verdict;
+  if (!c.held.empty()) verdict += ": " + c.held;
+  if (!c.cause.empty()) verdict += "; cause: " + c.cause;
+  return fmt::format("| {} | {} | {} |\n", statement, ours, verdict);
+}
+
+std::string ClaimLedger::NotAssessed(const std::string& statement, const std::string& ours,
+                                     const std::string& reason) {
+  Add(statement, ours, Verdict::kNotAssessed, "", reason, {});
+  return fmt::format("| {} | {} | not assessed ({}) |\n", statement, ours, reason);
+}
+
+std::string RanAt(const ReproduceOptions& ran) {
+  return fmt::format("{}, {}",
+                     ran.cases > 0 ? fmt::format("--cases {}", ran.cases)
+                                   : std::string("the protocol's default cases"),
+                     ran.max_iters > 0
+                         ? fmt::format("every measured run capped at {} iterations without a "
+                                       "time limit (--max-iters {})",
+                                       ran.max_iters, ran.max_iters)
+                         : std::string("the protocol's iteration and time budgets"));
+}
+
+}  // namespace ncp

@@ -1,0 +1,278 @@
+#include "harness/reproduce/claims_ledger.h"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "common/error.h"
+#include "harness/reproduce/protocol.h"
+#include "harness/reproduce/report_render.h"
+#include "harness/results_store.h"
+
+namespace ncp {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::array<const char*, 4> kVerdicts = {"reproduced", "not reproduced", "contradicted",
+                                                  "not assessed"};
+
+std::string Attr(const std::map<std::string, std::string>& a, const char* key) {
+  const auto it = a.find(key);
+  return it == a.end() ? "" : it->second;
+}
+
+// A temporary folder removed when it goes out of scope (a report's figures, never kept).
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::string t = (fs::temp_directory_path() / "ncpbench-claims-XXXXXX").string();
+    if (!mkdtemp(t.data())) throw Error("claims: cannot create a temporary folder under " +
+                                        fs::temp_directory_path().string());
+    path = t;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// The claims of one reproduction file: stored ones, else judged again from its records.
+std::vector<ClaimRecord> ClaimsOf(const std::string& path, const ResultsFile& f,
+                                  const std::string& protocol) {
+  if (!f.claims.empty()) return f.claims;
+  const Protocol& p = FindProtocol(protocol);
+  if (!p.runs()) return {};
+  const TempDir tmp;
+  return RenderReport(p, path, tmp.path).claims;
+}
+
+std::string Quote(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// Markdown cell: a '|' would end the cell.
+std::string Cell(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+std::string Minutes(double s) {
+  if (s < 0) return "unknown";
+  return s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.1f} min", s / 60);
+}
+
+std::string Budget(const ClaimRecord& c) {
+  return fmt::format("{}{}", c.cases > 0 ? fmt::format("--cases {}", c.cases) : "default cases",
+                     c.max_iters > 0 ? fmt::format(", --max-iters {}", c.max_iters) : "");
+}
+
+std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows(1, std::vector<std::string>(1));
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    std::string& cell = rows.back().back();
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') cell += '"', ++i;
+      else if (c == '"') quoted = false;
+      else cell += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      rows.back().emplace_back();
+    } else if (c == '\n') {
+      rows.emplace_back(1);
+    } else if (c != '\r') {
+      cell += c;
+    }
+  }
+  if (rows.back().size() == 1 && rows.back()[0].empty()) rows.pop_back();
+  return rows;
+}
+
+constexpr const char* kCsvHeader =
+    "protocol,paper,statement,ours,paper_figure,verdict,held,reason,cause,cases,max_iters,"
+    "machine,revision,date,protocol_wall_s,file";
+
+}  // namespace
+
+Ledger CollectClaims(const std::vector<std::string>& inputs) {
+  Ledger l;
+  std::vector<std::string> paths;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      std::vector<std::string> found;
+      for (const auto& e : fs::directory_iterator(in, ec))
+        if (e.path().extension() == ".h5" && e.is_regular_file(ec)) found.push_back(e.path().string());
+      if (ec) throw Error(fmt::format("claims: folder '{}': {}", in, ec.message()));
+      std::sort(found.begin(), found.end());
+      for (const std::string& f : found) {
+        std::map<std::string, std::string> a;
+        try {
+          a = ReadRunAttrs(f);
+        } catch (const Error&) {
+          ++l.skipped;  // in a folder: a file that is no results file is not this ledger's
+          continue;
+        }
+        if (Attr(a, "reproduce").empty()) ++l.skipped;
+        else paths.push_back(f);
+      }
+    } else if (fs::exists(in, ec)) {
+      paths.push_back(in);
+    } else {
+      throw Error(fmt::format("claims: '{}': no such file or folder", in));
+    }
+  }
+  std::vector<std::vector<ClaimRecord>> per_file;
+  for (const std::string& path : paths) {
+    const ResultsFile f = ReadResultsFile(path);
+    LedgerFile lf;
+    lf.path = path;
+    lf.protocol = Attr(f.attrs, "reproduce");
+    if (lf.protocol.empty())
+      throw Error(fmt::format("claims: results file '{}': attribute reproduce is missing: not "
+                              "written by `ncpbench reproduce`", path));
+    const std::string threads = Attr(f.attrs, "host_threads");
+    lf.machine = Attr(f.attrs, "cpu") + (threads.empty() ? "" : ", " + threads + " threads");
+    lf.revision = Attr(f.attrs, "git_revision");
+    lf.date = Attr(f.attrs, "date").substr(0, 10);
+    try {
+      lf.wall_s = std::stod(Attr(f.attrs, "reproduce_wall_s"));
+    } catch (const std::exception&) {
+      lf.wall_s = -1.0;
+    }
+    per_file.push_back(ClaimsOf(path, f, lf.protocol));
+    for (const ClaimRecord& c : per_file.back()) lf.assessed += c.verdict != "not assessed";
+    l.files.push_back(lf);
+  }
+  // One file per protocol: the most assessed claims, then the latest date, then the first named.
+  std::map<std::string, std::size_t> kept;
+  for (std::size_t i = 0; i < l.files.size(); ++i) {
+    const auto [it, fresh] = kept.emplace(l.files[i].protocol, i);
+    if (fresh) continue;
+    const LedgerFile& a = l.files[it->second];
+    const LedgerFile& b = l.files[i];
+    if (b.assessed > a.assessed || (b.assessed == a.assessed && b.date > a.date)) it->second = i;
+  }
+  for (std::size_t i = 0; i < l.files.size(); ++i) {
+    const std::size_t k = kept.at(l.files[i].protocol);
+    if (k != i) l.files[i].superseded_by = l.files[k].path;
+  }
+  for (const auto& [protocol, i] : kept)
+    for (const ClaimRecord& c : per_file[i]) {
+      l.claims.push_back(c);
+      l.claim_file.push_back(i);
+    }
+  return l;
+}
+
+std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
+  std::string md = "# The papers' claims against ours\n\n";
+  md += fmt::format("Made by `{}`: {} claims from {} reproduction files{}. A verdict is given only "
+                    "where the run can carry it: a run capped by `--max-iters` or with fewer cases "
+                    "than its protocol needs says **not assessed**, with the reason.\n",
+                    command, l.claims.size(), l.files.size(),
+                    l.skipped ? fmt::format(" ({} other .h5 files in the folders skipped)", l.skipped)
+                              : "");
+  // Counts per paper and verdict.
+  std::map<std::string, std::array<int, kVerdicts.size()>> counts;
+  std::array<int, kVerdicts.size()> total{};
+  for (const ClaimRecord& c : l.claims)
+    for (std::size_t v = 0; v < kVerdicts.size(); ++v)
+      if (c.verdict == kVerdicts[v]) ++counts[c.paper][v], ++total[v];
+  md += "\n| paper | reproduced | not reproduced | contradicted | not assessed | claims |\n"
+        "|---|---:|---:|---:|---:|---:|\n";
+  auto count_row = [](const std::string& name, const std::array<int, kVerdicts.size()>& n) {
+    int sum = 0;
+    for (int x : n) sum += x;
+    return fmt::format("| {} | {} | {} | {} | {} | {} |\n", name, n[0], n[1], n[2], n[3], sum);
+  };
+  for (const auto& [paper, n] : counts) md += count_row(paper, n);
+  md += count_row("**all**", total);
+  md += "\n## Protocols\n\n| protocol | claims | assessed | budget | time | machine | revision | "
+        "date | file |\n|---|---:|---:|---|---:|---|---|---|---|\n";
+  for (const LedgerFile& f : l.files) {
+    int n = 0;
+    std::string budget = "—";
+    for (std::size_t i = 0; i < l.claims.size(); ++i)
+      if (l.files[l.claim_file[i]].path == f.path) ++n, budget = Budget(l.claims[i]);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | `{}`{} |\n", f.protocol, n,
+                      f.assessed, budget, Minutes(f.wall_s), Cell(f.machine), f.revision, f.date,
+                      f.path, f.superseded_by.empty() ? "" : " (superseded by `" + f.superseded_by + "`)");
+  }
+  md += "\n## Claims\n\n| protocol | claim | ours | paper | verdict | what held, why, cause |\n"
+        "|---|---|---|---|---|---|\n";
+  for (const ClaimRecord& c : l.claims) {
+    std::string why = c.held;
+    if (!c.reason.empty()) why += (why.empty() ? "" : "; ") + c.reason;
+    if (!c.cause.empty()) why += (why.empty() ? "" : "; ") + std::string("cause: ") + c.cause;
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", c.protocol, Cell(c.statement),
+                      Cell(c.ours), Cell(c.paper_figure), c.verdict, Cell(why));
+  }
+  return md;
+}
+
+std::string LedgerCsv(const Ledger& l) {
+  std::string csv = std::string(kCsvHeader) + "\n";
+  for (std::size_t i = 0; i < l.claims.size(); ++i) {
+    const ClaimRecord& c = l.claims[i];
+    const LedgerFile& f = l.files[l.claim_file[i]];
+    const std::vector<std::string> cells = {
+        c.protocol, c.paper, c.statement, c.ours, c.paper_figure, c.verdict, c.held, c.reason,
+        c.cause, std::to_string(c.cases), std::to_string(c.max_iters), f.machine, f.revision,
+        f.date, f.wall_s < 0 ? "" : fmt::format("{:.1f}", f.wall_s), f.path};
+    for (std::size_t k = 0; k < cells.size(); ++k) csv += (k ? "," : "") + Quote(cells[k]);
+    csv += "\n";
+  }
+  return csv;
+}
+
+std::string CommittedLedgerPath() {
+  return std::string(NCPBENCH_SOURCE_DIR) + "/results/claims.csv";
+}
+
+std::string LedgerDuration(const std::string& csv_path, const std::string& protocol) {
+  std::ifstream in(csv_path, std::ios::binary);
+  if (!in) return "";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto rows = ParseCsv(ss.str());
+  if (rows.empty()) return "";
+  const std::vector<std::string>& head = rows[0];
+  auto col = [&](const char* name) -> int {
+    const auto it = std::find(head.begin(), head.end(), name);
+    return it == head.end() ? -1 : static_cast<int>(it - head.begin());
+  };
+  const int p = col("protocol"), w = col("protocol_wall_s"), c = col("cases"),
+            m = col("max_iters"), mach = col("machine"), d = col("date");
+  if (p < 0 || w < 0 || c < 0 || m < 0 || mach < 0 || d < 0) return "";
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (r.size() != head.size() || r[p] != protocol) continue;
+    double s = -1.0;
+    try {
+      s = std::stod(r[w]);
+    } catch (const std::exception&) {
+      return "";
+    }
+    ClaimRecord budget;
+    budget.cases = std::atoi(r[c].c_str());
+    budget.max_iters = std::atoi(r[m].c_str());
+    return fmt::format("{} at {} on {}, {}", Minutes(s), Budget(budget), r[mach], r[d]);
+  }
+  return "";
+}
+
+}  // namespace ncp

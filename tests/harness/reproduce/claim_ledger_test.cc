@@ -1,0 +1,101 @@
+// The claims ledger: a run that cannot carry a verdict records "not assessed" with the reason;
+// the claims go into the results file and come back out of `CollectClaims` with their budget,
+// one file kept per protocol; the committed CSV gives `reproduce --list` its durations.
+#include "harness/reproduce/claim_ledger.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "harness/reproduce/claims_ledger.h"
+#include "common/error.h"
+#include "harness/results_store.h"
+#include "problems/io/file_write.h"
+#include "tests/cli_support.h"
+
+namespace ncp {
+namespace {
+
+Protocol Needs(int min_cases) {
+  Protocol p;
+  p.id = "004-table2";
+  p.min_cases = min_cases;
+  return p;
+}
+
+TEST(ClaimLedger, VerdictsOnlyWhereTheRunSupportsThem) {
+  ReproduceOptions full;
+  ClaimLedger ok(Needs(20), full);
+  EXPECT_EQ(ok.Row("004: x", "1.0", Verdict::kReproduced), "| 004: x | 1.0 | reproduced |\n");
+  ASSERT_EQ(ok.claims().size(), 1u);
+  EXPECT_EQ(ok.claims()[0].verdict, "reproduced");
+  EXPECT_EQ(ok.claims()[0].paper, "004");
+
+  ReproduceOptions few;
+  few.cases = 5;
+  ClaimLedger small(Needs(20), few);
+  EXPECT_EQ(small.Row("004: x", "1.0", Verdict::kContradicted),
+            "| 004: x | 1.0 | not assessed (--cases 5: below the 20 cases its verdicts need) |\n");
+  EXPECT_EQ(small.claims()[0].verdict, "not assessed");
+  EXPECT_EQ(small.claims()[0].cases, 5);
+
+  ReproduceOptions more;
+  more.cases = 40;  // above the minimum: assessed
+  EXPECT_EQ(ClaimLedger(Needs(20), more).Row("004: x", "1", Verdict::kNotReproduced),
+            "| 004: x | 1 | not reproduced |\n");
+
+  ReproduceOptions capped;
+  capped.max_iters = 50;
+  ClaimLedger cap(Needs(0), capped);
+  cap.Row("004: x", "1.0", Judged(Verdict::kNotReproduced, "direction reproduced"));
+  EXPECT_EQ(cap.claims()[0].verdict, "not assessed");
+  EXPECT_EQ(cap.claims()[0].held, "");
+  EXPECT_NE(cap.claims()[0].reason.find("--max-iters 50"), std::string::npos);
+  EXPECT_EQ(cap.claims()[0].max_iters, 50);
+
+  // Measured nothing (no GPU): not assessed whatever the budget, with its own reason.
+  ClaimLedger gpu(Needs(2), full);
+  EXPECT_EQ(gpu.NotAssessed("001: y", "did not run", "no CUDA device"),
+            "| 001: y | did not run | not assessed (no CUDA device) |\n");
+}
+
+TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
+  const auto dir = testing::FreshDir("claim_ledger_" + std::to_string(getpid()));
+  auto write = [&](const std::string& name, const std::string& date,
+                   std::vector<ClaimRecord> claims) {
+    WriteResults((dir / name).string(), {},
+                 {{"reproduce", "004-table2"}, {"date", date}, {"cpu", "Test CPU"},
+                  {"host_threads", "2"}, {"git_revision", "abc1234"}, {"reproduce_wall_s", "90.0"}},
+                 {}, claims);
+  };
+  ClaimRecord a;
+  a.protocol = "004-table2", a.paper = "004", a.statement = "s, with a comma", a.ours = "1 | 2";
+  a.verdict = "reproduced";
+  ClaimRecord na = a;
+  na.verdict = "not assessed", na.reason = "--cases 1: below", na.cases = 1;
+  write("capped.h5", "2026-11-29T00:00:00Z", {na});
+  write("full.h5", "2026-11-28T00:00:00Z", {a, a});
+  WriteFileAtomically((dir / "notes.h5").string(), "not an HDF5 file");
+  const Ledger l = CollectClaims({dir.string()});
+  EXPECT_EQ(l.files.size(), 2u);
+  EXPECT_EQ(l.skipped, 1);
+  ASSERT_EQ(l.claims.size(), 2u);  // the assessed file wins over the later capped one
+  EXPECT_EQ(l.claims[0].verdict, "reproduced");
+  const std::string md = LedgerMarkdown(l, "ncpbench claims d");
+  EXPECT_NE(md.find("| 004 | 2 | 0 | 0 | 0 | 2 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("1 \\| 2"), std::string::npos) << md;  // a '|' inside a cell is escaped
+  EXPECT_NE(md.find("superseded by"), std::string::npos) << md;
+  const std::string csv = LedgerCsv(l);
+  EXPECT_NE(csv.find("\"s, with a comma\""), std::string::npos) << csv;
+  WriteFileAtomically((dir / "claims.csv").string(), csv);
+  EXPECT_EQ(LedgerDuration((dir / "claims.csv").string(), "004-table2"),
+            "90 s at default cases on Test CPU, 2 threads, 2026-11-28");
+  EXPECT_EQ(LedgerDuration((dir / "claims.csv").string(), "004-fig9"), "");
+  EXPECT_EQ(LedgerDuration((dir / "missing.csv").string(), "004-table2"), "");
+  EXPECT_THROW(CollectClaims({(dir / "nothing-here").string()}), Error);
+}
+
+}  // namespace
+}  // namespace ncp
