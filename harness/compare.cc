@@ -144,6 +144,11 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
       new_key[keys[0]] = it->second[0];
     } else {
       res.only_in_base += static_cast<int>(keys.size());
+      for (const std::string& k : keys) {
+        const RunRecord& r = *a.at(k).first;
+        res.missing.push_back(fmt::format("{} | {} | {} ({})", r.dataset, r.problem, r.solver,
+                                          r.settings.empty() ? "defaults" : r.settings));
+      }
     }
   }
   for (const auto& [loose, keys] : loose_b) {
@@ -224,6 +229,11 @@ std::string CompareMarkdown(const CompareResult& r, const CompareOptions& opt) {
   if (r.only_in_base || r.only_in_new)
     md += fmt::format("\nUnmatched jobs: {} only in the baseline, {} only in the new file.\n",
                       r.only_in_base, r.only_in_new);
+  if (!r.missing.empty()) {
+    md += fmt::format("\nMissing from the new results{} (dataset | problem | solver):\n\n",
+                      opt.allow_missing ? " (allowed by --allow-missing)" : ", a regression");
+    for (const std::string& m : r.missing) md += "- " + m + "\n";
+  }
   return md;
 }
 
@@ -233,10 +243,15 @@ std::string CompareSummary(const CompareResult& r, const CompareOptions& opt) {
     parts += fmt::format(", {} {}", kMetricNames[static_cast<int>(opt.metrics[k])],
                          r.metric_regressions[k]);
   return fmt::format(
-      "compare: {} jobs, {} regressions ({}; tolerance {:g} decades), {} improvements, median "
-      "time ratio {}: {}",
-      r.rows.size(), r.regressions, parts, opt.tol_decades, r.improvements,
-      Num(r.median_time_ratio), r.regressions ? "FAIL" : "OK");
+      "compare: {} jobs, {} regressions ({}; tolerance {:g} decades), {} missing from the new "
+      "results{}, {} improvements, median time ratio {}: {}",
+      r.rows.size(), r.regressions, parts, opt.tol_decades, r.missing.size(),
+      opt.allow_missing && !r.missing.empty() ? " (allowed)" : "", r.improvements,
+      Num(r.median_time_ratio), CompareFailed(r, opt) ? "FAIL" : "OK");
+}
+
+bool CompareFailed(const CompareResult& r, const CompareOptions& opt) {
+  return r.regressions > 0 || (!r.missing.empty() && !opt.allow_missing);
 }
 
 }  // namespace ncp

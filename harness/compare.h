@@ -23,6 +23,9 @@ struct CompareOptions {
   // Residuals below this are at rounding level: both sides are raised to it before comparing,
   // so that 1e-16 → 1e-15 is not a regression.
   double floor = 1e-12;
+  // A baseline job the new results lack (a solver dropped or renamed, a problem gone) is a
+  // regression unless allowed: regression tracking must not pass when a solver disappears.
+  bool allow_missing = false;
 };
 
 // Validates the options; throws ncp::Error "field = value: rule".
@@ -47,6 +50,7 @@ struct CompareRow {
 struct CompareResult {
   std::vector<CompareRow> rows;  // matched jobs, ordered by dataset, problem, solver
   int only_in_base = 0;          // baseline jobs the new file lacks
+  std::vector<std::string> missing;  // those jobs: "dataset | problem | solver"
   int only_in_new = 0;
   int regressions = 0;           // rows with regression()
   int status_regressions = 0;
@@ -65,7 +69,12 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
 // A Markdown table (one line per matched job) followed by unmatched counts.
 std::string CompareMarkdown(const CompareResult& r, const CompareOptions& opt);
 
-// One line: "compare: N jobs, R regressions (...), I improvements, median time ratio T: OK|FAIL".
+// One line: "compare: N jobs, R regressions (...), M missing, I improvements, median time ratio
+// T: OK|FAIL".
 std::string CompareSummary(const CompareResult& r, const CompareOptions& opt);
+
+// Whether the comparison fails: a regression, or a baseline job missing from the new results
+// (unless opt.allow_missing).
+bool CompareFailed(const CompareResult& r, const CompareOptions& opt);
 
 }  // namespace ncp

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,17 +14,46 @@
 #include "problems/io/file_write.h"
 
 namespace ncp::cli {
+namespace {
+
+// The rows of a results file, or of every results file directly in a folder (a folder of
+// baselines, one per dataset; files in name order).
+std::vector<RunRecord> RowsOf(const std::string& path, const char* what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return ReadResults(path);
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (e.path().extension() == ".h5" && e.is_regular_file(ec)) files.push_back(e.path().string());
+  if (ec) throw Error(fmt::format("{} folder '{}': {}", what, path, ec.message()));
+  if (files.empty())
+    throw Error(fmt::format("{} folder '{}': holds no results file (*.h5)", what, path));
+  std::sort(files.begin(), files.end());
+  std::vector<RunRecord> rows;
+  for (const std::string& f : files) {
+    std::vector<RunRecord> part = ReadResults(f);
+    rows.insert(rows.end(), std::make_move_iterator(part.begin()),
+                std::make_move_iterator(part.end()));
+  }
+  return rows;
+}
+
+}  // namespace
 
 void AddCompare(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand(
-      "compare", "compare a results file with a baseline; exit 1 when a solver got less accurate");
+      "compare", "compare results with a baseline; exit 1 when a solver got less accurate or a "
+                 "baseline job is missing");
   struct Opts {
     std::string base, now, metrics = "res004,natmap", out;
     CompareOptions co;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("baseline", o->base, "baseline results file (.h5)")->required();
-  cmd->add_option("new", o->now, "new results file (.h5)")->required();
+  cmd->add_option("baseline", o->base, "baseline results file (.h5), or a folder of them")
+      ->required();
+  cmd->add_option("new", o->now, "new results file (.h5), or a folder of them")->required();
+  cmd->add_flag("--allow-missing", o->co.allow_missing,
+                "a baseline job missing from the new results is reported, not a regression");
   cmd->add_option("--tol-decades", o->co.tol_decades,
                   "allowed increase of a final residual, in decades")->capture_default_str();
   cmd->add_option("--metrics", o->metrics, "final residuals to compare")->capture_default_str();
@@ -37,7 +67,7 @@ void AddCompare(CLI::App& app, Action& action) {
         o->co.metrics.push_back(MetricFromName(m.c_str()));
       CheckCompareOptions(o->co);
       if (!o->out.empty()) CheckOutputNotAnInput("--out", o->out, {o->base, o->now});
-      const std::vector<RunRecord> base = ReadResults(o->base), now = ReadResults(o->now);
+      const std::vector<RunRecord> base = RowsOf(o->base, "baseline"), now = RowsOf(o->now, "new");
       CompareResult r;
       try {
         r = CompareRuns(base, now, o->co);
@@ -50,7 +80,7 @@ void AddCompare(CLI::App& app, Action& action) {
       if (!o->out.empty()) {
         WriteFileAtomically(o->out, md + "\n" + summary + "\n");
       }
-      return r.regressions ? 1 : 0;
+      return CompareFailed(r, o->co) ? 1 : 0;
     };
   });
 }

@@ -116,6 +116,38 @@ TEST_F(CliCompare, SlowerButAsAccurateExitsZero) {
   EXPECT_NE(r.out.find("median time ratio 4"), std::string::npos) << r.out;
 }
 
+// Regression tracking must not pass when a solver silently disappears: a baseline job missing
+// from the new results exits 1 (named in the table) unless --allow-missing.
+TEST_F(CliCompare, ASolverMissingFromTheNewResultsExitsOne) {
+  std::vector<RunRecord> now = rows_;
+  now.pop_back();  // admm-full gone
+  const std::string fewer = Write("fewer.h5", now);
+  const auto r = Compare(base_, fewer);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 missing from the new results"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("- cubes | p1 | admm-full (omega=1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": FAIL"), std::string::npos) << r.out;
+  const auto allowed = Compare(base_, fewer, "--allow-missing");
+  EXPECT_EQ(allowed.code, 0) << allowed.out;
+  EXPECT_NE(allowed.out.find("(allowed)"), std::string::npos) << allowed.out;
+  // A job only in the new results is no regression.
+  EXPECT_EQ(Compare(fewer, base_).code, 0);
+}
+
+// A folder of baselines (one file per dataset) compares against a folder or a file of new rows.
+TEST_F(CliCompare, FoldersOfBaselines) {
+  fs::create_directories(dir_ / "base" / "x");
+  std::vector<RunRecord> pgs(rows_.begin(), rows_.begin() + 2), admm(rows_.begin() + 2, rows_.end());
+  Write("base/a.h5", pgs);
+  Write("base/b.h5", admm);
+  const auto r = Compare((dir_ / "base").string(), Write("all.h5", rows_));
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("compare: 3 jobs, 0 regressions"), std::string::npos) << r.out;
+  fs::remove(dir_ / "base" / "b.h5");
+  EXPECT_EQ(Compare(base_, (dir_ / "base").string()).code, 1);  // admm-full missing
+  ExpectBadInput(Compare((dir_ / "base" / "x").string(), base_), "holds no results file");
+}
+
 TEST_F(CliCompare, WritesTheTableWithOut) {
   const std::string md = (dir_ / "cmp.md").string();
   ASSERT_EQ(Compare(base_, base_, "-o " + md).code, 0);
