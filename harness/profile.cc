@@ -157,18 +157,26 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
     }
     ++problems_in[key.first];
     GroupBest group_best[3];
+    bool group_takes[3] = {false, false, false};  // a solver of the group can take the problem
     for (const std::string& l : labels) {
       const auto it = cells.find(l);
       const Cell c = it == cells.end() ? Cell{} : it->second;
       const double spent = std::isfinite(c.total) ? c.total : 0.0;
+      SolverProfile& s = prof[l];
+      // A problem the solver cannot take is not a failure: it leaves the solver's counts,
+      // ratios and means (shown apart as "n/a"), and its group's virtual best.
+      if (c.not_applicable) {
+        ++s.not_applicable;
+        continue;
+      }
+      for (int g = 0; g < groups; ++g)
+        group_takes[g] |= g == 0 || (g == 1 && !s.peer) || (g == 2 && s.peer);
       ProfileEntry e{key.first, key.second, l, c.time_to_tol, kNaN};
       if (std::isfinite(best)) e.ratio = std::isfinite(c.time_to_tol) ? c.time_to_tol / best : kInf;
       e.time_for_mean_s = std::isfinite(c.time_to_tol) ? c.time_to_tol
                                                        : std::max({spent, time_budget_s, slowest});
       out.entries.push_back(e);
-      SolverProfile& s = prof[l];
       ++s.problems;
-      s.not_applicable += c.not_applicable;
       s.ratios.push_back(std::isnan(e.ratio) ? kInf : e.ratio);
       // The CSV carries the same value, so plots/profiles.py draws exactly these means.
       shifted_times[l].push_back(e.time_for_mean_s);
@@ -187,13 +195,22 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
     }
     for (int g = 0; g < groups; ++g) {
       const GroupBest& gb = group_best[g];
+      if (!group_takes[g]) {
+        ++vb[g].not_applicable;
+        continue;
+      }
       ++vb[g].problems;
       const bool ok = std::isfinite(gb.time);
       vb[g].solved += ok;
       vb[g].ratios.push_back(ok ? gb.time / best : kInf);
       vb_shifted[g].push_back(ok ? gb.time : std::max({gb.spent, time_budget_s, slowest}));
     }
-    if (groups == 3) {
+    if (groups == 3 && !(group_takes[1] && group_takes[2])) {
+      // Ours against Siconos only where both sides can take the problem.
+      VersusSummary& vs = out.versus_summary;
+      vs.peer_not_applicable += !group_takes[2];
+      vs.ours_not_applicable += !group_takes[1];
+    } else if (groups == 3) {
       const GroupBest &ours = group_best[1], &peer = group_best[2];
       ProblemVersus v{key.first, key.second, ours.who, peer.who, ours.time, peer.time, kNaN};
       VersusSummary& vs = out.versus_summary;
@@ -326,10 +343,16 @@ std::string VersusSection(const ProfileResult& r, const std::string& h) {
     return out + (r.has_peers ? "None of our solvers ran.\n" : "No Siconos solver ran.\n");
   const VersusSummary& v = r.versus_summary;
   out += fmt::format(
-      "Of {} problems, Siconos' best solves **{}** that none of ours solves; ours solve {} that "
-      "no Siconos solver does; both solve {}, neither {}. Where both solve, ours is faster on {}, "
+      "Over the {} problems both can take{}: Siconos' best solves **{}** that none of ours "
+      "solves; ours solve {} that no Siconos solver does; both solve {}, neither {}. Where both "
+      "solve, ours is faster on {}, "
       "Siconos on {}{}; geometric mean of the time ratio ours / Siconos: {}.\n\n",
-      v.problems, v.peer_only, v.ours_only, v.both, v.neither, v.ours_faster, v.peer_faster,
+      v.problems,
+      v.peer_not_applicable + v.ours_not_applicable
+          ? fmt::format(" (left out: {} that no Siconos solver can take, {} that none of ours "
+                        "can)", v.peer_not_applicable, v.ours_not_applicable)
+          : "",
+      v.peer_only, v.ours_only, v.both, v.neither, v.ours_faster, v.peer_faster,
       v.ties ? fmt::format(" (tied on {})", v.ties) : "", Sig(v.geomean_ratio));
   const bool all = r.versus.size() <= kMaxVersusRows;
   if (!all)

@@ -8,8 +8,10 @@
 // is given; r(p, s) = t(p, s) / min_s t(p, s), +inf when s never reached it. ρ_s(τ) = share of
 // problems with r(p, s) ≤ τ. For the shifted geometric mean a problem s did not solve counts at
 // the longest of the time s spent on it, the time budget (when given) and the slowest time to
-// tolerance of any solver on that problem, so failing early, or not applying at all, is not
-// rewarded.
+// tolerance of any solver on that problem, so failing early is not rewarded. A problem a solver
+// cannot take (not-applicable: e.g. Siconos' fc3d on unilateral or bilateral rows) is no failure:
+// it is left out of that solver's counts, ratios and mean and shown apart, and "ours vs Siconos"
+// is computed over the problems both sides can take.
 #pragma once
 
 #include <map>
@@ -39,6 +41,7 @@ struct SolverProfile {
   std::string solver;
   bool peer = false;          // a Siconos solver ("siconos:" prefix)
   bool virtual_best = false;  // one of the kVirtualBest* rows, not a real solver
+  // problems: those it can take; not_applicable ones are left out of every count, ratio and mean.
   int problems = 0, solved = 0, not_applicable = 0;
   double shgeom_time_s = 0.0;         // shifted geometric mean (report.h kTimeShiftS)
   std::vector<double> ratios;         // sorted, one per problem (+inf when not reached)
@@ -63,7 +66,9 @@ struct ProblemVersus {
 };
 
 struct VersusSummary {
-  int problems = 0;
+  int problems = 0;  // the problems both sides can take (a solver of each is applicable)
+  int peer_not_applicable = 0;  // left out: no Siconos solver can take them
+  int ours_not_applicable = 0;  // left out: none of ours can take them
   int peer_only = 0;  // Siconos' best solves it and none of ours does: the key figure
   int ours_only = 0, both = 0, neither = 0;
   int ours_faster = 0, peer_faster = 0, ties = 0;  // among `both`

@@ -81,7 +81,7 @@ TEST(CliProfile, FolderWithCorruptFileAndSeveralTolerances) {
         "Success by problem descriptor", "| rank ratio | = 1 (full rank) | 2 | 100% |"})
     EXPECT_NE(report.find(s), std::string::npos) << s << "\n" << report;
 #ifdef NCP_HAVE_SICONOS
-  EXPECT_NE(report.find("Of 2 problems, Siconos' best solves **0** that none of ours solves"),
+  EXPECT_NE(report.find("Over the 2 problems both can take: Siconos' best solves **0** that none of ours solves"),
             std::string::npos)
       << report;
 #endif

@@ -85,13 +85,21 @@ TEST(Profile, TimeBudgetIsTheFloorOfAFailureAndOursCanWin) {
   EXPECT_EQ(ProfileMarkdown(r).find("beats all of ours"), std::string::npos);
 }
 
-TEST(Profile, NotApplicableCountsAtTheSlowestSuccess) {
+// A problem a solver cannot take is no failure: it leaves that solver's counts and mean.
+TEST(Profile, NotApplicableIsLeftOutOfTheSolversCountsAndMean) {
   RunRecord na = MadeRun("a", "p", "admm-full", -1, 0.0);
   na.status = Outcome::kNotApplicable;
-  const ProfileResult r = ComputeProfiles({MadeRun("a", "p", "pgs", 0.4), na}, 1e-6, 0.0);
-  EXPECT_EQ(Find(r, "admm-full").not_applicable, 1);
-  EXPECT_NEAR(Find(r, "admm-full").shgeom_time_s, 0.4, 1e-12);
-  EXPECT_NE(ProfileMarkdown(r).find("0/1 (1 n/a)"), std::string::npos);
+  const ProfileResult r = ComputeProfiles(
+      {MadeRun("a", "p", "pgs", 0.4), na, MadeRun("a", "q", "pgs", 0.1),
+       MadeRun("a", "q", "admm-full", 0.2)}, 1e-6, 0.0);
+  const SolverProfile& admm = Find(r, "admm-full");
+  EXPECT_EQ(admm.not_applicable, 1);
+  EXPECT_EQ(admm.problems, 1);
+  EXPECT_EQ(admm.solved, 1);
+  EXPECT_NEAR(admm.shgeom_time_s, 0.2, 1e-12);  // over q alone, not p at a penalty time
+  EXPECT_DOUBLE_EQ(admm.Fraction(2.0), 1.0);    // 0.2 / 0.1 on the one problem it takes
+  EXPECT_NE(ProfileMarkdown(r).find("| admm-full | 1/1 (1 n/a) |"), std::string::npos)
+      << ProfileMarkdown(r);
   // The common subset leaves the problem out, for every solver.
   const std::vector<RunRecord> common =
       RunsOnCommonProblems({MadeRun("a", "p", "pgs", 0.4), na, MadeRun("a", "q", "pgs", 0.1),
@@ -185,6 +193,30 @@ TEST(Profile, OursVersusSiconosPerProblem) {
   const std::string campaign = CampaignMarkdown("intro", {"bad.h5: not HDF5"}, {r}, {});
   EXPECT_NE(campaign.find("| res004 ≤ 1e-06 | 5 | 4 | 3 | 3 | 1 |"), std::string::npos) << campaign;
   EXPECT_NE(campaign.find("- bad.h5: not HDF5"), std::string::npos);
+}
+
+// Siconos' fc3d cannot take unilateral or bilateral rows: those problems are left out of its
+// counts and of "ours vs Siconos", which says over how many problems it was computed.
+TEST(Profile, OursVersusSiconosOverTheProblemsBothTake) {
+  RunRecord na = MadeRun("d", "unilateral", "siconos:nsgs", -1, 0.0);
+  na.status = Outcome::kNotApplicable;
+  const ProfileResult r = ComputeProfiles(
+      {MadeRun("d", "unilateral", "pgs", 0.5), na, MadeRun("d", "contact", "pgs", 0.2),
+       MadeRun("d", "contact", "siconos:nsgs", 0.1)}, 1e-6, 0.0);
+  const VersusSummary& v = r.versus_summary;
+  EXPECT_EQ(v.problems, 1);
+  EXPECT_EQ(v.peer_not_applicable, 1);
+  EXPECT_EQ(v.ours_only, 0);  // the unilateral problem is no win of ours
+  EXPECT_EQ(v.peer_faster, 1);
+  const SolverProfile& nsgs = Find(r, "siconos:nsgs");
+  EXPECT_EQ(nsgs.problems, 1);
+  EXPECT_EQ(nsgs.not_applicable, 1);
+  EXPECT_NEAR(nsgs.shgeom_time_s, 0.1, 1e-12);
+  ASSERT_EQ(r.virtual_best.size(), 3u);
+  EXPECT_EQ(r.virtual_best[2].problems, 1);  // Siconos' virtual best: the problem it takes
+  const std::string md = ProfileMarkdown(r);
+  EXPECT_NE(md.find("Over the 1 problems both can take (left out: 1 that no Siconos solver can "
+                    "take, 0 that none of ours can)"), std::string::npos) << md;
 }
 
 TEST(Profile, ChosenMetricAndTimeBudget) {
