@@ -187,7 +187,7 @@ std::map<VariantKey, std::string> Labels(const std::map<VariantKey, RowPtrs>& va
 }
 
 void RankSolvers(DatasetSummary& d) {
-  double best_time = kInf, best_residual = kInf, fastest = kInf;
+  double best_time = kInf, best_residual = kInf;
   for (const SolverSummary& s : d.solvers) best_time = std::fmin(best_time, s.shgeom_time_s);
   for (std::size_t i = 0; i < d.solvers.size(); ++i) {
     SolverSummary& s = d.solvers[i];
@@ -196,16 +196,17 @@ void RankSolvers(DatasetSummary& d) {
       best_residual = s.median_res004;
       d.most_accurate = static_cast<int>(i);
     }
-    // Fastest: among the solvers that reached the tolerance on the most problems, the lowest
-    // median time — a solver that reaches it rarely is not "fastest" on its few easy problems.
-    const int most = d.fastest >= 0 ? d.solvers[d.fastest].reached_tolerance : 0;
-    if (s.reached_tolerance > 0 &&
-        (s.reached_tolerance > most ||
-         (s.reached_tolerance == most && s.median_time_to_tolerance_s < fastest))) {
-      fastest = s.median_time_to_tolerance_s;
-      d.fastest = static_cast<int>(i);
-    }
+    if (s.reached_tolerance > 0) d.by_time_to_tolerance.push_back(static_cast<int>(i));
   }
+  // Most problems reached first, then the least median time: a solver that reaches the
+  // tolerance rarely does not win on its few easy problems.
+  std::stable_sort(d.by_time_to_tolerance.begin(), d.by_time_to_tolerance.end(),
+                   [&](int a, int b) {
+                     const SolverSummary &x = d.solvers[a], &y = d.solvers[b];
+                     return std::make_pair(-x.reached_tolerance, x.median_time_to_tolerance_s) <
+                            std::make_pair(-y.reached_tolerance, y.median_time_to_tolerance_s);
+                   });
+  d.fastest = d.by_time_to_tolerance.empty() ? -1 : d.by_time_to_tolerance[0];
 }
 
 DatasetSummary SummarizeDataset(const std::string& name, const RowPtrs& rows) {
@@ -367,9 +368,11 @@ std::string TableHead(const DatasetSummary& d) {
                           Tolerance(d.tolerances[p]));
     }
   }
-  head +=
-      " time shgeom [ms] | time rel. | median iters | median res004 | res004 at best time |"
-      " median natmap_rel | status conv/max-it/time/div/fail/n-a/stop |\n";
+  head += fmt::format(
+      " reached res004 ≤ {} (trace) | median time to it [ms] | time shgeom [ms] | time rel. |"
+      " median iters | median res004 | res004 at best time | median natmap_rel |"
+      " status conv/max-it/time/div/fail/n-a/stop |\n",
+      Tolerance(kTimeToTolerance));
   const std::size_t columns = std::count(head.begin(), head.end(), '|') - 1;
   std::string rule = "|";
   for (std::size_t i = 0; i < columns; ++i) rule += i < 2 ? "---|" : "---:|";
@@ -381,6 +384,8 @@ std::string TableRow(const SolverSummary& s) {
   for (const auto& rates : s.success_rate) {
     for (double rate : rates) row += " " + Percent(rate) + " |";
   }
+  row += fmt::format(" {}/{} | {} |", s.reached_tolerance, s.problems,
+                     Sig(s.median_time_to_tolerance_s * 1e3));
   row += fmt::format(" {} | {} | {} | {} | {} | {} | {} |\n", Sig(s.shgeom_time_s * 1e3),
                      Sig(s.relative_time), Count(s.median_iterations), Residual(s.median_res004),
                      Residual(s.median_res004_at_best_time), Residual(s.median_natmap_rel),
@@ -410,15 +415,44 @@ std::string Verdicts(const DatasetSummary& d) {
     out += "Most accurate: none (no solver has a finite median final res004).\n";
   }
   const std::string tolerance = "res004 ≤ " + Tolerance(kTimeToTolerance);
-  if (d.fastest >= 0) {
-    const SolverSummary& s = d.solvers[d.fastest];
-    out += fmt::format(
-        "Fastest to {}: **{}** (median {} ms over the {}/{} problems where reached).\n", tolerance,
-        Escape(s.label), Sig(s.median_time_to_tolerance_s * 1e3), s.reached_tolerance, s.problems);
+  const std::string rule = fmt::format(
+      "Most problems to {} (in the trace), then least median time to it", tolerance);
+  if (d.fastest < 0) return out + rule + ": none (no trace reached it).\n";
+  // The winner, then how it compares with the runner-up and the best peer by the same rule.
+  auto figures = [](const SolverSummary& s) {
+    return fmt::format("{}/{}, median {} ms", s.reached_tolerance, s.problems,
+                       Sig(s.median_time_to_tolerance_s * 1e3));
+  };
+  auto margin = [](const SolverSummary& w, const SolverSummary& o) {
+    const int more = w.reached_tolerance - o.reached_tolerance;
+    const double ratio = o.median_time_to_tolerance_s / w.median_time_to_tolerance_s;
+    std::string m = more > 0 ? fmt::format("{} more problem{}", more, more > 1 ? "s" : "") : "";
+    const std::string speed = ratio >= 1 ? fmt::format("{} × faster", Sig(ratio))
+                                         : fmt::format("{} × slower", Sig(1 / ratio));
+    return m.empty() ? speed : m + ", median " + speed;
+  };
+  const SolverSummary& w = d.solvers[d.fastest];
+  out += fmt::format("{}: **{}** ({})", rule, Escape(w.label), figures(w));
+  if (d.by_time_to_tolerance.size() > 1) {
+    const SolverSummary& r = d.solvers[d.by_time_to_tolerance[1]];
+    out += fmt::format("; runner-up {} ({}): {} by {}", Escape(r.label), figures(r),
+                       Escape(w.label), margin(w, r));
   } else {
-    out += fmt::format("Fastest to {}: none (no trace reached it).\n", tolerance);
+    out += "; no runner-up reached it";
   }
-  return out;
+  if (!IsPeerSolver(w.label)) {
+    for (int i : d.by_time_to_tolerance) {
+      const SolverSummary& p = d.solvers[i];
+      if (!IsPeerSolver(p.label)) continue;
+      out += fmt::format("; best peer {} ({}): {} by {}", Escape(p.label), figures(p),
+                         Escape(w.label), margin(w, p));
+      break;
+    }
+  }
+  out += ".";
+  if (w.problems < kSmallSample)
+    out += fmt::format(" ⚠ {} problems, fewer than {}: a small sample.", w.problems, kSmallSample);
+  return out + "\n";
 }
 
 std::string DatasetSection(const DatasetSummary& d) {

@@ -74,8 +74,14 @@ struct DatasetSummary {
   std::vector<SolverSummary> solvers;  // ordered by label
   // Indices into solvers, −1 when no solver qualifies.
   int most_accurate = -1;  // lowest finite median res004
-  int fastest = -1;        // lowest median time to res004 ≤ kTimeToTolerance
+  // The solvers that reached res004 ≤ kTimeToTolerance on some problem, by the rule "most
+  // problems reached, then the least median time to it"; fastest = by_time_to_tolerance[0].
+  std::vector<int> by_time_to_tolerance;
+  int fastest = -1;
 };
+
+// A peer solver (another library's or engine's, e.g. "siconos:nsgs"): its name has a prefix.
+inline bool IsPeerSolver(const std::string& name) { return name.find(':') != std::string::npos; }
 
 // exp(mean(log(v + shift))) − shift over `values`; NaN when empty.
 double ShiftedGeometricMean(const std::vector<double>& values, double shift);

@@ -67,8 +67,14 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
       pick.unranked.push_back(i);
       continue;
     }
-    if (Rate(s, kMid) > 0 && (pick.recommended < 0 || better_mid(i, pick.recommended)))
-      pick.recommended = i;
+    if (Rate(s, kMid) > 0) {
+      if (pick.recommended < 0 || better_mid(i, pick.recommended)) {
+        pick.runner_up = pick.recommended;
+        pick.recommended = i;
+      } else if (pick.runner_up < 0 || better_mid(i, pick.runner_up)) {
+        pick.runner_up = i;
+      }
+    }
     if (pick.robust < 0 || better_robust(i, pick.robust)) pick.robust = i;
   }
   return pick;
@@ -93,13 +99,14 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
       mid, mid, high,
       one_high ? "" : ": the run's --tol per dataset, given in the cell");
   out += fmt::format("| dataset | problems | recommended at ≤ {} | solved | time to {} (median) | "
-                     "most robust | solved ≤ {} / ≤ {} | not ranked |\n",
+                     "runner-up (solved, median time) | most robust | solved ≤ {} / ≤ {} | not "
+                     "ranked |\n",
                      mid, mid, high, mid);
-  out += "|---|---:|---|---:|---:|---|---:|---|\n";
+  out += "|---|---:|---|---:|---:|---|---|---:|---|\n";
   // Across datasets: per solver name, the datasets it ran on, its mean success rate at mid and
   // the datasets where it is recommended.
   struct Cross {
-    int datasets = 0, recommended = 0, robust = 0;
+    int datasets = 0, not_applicable = 0, recommended = 0, robust = 0;
     double rate_sum = 0.0;
   };
   std::map<std::string, Cross> cross;
@@ -116,20 +123,32 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
     }
     const SolverSummary* rec = pick.recommended >= 0 ? &d.solvers[pick.recommended] : nullptr;
     const SolverSummary* rob = pick.robust >= 0 ? &d.solvers[pick.robust] : nullptr;
+    const SolverSummary* run = pick.runner_up >= 0 ? &d.solvers[pick.runner_up] : nullptr;
     out += fmt::format(
-        "| {} | {}{} | {} | {} | {} | {} | {} | {} |\n", d.dataset, problems,
+        "| {} | {}{} | {} | {} | {} | {} | {} | {} | {} |\n", d.dataset, problems,
         problems < kSmallSample ? " ⚠" : "", rec ? "**" + rec->label + "**" : "none",
         rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
-        rec ? Ms(rec->median_time_to_tolerance_s) : "—", rob ? rob->label : "none",
+        rec ? Ms(rec->median_time_to_tolerance_s) : "—",
+        run ? fmt::format("{} ({}/{}, {})", run->label, Solved(*run, kMid), run->problems,
+                          Ms(run->median_time_to_tolerance_s))
+            : "—",
+        rob ? rob->label : "none",
         rob ? fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
                           one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
                           Solved(*rob, kMid), rob->problems)
             : "—",
         unranked.empty() ? "—" : unranked);
     for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
-      Cross& c = cross[d.solvers[i].label];
+      const SolverSummary& s = d.solvers[i];
+      Cross& c = cross[s.label];
+      // A dataset the solver cannot take at all is no failure: left out of its mean.
+      const int na = s.status_counts[static_cast<std::size_t>(Outcome::kNotApplicable)];
+      if (s.problems > 0 && na == s.problems) {
+        ++c.not_applicable;
+        continue;
+      }
       ++c.datasets;
-      c.rate_sum += Rate(d.solvers[i], kMid);
+      c.rate_sum += Rate(s, kMid);
       c.recommended += i == pick.recommended;
       c.robust += i == pick.robust;
     }
@@ -140,22 +159,25 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
     out += " — a recommendation there rests on a small sample.\n";
   }
   std::vector<std::pair<std::string, Cross>> ranked(cross.begin(), cross.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    const double ra = a.second.rate_sum / a.second.datasets;
-    const double rb = b.second.rate_sum / b.second.datasets;
-    return std::make_tuple(-ra, -a.second.recommended, a.first) <
-           std::make_tuple(-rb, -b.second.recommended, b.first);
+  auto mean = [](const Cross& c) { return c.datasets ? c.rate_sum / c.datasets : -1.0; };
+  std::sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
+    return std::make_tuple(-a.second.recommended, -mean(a.second), a.first) <
+           std::make_tuple(-b.second.recommended, -mean(b.second), b.first);
   });
   out += fmt::format(
-      "\n### Across datasets\n\nMean over the datasets a solver ran on of its share of problems "
-      "solved to res004 ≤ {}, and the datasets where it is recommended or most robust.\n\n"
-      "| rank | solver | datasets | mean solved ≤ {} | recommended on | most robust on |\n"
-      "|---:|---|---:|---:|---:|---:|\n",
+      "\n### Across datasets\n\nRanked by the datasets where a solver is recommended, then by "
+      "its mean share of problems solved to res004 ≤ {} over the datasets it applies to; a "
+      "dataset where every run of it is not applicable is left out of the mean and counted "
+      "apart.\n\n"
+      "| rank | solver | recommended on | mean solved ≤ {} | datasets it applies to | not "
+      "applicable on | most robust on |\n"
+      "|---:|---|---:|---:|---:|---:|---:|\n",
       mid, mid);
   int rank = 0;
   for (const auto& [label, c] : ranked) {
-    out += fmt::format("| {} | {} | {} | {:.0f}% | {} | {} |\n", ++rank, label, c.datasets,
-                       100.0 * c.rate_sum / c.datasets, c.recommended, c.robust);
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ++rank, label, c.recommended,
+                       c.datasets ? fmt::format("{:.0f}%", 100.0 * mean(c)) : std::string("—"),
+                       c.datasets, c.not_applicable, c.robust);
   }
   return out + "\n";
 }

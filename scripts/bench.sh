@@ -19,6 +19,8 @@ rm -f "$out"
   datasets/fclib/*.hdf5 \
   -s pgs,pj,apgd,admm-full,subadmm,subadmm-nobody,canal,nnewton,local-newton,cond --iters 3000 --time-ms 5000 --tol 1e-10 --trace 5 --threads 2 -q -o "$out"
 "$ncp" report "$out" -o results/bench-latest.md
+# The report's verdict lines must say what its tables hold.
+/usr/bin/python3 scripts/check_report_lines.py results/bench-latest.md
 # One convergence figure per dataset: results/bench-latest-<dataset>.png.
 /usr/bin/python3 plots/convergence.py "$out" -o results/bench-latest.png
 echo "main job done: $out, results/bench-latest.md, results/bench-latest-*.png"

@@ -120,21 +120,27 @@ TEST(ReportTest, NamesMostAccurateAndFastest) {
   EXPECT_TRUE(Contains(report, "Most accurate: **accurate** (median final res004 1.00e-10)"))
       << report;
   // "quick" is faster on the one problem it solves, but "accurate" reaches the tolerance on more.
-  EXPECT_TRUE(Contains(report, "Fastest to res004 ≤ 1e-6: **accurate** (median 3 ms over the 2/2"))
+  EXPECT_TRUE(Contains(report, "Most problems to res004 ≤ 1e-6 (in the trace), then least median "
+                               "time to it: **accurate** (2/2, median 3 ms); runner-up quick (1/2, "
+                               "median 1 ms): accurate by 1 more problem, median 3 × slower."))
       << report;
+  // The table holds the figures the line names.
+  EXPECT_TRUE(Contains(report, "| 2/2 | 3 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 1/2 | 1 |")) << report;
   // With equal reach, the lower median time wins.
   rows[3].trace = Trace(0.001);
   EXPECT_TRUE(Contains(MarkdownReport(rows, {}),
-                       "Fastest to res004 ≤ 1e-6: **quick** (median 1 ms over the 2/2"));
+                       "then least median time to it: **quick** (2/2, median 1 ms); runner-up "
+                       "accurate (2/2, median 3 ms): quick by 3 × faster."));
 }
 
 TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
   RunRecord na = Row("global-only", "p1", std::nan(""), std::nan(""), 1e-6, Outcome::kNotApplicable);
   RunRecord ok = Row("dual", "p1", 1e-9, 1e-9, 0.02, Outcome::kConverged);
   const std::string report = MarkdownReport({na, ok}, {});
-  EXPECT_TRUE(Contains(report, "| global-only | 1 | 0% | 0% | 0% | 0% | 0% | 0% | n/a | n/a |"))
+  EXPECT_TRUE(Contains(report, "| global-only | 1 | 0% | 0% | 0% | 0% | 0% | 0% | 0/1 | n/a | n/a | n/a |"))
       << report;
-  EXPECT_TRUE(Contains(report, "| dual | 1 | 100% | 100% | 100% | 100% | 100% | 100% | 20 | 1 |"))
+  EXPECT_TRUE(Contains(report, "| dual | 1 | 100% | 100% | 100% | 100% | 100% | 100% | 0/1 | n/a | 20 | 1 |"))
       << report;
 }
 
@@ -153,11 +159,12 @@ TEST(ReportTest, HandlesNaNMetrics) {
   EXPECT_EQ(d.fastest, -1);
   const std::string report = MarkdownReport(rows, {});
   // Neither the failed nor the diverged run has a time: nothing to rank the solver by.
-  EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | n/a | n/a | 10 | inf"))
+  EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | 0/2 | n/a | n/a | n/a | 10 | inf"))
       << report;
   EXPECT_TRUE(Contains(report, "| 0/0/0/1/1/0/0 |")) << report;
   EXPECT_TRUE(Contains(report, "Most accurate: none")) << report;
-  EXPECT_TRUE(Contains(report, "Fastest to res004 ≤ 1e-6: none")) << report;
+  EXPECT_TRUE(Contains(report, "then least median time to it: none (no trace reached it)."))
+      << report;
 }
 
 // The summary names the solver that solves most to 1e-6 (then the faster), the most robust at
@@ -184,11 +191,11 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
   EXPECT_EQ(d.solvers[pick.unranked[0]].label, "blowup");
   const std::string report = MarkdownReport(rows, {});
   EXPECT_LT(report.find("## Summary"), report.find("## Dataset"));
-  EXPECT_TRUE(Contains(report, "| cubes | 4 ⚠ | **accurate** | 4/4 | 4 ms | accurate | 3/4 / 4/4 | "
+  EXPECT_TRUE(Contains(report, "| cubes | 4 ⚠ | **accurate** | 4/4 | 4 ms | quick (3/4, 1 ms) | accurate | 3/4 / 4/4 | "
                                "blowup (4 diverged) |"))
       << report;
   // In the ranking across datasets the diverged solver comes last, with 0%.
-  EXPECT_TRUE(Contains(report, "| 3 | blowup | 1 | 0% | 0 | 0 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 3 | blowup | 0 | 0% | 1 | 0 | 0 |")) << report;
   // Its time is not a time: the table shows none.
   EXPECT_TRUE(std::isnan(Find(d, "blowup").shgeom_time_s));
 }
