@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "solvers/subadmm/spatial_inertia.h"
-#include "solvers/subadmm/tree_factor.h"
+#include "solvers/common/spatial_inertia.h"
+#include "solvers/common/tree_factor.h"
 
 namespace {
 

@@ -7,9 +7,9 @@
 
 #include "problems/linalg/cholmod_llt.h"
 #include "solvers/common/adaptive_penalty.h"
-#include "solvers/redmax/body_trees.h"
-#include "solvers/redmax/pcg.h"
-#include "solvers/redmax/projected_block_jacobi.h"
+#include "solvers/common/body_trees.h"
+#include "solvers/common/pcg.h"
+#include "solvers/common/projected_block_jacobi.h"
 #include "solvers/solver.h"
 
 namespace ncp {

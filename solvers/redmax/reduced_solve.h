@@ -11,9 +11,9 @@
 #include <string>
 
 #include "problems/linalg/cholmod_llt.h"
-#include "solvers/redmax/pcg.h"
-#include "solvers/redmax/body_trees.h"
-#include "solvers/redmax/projected_block_jacobi.h"
+#include "solvers/common/pcg.h"
+#include "solvers/common/body_trees.h"
+#include "solvers/common/projected_block_jacobi.h"
 #include "solvers/redmax/reduced_operator.h"
 #include "solvers/redmax/redmax_settings.h"
 #include "solvers/redmax/tree_operator.h"

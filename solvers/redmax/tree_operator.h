@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/redmax/body_trees.h"
+#include "solvers/common/body_trees.h"
 
 namespace ncp {
 

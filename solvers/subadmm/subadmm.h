@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "solvers/subadmm/spatial_inertia.h"
-#include "solvers/subadmm/subadmm_base.h"
-#include "solvers/subadmm/tree_factor.h"
+#include "solvers/common/spatial_inertia.h"
+#include "solvers/common/subadmm_base.h"
+#include "solvers/common/tree_factor.h"
 
 namespace ncp {
 

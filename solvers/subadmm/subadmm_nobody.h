@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "problems/linalg/cholmod_llt.h"
-#include "solvers/subadmm/subadmm_base.h"
+#include "solvers/common/subadmm_base.h"
 
 namespace ncp {
 

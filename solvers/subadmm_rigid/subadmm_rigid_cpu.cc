@@ -1,6 +1,6 @@
 #include "solvers/subadmm_rigid/subadmm_rigid_cpu.h"
 
-#include "solvers/subadmm/subadmm_base.h"
+#include "solvers/common/subadmm_base.h"
 
 namespace ncp::gpu {
 

@@ -11,8 +11,8 @@
 
 #include "harness/runner.h"
 #include "problems/model/validate.h"
-#include "solvers/subadmm/spatial_inertia.h"
-#include "solvers/subadmm/tree_factor.h"
+#include "solvers/common/spatial_inertia.h"
+#include "solvers/common/tree_factor.h"
 #include "tests/test_problems.h"
 
 namespace ncp {

@@ -1,4 +1,4 @@
-#include "solvers/subadmm/subadmm_base.h"
+#include "solvers/common/subadmm_base.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "solvers/subadmm/tree_factor.h"
+#include "solvers/common/tree_factor.h"
 
 #include <Eigen/Geometry>
 #include <cmath>

@@ -1,4 +1,4 @@
-// The problem's tree subsystems as TreeFactor trees (solvers/subadmm/tree_factor.h): bodies
+// The problem's tree subsystems as TreeFactor trees (solvers/common/tree_factor.h): bodies
 // grouped by subsystem, each body's spatial inertia M_b, and the body-space passes
 // V_b = J_b x (twists, root to leaves) and y = Σ_b J_bᵀ F_b (forces, leaves to root) in
 // O(bodies). Init() accepts the problem only where these passes reproduce A:
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "problems/model/contact_problem.h"
-#include "solvers/subadmm/tree_factor.h"
+#include "solvers/common/tree_factor.h"
 
 namespace ncp {
 

@@ -11,7 +11,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "solvers/redmax/body_trees.h"
+#include "solvers/common/body_trees.h"
 
 namespace ncp {
 

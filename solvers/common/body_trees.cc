@@ -1,10 +1,10 @@
-#include "solvers/redmax/body_trees.h"
+#include "solvers/common/body_trees.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
-#include "solvers/subadmm/spatial_inertia.h"
+#include "solvers/common/spatial_inertia.h"
 
 namespace ncp {
 

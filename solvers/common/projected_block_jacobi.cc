@@ -1,4 +1,4 @@
-#include "solvers/redmax/projected_block_jacobi.h"
+#include "solvers/common/projected_block_jacobi.h"
 
 #include <algorithm>
 

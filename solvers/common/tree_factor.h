@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "problems/model/contact_problem.h"
-#include "solvers/subadmm/spatial_inertia.h"
+#include "solvers/common/spatial_inertia.h"
 
 namespace ncp {
 
