@@ -174,187 +174,228 @@ RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions
   return r;
 }
 
-RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
-                 const RunOptions& opt, const WarmStart* warm, int repeat,
-                 WarmStart* solution) {
-  if (std::string why = NotApplicableReason(*job.entry, p); !why.empty()) {
-    RunRecord r = JobRow(p, job, opt, repeat);
-    r.status = Outcome::kNotApplicable;
-    r.message = std::move(why);
-    return r;
-  }
-  if (job.entry->isolated && !InIsolatedJob())
-    return RunIsolated(p, ev, job, opt, warm, repeat, solution);
-  RunRecord r = JobRow(p, job, opt, repeat);
+namespace {
 
-  std::unique_ptr<Solver> solver = job.entry->make();
-  Vec v, lam;
-  auto t0 = Clock::now();
-  // The time budget as a deadline the solver can see inside a long iteration: what is left of
-  // it in the runner's own account (setup + iterations, evaluations excluded), from now.
-  auto hand_deadline = [&](Clock::time_point now, double spent_s) {
-    if (opt.budget.time_ms > 0)
-      solver->SetDeadline(now + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(
-                                        opt.budget.time_ms * 1e-3 - spent_s)));
-  };
-  hand_deadline(t0, 0.0);
-  Status st;
-  Outcome ended = Outcome::kFailed;  // set where the harness ends a running solver
-  try {
-    st = solver->Setup(p, job.settings, warm);
-  } catch (const Interrupted&) {
-    throw;
-  } catch (const std::exception& e) {  // a solver that throws fails this job, not the run
-    r.setup_time_s = Seconds(t0, Clock::now());
-    r.message = e.what();
-    r.status = Outcome::kFailed;
-    return r;
-  }
-  r.setup_time_s = Seconds(t0, Clock::now());
-  r.threads_used = solver->ThreadsUsed();
-  double solve = 0.0;
-  int it = 0;
-  const Budget& b = opt.budget;
-  auto trace = [&](int iter) {
-    solver->Current(v, lam);
-    TracePoint tp;
-    tp.iteration = iter;
-    tp.time_s = r.setup_time_s + solve;
-    tp.metrics = ev.Evaluate(v, lam);
-    tp.stats = solver->Stats();
-    r.trace.push_back(tp);
-    return tp.metrics;
-  };
-  // Where res004 started: a run that grows past kGrowthBound times it has diverged (below).
-  double start_res004 = 0.0;
-  // A solver that throws from Current() or Stats() (a Python solver's exception) fails this
-  // job, not the run.
-  if (st == Status::kRunning) try {
-    if (opt.trace_every > 0) {
-      start_res004 = trace(0)[Metric::kRes004];
-    } else {
-      solver->Current(v, lam);
-      start_res004 = ev.Evaluate(v, lam)[Metric::kRes004];
-    }
-    while (true) {
-      if (it >= b.iters) {
-        ended = Outcome::kMaxIterations;
-        break;
-      }
-      const int k = ChunkSize(*solver, opt, it, r.setup_time_s + solve, solve);
-      t0 = Clock::now();
-      hand_deadline(t0, r.setup_time_s + solve);
-      int done = 1;
-      try {
-        st = k == 1 ? solver->Iterate() : solver->IterateChunk(k, done);
-      } catch (const Interrupted&) {
-        throw;
-      } catch (const std::exception& e) {
-        st = Status::kFailed;
-        r.message = e.what();
-      }
-      solve += Seconds(t0, Clock::now());
-      it += std::max(done, 1);
-      if (st != Status::kRunning) break;
-      const bool want_trace = opt.trace_every > 0 && it % opt.trace_every == 0;
-      const bool want_tol = b.tol > 0 && it % std::max(1, opt.tol_every) == 0;
-      if (want_trace || want_tol) {
-        Metrics m;
-        if (want_trace) {
-          m = trace(it);
-        } else {
-          solver->Current(v, lam);
-          m = ev.Evaluate(v, lam);
-        }
-        if (want_tol && m[b.tol_metric] <= b.tol) {
-          ended = Outcome::kConverged;
-          break;
-        }
-        if (Exploded(m[Metric::kRes004], start_res004)) {
-          st = Status::kDiverged;
-          r.message = GrowthMessage(m[Metric::kRes004], start_res004, it);
-          break;
-        }
-      }
-      if (b.time_ms > 0 && (r.setup_time_s + solve) * 1e3 >= b.time_ms) {
-        ended = Outcome::kTimeLimit;
-        break;
-      }
-    }
-  } catch (const Interrupted&) {
-    throw;
-  } catch (const std::exception& e) {
-    st = Status::kFailed;
-    r.message = e.what();
-  }
-  r.iterations = it;
-  r.solve_time_s = solve;
-  r.total_time_s = r.setup_time_s + solve;
-  if (r.message.empty()) r.message = solver->message();
-  for (const auto& [key, value] : solver->Info())
-    r.solver_info += fmt::format("{}{}={:g}", r.solver_info.empty() ? "" : ";", key, value);
-  if (st != Status::kNotApplicable && st != Status::kFailed) {
+// One job run in this process, as named phases: Setup, Iterate (until a stop reason), Judge (the
+// final iterate and the outcome), CloseTrace. Each records what it decided in the row.
+class JobRun {
+ public:
+  JobRun(const ContactProblem& p, const Evaluator& ev, const SolverJob& job, const RunOptions& opt,
+         int repeat)
+      : p_(p), ev_(ev), job_(job), opt_(opt), b_(opt.budget), r_(JobRow(p, job, opt, repeat)),
+        solver_(job.entry->make()) {}
+
+  // False when the setup threw: the job has failed, with the message.
+  bool Setup(const WarmStart* warm) {
+    const auto t0 = Clock::now();
+    HandDeadline(t0, 0.0);
     try {
-      solver->Current(v, lam);
+      st_ = solver_->Setup(p_, job_.settings, warm);
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const std::exception& e) {  // a solver that throws fails this job, not the run
+      r_.setup_time_s = Seconds(t0, Clock::now());
+      r_.message = e.what();
+      r_.status = Outcome::kFailed;
+      return false;
+    }
+    r_.setup_time_s = Seconds(t0, Clock::now());
+    r_.threads_used = solver_->ThreadsUsed();
+    return true;
+  }
+
+  // Iterates until the harness ends the run (tolerance met, iterations or time spent: ended_) or
+  // the solver's status is no longer running (stopped, diverged, failed).
+  void Iterate() {
+    if (st_ != Status::kRunning) return;
+    // A solver that throws from Current() or Stats() (a Python solver's exception) fails this
+    // job, not the run.
+    try {
+      start_res004_ = (opt_.trace_every > 0 ? Trace(0) : Evaluate())[Metric::kRes004];
+      while (!Step()) {
+      }
     } catch (const Interrupted&) {
       throw;
     } catch (const std::exception& e) {
-      st = Status::kFailed;
-      r.message = e.what();
+      st_ = Status::kFailed;
+      r_.message = e.what();
     }
   }
-  if (st != Status::kNotApplicable && st != Status::kFailed) {
-    r.final_metrics = ev.Evaluate(v, lam);
-    if (!lam.allFinite() && st != Status::kDiverged) {
-      st = Status::kDiverged;
-      r.message = "non-finite multiplier";
+
+  // The final iterate: metrics, the checks that no NaN reaches the results, and the outcome.
+  void Judge(WarmStart* solution) {
+    r_.iterations = it_;
+    r_.solve_time_s = solve_;
+    r_.total_time_s = r_.setup_time_s + solve_;
+    if (r_.message.empty()) r_.message = solver_->message();
+    for (const auto& [key, value] : solver_->Info())
+      r_.solver_info += fmt::format("{}{}={:g}", r_.solver_info.empty() ? "" : ";", key, value);
+    if (Ran()) {
+      try {
+        solver_->Current(v_, lam_);
+      } catch (const Interrupted&) {
+        throw;
+      } catch (const std::exception& e) {
+        st_ = Status::kFailed;
+        r_.message = e.what();
+      }
+    }
+    if (Ran()) {
+      r_.final_metrics = ev_.Evaluate(v_, lam_);
+      CheckFinite();
+      if (p_.reference && st_ != Status::kDiverged)
+        r_.lambda_err = RelErr(lam_, p_.reference->lambda);
+      if (solution) *solution = {v_, lam_};
+    }
+    r_.status = ToOutcome(st_, ended_, b_, r_);
+    if (r_.status == Outcome::kStopped && r_.message.empty())
+      r_.message = b_.tol > 0 ? fmt::format("the solver stopped with {} {:.3g} above the run's "
+                                            "tolerance {:.3g}",
+                                            kMetricNames[static_cast<int>(b_.tol_metric)],
+                                            r_.final_metrics[b_.tol_metric], b_.tol)
+                              : std::string("the solver stopped; the run sets no tolerance");
+  }
+
+  // The final point always closes the trace.
+  void CloseTrace() {
+    if (opt_.trace_every <= 0 || r_.trace.empty() || r_.trace.back().iteration == it_ || !Ran())
+      return;
+    TracePoint tp;
+    tp.iteration = it_;
+    tp.time_s = r_.total_time_s;
+    tp.metrics = r_.final_metrics;
+    tp.stats = solver_->Stats();
+    r_.trace.push_back(tp);
+  }
+
+  RunRecord& record() { return r_; }
+
+ private:
+  bool Ran() const { return st_ != Status::kNotApplicable && st_ != Status::kFailed; }
+
+  // The time budget as a deadline the solver can see inside a long iteration: what is left of
+  // it in the runner's own account (setup + iterations, evaluations excluded), from now.
+  void HandDeadline(Clock::time_point now, double spent_s) {
+    if (b_.time_ms > 0)
+      solver_->SetDeadline(now + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(b_.time_ms * 1e-3 - spent_s)));
+  }
+
+  Metrics Evaluate() {
+    solver_->Current(v_, lam_);
+    return ev_.Evaluate(v_, lam_);
+  }
+
+  Metrics Trace(int iter) {
+    solver_->Current(v_, lam_);
+    TracePoint tp;
+    tp.iteration = iter;
+    tp.time_s = r_.setup_time_s + solve_;
+    tp.metrics = ev_.Evaluate(v_, lam_);
+    tp.stats = solver_->Stats();
+    r_.trace.push_back(tp);
+    return tp.metrics;
+  }
+
+  // One call of the solver and the harness' tests after it; true when the run ends.
+  bool Step() {
+    if (it_ >= b_.iters) return End(Outcome::kMaxIterations);
+    const int k = ChunkSize(*solver_, opt_, it_, r_.setup_time_s + solve_, solve_);
+    const auto t0 = Clock::now();
+    HandDeadline(t0, r_.setup_time_s + solve_);
+    int done = 1;
+    try {
+      st_ = k == 1 ? solver_->Iterate() : solver_->IterateChunk(k, done);
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const std::exception& e) {
+      st_ = Status::kFailed;
+      r_.message = e.what();
+    }
+    solve_ += Seconds(t0, Clock::now());
+    it_ += std::max(done, 1);
+    if (st_ != Status::kRunning) return true;
+    const bool want_trace = opt_.trace_every > 0 && it_ % opt_.trace_every == 0;
+    const bool want_tol = b_.tol > 0 && it_ % std::max(1, opt_.tol_every) == 0;
+    if (want_trace || want_tol) {
+      const Metrics m = want_trace ? Trace(it_) : Evaluate();
+      if (want_tol && m[b_.tol_metric] <= b_.tol) return End(Outcome::kConverged);
+      if (Exploded(m[Metric::kRes004], start_res004_)) {
+        st_ = Status::kDiverged;
+        r_.message = GrowthMessage(m[Metric::kRes004], start_res004_, it_);
+        return true;
+      }
+    }
+    if (b_.time_ms > 0 && (r_.setup_time_s + solve_) * 1e3 >= b_.time_ms)
+      return End(Outcome::kTimeLimit);
+    return false;
+  }
+
+  bool End(Outcome o) {
+    ended_ = o;
+    return true;
+  }
+
+  // No status but diverged may carry a NaN into the results.
+  void CheckFinite() {
+    if (!lam_.allFinite() && st_ != Status::kDiverged) {
+      st_ = Status::kDiverged;
+      r_.message = "non-finite multiplier";
     }
     // A finite λ can still give a non-finite v or residual (an iterate or a problem scaled so
-    // far that the residual overflows): no status but diverged may carry a NaN into the results.
-    if (st != Status::kDiverged) {
+    // far that the residual overflows).
+    if (st_ != Status::kDiverged) {
       for (std::size_t k = 0; k < kNumMetrics; ++k) {
         const Metric m = static_cast<Metric>(k);
         // fb_aa = −log10(error) is +inf at an exact solution: not a sign of divergence. The
         // dynamics residuals (dyn, primal, dual) have no meaning on a local problem: NaN there.
         const bool defined =
             m != Metric::kFbAA &&
-            (p.form == ProblemForm::kGlobal ||
+            (p_.form == ProblemForm::kGlobal ||
              (m != Metric::kDyn && m != Metric::kPrimal && m != Metric::kDual));
-        if (defined && !std::isfinite(r.final_metrics[m])) {
-          st = Status::kDiverged;
-          r.message = fmt::format("non-finite final {}", kMetricNames[static_cast<int>(m)]);
+        if (defined && !std::isfinite(r_.final_metrics[m])) {
+          st_ = Status::kDiverged;
+          r_.message = fmt::format("non-finite final {}", kMetricNames[static_cast<int>(m)]);
           break;
         }
       }
-      if (st != Status::kDiverged && !v.allFinite()) {
-        st = Status::kDiverged;
-        r.message = "non-finite velocity";
-      }
-      if (st != Status::kDiverged && Exploded(r.final_metrics[Metric::kRes004], start_res004)) {
-        st = Status::kDiverged;
-        r.message = GrowthMessage(r.final_metrics[Metric::kRes004], start_res004, it);
-      }
     }
-    if (p.reference && st != Status::kDiverged) r.lambda_err = RelErr(lam, p.reference->lambda);
-    if (solution) *solution = {v, lam};
+    if (st_ != Status::kDiverged && !v_.allFinite()) {
+      st_ = Status::kDiverged;
+      r_.message = "non-finite velocity";
+    }
+    if (st_ != Status::kDiverged && Exploded(r_.final_metrics[Metric::kRes004], start_res004_)) {
+      st_ = Status::kDiverged;
+      r_.message = GrowthMessage(r_.final_metrics[Metric::kRes004], start_res004_, it_);
+    }
   }
-  if (opt.trace_every > 0 && !r.trace.empty() && r.trace.back().iteration != it &&
-      st != Status::kNotApplicable && st != Status::kFailed) {
-    TracePoint tp;  // the final point always closes the trace
-    tp.iteration = it;
-    tp.time_s = r.total_time_s;
-    tp.metrics = r.final_metrics;
-    tp.stats = solver->Stats();
-    r.trace.push_back(tp);
-  }
-  r.status = ToOutcome(st, ended, b, r);
-  if (r.status == Outcome::kStopped && r.message.empty())
-    r.message = b.tol > 0 ? fmt::format("the solver stopped with {} {:.3g} above the run's "
-                                        "tolerance {:.3g}",
-                                        kMetricNames[static_cast<int>(b.tol_metric)],
-                                        r.final_metrics[b.tol_metric], b.tol)
-                          : std::string("the solver stopped; the run sets no tolerance");
+
+  const ContactProblem& p_;
+  const Evaluator& ev_;
+  const SolverJob& job_;
+  const RunOptions& opt_;
+  const Budget& b_;
+  RunRecord r_;
+  std::unique_ptr<Solver> solver_;
+  Vec v_, lam_;
+  Status st_ = Status::kFailed;
+  Outcome ended_ = Outcome::kFailed;  // set where the harness ends a running solver
+  double solve_ = 0.0;                // seconds in Iterate (evaluations excluded)
+  int it_ = 0;
+  double start_res004_ = 0.0;  // a run that grows past kGrowthBound times it has diverged
+};
+
+// The job in this process: the phases in order, then the re-timing without the tolerance tests.
+RunRecord RunInProcess(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
+                       const RunOptions& opt, const WarmStart* warm, int repeat,
+                       WarmStart* solution) {
+  JobRun run(p, ev, job, opt, repeat);
+  if (!run.Setup(warm)) return run.record();
+  run.Iterate();
+  run.Judge(solution);
+  run.CloseTrace();
+  RunRecord r = std::move(run.record());
+  const Budget& b = opt.budget;
   if (opt.retime_without_tol && b.tol > 0 && r.iterations > 0) {
     RunOptions again = opt;
     again.budget.iters = r.iterations;
@@ -368,6 +409,24 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     r.total_time_s = t.total_time_s;
   }
   return r;
+}
+
+}  // namespace
+
+// A job the entry cannot take is refused before it runs; an isolated entry runs in a child
+// process (which calls RunOne again), every other in this one.
+RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
+                 const RunOptions& opt, const WarmStart* warm, int repeat,
+                 WarmStart* solution) {
+  if (std::string why = NotApplicableReason(*job.entry, p); !why.empty()) {
+    RunRecord r = JobRow(p, job, opt, repeat);
+    r.status = Outcome::kNotApplicable;
+    r.message = std::move(why);
+    return r;
+  }
+  if (job.entry->isolated && !InIsolatedJob())
+    return RunIsolated(p, ev, job, opt, warm, repeat, solution);
+  return RunInProcess(p, ev, job, opt, warm, repeat, solution);
 }
 
 }  // namespace ncp
