@@ -14,6 +14,7 @@
 #include <fstream>
 #include <thread>
 
+#include "build_revision.h"  // NCPBENCH_BUILD_REVISION, generated at build time
 #include "common/error.h"
 #include "harness/results_store.h"
 
@@ -45,24 +46,6 @@ std::string Trim(const std::string& s) {
   return s.substr(begin, end - begin + 1);
 }
 
-// Quotes `s` for a POSIX shell so that a directory name cannot inject commands.
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs `command` through the shell; returns its stdout, or nothing when it exits non-zero.
-bool RunCommand(const std::string& command, std::string* output) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return false;
-  std::array<char, 4096> buffer;
-  output->clear();
-  std::size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output->append(buffer.data(), n);
-  return pclose(pipe) == 0;
-}
-
 }  // namespace
 
 std::string CpuModel() {
@@ -74,22 +57,6 @@ std::string CpuModel() {
     if (colon != std::string::npos) return Trim(line.substr(colon + 1));
   }
   return "unknown";
-}
-
-std::string GitRevision(const std::string& source_dir) {
-  if (source_dir.empty()) return "unknown";  // `git -C ''` would read the working directory's
-  const std::string git = "git -C " + ShellQuote(source_dir);
-  std::string revision;
-  if (!RunCommand(git + " rev-parse --short HEAD 2>/dev/null", &revision)) return "unknown";
-  revision = Trim(revision);
-  if (revision.empty()) return "unknown";
-  std::string changes;
-  // Tracked files only: results, datasets and build folders in the tree are not code changes.
-  if (RunCommand(git + " status --porcelain --untracked-files=no 2>/dev/null", &changes) &&
-      !Trim(changes).empty()) {
-    revision += "-dirty";
-  }
-  return revision;
 }
 
 std::string NowIso8601() {
@@ -149,7 +116,8 @@ std::map<std::string, std::string> BuildVersions() {
 
 std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
   std::map<std::string, std::string> attrs = BuildVersions();
-  attrs[kRunAttrGitRevision] = GitRevision(source_dir);
+  // The binary's revision: a run records the code that ran, whatever the checkout holds now.
+  attrs[kRunAttrGitRevision] = source_dir.empty() ? "unknown" : NCPBENCH_BUILD_REVISION;
   attrs[kRunAttrDate] = NowIso8601();
   attrs[kRunAttrCpu] = CpuModel();
   attrs[kRunAttrHostThreads] = std::to_string(HostThreads());
@@ -160,7 +128,9 @@ std::string VersionLine() {
   const std::map<std::string, std::string> a = BuildVersions();
   // The revision of the source tree the binary was built from, as results files record it.
   std::string line = fmt::format("ncpbench {} (revision {})", a.at(kRunAttrVersion),
-                                 GitRevision(NCPBENCH_SOURCE_DIR));
+                                 std::string(NCPBENCH_SOURCE_DIR).empty()
+                                     ? "unknown"
+                                     : NCPBENCH_BUILD_REVISION);
   if (a.count(kRunAttrVersionCompiler)) line += ", " + a.at(kRunAttrVersionCompiler);
   if (a.count(kRunAttrVersionSiconos)) line += ", Siconos Numerics " + a.at(kRunAttrVersionSiconos);
   if (a.count(kRunAttrVersionMujoco)) line += ", MuJoCo " + a.at(kRunAttrVersionMujoco);

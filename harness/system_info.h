@@ -11,10 +11,6 @@ namespace ncp {
 // The "model name" line of /proc/cpuinfo, or "unknown" where there is none.
 std::string CpuModel();
 
-// `git rev-parse --short HEAD` in `source_dir`, with "-dirty" appended when `git status
-// --porcelain` lists anything; "unknown" when git or the repository is not available.
-std::string GitRevision(const std::string& source_dir);
-
 // The current UTC time as "YYYY-MM-DDThh:mm:ssZ".
 std::string NowIso8601();
 
