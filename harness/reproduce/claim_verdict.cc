@@ -66,6 +66,12 @@ Verdict OrderVerdict(const std::vector<double>& v) {
   return down ? Verdict::kReproduced : up ? Verdict::kContradicted : Verdict::kNotReproduced;
 }
 
+Verdict LinearGrowthVerdict(double slope, double r2) {
+  if (slope >= 1.5) return Verdict::kContradicted;
+  if (slope >= 0.8 && slope <= 1.2 && r2 >= 0.99) return Verdict::kReproduced;
+  return Verdict::kNotReproduced;
+}
+
 Verdict AtMostVerdict(double ours, double bound) {
   return ours <= bound ? Verdict::kReproduced : Verdict::kNotReproduced;
 }

@@ -48,6 +48,11 @@ Verdict AtMostVerdict(double ours, double bound);
 // every value is within `tol` of `claimed`, else not reproduced.
 Verdict NearVerdict(const std::vector<double>& ours, double claimed, double tol);
 
+// "X grows linearly with the size": a high R² alone also fits a mildly convex curve over a
+// 5–8× span, so the log-log slope decides: 0.8–1.2 with R² ≥ 0.99 reproduced, 1.5 or more
+// (clearly superlinear) contradicted, else not reproduced.
+Verdict LinearGrowthVerdict(double loglog_slope, double r2);
+
 // Median over finite values, +inf for a non-finite one; NaN when empty.
 double MedianBest(std::vector<double> best);
 

@@ -44,6 +44,14 @@ TEST(ClaimVerdict, RatioSaysWhatHeld) {
             "direction and magnitude reproduced (3× vs the paper's 2.2×, within 2×)");
 }
 
+TEST(ClaimVerdict, LinearGrowth) {
+  EXPECT_EQ(LinearGrowthVerdict(1.05, 0.995), Verdict::kReproduced);
+  EXPECT_EQ(LinearGrowthVerdict(1.05, 0.98), Verdict::kNotReproduced);  // slope fine, fit poor
+  EXPECT_EQ(LinearGrowthVerdict(1.3, 0.999), Verdict::kNotReproduced);
+  EXPECT_EQ(LinearGrowthVerdict(1.6, 0.999), Verdict::kContradicted);
+  EXPECT_EQ(LinearGrowthVerdict(0.5, 0.999), Verdict::kNotReproduced);
+}
+
 TEST(ClaimVerdict, Order) {
   EXPECT_EQ(OrderVerdict({3, 2, 1}), Verdict::kReproduced);
   EXPECT_EQ(OrderVerdict({1, 2, 3}), Verdict::kContradicted);
