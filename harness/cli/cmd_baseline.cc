@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
 #include "harness/distribute/cluster.h"
 #include "harness/run_options.h"
@@ -33,8 +34,10 @@ void AddBaseline(CLI::App& app, Action& action) {
   cmd->add_option("--out-dir", o->out_dir, "folder of <dataset>.h5 files")->capture_default_str();
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
   cmd->add_flag("--force", o->force, "replace existing baseline files (the committed ones too)");
-  cmd->callback([&action, o] {
-    action = [o] {
+  const auto plugins = AddPluginOption(cmd);
+  cmd->callback([&action, o, plugins] {
+    action = [o, plugins] {
+      LoadPlugins(*plugins);  // before the names resolve
       // Only an iteration budget: a time budget or a tolerance check makes the final residual
       // depend on the machine, and a baseline must be reproducible. One thread by default for
       // the same reason (parallel reductions change the rounding).

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/plugin_option.h"
 #include "harness/metrics/metrics.h"
 #include "problems/scenarios/rigid/scene.h"
 #include "problems/scenarios/scenarios.h"
@@ -14,8 +15,10 @@ void AddList(CLI::App& app, Action& action) {
   auto what = std::make_shared<std::string>("all");
   cmd->add_option("what", *what, "solvers | scenarios | metrics | all")
       ->check(CLI::IsMember({"solvers", "scenarios", "metrics", "all"}));
-  cmd->callback([&action, what] {
-    action = [what] {
+  const auto plugins = AddPluginOption(cmd);
+  cmd->callback([&action, what, plugins] {
+    action = [what, plugins] {
+      LoadPlugins(*plugins);  // a plug-in's solvers are listed with the built-in ones
       const bool all = *what == "all";
       if (all || *what == "solvers") {
         std::printf("solvers:\n");

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
 #include "harness/distribute/cluster.h"
 #include "harness/inputs.h"
@@ -101,9 +102,11 @@ void AddProfile(CLI::App& app, Action& action) {
   cmd->add_flag("--skip-invalid", o->skip_invalid,
                 "leave out invalid input files (listed in the report) instead of stopping");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
-  cmd->callback([&action, o, tol_opt] {
+  const auto plugins = AddPluginOption(cmd);
+  cmd->callback([&action, o, tol_opt, plugins] {
     const bool tol_given = tol_opt->count() > 0;
-    action = [o, tol_given] {
+    action = [o, tol_given, plugins] {
+      LoadPlugins(*plugins);  // before the names resolve
       const std::vector<double> tols = ParseTols(o->tols, o->tol, tol_given);
       Metric metric = Metric::kRes004;
       try {

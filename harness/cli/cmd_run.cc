@@ -4,10 +4,10 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
 #include "harness/distribute/cluster.h"
 #include "harness/inputs.h"
-#include "harness/plugin.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
 #include "harness/output_path.h"
@@ -17,7 +17,7 @@ namespace ncp::cli {
 void AddRun(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("run", "run solvers on datasets under a budget; results to HDF5");
   struct Opts {
-    std::vector<std::string> datasets, sets, plugins;
+    std::vector<std::string> datasets, sets;
     std::string solvers = "pgs,pj,apgd,admm-full", out = "results/runs/results.h5",
                 tol_metric = "res004", warm = "none", shard;
     int iters = 1000, repeat = 1, threads = 0, trace = 0;
@@ -29,8 +29,6 @@ void AddRun(CLI::App& app, Action& action) {
                   "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)")->required();
   cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
-  cmd->add_option("--plugin", o->plugins,
-                  "shared library that registers solvers (repeatable; docs/adding_a_solver.md)");
   cmd->add_option("-o,--out", o->out, "results file (.h5)")->capture_default_str();
   cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
   cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms, setup included (0: none)");
@@ -48,15 +46,16 @@ void AddRun(CLI::App& app, Action& action) {
                   "run the K-th of N slices of the jobs (K/N), into <out>.shard-K-of-N.h5; "
                   "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
-  cmd->callback([&action, o] {
-    action = [o] {
+  const auto plugins = AddPluginOption(cmd);
+  cmd->callback([&action, o, plugins] {
+    action = [o, plugins] {
       // Every input is checked before the results file is touched.
       RunOptions opt = MakeRunOptions({o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat,
                                        o->threads, o->trace, o->warm});
       opt.shard = ParseShard(o->shard);
       CheckOutputNamed("--out", o->out);
       const std::string out = opt.shard.OutPath(o->out);
-      for (const std::string& path : o->plugins) LoadPlugin(path);  // before the names resolve
+      LoadPlugins(*plugins);  // before the names resolve
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
       // -q hides the progress lines, not the warnings about the inputs.
       const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false);

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
 #include "harness/distribute/cluster.h"
 #include "harness/run_options.h"
@@ -44,8 +45,10 @@ void AddSweep(CLI::App& app, Action& action) {
                   "run the K-th of N slices of the jobs (K/N), into <out>.shard-K-of-N.h5; "
                   "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->s.quiet, "no progress lines");
-  cmd->callback([&action, o] {
-    action = [o] {
+  const auto plugins = AddPluginOption(cmd);
+  cmd->callback([&action, o, plugins] {
+    action = [o, plugins] {
+      LoadPlugins(*plugins);  // before the names resolve
       // Checked as `run` checks its options (no tolerance, no trace, cold starts).
       RunOptions opt = MakeRunOptions(
           {o->iters, o->time_ms, 0.0, "res004", o->repeat, o->threads, 0, "none"});

@@ -21,6 +21,18 @@ cat "$work/err"
 [ "$status" = 2 ]
 grep -q "^ncpbench: error: --plugin = $work/copy.so: solver 'my-solver': already registered" \
   "$work/err"
+# Every command that resolves solver names takes --plugin: list, profile (next to a Siconos
+# solver when built with it), baseline and sweep.
+"$cli" list solvers --plugin "$work/b/my_solver.so" | grep -q "my-solver"
+peer=""
+"$cli" list solvers | grep -q "siconos:nsgs" && peer=",siconos:nsgs"
+"$cli" profile "$work/d.h5" --plugin "$work/b/my_solver.so" -s "my-solver$peer" --iters 100 \
+  -q -o "$work/p.h5" --report "$work/p.md" >/dev/null
+grep -q "| my-solver |" "$work/p.md"
+"$cli" baseline "$work/d.h5" --plugin "$work/b/my_solver.so" -s my-solver,pgs --iters 50 -q \
+  -o "$work/base.h5" >/dev/null
+"$cli" sweep random --param contacts --values 5,10 -n 1 --plugin "$work/b/my_solver.so" \
+  -s my-solver --iters 20 -q -o "$work/s.h5" >/dev/null
 # The same plug-in from Python, when the module is built.
 if [ -d "$build/python/ncpbench" ]; then
   PYTHONPATH="$build/python" /usr/bin/python3 -c "
