@@ -186,6 +186,18 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
                     command, l.claims.size(), l.files.size(),
                     l.skipped ? fmt::format(" ({} other .h5 files in the folders skipped)", l.skipped)
                               : "");
+  // The protocols of this build with no file in the ledger: their claims are missing, not judged.
+  std::vector<std::string> absent;
+  for (const Protocol& p : Protocols()) {
+    bool found = false;
+    for (const LedgerFile& f : l.files) found |= f.protocol == p.id;
+    if (!found) absent.push_back(p.id + (p.runs() ? "" : " (cannot run in this build)"));
+  }
+  if (!absent.empty()) {
+    md += "\nNo results file given for: ";
+    for (std::size_t i = 0; i < absent.size(); ++i) md += (i ? ", " : "") + absent[i];
+    md += "; their claims are not in this ledger.\n";
+  }
   // Counts per paper and verdict.
   std::map<std::string, std::array<int, kVerdicts.size()>> counts;
   std::array<int, kVerdicts.size()> total{};

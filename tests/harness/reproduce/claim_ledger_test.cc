@@ -87,6 +87,7 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   EXPECT_NE(md.find("| 004 | 2 | 0 | 0 | 0 | 2 |"), std::string::npos) << md;
   EXPECT_NE(md.find("1 \\| 2"), std::string::npos) << md;  // a '|' inside a cell is escaped
   EXPECT_NE(md.find("superseded by"), std::string::npos) << md;
+  EXPECT_NE(md.find("No results file given for: 000-table1"), std::string::npos) << md;
   const std::string csv = LedgerCsv(l);
   EXPECT_NE(csv.find("\"s, with a comma\""), std::string::npos) << csv;
   WriteFileAtomically((dir / "claims.csv").string(), csv);
