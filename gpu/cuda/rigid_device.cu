@@ -33,10 +33,12 @@ __device__ void WarpReduce(double& mx, double& sum) {
   }
 }
 
-// Setup: clear the accumulators, C_b per constraint slot, then the factors and the slacks from
-// v̂⁰, λ⁰. `sc` arrives with refactor = 1 and leaves with the factorization's verdict.
+// Setup: clear J's slots and the accumulators, scatter J's columns into the slots, C_b per
+// constraint slot, then the factors and the slacks from v̂⁰, λ⁰. `sc` arrives with refactor = 1
+// and leaves with the scatter's and the factorization's verdicts.
 __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView c, ConstraintView j,
-                                                      Scalars* sc, ChunkScratch* x) {
+                                                      JSource src, Scalars* sc, ChunkScratch* x,
+                                                      int* mismatch) {
   cg::grid_group grid = cg::this_grid();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
   const int nc = c.n, nall = c.n + j.n;
@@ -50,8 +52,13 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
     const ConstraintView& v = q < nc ? c : j;
     const int i = q < nc ? q : q - nc, rows = q < nc ? 3 : 1;
     for (int r = 0; r < 2 * rows; ++r) v.w[r * v.n + i] = v.y[r * v.n + i] = v.z[r * v.n + i] = 0.0;
+    double* J = const_cast<double*>(v.J);  // the layout's own J, filled below
+    for (int r = 0; r < 12 * rows; ++r) J[r * v.n + i] = 0.0;
   }
-  if (tid == 0) *x = ChunkScratch{};
+  if (tid == 0) *x = ChunkScratch{}, *mismatch = 0;
+  grid.sync();
+  for (int q = tid; q < src.cols; q += stride)
+    if (!ScatterColumn(src, c, j, q)) SetFlag(mismatch);
   grid.sync();
   for (int q = tid; q < nall; q += stride)
     for (int slot = 0; slot < 2; ++slot) {
@@ -72,6 +79,7 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
   grid.sync();
   if (tid == 0) {
     sc->factor_failed = __ldcg(&x->factor_failed);
+    sc->j_mismatch = __ldcg(mismatch);
     sc->refactor = 0;
     sc->refactorizations = 1;
   }
@@ -158,6 +166,8 @@ struct DeviceSolver::Impl {
   std::size_t staging_capacity = 0;
   BodyView bodies;
   ConstraintView contacts, joints;
+  JSource source;
+  int* mismatch = nullptr;  // device, in the arena
   Scalars* sc = nullptr;       // device, in the arena
   ChunkScratch* scratch = nullptr;  // device, in the arena
   Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
@@ -181,14 +191,21 @@ struct DeviceSolver::Impl {
   void ReserveInputs(const ConstraintView& h, ConstraintView& d, int nr) {
     d.n = h.n;
     Reserve(d.body, h.body, 2 * h.n);
-    Reserve(d.J, h.J, 2 * nr * 6 * h.n);
     Reserve(d.e, h.e, nr * h.n);
     Reserve(d.type, h.type, h.n);
     Reserve(d.mu, h.mu, h.n), Reserve(d.stiffness, h.stiffness, h.n);
     Reserve(d.damping, h.damping, h.n);
     Reserve(d.lambda, h.lambda, nr * h.n);
   }
+  void ReserveSource(const JSource& h, std::size_t entries) {
+    source.cols = h.cols, source.rows = h.rows;
+    Reserve(source.col_begin, h.col_begin, h.cols + 1);
+    Reserve(source.col_count, h.col_count, h.col_count ? h.cols : 0);
+    Reserve(source.row, h.row, entries), Reserve(source.value, h.value, entries);
+    Reserve(source.dof_place, h.dof_place, h.cols), Reserve(source.row_place, h.row_place, h.rows);
+  }
   void ReserveWork(ConstraintView& d, int nr) {
+    Reserve(d.J, nullptr, 2 * nr * 6 * d.n);
     Reserve(d.w, nullptr, 2 * nr * d.n), Reserve(d.y, nullptr, 2 * nr * d.n);
     Reserve(d.z, nullptr, 2 * nr * d.n);
   }
@@ -271,7 +288,8 @@ DeviceSolver::~DeviceSolver() = default;
 const UploadTimes& DeviceSolver::upload_times() const { return impl_->times; }
 
 std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
-                                 const ConstraintView& hj, Scalars& sc, int threads, int block) {
+                                 const ConstraintView& hj, const JSource& src, Scalars& sc,
+                                 int threads, int block) {
   Impl& m = *impl_;
   if (block < 32 || block > kBlock || block % 32 != 0)
     return "threads per block " + std::to_string(block) + ": needs a multiple of 32 up to " +
@@ -288,6 +306,12 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   m.Reserve(b.b, hb.b, 6 * hb.n), m.Reserve(b.v, hb.v, 6 * hb.n);
   m.ReserveInputs(hc, m.contacts, 3);
   m.ReserveInputs(hj, m.joints, 1);
+  // Entries of J: the last column's end (compressed or not, every entry lies below it).
+  const std::size_t entries = src.cols == 0 ? 0
+                              : src.col_count ? static_cast<std::size_t>(src.col_begin[src.cols - 1]) +
+                                                    src.col_count[src.cols - 1]
+                                              : static_cast<std::size_t>(src.col_begin[src.cols]);
+  m.ReserveSource(src, entries);
   m.Reserve(m.sc, &sc, 1);
   m.upload_bytes = m.arena_bytes;
   m.Reserve(b.C, nullptr, kTri * hb.n), m.Reserve(b.L, nullptr, kTri * hb.n);
@@ -295,7 +319,7 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   m.Reserve(b.hold, nullptr, 6 * hb.n), m.Reserve(b.gold, nullptr, 6 * hb.n);
   m.ReserveWork(m.contacts, 3);
   m.ReserveWork(m.joints, 1);
-  m.Reserve(m.scratch, nullptr, 1);
+  m.Reserve(m.scratch, nullptr, 1), m.Reserve(m.mismatch, nullptr, 1);
   if (std::string err = m.Commit(); !err.empty()) return err;
   m.times.pack_ms = Ms(t0, std::chrono::steady_clock::now());
   m.times.bytes = static_cast<double>(m.upload_bytes);
@@ -305,10 +329,10 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
                                           cudaMemcpyHostToDevice, m.stream), "cudaMemcpyAsync");
   cudaEventRecord(m.marks[1], m.stream);
   if (err.empty()) {
-    void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.sc, &m.scratch};
+    void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.source, &m.sc, &m.scratch, &m.mismatch};
     const int elements = std::max(hb.n, hc.n + hj.n);
     m.iterate_grid = m.Blocks(elements, m.iterate_blocks);
-    const int blocks = m.Blocks(elements, m.setup_blocks);
+    const int blocks = m.Blocks(std::max(elements, src.cols), m.setup_blocks);
     err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(SetupKernel), blocks,
                                             m.block, args, 0, m.stream), "setup launch");
   }

@@ -52,11 +52,15 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
   sc_ = InitialScalars(p, s);
   layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const int block = kBlockThreads[s.GetInt("block")];
-  if (std::string err = ws_->dev.Upload(lay.Bodies(), lay.contacts.View(), lay.joints.View(), sc_,
-                                        threads_, block);
+  if (std::string err = ws_->dev.Upload(lay.Bodies(), lay.contacts.View(), lay.joints.View(),
+                                        lay.Source(p), sc_, threads_, block);
       !err.empty()) {
     message_ = err;
     return Status::kFailed;
+  }
+  if (sc_.j_mismatch) {
+    message_ = "J has a nonzero in a row of a constraint whose structure blocks do not name its body";
+    return Status::kNotApplicable;
   }
   if (sc_.factor_failed) {
     message_ = "A_b + beta sum J^T J: not positive definite (factorization failed)";

@@ -52,67 +52,21 @@ void Zeroed(std::vector<T>& v, std::size_t n, bool par, int threads) {
   for (std::ptrdiff_t k = 0; k < count; ++k) v[k] = T{};
 }
 
-// Error codes of the parallel passes, smallest index first: 2 × index + kind.
-enum BadConstraint { kThreeBodies = 0, kNoBody = 1 };
-
-// Fills a set's per-constraint arrays, kTile set indices at a time: each constraint's blocks are
-// summed per body into two local slots (the lower body first, as the slacks of SubAdmmSolver),
-// then the tile is written row by row. J's rows lie n doubles apart, a power of two apart in
-// cache sets for many n: written constraint by constraint they would evict each other.
-// Returns the smallest bad code (BadConstraint), 2 × num_constraints when none.
-constexpr int kTile = 8;
-
-template <int NR>
-int FillSet(const ContactProblem& p, const std::vector<int>& begin, const std::vector<int>& order,
-            const std::vector<int>& of_set, RigidSet& s, bool par, int threads) {
-  const Structure& st = p.structure;
-  const int n = s.n, tiles = (n + kTile - 1) / kTile;
-  constexpr int kRow = NR * 6;
-  int bad = 2 * p.num_constraints();
-#pragma omp parallel for schedule(static) reduction(min : bad) num_threads(threads) if (par)
-  for (int t = 0; t < tiles; ++t) {
-    const int k0 = t * kTile, width = std::min(kTile, n - k0);
-    double J[kTile][2 * kRow] = {};
-    int body[kTile][2];
-    for (int kk = 0; kk < width; ++kk) {
-      const int i = of_set[k0 + kk];
-      int* sb = body[kk];
-      sb[0] = sb[1] = -1;
-      for (int o = begin[i]; o < begin[i + 1]; ++o) {
-        const Structure::Block& blk = st.blocks[order[o]];
-        const int j = st.bodies[blk.body].subsystem;
-        int sl = 0;
-        while (sl < 2 && sb[sl] >= 0 && sb[sl] != j) ++sl;
-        if (sl == 2) {
-          bad = std::min(bad, 2 * i + kThreeBodies);
-          break;
-        }
-        sb[sl] = j;
-        const int rows = std::min<int>(static_cast<int>(blk.jacobian.rows()), NR);
-        for (int r = 0; r < rows; ++r)
-          for (int col = 0; col < 6; ++col) J[kk][sl * kRow + 6 * r + col] += blk.jacobian(r, col);
-      }
-      if (sb[0] < 0) bad = std::min(bad, 2 * i + kNoBody);
-      if (sb[1] >= 0 && sb[1] < sb[0]) {
-        std::swap(sb[0], sb[1]);
-        for (int q = 0; q < kRow; ++q) std::swap(J[kk][q], J[kk][kRow + q]);
-      }
-      const Constraint& c = p.constraints[i];
-      const int k = k0 + kk;
-      s.row[k] = c.row, s.type[k] = static_cast<unsigned char>(c.type);
-      s.mu[k] = c.mu, s.stiffness[k] = c.stiffness, s.damping[k] = c.damping;
+// Fills a set's per-constraint arrays and the places of its rows (JSource::row_place).
+void FillSet(const ContactProblem& p, const std::vector<int>& of_set, int set, RigidSet& s,
+             std::vector<int>& row_place, bool par, int threads) {
+  const int n = s.n, nr = s.nr;
+#pragma omp parallel for schedule(static) num_threads(threads) if (par)
+  for (int k = 0; k < n; ++k) {
+    const Constraint& c = p.constraints[of_set[k]];
+    s.row[k] = c.row, s.type[k] = static_cast<unsigned char>(c.type);
+    s.mu[k] = c.mu, s.stiffness[k] = c.stiffness, s.damping[k] = c.damping;
+    for (int r = 0; r < nr; ++r) {
+      s.e[r * n + k] = p.e[c.row + r];
+      s.lambda[r * n + k] = 0.0;
+      row_place[c.row + r] = RowPlace(k, set, r);
     }
-    for (int sl = 0; sl < 2; ++sl)
-      for (int kk = 0; kk < width; ++kk) s.body[sl * n + k0 + kk] = body[kk][sl];
-    for (int q = 0; q < 2 * kRow; ++q)
-      for (int kk = 0; kk < width; ++kk) s.J[q * n + k0 + kk] = J[kk][q];
-    for (int r = 0; r < NR; ++r)
-      for (int kk = 0; kk < width; ++kk) {
-        s.e[r * n + k0 + kk] = p.e[s.row[k0 + kk] + r];
-        s.lambda[r * n + k0 + kk] = 0.0;
-      }
   }
-  return bad;
 }
 }  // namespace
 
@@ -125,6 +79,9 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
     return fmt::format("{} bodies in {} subsystems: needs one rigid body per subsystem",
                        st.bodies.size(), nsub);
   const int nb = nsub, nc = p.num_constraints();
+  if (p.J.rows() != p.num_rows() || p.J.cols() != p.num_dofs() || p.e.size() != p.num_rows())
+    return fmt::format("J is {} x {} and e has {} rows: needs {} x {} and {} (rows x dofs)",
+                       p.J.rows(), p.J.cols(), p.e.size(), p.num_rows(), p.num_dofs(), p.num_rows());
   // Threads pay off from a few thousand constraints (a 2000-cube step has about 10000).
   const bool par = opt.threads > 1 && nc >= 2048;
   const int threads = std::max(1, opt.threads);
@@ -140,10 +97,6 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
     const Structure::Subsystem& sub = st.subsystems[body.subsystem];
     if (sub.dof_count != 6 || body_of_sub[body.subsystem] >= 0)
       return fmt::format("subsystem {}: needs exactly one 6-dof rigid body", body.subsystem);
-    // Scenes compute J_b = X(T_b⁻¹ T_b) S, the identity up to rounding: J_b = I is taken as exact.
-    if (body.jacobian.rows() != 6 || body.jacobian.cols() != 6 ||
-        !((body.jacobian - Eigen::Matrix<double, 6, 6>::Identity()).cwiseAbs().maxCoeff() <= 1e-12))
-      return fmt::format("body {}: its Jacobian J_b is not the identity (not a free rigid body)", k);
     body_of_sub[body.subsystem] = k;
   }
   // Bodies in subsystem order (the order of SubAdmmSolver for one body per subsystem).
@@ -201,48 +154,83 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
   for (std::vector<double>* a : {&out.C, &out.L}) Zeroed(*a, opt.host_work ? kTri * nb : 0, par, threads);
   for (std::vector<double>* a : {&out.g, &out.h, &out.hold, &out.gold}) Zeroed(*a, work, par, threads);
 
-  // Each constraint goes to the set of its row count, at the next index of that set; its blocks
-  // are listed together (a counting sort by constraint), so constraints fill in parallel.
-  std::vector<int>& begin = out.scratch_block_begin;
-  std::vector<int>& order = out.scratch_block_order;
+  // Each constraint goes to the set of its row count, at the next index of that set.
   out.scratch_contact_of.clear(), out.scratch_joint_of.clear();
-  for (int i = 0; i < nc; ++i)
-    (p.constraints[i].rows() == 3 ? out.scratch_contact_of : out.scratch_joint_of).push_back(i);
+  for (int i = 0; i < nc; ++i) {
+    const int rows = p.constraints[i].rows();
+    if (rows == 2)
+      return fmt::format("constraint {}: {} (2 rows) has no rigid-layout operator", i,
+                         ToString(p.constraints[i].type));
+    (rows == 3 ? out.scratch_contact_of : out.scratch_joint_of).push_back(i);
+  }
   out.contacts.n = static_cast<int>(out.scratch_contact_of.size());
   out.joints.n = static_cast<int>(out.scratch_joint_of.size());
-  begin.assign(nc + 1, 0);
+  out.row_place.assign(p.num_rows(), -1);
+  for (RigidSet* s : {&out.contacts, &out.joints}) {
+    const int n = s->n, nr = s->nr;
+    s->row.resize(n), s->type.resize(n), s->e.resize(nr * n);
+    s->body.assign(2 * n, -1);
+    s->mu.resize(n), s->stiffness.resize(n), s->damping.resize(n);
+    s->lambda.resize(nr * n);
+    for (std::vector<double>* a : {&s->w, &s->y, &s->z}) Zeroed(*a, opt.host_work ? 2 * nr * n : 0, par, threads);
+    const bool contacts = s == &out.contacts;
+    FillSet(p, contacts ? out.scratch_contact_of : out.scratch_joint_of, contacts ? 0 : 1, *s,
+            out.row_place, par, threads);
+  }
+  // The bodies of each constraint from the structure's blocks, the lower body in slot 0 (as the
+  // slacks of SubAdmmSolver); J's values come from J itself (ScatterColumn).
   const int nblocks = static_cast<int>(st.blocks.size());
   for (int k = 0; k < nblocks; ++k) {
     const Structure::Block& blk = st.blocks[k];
     if (blk.constraint < 0 || blk.constraint >= nc || blk.body < 0 || blk.body >= nb)
       return fmt::format("block {}: constraint {} of {}, body {} of {}: out of range", k,
                          blk.constraint, nc, blk.body, nb);
-    ++begin[blk.constraint + 1];
+    const int place = out.row_place[p.constraints[blk.constraint].row];
+    RigidSet& s = (place & 4) ? out.joints : out.contacts;
+    int* slot = &s.body[place >> 3];
+    const int j = st.bodies[blk.body].subsystem;
+    if (slot[0] == j || slot[s.n] == j) continue;
+    if (slot[s.n] >= 0)
+      return fmt::format("constraint {}: more than two bodies; at most two per constraint",
+                         blk.constraint);
+    slot[slot[0] < 0 ? 0 : s.n] = j;
   }
-  for (int i = 0; i < nc; ++i) begin[i + 1] += begin[i];
-  order.resize(nblocks);
-  for (int k = 0; k < nblocks; ++k) order[begin[st.blocks[k].constraint]++] = k;
-  for (int i = nc; i > 0; --i) begin[i] = begin[i - 1];  // back to each constraint's first block
-  begin[0] = 0;
-  int bad = 2 * nc;
-  for (RigidSet* s : {&out.contacts, &out.joints}) {
-    const int n = s->n, nr = s->nr;
-    s->row.resize(n), s->body.resize(2 * n), s->type.resize(n);
-    s->J.resize(2 * nr * 6 * n), s->e.resize(nr * n);
-    s->mu.resize(n), s->stiffness.resize(n), s->damping.resize(n);
-    s->lambda.resize(nr * n);
-    for (std::vector<double>* a : {&s->w, &s->y, &s->z}) Zeroed(*a, opt.host_work ? 2 * nr * n : 0, par, threads);
-    const std::vector<int>& of_set = s == &out.contacts ? out.scratch_contact_of : out.scratch_joint_of;
-    if (nr == 3)
-      bad = std::min(bad, FillSet<3>(p, begin, order, of_set, *s, par, threads));
-    else
-      bad = std::min(bad, FillSet<1>(p, begin, order, of_set, *s, par, threads));
+  for (RigidSet* s : {&out.contacts, &out.joints})
+    for (int k = 0; k < s->n; ++k) {
+      if (s->body[k] < 0)
+        return fmt::format("constraint {}: no body carries it",
+                           (s == &out.contacts ? out.scratch_contact_of : out.scratch_joint_of)[k]);
+      if (s->body[s->n + k] >= 0 && s->body[s->n + k] < s->body[k])
+        std::swap(s->body[k], s->body[s->n + k]);
+    }
+  out.dof_place.resize(p.num_dofs());
+  for (int j = 0; j < nb; ++j)
+    for (int d = 0; d < 6; ++d) out.dof_place[out.dof_begin[j] + d] = 6 * j + d;
+  if (!opt.host_work) {  // the device scatters J itself
+    out.contacts.J.clear(), out.joints.J.clear();
+    return {};
   }
-  if (bad < 2 * nc)
-    return bad % 2 == kThreeBodies
-               ? fmt::format("constraint {}: more than two bodies; at most two per constraint", bad / 2)
-               : fmt::format("constraint {}: no body carries it", bad / 2);
+  for (RigidSet* s : {&out.contacts, &out.joints}) Zeroed(s->J, 2 * s->nr * 6 * s->n, par, threads);
+  const JSource src = out.Source(p);
+  const ConstraintView cv = out.contacts.View(), jv = out.joints.View();
+  int bad_j = src.cols;
+#pragma omp parallel for schedule(static) reduction(min : bad_j) num_threads(threads) if (par)
+  for (int col = 0; col < src.cols; ++col)
+    if (!ScatterColumn(src, cv, jv, col)) bad_j = std::min(bad_j, col);
+  if (bad_j < src.cols)
+    return fmt::format("J column {}: a nonzero in a row of a constraint whose structure blocks do "
+                       "not name body {}",
+                       bad_j, out.dof_place[bad_j] / 6);
   return {};
+}
+
+JSource RigidLayout::Source(const ContactProblem& p) const {
+  JSource s;
+  s.cols = static_cast<int>(dof_place.size()), s.rows = static_cast<int>(row_place.size());
+  s.col_begin = p.J.outerIndexPtr(), s.col_count = p.J.innerNonZeroPtr();
+  s.row = p.J.innerIndexPtr(), s.value = p.J.valuePtr();
+  s.dof_place = dof_place.data(), s.row_place = row_place.data();
+  return s;
 }
 
 std::vector<std::pair<std::string, double>> RigidInfo(const Scalars& sc, const RigidLayout& lay) {

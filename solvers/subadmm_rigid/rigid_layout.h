@@ -30,11 +30,13 @@ struct RigidLayout {
   std::vector<double> mass, A;  // one of them: see BodyView
   std::vector<double> C, L, b, v, g, h, hold, gold;
   RigidSet contacts{3}, joints{1};
-  // Of the build: body per subsystem and per dof, the constraints of each set in order, and the
-  // blocks grouped by constraint (offsets, indices).
+  // Places of J's dofs and rows in the layout (JSource).
+  std::vector<int> dof_place, row_place;
+  // Of the build: body per subsystem and per dof, the constraints of each set in order.
   std::vector<int> scratch_body_of_sub, scratch_sub_of_dof, scratch_contact_of, scratch_joint_of;
-  std::vector<int> scratch_block_begin, scratch_block_order;
   BodyView Bodies();
+  // The problem's J with this layout's places (the problem must outlive the view).
+  JSource Source(const ContactProblem& p) const;
   // Scatter/gather between the problem's (v, λ) and the layout.
   void SetState(const Vec& v0, const Vec& lambda0);
   void GetState(Vec& v_out, Vec& lambda_out) const;
@@ -43,7 +45,8 @@ struct RigidLayout {
 struct LayoutOptions {
   // OpenMP threads of the per-body and per-constraint passes (used from 2048 constraints).
   int threads = 1;
-  // false: leave C, L, g, h, hold and the slacks w, y, z empty (the device clears its own).
+  // false: leave J, C, L, g, h, hold and the slacks w, y, z empty: the device scatters J from
+  // the problem's (ScatterColumn) and clears its own work arrays.
   bool host_work = true;
 };
 

@@ -134,6 +134,52 @@ struct ConstraintView {
   double* z = nullptr;                  // 2 × NR × n
 };
 
+// J of the problem in compressed columns, the source of the constraints' J_{i,b}: each dof's
+// place (6 × body + dof within the body) and each row's (set index k, set, row within the
+// constraint: k · 8 + set · 4 + r, set 0 = contacts, 1 = joints; −1: no constraint's row).
+struct JSource {
+  int cols = 0, rows = 0;
+  const int* col_begin = nullptr;  // cols + 1
+  const int* col_count = nullptr;  // cols, or null when J is compressed (begin[c+1] − begin[c])
+  const int* row = nullptr;        // per entry
+  const double* value = nullptr;   // per entry
+  const int* dof_place = nullptr;  // cols
+  const int* row_place = nullptr;  // rows of J
+};
+NCP_HD int RowPlace(int k, int set, int r) { return k * 8 + set * 4 + r; }
+
+// Scatters column `col` of J into the slots of the constraints it meets (the sets' J, cleared
+// before): entry (row, col) goes to slot s of constraint k where the slot's body owns col. Each
+// entry has its own place, so columns scatter in any order, in parallel. Returns false when a
+// nonzero entry's body is neither of its constraint's (J and the structure's blocks disagree).
+NCP_HD bool ScatterColumn(const JSource& src, const ConstraintView& contacts,
+                          const ConstraintView& joints, int col) {
+  const int begin = src.col_begin[col];
+  const int end = src.col_count ? begin + src.col_count[col] : src.col_begin[col + 1];
+  const int body = src.dof_place[col] / 6, d = src.dof_place[col] % 6;
+  bool ok = true;
+  for (int o = begin; o < end; ++o) {
+    const double x = src.value[o];
+    const int place = src.row_place[src.row[o]];
+    if (x == 0.0) continue;
+    if (place < 0) {
+      ok = false;
+      continue;
+    }
+    const int k = place >> 3, r = place & 3;
+    const ConstraintView& c = (place & 4) ? joints : contacts;
+    const int nr = (place & 4) ? 1 : 3;
+    const int s = c.body[k] == body ? 0 : (c.body[c.n + k] == body ? 1 : -1);
+    if (s < 0) {
+      ok = false;
+      continue;
+    }
+    // The layout's own J, built here before any step reads it.
+    const_cast<double*>(c.J)[(s * nr * 6 + 6 * r + d) * c.n + k] = x;
+  }
+  return ok;
+}
+
 // Scalars resident with the data (on the device for the GPU solver): β, the adaptive rule's
 // state, this iteration's reductions and the last iteration's results.
 struct Scalars {
@@ -142,6 +188,7 @@ struct Scalars {
   int spacing = 1, next_change = 1, last_dir = 0;  // the back-off of PenaltyAdapter
   int iter = 0, refactor = 1, refactorizations = 0;
   int nonfinite = 0, factor_failed = 0;
+  int j_mismatch = 0;  // setup: a nonzero of J outside its constraint's bodies (ScatterColumn)
   unsigned long long tp2_bits = 0, td_bits = 0;  // running max of ‖J v̂ − z‖², θ_d,b
   double ty = 0.0;                               // running Σ ‖Δy‖² (000:22)
   double theta_p = 0.0, theta_d = 0.0, theta_y = 0.0;

@@ -1,5 +1,6 @@
 // The per-element functions of solvers/subadmm_rigid/rigid_math.h, the CPU path `subadmm-rigid-cpu` against the CPU
 // `subadmm` iteration by iteration, and (with CUDA and a device) `subadmm-gpu` against the CPU path.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -8,6 +9,7 @@
 #include <ostream>
 #include <cstring>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "harness/simulate.h"
@@ -250,8 +252,61 @@ TEST(RigidLayout, ParallelBuildEqualsSequential) {
   EXPECT_EQ(seq.hold, par.hold);
   EXPECT_EQ(seq.gold, par.gold);
   ASSERT_EQ(gpu::BuildRigidLayout(big, par, {.threads = 2, .host_work = false}), "");
-  EXPECT_EQ(par.contacts.J, seq.contacts.J);
-  EXPECT_TRUE(par.C.empty() && par.gold.empty() && par.contacts.w.empty());
+  EXPECT_EQ(par.contacts.body, seq.contacts.body);
+  EXPECT_EQ(par.row_place, seq.row_place);
+  EXPECT_EQ(par.dof_place, seq.dof_place);
+  EXPECT_TRUE(par.C.empty() && par.gold.empty() && par.contacts.w.empty() && par.contacts.J.empty());
+}
+
+// The slots' J_{i,b} are J's own entries, each in its place: J rebuilt from the layout (slot by
+// slot, row by row) equals the problem's J exactly, whether J's storage is compressed or not.
+TEST(RigidLayout, SlotsHoldJExactly) {
+  for (const ContactProblem& p0 : {SceneFrame("vertical_stacks", "stacks=4", 40), Manufactured(44)}) {
+    for (bool compressed : {true, false}) {
+      ContactProblem p = p0;
+      if (!compressed) p.J.uncompress();
+      gpu::RigidLayout lay;
+      ASSERT_EQ(gpu::BuildRigidLayout(p, lay), "");
+      std::vector<Eigen::Triplet<double>> t;
+      for (const gpu::RigidSet* s : {&lay.contacts, &lay.joints})
+        for (int k = 0; k < s->n; ++k)
+          for (int sl = 0; sl < 2; ++sl) {
+            const int b = s->body[sl * s->n + k];
+            if (b < 0) continue;
+            for (int r = 0; r < s->nr; ++r)
+              for (int d = 0; d < 6; ++d)
+                t.emplace_back(s->row[k] + r, lay.dof_begin[b] + d,
+                               s->J[(sl * s->nr * 6 + 6 * r + d) * s->n + k]);
+          }
+      SpMat back(p.num_rows(), p.num_dofs());
+      back.setFromTriplets(t.begin(), t.end());
+      const SpMat diff = (back - p0.J).pruned();
+      EXPECT_EQ(diff.nonZeros(), 0) << p0.meta.name << " compressed " << compressed;
+    }
+  }
+}
+
+// A nonzero of J in the columns of a body that none of its constraint's blocks names: J and the
+// structure disagree. `col` is the column given the entry.
+ContactProblem JOutsideTheBlocks(int& col) {
+  ContactProblem p = SceneFrame("sliding_cubes", "cubes=9", 4);
+  std::set<int> bodies;
+  for (const auto& blk : p.structure.blocks)
+    if (blk.constraint == 0) bodies.insert(p.structure.bodies[blk.body].subsystem);
+  int other = 0;
+  while (bodies.count(other)) ++other;
+  col = p.structure.subsystems[other].dof_begin;
+  p.J.coeffRef(p.constraints[0].row, col) = 0.5;
+  return p;
+}
+
+// The layout says where instead of dropping the entry.
+TEST(RigidLayout, JOutsideTheBlocksIsRefused) {
+  int col = 0;
+  const ContactProblem p = JOutsideTheBlocks(col);
+  gpu::RigidLayout lay;
+  const std::string why = gpu::BuildRigidLayout(p, lay);
+  EXPECT_NE(why.find(fmt::format("J column {}", col)), std::string::npos) << why;
 }
 
 // A structure whose block names a constraint or body that does not exist is refused with both
@@ -474,6 +529,18 @@ TEST(SubAdmmGpu, ChunkEqualsSingleIterations) {
     EXPECT_LE(Rel(lb, la), 1e-9);
     EXPECT_EQ(InfoValue(*single, "refactorizations"), InfoValue(*chunk, "refactorizations"));
   }
+}
+
+// The device scatters J itself: the same disagreement makes subadmm-gpu not applicable.
+TEST(SubAdmmGpu, JOutsideTheBlocksIsNotApplicable) {
+  std::string why;
+  if (!GpuAvailable(why)) GTEST_SKIP() << why;
+  int col = 0;
+  const ContactProblem p = JOutsideTheBlocks(col);
+  const SolverEntry& e = FindSolver("subadmm-gpu");
+  auto s = e.make();
+  EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {}), nullptr), Status::kNotApplicable);
+  EXPECT_NE(s->message().find("structure blocks"), std::string::npos) << s->message();
 }
 
 // A chunk stops after the iteration that produced a non-finite value, as single calls do.
