@@ -91,60 +91,69 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
   out.dof_begin.assign(nb, 0);
   std::vector<int>& body_of_sub = out.scratch_body_of_sub;
   std::vector<int>& sub_of_dof = out.scratch_sub_of_dof;
-  body_of_sub.assign(nb, -1), sub_of_dof.assign(p.num_dofs(), -1);
+  std::vector<int>& sub_of_body = out.scratch_sub_of_body;
+  body_of_sub.assign(nb, -1), sub_of_dof.assign(p.num_dofs(), -1), sub_of_body.resize(nb);
   for (int k = 0; k < nb; ++k) {
     const Structure::Body& body = st.bodies[k];
     const Structure::Subsystem& sub = st.subsystems[body.subsystem];
     if (sub.dof_count != 6 || body_of_sub[body.subsystem] >= 0)
       return fmt::format("subsystem {}: needs exactly one 6-dof rigid body", body.subsystem);
     body_of_sub[body.subsystem] = k;
+    sub_of_body[k] = body.subsystem;
   }
   // Bodies in subsystem order (the order of SubAdmmSolver for one body per subsystem).
   for (int j = 0; j < nb; ++j) {
     out.dof_begin[j] = st.subsystems[j].dof_begin;
     for (int d = 0; d < 6; ++d) sub_of_dof[out.dof_begin[j] + d] = j;
   }
-  // A_b from A's columns, body by body; the first off-block entry (smallest column) is reported.
-  Zeroed(out.A, static_cast<std::size_t>(kTri) * nb, par, threads);
-  int bad_column = p.num_dofs(), bad_row = 0;
-#pragma omp parallel for schedule(static) reduction(min : bad_column) num_threads(threads) if (par)
-  for (int j = 0; j < nb; ++j)
-    for (int d = 0; d < 6; ++d) {
-      const int c = out.dof_begin[j] + d;
-      for (SpMat::InnerIterator it(p.A, c); it; ++it) {
-        if (it.value() == 0.0) continue;
-        if (sub_of_dof[it.row()] != j) {
-          bad_column = std::min(bad_column, c);
-          continue;
-        }
-        const int r = it.row() - out.dof_begin[j];
-        if (r >= d) out.A[Tri(r, d) * nb + j] = it.value();
-      }
-    }
-  if (bad_column < p.num_dofs()) {
-    for (SpMat::InnerIterator it(p.A, bad_column); it; ++it)
-      if (it.value() != 0.0 && sub_of_dof[it.row()] != sub_of_dof[bad_column]) {
-        bad_row = static_cast<int>(it.row());
-        break;
-      }
-    return fmt::format("A({},{}) couples two bodies: needs a block-diagonal A", bad_row, bad_column);
-  }
-  // The paper's 4-number form when every A_b is diag(m, m, m, Ixx, Iyy, Izz) exactly.
+  // The paper's 4-number form when every A_b is diag(m, m, m, Ixx, Iyy, Izz) exactly (one pass
+  // over A's columns), else the packed triangles.
+  out.mass.resize(4 * nb);
   bool diagonal = true;
   for (int j = 0; j < nb && diagonal; ++j) {
-    for (int r = 0; r < 6; ++r)
-      for (int col = 0; col < r; ++col) diagonal = diagonal && out.A[Tri(r, col) * nb + j] == 0.0;
-    const double m = out.A[Tri(0, 0) * nb + j];
-    diagonal = diagonal && out.A[Tri(1, 1) * nb + j] == m && out.A[Tri(2, 2) * nb + j] == m;
-  }
-  out.mass.clear();
-  if (diagonal) {
-    out.mass.resize(4 * nb);
-    for (int j = 0; j < nb; ++j) {
-      out.mass[j] = out.A[Tri(0, 0) * nb + j];
-      for (int k = 0; k < 3; ++k) out.mass[(1 + k) * nb + j] = out.A[Tri(3 + k, 3 + k) * nb + j];
+    double dd[6];
+    for (int d = 0; d < 6; ++d) {
+      const int c = out.dof_begin[j] + d;
+      dd[d] = 0.0;
+      for (SpMat::InnerIterator it(p.A, c); it; ++it)
+        if (it.row() == c)
+          dd[d] = it.value();
+        else if (it.value() != 0.0)
+          diagonal = false;
     }
+    diagonal = diagonal && dd[1] == dd[0] && dd[2] == dd[0];
+    out.mass[j] = dd[0];
+    for (int k = 0; k < 3; ++k) out.mass[(1 + k) * nb + j] = dd[3 + k];
+  }
+  if (diagonal) {
     out.A.clear();
+  } else {
+    out.mass.clear();
+    // A_b from A's columns, body by body; the first off-block entry (smallest column) is reported.
+    Zeroed(out.A, static_cast<std::size_t>(kTri) * nb, par, threads);
+    int bad_column = p.num_dofs(), bad_row = 0;
+#pragma omp parallel for schedule(static) reduction(min : bad_column) num_threads(threads) if (par)
+    for (int j = 0; j < nb; ++j)
+      for (int d = 0; d < 6; ++d) {
+        const int c = out.dof_begin[j] + d;
+        for (SpMat::InnerIterator it(p.A, c); it; ++it) {
+          if (it.value() == 0.0) continue;
+          if (sub_of_dof[it.row()] != j) {
+            bad_column = std::min(bad_column, c);
+            continue;
+          }
+          const int r = it.row() - out.dof_begin[j];
+          if (r >= d) out.A[Tri(r, d) * nb + j] = it.value();
+        }
+      }
+    if (bad_column < p.num_dofs()) {
+      for (SpMat::InnerIterator it(p.A, bad_column); it; ++it)
+        if (it.value() != 0.0 && sub_of_dof[it.row()] != sub_of_dof[bad_column]) {
+          bad_row = static_cast<int>(it.row());
+          break;
+        }
+      return fmt::format("A({},{}) couples two bodies: needs a block-diagonal A", bad_row, bad_column);
+    }
   }
   out.b.resize(6 * nb);
   for (int j = 0; j < nb; ++j)
@@ -188,7 +197,7 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
     const int place = out.row_place[p.constraints[blk.constraint].row];
     RigidSet& s = (place & 4) ? out.joints : out.contacts;
     int* slot = &s.body[place >> 3];
-    const int j = st.bodies[blk.body].subsystem;
+    const int j = sub_of_body[blk.body];  // not the Body itself: a few hundred bytes apart
     if (slot[0] == j || slot[s.n] == j) continue;
     if (slot[s.n] >= 0)
       return fmt::format("constraint {}: more than two bodies; at most two per constraint",
@@ -224,11 +233,16 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
   return {};
 }
 
-JSource RigidLayout::Source(const ContactProblem& p) const {
+JSource JEntries(const SpMat& J) {
   JSource s;
-  s.cols = static_cast<int>(dof_place.size()), s.rows = static_cast<int>(row_place.size());
-  s.col_begin = p.J.outerIndexPtr(), s.col_count = p.J.innerNonZeroPtr();
-  s.row = p.J.innerIndexPtr(), s.value = p.J.valuePtr();
+  s.cols = static_cast<int>(J.cols()), s.rows = static_cast<int>(J.rows());
+  s.col_begin = J.outerIndexPtr(), s.col_count = J.innerNonZeroPtr();
+  s.row = J.innerIndexPtr(), s.value = J.valuePtr();
+  return s;
+}
+
+JSource RigidLayout::Source(const ContactProblem& p) const {
+  JSource s = JEntries(p.J);  // its sizes checked against the places by BuildRigidLayout
   s.dof_place = dof_place.data(), s.row_place = row_place.data();
   return s;
 }

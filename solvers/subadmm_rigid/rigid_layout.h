@@ -32,8 +32,10 @@ struct RigidLayout {
   RigidSet contacts{3}, joints{1};
   // Places of J's dofs and rows in the layout (JSource).
   std::vector<int> dof_place, row_place;
-  // Of the build: body per subsystem and per dof, the constraints of each set in order.
-  std::vector<int> scratch_body_of_sub, scratch_sub_of_dof, scratch_contact_of, scratch_joint_of;
+  // Of the build: body per subsystem, subsystem per body and per dof, the constraints of each
+  // set in order.
+  std::vector<int> scratch_body_of_sub, scratch_sub_of_body, scratch_sub_of_dof;
+  std::vector<int> scratch_contact_of, scratch_joint_of;
   BodyView Bodies();
   // The problem's J with this layout's places (the problem must outlive the view).
   JSource Source(const ContactProblem& p) const;
@@ -41,6 +43,9 @@ struct RigidLayout {
   void SetState(const Vec& v0, const Vec& lambda0);
   void GetState(Vec& v_out, Vec& lambda_out) const;
 };
+
+// J's entries (compressed columns) as a JSource without places (RigidLayout::Source adds them).
+JSource JEntries(const SpMat& J);
 
 struct LayoutOptions {
   // OpenMP threads of the per-body and per-constraint passes (used from 2048 constraints).
