@@ -147,9 +147,10 @@ std::string CudaDeviceName() {
   return name;
 }
 
-// Device arrays in one allocation, filled from one pinned staging buffer by one copy. The arrays
-// with host contents come first, so that the copy is one range; the rest is cleared on the device.
-struct Arena {
+struct DeviceSolver::Impl {
+  // Every array of the layout and the scalars live in one device allocation. The arrays with
+  // host contents come first, so that one copy from one pinned staging buffer fills them; the
+  // rest (C, L, accumulators, slacks, scratch) is cleared by the setup kernel.
   struct Piece {
     void* dst;         // address of the view's pointer, set by Commit
     const void* host;  // contents, or null (cleared on the device)
@@ -157,96 +158,56 @@ struct Arena {
   };
   std::vector<Piece> pieces;
   std::vector<HostCopy> copies, parts;  // of the pack
-  std::size_t bytes = 0, upload_bytes = 0;
-  void* device = nullptr;
-  std::size_t capacity = 0;
+  int pack_threads = 1;
+  std::size_t arena_bytes = 0, upload_bytes = 0;
+  void* arena = nullptr;
+  std::size_t arena_capacity = 0;
   unsigned char* staging = nullptr;  // pinned
   std::size_t staging_capacity = 0;
+  BodyView bodies;
+  ConstraintView contacts, joints;
+  JSource source;
+  int* mismatch = nullptr;  // device, in the arena
+  Scalars* sc = nullptr;       // device, in the arena
+  ChunkScratch* scratch = nullptr;  // device, in the arena
+  Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
+  cudaStream_t stream = nullptr;
+  cudaEvent_t marks[3] = {};  // before the copy, after it, after the setup kernel
+  int block = 0;                             // threads per block of the occupancy below
+  int setup_blocks = 0, iterate_blocks = 0;  // co-resident blocks of each kernel
+  int iterate_grid = 1;                      // this problem's blocks of IterateKernel
+  UploadTimes times;
 
-  void Clear() { pieces.clear(), bytes = 0; }
   template <typename P>
   void Reserve(P& dst, const void* host, std::size_t count) {
     using T = std::remove_pointer_t<P>;
     dst = nullptr;
     if (count == 0) return;
     constexpr std::size_t kAlign = 256;  // cudaMalloc's own alignment, for every array
-    const std::size_t offset = (bytes + kAlign - 1) / kAlign * kAlign;
+    const std::size_t offset = (arena_bytes + kAlign - 1) / kAlign * kAlign;
     pieces.push_back({static_cast<void*>(&dst), host, offset, count * sizeof(T)});
-    bytes = offset + count * sizeof(T);
+    arena_bytes = offset + count * sizeof(T);
   }
-  void EndOfUpload() { upload_bytes = bytes; }
-
-  // Grows the device memory and the pinned staging to this problem's size (a quarter more, so a
-  // scene whose contacts vary from step to step settles on one size), then points the views
-  // into the device memory and packs the host contents into the staging buffer.
-  std::string Commit(int threads) {
-    if (bytes > capacity) {
-      if (device) cudaFree(device), device = nullptr, capacity = 0;
-      const std::size_t want = bytes + bytes / 4;
-      if (std::string err = Check(cudaMalloc(&device, want), "cudaMalloc"); !err.empty()) return err;
-      capacity = want;
-    }
-    if (upload_bytes > staging_capacity) {
-      if (staging) cudaFreeHost(staging), staging = nullptr, staging_capacity = 0;
-      const std::size_t want = upload_bytes + upload_bytes / 4;
-      if (std::string err = Check(cudaMallocHost(&staging, want), "cudaMallocHost"); !err.empty())
-        return err;
-      staging_capacity = want;
-    }
-    for (const Piece& piece : pieces) {
-      void* d = static_cast<unsigned char*>(device) + piece.offset;
-      std::memcpy(piece.dst, &d, sizeof d);  // every view pointer is a plain object pointer
-    }
-    copies.clear();
-    for (const Piece& piece : pieces)
-      if (piece.host) copies.push_back({piece.offset, static_cast<const unsigned char*>(piece.host), piece.bytes});
-    CopyPieces(staging, copies, threads, parts);
-    return {};
-  }
-  std::string Send(cudaStream_t stream) const {
-    return Check(cudaMemcpyAsync(device, staging, upload_bytes, cudaMemcpyHostToDevice, stream),
-                 "cudaMemcpyAsync");
-  }
-  ~Arena() {
-    if (device) cudaFree(device);
-    if (staging) cudaFreeHost(staging);
-  }
-};
-
-struct DeviceSolver::Impl {
-  // J's entries (SendJ) and the rest of the layout (Upload) travel apart, so that J's copy runs
-  // while the host builds the layout.
-  Arena entries, arena;
-  int pack_threads = 1;
-  BodyView bodies;
-  ConstraintView contacts, joints;
-  JSource source;
-  bool j_sent = false;
-  int* mismatch = nullptr;          // device, in the arena
-  Scalars* sc = nullptr;            // device, in the arena
-  ChunkScratch* scratch = nullptr;  // device, in the arena
-  Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
-  cudaStream_t stream = nullptr;
-  // Before and after J's copy, before the layout's copy, after it, after the setup kernel.
-  cudaEvent_t marks[5] = {};
-  int block = 0;                             // threads per block of the occupancy below
-  int setup_blocks = 0, iterate_blocks = 0;  // co-resident blocks of each kernel
-  int iterate_grid = 1;                      // this problem's blocks of IterateKernel
-  UploadTimes times;
-
   void ReserveInputs(const ConstraintView& h, ConstraintView& d, int nr) {
     d.n = h.n;
-    arena.Reserve(d.body, h.body, 2 * h.n);
-    arena.Reserve(d.e, h.e, nr * h.n);
-    arena.Reserve(d.type, h.type, h.n);
-    arena.Reserve(d.mu, h.mu, h.n), arena.Reserve(d.stiffness, h.stiffness, h.n);
-    arena.Reserve(d.damping, h.damping, h.n);
-    arena.Reserve(d.lambda, h.lambda, nr * h.n);
+    Reserve(d.body, h.body, 2 * h.n);
+    Reserve(d.e, h.e, nr * h.n);
+    Reserve(d.type, h.type, h.n);
+    Reserve(d.mu, h.mu, h.n), Reserve(d.stiffness, h.stiffness, h.n);
+    Reserve(d.damping, h.damping, h.n);
+    Reserve(d.lambda, h.lambda, nr * h.n);
+  }
+  void ReserveSource(const JSource& h, std::size_t entries) {
+    source.cols = h.cols, source.rows = h.rows;
+    Reserve(source.col_begin, h.col_begin, h.cols + 1);
+    Reserve(source.col_count, h.col_count, h.col_count ? h.cols : 0);
+    Reserve(source.row, h.row, entries), Reserve(source.value, h.value, entries);
+    Reserve(source.dof_place, h.dof_place, h.cols), Reserve(source.row_place, h.row_place, h.rows);
   }
   void ReserveWork(ConstraintView& d, int nr) {
-    arena.Reserve(d.J, nullptr, 2 * nr * 6 * d.n);
-    arena.Reserve(d.w, nullptr, 2 * nr * d.n), arena.Reserve(d.y, nullptr, 2 * nr * d.n);
-    arena.Reserve(d.z, nullptr, 2 * nr * d.n);
+    Reserve(d.J, nullptr, 2 * nr * 6 * d.n);
+    Reserve(d.w, nullptr, 2 * nr * d.n), Reserve(d.y, nullptr, 2 * nr * d.n);
+    Reserve(d.z, nullptr, 2 * nr * d.n);
   }
 
   std::string Start(int threads_per_block) {
@@ -279,11 +240,41 @@ struct DeviceSolver::Impl {
     return err;
   }
 
+  // Grows the device arena and the pinned staging to this problem's size (a quarter more, so a
+  // scene whose contacts vary from step to step settles on one size), then points the views
+  // into the arena and packs the host contents into the staging buffer.
+  std::string Commit() {
+    if (arena_bytes > arena_capacity) {
+      if (arena) cudaFree(arena), arena = nullptr, arena_capacity = 0;
+      const std::size_t want = arena_bytes + arena_bytes / 4;
+      if (std::string err = Check(cudaMalloc(&arena, want), "cudaMalloc"); !err.empty()) return err;
+      arena_capacity = want;
+    }
+    if (upload_bytes > staging_capacity) {
+      if (staging) cudaFreeHost(staging), staging = nullptr, staging_capacity = 0;
+      const std::size_t want = upload_bytes + upload_bytes / 4;
+      if (std::string err = Check(cudaMallocHost(&staging, want), "cudaMallocHost"); !err.empty())
+        return err;
+      staging_capacity = want;
+    }
+    for (const Piece& piece : pieces) {
+      void* d = static_cast<unsigned char*>(arena) + piece.offset;
+      std::memcpy(piece.dst, &d, sizeof d);  // every view pointer is a plain object pointer
+    }
+    copies.clear();
+    for (const Piece& piece : pieces)
+      if (piece.host) copies.push_back({piece.offset, static_cast<const unsigned char*>(piece.host), piece.bytes});
+    CopyPieces(staging, copies, pack_threads, parts);
+    return {};
+  }
+
   int Blocks(int elements, int most) const {
     return std::max(1, std::min(most, (elements + block - 1) / block));
   }
 
   ~Impl() {
+    if (arena) cudaFree(arena);
+    if (staging) cudaFreeHost(staging);
     if (sc_host) cudaFreeHost(sc_host);
     for (cudaEvent_t e : marks)
       if (e) cudaEventDestroy(e);
@@ -296,72 +287,47 @@ DeviceSolver::~DeviceSolver() = default;
 
 const UploadTimes& DeviceSolver::upload_times() const { return impl_->times; }
 
-std::string DeviceSolver::SendJ(const JSource& src, int threads, int block) {
+std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
+                                 const ConstraintView& hj, const JSource& src, Scalars& sc,
+                                 int threads, int block) {
   Impl& m = *impl_;
-  m.j_sent = false;
   if (block < 32 || block > kBlock || block % 32 != 0)
     return "threads per block " + std::to_string(block) + ": needs a multiple of 32 up to " +
            std::to_string(kBlock);
   if (std::string err = m.Start(block); !err.empty()) return err;
   m.pack_threads = std::max(1, threads);
   const auto t0 = std::chrono::steady_clock::now();
-  // Entries: the last column's end (compressed or not, every entry lies below it).
+  m.pieces.clear();
+  m.arena_bytes = 0;
+  BodyView& b = m.bodies;
+  b.n = hb.n;
+  m.Reserve(b.mass, hb.mass, hb.mass ? 4 * hb.n : 0);
+  m.Reserve(b.A, hb.A, hb.A ? kTri * hb.n : 0);
+  m.Reserve(b.b, hb.b, 6 * hb.n), m.Reserve(b.v, hb.v, 6 * hb.n);
+  m.ReserveInputs(hc, m.contacts, 3);
+  m.ReserveInputs(hj, m.joints, 1);
+  // Entries of J: the last column's end (compressed or not, every entry lies below it).
   const std::size_t entries = src.cols == 0 ? 0
                               : src.col_count ? static_cast<std::size_t>(src.col_begin[src.cols - 1]) +
                                                     src.col_count[src.cols - 1]
                                               : static_cast<std::size_t>(src.col_begin[src.cols]);
-  Arena& e = m.entries;
-  JSource& d = m.source;
-  e.Clear();
-  d.cols = src.cols;
-  e.Reserve(d.col_begin, src.col_begin, src.cols + 1);
-  e.Reserve(d.col_count, src.col_count, src.col_count ? src.cols : 0);
-  e.Reserve(d.row, src.row, entries), e.Reserve(d.value, src.value, entries);
-  e.EndOfUpload();
-  if (std::string err = e.Commit(m.pack_threads); !err.empty()) return err;
-  m.times = UploadTimes{};
-  m.times.pack_ms = Ms(t0, std::chrono::steady_clock::now());
-  m.times.bytes = static_cast<double>(e.upload_bytes);
-  cudaEventRecord(m.marks[0], m.stream);
-  if (std::string err = e.Send(m.stream); !err.empty()) return err;
-  cudaEventRecord(m.marks[1], m.stream);
-  m.j_sent = true;
-  return {};
-}
-
-std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
-                                 const ConstraintView& hj, const JSource& src, Scalars& sc) {
-  Impl& m = *impl_;
-  if (!m.j_sent || src.cols != m.source.cols) return "subadmm-gpu: Upload without SendJ of its J";
-  m.j_sent = false;
-  const auto t0 = std::chrono::steady_clock::now();
-  Arena& a = m.arena;
-  a.Clear();
-  BodyView& b = m.bodies;
-  b.n = hb.n;
-  a.Reserve(b.mass, hb.mass, hb.mass ? 4 * hb.n : 0);
-  a.Reserve(b.A, hb.A, hb.A ? kTri * hb.n : 0);
-  a.Reserve(b.b, hb.b, 6 * hb.n), a.Reserve(b.v, hb.v, 6 * hb.n);
-  m.ReserveInputs(hc, m.contacts, 3);
-  m.ReserveInputs(hj, m.joints, 1);
-  m.source.rows = src.rows;
-  a.Reserve(m.source.dof_place, src.dof_place, src.cols);
-  a.Reserve(m.source.row_place, src.row_place, src.rows);
-  a.Reserve(m.sc, &sc, 1);
-  a.EndOfUpload();
-  a.Reserve(b.C, nullptr, kTri * hb.n), a.Reserve(b.L, nullptr, kTri * hb.n);
-  a.Reserve(b.g, nullptr, 6 * hb.n), a.Reserve(b.h, nullptr, 6 * hb.n);
-  a.Reserve(b.hold, nullptr, 6 * hb.n), a.Reserve(b.gold, nullptr, 6 * hb.n);
+  m.ReserveSource(src, entries);
+  m.Reserve(m.sc, &sc, 1);
+  m.upload_bytes = m.arena_bytes;
+  m.Reserve(b.C, nullptr, kTri * hb.n), m.Reserve(b.L, nullptr, kTri * hb.n);
+  m.Reserve(b.g, nullptr, 6 * hb.n), m.Reserve(b.h, nullptr, 6 * hb.n);
+  m.Reserve(b.hold, nullptr, 6 * hb.n), m.Reserve(b.gold, nullptr, 6 * hb.n);
   m.ReserveWork(m.contacts, 3);
   m.ReserveWork(m.joints, 1);
-  a.Reserve(m.scratch, nullptr, 1), a.Reserve(m.mismatch, nullptr, 1);
-  if (std::string err = a.Commit(m.pack_threads); !err.empty()) return err;
-  m.times.pack_ms += Ms(t0, std::chrono::steady_clock::now());
-  m.times.bytes += static_cast<double>(a.upload_bytes);
+  m.Reserve(m.scratch, nullptr, 1), m.Reserve(m.mismatch, nullptr, 1);
+  if (std::string err = m.Commit(); !err.empty()) return err;
+  m.times.pack_ms = Ms(t0, std::chrono::steady_clock::now());
+  m.times.bytes = static_cast<double>(m.upload_bytes);
 
-  cudaEventRecord(m.marks[2], m.stream);
-  std::string err = a.Send(m.stream);
-  cudaEventRecord(m.marks[3], m.stream);
+  cudaEventRecord(m.marks[0], m.stream);
+  std::string err = Check(cudaMemcpyAsync(m.arena, m.staging, m.upload_bytes,
+                                          cudaMemcpyHostToDevice, m.stream), "cudaMemcpyAsync");
+  cudaEventRecord(m.marks[1], m.stream);
   if (err.empty()) {
     void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.source, &m.sc, &m.scratch, &m.mismatch};
     const int elements = std::max(hb.n, hc.n + hj.n);
@@ -370,18 +336,17 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
     err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(SetupKernel), blocks,
                                             m.block, args, 0, m.stream), "setup launch");
   }
-  cudaEventRecord(m.marks[4], m.stream);
+  cudaEventRecord(m.marks[2], m.stream);
   if (err.empty())
     err = Check(cudaMemcpyAsync(m.sc_host, m.sc, sizeof(Scalars), cudaMemcpyDeviceToHost, m.stream),
                 "cudaMemcpyAsync");
   const std::string sync = Check(cudaStreamSynchronize(m.stream), "setup kernel");
   if (err.empty()) err = sync;
   if (!err.empty()) return err;
-  float copy_j = 0, copy = 0, kernel = 0;
-  cudaEventElapsedTime(&copy_j, m.marks[0], m.marks[1]);
-  cudaEventElapsedTime(&copy, m.marks[2], m.marks[3]);
-  cudaEventElapsedTime(&kernel, m.marks[3], m.marks[4]);
-  m.times.copy_j_ms = copy_j, m.times.copy_ms = copy, m.times.kernel_ms = kernel;
+  float copy = 0, kernel = 0;
+  cudaEventElapsedTime(&copy, m.marks[0], m.marks[1]);
+  cudaEventElapsedTime(&kernel, m.marks[1], m.marks[2]);
+  m.times.copy_ms = copy, m.times.kernel_ms = kernel;
   sc = *m.sc_host;
   return {};
 }

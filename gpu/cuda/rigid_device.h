@@ -16,11 +16,10 @@ namespace ncp::gpu {
 // Name of CUDA device 0, or "" when the runtime reports no usable device (asked once a process).
 std::string CudaDeviceName();
 
-// Where the last SendJ and Upload's time went, in milliseconds: packing the host arrays into
-// pinned memory (both), J's copy (device clocks, CUDA events; it runs while the host builds the
-// layout), the layout's copy, and the one setup kernel.
+// Where the last Upload's time went, in milliseconds: packing the host arrays into pinned
+// memory, the one host-to-device copy, and the one setup kernel (device clocks, CUDA events).
 struct UploadTimes {
-  double pack_ms = 0, copy_j_ms = 0, copy_ms = 0, kernel_ms = 0;
+  double pack_ms = 0, copy_ms = 0, kernel_ms = 0;
   double bytes = 0;  // copied to the device
 };
 
@@ -30,19 +29,17 @@ class DeviceSolver {
   ~DeviceSolver();
   DeviceSolver(const DeviceSolver&) = delete;
   DeviceSolver& operator=(const DeviceSolver&) = delete;
-  // A step's setup in two parts. SendJ: J's entries (`src`'s compressed columns; the places are
-  // not read yet) packed into pinned memory by `threads` host threads and their copy to the
-  // device started, to run while the host builds the layout. `block` threads per block (32, 64,
-  // 128 or 256) run the kernels.
-  std::string SendJ(const JSource& src, int threads, int block);
-  // Upload: the host views (host pointers; their J left empty) and `src`'s places in one more
-  // transfer, then one kernel scatters J into the constraints' slots, assembles C_b,
-  // factorizes and initializes the slacks from v̂⁰, λ⁰; `sc` comes back with the setup's flags
-  // (`j_mismatch`, `factor_failed`). `src` must be the one given to SendJ. The stream, the
-  // pinned staging and the device arrays are kept for the next step (grown when a problem needs
-  // more), so a scene's later steps allocate nothing. Both return "" or a one-line error.
+  // Copies the host views (host pointers; their J left empty) and the problem's J (`src`) to the
+  // device in one transfer, scatters J into the constraints' slots, assembles C_b, factorizes and
+  // initializes the slacks from v̂⁰, λ⁰ in one kernel; `sc` comes back with the setup's flags
+  // (`j_mismatch`, `factor_failed`). The stream, the pinned staging and the device arrays are kept for the next
+  // Upload (grown when a problem needs more), so a scene's later steps allocate nothing.
+  // Returns "" or a one-line error.
+  // `threads` host threads pack the staging buffer; `block` threads per block (32, 64, 128 or
+  // 256) run the kernels.
   std::string Upload(const BodyView& bodies, const ConstraintView& contacts,
-                     const ConstraintView& joints, const JSource& src, Scalars& sc);
+                     const ConstraintView& joints, const JSource& src, Scalars& sc, int threads,
+                     int block);
   // Up to k iterations in one launch; stops after the iteration that sets `nonfinite` or
   // `factor_failed`, as single iterations would. `out` is the scalars after it (out.iter counts
   // the iterations run since the upload).

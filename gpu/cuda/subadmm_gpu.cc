@@ -41,13 +41,6 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
   constexpr int kConstraintsPerThread = 2500;
   threads_ = std::clamp((p.num_constraints() + kConstraintsPerThread / 2) / kConstraintsPerThread, 1,
                         std::max(1, omp_get_max_threads()));
-  const int block = kBlockThreads[s.GetInt("block")];
-  // J's entries travel first: their copy runs while the host builds the rest of the layout.
-  if (p.form == ProblemForm::kGlobal)
-    if (std::string err = ws_->dev.SendJ(JEntries(p.J), threads_, block); !err.empty()) {
-      message_ = err;
-      return Status::kFailed;
-    }
   if (std::string why = BuildRigidLayout(p, lay, {.threads = threads_, .host_work = false});
       !why.empty()) {
     message_ = why;
@@ -57,12 +50,10 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
   lay.SetState(warm && warm->v.size() == n_ ? warm->v : Vec::Zero(n_),
                warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
   sc_ = InitialScalars(p, s);
-  // The host's time before Upload less J's pack (its own column): the layout, the warm start
-  // and the scalars, and the workspace.
-  layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() -
-               ws_->dev.upload_times().pack_ms;
+  layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const int block = kBlockThreads[s.GetInt("block")];
   if (std::string err = ws_->dev.Upload(lay.Bodies(), lay.contacts.View(), lay.joints.View(),
-                                        lay.Source(p), sc_);
+                                        lay.Source(p), sc_, threads_, block);
       !err.empty()) {
     message_ = err;
     return Status::kFailed;
@@ -118,7 +109,6 @@ std::vector<std::pair<std::string, double>> SubAdmmGpu::Info() const {
   info.insert(info.end(), {{"setup_layout_ms", layout_ms_},
                            {"setup_pack_ms", t.pack_ms},
                            {"setup_copy_ms", t.copy_ms},
-                           {"setup_copy_j_ms", t.copy_j_ms},
                            {"setup_kernel_ms", t.kernel_ms},
                            {"upload_mb", t.bytes / 1e6}});
   return info;

@@ -149,7 +149,7 @@ std::string GpuBreakdown(const ProtocolRecords& rec) {
   for (const Case& c : kCases) {
     const std::vector<const RunRecord*> runs = rec.Part(c.column, "subadmm-gpu");
     if (rec.Has(c.column, NoteKey("subadmm-gpu")) || runs.size() < kRepeat) continue;
-    double layout = 0, pack = 0, copy_j = 0, copy = 0, kernel = 0, setup = 0, iters = 0, mb = 0;
+    double layout = 0, pack = 0, copy = 0, kernel = 0, setup = 0, iters = 0, mb = 0;
     int frames = 0;
     for (std::size_t f = 0; f + kRepeat <= runs.size(); f += kRepeat, ++frames) {
       const RunRecord* best = runs[f];
@@ -158,28 +158,25 @@ std::string GpuBreakdown(const ProtocolRecords& rec) {
       const std::string& info = best->solver_info;
       layout += InfoValue(info, "setup_layout_ms", NAN), pack += InfoValue(info, "setup_pack_ms", NAN);
       copy += InfoValue(info, "setup_copy_ms", NAN), kernel += InfoValue(info, "setup_kernel_ms", NAN);
-      copy_j += InfoValue(info, "setup_copy_j_ms", NAN);
       mb += InfoValue(info, "upload_mb", NAN);
       setup += 1e3 * best->setup_time_s, iters += 1e3 * best->solve_time_s;
     }
     const double n = frames;
-    rows += fmt::format("| {} | {:.2f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.2f} |\n",
-                        c.label, mb / n, layout / n, pack / n, copy_j / n, copy / n, kernel / n,
+    rows += fmt::format("| {} | {:.2f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.2f} |\n",
+                        c.label, mb / n, layout / n, pack / n, copy / n, kernel / n,
                         (setup - layout - pack - copy - kernel) / n, setup / n, iters / n,
                         1e3 * iters / n / c.iters);
   }
   if (rows.empty()) return {};
   return "\n## subadmm-gpu: where a step's time goes\n\n"
-         "Means over the frames of the fastest of the 3 runs of each frame, in ms. Setup: J's "
-         "entries packed into pinned memory and their copy started, the host layout built from the "
-         "problem while that copy runs (J copy: device clocks, not on the host's path), the layout "
-         "packed (pack: both packs) and copied (copy), one setup kernel (J scattered into the "
-         "slots, assembly, factorization, slacks; CUDA events), and the rest (workspace, scalars, "
-         "waits). Iterations: all of a case's iterations as one chunk, one cooperative launch and "
-         "one wait.\n\n"
-         "| scenario | upload [MB] | layout | pack | J copy | copy | setup kernel | other | setup | "
-         "iterations | per iteration [µs] |\n"
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
+         "Means over the frames of the fastest of the 3 runs of each frame, in ms. Setup: the host "
+         "layout built from the problem, packed into pinned memory, one copy to the device, one "
+         "setup kernel (assembly, factorization, slacks; CUDA events), and the rest (workspace, "
+         "scalars, waits). Iterations: all of a case's iterations as one chunk, one cooperative "
+         "launch and one wait.\n\n"
+         "| scenario | upload [MB] | layout | pack | copy | setup kernel | other | setup | iterations | "
+         "per iteration [µs] |\n"
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
          rows;
 }
 
