@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ struct SolverEntry {
   // solver is refused on problems that have them before Setup (NotApplicableReason), so that no
   // solver reads their two rows as something else.
   bool joint_friction = false;
+  // Built-in solvers: the values of the settings struct made from parsed settings (its
+  // SettingsTable's ReadBack), so a test can check that every setting reaches its member. Empty
+  // for solvers declared outside the suite (plug-ins, Python). Last, so that the positional
+  // initializers of plug-ins keep working.
+  std::function<std::map<std::string, double>(const Settings&)> read_back;
 };
 
 // Empty when `e` can be set up on `p`; else the one-line reason it is not applicable.

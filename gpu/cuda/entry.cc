@@ -9,6 +9,7 @@
 NCP_REGISTER_SOLVER(subadmm_gpu,
                     {.name = "subadmm-gpu",
                      .description = "GPU SubADMM, CUDA kernels, one rigid body per subsystem (001 §II)",
-                     .settings = ::ncp::gpu::GpuSpecs(),
+                     .settings = ::ncp::gpu::GpuSettings::Table().Specs(),
                      .local = ::ncp::LocalUse::kNone,
-                     .make = [] { return std::make_unique<::ncp::gpu::SubAdmmGpu>(); }})
+                     .make = [] { return std::make_unique<::ncp::gpu::SubAdmmGpu>(); },
+                     .read_back = ::ncp::gpu::GpuSettings::Table().ReadBack()})

@@ -9,21 +9,18 @@
 
 namespace ncp::gpu {
 
-namespace {
-enum class Block { k256, k128, k64, k32 };
-constexpr auto kBlockNames = ChoiceNames<Block>({{Block::k256, "256"}, {Block::k128, "128"},
-                                                 {Block::k64, "64"}, {Block::k32, "32"}});
-constexpr int kBlockThreads[] = {256, 128, 64, 32};  // per Block
-}  // namespace
-
-std::vector<SettingSpec> GpuSpecs() {
-  std::vector<SettingSpec> specs = RigidSpecs();
-  specs.push_back(ChoiceSpec<kBlockNames>(
-      "block", Block::k64,
-      "threads per block of the kernels: smaller blocks spread the elements over more "
-      "multiprocessors, a grid barrier then waits for more blocks (2000 cubes on an H200: "
-      "11.6 us an iteration at 64, 13.5 at 256)"));
-  return specs;
+const SettingsTable<GpuSettings>& GpuSettings::Table() {
+  static const auto t = [] {
+    SettingsTable<GpuSettings> t;
+    AddRigidCommon(t);
+    t.Choice<kBlockNames>(
+        &GpuSettings::block, "block",
+        "threads per block of the kernels: smaller blocks spread the elements over more "
+        "multiprocessors, a grid barrier then waits for more blocks (2000 cubes on an H200: "
+        "11.6 us an iteration at 64, 13.5 at 256)");
+    return t;
+  }();
+  return t;
 }
 
 Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
@@ -51,7 +48,7 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
                warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
   sc_ = InitialScalars(p, s);
   layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  const int block = kBlockThreads[s.GetInt("block")];
+  const int block = GpuSettings::Table().From(s).BlockThreads();
   if (std::string err = ws_->dev.Upload(lay.Bodies(), lay.contacts.View(), lay.joints.View(),
                                         lay.Source(p), sc_, threads_, block);
       !err.empty()) {

@@ -5,12 +5,21 @@
 
 #include "gpu/cuda/workspace_pool.h"
 #include "solvers/subadmm_rigid/rigid_layout.h"
+#include "solvers/subadmm_rigid/subadmm_rigid_cpu.h"
 #include "solvers/solver.h"
 
 namespace ncp::gpu {
 
 // The settings of subadmm-rigid-cpu and `block`, the kernels' threads per block.
-std::vector<SettingSpec> GpuSpecs();
+// The rigid settings and the kernels' block size.
+struct GpuSettings : RigidSettings {
+  enum class Block { k256, k128, k64, k32 };
+  static constexpr auto kBlockNames = ChoiceNames<Block>(
+      {{Block::k256, "256"}, {Block::k128, "128"}, {Block::k64, "64"}, {Block::k32, "32"}});
+  Block block = Block::k64;
+  int BlockThreads() const { return 256 >> static_cast<int>(block); }
+  static const SettingsTable<GpuSettings>& Table();
+};
 
 class SubAdmmGpu : public Solver {
  public:

@@ -9,52 +9,36 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> AdmmFullSettings::Specs() {
-  constexpr AdmmFullSettings d{};
-  std::vector<SettingSpec> specs = {
-          {.name = "beta", .default_value = d.beta, .min = 0.0, .max = 1e12,
-           .help = "initial penalty β; 0 = the beta_rule"},
-          ChoiceSpec<kBetaRules>(
-              "beta_rule", d.beta_rule,
-              "initial β: mass = a tenth of the geometric mean of the constraints' effective "
-              "masses 1/max_r Σ_j J_rj²/A_jj, density = geometric mean of per-dof pseudo-densities "
-              "A_jj/rows (004 §VI-D; mixes the units of rotations and translations)"),
-          {.name = "adaptive", .default_value = d.adaptive, .min = 0.0, .max = 1.0, .integer = true,
-           .help = "1: adapt β by 004:43"},
-          {.name = "row_scaling", .default_value = d.row_scaling, .min = 0.0, .max = 1.0,
-           .integer = true,
-           .help = "1: constraint i's penalty is β m_i/m̄, m_i its effective mass and m̄ their "
-                   "geometric mean, so that constraints whose effective masses differ by orders (a "
-                   "cable's contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of "
-                   "their own scale; 0: one β for every row (004:28)"},
-      };
-  for (SettingSpec& x : AdaptationSpecs(d.balance, d.gamma, d.adapt_every, "")) specs.push_back(x);
-  specs.push_back(ChoiceSpec<kLinears>(
-      "linear", d.linear,
-      "the v̂ solve: cholmod = sparse Cholesky refactored when β changes; pcg-pbj = conjugate "
-      "gradients preconditioned by 003's projected block Jacobi (kinematic trees only)"));
-  specs.push_back({.name = "pcg_tol", .default_value = d.pcg_tol, .min = 0.0, .max = 1.0,
-                   .min_open = true, .help = "pcg-pbj: relative residual of each v̂ solve"});
-  specs.push_back({.name = "pcg_max_iters", .default_value = static_cast<double>(d.pcg_max_iters),
-                   .min = 1, .max = 1e6, .integer = true,
-                   .help = "pcg-pbj: most PCG iterations per v̂ solve"});
-  return specs;
+const SettingsTable<AdmmFullSettings>& AdmmFullSettings::Table() {
+  using A = AdmmFullSettings;
+  static const auto t = [] {
+    SettingsTable<A> t;
+    t.Real(&A::beta, "beta", {.min = 0.0, .max = 1e12}, "initial penalty β; 0 = the beta_rule")
+        .Choice<kBetaRules>(&A::beta_rule, "beta_rule",
+                            "initial β: mass = a tenth of the geometric mean of the constraints' "
+                            "effective masses 1/max_r Σ_j J_rj²/A_jj, density = geometric mean of "
+                            "per-dof pseudo-densities A_jj/rows (004 §VI-D; mixes the units of "
+                            "rotations and translations)")
+        .Flag(&A::adaptive, "adaptive", "1: adapt β by 004:43")
+        .Flag(&A::row_scaling, "row_scaling",
+              "1: constraint i's penalty is β m_i/m̄, m_i its effective mass and m̄ their "
+              "geometric mean, so that constraints whose effective masses differ by orders (a "
+              "cable's contacts and its links' twists: 2e-4 and 5e-10) each get a penalty of "
+              "their own scale; 0: one β for every row (004:28)");
+    AddAdaptation(t, "");
+    t.Choice<kLinears>(&A::linear, "linear",
+                       "the v̂ solve: cholmod = sparse Cholesky refactored when β changes; pcg-pbj "
+                       "= conjugate gradients preconditioned by 003's projected block Jacobi "
+                       "(kinematic trees only)")
+        .Real(&A::pcg_tol, "pcg_tol", {.min = 0.0, .max = 1.0, .min_open = true},
+              "pcg-pbj: relative residual of each v̂ solve")
+        .Int(&A::pcg_max_iters, "pcg_max_iters", {.min = 1, .max = 1e6},
+             "pcg-pbj: most PCG iterations per v̂ solve");
+    return t;
+  }();
+  return t;
 }
 
-AdmmFullSettings AdmmFullSettings::From(const Settings& s) {
-  AdmmFullSettings c;
-  c.beta = s.Get("beta");
-  c.beta_rule = s.Choice<BetaRule>("beta_rule");
-  c.adaptive = s.GetBool("adaptive");
-  c.row_scaling = s.GetBool("row_scaling");
-  c.balance = s.Choice<PenaltyRule>("balance");
-  c.gamma = s.Get("gamma");
-  c.adapt_every = s.GetInt("adapt_every");
-  c.linear = s.Choice<Linear>("linear");
-  c.pcg_tol = s.Get("pcg_tol");
-  c.pcg_max_iters = s.GetInt("pcg_max_iters");
-  return c;
-}
 
 // Pseudo-density per dof: A_jj over the number of constraint rows acting on it; β₀ is their
 // geometric mean over the dofs that some constraint touches.
@@ -78,7 +62,7 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
     return Status::kNotApplicable;
   }
   p_ = &p;
-  const AdmmFullSettings set = AdmmFullSettings::From(s);
+  const AdmmFullSettings set = AdmmFullSettings::Table().From(s);
   adaptive_ = set.adaptive;
   adapter_.Reset(set.gamma, set.adapt_every, set.balance);
   const std::vector<double> masses = ConstraintEffectiveMasses(p);

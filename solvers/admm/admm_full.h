@@ -39,13 +39,11 @@ struct AdmmFullSettings {
   double pcg_tol = 1e-10;  // relative to the right-hand side
   int pcg_max_iters = 1000;
 
-  static std::vector<SettingSpec> Specs();
-  static AdmmFullSettings From(const Settings& s);
+  static const SettingsTable<AdmmFullSettings>& Table();
 };
 
 class AdmmFullSolver : public Solver {
  public:
-  static std::vector<SettingSpec> Specs() { return AdmmFullSettings::Specs(); }
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   void Current(Vec& v, Vec& lambda) const override;

@@ -8,26 +8,13 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> AlSolverBase::CommonSpecs(double beta0) {
-  return {{.name = "beta", .default_value = beta0, .min = 0.0, .max = 1e15, .min_open = true,
-           .help = "initial penalty β₀ (004: 1e4)"},
-          {.name = "kappa", .default_value = 10.0, .min = 1.0, .max = 1e6, .min_open = true,
-           .help = "β growth factor κ > 1 of 004:27"},
-          {.name = "beta_max", .default_value = 1e12, .min = 0.0, .max = 1e20, .min_open = true,
-           .help = "upper bound of β (004:27)"},
-          {.name = "zeta", .default_value = 0.5, .min = 0.0, .max = 1.0, .min_open = true,
-           .help = "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)"},
-          {.name = "newton_tol", .default_value = 1e-12, .min = 0.0, .max = 1.0, .min_open = true,
-           .help = "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖, ‖A v̂‖, ‖Jᵀλ‖); not reached = an "
-                   "inner failure"},
-          {.name = "max_newton", .default_value = 50, .min = 1, .max = 1e6, .integer = true,
-           .help = "inner steps per surrogate solve"},
-          // 1e-9: the inner tolerance leaves ‖Jv̂ − z‖ a floor of about 1e-10 on the dish and
-          // bolt-nut cases; a stricter θ_AL lets β climb to 1e10–1e12 there, where the Newton
-          // matrix loses the accuracy already reached (res004 from 1e-11 back up to 1e-5–6e-3).
-          {.name = "al_tol", .default_value = 1e-9, .min = 0.0, .max = 1.0,
-           .help = "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has "
-                   "converged and β stays"}};
+const SettingsTable<AlSettings>& AlSettings::Table() {
+  static const auto t = [] {
+    SettingsTable<AlSettings> t;
+    AddAlCommon(t);
+    return t;
+  }();
+  return t;
 }
 
 Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const WarmStart* warm,
@@ -43,13 +30,9 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
     return Status::kDiverged;
   }
   p_ = &p;
-  beta_ = s.Get("beta");
-  kappa_ = s.Get("kappa");
-  beta_max_ = s.Get("beta_max");
-  zeta_ = s.Get("zeta");
-  newton_tol_ = s.Get("newton_tol");
-  max_newton_ = s.GetInt("max_newton");
-  al_tol_ = s.Get("al_tol");
+  const AlSettings set = AlSettings::Table().From(s);
+  beta_ = set.beta, kappa_ = set.kappa, beta_max_ = set.beta_max, zeta_ = set.zeta;
+  newton_tol_ = set.newton_tol, max_newton_ = set.max_newton, al_tol_ = set.al_tol;
   Jt_ = p.J.transpose();
   Jt_abs_ = Jt_.cwiseAbs();
   b_norm_ = p.b.norm();

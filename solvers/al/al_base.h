@@ -6,14 +6,44 @@
 
 #include "problems/model/contact_problem.h"
 #include "solvers/al/operator_jacobian.h"
+#include "solvers/settings_table.h"
 #include "solvers/solver.h"
 
 namespace ncp {
 
+// The settings every AL solver has (β₀, κ, β_max, ζ, inner tolerance and cap, θ_AL).
+struct AlSettings {
+  double beta = 1e4, kappa = 10.0, beta_max = 1e12, zeta = 0.5, newton_tol = 1e-12;
+  int max_newton = 50;
+  // 1e-9: the inner tolerance leaves ‖Jv̂ − z‖ a floor of about 1e-10 on the dish and bolt-nut
+  // cases; a stricter θ_AL lets β climb to 1e10–1e12 there, where the Newton matrix loses the
+  // accuracy already reached (res004 from 1e-11 back up to 1e-5–6e-3).
+  double al_tol = 1e-9;
+  static const SettingsTable<AlSettings>& Table();
+};
+
+// The common settings of a table, first wherever they appear (S derives from AlSettings).
+template <typename S>
+void AddAlCommon(SettingsTable<S>& t) {
+  t.Real(&S::beta, "beta", {.min = 0.0, .max = 1e15, .min_open = true},
+         "initial penalty β₀ (004: 1e4)")
+      .Real(&S::kappa, "kappa", {.min = 1.0, .max = 1e6, .min_open = true},
+            "β growth factor κ > 1 of 004:27")
+      .Real(&S::beta_max, "beta_max", {.min = 0.0, .max = 1e20, .min_open = true},
+            "upper bound of β (004:27)")
+      .Real(&S::zeta, "zeta", {.min = 0.0, .max = 1.0, .min_open = true},
+            "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)")
+      .Real(&S::newton_tol, "newton_tol", {.min = 0.0, .max = 1.0, .min_open = true},
+            "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖, ‖A v̂‖, ‖Jᵀλ‖); not reached = an inner "
+            "failure")
+      .Int(&S::max_newton, "max_newton", {.min = 1, .max = 1e6}, "inner steps per surrogate solve")
+      .Real(&S::al_tol, "al_tol", {.min = 0.0, .max = 1.0},
+            "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has converged and "
+            "β stays");
+}
+
 class AlSolverBase : public Solver {
  public:
-  // The settings every AL solver has (β₀, κ, β_max, ζ, inner tolerance and cap, θ_AL).
-  static std::vector<SettingSpec> CommonSpecs(double beta0);
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
   // ‖J v̂ − z‖ of the last AL update, ‖r(v̂)‖ where the last surrogate solve stopped, the β of

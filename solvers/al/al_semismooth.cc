@@ -6,7 +6,6 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> AlSemismoothSolver::Specs() { return CommonSpecs(1e4); }
 
 Status AlSemismoothSolver::Setup(const ContactProblem& p, const Settings& s,
                                  const WarmStart* warm) {

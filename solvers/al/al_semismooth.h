@@ -17,7 +17,6 @@ class AlSemismoothSolver : public AlSolverBase {
  public:
   enum class Globalization { kDampedNewton, kTrustRegionDogleg };
   explicit AlSemismoothSolver(Globalization g) : glob_(g) {}
-  static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
 

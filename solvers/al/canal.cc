@@ -7,39 +7,42 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> CanalSolver::Specs() {
-  std::vector<SettingSpec> s = CommonSpecs(1e4);
-  // Deviation from the paper (defaults): the published cascade refreshes p once per AL
-  // iteration, which converges only linearly in p (~0.5 per AL iteration with μ up to 1: a
-  // median 36 AL iterations to res004 1e-8 on the manufactured problems). Re-solving the
-  // surrogate with p refreshed until its lag is below the AL step solves 004:19 inexactly but
-  // consistently; where the refresh cycles (a laikago pile, μ = 0.8) it is damped.
-  // perturbation_updates = 1 restores the published algorithm.
-  s.push_back({.name = "perturbation_updates", .default_value = 30, .min = 1, .max = 1000,
-               .integer = true,
-               .help = "most surrogate solves per AL iteration, each with p refreshed from the "
-                       "previous solve's z (1: as published, p lags one AL iteration)"});
-  s.push_back({.name = "perturbation_tol", .default_value = 1.0, .min = 0.0, .max = 1e6,
-               .help = "refresh p until ‖Δp‖ ≤ this × ‖J v̂ − z‖ of the last solve (or to "
-                       "rounding); 0: always perturbation_updates solves"});
-  s.push_back({.name = "perturbation_relaxation", .default_value = 1.0, .min = 0.0, .max = 1.0,
-               .min_open = true,
-               .help = "initial ω of the refresh p ← p + ω (μ‖(z + e)_t‖ − p) (1: as published); "
-                       "halved when a refresh shrinks the lag by less than 10%, grown 1.5× (up to "
-                       "this) when by more than half"});
-  // 0.3: on laikago_drop frames (seeds 1–3, 8 and 12 robots) 0.2–0.3 all converge but one of
-  // 40; 0.05 leaves the damped refresh too slow on 5 of 16 later frames.
-  s.push_back({.name = "min_relaxation", .default_value = 0.3, .min = 0.0, .max = 1.0,
-               .min_open = true, .help = "lower bound of that ω"});
-  return s;
+// Deviation from the paper (defaults): the published cascade refreshes p once per AL iteration,
+// which converges only linearly in p (~0.5 per AL iteration with μ up to 1: a median 36 AL
+// iterations to res004 1e-8 on the manufactured problems). Re-solving the surrogate with p
+// refreshed until its lag is below the AL step solves 004:19 inexactly but consistently; where
+// the refresh cycles (a laikago pile, μ = 0.8) it is damped. perturbation_updates = 1 restores
+// the published algorithm.
+const SettingsTable<CanalSettings>& CanalSettings::Table() {
+  using C = CanalSettings;
+  static const auto t = [] {
+    SettingsTable<C> t;
+    AddAlCommon(t);
+    t.Int(&C::perturbation_updates, "perturbation_updates", {.min = 1, .max = 1000},
+          "most surrogate solves per AL iteration, each with p refreshed from the previous "
+          "solve's z (1: as published, p lags one AL iteration)")
+        .Real(&C::perturbation_tol, "perturbation_tol", {.min = 0.0, .max = 1e6},
+              "refresh p until ‖Δp‖ ≤ this × ‖J v̂ − z‖ of the last solve (or to rounding); 0: "
+              "always perturbation_updates solves")
+        .Real(&C::perturbation_relaxation, "perturbation_relaxation",
+              {.min = 0.0, .max = 1.0, .min_open = true},
+              "initial ω of the refresh p ← p + ω (μ‖(z + e)_t‖ − p) (1: as published); halved "
+              "when a refresh shrinks the lag by less than 10%, grown 1.5× (up to this) when by "
+              "more than half")
+        .Real(&C::min_relaxation, "min_relaxation", {.min = 0.0, .max = 1.0, .min_open = true},
+              "lower bound of that ω");
+    return t;
+  }();
+  return t;
 }
 
 Status CanalSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   if (const Status st = SetupAl(p, s, warm, "canal"); st != Status::kRunning) return st;
-  perturbation_updates_ = s.GetInt("perturbation_updates");
-  perturbation_tol_ = s.Get("perturbation_tol");
-  omega_ = omega0_ = s.Get("perturbation_relaxation");
-  min_omega_ = s.Get("min_relaxation");
+  const CanalSettings set = CanalSettings::Table().From(s);
+  perturbation_updates_ = set.perturbation_updates;
+  perturbation_tol_ = set.perturbation_tol;
+  omega_ = omega0_ = set.perturbation_relaxation;
+  min_omega_ = set.min_relaxation;
   surrogate_solves_ = 0;
   K_.Setup(p);
   chol_.Analyze(K_.matrix());

@@ -15,14 +15,15 @@ std::vector<SolverEntry> AlEntries() {
   return {
       {.name = "canal",
        .description = "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
-       .settings = CanalSolver::Specs(),
+       .settings = CanalSettings::Table().Specs(),
        .local = LocalUse::kLifted,
        .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<CanalSolver>()); },
        .deterministic = true,
-       .iterate_allocates = "CHOLMOD numeric factorization per Newton step"},
+       .iterate_allocates = "CHOLMOD numeric factorization per Newton step",
+       .read_back = CanalSettings::Table().ReadBack()},
       {.name = "al-trdogleg",
        .description = "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",
-       .settings = AlSemismoothSolver::Specs(),
+       .settings = AlSettings::Table().Specs(),
        .local = LocalUse::kLifted,
        .make =
            [] {
@@ -30,10 +31,11 @@ std::vector<SolverEntry> AlEntries() {
                  std::make_unique<AlSemismoothSolver>(G::kTrustRegionDogleg));
            },
        .deterministic = true,
-       .iterate_allocates = "Eigen SparseLU factorization per Newton step"},
+       .iterate_allocates = "Eigen SparseLU factorization per Newton step",
+       .read_back = AlSettings::Table().ReadBack()},
       {.name = "al-dampedsn",
        .description = "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
-       .settings = AlSemismoothSolver::Specs(),
+       .settings = AlSettings::Table().Specs(),
        .local = LocalUse::kLifted,
        .make =
            [] {
@@ -41,7 +43,8 @@ std::vector<SolverEntry> AlEntries() {
                  std::make_unique<AlSemismoothSolver>(G::kDampedNewton));
            },
        .deterministic = true,
-       .iterate_allocates = "Eigen SparseLU factorization per Newton step"},
+       .iterate_allocates = "Eigen SparseLU factorization per Newton step",
+       .read_back = AlSettings::Table().ReadBack()},
   };
 }
 

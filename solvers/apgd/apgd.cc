@@ -9,21 +9,22 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> ApgdSolver::Specs() {
-  return {ChoiceSpec<kFrictionModels>(
-              "friction_model", FrictionModel::kCoulomb,
-              "coulomb: de Saxcé term in the gradient (NCP); ccp: convex relaxation (Mazhar 2015)"),
-          {.name = "restart", .default_value = 1.0, .min = 0.0, .max = 1.0, .integer = true,
-           .help = "1: gradient-based adaptive restart"},
-          {.name = "step_shrink", .default_value = 0.9, .min = 0.0, .max = 1.0, .min_open = true,
-           .help = "factor on the Lipschitz estimate after each accepted step (1: never grows the "
-                   "step)"}};
+const SettingsTable<ApgdSettings>& ApgdSettings::Table() {
+  static const auto t =
+      SettingsTable<ApgdSettings>()
+          .Choice<kFrictionModels>(&ApgdSettings::friction_model, "friction_model",
+                                   "coulomb: de Saxcé term in the gradient (NCP); ccp: convex "
+                                   "relaxation (Mazhar 2015)")
+          .Flag(&ApgdSettings::restart, "restart", "1: gradient-based adaptive restart")
+          .Real(&ApgdSettings::step_shrink, "step_shrink",
+                {.min = 0.0, .max = 1.0, .min_open = true},
+                "factor on the Lipschitz estimate after each accepted step (1: never grows the "
+                "step)");
+  return t;
 }
 
 Status ApgdSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  coulomb_ = s.Choice<FrictionModel>("friction_model") == FrictionModel::kCoulomb;
-  restart_ = s.GetBool("restart");
-  shrink_ = s.Get("step_shrink");
+  set_ = ApgdSettings::Table().From(s);
   if (!SetupDual(p, warm)) return Status::kFailed;
   const int m = dual_.rows();
   Project(lambda_);
@@ -69,7 +70,7 @@ Status ApgdSolver::Iterate() {
   // Gradient at y, with the de Saxcé shift s = μ‖u_t‖ e_n frozen at y for this step.
   Gradient(y_, Wy_, g_);
   s_.setZero();
-  if (coulomb_) {
+  if (set_.friction_model == ApgdSettings::FrictionModel::kCoulomb) {
     for (const Constraint& c : *dual_.constraints) {
       if (c.type != ConstraintType::kContact) continue;
       const int r = c.row;
@@ -94,7 +95,7 @@ Status ApgdSolver::Iterate() {
   const double theta_new = 0.5 * (-theta_ * theta_ + theta_ * std::sqrt(theta_ * theta_ + 4.0));
   const double beta = theta_ * (1.0 - theta_) / (theta_ * theta_ + theta_new);
   diff_ = xnew_ - lambda_;
-  if (restart_ && g_.dot(diff_) > 0.0) {  // momentum points uphill: restart from xnew
+  if (set_.restart && g_.dot(diff_) > 0.0) {  // momentum points uphill: restart from xnew
     y_ = xnew_;
     theta_ = 1.0;
     ++restarts_;
@@ -103,7 +104,7 @@ Status ApgdSolver::Iterate() {
     theta_ = theta_new;
   }
   lambda_ = xnew_;
-  L_ *= shrink_;
+  L_ *= set_.step_shrink;
   if (!std::isfinite(L_)) {
     message_ = "non-finite step size";
     return Status::kDiverged;

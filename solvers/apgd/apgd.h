@@ -5,16 +5,22 @@
 #pragma once
 
 #include "solvers/common/dual_solver.h"
+#include "solvers/settings_table.h"
 
 namespace ncp {
 
-class ApgdSolver : public DualSolver {
- public:
+struct ApgdSettings {
   enum class FrictionModel { kCoulomb, kCcp };
   static constexpr auto kFrictionModels = ChoiceNames<FrictionModel>(
       {{FrictionModel::kCoulomb, "coulomb"}, {FrictionModel::kCcp, "ccp"}});
+  FrictionModel friction_model = FrictionModel::kCoulomb;
+  bool restart = true;       // gradient-based adaptive restart
+  double step_shrink = 0.9;  // factor on the Lipschitz estimate after an accepted step
+  static const SettingsTable<ApgdSettings>& Table();
+};
 
-  static std::vector<SettingSpec> Specs();
+class ApgdSolver : public DualSolver {
+ public:
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   std::vector<std::pair<std::string, double>> Info() const override;
@@ -28,9 +34,7 @@ class ApgdSolver : public DualSolver {
   void Project(Vec& x) const;
   double Objective(const Vec& x, const Vec& Wx, const Vec& s) const;
 
-  bool coulomb_ = true;
-  bool restart_ = true;
-  double shrink_ = 0.9;
+  ApgdSettings set_;
   Vec y_, xnew_, g_, Wy_, Wx_, s_, diff_;  // the iterate x is lambda_
   double L_ = 1.0, theta_ = 1.0;
   int backtracks_ = 0, restarts_ = 0, ls_evaluations_ = 0;

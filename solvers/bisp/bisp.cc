@@ -9,36 +9,22 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> BispSettings::Specs() {
-  return {{.name = "inner",
-           .default_value = 50,
-           .min = 1,
-           .max = 1e6,
-           .integer = true,
-           .help = "most projected Gauss-Seidel sweeps of the friction QP per iteration"},
-          {.name = "inner_tol",
-           .default_value = 1e-10,
-           .min = 0.0,
-           .max = 1.0,
-           .help = "the friction QP stops when no λ_t moved more than inner_tol × (1 + max |λ|)"},
-          {.name = "eps",
-           .default_value = 0.0,
-           .min = 0.0,
-           .max = 1.0,
-           .help = "regularization of each joint's local solve (003:16), relative to the mean "
-                   "diagonal of N M⁻¹ Nᵀ; 0 is exact (the implicit contacts are independent)"}};
+const SettingsTable<BispSettings>& BispSettings::Table() {
+  static const auto t =
+      SettingsTable<BispSettings>()
+          .Int(&BispSettings::inner, "inner", {.min = 1, .max = 1e6},
+               "most projected Gauss-Seidel sweeps of the friction QP per iteration")
+          .Real(&BispSettings::inner_tol, "inner_tol", {.min = 0.0, .max = 1.0},
+                "the friction QP stops when no λ_t moved more than inner_tol × (1 + max |λ|)")
+          .Real(&BispSettings::eps, "eps", {.min = 0.0, .max = 1.0},
+                "regularization of each joint's local solve (003:16), relative to the mean "
+                "diagonal of N M⁻¹ Nᵀ; 0 is exact (the implicit contacts are independent)");
+  return t;
 }
 
-BispSettings BispSettings::From(const Settings& s) {
-  BispSettings p;
-  p.inner = s.GetInt("inner");
-  p.inner_tol = s.Get("inner_tol");
-  p.eps = s.Get("eps");
-  return p;
-}
 
 Status BispSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  set_ = BispSettings::From(s);
+  set_ = BispSettings::Table().From(s);
   inner_sweeps_ = 0;
   wrench_change_ = 0.0;
   // W_r is dense, like G (joint_tree.cc): refused before anything is allocated.

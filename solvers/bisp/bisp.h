@@ -19,6 +19,7 @@
 #include <Eigen/Dense>
 
 #include "solvers/bisp/joint_tree.h"
+#include "solvers/settings_table.h"
 #include "solvers/solver.h"
 
 namespace ncp {
@@ -27,8 +28,7 @@ struct BispSettings {
   int inner = 50;            // most PGS sweeps of the friction QP per outer iteration
   double inner_tol = 1e-10;  // the QP stops when no λ_t moved more than this × (1 + max |λ|)
   double eps = 0.0;          // 003:16's regularization, relative to mean diag(N M⁻¹ Nᵀ)
-  static std::vector<SettingSpec> Specs();
-  static BispSettings From(const Settings& s);
+  static const SettingsTable<BispSettings>& Table();
 };
 
 class BispSolver : public Solver {

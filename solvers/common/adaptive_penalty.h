@@ -16,10 +16,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "problems/model/contact_problem.h"
 #include "solvers/settings.h"
+#include "solvers/settings_table.h"
 
 namespace ncp {
 
@@ -67,27 +69,22 @@ enum class PenaltyRule { kRelative = 0, kPaper = 1 };
 inline constexpr auto kPenaltyRules = ChoiceNames<PenaltyRule>(
     {{PenaltyRule::kRelative, "relative"}, {PenaltyRule::kPaper, "paper"}});
 
-// The `balance` setting of the solvers that adapt β by this rule.
-inline SettingSpec BalanceSpec(PenaltyRule default_rule) {
-  return ChoiceSpec<kPenaltyRules>(
-      "balance", default_rule,
-      "β adaptation: relative = 004:43 on residuals relative to their scales, steps of at most 2× "
-      "every 10 iterations from iteration 20, a change that makes them grow 10× undone; paper = "
-      "004:43 on the raw residuals, 10× steps (unit-dependent: can drive β far from the "
-      "problem's scale)");
-}
-
-// The rest of the adaptation's settings, in this order after `balance` wherever they appear:
-// the imbalance ratio γ and the interval between changes (`refactorizes`: what a change costs).
-inline std::vector<SettingSpec> AdaptationSpecs(PenaltyRule balance, double gamma,
-                                                int adapt_every, const char* refactorizes) {
-  return {BalanceSpec(balance),
-          {.name = "gamma", .default_value = gamma, .min = 1.0, .max = 1e6, .min_open = true,
-           .help = "imbalance ratio γ > 1 of 004:43"},
-          {.name = "adapt_every", .default_value = static_cast<double>(adapt_every), .min = 1.0,
-           .max = 1e6, .integer = true,
-           .help = std::string("iterations between β changes, doubled at each reversal (each "
-                               "change refactorizes") + refactorizes + ")"}};
+// The adaptation's settings of a solver's table, in this order wherever they appear: the rule
+// (`balance`), the imbalance ratio γ and the interval between changes (`refactorizes`: what a
+// change costs). S has the members balance, gamma and adapt_every.
+template <typename S>
+void AddAdaptation(SettingsTable<S>& t, const char* refactorizes) {
+  t.template Choice<kPenaltyRules>(
+       &S::balance, "balance",
+       "β adaptation: relative = 004:43 on residuals relative to their scales, steps of at most 2× "
+       "every 10 iterations from iteration 20, a change that makes them grow 10× undone; paper = "
+       "004:43 on the raw residuals, 10× steps (unit-dependent: can drive β far from the "
+       "problem's scale)")
+      .Real(&S::gamma, "gamma", {.min = 1.0, .max = 1e6, .min_open = true},
+            "imbalance ratio γ > 1 of 004:43")
+      .Int(&S::adapt_every, "adapt_every", {.min = 1.0, .max = 1e6},
+           std::string("iterations between β changes, doubled at each reversal (each change "
+                       "refactorizes") + refactorizes + ")");
 }
 
 // Returns the factor to multiply β by (relative to its initial value, `scale` is the current

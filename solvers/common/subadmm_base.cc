@@ -44,7 +44,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
     return Status::kNotApplicable;
   }
   p_ = &p;
-  const SubAdmmCommonSettings set = SubAdmmCommonSettings::From(s);
+  const SubAdmmCommonSettings set = SubAdmmCommonSettings::Table().From(s);
   const Structure& st = p.structure;
   nsub_ = static_cast<int>(st.subsystems.size());
   sub_begin_.resize(nsub_), sub_n_.resize(nsub_), sub_A_.resize(nsub_);

@@ -18,7 +18,7 @@ constexpr int kPowerIterations = 30;
 }  // namespace
 
 Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  set_ = CondSettings::From(s);
+  set_ = CondSettings::Table().From(s);
   original_ = &p;
   if (p.form != ProblemForm::kGlobal) {
     message_ = "cond needs the primal form (A, b, J): a local (W, q) problem has no dynamics to nodalize";
@@ -115,7 +115,7 @@ void CondSolver::SolveConstraints() {
     }
     if (has_e)
       for (int k = 0; k < c.rows; ++k) u[k] += e[c.row + k];
-    SolveSurrogate(c.type, c.mu, set_.strict, w, u, lam);
+    SolveSurrogate(c.type, c.mu, set_.op == ContactOperator::kStrict, w, u, lam);
     for (int k = 0; k < c.rows; ++k) lambda_[c.row + k] = lam[k];
     // x̄ = x̃ + P Ĵ_iᵀ λ_i (002:24); constraints own disjoint dofs, so no write conflicts.
     if (c.kind == NodeKind::kVirtual) {

@@ -19,7 +19,6 @@ namespace ncp::cond {
 
 class CondSolver : public Solver {
  public:
-  static std::vector<SettingSpec> Specs() { return CondSettings::Specs(); }
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   void Current(Vec& v, Vec& lambda) const override;

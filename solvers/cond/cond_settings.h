@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "solvers/settings.h"
+#include "solvers/settings_table.h"
 
 namespace ncp::cond {
 
@@ -24,7 +25,7 @@ inline constexpr auto kChebyshevModes = ChoiceNames<ChebyshevMode>(
 
 struct CondSettings {
   // Contact operator (002:26).
-  bool strict = true;  // strict (exact SCC) or proximal (CCP, 002:36)
+  ContactOperator op = ContactOperator::kStrict;  // strict (exact SCC) or proximal (CCP, 002:36)
   // Virtual nodes (002 §III-A2).
   double gamma = 100.0;  // damping gain as a multiple of the contact's effective mass
   // Step matrix P (002 §IV-C).
@@ -48,8 +49,7 @@ struct CondSettings {
   double under_relax = 0.9;  // θ
   double rho_max = 0.999;    // cap on the estimated spectral radius
 
-  static std::vector<SettingSpec> Specs();
-  static CondSettings From(const Settings& s);
+  static const SettingsTable<CondSettings>& Table();
 };
 
 }  // namespace ncp::cond

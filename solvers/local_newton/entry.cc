@@ -9,10 +9,11 @@ namespace ncp {
 SolverEntry LocalNewtonEntry() {
   return {.name = "local-newton",
           .description = "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
-          .settings = LocalNewtonSolver::Specs(),
+          .settings = LocalNewtonSettings::Table().Specs(),
           .local = LocalUse::kAsStored,
           .make = [] { return std::make_unique<LocalNewtonSolver>(); },
-          .deterministic = true};
+          .deterministic = true,
+          .read_back = LocalNewtonSettings::Table().ReadBack()};
 }
 
 }  // namespace ncp

@@ -84,63 +84,56 @@ void AlartCurnier(const Constraint& c, const double* rho, const double* r, const
 
 }  // namespace
 
-std::vector<SettingSpec> LocalNewtonSolver::Specs() {
-  return {
-      {.name = "rho_scale", .default_value = 1.0, .min = 0.0, .max = 1e12, .min_open = true,
-       .help = "multiplies ρ_N = 1/W_NN and ρ_T = 2/(W_t1t1 + W_t2t2) of the Alart–Curnier "
-               "function"},
-      {.name = "armijo", .default_value = 1e-4, .min = 0.0, .max = 0.5, .min_open = true,
-       .max_open = true,
-       .help = "c of the sufficient decrease θ(r + αd) ≤ max of recent θ − c α ‖Φ‖²"},
-      {.name = "min_alpha", .default_value = 1e-8, .min = 0.0, .max = 1.0, .min_open = true,
-       .max_open = true, .help = "backtracking (α halved) fails below this step length"},
-      {.name = "nonmonotone", .default_value = 5.0, .min = 1.0, .max = 50.0, .integer = true,
-       .help = "the line search compares with the largest of this many recent merits (1: "
-               "monotone)"},
-      {.name = "stall_steps", .default_value = 5.0, .min = 1.0, .max = 1e6, .integer = true,
-       .help = "Newton steps without a 10 % drop of the best ‖Φ‖ before the proximal fallback"},
-      {.name = "prox_inner_steps", .default_value = 10.0, .min = 1.0, .max = 1e6, .integer = true,
-       .help = "inner Newton steps on one proximal subproblem before σ is multiplied by 10"},
-      ChoiceSpec<kProximals>(
-          "proximal", Proximal::kFallback,
-          "fallback: proximal mode once Newton fails; always: from the first iteration"),
-      {.name = "prox_sigma", .default_value = 0.1, .min = 0.0, .max = 1e6, .min_open = true,
-       .help = "proximal σ at residual ‖ρ q‖, relative to the mean diagonal of W (σ ∝ residual)"},
-      {.name = "prox_shrink", .default_value = 0.1, .min = 0.0, .max = 1.0, .min_open = true,
-       .max_open = true,
-       .help = "σ's factor κ (≥ 1, ×10 on inner failures) shrinks by this after an easy "
-               "subproblem"},
-      {.name = "prox_inner_tol", .default_value = 0.1, .min = 0.0, .max = 1.0, .min_open = true,
-       .max_open = true,
-       .help = "the center moves when the inner residual is below this fraction of ‖Φ(r_c)‖"},
-      {.name = "diag_floor", .default_value = 1e-12, .min = 0.0, .max = 1.0, .min_open = true,
-       .max_open = true,
-       .help = "diagonals of W below this fraction of max W_ii are raised to it (ρ stays finite)"},
-      ChoiceSpec<kLinearSolvers>(
-          "linear_solver", LinearSolver::kAuto,
-          "auto: dense LU when m ≤ 300 or W has ≥ 10 % nonzeros, else sparse LU")};
+const SettingsTable<LocalNewtonSettings>& LocalNewtonSettings::Table() {
+  using L = LocalNewtonSettings;
+  static const auto t =
+      SettingsTable<L>()
+          .Real(&L::rho_scale, "rho_scale", {.min = 0.0, .max = 1e12, .min_open = true},
+                "multiplies ρ_N = 1/W_NN and ρ_T = 2/(W_t1t1 + W_t2t2) of the Alart–Curnier "
+                "function")
+          .Real(&L::armijo, "armijo", {.min = 0.0, .max = 0.5, .min_open = true, .max_open = true},
+                "c of the sufficient decrease θ(r + αd) ≤ max of recent θ − c α ‖Φ‖²")
+          .Real(&L::min_alpha, "min_alpha",
+                {.min = 0.0, .max = 1.0, .min_open = true, .max_open = true},
+                "backtracking (α halved) fails below this step length")
+          .Int(&L::nonmonotone, "nonmonotone", {.min = 1.0, .max = 50.0},
+               "the line search compares with the largest of this many recent merits (1: "
+               "monotone)")
+          .Int(&L::stall_steps, "stall_steps", {.min = 1.0, .max = 1e6},
+               "Newton steps without a 10 % drop of the best ‖Φ‖ before the proximal fallback")
+          .Int(&L::prox_inner_steps, "prox_inner_steps", {.min = 1.0, .max = 1e6},
+               "inner Newton steps on one proximal subproblem before σ is multiplied by 10")
+          .Choice<kProximals>(&L::proximal, "proximal",
+                              "fallback: proximal mode once Newton fails; always: from the first "
+                              "iteration")
+          .Real(&L::prox_sigma, "prox_sigma", {.min = 0.0, .max = 1e6, .min_open = true},
+                "proximal σ at residual ‖ρ q‖, relative to the mean diagonal of W (σ ∝ residual)")
+          .Real(&L::prox_shrink, "prox_shrink",
+                {.min = 0.0, .max = 1.0, .min_open = true, .max_open = true},
+                "σ's factor κ (≥ 1, ×10 on inner failures) shrinks by this after an easy "
+                "subproblem")
+          .Real(&L::prox_inner_tol, "prox_inner_tol",
+                {.min = 0.0, .max = 1.0, .min_open = true, .max_open = true},
+                "the center moves when the inner residual is below this fraction of ‖Φ(r_c)‖")
+          .Real(&L::diag_floor, "diag_floor",
+                {.min = 0.0, .max = 1.0, .min_open = true, .max_open = true},
+                "diagonals of W below this fraction of max W_ii are raised to it (ρ stays finite)")
+          .Choice<kLinearSolvers>(&L::linear_solver, "linear_solver",
+                                  "auto: dense LU when m ≤ 300 or W has ≥ 10 % nonzeros, else "
+                                  "sparse LU");
+  return t;
 }
 
 Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
                                 const WarmStart* warm) {
-  rho_scale_ = s.Get("rho_scale");
-  armijo_ = s.Get("armijo");
-  min_alpha_ = s.Get("min_alpha");
-  nonmonotone_ = s.GetInt("nonmonotone");
-  stall_steps_ = s.GetInt("stall_steps");
-  prox_inner_steps_ = s.GetInt("prox_inner_steps");
-  prox_always_ = s.Choice<Proximal>("proximal") == Proximal::kAlways;
-  prox_sigma_ = s.Get("prox_sigma");
-  prox_shrink_ = s.Get("prox_shrink");
-  prox_inner_tol_ = s.Get("prox_inner_tol");
-  diag_floor_ = s.Get("diag_floor");
+  set_ = LocalNewtonSettings::Table().From(s);
   if (!SetupDual(p, warm)) return Status::kFailed;
   m_ = dual_.rows();
   const auto& cs = *dual_.constraints;
 
   // Floored diagonal; one tangential value per contact (the mean of its two diagonals).
   const double dmax = m_ > 0 ? dual_.diag.cwiseAbs().maxCoeff() : 1.0;
-  const double floor = dmax > 0 && std::isfinite(dmax) ? diag_floor_ * dmax : 1.0;
+  const double floor = dmax > 0 && std::isfinite(dmax) ? set_.diag_floor * dmax : 1.0;
   dg_.assign(m_, 1.0);
   for (int i = 0; i < m_; ++i) dg_[i] = std::max(dual_.diag[i], floor);
   for (const Constraint& c : cs)
@@ -150,7 +143,8 @@ Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
   for (double v : dg_) scale_ += v;
   scale_ = m_ > 0 && scale_ > 0 && std::isfinite(scale_) ? scale_ / m_ : 1.0;
 
-  const auto choice = s.Choice<LinearSolver>("linear_solver");
+  using LinearSolver = LocalNewtonSettings::LinearSolver;
+  const LinearSolver choice = set_.linear_solver;
   const double nnz = static_cast<double>(dual_.W.nonZeros());
   dense_ = choice == LinearSolver::kDense ||
            (choice == LinearSolver::kAuto && (m_ <= 300 || nnz >= 0.1 * m_ * double(m_)));
@@ -218,13 +212,13 @@ Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
   fnorm_ = Residual(lambda_, u_, phi_);
   // Below this ‖Φ‖ a step only moves rounding errors (‖Φ(0)‖ ~ ‖ρ q‖).
   phi_floor_ = 0.0;
-  for (int i = 0; i < m_; ++i) phi_floor_ += std::pow(rho_scale_ * dual_.q[i] / dg_[i], 2);
+  for (int i = 0; i < m_; ++i) phi_floor_ += std::pow(set_.rho_scale * dual_.q[i] / dg_[i], 2);
   phi_ref_ = std::sqrt(phi_floor_);
   phi_floor_ = 1e-14 * phi_ref_;
   best_ = fnorm_;
   since_best_ = 0;
   ResetMemory(0.5 * fnorm_ * fnorm_);
-  if (prox_always_) EnterProx();
+  if (set_.proximal == LocalNewtonSettings::Proximal::kAlways) EnterProx();
   return Status::kRunning;
 }
 
@@ -235,7 +229,7 @@ double LocalNewtonSolver::Residual(const Vec& r, Vec& u, Vec& phi) const {
   if (sigma_ > 0) u += sigma_ * (r - rc_);
   double rho[3], Dr[3][3], Du[3][3];
   for (const Constraint& c : *dual_.constraints) {
-    for (int k = 0; k < c.rows(); ++k) rho[k] = rho_scale_ / dg_[c.row + k];
+    for (int k = 0; k < c.rows(); ++k) rho[k] = set_.rho_scale / dg_[c.row + k];
     AlartCurnier(c, rho, r.data() + c.row, u.data() + c.row, phi.data() + c.row, Dr, Du);
   }
   return phi.norm();
@@ -248,7 +242,7 @@ bool LocalNewtonSolver::FactorizeJacobian(const Vec& r, const Vec& u) {
   for (std::size_t i = 0; i < cs.size(); ++i) {
     const Constraint& c = cs[i];
     const int r0 = c.row, nr = c.rows();
-    for (int k = 0; k < nr; ++k) rho[k] = rho_scale_ / dg_[r0 + k];
+    for (int k = 0; k < nr; ++k) rho[k] = set_.rho_scale / dg_[r0 + k];
     AlartCurnier(c, rho, r.data() + r0, u.data() + r0, phi, Dr, Du);
     // Row a of H = Σ_b Du(a,b) (row r0+b of W + σ e_{r0+b}) + Dr(a, ·) on the block.
     if (dense_) {
@@ -293,24 +287,24 @@ bool LocalNewtonSolver::FactorizeJacobian(const Vec& r, const Vec& u) {
 
 void LocalNewtonSolver::ResetMemory(double theta) {
   mem_count_ = 1;
-  mem_pos_ = 1 % nonmonotone_;
+  mem_pos_ = 1 % set_.nonmonotone;
   memory_[0] = theta;
 }
 
 bool LocalNewtonSolver::LineSearch(double slope) {
   double ref = memory_[0];
   for (int k = 1; k < mem_count_; ++k) ref = std::max(ref, memory_[k]);
-  for (double alpha = 1.0; alpha >= min_alpha_; alpha *= 0.5) {
+  for (double alpha = 1.0; alpha >= set_.min_alpha; alpha *= 0.5) {
     rtry_ = lambda_ + alpha * d_;
     const double ft = Residual(rtry_, utry_, phitry_);
-    if (std::isfinite(ft) && 0.5 * ft * ft <= ref + armijo_ * alpha * slope) {
+    if (std::isfinite(ft) && 0.5 * ft * ft <= ref + set_.armijo * alpha * slope) {
       lambda_.swap(rtry_);
       u_.swap(utry_);
       phi_.swap(phitry_);
       fnorm_ = ft;
       memory_[mem_pos_] = 0.5 * ft * ft;
-      mem_pos_ = (mem_pos_ + 1) % nonmonotone_;
-      mem_count_ = std::min(mem_count_ + 1, nonmonotone_);
+      mem_pos_ = (mem_pos_ + 1) % set_.nonmonotone;
+      mem_count_ = std::min(mem_count_ + 1, set_.nonmonotone);
       return true;
     }
     ++ls_steps_;
@@ -327,7 +321,7 @@ void LocalNewtonSolver::MoveCenter() {
   // σ ∝ the residual at the center (Siconos PROX's adaptive rule σ = σ₀ · error^ν, ν = 1): large
   // far from the solution, vanishing at it, so that the prox steps become Newton steps.
   const double rel = phi_ref_ > 0 ? std::min(1.0, center_norm_ / phi_ref_) : 1.0;
-  sigma_ = std::clamp(kappa_ * prox_sigma_ * scale_ * rel, kSigmaMin * scale_, kSigmaMax * scale_);
+  sigma_ = std::clamp(kappa_ * set_.prox_sigma * scale_ * rel, kSigmaMin * scale_, kSigmaMax * scale_);
   ResetMemory(0.5 * fnorm_ * fnorm_);
 }
 
@@ -370,21 +364,21 @@ Status LocalNewtonSolver::Iterate() {
     if (ok && fnorm_ < 0.9 * best_) {
       best_ = fnorm_;
       since_best_ = 0;
-    } else if (ok && ++since_best_ >= stall_steps_) {
+    } else if (ok && ++since_best_ >= set_.stall_steps) {
       ok = false;
     }
     if (!ok) EnterProx();
-  } else if (!ok || (inner_steps_ >= prox_inner_steps_ &&
-                      fnorm_ > prox_inner_tol_ * center_norm_)) {
+  } else if (!ok || (inner_steps_ >= set_.prox_inner_steps &&
+                      fnorm_ > set_.prox_inner_tol * center_norm_)) {
     // Inner Newton failed or stalls: a larger σ makes the subproblem better conditioned and its
     // solution closer to the center.
     kappa_ = std::min(10.0 * kappa_, kSigmaMax);
     ++center_updates_;
     MoveCenter();
-  } else if (fnorm_ <= prox_inner_tol_ * center_norm_ || fnorm_ <= phi_floor_) {
+  } else if (fnorm_ <= set_.prox_inner_tol * center_norm_ || fnorm_ <= phi_floor_) {
     // A subproblem solved in a step or two is an easy one: a smaller σ weighs the original
     // problem more.
-    if (inner_steps_ <= 2) kappa_ = std::max(1.0, prox_shrink_ * kappa_);
+    if (inner_steps_ <= 2) kappa_ = std::max(1.0, set_.prox_shrink * kappa_);
     ++center_updates_;
     MoveCenter();
   }

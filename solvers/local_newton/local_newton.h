@@ -40,11 +40,11 @@
 #include <Eigen/SparseLU>
 
 #include "solvers/common/dual_solver.h"
+#include "solvers/settings_table.h"
 
 namespace ncp {
 
-class LocalNewtonSolver : public DualSolver {
- public:
+struct LocalNewtonSettings {
   enum class Proximal { kFallback, kAlways };
   static constexpr auto kProximals =
       ChoiceNames<Proximal>({{Proximal::kFallback, "fallback"}, {Proximal::kAlways, "always"}});
@@ -52,8 +52,16 @@ class LocalNewtonSolver : public DualSolver {
   static constexpr auto kLinearSolvers = ChoiceNames<LinearSolver>(
       {{LinearSolver::kAuto, "auto"}, {LinearSolver::kDense, "dense"},
        {LinearSolver::kSparse, "sparse"}});
+  double rho_scale = 1.0, armijo = 1e-4, min_alpha = 1e-8;
+  int nonmonotone = 5, stall_steps = 5, prox_inner_steps = 10;
+  Proximal proximal = Proximal::kFallback;
+  double prox_sigma = 0.1, prox_shrink = 0.1, prox_inner_tol = 0.1, diag_floor = 1e-12;
+  LinearSolver linear_solver = LinearSolver::kAuto;
+  static const SettingsTable<LocalNewtonSettings>& Table();
+};
 
-  static std::vector<SettingSpec> Specs();
+class LocalNewtonSolver : public DualSolver {
+ public:
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   std::vector<std::pair<std::string, double>> Info() const override;
@@ -73,10 +81,7 @@ class LocalNewtonSolver : public DualSolver {
   void ResetMemory(double theta);
 
   // Settings.
-  double rho_scale_ = 1.0, armijo_ = 1e-4, min_alpha_ = 1e-8, prox_sigma_ = 0.1;
-  double prox_shrink_ = 0.1, prox_inner_tol_ = 0.1, diag_floor_ = 1e-12;
-  int nonmonotone_ = 5, stall_steps_ = 5, prox_inner_steps_ = 10;
-  bool prox_always_ = false;
+  LocalNewtonSettings set_;
 
   int m_ = 0;
   bool dense_ = true;

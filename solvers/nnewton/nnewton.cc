@@ -11,16 +11,21 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> NNewtonSolver::Specs() {
-  return {{.name = "rho_scale", .default_value = 1.0, .min = 0.0, .max = 1e12, .min_open = true,
-           .help = "multiplies each constraint's velocity scale ρ_i = 1/(J_i diag(A)⁻¹ J_iᵀ) (row "
-                   "mean)"},
-          {.name = "regularization", .default_value = 1e-10, .min = 0.0, .max = 1.0,
-           .help = "δ added to the diagonal of Φ_λ so G stays invertible when J is rank deficient"},
-          {.name = "armijo", .default_value = 1e-4, .min = 0.0, .max = 0.5, .min_open = true,
-           .max_open = true, .help = "σ of the sufficient decrease ½‖F(x+αd)‖² ≤ ½‖F‖² + σ α ∇θᵀd"},
-          {.name = "min_alpha", .default_value = 1e-10, .min = 0.0, .max = 1.0, .min_open = true,
-           .max_open = true, .help = "backtracking (α halved) gives up below this step length"}};
+const SettingsTable<NNewtonSettings>& NNewtonSettings::Table() {
+  using N = NNewtonSettings;
+  static const auto t =
+      SettingsTable<N>()
+          .Real(&N::rho_scale, "rho_scale", {.min = 0.0, .max = 1e12, .min_open = true},
+                "multiplies each constraint's velocity scale ρ_i = 1/(J_i diag(A)⁻¹ J_iᵀ) (row "
+                "mean)")
+          .Real(&N::regularization, "regularization", {.min = 0.0, .max = 1.0},
+                "δ added to the diagonal of Φ_λ so G stays invertible when J is rank deficient")
+          .Real(&N::armijo, "armijo", {.min = 0.0, .max = 0.5, .min_open = true, .max_open = true},
+                "σ of the sufficient decrease ½‖F(x+αd)‖² ≤ ½‖F‖² + σ α ∇θᵀd")
+          .Real(&N::min_alpha, "min_alpha",
+                {.min = 0.0, .max = 1.0, .min_open = true, .max_open = true},
+                "backtracking (α halved) gives up below this step length");
+  return t;
 }
 
 Status NNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
@@ -31,9 +36,7 @@ Status NNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
   p_ = &p;
   n_ = p.num_dofs();
   m_ = p.num_rows();
-  reg_ = s.Get("regularization");
-  sigma_ = s.Get("armijo");
-  min_alpha_ = s.Get("min_alpha");
+  set_ = NNewtonSettings::Table().From(s);
   const SpMat Jt = p.J.transpose();  // column r of Jt = row r of J
   const Vec adiag = p.A.diagonal();
   // Pattern of G: A, −Jᵀ, per constraint a dense rows × (its columns) block and rows × rows.
@@ -58,7 +61,7 @@ Status NNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
         if (adiag[it.index()] > 0) w += it.value() * it.value() / adiag[it.index()];
       }
     w /= c.rows();
-    rho_[i] = s.Get("rho_scale") * (w > 0 && std::isfinite(w) ? 1.0 / w : 1.0);
+    rho_[i] = set_.rho_scale * (w > 0 && std::isfinite(w) ? 1.0 / w : 1.0);
     std::sort(cs.begin(), cs.end());
     cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
     for (int r = c.row; r < c.row + c.rows(); ++r)
@@ -144,18 +147,18 @@ const SpMat& NNewtonSolver::Jacobian(const Vec& x) {
       }
     const int* br = br_index_.data() + 9 * i;
     for (int q = 0; q < nr; ++q)
-      for (int s = 0; s < nr; ++s) gv[br[3 * q + s]] = Dl(q, s) + (q == s ? reg_ : 0.0);
+      for (int s = 0; s < nr; ++s) gv[br[3 * q + s]] = Dl(q, s) + (q == s ? set_.regularization : 0.0);
   }
   return G_;
 }
 
 bool NNewtonSolver::LineSearch(const Vec& d, double f0, double slope) {
   const double theta0 = 0.5 * f0 * f0;
-  for (double alpha = 1.0; alpha >= min_alpha_; alpha *= 0.5) {
+  for (double alpha = 1.0; alpha >= set_.min_alpha; alpha *= 0.5) {
     xtry_ = x_ + alpha * d;
     const double ft = Residual(xtry_, ftry_);
     ++ls_evaluations_;
-    if (std::isfinite(ft) && 0.5 * ft * ft <= theta0 + sigma_ * alpha * slope) {
+    if (std::isfinite(ft) && 0.5 * ft * ft <= theta0 + set_.armijo * alpha * slope) {
       x_.swap(xtry_);
       f_.swap(ftry_);
       fnorm_ = ft;

@@ -11,13 +11,21 @@
 
 #include <Eigen/SparseLU>
 
+#include "solvers/settings_table.h"
 #include "solvers/solver.h"
 
 namespace ncp {
 
+struct NNewtonSettings {
+  double rho_scale = 1.0;         // on each constraint's velocity scale
+  double regularization = 1e-10;  // δ on the diagonal of Φ_λ
+  double armijo = 1e-4;           // σ of the sufficient decrease
+  double min_alpha = 1e-10;       // the backtracking's smallest step
+  static const SettingsTable<NNewtonSettings>& Table();
+};
+
 class NNewtonSolver : public Solver {
  public:
-  static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   void Current(Vec& v, Vec& lambda) const override;
@@ -39,7 +47,7 @@ class NNewtonSolver : public Solver {
 
   const ContactProblem* p_ = nullptr;
   int n_ = 0, m_ = 0;
-  double sigma_ = 1e-4, reg_ = 1e-10, min_alpha_ = 1e-10;
+  NNewtonSettings set_;
   std::vector<double> rho_;        // per constraint velocity scale
   SpMat G_;
   Eigen::SparseLU<SpMat> lu_;

@@ -8,26 +8,23 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> PgsSettings::Specs() {
-  return {{.name = "omega", .default_value = 1.0, .min = 0.0, .max = 2.0, .min_open = true,
-           .max_open = true, .help = "over-relaxation factor"},
-          {.name = "nncg", .default_value = 0.0, .min = 0.0, .max = 1.0, .integer = true,
-           .help = "1: nonsmooth nonlinear conjugate-gradient acceleration (000 §IV-B1)"},
-          ChoiceSpec<kOrders>("order", Order::kSequential,
-                              "sweep order: sequential = constraint order; colour = colour by colour "
-                              "of W's constraint graph, each colour's constraints in parallel")};
+const SettingsTable<PgsSettings>& PgsSettings::Table() {
+  static const auto t =
+      SettingsTable<PgsSettings>()
+          .Real(&PgsSettings::omega, "omega",
+                {.min = 0.0, .max = 2.0, .min_open = true, .max_open = true},
+                "over-relaxation factor")
+          .Flag(&PgsSettings::nncg, "nncg",
+                "1: nonsmooth nonlinear conjugate-gradient acceleration (000 §IV-B1)")
+          .Choice<kOrders>(&PgsSettings::order, "order",
+                           "sweep order: sequential = constraint order; colour = colour by colour "
+                           "of W's constraint graph, each colour's constraints in parallel");
+  return t;
 }
 
-PgsSettings PgsSettings::From(const Settings& s) {
-  PgsSettings p;
-  p.omega = s.Get("omega");
-  p.nncg = s.GetBool("nncg");
-  p.order = s.Choice<Order>("order");
-  return p;
-}
 
 Status PgsSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  set_ = PgsSettings::From(s);
+  set_ = PgsSettings::Table().From(s);
   if (!SetupDual(p, warm)) return Status::kFailed;
   TangentSteps(dual_, tangent_step_);
   prev_ = lambda_;

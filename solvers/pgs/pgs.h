@@ -7,6 +7,7 @@
 #pragma once
 
 #include "solvers/common/dual_solver.h"
+#include "solvers/settings_table.h"
 #include "solvers/pgs/colouring.h"
 
 namespace ncp {
@@ -18,8 +19,7 @@ struct PgsSettings {
   static constexpr auto kOrders =
       ChoiceNames<Order>({{Order::kSequential, "sequential"}, {Order::kColour, "colour"}});
   Order order = Order::kSequential;
-  static std::vector<SettingSpec> Specs();
-  static PgsSettings From(const Settings& s);
+  static const SettingsTable<PgsSettings>& Table();
 };
 
 class PgsSolver : public DualSolver {

@@ -9,10 +9,11 @@ namespace ncp {
 SolverEntry PjEntry() {
   return {.name = "pj",
           .description = "projected Jacobi on the dual, parallel (000 §IV-B2)",
-          .settings = PjSolver::Specs(),
+          .settings = PjSettings::Table().Specs(),
           .local = LocalUse::kAsStored,
           .make = [] { return std::make_unique<PjSolver>(); },
-          .deterministic = true};
+          .deterministic = true,
+          .read_back = PjSettings::Table().ReadBack()};
 }
 
 }  // namespace ncp

@@ -6,13 +6,15 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> PjSolver::Specs() {
-  return {{.name = "omega", .default_value = 0.3, .min = 0.0, .max = 2.0, .min_open = true,
-           .max_open = true, .help = "relaxation factor (Jacobi needs < 1 on coupled contacts)"}};
+const SettingsTable<PjSettings>& PjSettings::Table() {
+  static const auto t = SettingsTable<PjSettings>().Real(
+      &PjSettings::omega, "omega", {.min = 0.0, .max = 2.0, .min_open = true, .max_open = true},
+      "relaxation factor (Jacobi needs < 1 on coupled contacts)");
+  return t;
 }
 
 Status PjSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  omega_ = s.Get("omega");
+  set_ = PjSettings::Table().From(s);
   if (!SetupDual(p, warm)) return Status::kFailed;
   TangentSteps(dual_, tangent_step_);
   u_ = Vec::Zero(dual_.rows());
@@ -32,12 +34,12 @@ Status PjSolver::Iterate() {
       const Constraint& c = cs[i];
       const int r = c.row;
       if (c.type != ConstraintType::kContact) {
-        lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u_[r], dual_.diag[r], omega_);
+        lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u_[r], dual_.diag[r], set_.omega);
         continue;
       }
-      const double ln = dual_.diag[r] > 0 ? lambda_[r] - omega_ * u_[r] / dual_.diag[r] : lambda_[r];
+      const double ln = dual_.diag[r] > 0 ? lambda_[r] - set_.omega * u_[r] / dual_.diag[r] : lambda_[r];
       lambda_[r] = ln > 0 ? ln : 0.0;
-      UpdateTangent(c.mu, lambda_[r], tangent_step_[i], omega_, u_[r + 1], u_[r + 2],
+      UpdateTangent(c.mu, lambda_[r], tangent_step_[i], set_.omega, u_[r + 1], u_[r + 2],
                     lambda_[r + 1], lambda_[r + 2]);
     }
   }

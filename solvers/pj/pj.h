@@ -3,18 +3,23 @@
 #pragma once
 
 #include "solvers/common/dual_solver.h"
+#include "solvers/settings_table.h"
 
 namespace ncp {
 
+struct PjSettings {
+  double omega = 0.3;  // relaxation
+  static const SettingsTable<PjSettings>& Table();
+};
+
 class PjSolver : public DualSolver {
  public:
-  static std::vector<SettingSpec> Specs();
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   int ThreadsUsed() const override;
 
  private:
-  double omega_ = 0.3;
+  PjSettings set_;
   std::vector<double> tangent_step_;
   Vec u_;
 };

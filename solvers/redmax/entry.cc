@@ -12,10 +12,11 @@ SolverEntry RedmaxEntry() {
           .description = "RedMax: soft rows folded in as implicit maximal springs, PCG with the "
                          "projected block-Jacobi preconditioner (or CHOLMOD / dense), loop-closing "
                          "bilateral rows by the Schur complement; no contact (003 §3-4)",
-          .settings = RedmaxSettings::Specs(),
+          .settings = RedmaxSettings::Table().Specs(),
           .local = LocalUse::kNone,
           .make = [] { return std::make_unique<RedmaxSolver>(); },
-          .deterministic = true};
+          .deterministic = true,
+          .read_back = RedmaxSettings::Table().ReadBack()};
 }
 
 }  // namespace ncp

@@ -23,7 +23,7 @@ std::string RedmaxSolver::Unsupported(const ContactProblem& p) const {
 Status RedmaxSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   ready_ = false;
   p_ = &p;
-  set_ = RedmaxSettings::From(s);
+  set_ = RedmaxSettings::Table().From(s);
   message_.clear();
   if (std::string why = Unsupported(p); !why.empty()) {
     message_ = why;

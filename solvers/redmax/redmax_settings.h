@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solvers/settings.h"
+#include "solvers/settings_table.h"
 
 namespace ncp {
 
@@ -19,8 +20,7 @@ struct RedmaxSettings {
   double pcg_tol = 1e-6;     // ‖r‖ ≤ pcg_tol ‖rhs‖ (003 §6 uses 1e-6)
   int pcg_max_iters = 1000;  // per PCG solve; reaching it without pcg_tol fails the solve
 
-  static std::vector<SettingSpec> Specs();
-  static RedmaxSettings From(const Settings& s);
+  static const SettingsTable<RedmaxSettings>& Table();
 };
 
 }  // namespace ncp

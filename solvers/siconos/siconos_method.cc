@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "common/error.h"
+
 namespace ncp::siconos {
 
 const std::vector<Method>& Methods() {
@@ -33,33 +35,42 @@ const std::vector<Method>& Methods() {
   return m;
 }
 
-std::vector<SettingSpec> Specs(const Method& m) {
-  std::vector<SettingSpec> s = {
-      {.name = "chunk", .default_value = static_cast<double>(m.default_chunk), .min = 1, .max = 1e6,
-       .integer = true,
-       .help = "Siconos iterations per harness iteration (warm-started from the previous "
-               "reaction)"},
-      {.name = "max_iter", .default_value = 1e6, .min = 1, .max = 1e9, .integer = true,
-       .help = "cap on the total number of Siconos iterations (max-iterations when reached)"},
-      {.name = "tol", .default_value = 1e-14, .min = 0, .max = 1, .min_open = true,
-       .help = "Siconos' own stopping tolerance inside a chunk (the harness applies its own)"},
-  };
-  if (m.id == SICONOS_FRICTION_3D_NSGS) {
-    s.push_back({.name = "omega", .default_value = 1.0, .min = 0, .max = 2, .min_open = true,
-                 .max_open = true, .help = "over-relaxation of the sweep (1: none)"});
-    s.push_back(ChoiceSpec<kShuffles>(
-        "shuffle", Shuffle::kNo, "contact order: fixed, shuffled once, or reshuffled every sweep"));
-  }
+namespace {
+
+SettingsTable<SiconosSettings> MakeTable(const Method& m) {
+  using S = SiconosSettings;
+  SettingsTable<S> t(S{.chunk = m.default_chunk});
+  t.Int(&S::chunk, "chunk", {.min = 1, .max = 1e6},
+        "Siconos iterations per harness iteration (warm-started from the previous reaction)")
+      .Int(&S::max_iter, "max_iter", {.min = 1, .max = 1e9},
+           "cap on the total number of Siconos iterations (max-iterations when reached)")
+      .Real(&S::tol, "tol", {.min = 0, .max = 1, .min_open = true},
+            "Siconos' own stopping tolerance inside a chunk (the harness applies its own)");
+  if (m.id == SICONOS_FRICTION_3D_NSGS)
+    t.Real(&S::omega, "omega", {.min = 0, .max = 2, .min_open = true, .max_open = true},
+           "over-relaxation of the sweep (1: none)")
+        .Choice<kShuffles>(&S::shuffle, "shuffle",
+                           "contact order: fixed, shuffled once, or reshuffled every sweep");
   if (m.id == SICONOS_FRICTION_3D_PROX)
-    // Measured with Siconos 4.4 on a 1458-row sliding_cubes frame: one chunk of PROX took 2.5 GB
-    // (local) and 10 GB (-wr) in its inner Newton solver; larger problems are refused unless asked.
-    s.push_back({.name = "max_rows", .default_value = 1200, .min = 3, .max = 1e9, .integer = true,
-                 .help = "larger problems are not-applicable: PROX's inner solver needs GBs beyond "
-                         "~1000 rows"});
+    t.Int(&S::max_rows, "max_rows", {.min = 3, .max = 1e9},
+          "larger problems are not-applicable: PROX's inner solver needs GBs beyond ~1000 rows");
   if (m.id == SICONOS_FRICTION_3D_ADMM || m.id == SICONOS_GLOBAL_FRICTION_3D_ADMM)
-    s.push_back(ChoiceSpec<kAccelerations>("acceleration", Acceleration::kNesterovRestart,
-                                           "ADMM acceleration (Siconos default: with restart)"));
-  return s;
+    t.Choice<kAccelerations>(&S::acceleration, "acceleration",
+                             "ADMM acceleration (Siconos default: with restart)");
+  return t;
+}
+
+}  // namespace
+
+const SettingsTable<SiconosSettings>& Table(const Method& m) {
+  static const std::vector<SettingsTable<SiconosSettings>> tables = [] {
+    std::vector<SettingsTable<SiconosSettings>> out;
+    for (const Method& x : Methods()) out.push_back(MakeTable(x));
+    return out;
+  }();
+  for (std::size_t i = 0; i < Methods().size(); ++i)
+    if (Methods()[i].name == m.name) return tables[i];
+  throw Error("siconos: unknown method " + m.name);
 }
 
 namespace {
@@ -84,18 +95,18 @@ int AccelerationParam(Acceleration c) {
 
 }  // namespace
 
-void ApplySettings(const Method& m, const Settings& s, SolverOptions* o) {
-  o->dparam[SICONOS_DPARAM_TOL] = s.Get("tol");
+void ApplySettings(const Method& m, const SiconosSettings& s, SolverOptions* o) {
+  o->dparam[SICONOS_DPARAM_TOL] = s.tol;
   if (m.id == SICONOS_FRICTION_3D_NSGS) {
-    const double omega = s.Get("omega");
+    const double omega = s.omega;
     o->iparam[SICONOS_FRICTION_3D_NSGS_RELAXATION] =
         omega != 1.0 ? SICONOS_FRICTION_3D_NSGS_RELAXATION_TRUE : SICONOS_FRICTION_3D_NSGS_RELAXATION_FALSE;
     o->dparam[SICONOS_FRICTION_3D_NSGS_RELAXATION_VALUE] = omega;
-    o->iparam[SICONOS_FRICTION_3D_NSGS_SHUFFLE] = ShuffleParam(s.Choice<Shuffle>("shuffle"));
+    o->iparam[SICONOS_FRICTION_3D_NSGS_SHUFFLE] = ShuffleParam(s.shuffle);
   }
   if (m.id == SICONOS_FRICTION_3D_ADMM || m.id == SICONOS_GLOBAL_FRICTION_3D_ADMM)
     o->iparam[SICONOS_FRICTION_3D_ADMM_IPARAM_ACCELERATION] =
-        AccelerationParam(s.Choice<Acceleration>("acceleration"));
+        AccelerationParam(s.acceleration);
 }
 
 std::string Unsupported(const std::vector<Constraint>& constraints) {

@@ -103,9 +103,10 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
     return Status::kNotApplicable;
   }
   const int m = f->num_rows();
-  if (method_.id == SICONOS_FRICTION_3D_PROX && m > s.GetInt("max_rows")) {
+  settings_ = Table(method_).From(s);
+  if (method_.id == SICONOS_FRICTION_3D_PROX && m > settings_.max_rows) {
     message_ = fmt::format("{} rows > max_rows = {}: Siconos' PROX needs GBs of memory at this size",
-                           m, s.GetInt("max_rows"));
+                           m, settings_.max_rows);
     return Status::kNotApplicable;
   }
   if (global) {
@@ -114,11 +115,10 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
     fc_ = frictionContactProblem_new_with_data(3, f->num_constraints(), ToNumerics(p.W),
                                                MallocCopy(p.q), MuArray(p.constraints));
   }
-  settings_ = s;
   options_ = MakeOptions(method_.id);
-  ApplySettings(method_, s, options_.get());
-  chunk_ = s.GetInt("chunk");
-  max_iter_ = s.GetInt("max_iter");
+  ApplySettings(method_, settings_, options_.get());
+  chunk_ = settings_.chunk;
+  max_iter_ = settings_.max_iter;
   done_ = calls_ = last_info_ = 0;
   aborted_ = false;
   last_error_ = -1.0;

@@ -55,7 +55,7 @@ class SiconosSolver : public Solver {
   FrictionContactProblem* fc_ = nullptr;
   GlobalFrictionContactProblem* gfc_ = nullptr;
   OptionsPtr options_;
-  Settings settings_;
+  SiconosSettings settings_;
   Vec r_, u_, v_;  // reaction, local velocity, global velocity (kGlobal)
   LentWork lent_;  // work memory for the drivers that lose their own (g-nsn-ac, g-admm)
   int chunk_ = 1, max_iter_ = 0, done_ = 0, last_info_ = 0, calls_ = 0;

@@ -9,38 +9,26 @@
 
 namespace ncp {
 
-std::vector<SettingSpec> SpSettings::Specs() {
-  return {ChoiceSpec<kCones>("cone", Cone::kExact,
-                             "friction set of the friction QP: exact = the Coulomb disk, box = "
-                             "003's |λ_t,k| ≤ μ λ_n per tangent direction"),
-          ChoiceSpec<kContactQps>("contact_qp", ContactQp::kPgs,
-                                  "contact QP solver: pgs = projected Gauss-Seidel sweeps, direct = "
-                                  "exact by a dense LDLT of its block of W (equality rows only: "
-                                  "bilateral, soft, joint-friction normals)"),
-          {.name = "inner",
-           .default_value = 50,
-           .min = 1,
-           .max = 1e6,
-           .integer = true,
-           .help = "most projected Gauss-Seidel sweeps per QP"},
-          {.name = "inner_tol",
-           .default_value = 1e-10,
-           .min = 0.0,
-           .max = 1.0,
-           .help = "a QP stops when no λ moved more than inner_tol × (1 + max |λ|) in a sweep"}};
+const SettingsTable<SpSettings>& SpSettings::Table() {
+  static const auto t =
+      SettingsTable<SpSettings>()
+          .Choice<kCones>(&SpSettings::cone, "cone",
+                          "friction set of the friction QP: exact = the Coulomb disk, box = "
+                          "003's |λ_t,k| ≤ μ λ_n per tangent direction")
+          .Choice<kContactQps>(&SpSettings::contact_qp, "contact_qp",
+                               "contact QP solver: pgs = projected Gauss-Seidel sweeps, direct = "
+                               "exact by a dense LDLT of its block of W (equality rows only: "
+                               "bilateral, soft, joint-friction normals)")
+          .Int(&SpSettings::inner, "inner", {.min = 1, .max = 1e6},
+               "most projected Gauss-Seidel sweeps per QP")
+          .Real(&SpSettings::inner_tol, "inner_tol", {.min = 0.0, .max = 1.0},
+                "a QP stops when no λ moved more than inner_tol × (1 + max |λ|) in a sweep");
+  return t;
 }
 
-SpSettings SpSettings::From(const Settings& s) {
-  SpSettings p;
-  p.cone = s.Choice<Cone>("cone");
-  p.contact_qp = s.Choice<ContactQp>("contact_qp");
-  p.inner = s.GetInt("inner");
-  p.inner_tol = s.Get("inner_tol");
-  return p;
-}
 
 Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
-  set_ = SpSettings::From(s);
+  set_ = SpSettings::Table().From(s);
   if (!SetupDual(p, warm)) return Status::kFailed;
   TangentSteps(dual_, tangent_step_);
   inner_sweeps_ = 0;

@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 
 #include "solvers/common/dual_solver.h"
+#include "solvers/settings_table.h"
 
 namespace ncp {
 
@@ -26,8 +27,7 @@ struct SpSettings {
   ContactQp contact_qp = ContactQp::kPgs;
   int inner = 50;            // most PGS sweeps per QP
   double inner_tol = 1e-10;  // a QP stops when no λ moved more than this × (1 + max |λ|)
-  static std::vector<SettingSpec> Specs();
-  static SpSettings From(const Settings& s);
+  static const SettingsTable<SpSettings>& Table();
 };
 
 class SpSolver : public DualSolver {

@@ -11,16 +11,18 @@ std::vector<SolverEntry> SubAdmmEntries() {
   return {
       {.name = "subadmm",
        .description = "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
-       .settings = SubAdmmSolver::Specs(),
+       .settings = SubAdmmSettings::Table().Specs(),
        .local = LocalUse::kNone,
        .make = [] { return std::make_unique<SubAdmmSolver>(); },
-       .deterministic = true},
+       .deterministic = true,
+       .read_back = SubAdmmSettings::Table().ReadBack()},
       {.name = "subadmm-nobody",
        .description = "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
-       .settings = SubAdmmNobodySolver::Specs(),
+       .settings = SubAdmmNobodySettings::Table().Specs(),
        .local = LocalUse::kNone,
        .make = [] { return std::make_unique<SubAdmmNobodySolver>(); },
-       .deterministic = true},
+       .deterministic = true,
+       .read_back = SubAdmmNobodySettings::Table().ReadBack()},
   };
 }
 

@@ -38,7 +38,7 @@ inline Eigen::Map<const Pair, Eigen::Unaligned> PairAt(const double* p) {
 }  // namespace
 
 std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
-  set_ = SubAdmmSettings::From(s);
+  set_ = SubAdmmSettings::Table().From(s);
   const Factorization method = set_.factorization;
   if (p_->structure.bodies.empty())
     return "needs bodies in the structure layer (subadmm-nobody does not)";

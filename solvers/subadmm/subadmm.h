@@ -19,7 +19,6 @@ namespace ncp {
 
 class SubAdmmSolver : public SubAdmmBase {
  public:
-  static std::vector<SettingSpec> Specs() { return SubAdmmSettings::Specs(); }
   std::vector<std::pair<std::string, double>> Info() const override;
 
  protected:

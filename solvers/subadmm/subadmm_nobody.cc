@@ -14,7 +14,7 @@ bool SubAdmmNobodySolver::UseSparse(Factorization setting, int n, long nnz) {
 }
 
 std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
-  set_ = SubAdmmNobodySettings::From(s);
+  set_ = SubAdmmNobodySettings::Table().From(s);
   track_y_ = true;  // 000 stops on its θ of (22); reported in Info()
   const ContactProblem& p = *p_;
   const Eigen::SparseMatrix<double, Eigen::RowMajor, int> Jr = p.J;

@@ -15,7 +15,6 @@ namespace ncp {
 
 class SubAdmmNobodySolver : public SubAdmmBase {
  public:
-  static std::vector<SettingSpec> Specs() { return SubAdmmNobodySettings::Specs(); }
   std::vector<std::pair<std::string, double>> Info() const override;
 
  protected:

@@ -6,6 +6,7 @@
 
 #include "solvers/common/adaptive_penalty.h"
 #include "solvers/settings.h"
+#include "solvers/settings_table.h"
 
 namespace ncp {
 
@@ -19,12 +20,12 @@ struct SubAdmmCommonSettings {
   int adapt_every = 1;
   int threads = 0;  // 0: auto
 
-  static std::vector<SettingSpec> Specs();
-  static SubAdmmCommonSettings From(const Settings& s);
+  // The common settings alone (what SubAdmmBase reads).
+  static const SettingsTable<SubAdmmCommonSettings>& Table();
 };
 
 // `subadmm`'s own: how K_j is factorized and J_s applied (SubAdmmBase reads the common ones).
-struct SubAdmmSettings {
+struct SubAdmmSettings : SubAdmmCommonSettings {
   enum class Factorization { kCrba, kAba, kDense };
   static constexpr auto kFactorizations = ChoiceNames<Factorization>(
       {{Factorization::kCrba, "crba"}, {Factorization::kAba, "aba"},
@@ -40,12 +41,11 @@ struct SubAdmmSettings {
   Apply apply = Apply::kAuto;
   JointRows joint_rows = JointRows::kJoint;
 
-  static std::vector<SettingSpec> Specs();  // the common ones, then these
-  static SubAdmmSettings From(const Settings& s);
+  static const SettingsTable<SubAdmmSettings>& Table();  // the common ones, then these
 };
 
 // `subadmm-nobody`'s own: the initial β rule and the factorization of K_j.
-struct SubAdmmNobodySettings {
+struct SubAdmmNobodySettings : SubAdmmCommonSettings {
   enum class BetaRule { kTrace, kDensity };  // 000:23 trace ratio, 004 §VI-D density
   static constexpr auto kBetaRules =
       ChoiceNames<BetaRule>({{BetaRule::kTrace, "trace"}, {BetaRule::kDensity, "density"}});
@@ -57,8 +57,7 @@ struct SubAdmmNobodySettings {
   BetaRule beta_rule = BetaRule::kTrace;
   Factorization factorization = Factorization::kAuto;
 
-  static std::vector<SettingSpec> Specs();  // the common ones, then these
-  static SubAdmmNobodySettings From(const Settings& s);
+  static const SettingsTable<SubAdmmNobodySettings>& Table();  // the common ones, then these
 };
 
 }  // namespace ncp

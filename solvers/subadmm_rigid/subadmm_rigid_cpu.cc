@@ -4,25 +4,24 @@
 
 namespace ncp::gpu {
 
-std::vector<SettingSpec> RigidSpecs() {
-  return {{.name = "beta", .default_value = 0.0, .min = 0.0, .max = 1e12,
-           .help = "initial penalty β; 0 = the density rule of subadmm (004 §VI-D)"},
-          {.name = "adaptive", .default_value = 1.0, .min = 0.0, .max = 1.0, .integer = true,
-           .help = "1: adapt β by 004:43"},
-          {.name = "gamma", .default_value = 10.0, .min = 1.0, .max = 1e6, .min_open = true,
-           .help = "imbalance ratio γ > 1 of 004:43"},
-          {.name = "adapt_every", .default_value = 1.0, .min = 1.0, .max = 1e6, .integer = true,
-           .help = "iterations between β checks (each change refactorizes every body)"}};
+const SettingsTable<RigidSettings>& RigidSettings::Table() {
+  static const auto t = [] {
+    SettingsTable<RigidSettings> t;
+    AddRigidCommon(t);
+    return t;
+  }();
+  return t;
 }
 
 Scalars InitialScalars(const ContactProblem& p, const Settings& s) {
+  const RigidSettings set = RigidSettings::Table().From(s);
   Scalars sc;
-  sc.beta_base = s.Get("beta") > 0 ? s.Get("beta") : SubAdmmBase::DensityBeta(p);
+  sc.beta_base = set.beta > 0 ? set.beta : SubAdmmBase::DensityBeta(p);
   sc.scale = 1.0;
   sc.beta = sc.beta_base, sc.inv_beta = 1.0 / sc.beta;
-  sc.gamma = s.Get("gamma");
-  sc.adaptive = s.GetBool("adaptive");
-  sc.adapt_every = s.GetInt("adapt_every");
+  sc.gamma = set.gamma;
+  sc.adaptive = set.adaptive;
+  sc.adapt_every = set.adapt_every;
   sc.spacing = sc.next_change = sc.adapt_every;
   sc.refactor = 1;
   return sc;

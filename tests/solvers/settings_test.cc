@@ -1,11 +1,16 @@
 // Solver settings: defaults, parsing, and errors naming field, value and rule.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
+#include <optional>
 
 #include "common/error.h"
 #include "solvers/apgd/apgd.h"
 #include "solvers/registry.h"
+#include "solvers/settings_table.h"
+#include "tests/expect_error.h"
 
 namespace ncp {
 namespace {
@@ -27,8 +32,8 @@ TEST(Settings, DefaultsAreListedInFull) {
 TEST(Settings, ParsesNumbersBooleansAndChoices) {
   const Settings s = Settings::Parse("apgd", FindSolver("apgd").settings,
                                      {{"friction_model", "ccp"}, {"restart", "false"}});
-  EXPECT_EQ(s.Choice<ApgdSolver::FrictionModel>("friction_model"),
-            ApgdSolver::FrictionModel::kCcp);
+  EXPECT_EQ(s.Choice<ApgdSettings::FrictionModel>("friction_model"),
+            ApgdSettings::FrictionModel::kCcp);
   EXPECT_FALSE(s.GetBool("restart"));
 }
 
@@ -129,6 +134,88 @@ TEST(Settings, KeyValueLists) {
   EXPECT_EQ(kv.at("b"), "x");
   EXPECT_EQ(kv.at("c"), "");
   EXPECT_THROW(ParseKeyValues("novalue"), Error);
+}
+
+// A valid value of `spec` other than its default (its next choice, or a number inside its range).
+std::optional<double> OtherValue(const SettingSpec& spec) {
+  const double d = spec.default_value;
+  if (!spec.choices.empty()) {
+    if (spec.choices.size() < 2) return std::nullopt;
+    return std::fmod(d + 1.0, static_cast<double>(spec.choices.size()));
+  }
+  const auto valid = [&](double x) {
+    if (x == d || !std::isfinite(x)) return false;
+    if (spec.integer && x != std::floor(x)) return false;
+    if (spec.min_open ? !(x > spec.min) : !(x >= spec.min)) return false;
+    if (spec.max_open ? !(x < spec.max) : !(x <= spec.max)) return false;
+    return true;
+  };
+  for (double x : {d + 1.0, d - 1.0, d * 0.5, d * 2.0, 0.5 * (spec.min + spec.max),
+                   spec.min + 0.25 * (spec.max - spec.min)})
+    if (valid(x)) return x;
+  return std::nullopt;
+}
+
+// Every built-in solver's settings come from one declaration, its SettingsTable: the defaults
+// read back from the struct as listed, and each setting given another value reaches the member
+// the table binds (a name bound to the wrong member, or a member never read, fails here).
+TEST(SettingsTable, EveryBuiltInSettingReadsBack) {
+  int entries = 0, checked = 0;
+  for (const SolverEntry& e : Solvers()) {
+    if (e.name.rfind("test-", 0) == 0) continue;  // plug-ins of this test binary
+    ASSERT_TRUE(e.read_back) << e.name << ": no settings table (SolverEntry::read_back)";
+    ++entries;
+    const Settings defaults = Settings::Parse(e.name, e.settings, {});
+    std::map<std::string, double> want;
+    for (const SettingSpec& spec : e.settings) want[spec.name] = spec.default_value;
+    EXPECT_EQ(e.read_back(defaults), want) << e.name << " defaults";
+    for (const SettingSpec& spec : e.settings) {
+      const std::optional<double> x = OtherValue(spec);
+      if (!x) continue;
+      const std::string text =
+          spec.choices.empty() ? fmt::format("{}", *x) : spec.choices[static_cast<int>(*x)];
+      const Settings s = Settings::Parse(e.name, e.settings, {{spec.name, text}});
+      std::map<std::string, double> changed = want;
+      changed[spec.name] = *x;
+      EXPECT_EQ(e.read_back(s), changed) << e.name << "." << spec.name << " = " << text;
+      ++checked;
+    }
+  }
+  std::printf("%d solvers, %d settings read back with a value other than their default\n",
+              entries, checked);
+  EXPECT_GE(entries, 17);
+}
+
+// The table's pieces: a flag is [0, 1] integer, a choice its enumerators' names, the defaults
+// the struct's initializers (or the defaults given to the table).
+TEST(SettingsTable, SpecsFollowTheStruct) {
+  struct S {
+    double x = 0.25;
+    int n = 3;
+    bool on = true;
+    Color c = Color::kBlue;
+  };
+  SettingsTable<S> t(S{.n = 7});
+  t.Real(&S::x, "x", {.min = 0.0, .max = 1.0, .max_open = true}, "a real")
+      .Int(&S::n, "n", {.min = 1, .max = 10}, "an integer")
+      .Flag(&S::on, "on", "a flag")
+      .Choice<kColors>(&S::c, "c", "a colour");
+  ASSERT_EQ(t.Specs().size(), 4u);
+  EXPECT_EQ(t.Specs()[0].default_value, 0.25);
+  EXPECT_TRUE(t.Specs()[0].max_open);
+  EXPECT_EQ(t.Specs()[1].default_value, 7.0);
+  EXPECT_TRUE(t.Specs()[1].integer);
+  EXPECT_EQ(t.Specs()[2].default_value, 1.0);
+  EXPECT_EQ(t.Specs()[2].max, 1.0);
+  EXPECT_EQ(t.Specs()[3].choices, (std::vector<std::string>{"red", "green", "blue"}));
+  EXPECT_EQ(t.Specs()[3].default_value, 2.0);
+  const Settings s = Settings::Parse("t", t.Specs(), {{"x", "0.5"}, {"on", "0"}, {"c", "red"}});
+  const S v = t.From(s);
+  EXPECT_EQ(v.x, 0.5);
+  EXPECT_EQ(v.n, 7);
+  EXPECT_FALSE(v.on);
+  EXPECT_EQ(v.c, Color::kRed);
+  testing::ExpectError([&] { Settings::Parse("t", t.Specs(), {{"x", "1"}}); }, {"t.x = 1"});
 }
 
 }  // namespace

@@ -156,7 +156,7 @@ TEST(LiftedLocal, RefusesOversizeProblem) {
 TEST(LiftedLocal, NotApplicableSaysWhy) {
   const ContactProblem p = ReadFclib(kLocalTest);
   LiftedSolver s(std::make_unique<SubAdmmSolver>());
-  EXPECT_EQ(s.Setup(p, Settings::Parse("subadmm", SubAdmmSolver::Specs(), {}), nullptr),
+  EXPECT_EQ(s.Setup(p, Settings::Parse("subadmm", SubAdmmSettings::Table().Specs(), {}), nullptr),
             Status::kNotApplicable);
   EXPECT_NE(s.message().find("lifted local form"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("structure layer"), std::string::npos) << s.message();
