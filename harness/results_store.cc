@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "harness/system_info.h"
 #include "problems/io/guarded_read.h"
 #include "problems/io/h5_util.h"
@@ -172,32 +173,6 @@ h5::Handle Space1D(std::size_t n) {
 herr_t CollectAttrName(hid_t, const char* name, const H5A_info_t*, void* names) {
   static_cast<std::vector<std::string>*>(names)->push_back(name);
   return 0;
-}
-
-// fsync so that a rename never publishes a file whose bytes are not yet on disk.
-void SyncFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw Error(fmt::format("cannot open '{}' to sync it", path));
-  const int rc = fsync(fd);
-  close(fd);
-  if (rc != 0) throw Error(fmt::format("cannot sync '{}' to disk", path));
-}
-
-// Best effort: some file systems do not sync directories.
-void SyncDir(const fs::path& dir) {
-  const int fd = open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;
-  fsync(fd);
-  close(fd);
-}
-
-// Publishes a fully written temporary file under its final name.
-void Commit(const std::string& tmp, const std::string& path) {
-  SyncFile(tmp);
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw Error(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
-  SyncDir(fs::path(path).parent_path());
 }
 
 // Completed parts, in name order; "*.tmp.*" files are unfinished writes and not parts.
@@ -734,21 +709,11 @@ class ResultsWriter {
 // temporary file is removed and `path` is left as it was.
 template <typename WriteFn>
 void WriteAtomically(const std::string& path, WriteFn write) {
-  // A temp name of this process and this write: two runs on the same output never write into
-  // each other's temp file, and the rename makes whichever finishes last the file.
-  static std::atomic<unsigned> counter{0};
-  const std::string tmp =
-      fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
-  try {
+  ReplaceFile(path, [&](const std::string& tmp) {
     ResultsWriter writer(tmp);
     write(writer);
     writer.Close();
-    Commit(tmp, path);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw;
-  }
+  });
 }
 
 // Reading a corrupt file's variable-length strings can crash libhdf5 itself (H5HG_read trusts

@@ -28,4 +28,15 @@ class TempDirTest : public ::testing::Test {
   std::string prefix_;
 };
 
+// Whether a temporary file of a write of `path` (ReplaceFile: `path`.tmp.PID.N) is left beside it.
+inline bool TempFileLeftBeside(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string prefix = p.filename().string() + ".tmp";
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(
+           p.parent_path().empty() ? std::filesystem::path(".") : p.parent_path(), ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 }  // namespace ncp::testing

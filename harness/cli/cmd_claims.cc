@@ -6,7 +6,7 @@
 #include "harness/cli/commands.h"
 #include "harness/output_path.h"
 #include "harness/reproduce/claims_ledger.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 
 namespace ncp::cli {
 

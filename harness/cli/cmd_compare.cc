@@ -11,7 +11,7 @@
 #include "harness/compare.h"
 #include "harness/results_store.h"
 #include "harness/output_path.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 
 namespace ncp::cli {
 namespace {

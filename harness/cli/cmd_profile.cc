@@ -16,7 +16,7 @@
 #include "harness/results_store.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 #include "solvers/registry.h"
 
 namespace ncp::cli {

@@ -9,7 +9,7 @@
 #include "harness/report.h"
 #include "harness/results_store.h"
 #include "harness/output_path.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 
 namespace ncp::cli {
 

@@ -11,7 +11,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/results_store.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 
 namespace ncp::cli {
 namespace {

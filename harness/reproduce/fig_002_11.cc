@@ -15,7 +15,7 @@
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 
 namespace ncp {
 namespace {

@@ -26,7 +26,7 @@
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 #include "problems/math/constraint_operator.h"
 #include "problems/scenarios/rigid/pouring.h"
 #include "solvers/settings.h"

@@ -23,7 +23,7 @@
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/reproduce/solver_info.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 #include "solvers/settings.h"
 
 namespace ncp {

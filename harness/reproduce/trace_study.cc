@@ -16,7 +16,7 @@
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 #include "solvers/settings.h"
 
 namespace ncp {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "problems/io/guarded_read.h"
 #include "problems/io/h5_util.h"
 
@@ -501,10 +502,7 @@ h5::File OpenDataset(const std::string& path) {
 void WriteDataset(const std::string& path, const std::vector<ContactProblem>& problems,
                   const std::map<std::string, std::string>& attrs) {
   CheckNames(path, problems, attrs);
-  const std::string tmp = path + ".tmp";
-  std::error_code ec;
-  std::filesystem::remove(tmp, ec);
-  try {
+  ReplaceFile(path, [&](const std::string& tmp) {
     h5::File f = h5::File::Create(tmp);
     {
       const Group& root = f.root();
@@ -517,15 +515,7 @@ void WriteDataset(const std::string& path, const std::vector<ContactProblem>& pr
       }
     }
     f.Close();
-  } catch (...) {
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(fmt::format("{}: cannot replace with {}: {}", path, tmp, ec.message()));
-  }
+  });
 }
 
 namespace {

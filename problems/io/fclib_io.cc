@@ -12,6 +12,7 @@ extern "C" {
 }
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/io/fclib_solution.h"
 #include "problems/io/guarded_read.h"
@@ -481,20 +482,9 @@ void WriteAtomically(const std::string& path, WriteFn write) {
     throw Error(fmt::format("{}: cannot create the directory {}: {}", path, parent.string(),
                             ec ? ec.message() : "a file of that name exists"));
   }
-  const std::string tmp = path + ".tmp";
-  std::filesystem::remove(tmp, ec);
-  if (std::filesystem::exists(tmp, ec)) {
-    throw Error(fmt::format("{}: cannot remove the stale temporary file", tmp));
-  }
-  if (write(tmp.c_str()) != 1) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(fmt::format("{}: libfclib could not write the file", path));
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(fmt::format("{}: cannot replace with {}: {}", path, tmp, ec.message()));
-  }
+  ReplaceFile(path, [&](const std::string& tmp) {
+    if (write(tmp.c_str()) != 1) throw Error(fmt::format("{}: libfclib could not write the file", path));
+  });
 }
 
 }  // namespace

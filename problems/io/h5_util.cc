@@ -10,7 +10,7 @@
 #include <limits>
 
 #include "common/error.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 
 namespace ncp::h5 {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "common/error.h"
 #include "harness/results_store.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/io/h5_util.h"
 #include "tests/cli_support.h"

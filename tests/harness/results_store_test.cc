@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "harness/system_info.h"
+#include "tests/temp_dir_test_base.h"
 #include "tests/expect_error.h"
 
 namespace ncp {
@@ -168,7 +169,7 @@ TEST_F(ResultsStoreTest, WriteResultsRoundTrip) {
   ASSERT_EQ(back.size(), 2u);
   ExpectSameRecord(back[0], rows[0]);  // WriteResults keeps the given order
   ExpectSameRecord(back[1], rows[1]);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(testing::TempFileLeftBeside(path));
 }
 
 TEST_F(ResultsStoreTest, FileWithoutBodyCountColumnReadsMinusOne) {
@@ -406,7 +407,7 @@ TEST_F(ResultsStoreTest, FinalizeMergesFileAndParts) {
                                                        {kRunAttrCpu, "cpu 1"}};
   EXPECT_EQ(ReadRunAttrs(path), expected);
   EXPECT_FALSE(fs::exists(resumed.parts_dir()));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(testing::TempFileLeftBeside(path));
   EXPECT_EQ(resumed.size(), 3u);
 }
 

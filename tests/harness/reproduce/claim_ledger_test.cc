@@ -12,7 +12,7 @@
 #include "harness/reproduce/claims_ledger.h"
 #include "common/error.h"
 #include "harness/results_store.h"
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 #include "tests/cli_support.h"
 
 namespace ncp {

@@ -172,7 +172,7 @@ TEST_F(FclibIoTest, BoxStacksExportRoundTrip) {
   const ContactProblem p = ReadFclib(Sample(kBoxStacks));
   const std::string path = Path("box_stacks_export.hdf5");
   WriteFclibGlobal(path, p);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(testing::TempFileLeftBeside(path));
   ASSERT_TRUE(IsFclibFile(path));
   const ContactProblem back = ReadFclib(path);
   ExpectGlobalRoundTrip(p, back);
@@ -190,7 +190,7 @@ TEST_F(FclibIoTest, LocalExportRoundTrip) {
   const ContactProblem p = ReadFclib(Sample(kLocalTest));
   const std::string path = Path("local.hdf5");
   WriteFclibLocal(path, p);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(testing::TempFileLeftBeside(path));
   const ContactProblem back = ReadFclib(path);
   EXPECT_EQ(back.form, ProblemForm::kLocal);
   ExpectSameSparse(p.W, back.W, "W");
@@ -256,7 +256,7 @@ TEST_F(FclibIoTest, ExportReplacesExistingFile) {
   WriteFclibGlobal(path, p);
   p.b *= 2.0;
   WriteFclibGlobal(path, p);  // libfclib alone would refuse: the file already holds a problem
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(testing::TempFileLeftBeside(path));
   ExpectSameVec(ReadFclib(path).b, p.b, "b");
 }
 

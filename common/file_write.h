@@ -5,6 +5,7 @@
 // crashes in its own error path when a write fails inside it.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,8 +19,13 @@ void RemoveEntryAt(const std::string& path);
 // is exclusive) and writes `bytes` to it, synced. On failure the file is removed.
 void WriteNewFile(const std::string& path, std::string_view bytes);
 
-// WriteNewFile to a temporary name beside `path`, then renamed over it: readers of `path` see
-// the old contents or the new, never a part.
+// The one way a file is replaced: `write(tmp)` creates a temporary file beside `path` (a name of
+// this process and this call, so two writers of one output never share it), which is synced and
+// renamed over `path`; readers of `path` see the old contents or the new, never a part. On any
+// failure the temporary file is removed and `path` is left as it was.
+void ReplaceFile(const std::string& path, const std::function<void(const std::string& tmp)>& write);
+
+// ReplaceFile with `bytes` (WriteNewFile).
 void WriteFileAtomically(const std::string& path, std::string_view bytes);
 
 }  // namespace ncp

@@ -1,9 +1,10 @@
-#include "problems/io/file_write.h"
+#include "common/file_write.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -46,17 +47,53 @@ void WriteNewFile(const std::string& path, std::string_view bytes) {
   }
 }
 
-void WriteFileAtomically(const std::string& path, std::string_view bytes) {
+namespace {
+
+// fsync, so that a rename never publishes a file whose bytes are not yet on disk.
+void SyncFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW);
+  if (fd < 0) throw Error(fmt::format("{}: cannot open it to sync it: {}", path, std::strerror(errno)));
+  const int rc = fsync(fd);
+  const int err = errno;
+  close(fd);
+  if (rc != 0 && err != EINVAL && err != EROFS)
+    throw Error(fmt::format("{}: cannot sync it to disk: {}", path, std::strerror(err)));
+}
+
+// Best effort: some file systems do not sync directories.
+void SyncDir(const std::filesystem::path& dir) {
+  const int fd = open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  fsync(fd);
+  close(fd);
+}
+
+}  // namespace
+
+void ReplaceFile(const std::string& path, const std::function<void(const std::string& tmp)>& write) {
   if (path.empty()) throw Error("output path '': must name a file");
-  const std::string tmp = fmt::format("{}.tmp.{}", path, static_cast<long>(getpid()));
-  WriteNewFile(tmp, bytes);
+  static std::atomic<unsigned> counter{0};
+  const std::string tmp = fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
   std::error_code ec;
+  try {
+    RemoveEntryAt(tmp);
+    write(tmp);
+    SyncFile(tmp);
+  } catch (...) {
+    std::filesystem::remove(tmp, ec);
+    throw;
+  }
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
     const std::string why = ec.message();
     std::filesystem::remove(tmp, ec);
     throw Error(fmt::format("{}: cannot replace it with {}: {}", path, tmp, why));
   }
+  SyncDir(std::filesystem::path(path).parent_path());
+}
+
+void WriteFileAtomically(const std::string& path, std::string_view bytes) {
+  ReplaceFile(path, [&](const std::string& tmp) { WriteNewFile(tmp, bytes); });
 }
 
 }  // namespace ncp
