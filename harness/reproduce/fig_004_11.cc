@@ -251,10 +251,10 @@ std::string DiagnosisReport(const ProtocolRecords& rec) {
       "(row_scaling=0) gives {:.3g}×, a fixed β (adaptive=0) {:.3g}×: neither closes it. With 1000 "
       "iterations subadmm reaches {:.2e} ({:.2g}× pgs's at 100). pgs does well because our "
       "system holds the particles only (the bottle follows a prescribed trajectory): {:.0f}-dof "
-      "problems with at most a few dozen contacts, which 100 Gauss–Seidel sweeps solve to round-off "
-      "on most frames; the paper's system couples them to a 28-DOF arm under a strong grasp, "
-      "where it reports PGS unstable. Every step is solved from zero here (the simulation carries "
-      "no warm start), for all three solvers alike.\n",
+      "problems with at most a few dozen contacts, which 100 Gauss–Seidel sweeps solve to "
+      "round-off on most frames; the paper's system couples them to a 28-DOF arm under a strong "
+      "grasp, where it reports PGS unstable. Every step is solved from zero here (the simulation "
+      "carries no warm start), for all three solvers alike.\n",
       means[sub] / pgs_mean, medians[sub], medians["diagnosis-pgs"], 100.0 * worst[sub],
       100.0 * (1.0 - walls[sub]), 100.0 * walls[sub], means["diagnosis-admm-full"] / pgs_mean,
       means["diagnosis-subadmm-row_scaling0"] / pgs_mean,
@@ -279,30 +279,32 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   MeasureDiagnosis(kParticles[0], opt, rec);
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
-  const PublishedTable& paper = in.paper;
-  const int sizes = Sizes(rec.options());
-  const auto particles = [](const RunRecord* r) { return RunObservation(*r, "particles"); };
-  const auto residual = [](const RunRecord* r) { return r->final_metrics[Metric::kRes004]; };
+// A run's particle count and its mean res004 per step (the figure's residual).
+double RunParticles(const RunRecord* r) { return RunObservation(*r, "particles"); }
+double RunRes004(const RunRecord* r) { return r->final_metrics[Metric::kRes004]; }
 
-  std::filesystem::create_directories(in.out_dir);
-  const std::string csv = in.out_dir + "/004-fig11.csv", png = in.out_dir + "/004-fig11.png";
-  {
-    std::ostringstream f;
-    f << "solver,particles,dofs,time_ms,residual\n";
-    for (const Budgeted& b : kSolvers)
-      for (const RunRecord* r : rec.Part("pouring", b.solver))
-        if (!Failed(*r))
-          f << fmt::format("{},{:.0f},{},{:.6g},{:.6g}\n", b.solver, particles(r), r->num_dofs,
-                           RunObservation(*r, "time_ms"), residual(r));
-    WriteFileAtomically(csv, f.str());
-  }
+// Writes the CSV plots/size_panels.py draws: one line per solver and size that ran.
+void WriteCsv(const ProtocolRecords& rec, const std::string& csv) {
+  std::ostringstream f;
+  f << "solver,particles,dofs,time_ms,residual\n";
+  for (const Budgeted& b : kSolvers)
+    for (const RunRecord* r : rec.Part("pouring", b.solver))
+      if (!Failed(*r))
+        f << fmt::format("{},{:.0f},{},{:.6g},{:.6g}\n", b.solver, RunParticles(r), r->num_dofs,
+                         RunObservation(*r, "time_ms"), RunRes004(r));
+  WriteFileAtomically(csv, f.str());
+}
+
+// Draws the figure from the CSV; false where python3 or matplotlib is missing.
+bool DrawFigure(const std::string& csv, const std::string& png) {
   const std::string draw =
       fmt::format("/usr/bin/python3 {}/plots/size_panels.py {} -o {} > /dev/null",
                   NCPBENCH_SOURCE_DIR, csv, png);
-  const bool drawn = std::system(draw.c_str()) == 0;
+  return std::system(draw.c_str()) == 0;
+}
 
+// The report's title, the setting and one table row per solver and size.
+std::string RunTable(const ProtocolRecords& rec, int sizes) {
   std::string md = fmt::format(
       "# 004 Fig. 11 — pouring: 5 CANAL vs 100 SubADMM / PGS iterations per step\n\n"
       "`pouring` with {} particle count(s) (the paper: 9, 18, 27, 36, 45), r = 5 mm, 10 g/cm³, in "
@@ -321,15 +323,25 @@ std::string Report(const ReportInput& in) {
     for (const RunRecord* r : rec.Part("pouring", b.solver))
       md += !Failed(*r)
                 ? fmt::format("| {} | {:.0f} | {} | {:.3f} | {:.2e} | {:.2f} | {:.0f} / {:.0f} |\n",
-                              b.solver, particles(r), r->num_dofs, RunObservation(*r, "time_ms"),
-                              residual(r), RunObservation(*r, "penetration_mm"),
-                              RunObservation(*r, "in_cup"), RunObservation(*r, "in_bottle"))
+                              b.solver, RunParticles(r), r->num_dofs,
+                              RunObservation(*r, "time_ms"), RunRes004(r),
+                              RunObservation(*r, "penetration_mm"), RunObservation(*r, "in_cup"),
+                              RunObservation(*r, "in_bottle"))
                 : fmt::format("| {} | {:.0f} | {} | failed: {} | | | |\n", b.solver,
-                              particles(r), r->num_dofs, r->message);
+                              RunParticles(r), r->num_dofs, r->message);
+  return md;
+}
 
-  // The paper's statements next to ours.
+// Per solver, over the sizes that ran: the power law of time over DOF and the geometric mean of
+// the residuals.
+struct SizeSummary {
   std::map<std::string, LineFit> growth;
   std::map<std::string, double> mean_res;
+};
+
+// Fits and means over the runs of "pouring" that did not fail.
+SizeSummary SummarizeSizes(const ProtocolRecords& rec) {
+  SizeSummary out;
   for (const Budgeted& b : kSolvers) {
     std::vector<double> dofs, times;
     double logsum = 0;
@@ -337,12 +349,19 @@ std::string Report(const ReportInput& in) {
     for (const RunRecord* r : rec.Part("pouring", b.solver))
       if (!Failed(*r)) {
         dofs.push_back(r->num_dofs), times.push_back(RunObservation(*r, "time_ms"));
-        logsum += std::log10(std::max(residual(r), 1e-300)), ++ok;
+        logsum += std::log10(std::max(RunRes004(r), 1e-300)), ++ok;
       }
-    growth[b.solver] = FitPowerLaw(dofs, times);
-    mean_res[b.solver] = ok ? std::pow(10.0, logsum / ok) : NAN;
+    out.growth[b.solver] = FitPowerLaw(dofs, times);
+    out.mean_res[b.solver] = ok ? std::pow(10.0, logsum / ok) : NAN;
   }
-  md += "\n| | canal | subadmm | pgs |\n|---|---:|---:|---:|\n";
+  return out;
+}
+
+// The paper's statements next to ours: one column per solver, then the paper's text.
+std::string ComparisonTable(const PublishedTable& paper, const SizeSummary& sum) {
+  const std::map<std::string, LineFit>& growth = sum.growth;
+  const std::map<std::string, double>& mean_res = sum.mean_res;
+  std::string md = "\n| | canal | subadmm | pgs |\n|---|---:|---:|---:|\n";
   auto line = [&](const std::string& label, auto get) {
     md += "| " + label + " |";
     for (const Budgeted& b : kSolvers) md += " " + get(b.solver) + " |";
@@ -351,16 +370,17 @@ std::string Report(const ReportInput& in) {
   line("iterations per step (paper)",
        [&](const char* s) { return Num(paper.Get("iterations_per_step", s)); });
   line("residual (ours: geometric mean over sizes)",
-       [&](const char* s) { return Num(mean_res[s], "{:.2e}"); });
+       [&](const char* s) { return Num(mean_res.at(s), "{:.2e}"); });
   line("residual below (paper)",
        [&](const char* s) { return Num(paper.Get("residual_below", s), "{:.0e}"); });
   line("residual / pgs residual (ours)",
-       [&](const char* s) { return Num(mean_res[s] / mean_res["pgs"], "{:.2g}"); });
+       [&](const char* s) { return Num(mean_res.at(s) / mean_res.at("pgs"), "{:.2g}"); });
   line("residual / pgs residual (paper)",
        [&](const char* s) { return Num(paper.Get("residual_over_pgs", s), "{:.2g}"); });
   line("time ∝ DOF^k: k (ours)", [&](const char* s) {
-    return growth[s].valid ? fmt::format("{:.2f} (R² {:.3f})", growth[s].slope, growth[s].r2)
-                           : std::string("—");
+    return growth.at(s).valid
+               ? fmt::format("{:.2f} (R² {:.3f})", growth.at(s).slope, growth.at(s).r2)
+               : std::string("—");
   });
   line("time growth rank, 1 = slowest (paper)",
        [&](const char* s) { return Num(paper.Get("time_growth_rank", s), "{:.0f}"); });
@@ -369,63 +389,86 @@ std::string Report(const ReportInput& in) {
       "from its Hessian factorization, well below 3); CANAL reaches a residual under 1e-5 in "
       "5 iterations; SubADMM about 0.1 × the residual of PGS; the residual hardly depends on "
       "the particle count. Our residual is res004 averaged over all constraints.\n";
-  // The claims, each against our figures.
-  md += ClaimHeader();
-  {
-    double canal_worst = 0.0;
-    for (const RunRecord* r : rec.Part("pouring", "canal"))
-      canal_worst = std::max(canal_worst, !Failed(*r) ? residual(r) : INFINITY);
-    md += in.claims.Row("004 §VII-C: CANAL's residual under 1e-5 within 5 iterations",
+  return md;
+}
+
+// The claims, each against our figures: CANAL's residual, SubADMM's against PGS's, the order of
+// the time growth and the residual's independence of the particle count.
+std::string Claims(ClaimLedger& claims, const PublishedTable& paper, const ProtocolRecords& rec,
+                   const SizeSummary& sum, int sizes) {
+  const std::map<std::string, LineFit>& growth = sum.growth;
+  const std::map<std::string, double>& mean_res = sum.mean_res;
+  std::string md = ClaimHeader();
+  double canal_worst = 0.0;
+  for (const RunRecord* r : rec.Part("pouring", "canal"))
+    canal_worst = std::max(canal_worst, !Failed(*r) ? RunRes004(r) : INFINITY);
+  md += claims.Row("004 §VII-C: CANAL's residual under 1e-5 within 5 iterations",
                    fmt::format("largest mean res004 over the sizes {:.2e}", canal_worst),
                    AtMostVerdict(canal_worst, paper.Get("residual_below", "canal")));
-    const double ratio = mean_res["subadmm"] / mean_res["pgs"];
-    md += in.claims.Row(fmt::format("004 §VII-C: SubADMM \"approximately {:g} times the residual of "
+  const double ratio = mean_res.at("subadmm") / mean_res.at("pgs");
+  md += claims.Row(fmt::format("004 §VII-C: SubADMM \"approximately {:g} times the residual of "
                                "PGS\" (within 3×; above 1 is the reverse)",
                                paper.Get("residual_over_pgs", "subadmm")),
-                   fmt::format("{:.3g}× ({:.2e} / {:.2e})", ratio, mean_res["subadmm"],
-                               mean_res["pgs"]),
+                   fmt::format("{:.3g}× ({:.2e} / {:.2e})", ratio, mean_res.at("subadmm"),
+                               mean_res.at("pgs")),
                    RatioVerdict(ratio, paper.Get("residual_over_pgs", "subadmm"), 3.0));
-    const bool fits = growth["canal"].valid && growth["pgs"].valid && growth["subadmm"].valid;
-    const char* growth_claim = "004 §VII-C: time grows with DOF as SubADMM < PGS < CANAL";
-    if (fits)
-      md += in.claims.Row(growth_claim,
-                          fmt::format("k: canal {:.2f} > pgs {:.2f} > subadmm {:.2f}",
-                                      growth["canal"].slope, growth["pgs"].slope,
-                                      growth["subadmm"].slope),
-                          OrderVerdict({growth["canal"].slope, growth["pgs"].slope,
-                                        growth["subadmm"].slope}));
-    else
-      md += in.claims.NotAssessed(growth_claim, "no fit",
-                                  "needs two sizes or more (--cases ≥ 2)");
-    // "not significantly affected by the number of particles": every size within half a decade
-    // of the solver's geometric mean.
-    std::string spread;
-    bool flat = sizes >= 2;
-    for (const Budgeted& b : kSolvers) {
-      double lo = INFINITY, hi = 0.0;
-      for (const RunRecord* r : rec.Part("pouring", b.solver))
-        if (!Failed(*r)) lo = std::min(lo, residual(r)), hi = std::max(hi, residual(r));
-      spread += fmt::format("{}{} {:.2g}×", spread.empty() ? "" : ", ", b.solver, hi / lo);
-      flat &= hi / lo <= std::sqrt(10.0);
-    }
-    const char* flat_claim = "004 §VII-C: the residual is not significantly affected by the "
-                             "particle count (largest / smallest over the sizes ≤ √10)";
-    if (sizes >= 2)
-      md += in.claims.Row(flat_claim, spread,
-                          flat ? Verdict::kReproduced : Verdict::kNotReproduced);
-    else
-      md += in.claims.NotAssessed(flat_claim, "one size",
-                                  "needs two sizes or more (--cases ≥ 2)");
+  const bool fits =
+      growth.at("canal").valid && growth.at("pgs").valid && growth.at("subadmm").valid;
+  const char* growth_claim = "004 §VII-C: time grows with DOF as SubADMM < PGS < CANAL";
+  if (fits)
+    md += claims.Row(growth_claim,
+                     fmt::format("k: canal {:.2f} > pgs {:.2f} > subadmm {:.2f}",
+                                 growth.at("canal").slope, growth.at("pgs").slope,
+                                 growth.at("subadmm").slope),
+                     OrderVerdict({growth.at("canal").slope, growth.at("pgs").slope,
+                                   growth.at("subadmm").slope}));
+  else
+    md += claims.NotAssessed(growth_claim, "no fit", "needs two sizes or more (--cases ≥ 2)");
+  // "not significantly affected by the number of particles": every size within half a decade
+  // of the solver's geometric mean.
+  std::string spread;
+  bool flat = sizes >= 2;
+  for (const Budgeted& b : kSolvers) {
+    double lo = INFINITY, hi = 0.0;
+    for (const RunRecord* r : rec.Part("pouring", b.solver))
+      if (!Failed(*r)) lo = std::min(lo, RunRes004(r)), hi = std::max(hi, RunRes004(r));
+    spread += fmt::format("{}{} {:.2g}×", spread.empty() ? "" : ", ", b.solver, hi / lo);
+    flat &= hi / lo <= std::sqrt(10.0);
   }
+  const char* flat_claim = "004 §VII-C: the residual is not significantly affected by the "
+                           "particle count (largest / smallest over the sizes ≤ √10)";
+  if (sizes >= 2)
+    md += claims.Row(flat_claim, spread, flat ? Verdict::kReproduced : Verdict::kNotReproduced);
+  else
+    md += claims.NotAssessed(flat_claim, "one size", "needs two sizes or more (--cases ≥ 2)");
+  return md;
+}
+
+// Where the figure and its data are (the data only when the figure could not be drawn).
+std::string FigureNote(bool drawn, const std::string& csv, const std::string& png) {
+  return drawn ? fmt::format(
+                     "\nFigure: `{}` (left: time per step over DOF; right: residual over "
+                     "DOF). Data: `{}`.\n",
+                     png, csv)
+               : fmt::format(
+                     "\nData: `{}` (the figure needs /usr/bin/python3 with matplotlib: "
+                     "plots/size_panels.py).\n",
+                     csv);
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const int sizes = Sizes(rec.options());
+  std::filesystem::create_directories(in.out_dir);
+  const std::string csv = in.out_dir + "/004-fig11.csv", png = in.out_dir + "/004-fig11.png";
+  WriteCsv(rec, csv);
+  const bool drawn = DrawFigure(csv, png);
+  std::string md = RunTable(rec, sizes);
+  const SizeSummary sum = SummarizeSizes(rec);
+  md += ComparisonTable(in.paper, sum);
+  md += Claims(in.claims, in.paper, rec, sum, sizes);
   md += DiagnosisReport(rec);
-  md += drawn ? fmt::format(
-                    "\nFigure: `{}` (left: time per step over DOF; right: residual over "
-                    "DOF). Data: `{}`.\n",
-                    png, csv)
-              : fmt::format(
-                    "\nData: `{}` (the figure needs /usr/bin/python3 with matplotlib: "
-                    "plots/size_panels.py).\n",
-                    csv);
+  md += FigureNote(drawn, csv, png);
   return md;
 }
 

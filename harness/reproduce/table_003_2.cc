@@ -234,15 +234,9 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     }
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
-  const PublishedTable& paper = in.paper;
-  const int frames = Frames(rec.options());
-  std::filesystem::create_directories(in.out_dir);
-  const std::string csv = in.out_dir + "/003-table2.csv";
-  std::ostringstream out;
-  out << "variant,dof,route,step_ms,scene_seconds,pcg_iterations\n";
-  std::string md = fmt::format(
+// The title, the setting and the main table's header.
+std::string Intro(int frames) {
+  return fmt::format(
       "# 003 Table 2 — RedMax bridge and umbrella: direct solve vs PCG with the projected "
       "block-Jacobi preconditioner\n\n"
       "Scenes `bridge` (003 §6: a hinged deck pinned at both ends with one stay spring per deck "
@@ -264,6 +258,128 @@ std::string Report(const ReportInput& in) {
       "iterations |\n"
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
       frames, 2 * frames, kRounds);
+}
+
+// One variant's five sizes, ours and the paper's, smallest first.
+struct Series {
+  std::vector<double> dof, t[3], res, solve, setup_share, iters, pdof, pdirect, ppcg, piters;
+};
+
+// Reads the variant's sizes into a Series: appends their rows of the main table to `md`, of
+// the CSV file to `out`, and a note on each size with unconverged pcg-pbj steps to `notes`.
+Series ReadSeries(const ProtocolRecords& rec, const PublishedTable& paper, const Variant& v,
+                  std::string& md, std::ostringstream& out, std::string& notes) {
+  Series se;
+  for (int i = 0; i < 5; ++i) {
+    const Point pt = ReadPoint(rec, v, i);
+    const std::string row = PointName(v, i, "");
+    const double pd = paper.Get(row, "dof"), pdi = paper.Get(row, "direct_s"),
+                 ppc = paper.Get(row, "pcg_s"), pit = paper.Get(row, "iters");
+    md += fmt::format("| {} | {} | {:.3g} | {:.3g} | {:.3g} | {:.3g} | {:.1f} ({:.1f}) | {:.1e} "
+                      "| {:g} ({:g} DOF) | {:g} | {:g} |\n",
+                      v.label, pt.dof, pt.seconds[0], pt.solve_seconds, pt.seconds[1],
+                      pt.seconds[2], pt.pcg_iters, pt.pcg_per_solve, pt.res004, pdi, pd, ppc,
+                      pit);
+    for (int r = 0; r < 3; ++r)
+      out << fmt::format("{},{},{},{:.6g},{:.6g},{:.4g}\n", v.key, pt.dof, kRoutes[r],
+                         pt.step_ms[r], pt.seconds[r], r == 0 ? pt.pcg_iters : NAN);
+    if (pt.unconverged > 0)
+      notes += fmt::format("- {} at {} DOF: {} pcg-pbj steps ended diverged or failed.\n",
+                           v.label, pt.dof, pt.unconverged);
+    se.dof.push_back(pt.dof);
+    for (int r = 0; r < 3; ++r) se.t[r].push_back(pt.seconds[r]);
+    se.solve.push_back(pt.solve_seconds);
+    se.res.push_back(pt.res004);
+    se.setup_share.push_back(pt.setup_ms[0] / std::max(pt.step_ms[0], 1e-300));
+    se.iters.push_back(pt.pcg_iters);
+    se.pdof.push_back(pd);
+    se.pdirect.push_back(pdi);
+    se.ppcg.push_back(ppc);
+    se.piters.push_back(pit);
+  }
+  return se;
+}
+
+// Log-log slopes of time against DOF: ours per route and of pcg-pbj's solve, the paper's.
+struct Slopes {
+  double route[3];
+  double solve, paper_pcg, paper_direct;
+};
+
+Slopes FitSlopes(const PublishedTable& paper, const Variant& v, const Series& se) {
+  Slopes sl;
+  for (int r = 0; r < 3; ++r) sl.route[r] = FitPowerLaw(se.dof, se.t[r]).slope;
+  sl.solve = FitPowerLaw(se.dof, se.solve).slope;
+  sl.paper_pcg = paper.Get(fmt::format("slope_{}", v.key), "pcg_s");
+  sl.paper_direct = paper.Get(fmt::format("slope_{}", v.key), "direct_s");
+  return sl;
+}
+
+// The variant's notes: the share of pcg-pbj's setup, and where PCG overtakes the direct solves.
+std::string VariantNotes(const Variant& v, const Series& se) {
+  std::string notes = fmt::format(
+      "- {}: pcg-pbj's setup (reading the frozen problem: the check of A against the bodies' "
+      "inertia, the soft rows of J, the Schur complement's PCG solves, one per loop-closure "
+      "row) is {:.0f}%–{:.0f}% of its step from the smallest to the largest size.\n",
+      v.label, 100 * se.setup_share.front(), 100 * se.setup_share.back());
+  const int ours_cross = Crossover(se.dof, se.t[0], se.t[1]);
+  const int paper_cross = Crossover(se.pdof, se.ppcg, se.pdirect);
+  notes += fmt::format(
+      "- {}: PCG faster than the sparse direct solve {}; in the paper {}. Against the dense "
+      "Cholesky, {}.\n",
+      v.label, CrossoverText(ours_cross, se.dof.front()),
+      CrossoverText(paper_cross, se.pdof.front()),
+      CrossoverText(Crossover(se.dof, se.t[0], se.t[2]), se.dof.front()));
+  return notes;
+}
+
+// The variant's claims: PCG's near-linear time, its iterations (against the paper's and their
+// growth) and the direct solve's super-linear time.
+std::string VariantClaims(ClaimLedger& claims, const Variant& v, const Series& se,
+                          const Slopes& sl) {
+  std::string md = claims.Row(
+      fmt::format("003: {} — PCG time grows near-linearly in DOF (slope {:.2f}; "
+                  "here: the solve's slope ≤ 1.3)", v.label, sl.paper_pcg),
+      fmt::format("solve slope {:.2f} (with setup {:.2f})", sl.solve, sl.route[0]),
+      AtMostVerdict(sl.solve, 1.3));
+  // Per size: our PCG iterations within 2× of the paper's (both sides).
+  int within = 0;
+  for (std::size_t i = 0; i < se.iters.size(); ++i)
+    if (RatioVerdict(se.iters[i], se.piters[i], 2.0).verdict == Verdict::kReproduced) ++within;
+  md += claims.Row(
+      fmt::format("003: {} — PCG iterations per step {:g}–{:g} (here: within 2× at every size)",
+                  v.label, se.piters.front(), se.piters.back()),
+      fmt::format("{:.1f}–{:.1f}; within 2× at {}/{} sizes", se.iters.front(), se.iters.back(),
+                  within, se.iters.size()),
+      within == static_cast<int>(se.iters.size()) ? Verdict::kReproduced
+                                                  : Verdict::kNotReproduced);
+  // 003 §3 requirement (4): a sublinear number of iterations per step. The growth exponent of
+  // the count against DOF (paper: rigid 0, flexible 0.30, umbrella 0.04).
+  const double growth = std::log(se.iters.back() / se.iters.front()) /
+                        std::log(se.dof.back() / se.dof.front());
+  const double pgrowth = std::log(se.piters.back() / se.piters.front()) /
+                         std::log(se.pdof.back() / se.pdof.front());
+  md += claims.Row(
+      fmt::format("003: {} — PCG needs a sublinear number of iterations (count ∝ "
+                  "DOF^{:.2f}; here: exponent ≤ 0.5)", v.label, pgrowth),
+      fmt::format("count ∝ DOF^{:.2f}", growth), AtMostVerdict(growth, 0.5));
+  md += claims.Row(
+      fmt::format("003: {} — the direct solve grows super-linearly (slope {:.2f}; "
+                  "here: sparse direct slope within 1.25× of it)",
+                  v.label, sl.paper_direct),
+      fmt::format("cholmod slope {:.2f}, dense {:.2f}", sl.route[1], sl.route[2]),
+      RatioVerdict(sl.route[1], sl.paper_direct, 1.25));
+  return md;
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const int frames = Frames(rec.options());
+  std::filesystem::create_directories(in.out_dir);
+  const std::string csv = in.out_dir + "/003-table2.csv";
+  std::ostringstream out;
+  out << "variant,dof,route,step_ms,scene_seconds,pcg_iterations\n";
+  std::string md = Intro(frames);
   std::string claims = ClaimHeader();
   std::string slopes =
       "\n| scene | slope pcg-pbj solve | slope pcg-pbj with setup | slope cholmod | slope dense | "
@@ -271,78 +387,14 @@ std::string Report(const ReportInput& in) {
       "|---|---:|---:|---:|---:|---:|---:|\n";
   std::string notes, figures;
   for (const Variant& v : kVariants) {
-    std::vector<double> dof, t[3], res, solve, setup_share, iters, pdof, pdirect, ppcg, piters;
-    for (int i = 0; i < 5; ++i) {
-      const Point pt = ReadPoint(rec, v, i);
-      const std::string row = PointName(v, i, "");
-      const double pd = paper.Get(row, "dof"), pdi = paper.Get(row, "direct_s"),
-                   ppc = paper.Get(row, "pcg_s"), pit = paper.Get(row, "iters");
-      md += fmt::format("| {} | {} | {:.3g} | {:.3g} | {:.3g} | {:.3g} | {:.1f} ({:.1f}) | {:.1e} "
-                        "| {:g} ({:g} DOF) | {:g} | {:g} |\n",
-                        v.label, pt.dof, pt.seconds[0], pt.solve_seconds, pt.seconds[1],
-                        pt.seconds[2], pt.pcg_iters, pt.pcg_per_solve, pt.res004, pdi, pd, ppc,
-                        pit);
-      for (int r = 0; r < 3; ++r)
-        out << fmt::format("{},{},{},{:.6g},{:.6g},{:.4g}\n", v.key, pt.dof, kRoutes[r],
-                           pt.step_ms[r], pt.seconds[r], r == 0 ? pt.pcg_iters : NAN);
-      if (pt.unconverged > 0)
-        notes += fmt::format("- {} at {} DOF: {} pcg-pbj steps ended diverged or failed.\n",
-                             v.label, pt.dof, pt.unconverged);
-      dof.push_back(pt.dof);
-      for (int r = 0; r < 3; ++r) t[r].push_back(pt.seconds[r]);
-      solve.push_back(pt.solve_seconds);
-      res.push_back(pt.res004);
-      setup_share.push_back(pt.setup_ms[0] / std::max(pt.step_ms[0], 1e-300));
-      iters.push_back(pt.pcg_iters);
-      pdof.push_back(pd), pdirect.push_back(pdi), ppcg.push_back(ppc), piters.push_back(pit);
-    }
-    figures += Figure(in.out_dir, v, dof, t, res, pdof, pdirect, ppcg);
-    double s[3];
-    for (int r = 0; r < 3; ++r) s[r] = FitPowerLaw(dof, t[r]).slope;
-    const double s_solve = FitPowerLaw(dof, solve).slope;
-    const double pslope_pcg = paper.Get(fmt::format("slope_{}", v.key), "pcg_s");
-    const double pslope_direct = paper.Get(fmt::format("slope_{}", v.key), "direct_s");
+    const Series se = ReadSeries(rec, in.paper, v, md, out, notes);
+    figures += Figure(in.out_dir, v, se.dof, se.t, se.res, se.pdof, se.pdirect, se.ppcg);
+    const Slopes sl = FitSlopes(in.paper, v, se);
     slopes += fmt::format("| {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", v.label,
-                          s_solve, s[0], s[1], s[2], pslope_pcg, pslope_direct);
-    notes += fmt::format(
-        "- {}: pcg-pbj's setup (reading the frozen problem: the check of A against the bodies' "
-        "inertia, the soft rows of J, the Schur complement's PCG solves, one per loop-closure row) is {:.0f}%–{:.0f}% "
-        "of its step from the smallest to the largest size.\n",
-        v.label, 100 * setup_share.front(), 100 * setup_share.back());
-    const int ours_cross = Crossover(dof, t[0], t[1]);
-    const int paper_cross = Crossover(pdof, ppcg, pdirect);
-    notes += fmt::format(
-        "- {}: PCG faster than the sparse direct solve {}; in the paper {}. Against the dense "
-        "Cholesky, {}.\n",
-        v.label, CrossoverText(ours_cross, dof.front()), CrossoverText(paper_cross, pdof.front()),
-        CrossoverText(Crossover(dof, t[0], t[2]), dof.front()));
-    claims += in.claims.Row(fmt::format("003: {} — PCG time grows near-linearly in DOF (slope {:.2f}; "
-                                   "here: the solve's slope ≤ 1.3)", v.label, pslope_pcg),
-                       fmt::format("solve slope {:.2f} (with setup {:.2f})", s_solve, s[0]),
-                       AtMostVerdict(s_solve, 1.3));
-    // Per size: our PCG iterations within 2× of the paper's (both sides).
-    int within = 0;
-    for (std::size_t i = 0; i < iters.size(); ++i)
-      if (RatioVerdict(iters[i], piters[i], 2.0).verdict == Verdict::kReproduced) ++within;
-    claims += in.claims.Row(
-        fmt::format("003: {} — PCG iterations per step {:g}–{:g} (here: within 2× at every size)",
-                    v.label, piters.front(), piters.back()),
-        fmt::format("{:.1f}–{:.1f}; within 2× at {}/{} sizes", iters.front(), iters.back(),
-                    within, iters.size()),
-        within == static_cast<int>(iters.size()) ? Verdict::kReproduced : Verdict::kNotReproduced);
-    // 003 §3 requirement (4): a sublinear number of iterations per step. The growth exponent of
-    // the count against DOF (paper: rigid 0, flexible 0.30, umbrella 0.04).
-    const double growth = std::log(iters.back() / iters.front()) / std::log(dof.back() / dof.front());
-    const double pgrowth =
-        std::log(piters.back() / piters.front()) / std::log(pdof.back() / pdof.front());
-    claims += in.claims.Row(fmt::format("003: {} — PCG needs a sublinear number of iterations (count ∝ "
-                                   "DOF^{:.2f}; here: exponent ≤ 0.5)", v.label, pgrowth),
-                       fmt::format("count ∝ DOF^{:.2f}", growth), AtMostVerdict(growth, 0.5));
-    claims += in.claims.Row(fmt::format("003: {} — the direct solve grows super-linearly (slope {:.2f}; "
-                                   "here: sparse direct slope within 1.25× of it)",
-                                   v.label, pslope_direct),
-                       fmt::format("cholmod slope {:.2f}, dense {:.2f}", s[1], s[2]),
-                       RatioVerdict(s[1], pslope_direct, 1.25));
+                          sl.solve, sl.route[0], sl.route[1], sl.route[2], sl.paper_pcg,
+                          sl.paper_direct);
+    notes += VariantNotes(v, se);
+    claims += VariantClaims(in.claims, v, se, sl);
   }
   WriteFileAtomically(csv, out.str());
   md += slopes;
@@ -360,10 +412,11 @@ std::string Report(const ReportInput& in) {
 
 Protocol MakeTable003_2() {
   return {.id = "003-table2",
-          .title = "RedMax bridge and umbrella: direct vs PCG (projected block Jacobi) time and iterations vs DOF, slopes",
-          .setting = "bridge rigid (80–1280 DOF) and flexible towers (60–960 DOF), umbrella (241–1105 DOF); "
-          "redmax with linear = pcg-pbj, cholmod, dense; --cases: timed steps per size "
-          "(default 10)",
+          .title = "RedMax bridge and umbrella: direct vs PCG (projected block Jacobi) time and "
+                   "iterations vs DOF, slopes",
+          .setting = "bridge rigid (80–1280 DOF) and flexible towers (60–960 DOF), umbrella "
+                     "(241–1105 DOF); redmax with linear = pcg-pbj, cholmod, dense; --cases: "
+                     "timed steps per size (default 10)",
           .measure = Measure, .report = Report, .min_cases = 10};
 }
 

@@ -61,109 +61,151 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
-  const PublishedTable& paper = in.paper;
-  const int count = rec.options().cases > 0 ? rec.options().cases : 20;
-  // Means over the cases, per column.
+// The canal column that runs the published cascade (one surrogate per AL loop).
+constexpr char kPublished[] = "canal (published)";
+
+// Means over the cases, per column (keyed by its label).
+struct Means {
   std::map<std::string, double> inner, failures, residual, first_loop, solves;
+  // Inner iterations per loop over loops 2–10, after the cold first one.
+  double Later(const std::string& l) { return (inner[l] - first_loop[l]) / 9.0; }
+  // Inner iterations per surrogate solve (ablations: per loop).
+  double PerSolve(const std::string& l) {
+    return solves[l] > 0 ? inner[l] / solves[l] : inner[l] / 10.0;
+  }
+};
+
+Means ComputeMeans(const ProtocolRecords& rec) {
+  Means m;
   for (const Column& c : kColumns) {
     const std::vector<const RunRecord*> firsts = rec.Part(FirstLoopPart(c));
     for (const RunRecord* r : firsts)
-      first_loop[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / firsts.size();
+      m.first_loop[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / firsts.size();
     const std::vector<const RunRecord*> runs = rec.Part(TenLoopsPart(c));
     for (const RunRecord* r : runs) {
-      solves[c.label] += InfoValue(r->solver_info, "surrogate_solves", 0.0) / runs.size();
-      inner[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / runs.size();
-      failures[c.label] +=
+      m.solves[c.label] += InfoValue(r->solver_info, "surrogate_solves", 0.0) / runs.size();
+      m.inner[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / runs.size();
+      m.failures[c.label] +=
           100.0 * InfoValue(r->solver_info, "inner_failures", 0.0) / (10.0 * runs.size());
       const double res = r->final_metrics[Metric::kRes004];
-      residual[c.label] += -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / runs.size();
+      m.residual[c.label] +=
+          -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / runs.size();
     }
   }
+  return m;
+}
+
+// The title, the setting and the table's header row.
+std::string Intro(int count, double contacts) {
   std::string md = fmt::format(
       "# 004 Table II — cascaded Newton (CANAL) vs direct semismooth Newton in the AL loop\n\n"
       "Cases: {} single-step cases of `dish_piling` (the settled bowl-bowl-plate-pot stack, {:.0f} "
-      "contacts, under random wrenches; the paper used 100, `--cases 100`). 10 AL iterations per case, "
-      "defaults of each solver (β₀ = 1e4). Inner iterations: Newton steps over the 10 AL loops; "
+      "contacts, under random wrenches; the paper used 100, `--cases 100`). 10 AL iterations "
+      "per case, defaults of each solver (β₀ = 1e4). Inner iterations: Newton steps over the 10 "
+      "AL loops; "
       "failure: a surrogate not solved to the inner tolerance, per AL loop (canal counts each "
       "re-solve); residual: mean −log10 res004. canal's defaults re-solve each surrogate with "
       "the de Saxcé perturbation refreshed until its lag is below the AL step (not in the "
       "paper); canal (published) refreshes it once per AL loop, as in Alg. 1. Both paper cells "
       "of canal are the paper's CANAL. A failed surrogate ends its Newton loop early, so few inner "
       "iterations together with many failures are not a sign of efficiency.\n\n|",
-      count, rec.Value("cases", "contacts"));
+      count, contacts);
   for (const Column& c : kColumns) md += fmt::format(" | {}", c.label);
   md += " |\n|---|";
   for (std::size_t i = 0; i < std::size(kColumns); ++i) md += "---:|";
   md += "\n";
-  auto row = [&](const char* label, std::map<std::string, double>& ours, const char* metric,
-                 const char* format) {
-    md += fmt::format("| {} (ours) |", label);
-    for (const Column& c : kColumns) md += " " + fmt::format(fmt::runtime(format), ours[c.label]) + " |";
-    md += fmt::format("\n| {} (paper) |", label);
-    for (const Column& c : kColumns)
-      md += " " + fmt::format(fmt::runtime(format), paper.Get(metric, c.paper)) + " |";
-    md += "\n";
-  };
-  row("inner iterations", inner, "inner_iterations", "{:.2f}");
-  row("failures [%]", failures, "failure_percent", "{:.1f}");
-  row("−log10 residual", residual, "neg_log10_residual", "{:.4f}");
+  return md;
+}
+
+// A metric's two rows: ours and the paper's, per column.
+std::string PaperRows(const PublishedTable& paper, const char* label,
+                      std::map<std::string, double>& ours, const char* metric,
+                      const char* format) {
+  std::string md = fmt::format("| {} (ours) |", label);
+  for (const Column& c : kColumns)
+    md += " " + fmt::format(fmt::runtime(format), ours[c.label]) + " |";
+  md += fmt::format("\n| {} (paper) |", label);
+  for (const Column& c : kColumns)
+    md += " " + fmt::format(fmt::runtime(format), paper.Get(metric, c.paper)) + " |";
+  md += "\n";
+  return md;
+}
+
+// A row the paper does not have: `value` of each column's label.
+template <typename Value>
+std::string OursOnlyRow(const char* label, Value value) {
+  std::string md = fmt::format("| {} (ours) |", label);
+  for (const Column& c : kColumns) md += fmt::format(" {:.2f} |", value(c.label));
+  md += "\n";
+  return md;
+}
+
+// The table's rows and the inner iterations relative to canal, ours and the paper's.
+std::string Table(const PublishedTable& paper, Means& m) {
+  std::string md;
+  md += PaperRows(paper, "inner iterations", m.inner, "inner_iterations", "{:.2f}");
+  md += PaperRows(paper, "failures [%]", m.failures, "failure_percent", "{:.1f}");
+  md += PaperRows(paper, "−log10 residual", m.residual, "neg_log10_residual", "{:.4f}");
   // Not in the paper: the split of the inner iterations and canal's surrogate solves.
-  auto later = [&](const std::string& l) { return (inner[l] - first_loop[l]) / 9.0; };
-  auto per_solve = [&](const std::string& l) {
-    return solves[l] > 0 ? inner[l] / solves[l] : inner[l] / 10.0;
-  };
-  auto ours_only = [&](const char* label, auto value) {
-    md += fmt::format("| {} (ours) |", label);
-    for (const Column& c : kColumns) md += fmt::format(" {:.2f} |", value(c.label));
-    md += "\n";
-  };
-  ours_only("inner iterations, AL loop 1", [&](const std::string& l) { return first_loop[l]; });
-  ours_only("inner iterations per loop, loops 2–10", later);
-  ours_only("surrogate solves per loop (canal)",
-            [&](const std::string& l) { return solves[l] / 10.0; });
-  ours_only("inner iterations per solve (ablations: per loop)", per_solve);
+  md += OursOnlyRow("inner iterations, AL loop 1",
+                    [&](const std::string& l) { return m.first_loop[l]; });
+  md += OursOnlyRow("inner iterations per loop, loops 2–10",
+                    [&](const std::string& l) { return m.Later(l); });
+  md += OursOnlyRow("surrogate solves per loop (canal)",
+                    [&](const std::string& l) { return m.solves[l] / 10.0; });
+  md += OursOnlyRow("inner iterations per solve (ablations: per loop)",
+                    [&](const std::string& l) { return m.PerSolve(l); });
   md += "\nInner iterations relative to canal: ours ";
-  for (const Column& c : kColumns) md += fmt::format("{} {:.2f}× ", c.label, inner[c.label] / inner["canal"]);
+  for (const Column& c : kColumns)
+    md += fmt::format("{} {:.2f}× ", c.label, m.inner[c.label] / m.inner["canal"]);
   md += "; paper ";
   for (const char* s : {"canal", "al-trdogleg", "al-dampedsn"})
-    md += fmt::format("{} {:.2f}× ", s, paper.Get("inner_iterations", s) / paper.Get("inner_iterations", "canal"));
+    md += fmt::format("{} {:.2f}× ", s,
+                      paper.Get("inner_iterations", s) / paper.Get("inner_iterations", "canal"));
   md += "\n";
-  const std::string pub = "canal (published)";
-  const Verdict fewest =
-      OrderVerdict({std::min(inner["al-trdogleg"], inner["al-dampedsn"]), inner[pub]});
-  md += ClaimHeader();
-  md += in.claims.Row("004 §VII-D1: the number of inner iterations is significantly lower for CANAL "
-                 "(published cascade against both ablations)",
-                 fmt::format("canal (published) {:.2f}, al-trdogleg {:.2f}, al-dampedsn {:.2f}; "
-                             "canal (defaults) {:.2f}",
-                             inner[pub], inner["al-trdogleg"], inner["al-dampedsn"],
-                             inner["canal"]),
-                 fewest);
-  md += in.claims.Row("004 §VII-D1: TRDogleg performs better than DampedSN, with half the inner "
-                 "iterations",
-                 fmt::format("al-dampedsn {:.2f} vs al-trdogleg {:.2f} ({:.2f}×)",
-                             inner["al-dampedsn"], inner["al-trdogleg"],
-                             inner["al-dampedsn"] / inner["al-trdogleg"]),
-                 OrderVerdict({inner["al-dampedsn"], inner["al-trdogleg"]}));
-  md += in.claims.Row("004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
-                 "1.1% / 0%)",
-                 fmt::format("{:.1f}% / {:.1f}% / {:.1f}% (canal published)",
-                             failures["al-trdogleg"], failures["al-dampedsn"], failures[pub]),
-                 failures[pub] == 0.0 && failures["al-trdogleg"] > 0 && failures["al-dampedsn"] > 0
-                     ? Verdict::kReproduced
-                     : Verdict::kNotReproduced);
-  {
-    const double base = 0.5 * (residual["al-trdogleg"] + residual["al-dampedsn"]);
-    md += in.claims.Row("004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
+  return md;
+}
+
+// The claims of 004 §VII-D1; `fewest`: the verdict on CANAL's fewest inner iterations.
+std::string Claims(ClaimLedger& claims, Means& m, Verdict fewest) {
+  const std::string pub = kPublished;
+  std::string md = ClaimHeader();
+  md += claims.Row("004 §VII-D1: the number of inner iterations is significantly lower for CANAL "
+                   "(published cascade against both ablations)",
+                   fmt::format("canal (published) {:.2f}, al-trdogleg {:.2f}, al-dampedsn {:.2f}; "
+                               "canal (defaults) {:.2f}",
+                               m.inner[pub], m.inner["al-trdogleg"], m.inner["al-dampedsn"],
+                               m.inner["canal"]),
+                   fewest);
+  md += claims.Row("004 §VII-D1: TRDogleg performs better than DampedSN, with half the inner "
+                   "iterations",
+                   fmt::format("al-dampedsn {:.2f} vs al-trdogleg {:.2f} ({:.2f}×)",
+                               m.inner["al-dampedsn"], m.inner["al-trdogleg"],
+                               m.inner["al-dampedsn"] / m.inner["al-trdogleg"]),
+                   OrderVerdict({m.inner["al-dampedsn"], m.inner["al-trdogleg"]}));
+  md += claims.Row("004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
+                   "1.1% / 0%)",
+                   fmt::format("{:.1f}% / {:.1f}% / {:.1f}% (canal published)",
+                               m.failures["al-trdogleg"], m.failures["al-dampedsn"],
+                               m.failures[pub]),
+                   m.failures[pub] == 0.0 && m.failures["al-trdogleg"] > 0 &&
+                           m.failures["al-dampedsn"] > 0
+                       ? Verdict::kReproduced
+                       : Verdict::kNotReproduced);
+  const double base = 0.5 * (m.residual["al-trdogleg"] + m.residual["al-dampedsn"]);
+  md += claims.Row("004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
                    "(Table II: 8.22 vs 8.57; here within 0.5 of their mean)",
                    fmt::format("−log10 {:.2f} (published) / {:.2f} (defaults) vs {:.2f}, {:.2f}",
-                               residual[pub], residual["canal"], residual["al-trdogleg"],
-                               residual["al-dampedsn"]),
-                   NearVerdict({residual[pub]}, base, 0.5));
-  }
-  md += fmt::format(
+                               m.residual[pub], m.residual["canal"], m.residual["al-trdogleg"],
+                               m.residual["al-dampedsn"]),
+                   NearVerdict({m.residual[pub]}, base, 0.5));
+  return md;
+}
+
+// Where the inner iterations go, from the split rows of the table.
+std::string Discussion(Means& m, Verdict fewest) {
+  const std::string pub = kPublished;
+  return fmt::format(
       "\nThe paper's order (CANAL fewest inner iterations): {} here; the split "
       "above says where the steps go. (1) Neither ablation gets stuck on these cases: after a "
       "cold first loop ({:.1f} / {:.1f} steps) the strict operator's Newton needs {:.2f} / "
@@ -178,10 +220,23 @@ std::string Report(const ReportInput& in) {
       "2.5e-3 to 0.7 in 11 of its 18 steps). (3) canal's defaults re-solve the surrogate {:.1f} "
       "times per loop with p refreshed ({:.2f} steps per solve), which buys the residual "
       "({:.2f}) at {:.1f}× the published cascade's steps.\n",
-      ToString(fewest), first_loop["al-trdogleg"], first_loop["al-dampedsn"], later("al-trdogleg"),
-      later("al-dampedsn"), failures["al-trdogleg"], failures["al-dampedsn"], later(pub),
-      residual[pub], first_loop[pub], solves["canal"] / 10.0, per_solve("canal"),
-      residual["canal"], inner["canal"] / inner[pub]);
+      ToString(fewest), m.first_loop["al-trdogleg"], m.first_loop["al-dampedsn"],
+      m.Later("al-trdogleg"), m.Later("al-dampedsn"), m.failures["al-trdogleg"],
+      m.failures["al-dampedsn"], m.Later(pub), m.residual[pub], m.first_loop[pub],
+      m.solves["canal"] / 10.0, m.PerSolve("canal"), m.residual["canal"],
+      m.inner["canal"] / m.inner[pub]);
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const int count = rec.options().cases > 0 ? rec.options().cases : 20;
+  Means m = ComputeMeans(rec);
+  std::string md = Intro(count, rec.Value("cases", "contacts"));
+  md += Table(in.paper, m);
+  const Verdict fewest =
+      OrderVerdict({std::min(m.inner["al-trdogleg"], m.inner["al-dampedsn"]), m.inner[kPublished]});
+  md += Claims(in.claims, m, fewest);
+  md += Discussion(m, fewest);
   return md;
 }
 
