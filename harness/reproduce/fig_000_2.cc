@@ -137,24 +137,11 @@ std::string WriteFamilyResults(const ProtocolRecords& rec, const Family& f,
   return path;
 }
 
-// `claims`: the family's claim row is appended (the table goes after every family's section).
-std::string ReportFamily(const Family& f, const ReportInput& in, std::string& claims) {
-  const ProtocolRecords& rec = in.records;
-  const PublishedTable& paper = in.paper;
-  if (rec.Has(f.scene, "failed")) {
-    claims += in.claims.NotAssessed(
-        fmt::format("000: SubADMM's time is linear in the size ({})", f.scene), "failed",
-        "the scene failed: " + rec.Text(f.scene, "failed"));
-    return fmt::format("\n## {}\n\nFailed: {}\n", f.scene, rec.Text(f.scene, "failed"));
-  }
-  if (rec.Value(f.scene, "registered") == 0)
-    return fmt::format(
-        "\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
-        "yet (paper: R² {:.4f}).\n",
-        f.scene, f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
-  const int count = rec.options().cases > 0 ? rec.options().cases : 3;
-  const auto data = Collect(rec, f);
+// Per solver, per size (part): Collect's means.
+using SolverSizes = std::map<std::string, std::map<std::string, Size>>;
 
+// The family's heading and its table of sizes: bodies, DOF, contacts and each solver's time.
+std::string SizeTable(const Family& f, const SolverSizes& data, int count) {
   std::string md = fmt::format("\n## {} (sweep of `{}` over {} = ", f.scene, f.scene, f.param);
   for (std::size_t k = 0; k < f.values.size(); ++k) md += (k ? ", " : "") + f.values[k];
   md += fmt::format("; {} frames per size)\n\n| size | bodies | DOF | contacts |", count);
@@ -174,10 +161,22 @@ std::string ReportFamily(const Family& f, const ReportInput& in, std::string& cl
     }
     md += "\n";
   }
+  return md;
+}
+
+// The fit table's Markdown and subadmm's fits, which its claim reads.
+struct Fits {
+  std::string md;
+  LineFit sub_lin, sub_pw;
+};
+
+// Each solver's linear and log-log fits of time against bodies, as a table.
+Fits FitTable(const Family& f, const PublishedTable& paper, const SolverSizes& data) {
+  Fits out;
+  std::string& md = out.md;
   md +=
       "\n| solver | linear fit: time [ms] per body | R² (linear) | paper R² | log-log slope "
       "(time ∝ bodies^k) | R² (log-log) |\n|---|---:|---:|---:|---:|---:|\n";
-  LineFit sub_lin, sub_pw;
   for (const char* solver : kSolvers) {
     std::vector<double> bodies, times;
     if (data.count(solver))
@@ -191,20 +190,32 @@ std::string ReportFamily(const Family& f, const ReportInput& in, std::string& cl
     md += lin.valid ? fmt::format("| {} | {:.4f} | {:.4f} | {} | {:.3f} | {:.4f} |\n", solver,
                                   lin.slope, lin.r2, paper_r2, pw.slope, pw.r2)
                     : fmt::format("| {} | — | — | {} | — | — |\n", solver, paper_r2);
-    if (std::string(solver) == "subadmm") sub_lin = lin, sub_pw = pw;
+    if (std::string(solver) == "subadmm") out.sub_lin = lin, out.sub_pw = pw;
   }
+  return out;
+}
+
+// The family's claim row of linear complexity, from subadmm's fits.
+std::string LinearClaim(const Family& f, const ReportInput& in, const Fits& fits) {
+  const LineFit& sub_lin = fits.sub_lin;
+  const LineFit& sub_pw = fits.sub_pw;
   // "linear complexity" (000 §IV-C, R² of a linear fit): the log-log slope decides.
   const std::string linear_claim =
       fmt::format("000: SubADMM's time is linear in the size ({}: R² {:.4f})", f.scene,
-                  paper.Get("r_squared_linear", f.paper_column));
+                  in.paper.Get("r_squared_linear", f.paper_column));
   if (!sub_lin.valid)
-    claims += in.claims.NotAssessed(linear_claim, "no fit", "fewer than two sizes ran");
-  else
-    claims += in.claims.Row(linear_claim,
-                 fmt::format("R² (linear) {:.4f}, log-log slope {:.3f}", sub_lin.r2, sub_pw.slope),
-                 LinearGrowthVerdict(sub_pw.slope, sub_lin.r2));
-  const std::string results = WriteFamilyResults(rec, f, in.out_dir);
-  const std::string png = in.out_dir + "/000-fig2-" + f.scene + ".png";
+    return in.claims.NotAssessed(linear_claim, "no fit", "fewer than two sizes ran");
+  return in.claims.Row(
+      linear_claim,
+      fmt::format("R² (linear) {:.4f}, log-log slope {:.3f}", sub_lin.r2, sub_pw.slope),
+      LinearGrowthVerdict(sub_pw.slope, sub_lin.r2));
+}
+
+// Writes the family's results and draws them with plots/scalability.py; returns the paragraph
+// that names the figure (with the fits it printed) or, without one, the results file.
+std::string FigureNote(const ProtocolRecords& rec, const Family& f, const std::string& out_dir) {
+  const std::string results = WriteFamilyResults(rec, f, out_dir);
+  const std::string png = out_dir + "/000-fig2-" + f.scene + ".png";
   const std::string draw = fmt::format("/usr/bin/python3 {}/plots/scalability.py {} -o {} 2>&1",
                                        NCPBENCH_SOURCE_DIR, results, png);
   std::string printed;
@@ -214,14 +225,39 @@ std::string ReportFamily(const Family& f, const ReportInput& in, std::string& cl
     while (std::fgets(buf, sizeof buf, pipe.get())) printed += buf;
     drawn = pclose(pipe.release()) == 0;
   }
-  md += drawn ? fmt::format(
-                    "\nFigure: `{}` (plots/scalability.py: time against DOFs, contacts "
-                    "and bodies, log-log). Its fits:\n\n```\n{}```\n",
-                    png, printed)
-              : fmt::format(
-                    "\nResults: `{}` (the figure needs /usr/bin/python3 with matplotlib "
-                    "and h5py: plots/scalability.py).\n",
-                    results);
+  return drawn ? fmt::format(
+                     "\nFigure: `{}` (plots/scalability.py: time against DOFs, contacts "
+                     "and bodies, log-log). Its fits:\n\n```\n{}```\n",
+                     png, printed)
+               : fmt::format(
+                     "\nResults: `{}` (the figure needs /usr/bin/python3 with matplotlib "
+                     "and h5py: plots/scalability.py).\n",
+                     results);
+}
+
+// `claims`: the family's claim row is appended (the table goes after every family's section).
+std::string ReportFamily(const Family& f, const ReportInput& in, std::string& claims) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  if (rec.Has(f.scene, "failed")) {
+    claims += in.claims.NotAssessed(
+        fmt::format("000: SubADMM's time is linear in the size ({})", f.scene), "failed",
+        "the scene failed: " + rec.Text(f.scene, "failed"));
+    return fmt::format("\n## {}\n\nFailed: {}\n", f.scene, rec.Text(f.scene, "failed"));
+  }
+  if (rec.Value(f.scene, "registered") == 0)
+    return fmt::format(
+        "\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
+        "yet (paper: R² {:.4f}).\n",
+        f.scene, f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
+  const int count = rec.options().cases > 0 ? rec.options().cases : 3;
+  const auto data = Collect(rec, f);
+
+  std::string md = SizeTable(f, data, count);
+  const Fits fits = FitTable(f, paper, data);
+  md += fits.md;
+  claims += LinearClaim(f, in, fits);
+  md += FigureNote(rec, f, in.out_dir);
   return md;
 }
 

@@ -87,47 +87,67 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
         RunOnFrames(sf.frames, s, {}, kTol, 20000, 60000, opt, SizePart(sf.size), &sf.warm);
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
-  const int frames = rec.options().cases > 0 ? rec.options().cases : 10;
-  std::filesystem::create_directories(in.out_dir);
-  const std::string csv = in.out_dir + "/002-fig11.csv";
+// Per solver, its points in size order (the fits' inputs) and the table's rows.
+struct Series {
+  std::map<std::string, std::vector<double>> dofs, times, per_iter;
+  std::string rows;  // the Markdown table's rows
+};
+
+// A size's summary for solver s: cond's best round, pgs and apgd's single run.
+FrameSummary SizeSummary(const ProtocolRecords& rec, double size, const char* s) {
+  FrameSummary r;
+  if (std::string(s) == "cond") {
+    for (int round = 0; round < kRounds; ++round) {
+      const FrameSummary x = SummarizeFrames(rec.Part(RoundPart(size, round), "cond"));
+      if (round == 0 || x.total_ms < r.total_ms) r = x;
+    }
+  } else {
+    r = SummarizeFrames(rec.Part(SizePart(size), s));
+  }
+  return r;
+}
+
+// Every solver's point at every size: writes them to `csv` and returns them with the table rows.
+Series CollectSeries(const ProtocolRecords& rec, const std::string& csv) {
   std::ostringstream out;
   out << "solver,size,dofs,contacts,time_ms,setup_ms,iterations,reached\n";
-  std::map<std::string, std::vector<double>> dofs, times, per_iter;
-  std::string rows;
+  Series d;
   for (const double size : kSizes) {
     const double n = rec.Value(SizePart(size), "dofs");
     const double contacts = rec.Value(SizePart(size), "contacts");
     for (const char* s : {"cond", "pgs", "apgd"}) {
       if (std::string(s) != "cond" && size > kBaselineMaxSize) continue;
-      FrameSummary r;
-      if (std::string(s) == "cond") {
-        for (int round = 0; round < kRounds; ++round) {
-          const FrameSummary x = SummarizeFrames(rec.Part(RoundPart(size, round), "cond"));
-          if (round == 0 || x.total_ms < r.total_ms) r = x;
-        }
-      } else {
-        r = SummarizeFrames(rec.Part(SizePart(size), s));
-      }
+      const FrameSummary r = SizeSummary(rec, size, s);
       out << fmt::format("{},{},{:.0f},{:.0f},{:.6g},{:.6g},{:.1f},{}\n", s, size, n, contacts,
                          r.total_ms, r.setup_ms, r.iterations, r.reached);
-      dofs[s].push_back(n);
-      times[s].push_back(r.total_ms);
+      d.dofs[s].push_back(n);
+      d.times[s].push_back(r.total_ms);
       const double per_it = r.iterations > 0 ? (r.total_ms - r.setup_ms) / r.iterations : NAN;
-      per_iter[s].push_back(per_it);
-      rows += fmt::format("| {} | {:.0f} | {:.0f} | {:.4g} | {:.3g} | {:.1f} | {:.4g} | {}/{} |\n",
-                          s, n, contacts, r.total_ms, r.setup_ms, r.iterations, 1e3 * per_it,
-                          r.reached, r.frames);
+      d.per_iter[s].push_back(per_it);
+      d.rows += fmt::format(
+          "| {} | {:.0f} | {:.0f} | {:.4g} | {:.3g} | {:.1f} | {:.4g} | {}/{} |\n", s, n, contacts,
+          r.total_ms, r.setup_ms, r.iterations, 1e3 * per_it, r.reached, r.frames);
     }
   }
   WriteFileAtomically(csv, out.str());
+  return d;
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const int frames = rec.options().cases > 0 ? rec.options().cases : 10;
+  std::filesystem::create_directories(in.out_dir);
+  const std::string csv = in.out_dir + "/002-fig11.csv";
+  Series series = CollectSeries(rec, csv);
+  auto& [dofs, times, per_iter, rows] = series;
   const PublishedTable& paper = in.paper;
   const LineFit c = FitPowerLaw(dofs["cond"], times["cond"]);
   std::string md = fmt::format(
       "# 002 Fig. 11 — COND solver time vs DOF (soft mat)\n\n"
       "`soft_mat` at size {}…{} with {} cell layers through the thickness (refined in-plane: {}–{} "
-      "DOF, {:.1f}× span), {} frame(s) per size, every {} steps of a cond-stepped simulation; every solver warm-started from the previous step (002 §V-A5) to res004 ≤ {:g}, single thread; time = setup "
+      "DOF, {:.1f}× span), {} frame(s) per size, every {} steps of a cond-stepped simulation; "
+      "every solver warm-started from the previous step (002 §V-A5) to res004 ≤ {:g}, single "
+      "thread; time = setup "
       "+ iterations, mean over the frames, cond's the best of {} rounds over all sizes; "
       "each timed in a rerun of the same iterations without the per-iteration res004 test (its "
       "solve with A would leave each iteration a cold cache). "
@@ -163,10 +183,10 @@ std::string Report(const ReportInput& in) {
   else
     md += in.claims.Row(linear_claim, fmt::format("log-log slope {:.3f}, R² {:.4f}", c.slope, c.r2),
                         LinearGrowthVerdict(c.slope, c.r2));
-  md += in.claims.Row("002 Fig. 11: PGS/APGD grow super-linearly with DOF (log-log slope above 1.2)",
-                 super_ours,
-                 super ? Verdict::kReproduced
-                       : linear_or_less ? Verdict::kContradicted : Verdict::kNotReproduced);
+  md += in.claims.Row(
+      "002 Fig. 11: PGS/APGD grow super-linearly with DOF (log-log slope above 1.2)", super_ours,
+      super ? Verdict::kReproduced
+            : linear_or_less ? Verdict::kContradicted : Verdict::kNotReproduced);
   return md;
 }
 

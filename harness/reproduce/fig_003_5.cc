@@ -187,6 +187,106 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 }
 
+// The stepper table and the solve-time ratio line; `ratio`: sp / bisp.
+std::string StepperTable(const ChainRun& bisp, const ChainRun& sp, double ratio,
+                         const PublishedTable& paper) {
+  std::string md =
+      "| stepper | steps | unconverged steps | mean iterations | solve time [s] | stop time per "
+      "joint, root first [s] |\n|---|---:|---:|---:|---:|---|\n";
+  for (const auto& [name, r] : {std::pair{"bisp", &bisp}, std::pair{"sp", &sp}})
+    md += fmt::format("| {} | {} | {} | {:.1f} | {:.3f} |{} |\n", name, r->steps, r->unconverged,
+                      r->iterations, r->solve_s, Times(r->stop_time));
+  md += fmt::format("\nSolve-time ratio sp / bisp = **{:.1f}×** (paper: \"about an order of "
+                    "magnitude\", {:g}×).\n",
+                    ratio, paper.Get("sp_over_bisp_time", "paper"));
+  return md;
+}
+
+// The radius table's Markdown and the chain's stopping time per radius, for the claim.
+struct RadiusRows {
+  std::string md;
+  std::vector<double> last_stop;  // in order of increasing radius
+};
+
+// Joint radius against stopping time (003 Fig. 5b), from the bisp runs at each radius.
+RadiusRows RadiusTable(const ProtocolRecords& rec, int links, double r0) {
+  RadiusRows out;
+  std::vector<double>& last_stop = out.last_stop;
+  std::string radius_rows;
+  for (double f : kRadiusFactors) {
+    const ChainRun r = ReadChain(rec, RadiusPart(f), links);
+    last_stop.push_back(Last(r.stop_time));
+    radius_rows += fmt::format("| {:g} | {} |{} |\n", f * r0,
+                               std::isfinite(last_stop.back())
+                                   ? fmt::format("{:.3f}", last_stop.back())
+                                   : std::string("not stopped"),
+                               Times(r.stop_time));
+  }
+  out.md =
+      "\nJoint radius against stopping time (bisp):\n\n| radius [m] | chain stopped at [s] | per "
+      "joint, root first [s] |\n|---:|---:|---|\n" +
+      radius_rows;
+  return out;
+}
+
+// The two frames solved by each solver alone, then against the tolerance.
+std::string FrameTables(const ProtocolRecords& rec) {
+  const FrameSummary fb = SummarizeFrames(rec.Part("chain-bisp", "bisp"));
+  const FrameSummary fs = SummarizeFrames(rec.Part("chain-sp-direct", "sp"));
+  const FrameSummary fp = SummarizeFrames(rec.Part("chain-sp-pgs", "sp"));
+  std::string md = fmt::format(
+      "\nTwo frames of the swing (steps {:.0f} and {:.0f}), each solver alone to res004 {:g} (≤ {} "
+      "iterations for sp):\n\n| solver | reached | iterations | time [ms] | setup [ms] | / bisp |\n"
+      "|---|---:|---:|---:|---:|---:|\n",
+      rec.Value("chain", "first_step"), rec.Value("chain", "last_step"), kStepTol, kSpIters);
+  for (const auto& [name, f] : {std::pair{"bisp", &fb}, std::pair{"sp (contact_qp = direct)", &fs},
+                                std::pair{"sp (contact_qp = pgs)", &fp}})
+    md += fmt::format("| {} | {}/{} | {:.1f} | {:.3f} | {:.3f} | {:.1f}× |\n", name, f->reached,
+                      f->frames, f->iterations, f->total_ms, f->setup_ms,
+                      f->total_ms / std::max(fb.total_ms, 1e-300));
+
+  md += "\nThe same frames against the tolerance (mean time per frame [ms], frames reached):\n\n"
+        "| res004 ≤ | bisp | sp (contact_qp = direct) | sp / bisp |\n|---:|---:|---:|---:|\n";
+  for (double tol : kTols) {
+    const FrameSummary b =
+        SummarizeFrames(rec.Part(fmt::format("chain-bisp-tol{:g}", tol), "bisp"));
+    const FrameSummary s =
+        SummarizeFrames(rec.Part(fmt::format("chain-sp-direct-tol{:g}", tol), "sp"));
+    md += fmt::format("| {:g} | {:.3f} ({}/{}) | {:.3f} ({}/{}) | {:.1f}× |\n", tol, b.total_ms,
+                      b.reached, b.frames, s.total_ms, s.reached, s.frames,
+                      s.total_ms / std::max(b.total_ms, 1e-300));
+  }
+  return md;
+}
+
+// The three claim rows: root-first stopping, SP's cost, radius against stopping time.
+std::string ChainClaims(const ReportInput& in, const ChainRun& bisp, const ChainRun& sp,
+                        double dt, double ratio, const std::vector<double>& last_stop) {
+  std::string md;
+  md += in.claims.Row("003 Fig. 5a: the chain stops rotating from the root, not the tip (here: the "
+                      "root joint stops first, before the tip)",
+                      fmt::format("bisp:{}; sp:{}", Times(bisp.stop_time), Times(sp.stop_time)),
+                      RootFirst(bisp.stop_time, dt));
+  md += in.claims.Row("003 §6: SP takes about an order of magnitude longer than BISP (here: "
+                      "within 3× of 10×)",
+                      fmt::format("{:.1f}×", ratio),
+                      RatioVerdict(ratio, in.paper.Get("sp_over_bisp_time", "paper"), 3.0));
+  md += in.claims.Row("003 Fig. 5b: with a larger joint radius the chain stops earlier",
+                      fmt::format("stopped at{} s for radius ×1, ×2, ×4", Times(last_stop)),
+                      OrderVerdict(last_stop));
+  return md;
+}
+
+// Why SP costs more here than the steppers' shared problems would suggest.
+constexpr char kStaggeringNote[] =
+    "\nBoth steppers solve the same maximal-coordinate problems (the joints' drift corrected "
+    "by e_n = erp·gap/dt in both), so the paper's first reason for SP's cost, position "
+    "stabilization only SP needs, is absent here, and SP's contact QP is exact. What SP pays "
+    "for is the staggering: its friction QP acts on the free bodies with the joint impulses "
+    "held, so one outer iteration moves the friction only as far as the unconstrained response "
+    "allows, while BISP's friction QP acts in reduced coordinates, where the joints hold (its "
+    "W_r = T G (Gᵀ A G)⁻¹ Gᵀ Tᵀ).\n";
+
 std::string Report(const ReportInput& in) {
   const ProtocolRecords& rec = in.records;
   const int links = Links(rec.options());
@@ -201,75 +301,21 @@ std::string Report(const ReportInput& in) {
   const ChainRun bisp = ReadChain(rec, "sim-bisp", links);
   const ChainRun sp = ReadChain(rec, "sim-sp", links);
   const double dt = bisp.scene_time / std::max(1, bisp.steps);
-  md += "| stepper | steps | unconverged steps | mean iterations | solve time [s] | stop time per joint, root first [s] |\n|---|---:|---:|---:|---:|---|\n";
-  for (const auto& [name, r] : {std::pair{"bisp", &bisp}, std::pair{"sp", &sp}})
-    md += fmt::format("| {} | {} | {} | {:.1f} | {:.3f} |{} |\n", name, r->steps, r->unconverged,
-                      r->iterations, r->solve_s, Times(r->stop_time));
   const double ratio = sp.solve_s / std::max(bisp.solve_s, 1e-300);
-  md += fmt::format("\nSolve-time ratio sp / bisp = **{:.1f}×** (paper: \"about an order of "
-                    "magnitude\", {:g}×).\n",
-                    ratio, in.paper.Get("sp_over_bisp_time", "paper"));
+  md += StepperTable(bisp, sp, ratio, in.paper);
 
-  std::string radius_rows;
-  std::vector<double> last_stop;  // in order of increasing radius
-  for (double f : kRadiusFactors) {
-    const ChainRun r = ReadChain(rec, RadiusPart(f), links);
-    last_stop.push_back(Last(r.stop_time));
-    radius_rows += fmt::format("| {:g} | {} |{} |\n", f * r0,
-                               std::isfinite(last_stop.back()) ? fmt::format("{:.3f}", last_stop.back())
-                                                               : std::string("not stopped"),
-                               Times(r.stop_time));
-  }
-  md += "\nJoint radius against stopping time (bisp):\n\n| radius [m] | chain stopped at [s] | per joint, root first [s] |\n|---:|---:|---|\n" + radius_rows;
+  const RadiusRows radius = RadiusTable(rec, links, r0);
+  md += radius.md;
 
-  const FrameSummary fb = SummarizeFrames(rec.Part("chain-bisp", "bisp"));
-  const FrameSummary fs = SummarizeFrames(rec.Part("chain-sp-direct", "sp"));
-  const FrameSummary fp = SummarizeFrames(rec.Part("chain-sp-pgs", "sp"));
-  md += fmt::format(
-      "\nTwo frames of the swing (steps {:.0f} and {:.0f}), each solver alone to res004 {:g} (≤ {} "
-      "iterations for sp):\n\n| solver | reached | iterations | time [ms] | setup [ms] | / bisp |\n"
-      "|---|---:|---:|---:|---:|---:|\n",
-      rec.Value("chain", "first_step"), rec.Value("chain", "last_step"), kStepTol, kSpIters);
-  for (const auto& [name, f] : {std::pair{"bisp", &fb}, std::pair{"sp (contact_qp = direct)", &fs},
-                                std::pair{"sp (contact_qp = pgs)", &fp}})
-    md += fmt::format("| {} | {}/{} | {:.1f} | {:.3f} | {:.3f} | {:.1f}× |\n", name, f->reached,
-                      f->frames, f->iterations, f->total_ms, f->setup_ms,
-                      f->total_ms / std::max(fb.total_ms, 1e-300));
-
-  md += "\nThe same frames against the tolerance (mean time per frame [ms], frames reached):\n\n"
-        "| res004 ≤ | bisp | sp (contact_qp = direct) | sp / bisp |\n|---:|---:|---:|---:|\n";
-  for (double tol : kTols) {
-    const FrameSummary b = SummarizeFrames(rec.Part(fmt::format("chain-bisp-tol{:g}", tol), "bisp"));
-    const FrameSummary s =
-        SummarizeFrames(rec.Part(fmt::format("chain-sp-direct-tol{:g}", tol), "sp"));
-    md += fmt::format("| {:g} | {:.3f} ({}/{}) | {:.3f} ({}/{}) | {:.1f}× |\n", tol, b.total_ms,
-                      b.reached, b.frames, s.total_ms, s.reached, s.frames,
-                      s.total_ms / std::max(b.total_ms, 1e-300));
-  }
+  md += FrameTables(rec);
   if (sp.unconverged > 0)
-    md += fmt::format("\nsp ended {} of its {} steps at its {}-iteration cap above res004 {:g}: its "
-                      "simulation time, and the ratio, are lower bounds.\n",
+    md += fmt::format("\nsp ended {} of its {} steps at its {}-iteration cap above res004 {:g}: "
+                      "its simulation time, and the ratio, are lower bounds.\n",
                       sp.unconverged, sp.steps, kSpIters, kStepTol);
 
   md += "\n" + ClaimHeader();
-  md += in.claims.Row("003 Fig. 5a: the chain stops rotating from the root, not the tip (here: the "
-                 "root joint stops first, before the tip)",
-                 fmt::format("bisp:{}; sp:{}", Times(bisp.stop_time), Times(sp.stop_time)),
-                 RootFirst(bisp.stop_time, dt));
-  md += in.claims.Row("003 §6: SP takes about an order of magnitude longer than BISP (here: within 3× "
-                 "of 10×)",
-                 fmt::format("{:.1f}×", ratio),
-                 RatioVerdict(ratio, in.paper.Get("sp_over_bisp_time", "paper"), 3.0));
-  md += in.claims.Row("003 Fig. 5b: with a larger joint radius the chain stops earlier",
-                 fmt::format("stopped at{} s for radius ×1, ×2, ×4", Times(last_stop)),
-                 OrderVerdict(last_stop));
-  md += "\nBoth steppers solve the same maximal-coordinate problems (the joints' drift corrected "
-        "by e_n = erp·gap/dt in both), so the paper's first reason for SP's cost, position "
-        "stabilization only SP needs, is absent here, and SP's contact QP is exact. What SP pays "
-        "for is the staggering: its friction QP acts on the free bodies with the joint impulses "
-        "held, so one outer iteration moves the friction only as far as the unconstrained response "
-        "allows, while BISP's friction QP acts in reduced coordinates, where the joints hold (its "
-        "W_r = T G (Gᵀ A G)⁻¹ Gᵀ Tᵀ).\n";
+  md += ChainClaims(in, bisp, sp, dt, ratio, radius.last_stop);
+  md += kStaggeringNote;
   return md;
 }
 

@@ -200,15 +200,22 @@ std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
   return md;
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
-  const PublishedTable& paper = in.paper;
-  const int frames = rec.options().cases > 0 ? rec.options().cases : 3;
+// One solver at one budget on one scene, as the table shows it and the claims read it.
+struct Cell {
+  double at = NAN, aa = NAN;
+  long diverged = 0;
+};
+using Cells = std::map<std::string, std::map<std::string, Cell>>;  // scene key → solver@iters
+
+// The title, the setup paragraph and the table's column titles.
+std::string TableHeader(int frames) {
   std::string md =
       "# 000 Table I — time and accuracy at 30/60/90 iterations\n\n" +
       fmt::format("{} frames per scene, recorded from a simulation stepped by admm-full (200 "
-                  "iterations a step; the cable by nnewton, 20 iterations); every solver from a cold start at a fixed iteration count, single thread. "
-                  "AT: mean setup + iterations [ms]; AA: mean over the constraints of −log10 of each one's "
+                  "iterations a step; the cable by nnewton, 20 iterations); every solver from a "
+                  "cold start at a fixed iteration count, single thread. "
+                  "AT: mean setup + iterations [ms]; AA: mean over the constraints of −log10 of "
+                  "each one's "
                   "Fischer–Burmeister error (bigger is better). The paper's value follows each "
                   "of ours after a slash; — : the paper's simulation failed.\n\n",
                   frames) +
@@ -218,11 +225,12 @@ std::string Report(const ReportInput& in) {
   md += "\n|---|---|";
   for (int i = 0; i < 15; ++i) md += "---:|";
   md += "\n";
-  struct Cell {
-    double at = NAN, aa = NAN;
-    long diverged = 0;
-  };
-  std::map<std::string, std::map<std::string, Cell>> got;  // scene key → solver@iters
+  return md;
+}
+
+// The table's AT and AA rows, a pair per scene; `got` receives every cell for the claims.
+std::string TableRows(const ProtocolRecords& rec, const PublishedTable& paper, Cells& got) {
+  std::string md;
   for (const SceneRow& row : kScenes) {
     std::string at = fmt::format("| {} ({:.0f} DOF, {:.0f} contacts) | AT |", row.key,
                                  rec.Value(row.key, "dofs"), rec.Value(row.key, "contacts"));
@@ -245,45 +253,55 @@ std::string Report(const ReportInput& in) {
       }
     md += at + "\n" + aa + "\n";
   }
-  md += BeamNote(rec, paper);
-  md += "\nPaper (qualitative): SubADMM is the fastest on cable and beam with comparable accuracy; "
-        "PJ fails on cable and beam; FADMM beats PGS/PJ when the Delassus assembly is expensive.\n";
-  md += ClaimHeader();
-  auto col = [](const SolverCol& s, int k) { return fmt::format("{}@{}", s.name, s.iters[k]); };
-  for (const char* key : {"cable", "beam"}) {
-    auto& g = got[key];
-    // Fastest: subadmm-nobody's time below every other solver's at the same budget index.
-    bool fastest = true, slowest = true;
-    std::string ours;
-    for (int k = 0; k < 3; ++k) {
-      const double sub = g[col(kSolvers[4], k)].at;
-      double best_other = INFINITY;
-      for (int j = 0; j < 4; ++j) {
-        const Cell& c = g[col(kSolvers[j], k)];
-        if (c.diverged > 0 || !std::isfinite(c.aa)) continue;  // a failed run is not faster
-        best_other = std::min(best_other, c.at);
-        slowest &= sub > c.at;
-      }
-      fastest &= sub < best_other;
-      ours += fmt::format("{}{:.3g} vs best other {:.3g} ms", k ? "; " : "", sub, best_other);
+  return md;
+}
+
+// A cell's column: solver s at its k-th budget, e.g. "pgs@30".
+std::string Col(const SolverCol& s, int k) { return fmt::format("{}@{}", s.name, s.iters[k]); }
+
+// The fastest and comparable-accuracy claims of one scene (`g`: its cells).
+std::string SubadmmClaims(const char* key, std::map<std::string, Cell>& g, ClaimLedger& claims) {
+  std::string md;
+  // Fastest: subadmm-nobody's time below every other solver's at the same budget index.
+  bool fastest = true, slowest = true;
+  std::string ours;
+  for (int k = 0; k < 3; ++k) {
+    const double sub = g[Col(kSolvers[4], k)].at;
+    double best_other = INFINITY;
+    for (int j = 0; j < 4; ++j) {
+      const Cell& c = g[Col(kSolvers[j], k)];
+      if (c.diverged > 0 || !std::isfinite(c.aa)) continue;  // a failed run is not faster
+      best_other = std::min(best_other, c.at);
+      slowest &= sub > c.at;
     }
-    md += in.claims.Row(fmt::format("000: SubADMM is the fastest on {} (at 30/60/90 iterations)", key),
-                   ours,
-                   fastest ? Verdict::kReproduced
-                           : slowest ? Verdict::kContradicted : Verdict::kNotReproduced);
-    // Comparable accuracy: within 0.5 digit of the most accurate run at 90 iterations (9 NNewton).
-    double best_aa = -INFINITY;
-    for (int j = 0; j < 4; ++j)
-      if (g[col(kSolvers[j], 2)].diverged == 0) best_aa = std::max(best_aa, g[col(kSolvers[j], 2)].aa);
-    const double sub_aa = g[col(kSolvers[4], 2)].aa;
-    md += in.claims.Row(fmt::format("000: with accuracy comparable to the others on {} (AA at 90 "
+    fastest &= sub < best_other;
+    ours += fmt::format("{}{:.3g} vs best other {:.3g} ms", k ? "; " : "", sub, best_other);
+  }
+  md += claims.Row(
+      fmt::format("000: SubADMM is the fastest on {} (at 30/60/90 iterations)", key), ours,
+      fastest ? Verdict::kReproduced : slowest ? Verdict::kContradicted : Verdict::kNotReproduced);
+  // Comparable accuracy: within 0.5 digit of the most accurate run at 90 iterations (9 NNewton).
+  double best_aa = -INFINITY;
+  for (int j = 0; j < 4; ++j)
+    if (g[Col(kSolvers[j], 2)].diverged == 0)
+      best_aa = std::max(best_aa, g[Col(kSolvers[j], 2)].aa);
+  const double sub_aa = g[Col(kSolvers[4], 2)].aa;
+  md += claims.Row(fmt::format("000: with accuracy comparable to the others on {} (AA at 90 "
                                "iterations within 0.5 of the best other)", key),
                    fmt::format("AA {:.3f} vs best other {:.3f}", sub_aa, best_aa),
                    NearVerdict({sub_aa}, best_aa, 0.5));
-    // PJ fails: a diverged frame or an accuracy a digit below subadmm-nobody's; PJ as accurate
-    // as subadmm-nobody (within 0.5) does what the paper says it cannot.
-    const Cell& pj = g[col(kSolvers[1], 2)];
-    md += in.claims.Row(fmt::format("000: PJ fails on {}", key),
+  return md;
+}
+
+// The PJ-fails and FADMM-beats-PGS claims of one scene (`g`: its cells).
+std::string OtherSolverClaims(const char* key, std::map<std::string, Cell>& g,
+                              ClaimLedger& claims) {
+  std::string md;
+  const double sub_aa = g[Col(kSolvers[4], 2)].aa;
+  // PJ fails: a diverged frame or an accuracy a digit below subadmm-nobody's; PJ as accurate
+  // as subadmm-nobody (within 0.5) does what the paper says it cannot.
+  const Cell& pj = g[Col(kSolvers[1], 2)];
+  md += claims.Row(fmt::format("000: PJ fails on {}", key),
                    fmt::format("pj@90: {} diverged frames, AA {} (subadmm-nobody {:.3f})",
                                pj.diverged,
                                std::isfinite(pj.aa) ? fmt::format("{:.3f}", pj.aa)
@@ -293,18 +311,34 @@ std::string Report(const ReportInput& in) {
                        ? Verdict::kReproduced
                    : pj.aa >= sub_aa - 0.5 ? Verdict::kContradicted
                                            : Verdict::kNotReproduced);
-    // FADMM beats PGS where the Delassus assembly is expensive (cable, beam in the paper).
-    std::string fo;
-    bool beats = true, loses = true;
-    for (int k = 0; k < 3; ++k) {
-      const double f = g[col(kSolvers[2], k)].at, pg = g[col(kSolvers[0], k)].at;
-      beats &= f < pg, loses &= f > pg;
-      fo += fmt::format("{}admm-full {:.3g} vs pgs {:.3g} ms", k ? "; " : "", f, pg);
-    }
-    md += in.claims.Row(fmt::format("000: FADMM faster than PGS on {} (expensive Delassus assembly)", key),
-                   fo,
-                   beats ? Verdict::kReproduced
-                         : loses ? Verdict::kContradicted : Verdict::kNotReproduced);
+  // FADMM beats PGS where the Delassus assembly is expensive (cable, beam in the paper).
+  std::string fo;
+  bool beats = true, loses = true;
+  for (int k = 0; k < 3; ++k) {
+    const double f = g[Col(kSolvers[2], k)].at, pg = g[Col(kSolvers[0], k)].at;
+    beats &= f < pg, loses &= f > pg;
+    fo += fmt::format("{}admm-full {:.3g} vs pgs {:.3g} ms", k ? "; " : "", f, pg);
+  }
+  md += claims.Row(
+      fmt::format("000: FADMM faster than PGS on {} (expensive Delassus assembly)", key), fo,
+      beats ? Verdict::kReproduced : loses ? Verdict::kContradicted : Verdict::kNotReproduced);
+  return md;
+}
+
+std::string Report(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const PublishedTable& paper = in.paper;
+  const int frames = rec.options().cases > 0 ? rec.options().cases : 3;
+  std::string md = TableHeader(frames);
+  Cells got;
+  md += TableRows(rec, paper, got);
+  md += BeamNote(rec, paper);
+  md += "\nPaper (qualitative): SubADMM is the fastest on cable and beam with comparable accuracy; "
+        "PJ fails on cable and beam; FADMM beats PGS/PJ when the Delassus assembly is expensive.\n";
+  md += ClaimHeader();
+  for (const char* key : {"cable", "beam"}) {
+    md += SubadmmClaims(key, got[key], in.claims);
+    md += OtherSolverClaims(key, got[key], in.claims);
   }
   return md;
 }
