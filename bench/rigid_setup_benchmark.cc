@@ -50,7 +50,8 @@ void BM_RigidLayout(benchmark::State& state) {
 void BM_RigidLayoutCold(benchmark::State& state) {
   const ncp::ContactProblem& p = Frame(static_cast<int>(state.range(0)));
   const bool fresh = state.range(2) != 0;
-  const ncp::gpu::LayoutOptions opt{.threads = static_cast<int>(state.range(1)), .host_work = false};
+  const ncp::gpu::LayoutOptions opt{.threads = static_cast<int>(state.range(1)),
+                                    .host_work = false};
   std::vector<double> other(16 << 20, 1.0);  // 128 MB, more than the last-level cache
   ncp::gpu::RigidLayout kept;
   for (auto _ : state) {

@@ -43,8 +43,8 @@ Chain MakeChain(int count) {
       x.S(5, 0) = 1.0;  // revolute about z
     }
     c.bodies.push_back(x);
-    ncp::SpatialInertia10 s = ncp::SpatialInertia10::Body(
-        1.0, Eigen::Vector3d(0.05, 0, 0), 0.01 * Eigen::Matrix3d::Identity());
+    ncp::SpatialInertia10 s = ncp::SpatialInertia10::Body(1.0, Eigen::Vector3d(0.05, 0, 0),
+                                                          0.01 * Eigen::Matrix3d::Identity());
     s.AddPointMass(0.5, Eigen::Vector3d(0.05 * u(rng), 0.05 * u(rng), 0.05 * u(rng)));
     Mat6 H;
     s.ToMatrix(H);
@@ -71,9 +71,11 @@ void BM_TreeFactorSolve(benchmark::State& state, TreeFactor::Method method) {
   state.counters["bodies"] = static_cast<double>(state.range(0));
 }
 BENCHMARK_CAPTURE(BM_TreeFactorSolve, aba, TreeFactor::Method::kAba)
-    ->RangeMultiplier(2)->Range(16, 1024);
+    ->RangeMultiplier(2)
+    ->Range(16, 1024);
 BENCHMARK_CAPTURE(BM_TreeFactorSolve, crba, TreeFactor::Method::kCrba)
-    ->RangeMultiplier(2)->Range(16, 256);
+    ->RangeMultiplier(2)
+    ->Range(16, 256);
 
 // Dense reference: assemble K = Σ J_bᵀ H_b J_b and Cholesky it.
 void BM_DenseFactorSolve(benchmark::State& state) {

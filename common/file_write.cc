@@ -52,7 +52,8 @@ namespace {
 // fsync, so that a rename never publishes a file whose bytes are not yet on disk.
 void SyncFile(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW);
-  if (fd < 0) throw Error(fmt::format("{}: cannot open it to sync it: {}", path, std::strerror(errno)));
+  if (fd < 0)
+    throw Error(fmt::format("{}: cannot open it to sync it: {}", path, std::strerror(errno)));
   const int rc = fsync(fd);
   const int err = errno;
   close(fd);
@@ -70,7 +71,8 @@ void SyncDir(const std::filesystem::path& dir) {
 
 }  // namespace
 
-void ReplaceFile(const std::string& path, const std::function<void(const std::string& tmp)>& write) {
+void ReplaceFile(const std::string& path,
+                 const std::function<void(const std::string& tmp)>& write) {
   if (path.empty()) throw Error("output path '': must name a file");
   static std::atomic<unsigned> counter{0};
   const std::string tmp = fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);

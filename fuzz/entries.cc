@@ -77,9 +77,7 @@ void Fclib(const std::uint8_t* data, std::size_t size) {
 
 void Results(const std::uint8_t* data, std::size_t size) {
   const std::string& path = WriteScratch(data, size);
-  Guard([&] {
-    ReadResultsFile(path);
-  });
+  Guard([&] { ReadResultsFile(path); });
 }
 
 void Options(const std::uint8_t* data, std::size_t size) {

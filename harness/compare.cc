@@ -21,9 +21,7 @@ struct Job {
   double min_time = kInf;
 };
 
-std::string Variant(const RunRecord& r) {
-  return r.settings + "|" + r.budget + "|" + r.warm_start;
-}
+std::string Variant(const RunRecord& r) { return r.settings + "|" + r.budget + "|" + r.warm_start; }
 
 // The job without its settings.
 std::string LooseKey(const RunRecord& r) {
@@ -86,13 +84,17 @@ std::string Dec(double d) {
 
 int StatusRank(Outcome status) {
   switch (status) {
-    case Outcome::kConverged: return 0;
+    case Outcome::kConverged:
+      return 0;
     case Outcome::kMaxIterations:
     case Outcome::kTimeLimit:
-    case Outcome::kStopped: return 1;
-    case Outcome::kDiverged: return 2;
+    case Outcome::kStopped:
+      return 1;
+    case Outcome::kDiverged:
+      return 2;
     case Outcome::kFailed:
-    case Outcome::kNotApplicable: break;
+    case Outcome::kNotApplicable:
+      break;
   }
   return 3;
 }
@@ -157,9 +159,10 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
     if (!paired) res.only_in_new += static_cast<int>(keys.size());
   }
   if (matched.empty())
-    throw Error(fmt::format("compare: no job overlaps ({} baseline jobs, {} new jobs; a job is "
-                            "dataset|problem|solver|settings|budget|warm_start)",
-                            a.size(), b.size()));
+    throw Error(
+        fmt::format("compare: no job overlaps ({} baseline jobs, {} new jobs; a job is "
+                    "dataset|problem|solver|settings|budget|warm_start)",
+                    a.size(), b.size()));
   const std::map<std::string, std::string> labels = Labels(matched);
   std::vector<double> ratios;
   for (const auto& [key, ja] : matched) {

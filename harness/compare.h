@@ -33,13 +33,13 @@ void CheckCompareOptions(const CompareOptions& o);
 
 struct MetricChange {
   double base = 0.0, now = 0.0;  // final values (NaN when not computed)
-  double decades = 0.0;          // log10(max(now, floor)) − log10(max(base, floor)); ±inf allowed
-  bool worse = false;            // decades > tol_decades
+  double decades = 0.0;  // log10(max(now, floor)) − log10(max(base, floor)); ±inf allowed
+  bool worse = false;    // decades > tol_decades
 };
 
 struct CompareRow {
   std::string dataset, problem, solver;  // solver: name, plus the variant when a file has several
-  bool settings_changed = false;  // paired although the settings strings differ
+  bool settings_changed = false;         // paired although the settings strings differ
   Outcome base_status = Outcome::kFailed, new_status = Outcome::kFailed;
   bool status_worse = false;
   std::vector<MetricChange> metrics;  // in CompareOptions::metrics order
@@ -48,15 +48,15 @@ struct CompareRow {
 };
 
 struct CompareResult {
-  std::vector<CompareRow> rows;  // matched jobs, ordered by dataset, problem, solver
-  int only_in_base = 0;          // baseline jobs the new file lacks
+  std::vector<CompareRow> rows;      // matched jobs, ordered by dataset, problem, solver
+  int only_in_base = 0;              // baseline jobs the new file lacks
   std::vector<std::string> missing;  // those jobs: "dataset | problem | solver"
   int only_in_new = 0;
-  int regressions = 0;           // rows with regression()
+  int regressions = 0;  // rows with regression()
   int status_regressions = 0;
   std::vector<int> metric_regressions;  // per metric
-  int improvements = 0;          // rows with a better status or a metric better by > tol
-  double median_time_ratio = 0.0;  // NaN when no row has times
+  int improvements = 0;                 // rows with a better status or a metric better by > tol
+  double median_time_ratio = 0.0;       // NaN when no row has times
 };
 
 // Matches rows by (dataset, problem, solver, settings, budget, warm start), or without the settings

@@ -32,12 +32,15 @@ void WarnAsymmetry(const DatasetInput& d) {
       a = std::max(a, it->second);
   }
   if (w > kWarnAsymmetry)
-    std::fprintf(stderr, "warning: %s: W is not symmetric: max|W - W^T|/max|W| = %.2e (used as "
+    std::fprintf(stderr,
+                 "warning: %s: W is not symmetric: max|W - W^T|/max|W| = %.2e (used as "
                  "stored or by its symmetric part, per solver: ncpbench list solvers)\n",
                  d.path.c_str(), w);
   if (a > kWarnAsymmetry)
-    std::fprintf(stderr, "warning: %s: M is not symmetric: max|M - M^T|/max|M| = %.2e (its "
-                 "symmetric part is used)\n", d.path.c_str(), a);
+    std::fprintf(stderr,
+                 "warning: %s: M is not symmetric: max|M - M^T|/max|M| = %.2e (its "
+                 "symmetric part is used)\n",
+                 d.path.c_str(), a);
 }
 
 }  // namespace
@@ -55,8 +58,7 @@ std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths)
     for (const fs::directory_entry& e : fs::directory_iterator(path, ec))
       if (e.is_regular_file(ec) && IsDataFile(e.path())) files.push_back(e.path().string());
     if (ec) throw Error(fmt::format("{}: cannot list the folder: {}", path, ec.message()));
-    if (files.empty())
-      throw Error(fmt::format("{}: a folder without .h5 or .hdf5 files", path));
+    if (files.empty()) throw Error(fmt::format("{}: a folder without .h5 or .hdf5 files", path));
     std::sort(files.begin(), files.end());
     out.insert(out.end(), files.begin(), files.end());
   }
@@ -88,9 +90,10 @@ LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid
   std::map<std::string, std::string> stems;
   for (const DatasetInput& d : in.data)
     if (auto [it, fresh] = stems.emplace(d.stem, d.path); !fresh)
-      throw Error(fmt::format("inputs '{}' and '{}': both named '{}' (results name a dataset by its "
-                              "file name without folder): rename one",
-                              it->second, d.path, d.stem));
+      throw Error(
+          fmt::format("inputs '{}' and '{}': both named '{}' (results name a dataset by its "
+                      "file name without folder): rename one",
+                      it->second, d.path, d.stem));
   if (in.data.empty()) {
     throw Error(fmt::format("no valid input among {} files{}", in.skipped.size(),
                             in.skipped.empty() ? "" : ": " + in.skipped.front().reason));

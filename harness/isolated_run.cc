@@ -47,7 +47,8 @@ constexpr bool kAddressSanitizer = false;
 void WriteVec(std::ofstream& f, const Vec& x) {
   const std::int64_t n = x.size();
   f.write(reinterpret_cast<const char*>(&n), sizeof n);
-  f.write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(n * sizeof(double)));
+  f.write(reinterpret_cast<const char*>(x.data()),
+          static_cast<std::streamsize>(n * sizeof(double)));
 }
 
 bool ReadVec(std::ifstream& f, Vec& x, std::int64_t max_size) {
@@ -107,8 +108,10 @@ std::map<std::string, std::string> ReadJob(const std::string& path,
   for (std::string line; std::getline(f, line);) {
     const std::size_t eq = line.find('=');
     if (eq == std::string::npos) continue;
-    if (line.substr(0, eq) == "plugin") plugins->push_back(line.substr(eq + 1));
-    else kv[line.substr(0, eq)] = line.substr(eq + 1);
+    if (line.substr(0, eq) == "plugin")
+      plugins->push_back(line.substr(eq + 1));
+    else
+      kv[line.substr(0, eq)] = line.substr(eq + 1);
   }
   return kv;
 }
@@ -203,8 +206,9 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   const int wait_error = waited < 0 ? errno : 0;
   const std::string cap_text = cap > 0 ? fmt::format("{:.1f} GB", cap / 1e9) : "none";
   if (killed) {
-    return FailedRow(p, job, opt, repeat,
-                     fmt::format("isolated job ended after {:.0f} s, twice its time budget", limit_s));
+    return FailedRow(
+        p, job, opt, repeat,
+        fmt::format("isolated job ended after {:.0f} s, twice its time budget", limit_s));
   }
   std::string unreadable;
   const auto read_row = [&]() -> std::optional<RunRecord> {
@@ -212,8 +216,8 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
       std::vector<RunRecord> got = ReadResults((dir / "row.h5").string());
       if (got.size() != 1) throw Error("no row");
       WarmStart sol;
-      if (solution && ReadWarm((dir / "solution.bin").string(), p.num_dofs() + p.num_rows() + 1,
-                               &sol))
+      if (solution &&
+          ReadWarm((dir / "solution.bin").string(), p.num_dofs() + p.num_rows() + 1, &sol))
         *solution = std::move(sol);
       return std::move(got.front());
     } catch (const Error& e) {
@@ -231,7 +235,8 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     if (auto row = read_row()) return std::move(*row);
-    return FailedRow(p, job, opt, repeat, fmt::format("isolated job's row unreadable: {}", unreadable));
+    return FailedRow(p, job, opt, repeat,
+                     fmt::format("isolated job's row unreadable: {}", unreadable));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
     return FailedRow(p, job, opt, repeat, fmt::format("ran out of memory (cap {})", cap_text));
@@ -262,8 +267,8 @@ int RunIsolatedJob(const std::string& dir_arg) {
     if (problems.size() != 1) throw Error("isolated job: the problem file holds no single problem");
     const ContactProblem& p = problems.front();
     const SolverEntry& entry = FindSolver(get("solver"));
-    SolverJob job{&entry, Settings::Parse(entry.name, entry.settings,
-                                          ParseKeyValues(get("settings")))};
+    SolverJob job{&entry,
+                  Settings::Parse(entry.name, entry.settings, ParseKeyValues(get("settings")))};
     RunOptions opt;
     opt.budget.iters = std::stoi(get("iters"));
     opt.budget.time_ms = std::stod(get("time_ms"));

@@ -18,8 +18,10 @@ void CheckOutputNotAnInput(const std::string& option, const std::string& out,
   std::error_code ec;
   for (const std::string& in : inputs)
     if (std::filesystem::equivalent(out, in, ec) && !ec)
-      throw Error(fmt::format("{} = '{}': is the input '{}' itself; it would be overwritten: "
-                              "write to another path", option, out, in));
+      throw Error(
+          fmt::format("{} = '{}': is the input '{}' itself; it would be overwritten: "
+                      "write to another path",
+                      option, out, in));
 }
 
 void CheckWritable(const std::string& out, const std::vector<ContactProblem>& problems) {

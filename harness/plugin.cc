@@ -48,9 +48,10 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
   std::vector<std::string> added;
   for (std::size_t i = before; i < Solvers().size(); ++i) added.push_back(Solvers()[i].name);
   if (added.empty())
-    throw Error(fmt::format("--plugin = {}: registers no solver (expected NCP_REGISTER_SOLVER or "
-                            "an exported {}())",
-                            path, kPluginRegisterSymbol));
+    throw Error(
+        fmt::format("--plugin = {}: registers no solver (expected NCP_REGISTER_SOLVER or "
+                    "an exported {}())",
+                    path, kPluginRegisterSymbol));
   loaded[key] = added;
   LoadOrder().push_back(key);
   return added;

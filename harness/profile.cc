@@ -173,8 +173,8 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
         group_takes[g] |= g == 0 || (g == 1 && !s.peer) || (g == 2 && s.peer);
       ProfileEntry e{key.first, key.second, l, c.time_to_tol, kNaN};
       if (std::isfinite(best)) e.ratio = std::isfinite(c.time_to_tol) ? c.time_to_tol / best : kInf;
-      e.time_for_mean_s = std::isfinite(c.time_to_tol) ? c.time_to_tol
-                                                       : std::max({spent, time_budget_s, slowest});
+      e.time_for_mean_s =
+          std::isfinite(c.time_to_tol) ? c.time_to_tol : std::max({spent, time_budget_s, slowest});
       out.entries.push_back(e);
       ++s.problems;
       s.ratios.push_back(std::isnan(e.ratio) ? kInf : e.ratio);
@@ -350,7 +350,8 @@ std::string VersusSection(const ProfileResult& r, const std::string& h) {
       v.problems,
       v.peer_not_applicable + v.ours_not_applicable
           ? fmt::format(" (left out: {} that no Siconos solver can take, {} that none of ours "
-                        "can)", v.peer_not_applicable, v.ours_not_applicable)
+                        "can)",
+                        v.peer_not_applicable, v.ours_not_applicable)
           : "",
       v.peer_only, v.ours_only, v.both, v.neither, v.ours_faster, v.peer_faster,
       v.ties ? fmt::format(" (tied on {})", v.ties) : "", Sig(v.geomean_ratio));
@@ -493,14 +494,14 @@ std::string ProfileCsv(const std::vector<ProfileResult>& per_tol) {
   std::string out = "dataset,problem,solver,peer,time_to_tol_s,ratio,time_for_mean_s,metric,tol\n";
   for (const ProfileResult& r : per_tol)
     for (const ProfileEntry& e : r.entries)
-      out += fmt::format("{},{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
-                         IsPeer(e.solver) ? 1 : 0,
-                         std::isfinite(e.time_s) ? fmt::format("{:.9g}", e.time_s) : "nan",
-                         std::isfinite(e.ratio) ? fmt::format("{:.9g}", e.ratio) : number(e.ratio),
-                         std::isfinite(e.time_for_mean_s)
-                             ? fmt::format("{:.17g}", e.time_for_mean_s)
-                             : number(e.time_for_mean_s),
-                         MetricName(r.metric), r.tol);
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
+                      IsPeer(e.solver) ? 1 : 0,
+                      std::isfinite(e.time_s) ? fmt::format("{:.9g}", e.time_s) : "nan",
+                      std::isfinite(e.ratio) ? fmt::format("{:.9g}", e.ratio) : number(e.ratio),
+                      std::isfinite(e.time_for_mean_s) ? fmt::format("{:.17g}", e.time_for_mean_s)
+                                                       : number(e.time_for_mean_s),
+                      MetricName(r.metric), r.tol);
   return out;
 }
 

@@ -66,10 +66,10 @@ struct ProblemVersus {
 };
 
 struct VersusSummary {
-  int problems = 0;  // the problems both sides can take (a solver of each is applicable)
+  int problems = 0;             // the problems both sides can take (a solver of each is applicable)
   int peer_not_applicable = 0;  // left out: no Siconos solver can take them
   int ours_not_applicable = 0;  // left out: none of ours can take them
-  int peer_only = 0;  // Siconos' best solves it and none of ours does: the key figure
+  int peer_only = 0;            // Siconos' best solves it and none of ours does: the key figure
   int ours_only = 0, both = 0, neither = 0;
   int ours_faster = 0, peer_faster = 0, ties = 0;  // among `both`
   double geomean_ratio = 0.0;  // geometric mean of ours_s / peer_s over `both`, NaN when none

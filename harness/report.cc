@@ -56,9 +56,8 @@ std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
     // A solver that did not run (not-applicable), could not set up (failed) or diverged has no
     // time: a diverged run's time says nothing about reaching a solution, and would rank it.
     const bool ran = RanToEnd(r->status);
-    const double t = ran && std::isfinite(r->total_time_s) && r->total_time_s >= 0
-                         ? r->total_time_s
-                         : kNaN;
+    const double t =
+        ran && std::isfinite(r->total_time_s) && r->total_time_s >= 0 ? r->total_time_s : kNaN;
     // std::fmin skips NaN: a repeat without a time does not erase the others.
     p.time_s = std::fmin(p.time_s, t);
     p.time_to_tolerance_s = std::fmin(p.time_to_tolerance_s, TimeToTolerance(*r, kTimeToTolerance));
@@ -122,8 +121,8 @@ SolverSummary SummarizeVariant(const std::map<std::string, ProblemOutcome>& prob
     natmap_rel.push_back(o.first->final_metrics[Metric::kNatmapRel]);
     if (!std::isnan(o.time_to_tolerance_s)) to_tolerance.push_back(o.time_to_tolerance_s);
     if (const auto b = best_time.find(name); b != best_time.end()) {
-      const bool counted = o.first->status != Outcome::kNotApplicable &&
-                           o.first->status != Outcome::kFailed;
+      const bool counted =
+          o.first->status != Outcome::kNotApplicable && o.first->status != Outcome::kFailed;
       at_best.push_back(counted ? Res004AtTime(*o.first, b->second) : kInf);
     }
     ++s.status_counts[static_cast<std::size_t>(o.first->status)];
@@ -200,12 +199,11 @@ void RankSolvers(DatasetSummary& d) {
   }
   // Most problems reached first, then the least median time: a solver that reaches the
   // tolerance rarely does not win on its few easy problems.
-  std::stable_sort(d.by_time_to_tolerance.begin(), d.by_time_to_tolerance.end(),
-                   [&](int a, int b) {
-                     const SolverSummary &x = d.solvers[a], &y = d.solvers[b];
-                     return std::make_pair(-x.reached_tolerance, x.median_time_to_tolerance_s) <
-                            std::make_pair(-y.reached_tolerance, y.median_time_to_tolerance_s);
-                   });
+  std::stable_sort(d.by_time_to_tolerance.begin(), d.by_time_to_tolerance.end(), [&](int a, int b) {
+    const SolverSummary &x = d.solvers[a], &y = d.solvers[b];
+    return std::make_pair(-x.reached_tolerance, x.median_time_to_tolerance_s) <
+           std::make_pair(-y.reached_tolerance, y.median_time_to_tolerance_s);
+  });
   d.fastest = d.by_time_to_tolerance.empty() ? -1 : d.by_time_to_tolerance[0];
 }
 
@@ -301,10 +299,10 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
   }
   out += fmt::format("- Version: {}{}\n", Attr(attrs, kRunAttrVersion),
                      built.empty() ? "" : " (" + built + ")");
-  const std::set<std::string> shown = {kRunAttrDate,           kRunAttrCpu, kRunAttrHostThreads,
-                                       kRunAttrThreads,        kRunAttrGitRevision,
-                                       kRunAttrVersion,        kRunAttrVersionCompiler,
-                                       kRunAttrVersionSiconos, kRunAttrVersionMujoco};
+  const std::set<std::string> shown = {
+      kRunAttrDate,         kRunAttrCpu,     kRunAttrHostThreads,     kRunAttrThreads,
+      kRunAttrGitRevision,  kRunAttrVersion, kRunAttrVersionCompiler, kRunAttrVersionSiconos,
+      kRunAttrVersionMujoco};
   // Per-dataset hashes on one line: they identify the inputs, and one line each would push the
   // summary off the first screen.
   const std::string kHash = "dataset_hash:";
@@ -330,10 +328,10 @@ std::string ProfilesText(const std::vector<DatasetSummary>& datasets) {
   if (!from_run.empty()) {
     std::string list;
     for (double t : from_run) list += (list.empty() ? "" : ", ") + Tolerance(t);
-    high = fmt::format("high = the run's --tol ({}) where the runs stopped at a tolerance below "
-                       "{}, else {}",
-                       list, Tolerance(kAccuracyProfiles[1].tolerance),
-                       Tolerance(kAccuracyProfiles[2].tolerance));
+    high = fmt::format(
+        "high = the run's --tol ({}) where the runs stopped at a tolerance below "
+        "{}, else {}",
+        list, Tolerance(kAccuracyProfiles[1].tolerance), Tolerance(kAccuracyProfiles[2].tolerance));
   }
   return fmt::format("low {} and mid {} (fixed), {}", Tolerance(kAccuracyProfiles[0].tolerance),
                      Tolerance(kAccuracyProfiles[1].tolerance), high);
@@ -415,8 +413,8 @@ std::string Verdicts(const DatasetSummary& d) {
     out += "Most accurate: none (no solver has a finite median final res004).\n";
   }
   const std::string tolerance = "res004 ≤ " + Tolerance(kTimeToTolerance);
-  const std::string rule = fmt::format(
-      "Most problems to {} (in the trace), then least median time to it", tolerance);
+  const std::string rule =
+      fmt::format("Most problems to {} (in the trace), then least median time to it", tolerance);
   if (d.fastest < 0) return out + rule + ": none (no trace reached it).\n";
   // The winner, then how it compares with the runner-up and the best peer by the same rule.
   auto figures = [](const SolverSummary& s) {
@@ -462,8 +460,10 @@ std::string DatasetSection(const DatasetSummary& d) {
   out += "\n" + Verdicts(d);
   std::string reasons;
   for (const SolverSummary& s : d.solvers)
-    if (!s.reasons.empty()) reasons += fmt::format("- {}: {}\n", Escape(s.label), Escape(s.reasons));
-  if (!reasons.empty()) out += "\nRuns not counted (diverged, failed, not applicable) and why:\n\n" + reasons;
+    if (!s.reasons.empty())
+      reasons += fmt::format("- {}: {}\n", Escape(s.label), Escape(s.reasons));
+  if (!reasons.empty())
+    out += "\nRuns not counted (diverged, failed, not applicable) and why:\n\n" + reasons;
   return out + "\n";
 }
 
@@ -559,10 +559,11 @@ std::string HostsLines(const std::vector<RunRecord>& rows) {
                           cpu.empty() ? "unknown CPU" : cpu, n);
   std::string out = fmt::format("- Hosts: {}\n", list);
   if (cpus.size() > 1)
-    out += fmt::format("- **Warning: the runs come from {} different CPU models; time ratios "
-                       "between solvers mix machines.** Compare times within one host, or rerun "
-                       "on one CPU model.\n",
-                       cpus.size());
+    out += fmt::format(
+        "- **Warning: the runs come from {} different CPU models; time ratios "
+        "between solvers mix machines.** Compare times within one host, or rerun "
+        "on one CPU model.\n",
+        cpus.size());
   return out;
 }
 

@@ -41,7 +41,6 @@ inline constexpr double kTimeShiftS = 1e-3;
 // "Fastest solver" means fastest to reach res004 ≤ this tolerance (the mid profile).
 inline constexpr double kTimeToTolerance = 1e-6;
 
-
 // One solver variant (solver × settings × budget × warm start) on one dataset. Per problem, the
 // run with the lowest repeat number gives accuracy, status and iterations; times are the minimum
 // over repeats.
@@ -55,8 +54,8 @@ struct SolverSummary {
   double shgeom_time_s = kNaN;  // shifted geometric mean of total_time_s, NaN without times
   double relative_time = kNaN;  // shgeom_time_s / the best shgeom_time_s on the dataset
   double median_iterations = kNaN;
-  double median_res004 = kNaN;      // non-finite values count as +inf
-  double median_natmap_rel = kNaN;  // non-finite values count as +inf
+  double median_res004 = kNaN;                            // non-finite values count as +inf
+  double median_natmap_rel = kNaN;                        // non-finite values count as +inf
   std::array<int, kOutcomeNames.size()> status_counts{};  // indexed by Outcome
   int reached_tolerance = 0;  // problems whose trace reached res004 ≤ kTimeToTolerance
   double median_time_to_tolerance_s = kNaN;  // over those problems
@@ -71,7 +70,7 @@ struct DatasetSummary {
   std::string dataset;
   ProfileTolerances tolerances{};  // of kAccuracyProfiles, high possibly from the run's --tol
   double run_tolerance = SolverSummary::kNaN;  // the --tol its rows share, NaN when none/mixed
-  std::vector<SolverSummary> solvers;  // ordered by label
+  std::vector<SolverSummary> solvers;          // ordered by label
   // Indices into solvers, −1 when no solver qualifies.
   int most_accurate = -1;  // lowest finite median res004
   // The solvers that reached res004 ≤ kTimeToTolerance on some problem, by the rule "most

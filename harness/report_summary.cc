@@ -11,7 +11,7 @@
 namespace ncp {
 namespace {
 
-constexpr std::size_t kRes = 0;   // kReportMetrics index of res004
+constexpr std::size_t kRes = 0;  // kReportMetrics index of res004
 constexpr std::size_t kLow = 0, kMid = 1, kHigh = 2;
 static_assert(kReportMetrics[kRes] == Metric::kRes004);
 
@@ -58,8 +58,7 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
     const SolverSummary &x = d.solvers[a], &y = d.solvers[b];
     return std::make_tuple(-Rate(x, kHigh), -Rate(x, kMid), -Rate(x, kLow),
                            OrInf(x.shgeom_time_s)) <
-           std::make_tuple(-Rate(y, kHigh), -Rate(y, kMid), -Rate(y, kLow),
-                           OrInf(y.shgeom_time_s));
+           std::make_tuple(-Rate(y, kHigh), -Rate(y, kMid), -Rate(y, kLow), OrInf(y.shgeom_time_s));
   };
   for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
     const SolverSummary& s = d.solvers[i];
@@ -96,12 +95,12 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
       "total time. **Most robust** solves the most problems to the high profile (≤ {}{}), then "
       "mid, then low. Counts are solved / problems. A solver that solves nothing is not ranked; "
       "its statuses are listed.\n\n",
-      mid, mid, high,
-      one_high ? "" : ": the run's --tol per dataset, given in the cell");
-  out += fmt::format("| dataset | problems | recommended at ≤ {} | solved | time to {} (median) | "
-                     "runner-up (solved, median time) | most robust | solved ≤ {} / ≤ {} | not "
-                     "ranked |\n",
-                     mid, mid, high, mid);
+      mid, mid, high, one_high ? "" : ": the run's --tol per dataset, given in the cell");
+  out += fmt::format(
+      "| dataset | problems | recommended at ≤ {} | solved | time to {} (median) | "
+      "runner-up (solved, median time) | most robust | solved ≤ {} / ≤ {} | not "
+      "ranked |\n",
+      mid, mid, high, mid);
   out += "|---|---:|---|---:|---:|---|---|---:|---|\n";
   // Across datasets: per solver name, the datasets it ran on, its mean success rate at mid and
   // the datasets where it is recommended.
@@ -124,20 +123,19 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
     const SolverSummary* rec = pick.recommended >= 0 ? &d.solvers[pick.recommended] : nullptr;
     const SolverSummary* rob = pick.robust >= 0 ? &d.solvers[pick.robust] : nullptr;
     const SolverSummary* run = pick.runner_up >= 0 ? &d.solvers[pick.runner_up] : nullptr;
-    out += fmt::format(
-        "| {} | {}{} | {} | {} | {} | {} | {} | {} | {} |\n", d.dataset, problems,
-        problems < kSmallSample ? " ⚠" : "", rec ? "**" + rec->label + "**" : "none",
-        rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
-        rec ? Ms(rec->median_time_to_tolerance_s) : "—",
-        run ? fmt::format("{} ({}/{}, {})", run->label, Solved(*run, kMid), run->problems,
-                          Ms(run->median_time_to_tolerance_s))
-            : "—",
-        rob ? rob->label : "none",
-        rob ? fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
-                          one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
-                          Solved(*rob, kMid), rob->problems)
-            : "—",
-        unranked.empty() ? "—" : unranked);
+    out += fmt::format("| {} | {}{} | {} | {} | {} | {} | {} | {} | {} |\n", d.dataset, problems,
+                       problems < kSmallSample ? " ⚠" : "", rec ? "**" + rec->label + "**" : "none",
+                       rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
+                       rec ? Ms(rec->median_time_to_tolerance_s) : "—",
+                       run ? fmt::format("{} ({}/{}, {})", run->label, Solved(*run, kMid),
+                                         run->problems, Ms(run->median_time_to_tolerance_s))
+                           : "—",
+                       rob ? rob->label : "none",
+                       rob ? fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
+                                         one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
+                                         Solved(*rob, kMid), rob->problems)
+                           : "—",
+                       unranked.empty() ? "—" : unranked);
     for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
       const SolverSummary& s = d.solvers[i];
       Cross& c = cross[s.label];

@@ -15,9 +15,9 @@ namespace ncp {
 inline constexpr int kSmallSample = 5;
 
 struct DatasetPick {
-  int recommended = -1;  // index into DatasetSummary::solvers, −1 when none succeeds at 1e-6
-  int runner_up = -1;    // second by the same rule, −1 when none
-  int robust = -1;       // most successes at high, then mid, then low; −1 when none succeeds
+  int recommended = -1;       // index into DatasetSummary::solvers, −1 when none succeeds at 1e-6
+  int runner_up = -1;         // second by the same rule, −1 when none
+  int robust = -1;            // most successes at high, then mid, then low; −1 when none succeeds
   std::vector<int> unranked;  // no success at any profile
 };
 

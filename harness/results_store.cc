@@ -46,14 +46,19 @@ struct DoubleField {
   double RunRecord::*member;
 };
 
-constexpr StringField kStringFields[] = {
-    {"job_key", &RunRecord::job_key},       {"dataset", &RunRecord::dataset},
-    {"problem", &RunRecord::problem},       {"solver", &RunRecord::solver},
-    {"settings", &RunRecord::settings},     {"budget", &RunRecord::budget},
-    {"warm_start", &RunRecord::warm_start}, {"message", &RunRecord::message},
-    {"solver_info", &RunRecord::solver_info}, {"observations", &RunRecord::observations},
-    {"host", &RunRecord::host},             {"cpu", &RunRecord::cpu},
-    {"worker", &RunRecord::worker}};
+constexpr StringField kStringFields[] = {{"job_key", &RunRecord::job_key},
+                                         {"dataset", &RunRecord::dataset},
+                                         {"problem", &RunRecord::problem},
+                                         {"solver", &RunRecord::solver},
+                                         {"settings", &RunRecord::settings},
+                                         {"budget", &RunRecord::budget},
+                                         {"warm_start", &RunRecord::warm_start},
+                                         {"message", &RunRecord::message},
+                                         {"solver_info", &RunRecord::solver_info},
+                                         {"observations", &RunRecord::observations},
+                                         {"host", &RunRecord::host},
+                                         {"cpu", &RunRecord::cpu},
+                                         {"worker", &RunRecord::worker}};
 // The /claims table's columns (a reproduction's judged claims, ClaimRecord).
 struct ClaimTextField {
   const char* name;
@@ -63,12 +68,15 @@ struct ClaimIntField {
   const char* name;
   int ClaimRecord::*member;
 };
-constexpr ClaimTextField kClaimText[] = {
-    {"protocol", &ClaimRecord::protocol},   {"paper", &ClaimRecord::paper},
-    {"statement", &ClaimRecord::statement}, {"ours", &ClaimRecord::ours},
-    {"paper_figure", &ClaimRecord::paper_figure}, {"verdict", &ClaimRecord::verdict},
-    {"held", &ClaimRecord::held},           {"reason", &ClaimRecord::reason},
-    {"cause", &ClaimRecord::cause}};
+constexpr ClaimTextField kClaimText[] = {{"protocol", &ClaimRecord::protocol},
+                                         {"paper", &ClaimRecord::paper},
+                                         {"statement", &ClaimRecord::statement},
+                                         {"ours", &ClaimRecord::ours},
+                                         {"paper_figure", &ClaimRecord::paper_figure},
+                                         {"verdict", &ClaimRecord::verdict},
+                                         {"held", &ClaimRecord::held},
+                                         {"reason", &ClaimRecord::reason},
+                                         {"cause", &ClaimRecord::cause}};
 constexpr ClaimIntField kClaimInts[] = {{"cases", &ClaimRecord::cases},
                                         {"max_iters", &ClaimRecord::max_iters}};
 // Columns added after the first schema: files without them still read (as empty strings).
@@ -134,7 +142,6 @@ std::string TracePath(std::size_t row) { return "/traces/" + std::to_string(row)
 
 // ---------------------------------------------------------------------------------------------
 // HDF5 plumbing on the suite's one RAII layer (problems/io/h5_util.h).
-
 
 // Variable-length UTF-8 string type, what h5py writes for str and reads without options.
 h5::Handle Utf8StringType() {
@@ -245,9 +252,10 @@ class ResultsReader {
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const std::optional<Outcome> o = OutcomeFromName(v[i]);
         if (!o)
-          Fail(fmt::format("/runs/status[{}] = '{}': must be one of converged, max-iterations, "
-                           "time-limit, diverged, failed, not-applicable",
-                           i, v[i]));
+          Fail(
+              fmt::format("/runs/status[{}] = '{}': must be one of converged, max-iterations, "
+                          "time-limit, diverged, failed, not-applicable",
+                          i, v[i]));
         rows[i].status = *o;
       }
     }
@@ -327,7 +335,8 @@ class ResultsReader {
     }
   }
 
-  std::string ReadStringAttr(const h5::Handle& attr, const h5::Handle& type, const std::string& name) const {
+  std::string ReadStringAttr(const h5::Handle& attr, const h5::Handle& type,
+                             const std::string& name) const {
     if (H5Tis_variable_str(type.id()) > 0) {
       h5::Handle mem = Utf8StringType();
       char* text = nullptr;
@@ -377,8 +386,7 @@ class ResultsReader {
     if (H5Tis_variable_str(type.id()) > 0) {
       h5::Handle mem = Utf8StringType();
       std::vector<char*> text(n, nullptr);
-      if (H5Dread(ds.id(), mem.id(), H5S_ALL, H5S_ALL, StringTransfer(n).id(), text.data()) <
-          0) {
+      if (H5Dread(ds.id(), mem.id(), H5S_ALL, H5S_ALL, StringTransfer(n).id(), text.data()) < 0) {
         Fail("cannot read " + object);
       }
       for (std::size_t i = 0; i < n; ++i) out[i] = text[i] != nullptr ? text[i] : "";
@@ -679,8 +687,8 @@ class ResultsWriter {
                              H5P_DEFAULT));
     std::string buffer(v.size() * width, '\0');
     for (std::size_t i = 0; i < v.size(); ++i) v[i].copy(buffer.data() + i * width, width);
-    if (!ds.valid() || (!v.empty() && H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL,
-                                               H5P_DEFAULT, buffer.data()) < 0)) {
+    if (!ds.valid() || (!v.empty() && H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                               buffer.data()) < 0)) {
       Fail("cannot write dataset " + name);
     }
   }
@@ -692,7 +700,7 @@ class ResultsWriter {
     const hid_t mem_type = kInt ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
     h5::Handle space = Space1D(v.size());
     h5::Handle ds(H5Dcreate2(loc, name.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT,
-                      H5P_DEFAULT));
+                             H5P_DEFAULT));
     if (!ds.valid() ||
         (!v.empty() && H5Dwrite(ds.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)) {
       Fail("cannot write dataset " + name);
@@ -743,8 +751,9 @@ std::unique_ptr<TrustedCopy> CopyOf(const std::string& path) {
 bool ResultsStore::TakeLock(const std::string& lock) {
   lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
   if (lock_fd_ < 0) {
-    throw Error(fmt::format("{}: cannot create the lock file '{}': {}", path_, lock,
-                            errno == ELOOP ? "it is a symbolic link (remove it)" : std::strerror(errno)));
+    throw Error(
+        fmt::format("{}: cannot create the lock file '{}': {}", path_, lock,
+                    errno == ELOOP ? "it is a symbolic link (remove it)" : std::strerror(errno)));
   }
   struct stat lock_stat {};
   const bool regular = fstat(lock_fd_, &lock_stat) == 0 && S_ISREG(lock_stat.st_mode);
@@ -756,17 +765,20 @@ bool ResultsStore::TakeLock(const std::string& lock) {
   if (!regular || lock_stat.st_nlink != 1) {
     close(lock_fd_);
     lock_fd_ = -1;
-    throw Error(fmt::format("{}: the lock file '{}' is not a plain file of one name (a link, a "
-                            "folder or a device): remove it", path_, lock));
+    throw Error(
+        fmt::format("{}: the lock file '{}' is not a plain file of one name (a link, a "
+                    "folder or a device): remove it",
+                    path_, lock));
   }
   if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     char buf[32] = {};
     const ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
     close(lock_fd_);
     lock_fd_ = -1;
-    throw Error(fmt::format("{}: in use by another ncpbench run (pid {}): wait for it to end or "
-                            "write to another file",
-                            path_, n > 0 ? std::string(buf, std::strcspn(buf, "\n")) : "?"));
+    throw Error(
+        fmt::format("{}: in use by another ncpbench run (pid {}): wait for it to end or "
+                    "write to another file",
+                    path_, n > 0 ? std::string(buf, std::strcspn(buf, "\n")) : "?"));
   }
   struct stat at_name {};
   if (stat(lock.c_str(), &at_name) != 0 || at_name.st_ino != lock_stat.st_ino ||
@@ -811,7 +823,8 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   // that removal would hold a lock on a file no longer at the name: it tries again.
   for (int attempt = 0;; ++attempt) {
     if (TakeLock(lock)) break;
-    if (attempt == 8) throw Error(fmt::format("{}: the lock file '{}' keeps being replaced", path_, lock));
+    if (attempt == 8)
+      throw Error(fmt::format("{}: the lock file '{}' keeps being replaced", path_, lock));
   }
   const std::string pid = fmt::format("{}\n", static_cast<long>(getpid()));
   if (ftruncate(lock_fd_, 0) == 0 && pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
@@ -820,7 +833,8 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   std::error_code ec;
   if (fs::exists(path_, ec)) {
     existing_ = CopyOf(path_);  // read again by Finalize
-    for (std::string& key : ResultsReader(existing_->path()).JobKeys()) keys_.insert(std::move(key));
+    for (std::string& key : ResultsReader(existing_->path()).JobKeys())
+      keys_.insert(std::move(key));
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     // Parts are renamed into place whole, so an unreadable one is damage from outside (a full
@@ -869,7 +883,8 @@ void ResultsStore::Add(const RunRecord& r) {
   const std::string part = parts_dir() + "/" + HashHex(r.job_key) + ".h5";
   // Something other than a file at the part's name (a folder left by hand) would fail the rename
   // on every rerun.
-  if (const fs::file_status at = fs::symlink_status(part, ec); fs::exists(at) && !fs::is_regular_file(at))
+  if (const fs::file_status at = fs::symlink_status(part, ec);
+      fs::exists(at) && !fs::is_regular_file(at))
     fs::remove_all(part, ec);
   WriteAtomically(part, [&](ResultsWriter& w) {
     w.WriteAttrs({});
@@ -912,7 +927,8 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     for (const auto& [key, value] : file_attrs) {
       // Inputs measured elsewhere (other shards, hosts, dates) keep every distinct value.
       std::string& mine = attrs[key];
-      if (mine.empty()) mine = value;
+      if (mine.empty())
+        mine = value;
       else if (is_input && ("; " + mine + "; ").find("; " + value + "; ") == std::string::npos)
         mine += "; " + value;
     }
@@ -951,10 +967,11 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     std::size_t missing = 0;
     for (const std::string& key : keys_) missing += merged.count(key) == 0;
     if (missing > 0)
-      throw Error(fmt::format("{}: {} of {} finished jobs have no row (their part files under {} "
-                              "were removed during the run); nothing merged: run the same command "
-                              "again to redo them",
-                              path_, missing, keys_.size(), parts_dir()));
+      throw Error(
+          fmt::format("{}: {} of {} finished jobs have no row (their part files under {} "
+                      "were removed during the run); nothing merged: run the same command "
+                      "again to redo them",
+                      path_, missing, keys_.size(), parts_dir()));
   }
 
   WriteAtomically(path_, [&](ResultsWriter& w) {

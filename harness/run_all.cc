@@ -32,8 +32,8 @@ struct Unit {
   int rep_begin = 0, rep_end = 1;
 };
 
-std::vector<Unit> MakeUnits(const std::vector<DatasetInput>& data, std::size_t jobs,
-                            WarmMode warm, int repeat) {
+std::vector<Unit> MakeUnits(const std::vector<DatasetInput>& data, std::size_t jobs, WarmMode warm,
+                            int repeat) {
   std::vector<Unit> units;
   for (std::size_t d = 0; d < data.size(); ++d) {
     for (std::size_t j = 0; j < jobs; ++j) {
@@ -49,17 +49,21 @@ std::vector<Unit> MakeUnits(const std::vector<DatasetInput>& data, std::size_t j
   return units;
 }
 
-bool Usable(const RunRecord& r) {
-  return RanToEnd(r.status);
-}
+bool Usable(const RunRecord& r) { return RanToEnd(r.status); }
 
 class Campaign {
  public:
   Campaign(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& jobs,
            const RunOptions& opt, ResultsStore& store, bool quiet)
-      : data_(data), jobs_(jobs), opt_(opt), store_(store), quiet_(quiet),
-        host_(Cluster::HostName()), cpu_(CpuModel()),
-        worker_(WorkerLabel(opt.shard.index, opt.shard.count)), start_(Clock::now()) {
+      : data_(data),
+        jobs_(jobs),
+        opt_(opt),
+        store_(store),
+        quiet_(quiet),
+        host_(Cluster::HostName()),
+        cpu_(CpuModel()),
+        worker_(WorkerLabel(opt.shard.index, opt.shard.count)),
+        start_(Clock::now()) {
     for (const DatasetInput& d : data) {
       hashes_.push_back(FileHash(d.path));
       descriptors_.emplace_back(d.problems.size());
@@ -104,10 +108,12 @@ class Campaign {
           // recompute this (deterministic) job's solution without recording it again.
           if (opt_.warm == WarmMode::kPrevious && last_rep) {
             WarmStart solution;
-            const RunRecord r = RunOne(p, *ev, job, opt_, previous ? &*previous : nullptr, rep,
-                                       &solution);
-            if (Usable(r)) previous = std::move(solution);
-            else previous.reset();
+            const RunRecord r =
+                RunOne(p, *ev, job, opt_, previous ? &*previous : nullptr, rep, &solution);
+            if (Usable(r))
+              previous = std::move(solution);
+            else
+              previous.reset();
           }
           continue;
         }
@@ -139,8 +145,10 @@ class Campaign {
         if (!quiet_) PrintLine(d, p, job, r);
         store_.Add(r);
         if (last_rep && opt_.warm == WarmMode::kPrevious) {
-          if (Usable(r)) previous = std::move(solution);
-          else previous.reset();
+          if (Usable(r))
+            previous = std::move(solution);
+          else
+            previous.reset();
         }
       }
     }
@@ -159,13 +167,12 @@ class Campaign {
     // One process counts its own jobs; in an MPI job rank 0 prints the joint progress.
     ++done_;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const std::string where = Cluster::active()
-                                  ? fmt::format("rank {}", Cluster::rank())
-                                  : ProgressText(done_, total_, elapsed);
-    std::fprintf(stderr, "[%s] %s %s %-10s %-15s it=%-5d t=%.3gms res004=%.3g%s\n",
-                 where.c_str(), d.stem.c_str(), p.meta.name.c_str(), job.entry->name.c_str(),
-                 ToString(r.status), r.iterations, r.total_time_s * 1e3,
-                 r.final_metrics[Metric::kRes004], extra.c_str());
+    const std::string where = Cluster::active() ? fmt::format("rank {}", Cluster::rank())
+                                                : ProgressText(done_, total_, elapsed);
+    std::fprintf(stderr, "[%s] %s %s %-10s %-15s it=%-5d t=%.3gms res004=%.3g%s\n", where.c_str(),
+                 d.stem.c_str(), p.meta.name.c_str(), job.entry->name.c_str(), ToString(r.status),
+                 r.iterations, r.total_time_s * 1e3, r.final_metrics[Metric::kRes004],
+                 extra.c_str());
   }
 
   const std::vector<DatasetInput>& data_;
@@ -189,9 +196,10 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   for (const DatasetInput& d : data)
     for (const ContactProblem& p : d.problems) {
       if (opt.warm == WarmMode::kGuess && p.guesses.empty())
-        throw Error(fmt::format("--warm guess: problem '{}' of {} ships no guesses (only fclib "
-                                "files with /guesses do): use none, previous or reference",
-                                p.meta.name, d.path));
+        throw Error(
+            fmt::format("--warm guess: problem '{}' of {} ships no guesses (only fclib "
+                        "files with /guesses do): use none, previous or reference",
+                        p.meta.name, d.path));
       if (opt.warm == WarmMode::kReference && !p.reference)
         throw Error(fmt::format("--warm reference: problem '{}' of {} has no reference solution",
                                 p.meta.name, d.path));
@@ -237,8 +245,7 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   attrs[kRunAttrThreads] = std::to_string(opt.threads > 0 ? opt.threads : omp_get_max_threads());
   attrs["budget"] = opt.budget.ToString();
   if (Cluster::active()) attrs["mpi_ranks"] = std::to_string(Cluster::size());
-  if (!opt.shard.all())
-    attrs["shard"] = fmt::format("{}/{}", opt.shard.index, opt.shard.count);
+  if (!opt.shard.all()) attrs["shard"] = fmt::format("{}/{}", opt.shard.index, opt.shard.count);
   for (const DatasetInput& d : data) attrs["dataset_hash:" + d.stem] = FileHash(d.path);
   for (const auto& [k, v] : opt.run_attrs) attrs[k] = v;
   store.Finalize(attrs);

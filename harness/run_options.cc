@@ -19,8 +19,9 @@ RunOptions MakeRunOptions(const RunArgs& a) {
   opt.budget.tol = a.tol;
   opt.budget.tol_metric = MetricFromName(a.tol_metric.c_str());
   if (opt.budget.tol_metric == Metric::kFbAA)
-    throw Error("--tol-metric = fb_aa: must be an error (smaller is better); fb_aa is an "
-                "accuracy (−log10), use fb");
+    throw Error(
+        "--tol-metric = fb_aa: must be an error (smaller is better); fb_aa is an "
+        "accuracy (−log10), use fb");
   opt.repeat = a.repeat;
   opt.threads = a.threads;
   opt.trace_every = a.trace;

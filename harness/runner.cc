@@ -42,14 +42,18 @@ std::string GrowthMessage(double now, double start, int iteration) {
 // holds there, time-limit where its time budget is spent, else stopped.
 Outcome ToOutcome(Status st, Outcome ended, const Budget& b, const RunRecord& r) {
   switch (st) {
-    case Status::kRunning: return ended;
+    case Status::kRunning:
+      return ended;
     case Status::kStopped:
       if (b.tol > 0 && r.final_metrics[b.tol_metric] <= b.tol) return Outcome::kConverged;
       if (b.time_ms > 0 && r.total_time_s * 1e3 >= b.time_ms) return Outcome::kTimeLimit;
       return Outcome::kStopped;
-    case Status::kDiverged: return Outcome::kDiverged;
-    case Status::kNotApplicable: return Outcome::kNotApplicable;
-    case Status::kFailed: break;
+    case Status::kDiverged:
+      return Outcome::kDiverged;
+    case Status::kNotApplicable:
+      return Outcome::kNotApplicable;
+    case Status::kFailed:
+      break;
   }
   return Outcome::kFailed;
 }
@@ -104,10 +108,14 @@ WarmMode WarmModeFromName(const std::string& name) {
 
 const char* ToString(WarmMode w) {
   switch (w) {
-    case WarmMode::kNone: return "none";
-    case WarmMode::kReference: return "reference";
-    case WarmMode::kPrevious: return "previous";
-    case WarmMode::kGuess: return "guess";
+    case WarmMode::kNone:
+      return "none";
+    case WarmMode::kReference:
+      return "reference";
+    case WarmMode::kPrevious:
+      return "previous";
+    case WarmMode::kGuess:
+      return "guess";
   }
   return "none";
 }
@@ -124,7 +132,8 @@ std::vector<SolverJob> MakeSolverJobs(const std::vector<std::string>& names,
   for (const auto& [solver, kv] : given) {
     bool listed = false;
     for (const auto& n : names) listed |= n == solver;
-    if (!listed) throw Error(fmt::format("--set {}.*: solver '{}' is not in --solvers", solver, solver));
+    if (!listed)
+      throw Error(fmt::format("--set {}.*: solver '{}' is not in --solvers", solver, solver));
   }
   std::vector<SolverJob> jobs;
   for (const std::string& n : names) {
@@ -151,14 +160,13 @@ DatasetInput LoadValidated(const std::string& path) {
 std::string JobKey(const std::string& dataset, const ContactProblem& p, const SolverJob& job,
                    const RunOptions& opt, int repeat) {
   // Retimed runs are other measurements; keys without the option stay as they were.
-  return fmt::format("{}|{}|{}|{}|{}|warm={}|threads={}|trace={}{}|repeat={}", dataset,
-                     p.meta.name, job.entry->name, job.settings.ToString(), opt.budget.ToString(),
+  return fmt::format("{}|{}|{}|{}|{}|warm={}|threads={}|trace={}{}|repeat={}", dataset, p.meta.name,
+                     job.entry->name, job.settings.ToString(), opt.budget.ToString(),
                      ToString(opt.warm), opt.threads, opt.trace_every,
                      opt.retime_without_tol ? "|retime" : "", repeat);
 }
 
-RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt,
-                 int repeat) {
+RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt, int repeat) {
   RunRecord r;
   r.problem = p.meta.name;
   r.solver = job.entry->name;
@@ -182,7 +190,12 @@ class JobRun {
  public:
   JobRun(const ContactProblem& p, const Evaluator& ev, const SolverJob& job, const RunOptions& opt,
          int repeat)
-      : p_(p), ev_(ev), job_(job), opt_(opt), b_(opt.budget), r_(JobRow(p, job, opt, repeat)),
+      : p_(p),
+        ev_(ev),
+        job_(job),
+        opt_(opt),
+        b_(opt.budget),
+        r_(JobRow(p, job, opt, repeat)),
         solver_(job.entry->make()) {}
 
   // False when the setup threw: the job has failed, with the message.
@@ -249,10 +262,11 @@ class JobRun {
     }
     r_.status = ToOutcome(st_, ended_, b_, r_);
     if (r_.status == Outcome::kStopped && r_.message.empty())
-      r_.message = b_.tol > 0 ? fmt::format("the solver stopped with {} {:.3g} above the run's "
-                                            "tolerance {:.3g}",
-                                            kMetricNames[static_cast<int>(b_.tol_metric)],
-                                            r_.final_metrics[b_.tol_metric], b_.tol)
+      r_.message = b_.tol > 0 ? fmt::format(
+                                    "the solver stopped with {} {:.3g} above the run's "
+                                    "tolerance {:.3g}",
+                                    kMetricNames[static_cast<int>(b_.tol_metric)],
+                                    r_.final_metrics[b_.tol_metric], b_.tol)
                               : std::string("the solver stopped; the run sets no tolerance");
   }
 
@@ -349,10 +363,9 @@ class JobRun {
         const Metric m = static_cast<Metric>(k);
         // fb_aa = −log10(error) is +inf at an exact solution: not a sign of divergence. The
         // dynamics residuals (dyn, primal, dual) have no meaning on a local problem: NaN there.
-        const bool defined =
-            m != Metric::kFbAA &&
-            (p_.form == ProblemForm::kGlobal ||
-             (m != Metric::kDyn && m != Metric::kPrimal && m != Metric::kDual));
+        const bool defined = m != Metric::kFbAA &&
+                             (p_.form == ProblemForm::kGlobal ||
+                              (m != Metric::kDyn && m != Metric::kPrimal && m != Metric::kDual));
         if (defined && !std::isfinite(r_.final_metrics[m])) {
           st_ = Status::kDiverged;
           r_.message = fmt::format("non-finite final {}", kMetricNames[static_cast<int>(m)]);
@@ -416,8 +429,7 @@ RunRecord RunInProcess(const ContactProblem& p, const Evaluator& ev, const Solve
 // A job the entry cannot take is refused before it runs; an isolated entry runs in a child
 // process (which calls RunOne again), every other in this one.
 RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
-                 const RunOptions& opt, const WarmStart* warm, int repeat,
-                 WarmStart* solution) {
+                 const RunOptions& opt, const WarmStart* warm, int repeat, WarmStart* solution) {
   if (std::string why = NotApplicableReason(*job.entry, p); !why.empty()) {
     RunRecord r = JobRow(p, job, opt, repeat);
     r.status = Outcome::kNotApplicable;

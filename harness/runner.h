@@ -17,9 +17,9 @@
 namespace ncp {
 
 struct Budget {
-  int iters = 1000;                     // outer iterations (≥ 1)
-  double time_ms = 0.0;                 // per problem, setup included; 0 = none
-  double tol = 0.0;                     // stop when tol_metric ≤ tol; 0 = none
+  int iters = 1000;      // outer iterations (≥ 1)
+  double time_ms = 0.0;  // per problem, setup included; 0 = none
+  double tol = 0.0;      // stop when tol_metric ≤ tol; 0 = none
   Metric tol_metric = Metric::kRes004;
   std::string ToString() const;
 };
@@ -37,8 +37,8 @@ struct SolverJob {
 struct RunOptions {
   Budget budget;
   int repeat = 1;
-  int threads = 0;       // 0: OpenMP's default
-  int trace_every = 0;   // record a trace point every K iterations; 0 = none
+  int threads = 0;      // 0: OpenMP's default
+  int trace_every = 0;  // record a trace point every K iterations; 0 = none
   // Test budget.tol every K iterations (≥ 1): each test evaluates the metrics (res004 costs a
   // solve with A), which dominates stepping a large scene whose solves only give warm starts.
   int tol_every = 1;
@@ -58,8 +58,7 @@ struct RunOptions {
 };
 
 // A job's row before it runs: the identity and size columns (status `failed` until set).
-RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt,
-                 int repeat);
+RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt, int repeat);
 
 // Runs one job. `warm` may be null; `solution`, when given, receives the final (v, λ).
 RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
@@ -79,11 +78,11 @@ struct DatasetInput {
 // Loads and validates every problem; throws ncp::Error "file: problem 'name': reason".
 DatasetInput LoadValidated(const std::string& path);
 
-// Runs everything into `results_path` (atomic, resumable). Returns the number of jobs run now (by all ranks, on rank 0);
-// unless quiet, prints one progress line per job to stderr. Only the jobs of `opt.shard` run.
-// In an MPI job (harness/distribute/cluster.h) every rank calls it with the same arguments:
-// the ranks share the jobs, each writes its own parts, and rank 0 alone finalizes the file
-// (the others return once nothing is left to hand out; callers skip their reports there).
+// Runs everything into `results_path` (atomic, resumable). Returns the number of jobs run now (by
+// all ranks, on rank 0); unless quiet, prints one progress line per job to stderr. Only the jobs of
+// `opt.shard` run. In an MPI job (harness/distribute/cluster.h) every rank calls it with the same
+// arguments: the ranks share the jobs, each writes its own parts, and rank 0 alone finalizes the
+// file (the others return once nothing is left to hand out; callers skip their reports there).
 int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& jobs,
            const RunOptions& opt, const std::string& results_path, bool quiet);
 

@@ -18,8 +18,8 @@ namespace ncp {
 namespace {
 
 // Solves p with `job` until `tol` (res004) or `iters`; returns (v̂, λ) and the run record.
-RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double tol,
-                int tol_every, WarmStart& out) {
+RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double tol, int tol_every,
+                WarmStart& out) {
   const Evaluator ev(p);
   RunOptions ro;
   ro.budget.iters = iters;
@@ -45,9 +45,9 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
   if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
   const std::vector<SolverJob> jobs = MakeSolverJobs({opt.solver}, opt.sets);
-  const std::vector<SolverJob> ref =
-      opt.reference_solvers.empty() ? std::vector<SolverJob>{}
-                                    : MakeSolverJobs(opt.reference_solvers, {});
+  const std::vector<SolverJob> ref = opt.reference_solvers.empty()
+                                         ? std::vector<SolverJob>{}
+                                         : MakeSolverJobs(opt.reference_solvers, {});
   SimulateResult res;
   res.params = SceneParams(scene, params);
   Scene sc = scene.build(res.params, seed);
@@ -108,12 +108,13 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
       // The reference is the most accurate solution at hand: the step's own solve when the
       // reference solvers stalled above it.
       if (!ref.empty() && st.res004 < best.res004)
-        best = Reference{sol.v, sol.lambda,
-                         fmt::format("{} (the step's own solve, {} iterations)", opt.solver,
-                                     r.iterations),
-                         st.res004};
+        best = Reference{
+            sol.v, sol.lambda,
+            fmt::format("{} (the step's own solve, {} iterations)", opt.solver, r.iterations),
+            st.res004};
       if (!ref.empty() && !std::isfinite(best.res004))
-        throw Error(fmt::format("{}: step {}: no reference solution could be computed", scene.name, k));
+        throw Error(
+            fmt::format("{}: step {}: no reference solution could be computed", scene.name, k));
       if (!ref.empty()) p.reference = best;
       if (std::isfinite(st.res004)) p.meta.params["step_solver_res004"] = st.res004;
       p.meta.seed = seed;
@@ -126,7 +127,8 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
       p.meta.case_name = case_name;
       if (opt.keep_warm) {
         const ConstraintKeys keys(p);
-        res.warm.push_back(prev_keys ? CarryOver(prev, *prev_keys, prev_sol, p, keys) : WarmStart{});
+        res.warm.push_back(prev_keys ? CarryOver(prev, *prev_keys, prev_sol, p, keys)
+                                     : WarmStart{});
       }
       res.recorded.push_back(std::move(p));
     }
@@ -148,7 +150,8 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     res.steps.push_back(st);
   }
   if (sc.system)
-    for (int b = 0; b < sc.system->num_bodies(); ++b) res.final_poses.push_back(sc.system->BodyPose(b));
+    for (int b = 0; b < sc.system->num_bodies(); ++b)
+      res.final_poses.push_back(sc.system->BodyPose(b));
   return res;
 }
 

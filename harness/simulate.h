@@ -27,7 +27,7 @@ struct SimulateOptions {
   // accurate result is kept and named in the problem. Empty: frames without a reference.
   std::vector<std::string> reference_solvers = {"admm-full", "pgs"};
   int reference_iters = 20000;
-  double reference_tol = 1e-10;   // res004 the reference solve stops at
+  double reference_tol = 1e-10;  // res004 the reference solve stops at
   bool quiet = false;
   // Keep, for every recorded frame, the warm start carried over from the previous step's solve
   // (002 §V-A5; harness/warm_carry.h) in SimulateResult::warm.

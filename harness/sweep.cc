@@ -62,8 +62,10 @@ void CheckSweep(const SweepOptions& s) {
     if (!seen.insert(v).second) throw Error(fmt::format("--values {}: given twice", v));
     const ParamMap p = ParamsAt(s, v);
     // Parsing the parameters validates them (known name, number, range) without generating.
-    if (const SceneEntry* scene = FindScene(s.scene)) SceneParams(*scene, p);
-    else FindScenario(s.scene).generate(p, 0, s.seed);
+    if (const SceneEntry* scene = FindScene(s.scene))
+      SceneParams(*scene, p);
+    else
+      FindScenario(s.scene).generate(p, 0, s.seed);
   }
 }
 
@@ -95,7 +97,8 @@ int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptio
     // skipped.
     const bool reuse = IsNcpbenchDataset(path) && ReadDatasetAttrs(path) == attrs;
     if (!reuse) {
-      if (!s.quiet) std::fprintf(stderr, "sweep: generating %s (%d problems)\n", stem.c_str(), s.count);
+      if (!s.quiet)
+        std::fprintf(stderr, "sweep: generating %s (%d problems)\n", stem.c_str(), s.count);
       WriteDataset(path, Generate(s, params), attrs);
     }
   }

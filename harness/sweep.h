@@ -20,8 +20,8 @@ struct SweepOptions {
   ParamMap params;                  // the other parameters
   int count = 3;                    // problems per size (scenes: recorded frames)
   std::uint64_t seed = 1;
-  std::string out;                  // results file
-  std::string data_dir;             // generated datasets; empty: <out without .h5>.datasets
+  std::string out;       // results file
+  std::string data_dir;  // generated datasets; empty: <out without .h5>.datasets
   bool quiet = false;
 };
 

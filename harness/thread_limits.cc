@@ -10,8 +10,7 @@ void SetSolverThreads(int n) {
   omp_set_num_threads(n);
   // Looked up at run time: libblas.so.3 is whichever BLAS the system's alternatives select.
   using SetThreads = void (*)(int);
-  if (auto f = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    f(n);
+  if (auto f = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) f(n);
 }
 
 }  // namespace ncp

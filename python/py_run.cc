@@ -254,7 +254,8 @@ void BindRun(pyb::module_& m) {
         "Loads a solver plug-in (as `ncpbench run --plugin`); returns the names it registered");
 
   pyb::class_<SolveResult>(m, "SolveResult", "One job's outcome, as a results file row holds it")
-      .def_property_readonly("status", [](const SolveResult& r) { return std::string(ToString(r.record.status)); })
+      .def_property_readonly(
+          "status", [](const SolveResult& r) { return std::string(ToString(r.record.status)); })
       .def_property_readonly("message", [](const SolveResult& r) { return r.record.message; })
       .def_property_readonly("solver", [](const SolveResult& r) { return r.record.solver; })
       .def_property_readonly("settings", [](const SolveResult& r) { return r.record.settings; })

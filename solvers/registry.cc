@@ -25,20 +25,28 @@ namespace ncp {
 
 const char* ToString(Status s) {
   switch (s) {
-    case Status::kRunning: return "running";
-    case Status::kStopped: return "stopped";
-    case Status::kDiverged: return "diverged";
-    case Status::kFailed: return "failed";
-    case Status::kNotApplicable: return "not-applicable";
+    case Status::kRunning:
+      return "running";
+    case Status::kStopped:
+      return "stopped";
+    case Status::kDiverged:
+      return "diverged";
+    case Status::kFailed:
+      return "failed";
+    case Status::kNotApplicable:
+      return "not-applicable";
   }
   return "unknown";
 }
 
 const char* Describe(LocalUse u) {
   switch (u) {
-    case LocalUse::kAsStored: return "local (W, q): W as stored";
-    case LocalUse::kLifted: return "local (W, q): lifted form of W's symmetric part";
-    case LocalUse::kNone: return "global form only";
+    case LocalUse::kAsStored:
+      return "local (W, q): W as stored";
+    case LocalUse::kLifted:
+      return "local (W, q): lifted form of W's symmetric part";
+    case LocalUse::kNone:
+      return "global form only";
   }
   return "global form only";
 }
@@ -84,8 +92,10 @@ std::string NotApplicableReason(const SolverEntry& e, const ContactProblem& p) {
       std::string takers;
       for (const SolverEntry& s : Solvers())
         if (s.joint_friction) takers += (takers.empty() ? "" : ", ") + s.name;
-      return fmt::format("solver '{}': does not handle joint-friction constraints (solvers that "
-                         "do: {})", e.name, takers.empty() ? "none" : takers);
+      return fmt::format(
+          "solver '{}': does not handle joint-friction constraints (solvers that "
+          "do: {})",
+          e.name, takers.empty() ? "none" : takers);
     }
   return {};
 }

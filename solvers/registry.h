@@ -15,8 +15,8 @@ namespace ncp {
 // non-symmetric as exported (single-precision writers): `ncpbench list solvers` prints it.
 enum class LocalUse {
   kAsStored,  // iterates on u = W λ + q with W exactly as stored (as Siconos' NSGS does)
-  kLifted,    // runs on the lifted primal form of W's symmetric part (solvers/common/lifted_local.h)
-  kNone,      // global form only
+  kLifted,  // runs on the lifted primal form of W's symmetric part (solvers/common/lifted_local.h)
+  kNone,    // global form only
 };
 const char* Describe(LocalUse u);
 
@@ -70,8 +70,8 @@ std::string TakeRegistrationError();
 // Registers an entry from a static initializer, e.g. in a plug-in loaded with --plugin:
 //   NCP_REGISTER_SOLVER(my_solver, {"my-solver", "what it does", Specs(), ncp::LocalUse::kNone,
 //                                   [] { return std::make_unique<MySolver>(); }})
-#define NCP_REGISTER_SOLVER(id, ...)                                                   \
-  namespace {                                                                          \
-  [[maybe_unused]] const bool ncp_registered_##id =                                    \
-      ::ncp::RegisterSolverAtLoad(::ncp::SolverEntry __VA_ARGS__);                     \
+#define NCP_REGISTER_SOLVER(id, ...)                               \
+  namespace {                                                      \
+  [[maybe_unused]] const bool ncp_registered_##id =                \
+      ::ncp::RegisterSolverAtLoad(::ncp::SolverEntry __VA_ARGS__); \
   }

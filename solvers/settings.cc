@@ -71,8 +71,7 @@ int Settings::ChoiceIndex(const std::string& name) const {
   const double v = Get(name);
   for (const SettingSpec& s : specs_) {
     if (s.name != name) continue;
-    if (s.choices.empty())
-      throw Error(fmt::format("{}.{}: not a choice setting", solver_, name));
+    if (s.choices.empty()) throw Error(fmt::format("{}.{}: not a choice setting", solver_, name));
     if (!(v >= 0 && v < static_cast<double>(s.choices.size())) || v != std::floor(v))
       throw Error(fmt::format("{}.{} = {}: not the index of one of its {} choices", solver_, name,
                               v, s.choices.size()));

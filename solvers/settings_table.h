@@ -78,8 +78,13 @@ class SettingsTable {
   };
   static SettingSpec Numeric(std::string name, double default_value, Range r, bool integer,
                              std::string help) {
-    return {.name = std::move(name), .default_value = default_value, .min = r.min, .max = r.max,
-            .min_open = r.min_open, .max_open = r.max_open, .integer = integer,
+    return {.name = std::move(name),
+            .default_value = default_value,
+            .min = r.min,
+            .max = r.max,
+            .min_open = r.min_open,
+            .max_open = r.max_open,
+            .integer = integer,
             .help = std::move(help)};
   }
   template <typename T>

@@ -24,16 +24,16 @@ namespace ncp {
 // (an internal iteration cap, a stopping test of its own, a deadline passed inside a setup)
 // returns kStopped, and the harness checks the run's tolerance on its final iterate.
 enum class Status {
-  kRunning,         // not finished: the harness decides when to stop
-  kStopped,         // the solver ended the run itself; the harness judges the final iterate
-  kDiverged,        // non-finite or exploding iterate
-  kFailed,          // e.g. a factorization failed
-  kNotApplicable,   // e.g. the problem's form or structure is not supported
+  kRunning,        // not finished: the harness decides when to stop
+  kStopped,        // the solver ended the run itself; the harness judges the final iterate
+  kDiverged,       // non-finite or exploding iterate
+  kFailed,         // e.g. a factorization failed
+  kNotApplicable,  // e.g. the problem's form or structure is not supported
 };
 const char* ToString(Status s);
 
 struct WarmStart {
-  Vec v;       // may be empty (dual solvers need only λ)
+  Vec v;  // may be empty (dual solvers need only λ)
   Vec lambda;
 };
 
@@ -45,8 +45,8 @@ struct WarmStart {
 struct SolverStats {
   static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
   double primal_residual = kNone;  // current: e.g. ADMM's ‖J v̂ − z‖, the AL step ‖J v̂ − z‖
-  double dual_residual = kNone;    // current: e.g. ‖A v̂ − b − Jᵀλ‖
-  double penalty = kNone;          // current penalty (ADMM / AL β, ρ)
+  double dual_residual = kNone;  // current: e.g. ‖A v̂ − b − Jᵀλ‖
+  double penalty = kNone;        // current penalty (ADMM / AL β, ρ)
   // Counts are cumulative from the start of Setup (its own work included), so they never
   // decrease along a trace.
   int inner_iterations = -1;   // inner iterations (Newton steps of an inner solve)

@@ -37,7 +37,8 @@ inline ContactProblem MakeNodalProblem(const NodalOptions& o) {
   for (int i = 0; i < o.nx; ++i)
     for (int j = 0; j < o.ny; ++j)
       for (int k = 0; k < o.nz; ++k)
-        pos[id(i, j, k)] = Eigen::Vector3d(i + uni(-0.2, 0.2), j + uni(-0.2, 0.2), k + uni(-0.2, 0.2));
+        pos[id(i, j, k)] =
+            Eigen::Vector3d(i + uni(-0.2, 0.2), j + uni(-0.2, 0.2), k + uni(-0.2, 0.2));
 
   // A = M + h² Σ k d dᵀ ⊗ (e_a − e_b)(e_a − e_b)ᵀ over springs (a, b).
   std::vector<Eigen::Triplet<double>> t;

@@ -21,7 +21,11 @@ class MySolver : public ncp::Solver {
  public:
   static std::vector<ncp::SettingSpec> Specs() {
     // A choice setting would be ncp::ChoiceSpec<kNames>(name, default, help) over an enum.
-    return {{.name = "step_scale", .default_value = 1.0, .min = 0.0, .max = 2.0, .min_open = true,
+    return {{.name = "step_scale",
+             .default_value = 1.0,
+             .min = 0.0,
+             .max = 2.0,
+             .min_open = true,
              .max_open = true,
              .help = "step = step_scale / ||W||_inf (< 2 for convergence of the linear part)"}};
   }

@@ -36,9 +36,9 @@ __device__ void WarpReduce(double& mx, double& sum) {
 // Setup: clear J's slots and the accumulators, scatter J's columns into the slots, C_b per
 // constraint slot, then the factors and the slacks from v̂⁰, λ⁰. `sc` arrives with refactor = 1
 // and leaves with the scatter's and the factorization's verdicts.
-__global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView c, ConstraintView j,
-                                                      JSource src, Scalars* sc, ChunkScratch* x,
-                                                      int* mismatch) {
+__global__ void __launch_bounds__(kBlock)
+    SetupKernel(BodyView b, ConstraintView c, ConstraintView j, JSource src, Scalars* sc,
+                ChunkScratch* x, int* mismatch) {
   cg::grid_group grid = cg::this_grid();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
   const int nc = c.n, nall = c.n + j.n;
@@ -88,8 +88,9 @@ __global__ void __launch_bounds__(kBlock) SetupKernel(BodyView b, ConstraintView
 // k ≥ 1 iterations of 001 Fig. 3, the phases of solvers/subadmm_rigid/rigid_chunk.h between
 // grid barriers. Every thread keeps its own copy of the scalars and applies the β rule to the
 // same reduced values, so all threads take the same branches and meet every barrier.
-__global__ void __launch_bounds__(kBlock) IterateKernel(BodyView b, ConstraintView c, ConstraintView j,
-                                                        Scalars* sc, ChunkScratch* x, int k) {
+__global__ void __launch_bounds__(kBlock)
+    IterateKernel(BodyView b, ConstraintView c, ConstraintView j, Scalars* sc, ChunkScratch* x,
+                  int k) {
   cg::grid_group grid = cg::this_grid();
   const int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
   const bool lane0 = (threadIdx.x & 31) == 0;
@@ -167,12 +168,12 @@ struct DeviceSolver::Impl {
   BodyView bodies;
   ConstraintView contacts, joints;
   JSource source;
-  int* mismatch = nullptr;  // device, in the arena
-  Scalars* sc = nullptr;       // device, in the arena
+  int* mismatch = nullptr;          // device, in the arena
+  Scalars* sc = nullptr;            // device, in the arena
   ChunkScratch* scratch = nullptr;  // device, in the arena
-  Scalars* sc_host = nullptr;  // pinned, for the asynchronous copy back
+  Scalars* sc_host = nullptr;       // pinned, for the asynchronous copy back
   cudaStream_t stream = nullptr;
-  cudaEvent_t marks[3] = {};  // before the copy, after it, after the setup kernel
+  cudaEvent_t marks[3] = {};                 // before the copy, after it, after the setup kernel
   int block = 0;                             // threads per block of the occupancy below
   int setup_blocks = 0, iterate_blocks = 0;  // co-resident blocks of each kernel
   int iterate_grid = 1;                      // this problem's blocks of IterateKernel
@@ -213,10 +214,12 @@ struct DeviceSolver::Impl {
   std::string Start(int threads_per_block) {
     if (stream && block == threads_per_block) return {};
     std::string err;
-    if (!stream) err = Check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    if (!stream)
+      err = Check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     for (cudaEvent_t& e : marks)
       if (err.empty() && !e) err = Check(cudaEventCreate(&e), "cudaEventCreate");
-    if (err.empty() && !sc_host) err = Check(cudaMallocHost(&sc_host, sizeof(Scalars)), "cudaMallocHost");
+    if (err.empty() && !sc_host)
+      err = Check(cudaMallocHost(&sc_host, sizeof(Scalars)), "cudaMallocHost");
     block = threads_per_block;
     int device = 0, cooperative = 0, sms = 0, per_sm_setup = 0, per_sm_iterate = 0;
     if (err.empty()) err = Check(cudaGetDevice(&device), "cudaGetDevice");
@@ -228,11 +231,13 @@ struct DeviceSolver::Impl {
       err = Check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
                   "cudaDeviceGetAttribute");
     if (err.empty())
-      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_setup, SetupKernel, block, 0),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      err =
+          Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_setup, SetupKernel, block, 0),
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     if (err.empty())
-      err = Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_iterate, IterateKernel, block, 0),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      err = Check(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_iterate, IterateKernel, block, 0),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     setup_blocks = per_sm_setup * sms, iterate_blocks = per_sm_iterate * sms;
     if (err.empty() && (setup_blocks < 1 || iterate_blocks < 1))
       err = "no block of the subadmm-gpu kernels fits on a multiprocessor";
@@ -263,7 +268,9 @@ struct DeviceSolver::Impl {
     }
     copies.clear();
     for (const Piece& piece : pieces)
-      if (piece.host) copies.push_back({piece.offset, static_cast<const unsigned char*>(piece.host), piece.bytes});
+      if (piece.host)
+        copies.push_back(
+            {piece.offset, static_cast<const unsigned char*>(piece.host), piece.bytes});
     CopyPieces(staging, copies, pack_threads, parts);
     return {};
   }
@@ -307,10 +314,11 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   m.ReserveInputs(hc, m.contacts, 3);
   m.ReserveInputs(hj, m.joints, 1);
   // Entries of J: the last column's end (compressed or not, every entry lies below it).
-  const std::size_t entries = src.cols == 0 ? 0
-                              : src.col_count ? static_cast<std::size_t>(src.col_begin[src.cols - 1]) +
-                                                    src.col_count[src.cols - 1]
-                                              : static_cast<std::size_t>(src.col_begin[src.cols]);
+  const std::size_t entries =
+      src.cols == 0 ? 0
+      : src.col_count
+          ? static_cast<std::size_t>(src.col_begin[src.cols - 1]) + src.col_count[src.cols - 1]
+          : static_cast<std::size_t>(src.col_begin[src.cols]);
   m.ReserveSource(src, entries);
   m.Reserve(m.sc, &sc, 1);
   m.upload_bytes = m.arena_bytes;
@@ -325,8 +333,9 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
   m.times.bytes = static_cast<double>(m.upload_bytes);
 
   cudaEventRecord(m.marks[0], m.stream);
-  std::string err = Check(cudaMemcpyAsync(m.arena, m.staging, m.upload_bytes,
-                                          cudaMemcpyHostToDevice, m.stream), "cudaMemcpyAsync");
+  std::string err =
+      Check(cudaMemcpyAsync(m.arena, m.staging, m.upload_bytes, cudaMemcpyHostToDevice, m.stream),
+            "cudaMemcpyAsync");
   cudaEventRecord(m.marks[1], m.stream);
   if (err.empty()) {
     void* args[] = {&m.bodies, &m.contacts, &m.joints, &m.source, &m.sc, &m.scratch, &m.mismatch};
@@ -334,7 +343,8 @@ std::string DeviceSolver::Upload(const BodyView& hb, const ConstraintView& hc,
     m.iterate_grid = m.Blocks(elements, m.iterate_blocks);
     const int blocks = m.Blocks(std::max(elements, src.cols), m.setup_blocks);
     err = Check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(SetupKernel), blocks,
-                                            m.block, args, 0, m.stream), "setup launch");
+                                            m.block, args, 0, m.stream),
+                "setup launch");
   }
   cudaEventRecord(m.marks[2], m.stream);
   if (err.empty())
@@ -370,14 +380,17 @@ std::string DeviceSolver::Iterate(int k, Scalars& out) {
 std::string DeviceSolver::Download(const BodyView& hb, const ConstraintView& hc,
                                    const ConstraintView& hj) const {
   const Impl& m = *impl_;
-  std::string err = Check(cudaMemcpy(hb.v, m.bodies.v, 6 * hb.n * sizeof(double),
-                                     cudaMemcpyDeviceToHost), "cudaMemcpy v");
+  std::string err =
+      Check(cudaMemcpy(hb.v, m.bodies.v, 6 * hb.n * sizeof(double), cudaMemcpyDeviceToHost),
+            "cudaMemcpy v");
   if (err.empty() && hc.n)
-    err = Check(cudaMemcpy(hc.lambda, m.contacts.lambda, 3 * hc.n * sizeof(double),
-                           cudaMemcpyDeviceToHost), "cudaMemcpy lambda");
+    err = Check(
+        cudaMemcpy(hc.lambda, m.contacts.lambda, 3 * hc.n * sizeof(double), cudaMemcpyDeviceToHost),
+        "cudaMemcpy lambda");
   if (err.empty() && hj.n)
-    err = Check(cudaMemcpy(hj.lambda, m.joints.lambda, hj.n * sizeof(double),
-                           cudaMemcpyDeviceToHost), "cudaMemcpy lambda");
+    err =
+        Check(cudaMemcpy(hj.lambda, m.joints.lambda, hj.n * sizeof(double), cudaMemcpyDeviceToHost),
+              "cudaMemcpy lambda");
   return err;
 }
 

@@ -32,11 +32,10 @@ class DeviceSolver {
   // Copies the host views (host pointers; their J left empty) and the problem's J (`src`) to the
   // device in one transfer, scatters J into the constraints' slots, assembles C_b, factorizes and
   // initializes the slacks from v̂⁰, λ⁰ in one kernel; `sc` comes back with the setup's flags
-  // (`j_mismatch`, `factor_failed`). The stream, the pinned staging and the device arrays are kept for the next
-  // Upload (grown when a problem needs more), so a scene's later steps allocate nothing.
-  // Returns "" or a one-line error.
-  // `threads` host threads pack the staging buffer; `block` threads per block (32, 64, 128 or
-  // 256) run the kernels.
+  // (`j_mismatch`, `factor_failed`). The stream, the pinned staging and the device arrays are kept
+  // for the next Upload (grown when a problem needs more), so a scene's later steps allocate
+  // nothing. Returns "" or a one-line error. `threads` host threads pack the staging buffer;
+  // `block` threads per block (32, 64, 128 or 256) run the kernels.
   std::string Upload(const BodyView& bodies, const ConstraintView& contacts,
                      const ConstraintView& joints, const JSource& src, Scalars& sc, int threads,
                      int block);

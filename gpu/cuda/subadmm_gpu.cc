@@ -36,8 +36,8 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
   // H200 machine's 16 cores a 10085-contact layout took 1.66 ms on 1 thread, 0.98 on 4 and 1.54
   // on 16 (results/measured/README.md).
   constexpr int kConstraintsPerThread = 2500;
-  threads_ = std::clamp((p.num_constraints() + kConstraintsPerThread / 2) / kConstraintsPerThread, 1,
-                        std::max(1, omp_get_max_threads()));
+  threads_ = std::clamp((p.num_constraints() + kConstraintsPerThread / 2) / kConstraintsPerThread,
+                        1, std::max(1, omp_get_max_threads()));
   if (std::string why = BuildRigidLayout(p, lay, {.threads = threads_, .host_work = false});
       !why.empty()) {
     message_ = why;
@@ -47,7 +47,8 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
   lay.SetState(warm && warm->v.size() == n_ ? warm->v : Vec::Zero(n_),
                warm && warm->lambda.size() == m_ ? warm->lambda : Vec::Zero(m_));
   sc_ = InitialScalars(p, s);
-  layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  layout_ms_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const int block = GpuSettings::Table().From(s).BlockThreads();
   if (std::string err = ws_->dev.Upload(lay.Bodies(), lay.contacts.View(), lay.joints.View(),
                                         lay.Source(p), sc_, threads_, block);
@@ -56,7 +57,8 @@ Status SubAdmmGpu::Setup(const ContactProblem& p, const Settings& s, const WarmS
     return Status::kFailed;
   }
   if (sc_.j_mismatch) {
-    message_ = "J has a nonzero in a row of a constraint whose structure blocks do not name its body";
+    message_ =
+        "J has a nonzero in a row of a constraint whose structure blocks do not name its body";
     return Status::kNotApplicable;
   }
   if (sc_.factor_failed) {

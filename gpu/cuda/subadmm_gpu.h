@@ -40,7 +40,7 @@ class SubAdmmGpu : public Solver {
   WorkspaceLease ws_;  // host mirror (v̂ and λ copied into it by Current()) and device arrays
   Scalars sc_;
   int n_ = 0, m_ = 0, threads_ = 1;
-  double layout_ms_ = 0;  // host: the layout built from the problem
+  double layout_ms_ = 0;   // host: the layout built from the problem
   bool uploaded_ = false;  // the workspace holds this problem
 };
 

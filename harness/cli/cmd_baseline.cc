@@ -26,7 +26,8 @@ void AddBaseline(CLI::App& app, Action& action) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("datasets", o->datasets, "ncpbench datasets or fclib files")->required();
-  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
+  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")
+      ->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
   cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
   cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)")->capture_default_str();
@@ -43,8 +44,8 @@ void AddBaseline(CLI::App& app, Action& action) {
       // the same reason (parallel reductions change the rounding).
       RunOptions opt = MakeRunOptions({o->iters, 0.0, 0.0, "res004", 1, o->threads, 0, "none"});
       if (!o->out.empty() && o->datasets.size() != 1)
-        throw Error(fmt::format("--out = {}: only with one dataset (got {}); use --out-dir",
-                                o->out, o->datasets.size()));
+        throw Error(fmt::format("--out = {}: only with one dataset (got {}); use --out-dir", o->out,
+                                o->datasets.size()));
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
       std::vector<DatasetInput> data;
       std::set<std::string> stems;
@@ -65,7 +66,8 @@ void AddBaseline(CLI::App& app, Action& action) {
         if (!o->force && std::filesystem::exists(target(d)))
           throw Error(fmt::format("baseline {}: exists; pass --force to replace it", target(d)));
       }
-      opt.run_attrs = {{"baseline_solvers", o->solvers}, {"baseline_iters", std::to_string(o->iters)}};
+      opt.run_attrs = {{"baseline_solvers", o->solvers},
+                       {"baseline_iters", std::to_string(o->iters)}};
       for (const DatasetInput& d : data) {
         const std::string out = target(d);
         const std::filesystem::path parent = std::filesystem::path(out).parent_path();
@@ -74,7 +76,7 @@ void AddBaseline(CLI::App& app, Action& action) {
         // (resumable when interrupted), then rename it over the baseline.
         const std::string running = out + ".running.h5";
         RunAll({d}, jobs, opt, running, o->quiet);
-        if (!Cluster::leader()) continue;  // rank 0 owns the file
+        if (!Cluster::leader()) continue;       // rank 0 owns the file
         std::filesystem::rename(running, out);  // the side file's lock went with its run
         std::printf("baseline: %s\n", out.c_str());
       }

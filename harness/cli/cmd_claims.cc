@@ -22,8 +22,10 @@ void AddClaims(CLI::App& app, Action& action) {
                   "reproduction results files (<id>.h5) or folders holding them, e.g. "
                   "results/reproduce/")
       ->required();
-  CLI::Option* md = cmd->add_option("-o,--out", o->md, "also write the Markdown ledger to this file");
-  CLI::Option* csv = cmd->add_option("--csv", o->csv, "also write one CSV row per claim to this file");
+  CLI::Option* md =
+      cmd->add_option("-o,--out", o->md, "also write the Markdown ledger to this file");
+  CLI::Option* csv =
+      cmd->add_option("--csv", o->csv, "also write one CSV row per claim to this file");
   cmd->callback([&action, o, md, csv] {
     action = [o, given_md = md->count() > 0, given_csv = csv->count() > 0] {
       for (const auto& [given, option, out] :

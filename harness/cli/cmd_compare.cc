@@ -42,8 +42,9 @@ std::vector<RunRecord> RowsOf(const std::string& path, const char* what) {
 
 void AddCompare(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand(
-      "compare", "compare results with a baseline; exit 1 when a solver got less accurate or a "
-                 "baseline job is missing");
+      "compare",
+      "compare results with a baseline; exit 1 when a solver got less accurate or a "
+      "baseline job is missing");
   struct Opts {
     std::string base, now, metrics = "res004,natmap", out;
     CompareOptions co;
@@ -55,7 +56,8 @@ void AddCompare(CLI::App& app, Action& action) {
   cmd->add_flag("--allow-missing", o->co.allow_missing,
                 "a baseline job missing from the new results is reported, not a regression");
   cmd->add_option("--tol-decades", o->co.tol_decades,
-                  "allowed increase of a final residual, in decades")->capture_default_str();
+                  "allowed increase of a final residual, in decades")
+      ->capture_default_str();
   cmd->add_option("--metrics", o->metrics, "final residuals to compare")->capture_default_str();
   cmd->add_option("--floor", o->co.floor, "residuals below this count as equal")
       ->capture_default_str();

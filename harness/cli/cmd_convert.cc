@@ -25,7 +25,8 @@ void AddConvert(CLI::App& app, Action& action) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("input", o->in, "fclib file or ncpbench dataset")->required();
   cmd->add_option("output", o->out, "output file")->required();
-  cmd->add_option("--to", o->to, "ncpbench | fclib")->check(CLI::IsMember({"ncpbench", "fclib"}))
+  cmd->add_option("--to", o->to, "ncpbench | fclib")
+      ->check(CLI::IsMember({"ncpbench", "fclib"}))
       ->capture_default_str();
   cmd->add_option("--index", o->index, "problem index for --to fclib (one problem per file)");
   cmd->add_flag("--all", o->all, "--to fclib: every problem, as <output>/<problem name>.hdf5");
@@ -33,9 +34,10 @@ void AddConvert(CLI::App& app, Action& action) {
                 "--to fclib: write the local (Delassus) form W = J A⁻¹ Jᵀ, q = J A⁻¹ b + e of a "
                 "global problem (soft rows folded, unilateral rows as μ = 0 contacts; bilateral "
                 "rows have no local form)");
-  cmd->add_flag("--verify", o->verify,
-                "--to fclib: re-import each file and check A, b, J, e, W, q, mu bitwise against the "
-                "problem (soft rows folded)");
+  cmd->add_flag(
+      "--verify", o->verify,
+      "--to fclib: re-import each file and check A, b, J, e, W, q, mu bitwise against the "
+      "problem (soft rows folded)");
   cmd->callback([&action, o] {
     action = [o] {
       CheckOutputNamed("output", o->out);
@@ -54,18 +56,23 @@ void AddConvert(CLI::App& app, Action& action) {
         const bool to_local = o->local && given.form == ProblemForm::kGlobal;
         const ContactProblem p = to_local ? MakeLocalForm(given) : given;
         const bool global = p.form == ProblemForm::kGlobal;
-        if (global) WriteFclibGlobal(path, p);
-        else WriteFclibLocal(path, p);
+        if (global)
+          WriteFclibGlobal(path, p);
+        else
+          WriteFclibLocal(path, p);
         std::printf("wrote fclib %s problem '%s' to %s\n", global ? "global" : "local",
                     p.meta.name.c_str(), path.c_str());
         if (!o->verify) return;
         const ContactProblem back = ReadFclib(path);
         const std::string diff = FirstBitwiseDifference(global ? FoldSoftRows(p).problem : p, back);
         if (!diff.empty())
-          throw Error(fmt::format("{}: round trip of problem '{}' differs: {}", path, p.meta.name, diff));
-        std::printf("  round trip: A, b, J, e, W, q, mu bitwise identical%s\n",
-                    global && FoldSoftRows(p).kept_rows.size() != static_cast<std::size_t>(p.num_rows())
-                        ? " (to the problem with its soft rows folded)" : "");
+          throw Error(
+              fmt::format("{}: round trip of problem '{}' differs: {}", path, p.meta.name, diff));
+        std::printf(
+            "  round trip: A, b, J, e, W, q, mu bitwise identical%s\n",
+            global && FoldSoftRows(p).kept_rows.size() != static_cast<std::size_t>(p.num_rows())
+                ? " (to the problem with its soft rows folded)"
+                : "");
       };
       if (o->all) {
         // Created when missing, as every output folder is; a file of that name is refused.
@@ -77,7 +84,8 @@ void AddConvert(CLI::App& app, Action& action) {
         auto file_of = [o](const ContactProblem& p) {
           return (std::filesystem::path(o->out) / (p.meta.name + ".hdf5")).string();
         };
-        for (const ContactProblem& p : problems) CheckOutputNotAnInput("output", file_of(p), {o->in});
+        for (const ContactProblem& p : problems)
+          CheckOutputNotAnInput("output", file_of(p), {o->in});
         for (const ContactProblem& p : problems) write(file_of(p), p);
         return 0;
       }

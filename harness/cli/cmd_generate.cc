@@ -24,7 +24,8 @@ void AddGenerate(CLI::App& app, Action& action) {
   cmd->add_option("scenario", o->scenario, "scenario name (see `ncpbench list scenarios`)")
       ->required();
   cmd->add_option("-o,--out", o->out, "output dataset (.h5)")->required();
-  cmd->add_option("-n,--count", o->count, "number of problems (scenes: recorded frames)")->capture_default_str();
+  cmd->add_option("-n,--count", o->count, "number of problems (scenes: recorded frames)")
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "first seed; problem i uses seed + i")->capture_default_str();
   cmd->add_option("-p,--params", o->params, "scenario parameters key=value,key=value");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines (scenes print one every 24 steps)");
@@ -34,9 +35,10 @@ void AddGenerate(CLI::App& app, Action& action) {
       // Every problem is built in memory before the file is written.
       constexpr int kMaxCount = 100000;
       if (o->count < 1 || o->count > kMaxCount)
-        throw Error(fmt::format("--count = {}: must be in [1, {}] (the problems are built in "
-                                "memory before writing; generate larger sets in several files)",
-                                o->count, kMaxCount));
+        throw Error(
+            fmt::format("--count = {}: must be in [1, {}] (the problems are built in "
+                        "memory before writing; generate larger sets in several files)",
+                        o->count, kMaxCount));
       std::vector<ContactProblem> problems;
       if (const SceneEntry* scene = FindScene(o->scenario)) {
         // A scene: simulate with admm-full (200 iterations per step, or the scene's own stepper)
@@ -53,9 +55,9 @@ void AddGenerate(CLI::App& app, Action& action) {
         problems = FindScenario(o->scenario).generate(ParseKeyValues(o->params), o->count, o->seed);
       }
       CheckWritable(o->out, problems);
-      WriteDataset(o->out, problems,
-                   {{"scenario", o->scenario}, {"params", o->params},
-                    {"seed", std::to_string(o->seed)}});
+      WriteDataset(
+          o->out, problems,
+          {{"scenario", o->scenario}, {"params", o->params}, {"seed", std::to_string(o->seed)}});
       std::printf("wrote %zu problems to %s\n", problems.size(), o->out.c_str());
       return 0;
     };

@@ -29,8 +29,8 @@ void AddInfo(CLI::App& app, Action& action) {
                     err.empty() ? "yes" : err.c_str());
       }
       // Difficulty descriptors (problems/model/descriptors.h); "-" where not computed.
-      std::printf("\n%-24s %9s %8s %9s %10s %10s %6s %6s %10s\n", "problem", "contacts",
-                  "density", "rank/m", "cond(W)", "mass ratio", "mu min", "mu max", "asymmetry");
+      std::printf("\n%-24s %9s %8s %9s %10s %10s %6s %6s %10s\n", "problem", "contacts", "density",
+                  "rank/m", "cond(W)", "mass ratio", "mu min", "mu max", "asymmetry");
       auto num = [](double x, const char* f) {
         return std::isnan(x) ? std::string("-") : fmt::format(fmt::runtime(f), x);
       };
@@ -46,8 +46,10 @@ void AddInfo(CLI::App& app, Action& action) {
                     num(d.mu_min, "{:.3g}").c_str(), num(d.mu_max, "{:.3g}").c_str(),
                     num(d.asymmetry, "{:.2g}").c_str());
       }
-      std::printf("rank and cond(W) from the eigenvalues of W's symmetric part above %g x the "
-                  "largest, for m <= %d rows\n", kRankRelTol, kDescribeMaxRows);
+      std::printf(
+          "rank and cond(W) from the eigenvalues of W's symmetric part above %g x the "
+          "largest, for m <= %d rows\n",
+          kRankRelTol, kDescribeMaxRows);
       return 0;
     };
   });

@@ -17,8 +17,9 @@ void AddMerge(CLI::App& app, Action& action) {
     std::string out;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("inputs", o->inputs, "results files to merge, in order (a later row with the "
-                                       "same job key replaces an earlier one)")
+  cmd->add_option("inputs", o->inputs,
+                  "results files to merge, in order (a later row with the "
+                  "same job key replaces an earlier one)")
       ->required();
   cmd->add_option("-o,--out", o->out,
                   "merged results file; rows it already has are kept unless an input replaces them")

@@ -116,9 +116,9 @@ void AddProfile(CLI::App& app, Action& action) {
       }
       // The budget, checked as `run` checks its options; the trace gives the time to every
       // looser tolerance on the way to the tightest.
-      RunOptions opt = MakeRunOptions({o->iters, o->time_ms,
-                                       *std::min_element(tols.begin(), tols.end()), o->tol_metric,
-                                       1, 0, /*trace=*/1, "none"});
+      RunOptions opt =
+          MakeRunOptions({o->iters, o->time_ms, *std::min_element(tols.begin(), tols.end()),
+                          o->tol_metric, 1, 0, /*trace=*/1, "none"});
       std::string results = o->from;
       std::vector<std::string> skipped;
       std::string intro;

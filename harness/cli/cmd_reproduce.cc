@@ -74,12 +74,11 @@ std::string LastRun(const std::string& out_dir, const std::string& id) {
     const double s = std::stod(wall->second);
     const auto cases = attrs.find("reproduce_cases");
     const auto date = attrs.find("date");
-    return fmt::format("; last run here: {} ({}{})",
-                       s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.1f} min", s / 60),
-                       cases == attrs.end() || cases->second == "0"
-                           ? "default cases"
-                           : "--cases " + cases->second,
-                       date == attrs.end() ? "" : ", " + date->second.substr(0, 10));
+    return fmt::format(
+        "; last run here: {} ({}{})",
+        s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.1f} min", s / 60),
+        cases == attrs.end() || cases->second == "0" ? "default cases" : "--cases " + cases->second,
+        date == attrs.end() ? "" : ", " + date->second.substr(0, 10));
   } catch (const std::exception&) {
     return "";  // an unreadable file says nothing about the duration
   }
@@ -97,7 +96,8 @@ void AddReproduce(CLI::App& app, Action& action) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("id", o->id, "protocol id (see --list) or all");
   cmd->add_flag("--list", o->list, "list the protocols with their settings");
-  cmd->add_option("-o,--out", o->ro.out_dir, "folder for the Markdown tables and <id>.h5")->capture_default_str();
+  cmd->add_option("-o,--out", o->ro.out_dir, "folder for the Markdown tables and <id>.h5")
+      ->capture_default_str();
   cmd->add_option("--cases", o->ro.cases, "cases per scene (0: the protocol's default)");
   cmd->add_flag("-q,--quiet", o->ro.quiet, "no progress lines");
   cmd->add_option("--max-iters", o->ro.max_iters,
@@ -119,10 +119,11 @@ void AddReproduce(CLI::App& app, Action& action) {
           const std::string took = LedgerDuration(ledger, p.id);
           std::printf("%-11s %s\n            setting: %s\n            %s\n", p.id.c_str(),
                       p.title.c_str(), p.setting.c_str(),
-                      p.runs() ? ("runs" + (took.empty() ? "" : "; in results/claims.csv: " + took) +
-                                  LastRun(o->ro.out_dir, p.id))
-                                     .c_str()
-                               : ("needs " + p.missing).c_str());
+                      p.runs()
+                          ? ("runs" + (took.empty() ? "" : "; in results/claims.csv: " + took) +
+                             LastRun(o->ro.out_dir, p.id))
+                                .c_str()
+                          : ("needs " + p.missing).c_str());
         }
         return 0;
       }

@@ -26,12 +26,15 @@ void AddRun(CLI::App& app, Action& action) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("datasets", o->datasets,
-                  "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)")->required();
-  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
+                  "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)")
+      ->required();
+  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")
+      ->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
   cmd->add_option("-o,--out", o->out, "results file (.h5)")->capture_default_str();
   cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
-  cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms, setup included (0: none)");
+  cmd->add_option("--time-ms", o->time_ms,
+                  "time budget per problem in ms, setup included (0: none)");
   cmd->add_option("--tol", o->tol, "stop when --tol-metric <= tol (0: none)");
   cmd->add_option("--tol-metric", o->tol_metric, "metric for --tol")->capture_default_str();
   cmd->add_option("--repeat", o->repeat, "repeats per job (report uses the minimum time)");
@@ -50,8 +53,8 @@ void AddRun(CLI::App& app, Action& action) {
   cmd->callback([&action, o, plugins] {
     action = [o, plugins] {
       // Every input is checked before the results file is touched.
-      RunOptions opt = MakeRunOptions({o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat,
-                                       o->threads, o->trace, o->warm});
+      RunOptions opt = MakeRunOptions(
+          {o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat, o->threads, o->trace, o->warm});
       opt.shard = ParseShard(o->shard);
       CheckOutputNamed("--out", o->out);
       const std::string out = opt.shard.OutPath(o->out);

@@ -45,7 +45,8 @@ void PrintSummary(const SimulateResult& r, double settle_time) {
 }  // namespace
 
 void AddSimulate(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("simulate", "simulate a scene with a solver; optionally record problems");
+  auto* cmd =
+      app.add_subcommand("simulate", "simulate a scene with a solver; optionally record problems");
   struct Opts {
     std::string scene, record, params;
     SimulateOptions sim;
@@ -58,13 +59,15 @@ void AddSimulate(CLI::App& app, Action& action) {
   cmd->add_option("--set", o->sim.sets, "solver setting, e.g. --set admm-full.gamma=5");
   cmd->add_option("--iters", o->sim.iters, "solver iterations per step")->capture_default_str();
   cmd->add_option("--steps", o->sim.steps, "steps (0: the scene's default)");
-  cmd->add_option("--dt", o->sim.dt, "time step in s (0: the scene's default: 1/240, FEM scenes 1/60)");
+  cmd->add_option("--dt", o->sim.dt,
+                  "time step in s (0: the scene's default: 1/240, FEM scenes 1/60)");
   cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");
   cmd->add_option("--every", o->sim.every, "record every K steps");
   cmd->add_option("-p,--params", o->params, "scene parameters key=value,...");
   cmd->add_option("--seed", o->seed, "seed of the scene's randomness")->capture_default_str();
-  cmd->add_option("--settle", o->settle,
-                  "time after which penetration is reported [s] (default: half the simulated time)");
+  cmd->add_option(
+      "--settle", o->settle,
+      "time after which penetration is reported [s] (default: half the simulated time)");
   cmd->add_flag("-q,--quiet", o->sim.quiet, "no progress lines");
   cmd->callback([&action, o] {
     action = [o] {
@@ -77,9 +80,11 @@ void AddSimulate(CLI::App& app, Action& action) {
       PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size());
       if (!o->record.empty()) {
         CheckWritable(o->record, r.recorded);
-        WriteDataset(o->record, r.recorded, {{"scenario", e->name}, {"params", o->params},
-                                             {"seed", std::to_string(o->seed)},
-                                             {"solver", o->sim.solver}});
+        WriteDataset(o->record, r.recorded,
+                     {{"scenario", e->name},
+                      {"params", o->params},
+                      {"seed", std::to_string(o->seed)},
+                      {"solver", o->sim.solver}});
         std::printf("recorded %zu problems to %s\n", r.recorded.size(), o->record.c_str());
       }
       return 0;

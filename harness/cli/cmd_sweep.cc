@@ -26,13 +26,15 @@ void AddSweep(CLI::App& app, Action& action) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("scene", o->s.scene, "scene or scenario (see `ncpbench list scenarios`)")
       ->required();
-  cmd->add_option("--param", o->s.param, "size parameter, e.g. cubes, robots, contacts")->required();
+  cmd->add_option("--param", o->s.param, "size parameter, e.g. cubes, robots, contacts")
+      ->required();
   cmd->add_option("--values", o->values, "comma-separated values, e.g. 100,200,400")->required();
   cmd->add_option("-p,--params", o->params, "other scene parameters key=value,key=value");
   cmd->add_option("-n,--count", o->s.count, "problems per size (scenes: recorded frames)")
       ->capture_default_str();
   cmd->add_option("--seed", o->s.seed, "seed of the generator")->capture_default_str();
-  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")->capture_default_str();
+  cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")
+      ->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
   cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
   cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms (0: none)");
@@ -50,8 +52,8 @@ void AddSweep(CLI::App& app, Action& action) {
     action = [o, plugins] {
       LoadPlugins(*plugins);  // before the names resolve
       // Checked as `run` checks its options (no tolerance, no trace, cold starts).
-      RunOptions opt = MakeRunOptions(
-          {o->iters, o->time_ms, 0.0, "res004", o->repeat, o->threads, 0, "none"});
+      RunOptions opt =
+          MakeRunOptions({o->iters, o->time_ms, 0.0, "res004", o->repeat, o->threads, 0, "none"});
       opt.shard = ParseShard(o->shard);
       SweepOptions s = o->s;
       s.values = SplitComma(o->values);

@@ -91,11 +91,12 @@ int main(int argc, char** argv) {
   try {
     // The commands that share their jobs among MPI ranks; any other would run N times over.
     const std::string command = app.get_subcommands().front()->get_name();
-    if (ncp::Cluster::active() && command != "run" && command != "sweep" &&
-        command != "profile" && command != "baseline")
-      throw ncp::Error(fmt::format("mpirun: `{}` runs in one process; under mpirun only run, "
-                                   "sweep, profile and baseline share their jobs among ranks",
-                                   command));
+    if (ncp::Cluster::active() && command != "run" && command != "sweep" && command != "profile" &&
+        command != "baseline")
+      throw ncp::Error(
+          fmt::format("mpirun: `{}` runs in one process; under mpirun only run, "
+                      "sweep, profile and baseline share their jobs among ranks",
+                      command));
     const int rc = action();
     ncp::Cluster::Finalize();
     return rc;

@@ -51,8 +51,9 @@ void Cluster::Init(int* argc, char*** argv) {
 #else
   const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
   if (size != nullptr && std::atoi(size) > 1)
-    throw Error("mpirun: this ncpbench was built without MPI (install libopenmpi-dev and rebuild); "
-                "every rank would run every job");
+    throw Error(
+        "mpirun: this ncpbench was built without MPI (install libopenmpi-dev and rebuild); "
+        "every rank would run every job");
 #endif
 }
 
@@ -129,8 +130,8 @@ std::string WorkerLabel(int shard_index, int shard_count) {
   std::string label;
   if (shard_count > 1) label = fmt::format("shard {}/{}", shard_index, shard_count);
   if (Cluster::active())
-    label += fmt::format("{}rank {} of {}", label.empty() ? "" : " ", Cluster::rank(),
-                         Cluster::size());
+    label +=
+        fmt::format("{}rank {} of {}", label.empty() ? "" : " ", Cluster::rank(), Cluster::size());
   return label;
 }
 

@@ -35,8 +35,8 @@ class Cluster {
   static std::string HostName();
 };
 
-// "rank 2 of 4" (MPI ranks count from 0), "shard 1/3", "shard 1/3 rank 2 of 4", or "" for a plain single process: which worker
-// of a distributed campaign produced a row.
+// "rank 2 of 4" (MPI ranks count from 0), "shard 1/3", "shard 1/3 rank 2 of 4", or "" for a plain
+// single process: which worker of a distributed campaign produced a row.
 std::string WorkerLabel(int shard_index, int shard_count);
 
 }  // namespace ncp

@@ -34,7 +34,8 @@ Shard ParseShard(const std::string& text) {
   Shard s;
   const auto parse = [&](std::string_view part, int& out) {
     const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
-    if (ec != std::errc() || end != part.data() + part.size()) throw bad("K and N must be integers");
+    if (ec != std::errc() || end != part.data() + part.size())
+      throw bad("K and N must be integers");
   };
   parse(std::string_view(text).substr(0, slash), s.index);
   parse(std::string_view(text).substr(slash + 1), s.count);

@@ -16,8 +16,8 @@ double Fb(double a, double b) { return a + b - std::sqrt(a * a + b * b); }
 // Jordan-algebra Fischer–Burmeister function of the second-order cone,
 // φ(x, y) = x + y − (x∘x + y∘y)^{1/2}; returns ‖φ‖.
 double SocFbNorm(const double* x, const double* y) {
-  const double w0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + y[0] * y[0] + y[1] * y[1] +
-                    y[2] * y[2];
+  const double w0 =
+      x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
   const double w1 = 2.0 * (x[0] * x[1] + y[0] * y[1]);
   const double w2 = 2.0 * (x[0] * x[2] + y[0] * y[2]);
   const double wn = std::sqrt(w1 * w1 + w2 * w2);
@@ -158,7 +158,8 @@ Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
       cone = std::max(cone, tn - c.mu * l[0]);
       // Maximal dissipation: λ_t minimizes λ_t·u_t over the disk of radius μλ_n, i.e.
       // μ λ_n ‖u_t‖ + λ_t·u_t = 0; continuous also where u_t → 0.
-      diss = std::max(diss, std::abs(c.mu * std::max(l[0], 0.0) * utn + l[1] * uc[1] + l[2] * uc[2]));
+      diss =
+          std::max(diss, std::abs(c.mu * std::max(l[0], 0.0) * utn + l[1] * uc[1] + l[2] * uc[2]));
     }
     if (c.type == ConstraintType::kJointFriction) {
       cone = std::max(cone, std::abs(l[1]) - c.mu * std::abs(l[0]));
@@ -185,8 +186,8 @@ Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
     const Vec us = p_.J * v + p_.e;
     double prim = 0.0;
     for (const Constraint& c : p_.constraints)
-      prim = std::max(prim, ResidualNorm(c, lambda.data() + c.row, us.data() + c.row,
-                                         e.data() + c.row));
+      prim = std::max(prim,
+                      ResidualNorm(c, lambda.data() + c.row, us.data() + c.row, e.data() + c.row));
     m[Metric::kPrimal] = prim;
   }
   return m;

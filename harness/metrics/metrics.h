@@ -8,28 +8,37 @@
 namespace ncp {
 
 enum class Metric : int {
-  kRes004 = 0,         // 004 §VII contact residual, Σ_i ‖J_i v̂ − z_i‖ / #constraints
-  kNatmapAbs,          // natural-map error ‖F_nat‖ (2-norm over contacts)
-  kNatmapRel,          // ‖F_nat‖ / ‖q‖ (Acary et al. 2018)
-  kNatmapSiconos,      // ‖F_nat‖ / max(‖q‖, ‖r‖, ‖u‖) (Siconos ≥ 2019)
-  kFb,                 // Fischer–Burmeister error ‖φ_FB‖ (2-norm)
-  kFbAA,               // mean over constraints of −log10 FB error (000 "AA")
-  kDyn,                // ‖A v − b − Jᵀλ‖ / max(1, ‖b‖)
-  kPrimal,             // max_i ‖J_i v − z_i‖ with z from the strict operator (004:42 θ_p)
-  kDual,               // ‖A v − b − Jᵀλ‖_∞ (004:42 θ_d)
-  kPenetration,        // max over normal/unilateral rows of max(0, −(J v + e))
-  kConeViolation,      // max over contacts of max(0, ‖λ_t‖ − μ λ_n, −λ_n)
-  kComplementarity,    // max over contacts/unilateral rows of |λ_n (J_n v + e_n)|
-  kDissipation,        // max over contacts of |μ λ_n ‖u_t‖ + λ_t·u_t| (maximal dissipation)
+  kRes004 = 0,       // 004 §VII contact residual, Σ_i ‖J_i v̂ − z_i‖ / #constraints
+  kNatmapAbs,        // natural-map error ‖F_nat‖ (2-norm over contacts)
+  kNatmapRel,        // ‖F_nat‖ / ‖q‖ (Acary et al. 2018)
+  kNatmapSiconos,    // ‖F_nat‖ / max(‖q‖, ‖r‖, ‖u‖) (Siconos ≥ 2019)
+  kFb,               // Fischer–Burmeister error ‖φ_FB‖ (2-norm)
+  kFbAA,             // mean over constraints of −log10 FB error (000 "AA")
+  kDyn,              // ‖A v − b − Jᵀλ‖ / max(1, ‖b‖)
+  kPrimal,           // max_i ‖J_i v − z_i‖ with z from the strict operator (004:42 θ_p)
+  kDual,             // ‖A v − b − Jᵀλ‖_∞ (004:42 θ_d)
+  kPenetration,      // max over normal/unilateral rows of max(0, −(J v + e))
+  kConeViolation,    // max over contacts of max(0, ‖λ_t‖ − μ λ_n, −λ_n)
+  kComplementarity,  // max over contacts/unilateral rows of |λ_n (J_n v + e_n)|
+  kDissipation,      // max over contacts of |μ λ_n ‖u_t‖ + λ_t·u_t| (maximal dissipation)
   kCount
 };
 
 constexpr std::size_t kNumMetrics = static_cast<std::size_t>(Metric::kCount);
 
-constexpr std::array<const char*, kNumMetrics> kMetricNames = {
-    "res004", "natmap",      "natmap_rel",      "natmap_siconos", "fb",
-    "fb_aa",  "dyn",         "primal",          "dual",           "penetration",
-    "cone_violation", "complementarity", "dissipation"};
+constexpr std::array<const char*, kNumMetrics> kMetricNames = {"res004",
+                                                               "natmap",
+                                                               "natmap_rel",
+                                                               "natmap_siconos",
+                                                               "fb",
+                                                               "fb_aa",
+                                                               "dyn",
+                                                               "primal",
+                                                               "dual",
+                                                               "penetration",
+                                                               "cone_violation",
+                                                               "complementarity",
+                                                               "dissipation"};
 
 // What each metric measures, with its unit and source, for `ncpbench list metrics` and reports.
 constexpr std::array<const char*, kNumMetrics> kMetricMeanings = {
@@ -40,7 +49,8 @@ constexpr std::array<const char*, kNumMetrics> kMetricMeanings = {
     "natural-map error divided by ‖q‖, dimensionless (the fclib campaign of Acary et al. 2018)",
     "natural-map error divided by max(‖q‖, ‖r‖, ‖u‖), dimensionless (Siconos Numerics since 2019)",
     "Fischer–Burmeister error ‖φ_FB‖, 2-norm over the rows",
-    "mean over the constraints of −log10 of each one's Fischer–Burmeister error (floored at 1e-16), digits (paper 000's \"AA\"; "
+    "mean over the constraints of −log10 of each one's Fischer–Burmeister error (floored at "
+    "1e-16), digits (paper 000's \"AA\"; "
     "higher is better)",
     "dynamics residual ‖A v − b − Jᵀλ‖ / max(1, ‖b‖), dimensionless (global form only)",
     "primal residual max_i ‖J_i v − z_i‖ with z from the strict operator (paper 004 eq. 42, θ_p)",

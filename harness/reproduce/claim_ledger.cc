@@ -8,18 +8,21 @@ namespace {
 // Why a run with these options cannot carry the protocol's verdicts; "" when it can.
 std::string Unsupported(const Protocol& p, const ReproduceOptions& ran) {
   if (ran.max_iters > 0)
-    return fmt::format("--max-iters {}: every run capped at {} iterations, not the protocol's "
-                       "budgets", ran.max_iters, ran.max_iters);
+    return fmt::format(
+        "--max-iters {}: every run capped at {} iterations, not the protocol's "
+        "budgets",
+        ran.max_iters, ran.max_iters);
   if (ran.cases > 0 && ran.cases < p.min_cases)
-    return fmt::format("--cases {}: below the {} cases its verdicts need", ran.cases,
-                       p.min_cases);
+    return fmt::format("--cases {}: below the {} cases its verdicts need", ran.cases, p.min_cases);
   return "";
 }
 
 }  // namespace
 
 ClaimLedger::ClaimLedger(const Protocol& p, const ReproduceOptions& ran)
-    : protocol_(p.id), unsupported_(Unsupported(p, ran)), cases_(ran.cases),
+    : protocol_(p.id),
+      unsupported_(Unsupported(p, ran)),
+      cases_(ran.cases),
       max_iters_(ran.max_iters) {}
 
 ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& ours, Verdict v,
@@ -40,8 +43,8 @@ ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& o
   return c;
 }
 
-std::string ClaimLedger::Row(const std::string& statement, const std::string& ours,
-                             const Judged& j, const ClaimDetail& d) {
+std::string ClaimLedger::Row(const std::string& statement, const std::string& ours, const Judged& j,
+                             const ClaimDetail& d) {
   if (!unsupported_.empty() && j.verdict != Verdict::kNotAssessed)
     return NotAssessed(statement, ours, unsupported_);
   const ClaimRecord& c = Add(statement, ours, j.verdict, j.held, "", d);

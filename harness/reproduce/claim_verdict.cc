@@ -10,10 +10,14 @@ namespace ncp {
 
 const char* ToString(Verdict v) {
   switch (v) {
-    case Verdict::kReproduced: return "reproduced";
-    case Verdict::kNotReproduced: return "not reproduced";
-    case Verdict::kContradicted: return "contradicted";
-    case Verdict::kNotAssessed: return "not assessed";
+    case Verdict::kReproduced:
+      return "reproduced";
+    case Verdict::kNotReproduced:
+      return "not reproduced";
+    case Verdict::kContradicted:
+      return "contradicted";
+    case Verdict::kNotAssessed:
+      return "not assessed";
   }
   return "not reproduced";
 }
@@ -84,8 +88,8 @@ Verdict NearVerdict(const std::vector<double>& ours, double claimed, double tol)
 }
 
 std::string ClaimHeader() {
-  return "\n## The paper's claims against ours\n\n| claim (paper) | ours | verdict |\n|---|---|---|\n";
+  return "\n## The paper's claims against ours\n\n| claim (paper) | ours | verdict "
+         "|\n|---|---|---|\n";
 }
-
 
 }  // namespace ncp

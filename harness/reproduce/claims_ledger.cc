@@ -33,8 +33,9 @@ struct TempDir {
   std::string path;
   TempDir() {
     std::string t = (fs::temp_directory_path() / "ncpbench-claims-XXXXXX").string();
-    if (!mkdtemp(t.data())) throw Error("claims: cannot create a temporary folder under " +
-                                        fs::temp_directory_path().string());
+    if (!mkdtemp(t.data()))
+      throw Error("claims: cannot create a temporary folder under " +
+                  fs::temp_directory_path().string());
     path = t;
   }
   ~TempDir() {
@@ -63,7 +64,8 @@ std::string Quote(const std::string& s) {
 // Markdown cell: a '|' would end the cell.
 std::string Cell(const std::string& s) {
   std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  for (char c : s)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
   return out;
 }
 
@@ -84,9 +86,12 @@ std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
     const char c = text[i];
     std::string& cell = rows.back().back();
     if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') cell += '"', ++i;
-      else if (c == '"') quoted = false;
-      else cell += c;
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+        cell += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        cell += c;
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
@@ -115,7 +120,8 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
     if (fs::is_directory(in, ec)) {
       std::vector<std::string> found;
       for (const auto& e : fs::directory_iterator(in, ec))
-        if (e.path().extension() == ".h5" && e.is_regular_file(ec)) found.push_back(e.path().string());
+        if (e.path().extension() == ".h5" && e.is_regular_file(ec))
+          found.push_back(e.path().string());
       if (ec) throw Error(fmt::format("claims: folder '{}': {}", in, ec.message()));
       std::sort(found.begin(), found.end());
       for (const std::string& f : found) {
@@ -126,8 +132,10 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
           ++l.skipped;  // in a folder: a file that is no results file is not this ledger's
           continue;
         }
-        if (Attr(a, "reproduce").empty()) ++l.skipped;
-        else paths.push_back(f);
+        if (Attr(a, "reproduce").empty())
+          ++l.skipped;
+        else
+          paths.push_back(f);
       }
     } else if (fs::exists(in, ec)) {
       paths.push_back(in);
@@ -142,8 +150,10 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
     lf.path = path;
     lf.protocol = Attr(f.attrs, "reproduce");
     if (lf.protocol.empty())
-      throw Error(fmt::format("claims: results file '{}': attribute reproduce is missing: not "
-                              "written by `ncpbench reproduce`", path));
+      throw Error(
+          fmt::format("claims: results file '{}': attribute reproduce is missing: not "
+                      "written by `ncpbench reproduce`",
+                      path));
     const std::string threads = Attr(f.attrs, "host_threads");
     lf.machine = Attr(f.attrs, "cpu") + (threads.empty() ? "" : ", " + threads + " threads");
     lf.revision = Attr(f.attrs, "git_revision");
@@ -180,12 +190,12 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
 
 std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
   std::string md = "# The papers' claims against ours\n\n";
-  md += fmt::format("Made by `{}`: {} claims from {} reproduction files{}. A verdict is given only "
-                    "where the run can carry it: a run capped by `--max-iters` or with fewer cases "
-                    "than its protocol needs says **not assessed**, with the reason.\n",
-                    command, l.claims.size(), l.files.size(),
-                    l.skipped ? fmt::format(" ({} other .h5 files in the folders skipped)", l.skipped)
-                              : "");
+  md += fmt::format(
+      "Made by `{}`: {} claims from {} reproduction files{}. A verdict is given only "
+      "where the run can carry it: a run capped by `--max-iters` or with fewer cases "
+      "than its protocol needs says **not assessed**, with the reason.\n",
+      command, l.claims.size(), l.files.size(),
+      l.skipped ? fmt::format(" ({} other .h5 files in the folders skipped)", l.skipped) : "");
   // The protocols of this build with no file in the ledger: their claims are missing, not judged.
   std::vector<std::string> absent;
   for (const Protocol& p : Protocols()) {
@@ -204,8 +214,9 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
   for (const ClaimRecord& c : l.claims)
     for (std::size_t v = 0; v < kVerdicts.size(); ++v)
       if (c.verdict == kVerdicts[v]) ++counts[c.paper][v], ++total[v];
-  md += "\n| paper | reproduced | not reproduced | contradicted | not assessed | claims |\n"
-        "|---|---:|---:|---:|---:|---:|\n";
+  md +=
+      "\n| paper | reproduced | not reproduced | contradicted | not assessed | claims |\n"
+      "|---|---:|---:|---:|---:|---:|\n";
   auto count_row = [](const std::string& name, const std::array<int, kVerdicts.size()>& n) {
     int sum = 0;
     for (int x : n) sum += x;
@@ -213,8 +224,9 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
   };
   for (const auto& [paper, n] : counts) md += count_row(paper, n);
   md += count_row("**all**", total);
-  md += "\n## Protocols\n\n| protocol | claims | assessed | budget | time | machine | revision | "
-        "date | file |\n|---|---:|---:|---|---:|---|---|---|---|\n";
+  md +=
+      "\n## Protocols\n\n| protocol | claims | assessed | budget | time | machine | revision | "
+      "date | file |\n|---|---:|---:|---|---:|---|---|---|---|\n";
   for (const LedgerFile& f : l.files) {
     int n = 0;
     std::string budget = "—";
@@ -222,10 +234,12 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
       if (l.files[l.claim_file[i]].path == f.path) ++n, budget = Budget(l.claims[i]);
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | `{}`{} |\n", f.protocol, n,
                       f.assessed, budget, Minutes(f.wall_s), Cell(f.machine), f.revision, f.date,
-                      f.path, f.superseded_by.empty() ? "" : " (superseded by `" + f.superseded_by + "`)");
+                      f.path,
+                      f.superseded_by.empty() ? "" : " (superseded by `" + f.superseded_by + "`)");
   }
-  md += "\n## Claims\n\n| protocol | claim | ours | paper | verdict | what held, why, cause |\n"
-        "|---|---|---|---|---|---|\n";
+  md +=
+      "\n## Claims\n\n| protocol | claim | ours | paper | verdict | what held, why, cause |\n"
+      "|---|---|---|---|---|---|\n";
   for (const ClaimRecord& c : l.claims) {
     std::string why = c.held;
     if (!c.reason.empty()) why += (why.empty() ? "" : "; ") + c.reason;
@@ -241,10 +255,22 @@ std::string LedgerCsv(const Ledger& l) {
   for (std::size_t i = 0; i < l.claims.size(); ++i) {
     const ClaimRecord& c = l.claims[i];
     const LedgerFile& f = l.files[l.claim_file[i]];
-    const std::vector<std::string> cells = {
-        c.protocol, c.paper, c.statement, c.ours, c.paper_figure, c.verdict, c.held, c.reason,
-        c.cause, std::to_string(c.cases), std::to_string(c.max_iters), f.machine, f.revision,
-        f.date, f.wall_s < 0 ? "" : fmt::format("{:.1f}", f.wall_s), f.path};
+    const std::vector<std::string> cells = {c.protocol,
+                                            c.paper,
+                                            c.statement,
+                                            c.ours,
+                                            c.paper_figure,
+                                            c.verdict,
+                                            c.held,
+                                            c.reason,
+                                            c.cause,
+                                            std::to_string(c.cases),
+                                            std::to_string(c.max_iters),
+                                            f.machine,
+                                            f.revision,
+                                            f.date,
+                                            f.wall_s < 0 ? "" : fmt::format("{:.1f}", f.wall_s),
+                                            f.path};
     for (std::size_t k = 0; k < cells.size(); ++k) csv += (k ? "," : "") + Quote(cells[k]);
     csv += "\n";
   }
@@ -267,8 +293,8 @@ std::string LedgerDuration(const std::string& csv_path, const std::string& proto
     const auto it = std::find(head.begin(), head.end(), name);
     return it == head.end() ? -1 : static_cast<int>(it - head.begin());
   };
-  const int p = col("protocol"), w = col("protocol_wall_s"), c = col("cases"),
-            m = col("max_iters"), mach = col("machine"), d = col("date");
+  const int p = col("protocol"), w = col("protocol_wall_s"), c = col("cases"), m = col("max_iters"),
+            mach = col("machine"), d = col("date");
   if (p < 0 || w < 0 || c < 0 || m < 0 || mach < 0 || d < 0) return "";
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const auto& r = rows[i];

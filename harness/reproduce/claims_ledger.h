@@ -13,16 +13,16 @@ namespace ncp {
 
 struct LedgerFile {
   std::string path, protocol, machine, revision, date;
-  double wall_s = -1.0;   // how long the protocol ran (reproduce_wall_s); -1: unknown
-  int assessed = 0;       // its claims with a verdict other than not assessed
+  double wall_s = -1.0;       // how long the protocol ran (reproduce_wall_s); -1: unknown
+  int assessed = 0;           // its claims with a verdict other than not assessed
   std::string superseded_by;  // another file of the same protocol that the ledger keeps
 };
 
 struct Ledger {
-  std::vector<LedgerFile> files;          // every reproduction file read
-  std::vector<ClaimRecord> claims;        // the kept files' claims
-  std::vector<std::size_t> claim_file;    // claims[i] came from files[claim_file[i]]
-  int skipped = 0;                        // .h5 files in the folders that are no reproductions
+  std::vector<LedgerFile> files;        // every reproduction file read
+  std::vector<ClaimRecord> claims;      // the kept files' claims
+  std::vector<std::size_t> claim_file;  // claims[i] came from files[claim_file[i]]
+  int skipped = 0;                      // .h5 files in the folders that are no reproductions
 };
 
 // Reads the named results files and every reproduction .h5 directly in the named folders. Of

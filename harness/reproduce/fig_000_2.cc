@@ -54,7 +54,7 @@ std::string SizePart(const Family& f, const std::string& value) {
 
 // Per solver, per size (part): means over the problems of the best time over repeats.
 std::map<std::string, std::map<std::string, Size>> Collect(const ProtocolRecords& rec,
-                                                            const Family& f) {
+                                                           const Family& f) {
   std::map<std::string, std::map<std::string, Size>> out;
   for (const std::string& v : f.values) {
     const std::string part = SizePart(f, v);
@@ -281,9 +281,12 @@ std::string Report(const ReportInput& in) {
 Protocol MakeFig000_2() {
   return {.id = "000-fig2",
           .title = "SubADMM scalability with subsystems: time of 60 iterations vs size, R²",
-          .setting = "stir with 27–343 spheres, cable (variant 0) with 80–640 links; subadmm, "
-                     "subadmm-nobody; 60 iterations; --cases: frames per size (default 3)",
-          .measure = Measure, .report = Report, .min_cases = 3};
+          .setting =
+              "stir with 27–343 spheres, cable (variant 0) with 80–640 links; subadmm, "
+              "subadmm-nobody; 60 iterations; --cases: frames per size (default 3)",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 3};
 }
 
 }  // namespace ncp

@@ -175,9 +175,9 @@ std::string Report(const ReportInput& in) {
   md += fmt::format("\n\nData: `{}`.\n", csv);
   // "near-linear" (R² of the paper's fit 0.9997): the log-log slope decides.
   md += ClaimHeader();
-  const std::string linear_claim = fmt::format(
-      "002 Fig. 11: COND's computation time increases almost linearly with DOF (R² {})",
-      paper.Get("r_squared", "cond"));
+  const std::string linear_claim =
+      fmt::format("002 Fig. 11: COND's computation time increases almost linearly with DOF (R² {})",
+                  paper.Get("r_squared", "cond"));
   if (!c.valid)
     md += in.claims.NotAssessed(linear_claim, "no fit", "fewer than two sizes ran");
   else
@@ -185,18 +185,23 @@ std::string Report(const ReportInput& in) {
                         LinearGrowthVerdict(c.slope, c.r2));
   md += in.claims.Row(
       "002 Fig. 11: PGS/APGD grow super-linearly with DOF (log-log slope above 1.2)", super_ours,
-      super ? Verdict::kReproduced
-            : linear_or_less ? Verdict::kContradicted : Verdict::kNotReproduced);
+      super            ? Verdict::kReproduced
+      : linear_or_less ? Verdict::kContradicted
+                       : Verdict::kNotReproduced);
   return md;
 }
 
 }  // namespace
 
 Protocol MakeFig002_11() {
-  return {.id = "002-fig11", .title = "COND solver time vs DOF on the soft mat, log-log fit",
-          .setting = "soft_mat sizes 0.4–2.3, 2 layers (30× in DOF), 10 frames each (--cases N); "
-                     "cond (pgs, apgd up to size 1) to res004 1e-6",
-          .measure = Measure, .report = Report, .min_cases = 10};
+  return {.id = "002-fig11",
+          .title = "COND solver time vs DOF on the soft mat, log-log fit",
+          .setting =
+              "soft_mat sizes 0.4–2.3, 2 layers (30× in DOF), 10 frames each (--cases N); "
+              "cond (pgs, apgd up to size 1) to res004 1e-6",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 10};
 }
 
 }  // namespace ncp

@@ -28,8 +28,8 @@ namespace ncp {
 namespace {
 
 constexpr int kContactsPerJoint = physics::kRevoluteContacts;  // the chain's joint layout
-constexpr double kStopRate = 1e-2;    // rad/s: below it a joint counts as stopped
-constexpr double kStepTol = 1e-6;     // res004 of every step's solve
+constexpr double kStopRate = 1e-2;                // rad/s: below it a joint counts as stopped
+constexpr double kStepTol = 1e-6;                 // res004 of every step's solve
 constexpr int kBispIters = 200, kSpIters = 2000;  // per-step caps
 
 struct ChainRun {
@@ -181,7 +181,8 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   // Where the gap opens: the same frames to looser and tighter tolerances (003 stops SP on a
   // change of the contact force ‖Δf_α‖ ≤ ε whose value it does not give).
   for (double tol : kTols) {
-    RunOnFrames(frames, "bisp", {}, tol, kBispIters, 0.0, opt, fmt::format("chain-bisp-tol{:g}", tol));
+    RunOnFrames(frames, "bisp", {}, tol, kBispIters, 0.0, opt,
+                fmt::format("chain-bisp-tol{:g}", tol));
     RunOnFrames(frames, "sp", {{"contact_qp", "direct"}}, tol, kSpIters, 0.0, opt,
                 fmt::format("chain-sp-direct-tol{:g}", tol));
   }
@@ -196,9 +197,10 @@ std::string StepperTable(const ChainRun& bisp, const ChainRun& sp, double ratio,
   for (const auto& [name, r] : {std::pair{"bisp", &bisp}, std::pair{"sp", &sp}})
     md += fmt::format("| {} | {} | {} | {:.1f} | {:.3f} |{} |\n", name, r->steps, r->unconverged,
                       r->iterations, r->solve_s, Times(r->stop_time));
-  md += fmt::format("\nSolve-time ratio sp / bisp = **{:.1f}×** (paper: \"about an order of "
-                    "magnitude\", {:g}×).\n",
-                    ratio, paper.Get("sp_over_bisp_time", "paper"));
+  md += fmt::format(
+      "\nSolve-time ratio sp / bisp = **{:.1f}×** (paper: \"about an order of "
+      "magnitude\", {:g}×).\n",
+      ratio, paper.Get("sp_over_bisp_time", "paper"));
   return md;
 }
 
@@ -216,11 +218,11 @@ RadiusRows RadiusTable(const ProtocolRecords& rec, int links, double r0) {
   for (double f : kRadiusFactors) {
     const ChainRun r = ReadChain(rec, RadiusPart(f), links);
     last_stop.push_back(Last(r.stop_time));
-    radius_rows += fmt::format("| {:g} | {} |{} |\n", f * r0,
-                               std::isfinite(last_stop.back())
-                                   ? fmt::format("{:.3f}", last_stop.back())
-                                   : std::string("not stopped"),
-                               Times(r.stop_time));
+    radius_rows +=
+        fmt::format("| {:g} | {} |{} |\n", f * r0,
+                    std::isfinite(last_stop.back()) ? fmt::format("{:.3f}", last_stop.back())
+                                                    : std::string("not stopped"),
+                    Times(r.stop_time));
   }
   out.md =
       "\nJoint radius against stopping time (bisp):\n\n| radius [m] | chain stopped at [s] | per "
@@ -245,8 +247,9 @@ std::string FrameTables(const ProtocolRecords& rec) {
                       f->frames, f->iterations, f->total_ms, f->setup_ms,
                       f->total_ms / std::max(fb.total_ms, 1e-300));
 
-  md += "\nThe same frames against the tolerance (mean time per frame [ms], frames reached):\n\n"
-        "| res004 ≤ | bisp | sp (contact_qp = direct) | sp / bisp |\n|---:|---:|---:|---:|\n";
+  md +=
+      "\nThe same frames against the tolerance (mean time per frame [ms], frames reached):\n\n"
+      "| res004 ≤ | bisp | sp (contact_qp = direct) | sp / bisp |\n|---:|---:|---:|---:|\n";
   for (double tol : kTols) {
     const FrameSummary b =
         SummarizeFrames(rec.Part(fmt::format("chain-bisp-tol{:g}", tol), "bisp"));
@@ -260,17 +263,19 @@ std::string FrameTables(const ProtocolRecords& rec) {
 }
 
 // The three claim rows: root-first stopping, SP's cost, radius against stopping time.
-std::string ChainClaims(const ReportInput& in, const ChainRun& bisp, const ChainRun& sp,
-                        double dt, double ratio, const std::vector<double>& last_stop) {
+std::string ChainClaims(const ReportInput& in, const ChainRun& bisp, const ChainRun& sp, double dt,
+                        double ratio, const std::vector<double>& last_stop) {
   std::string md;
-  md += in.claims.Row("003 Fig. 5a: the chain stops rotating from the root, not the tip (here: the "
-                      "root joint stops first, before the tip)",
-                      fmt::format("bisp:{}; sp:{}", Times(bisp.stop_time), Times(sp.stop_time)),
-                      RootFirst(bisp.stop_time, dt));
-  md += in.claims.Row("003 §6: SP takes about an order of magnitude longer than BISP (here: "
-                      "within 3× of 10×)",
-                      fmt::format("{:.1f}×", ratio),
-                      RatioVerdict(ratio, in.paper.Get("sp_over_bisp_time", "paper"), 3.0));
+  md += in.claims.Row(
+      "003 Fig. 5a: the chain stops rotating from the root, not the tip (here: the "
+      "root joint stops first, before the tip)",
+      fmt::format("bisp:{}; sp:{}", Times(bisp.stop_time), Times(sp.stop_time)),
+      RootFirst(bisp.stop_time, dt));
+  md += in.claims.Row(
+      "003 §6: SP takes about an order of magnitude longer than BISP (here: "
+      "within 3× of 10×)",
+      fmt::format("{:.1f}×", ratio),
+      RatioVerdict(ratio, in.paper.Get("sp_over_bisp_time", "paper"), 3.0));
   md += in.claims.Row("003 Fig. 5b: with a larger joint radius the chain stops earlier",
                       fmt::format("stopped at{} s for radius ×1, ×2, ×4", Times(last_stop)),
                       OrderVerdict(last_stop));
@@ -309,9 +314,10 @@ std::string Report(const ReportInput& in) {
 
   md += FrameTables(rec);
   if (sp.unconverged > 0)
-    md += fmt::format("\nsp ended {} of its {} steps at its {}-iteration cap above res004 {:g}: "
-                      "its simulation time, and the ratio, are lower bounds.\n",
-                      sp.unconverged, sp.steps, kSpIters, kStepTol);
+    md += fmt::format(
+        "\nsp ended {} of its {} steps at its {}-iteration cap above res004 {:g}: "
+        "its simulation time, and the ratio, are lower bounds.\n",
+        sp.unconverged, sp.steps, kSpIters, kStepTol);
 
   md += "\n" + ClaimHeader();
   md += ChainClaims(in, bisp, sp, dt, ratio, radius.last_stop);
@@ -322,12 +328,17 @@ std::string Report(const ReportInput& in) {
 }  // namespace
 
 Protocol MakeFig003_5() {
-  return {.id = "003-fig5",
-          .title = "RedMax chain with joint friction: root-first stopping, BISP vs SP time, joint radius vs "
+  return {
+      .id = "003-fig5",
+      .title =
+          "RedMax chain with joint friction: root-first stopping, BISP vs SP time, joint radius vs "
           "stopping time",
-          .setting = "chain scene (--cases: links, default 8), bisp and sp each step to res004 1e-6; radius "
+      .setting =
+          "chain scene (--cases: links, default 8), bisp and sp each step to res004 1e-6; radius "
           "×1, ×2, ×4 with bisp",
-          .measure = Measure, .report = Report, .min_cases = 8};
+      .measure = Measure,
+      .report = Report,
+      .min_cases = 8};
 }
 
 }  // namespace ncp

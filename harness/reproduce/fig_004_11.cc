@@ -135,12 +135,21 @@ const Config kConfigs[] = {
     {"diagnosis-pgs", "pgs", "pgs", {}, 100},
     {"diagnosis-admm-full", "admm-full", "admm-full", {}, 100},
     {"diagnosis-subadmm", "subadmm (defaults)", "subadmm", {"subadmm.threads=1"}, 100},
-    {"diagnosis-subadmm-row_scaling0", "subadmm row_scaling=0 (one β per subsystem, 004:34)",
-     "subadmm", {"subadmm.threads=1", "subadmm.row_scaling=0"}, 100},
-    {"diagnosis-subadmm-adaptive0", "subadmm adaptive=0", "subadmm",
-     {"subadmm.threads=1", "subadmm.adaptive=0"}, 100},
-    {"diagnosis-subadmm-1000", "subadmm (defaults), 1000 iterations", "subadmm",
-     {"subadmm.threads=1"}, 1000}};
+    {"diagnosis-subadmm-row_scaling0",
+     "subadmm row_scaling=0 (one β per subsystem, 004:34)",
+     "subadmm",
+     {"subadmm.threads=1", "subadmm.row_scaling=0"},
+     100},
+    {"diagnosis-subadmm-adaptive0",
+     "subadmm adaptive=0",
+     "subadmm",
+     {"subadmm.threads=1", "subadmm.adaptive=0"},
+     100},
+    {"diagnosis-subadmm-1000",
+     "subadmm (defaults), 1000 iterations",
+     "subadmm",
+     {"subadmm.threads=1"},
+     1000}};
 
 // Records the frames' sizes (part "diagnosis": particles, frames, min_contacts, max_contacts)
 // and every configuration's run on each frame, with the summed per-constraint residual norms of
@@ -160,13 +169,15 @@ void MeasureDiagnosis(int particles, const ReproduceOptions& opt, ProtocolRecord
   rec.Observe("diagnosis", "particles", particles);
   rec.Observe("diagnosis", "frames", static_cast<double>(sim.recorded.size()));
   rec.Observe("diagnosis", "min_contacts",
-              sim.recorded.empty() ? 0
-                                   : std::min_element(sim.recorded.begin(), sim.recorded.end(),
-                                                      by_contacts)->num_contacts());
+              sim.recorded.empty()
+                  ? 0
+                  : std::min_element(sim.recorded.begin(), sim.recorded.end(), by_contacts)
+                        ->num_contacts());
   rec.Observe("diagnosis", "max_contacts",
-              sim.recorded.empty() ? 0
-                                   : std::max_element(sim.recorded.begin(), sim.recorded.end(),
-                                                      by_contacts)->num_contacts());
+              sim.recorded.empty()
+                  ? 0
+                  : std::max_element(sim.recorded.begin(), sim.recorded.end(), by_contacts)
+                        ->num_contacts());
   std::vector<std::unique_ptr<Evaluator>> evs;
   for (const ContactProblem& p : sim.recorded) evs.push_back(std::make_unique<Evaluator>(p));
   for (const Config& c : kConfigs) {
@@ -323,10 +334,9 @@ std::string RunTable(const ProtocolRecords& rec, int sizes) {
     for (const RunRecord* r : rec.Part("pouring", b.solver))
       md += !Failed(*r)
                 ? fmt::format("| {} | {:.0f} | {} | {:.3f} | {:.2e} | {:.2f} | {:.0f} / {:.0f} |\n",
-                              b.solver, RunParticles(r), r->num_dofs,
-                              RunObservation(*r, "time_ms"), RunRes004(r),
-                              RunObservation(*r, "penetration_mm"), RunObservation(*r, "in_cup"),
-                              RunObservation(*r, "in_bottle"))
+                              b.solver, RunParticles(r), r->num_dofs, RunObservation(*r, "time_ms"),
+                              RunRes004(r), RunObservation(*r, "penetration_mm"),
+                              RunObservation(*r, "in_cup"), RunObservation(*r, "in_bottle"))
                 : fmt::format("| {} | {:.0f} | {} | failed: {} | | | |\n", b.solver,
                               RunParticles(r), r->num_dofs, r->message);
   return md;
@@ -406,22 +416,22 @@ std::string Claims(ClaimLedger& claims, const PublishedTable& paper, const Proto
                    fmt::format("largest mean res004 over the sizes {:.2e}", canal_worst),
                    AtMostVerdict(canal_worst, paper.Get("residual_below", "canal")));
   const double ratio = mean_res.at("subadmm") / mean_res.at("pgs");
-  md += claims.Row(fmt::format("004 §VII-C: SubADMM \"approximately {:g} times the residual of "
-                               "PGS\" (within 3×; above 1 is the reverse)",
-                               paper.Get("residual_over_pgs", "subadmm")),
-                   fmt::format("{:.3g}× ({:.2e} / {:.2e})", ratio, mean_res.at("subadmm"),
-                               mean_res.at("pgs")),
-                   RatioVerdict(ratio, paper.Get("residual_over_pgs", "subadmm"), 3.0));
+  md += claims.Row(
+      fmt::format("004 §VII-C: SubADMM \"approximately {:g} times the residual of "
+                  "PGS\" (within 3×; above 1 is the reverse)",
+                  paper.Get("residual_over_pgs", "subadmm")),
+      fmt::format("{:.3g}× ({:.2e} / {:.2e})", ratio, mean_res.at("subadmm"), mean_res.at("pgs")),
+      RatioVerdict(ratio, paper.Get("residual_over_pgs", "subadmm"), 3.0));
   const bool fits =
       growth.at("canal").valid && growth.at("pgs").valid && growth.at("subadmm").valid;
   const char* growth_claim = "004 §VII-C: time grows with DOF as SubADMM < PGS < CANAL";
   if (fits)
-    md += claims.Row(growth_claim,
-                     fmt::format("k: canal {:.2f} > pgs {:.2f} > subadmm {:.2f}",
-                                 growth.at("canal").slope, growth.at("pgs").slope,
-                                 growth.at("subadmm").slope),
-                     OrderVerdict({growth.at("canal").slope, growth.at("pgs").slope,
-                                   growth.at("subadmm").slope}));
+    md += claims.Row(
+        growth_claim,
+        fmt::format("k: canal {:.2f} > pgs {:.2f} > subadmm {:.2f}", growth.at("canal").slope,
+                    growth.at("pgs").slope, growth.at("subadmm").slope),
+        OrderVerdict(
+            {growth.at("canal").slope, growth.at("pgs").slope, growth.at("subadmm").slope}));
   else
     md += claims.NotAssessed(growth_claim, "no fit", "needs two sizes or more (--cases ≥ 2)");
   // "not significantly affected by the number of particles": every size within half a decade
@@ -435,8 +445,9 @@ std::string Claims(ClaimLedger& claims, const PublishedTable& paper, const Proto
     spread += fmt::format("{}{} {:.2g}×", spread.empty() ? "" : ", ", b.solver, hi / lo);
     flat &= hi / lo <= std::sqrt(10.0);
   }
-  const char* flat_claim = "004 §VII-C: the residual is not significantly affected by the "
-                           "particle count (largest / smallest over the sizes ≤ √10)";
+  const char* flat_claim =
+      "004 §VII-C: the residual is not significantly affected by the "
+      "particle count (largest / smallest over the sizes ≤ √10)";
   if (sizes >= 2)
     md += claims.Row(flat_claim, spread, flat ? Verdict::kReproduced : Verdict::kNotReproduced);
   else
@@ -477,11 +488,13 @@ std::string Report(const ReportInput& in) {
 Protocol MakeFig004_11() {
   return {.id = "004-fig11",
           .title = "pouring: 5 CANAL vs 100 SubADMM/PGS iterations: time and residual vs DOF",
-          .setting = "pouring with 9, 18, 27, 36, 45 particles (--cases k: the first k counts), "
-                     "360 steps; canal 5, subadmm 100, pgs 100 iterations per step; single thread "
-                     "(about 6 min of CPU for the five sizes)",
+          .setting =
+              "pouring with 9, 18, 27, 36, 45 particles (--cases k: the first k counts), "
+              "360 steps; canal 5, subadmm 100, pgs 100 iterations per step; single thread "
+              "(about 6 min of CPU for the five sizes)",
           .measure = Measure,
-          .report = Report, .min_cases = 5};
+          .report = Report,
+          .min_cases = 5};
 }
 
 }  // namespace ncp

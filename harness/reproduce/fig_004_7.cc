@@ -61,13 +61,11 @@ std::string PgsNote(const TraceStudy& s, const ProtocolRecords& rec) {
       reached, s.cases, sweeps, std::pow(1e-4, 1.0 / sweeps),
       reached >= 0.9 * s.cases ? "no floor near 1e-4 here" : "a floor, as in the paper",
       rec.Value("cases", "rows_0"), rec.Value("cases", "rows_0"), rec.Value("cases", "contacts_0"),
-      rec.Value("cases", "dofs_0"), 1e3 * median_of(s.setup),
-      1e6 * median_of(s.per_iter), median_to("pgs", 0), median_to("pgs", 2),
-      ratio(median_to("pgs", 2), median_to("canal", 2)),
+      rec.Value("cases", "dofs_0"), 1e3 * median_of(s.setup), 1e6 * median_of(s.per_iter),
+      median_to("pgs", 0), median_to("pgs", 2), ratio(median_to("pgs", 2), median_to("canal", 2)),
       ratio(median_to("pgs", 2), median_to("subadmm", 2)), median_to("canal", 2),
       median_to("subadmm", 2), window);
 }
-
 
 // 004 §VII-B1's statements on bolt-nut, each tested on our traces.
 std::string Claims(const TraceStudy& s, ClaimLedger& claims) {
@@ -79,9 +77,10 @@ std::string Claims(const TraceStudy& s, ClaimLedger& claims) {
   for (const char* solver : {"canal", "subadmm"}) {
     const std::vector<double> best = get(s.best_res, solver);
     const auto hit = std::count_if(best.begin(), best.end(), [](double r) { return r <= 1e-8; });
-    md += claims.Row(fmt::format("004: {} achieves residuals of 1e-8 or less", solver),
-                   fmt::format("{}/{} cases, median best {:.2e}", hit, best.size(), MedianBest(best)),
-                   ReachesVerdict(best, 1e-8));
+    md += claims.Row(
+        fmt::format("004: {} achieves residuals of 1e-8 or less", solver),
+        fmt::format("{}/{} cases, median best {:.2e}", hit, best.size(), MedianBest(best)),
+        ReachesVerdict(best, 1e-8));
   }
   // "PGS struggles to converge quickly past 1e-4": where pgs stands when canal and subadmm are
   // done (twice the later of their median times to 1e-8); a decade or more below 1e-4 by then
@@ -94,32 +93,35 @@ std::string Claims(const TraceStudy& s, ClaimLedger& claims) {
     const double window = 2.0 * std::max(median_to("canal"), median_to("subadmm"));
     const std::vector<double> by = BestByTime(s, "pgs", window);
     md += claims.Row("004: PGS struggles to converge quickly past 1e-4",
-                   s.has_traces
-                       ? fmt::format("median best res004 {:.2e} within {:.3g} ms (twice canal's "
-                                     "and subadmm's time to 1e-8)",
-                                     MedianBest(by), 1e3 * window)
-                       : "not measured: the results file holds no traces (--no-traces)",
-                   s.has_traces ? FloorVerdict(by, 1e-4) : Verdict::kNotReproduced);
+                     s.has_traces
+                         ? fmt::format("median best res004 {:.2e} within {:.3g} ms (twice canal's "
+                                       "and subadmm's time to 1e-8)",
+                                       MedianBest(by), 1e3 * window)
+                         : "not measured: the results file holds no traces (--no-traces)",
+                     s.has_traces ? FloorVerdict(by, 1e-4) : Verdict::kNotReproduced);
   }
   {
     const double it = Median(get(s.iters_to_1e8, "canal"));
-    md += claims.Row("004: CANAL converges completely in about 10 iterations (here: median "
-                   "iterations to 1e-8 ≤ 20)",
-                   fmt::format("median {:.0f} iterations to 1e-8", it), AtMostVerdict(it, 20));
+    md += claims.Row(
+        "004: CANAL converges completely in about 10 iterations (here: median "
+        "iterations to 1e-8 ≤ 20)",
+        fmt::format("median {:.0f} iterations to 1e-8", it), AtMostVerdict(it, 20));
   }
   {
     const double sub = Median(get(s.per_iter, "subadmm")), canal = Median(get(s.per_iter, "canal")),
                  pgs = Median(get(s.per_iter, "pgs"));
-    md += claims.Row("004: SubADMM's time per iteration is significantly less than CANAL's and "
-                   "PGS's; CANAL's more than PGS's",
-                   fmt::format("canal {:.3g} > pgs {:.3g} > subadmm {:.3g} µs", 1e6 * canal,
-                               1e6 * pgs, 1e6 * sub),
-                   OrderVerdict({canal, pgs, sub}));
+    md += claims.Row(
+        "004: SubADMM's time per iteration is significantly less than CANAL's and "
+        "PGS's; CANAL's more than PGS's",
+        fmt::format("canal {:.3g} > pgs {:.3g} > subadmm {:.3g} µs", 1e6 * canal, 1e6 * pgs,
+                    1e6 * sub),
+        OrderVerdict({canal, pgs, sub}));
   }
   return md;
 }
 
-const std::vector<std::string> kSolvers = {"canal", "subadmm", "pgs", "admm-full", "apgd", "nnewton"};
+const std::vector<std::string> kSolvers = {"canal",     "subadmm", "pgs",
+                                           "admm-full", "apgd",    "nnewton"};
 
 void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int cases = opt.cases > 0 ? opt.cases : 20;
@@ -127,9 +129,11 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int wrenches = (cases + placements - 1) / placements;
   rec.Observe("cases", "placements", placements);
   rec.Observe("cases", "wrenches", wrenches);
-  const std::vector<ContactProblem> problems = FindScenario("bolt_nut").generate(
-      {{"configurations", std::to_string(placements)}, {"wrenches", std::to_string(wrenches)}},
-      cases, 1);
+  const std::vector<ContactProblem> problems =
+      FindScenario("bolt_nut")
+          .generate({{"configurations", std::to_string(placements)},
+                     {"wrenches", std::to_string(wrenches)}},
+                    cases, 1);
   MeasureTraceStudy("004-fig7", problems, kSolvers, opt, 5000, 500);
 }
 
@@ -146,12 +150,14 @@ std::string Report(const ReportInput& in) {
       "that reached it, with how many did; time per iteration and best res004 are medians over "
       "cases.\n\n",
       s.cases, rec.Value("cases", "placements"), rec.Value("cases", "wrenches"),
-      rec.Value("cases", "contacts_0"), rec.Value("cases", fmt::format("contacts_{}", s.cases - 1)));
+      rec.Value("cases", "contacts_0"),
+      rec.Value("cases", fmt::format("contacts_{}", s.cases - 1)));
   md += TraceTable(s);
-  md += "\nPaper (qualitative): CANAL and SubADMM reach 1e-8 or less while PGS struggles past "
-        "1e-4; CANAL converges superlinearly in about 10 iterations; SubADMM reaches moderate "
-        "accuracy fastest and has the cheapest iterations; CANAL's time per iteration falls as "
-        "its warm-started Newton loops shorten.\n";
+  md +=
+      "\nPaper (qualitative): CANAL and SubADMM reach 1e-8 or less while PGS struggles past "
+      "1e-4; CANAL converges superlinearly in about 10 iterations; SubADMM reaches moderate "
+      "accuracy fastest and has the cheapest iterations; CANAL's time per iteration falls as "
+      "its warm-started Newton loops shorten.\n";
   md += PgsNote(s, rec);
   md += Claims(s, in.claims);
   md += TraceFigureNote(s);
@@ -161,10 +167,15 @@ std::string Report(const ReportInput& in) {
 }  // namespace
 
 Protocol MakeFig004_7() {
-  return {.id = "004-fig7", .title = "bolt-nut: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
-          .setting = "bolt_nut single-step cases (paper: 10 placements × 10 wrenches = 100; default here 20, "
+  return {
+      .id = "004-fig7",
+      .title = "bolt-nut: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
+      .setting =
+          "bolt_nut single-step cases (paper: 10 placements × 10 wrenches = 100; default here 20, "
           "--cases 100 for the paper's count); canal, subadmm, pgs, admm-full, apgd, nnewton",
-          .measure = Measure, .report = Report, .min_cases = 20};
+      .measure = Measure,
+      .report = Report,
+      .min_cases = 20};
 }
 
 }  // namespace ncp

@@ -61,9 +61,9 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int cases = opt.cases > 0 ? opt.cases : 20;
   const std::vector<ContactProblem> problems = FindScenario("dish_piling").generate({}, cases, 1);
   ObservePairs(problems, rec);
-  MeasureTraceStudy(
-      "004-fig9", problems,
-      {"canal", "subadmm", "subadmm-nobody", "pgs", "admm-full", "apgd", "nnewton"}, opt, 5000, 500);
+  MeasureTraceStudy("004-fig9", problems,
+                    {"canal", "subadmm", "subadmm-nobody", "pgs", "admm-full", "apgd", "nnewton"},
+                    opt, 5000, 500);
 }
 
 std::string Report(const ReportInput& in) {
@@ -88,20 +88,22 @@ std::string Report(const ReportInput& in) {
     const auto& best = s.best_res.at("canal");
     const double hit = static_cast<double>(
         std::count_if(best.begin(), best.end(), [&](double r) { return r <= tol; }));
-    md += in.claims.Row(fmt::format("004 §VII-B1: canal reaches res004 ≤ {:.0e}", tol),
-                   fmt::format("{:.0f}/{:.0f} cases, median best {:.2e}", hit, n, MedianBest(best)),
-                   ReachesVerdict(best, tol));
+    md += in.claims.Row(
+        fmt::format("004 §VII-B1: canal reaches res004 ≤ {:.0e}", tol),
+        fmt::format("{:.0f}/{:.0f} cases, median best {:.2e}", hit, n, MedianBest(best)),
+        ReachesVerdict(best, tol));
   }
   // SubADMM: "struggles to achieve residuals under 1e-6" — a floor near 1e-6; ours going a
   // decade or more below it contradicts the claim.
   {
     const double floor = paper.Get("best_res004", "subadmm");
     const auto& best = s.best_res.at("subadmm");
-    md += in.claims.Row(fmt::format("004 §VII-B1: subadmm struggles below res004 {:.0e} (its best is "
-                               "about {:.0e})",
-                               floor, floor),
-                   fmt::format("median best {:.2e} over {:.0f} cases", MedianBest(best), n),
-                   FloorVerdict(best, floor));
+    md +=
+        in.claims.Row(fmt::format("004 §VII-B1: subadmm struggles below res004 {:.0e} (its best is "
+                                  "about {:.0e})",
+                                  floor, floor),
+                      fmt::format("median best {:.2e} over {:.0f} cases", MedianBest(best), n),
+                      FloorVerdict(best, floor));
   }
   std::vector<std::pair<double, std::string>> rank;
   for (const char* solver : {"canal", "pgs", "subadmm"})
@@ -116,28 +118,32 @@ std::string Report(const ReportInput& in) {
     costs.push_back(t);
   }
   md += in.claims.Row("004 §VII-B1: per-iteration cost " + claim, ours, OrderVerdict(costs));
-  md += "\nPaper (qualitative, §VII-B1): CANAL and SubADMM reach far better accuracy than PGS in "
-        "less time; CANAL reaches residuals under 1e-8 with faster-than-linear convergence; "
-        "SubADMM (first order) struggles below 1e-6; the mass ratio (5 kg pot on 0.1 kg dishes) "
-        "widens the gap between the solvers compared with bolt-nut; per-iteration cost CANAL > "
-        "PGS > SubADMM, CANAL's falling as the iterations proceed.\n";
+  md +=
+      "\nPaper (qualitative, §VII-B1): CANAL and SubADMM reach far better accuracy than PGS in "
+      "less time; CANAL reaches residuals under 1e-8 with faster-than-linear convergence; "
+      "SubADMM (first order) struggles below 1e-6; the mass ratio (5 kg pot on 0.1 kg dishes) "
+      "widens the gap between the solvers compared with bolt-nut; per-iteration cost CANAL > "
+      "PGS > SubADMM, CANAL's falling as the iterations proceed.\n";
   md += TraceFigureNote(s);
-  md += "\n## Contacts per dish pair\n\nEvery case is the same stack, so the contacts are the "
-        "same in every case; only the wrenches (b) differ.\n\n";
+  md +=
+      "\n## Contacts per dish pair\n\nEvery case is the same stack, so the contacts are the "
+      "same in every case; only the wrenches (b) differ.\n\n";
   md += PairTable(in.records, s.cases);
   return md;
 }
-
 
 }  // namespace
 
 Protocol MakeFig004_9() {
   return {.id = "004-fig9",
           .title = "dish piling: residual vs time, time vs iteration, time to 1e-4/1e-6/1e-8",
-          .setting = "dish_piling single-step cases (paper: one stack × 100 wrenches; default here 20, "
-          "--cases 100 for the paper's count); canal, subadmm, subadmm-nobody, pgs, admm-full, "
-          "apgd, nnewton",
-          .measure = Measure, .report = Report, .min_cases = 20};
+          .setting =
+              "dish_piling single-step cases (paper: one stack × 100 wrenches; default here 20, "
+              "--cases 100 for the paper's count); canal, subadmm, subadmm-nobody, pgs, admm-full, "
+              "apgd, nnewton",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 20};
 }
 
 }  // namespace ncp

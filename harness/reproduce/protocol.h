@@ -21,7 +21,7 @@ class ProtocolRecords;
 
 struct ReproduceOptions {
   std::string out_dir = "results/reproduce";  // Markdown tables, figures and <id>.h5 go here
-  int cases = 0;                               // 0: the protocol's default
+  int cases = 0;                              // 0: the protocol's default
   bool quiet = false;
   bool traces = true;  // keep per-iteration traces in <id>.h5 (off: small files for baselines)
   // > 0: every measured solver run capped at this many iterations and without its wall-time

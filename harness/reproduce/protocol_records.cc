@@ -37,8 +37,10 @@ ProtocolRecords ProtocolRecords::Read(const std::string& path) {
   const std::map<std::string, std::string>& attrs = file.attrs;
   const auto id = attrs.find(kIdAttr);
   if (id == attrs.end())
-    throw Error(fmt::format("results file '{}': attribute {} is missing: not written by "
-                            "`ncpbench reproduce`", path, kIdAttr));
+    throw Error(
+        fmt::format("results file '{}': attribute {} is missing: not written by "
+                    "`ncpbench reproduce`",
+                    path, kIdAttr));
   const auto traces = attrs.find(kTracesAttr);
   ProtocolRecords r(id->second, traces == attrs.end() || traces->second != "no");
   r.options_.cases = IntAttr(attrs, kCasesAttr, path);
@@ -112,7 +114,8 @@ bool ProtocolRecords::Has(const std::string& part, const std::string& key) const
 
 double ProtocolRecords::Value(const std::string& part, const std::string& key) const {
   const Observation* o = Find(part, key);
-  if (!o) throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
+  if (!o)
+    throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
   return o->value;
 }
 
@@ -124,7 +127,8 @@ double ProtocolRecords::ValueOr(const std::string& part, const std::string& key,
 
 const std::string& ProtocolRecords::Text(const std::string& part, const std::string& key) const {
   const Observation* o = Find(part, key);
-  if (!o) throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
+  if (!o)
+    throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
   return o->text;
 }
 

@@ -11,8 +11,8 @@ namespace ncp {
 RenderedReport RenderReport(const Protocol& p, const std::string& h5, const std::string& out_dir) {
   const ProtocolRecords records = ProtocolRecords::Read(h5);
   if (records.id() != p.id)
-    throw Error(fmt::format("results file '{}': written by reproduce {}, not {}", h5,
-                            records.id(), p.id));
+    throw Error(
+        fmt::format("results file '{}': written by reproduce {}, not {}", h5, records.id(), p.id));
   const PublishedTable paper = ReadPublished(p.id);
   ClaimLedger ledger(p, records.options());
   std::string md = p.report({records, paper, out_dir, ledger});

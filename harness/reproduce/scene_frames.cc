@@ -97,7 +97,8 @@ FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs) {
     s.iterations += r->iterations;
     s.res004 += std::isfinite(res) ? res : INFINITY;
     s.fb_aa += r->final_metrics[Metric::kFbAA];
-    s.max_penetration_mm = std::max(s.max_penetration_mm, RunObservation(*r, "penetration_mm", 0.0));
+    s.max_penetration_mm =
+        std::max(s.max_penetration_mm, RunObservation(*r, "penetration_mm", 0.0));
     const double ve = RunObservation(*r, "velocity_error", -1.0);
     if (ve >= 0) verr += ve, ++with_ref;
   }

@@ -30,15 +30,15 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
 // summary returned is SummarizeFrames of those rows. A report summarizes the same rows from the
 // records: give each group of runs summarized together a part of its own.
 struct FrameSummary {
-  int frames = 0, reached = 0;        // frames run, frames that reached tol
-  double total_ms = 0.0;              // mean setup + iterations
-  double setup_ms = 0.0;              // mean setup (Delassus assembly, factorization, ...)
-  double iterations = 0.0;            // mean iterations
-  double max_penetration_mm = 0.0;    // max over frames of dt · max(0, −(J v + e)), in mm
-  double velocity_error = -1.0;       // mean ‖v − v*‖/‖v*‖ against the frames' references
-  double res004 = 0.0;                // mean final res004
-  double fb_aa = 0.0;                 // mean of the 000 "AA" accuracy (mean −log10 FB error)
-  std::vector<Outcome> statuses;  // one per frame
+  int frames = 0, reached = 0;      // frames run, frames that reached tol
+  double total_ms = 0.0;            // mean setup + iterations
+  double setup_ms = 0.0;            // mean setup (Delassus assembly, factorization, ...)
+  double iterations = 0.0;          // mean iterations
+  double max_penetration_mm = 0.0;  // max over frames of dt · max(0, −(J v + e)), in mm
+  double velocity_error = -1.0;     // mean ‖v − v*‖/‖v*‖ against the frames' references
+  double res004 = 0.0;              // mean final res004
+  double fb_aa = 0.0;               // mean of the 000 "AA" accuracy (mean −log10 FB error)
+  std::vector<Outcome> statuses;    // one per frame
   std::vector<std::string> solver_infos;  // the solver's counters (Info()) per frame
 };
 // The summary of frame runs recorded by RunOnFrames (e.g. ProtocolRecords::Part(part, solver)).

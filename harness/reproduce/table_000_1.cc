@@ -35,7 +35,7 @@ const SolverCol kSolvers[] = {{"pgs", {30, 60, 90}},
                               {"subadmm-nobody", {30, 60, 90}}};
 
 struct SceneRow {
-  const char* key;    // row prefix in the CSV; observations' part
+  const char* key;  // row prefix in the CSV; observations' part
   const char* scene;
   ParamMap params;
   const char* stepper;  // solver that steps the simulation the frames are recorded from
@@ -145,8 +145,8 @@ std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
     double contact = 0, tie_dual = 0, tie_primal = 0, nc = 0, nt = 0;
     for (const RunRecord* r : runs) {
       cost.setup_ms += 1e3 * r->setup_time_s / per_frame;
-      cost.iteration_ms += 1e3 * (r->total_time_s - r->setup_time_s) /
-                           std::max(1, r->iterations) / per_frame / 3;
+      cost.iteration_ms +=
+          1e3 * (r->total_time_s - r->setup_time_s) / std::max(1, r->iterations) / per_frame / 3;
       cost.flops += InfoValue(r->solver_info, "factor_flops", 0.0) / per_frame / 3;
       cost.nnz += InfoValue(r->solver_info, "factor_nnz", 0.0) / per_frame / 3;
       // A run whose solution did not have the frame's sizes has no split (no observations).
@@ -158,15 +158,16 @@ std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
     }
     if (nc + nt == 0) continue;
     const double all = nc + nt;
-    md += fmt::format("| {} | {:.2f} ({:.0f} a frame) | {:.2f} ({:.0f} a frame) | {:.2f} | {:.2f} | "
-                      "{:.2f} |\n",
-                      iters, contact / std::max(1.0, nc), nc / per_frame,
-                      tie_dual / std::max(1.0, nt), nt / per_frame,
-                      tie_primal / std::max(1.0, nt), (contact + tie_dual) / all,
-                      (contact + tie_primal) / all);
+    md += fmt::format(
+        "| {} | {:.2f} ({:.0f} a frame) | {:.2f} ({:.0f} a frame) | {:.2f} | {:.2f} | "
+        "{:.2f} |\n",
+        iters, contact / std::max(1.0, nc), nc / per_frame, tie_dual / std::max(1.0, nt),
+        nt / per_frame, tie_primal / std::max(1.0, nt), (contact + tie_dual) / all,
+        (contact + tie_primal) / all);
   }
-  md += "\nThe paper's beam AA for SubADMM is 4.33 / 4.74 / 4.93 at 30 / 60 / 90; which velocity "
-        "000 measures its hard constraints on is not in its text.\n";
+  md +=
+      "\nThe paper's beam AA for SubADMM is 4.33 / 4.74 / 4.93 at 30 / 60 / 90; which velocity "
+      "000 measures its hard constraints on is not in its text.\n";
   // AT = setup + k · (time per iteration): the paper's three points fix both.
   const double p30 = paper.Get("beam_AT", "subadmm-nobody@30"),
                p90 = paper.Get("beam_AT", "subadmm-nobody@90");
@@ -188,9 +189,8 @@ std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
       "intercept; in their {:.3g} ms the factorization alone would run at {:.3g} GFLOP/s, "
       "{:.1f}× the rate here{}.\n",
       mean.setup_ms, 1e-6 * mean.flops, 1e-6 * mean.flops / std::max(1e-12, mean.setup_ms),
-      mean.iteration_ms, 4e-6 * mean.nnz,
-      4e-6 * mean.nnz / std::max(1e-12, mean.iteration_ms), p30, p90,
-      intercept, per_it, mean.iteration_ms / per_it, mean.setup_ms / intercept, intercept,
+      mean.iteration_ms, 4e-6 * mean.nnz, 4e-6 * mean.nnz / std::max(1e-12, mean.iteration_ms), p30,
+      p90, intercept, per_it, mean.iteration_ms / per_it, mean.setup_ms / intercept, intercept,
       1e-6 * mean.flops / std::max(1e-12, intercept), mean.setup_ms / intercept,
       mean.setup_ms / intercept > 3.0
           ? ": more than a machine of the paper's kind gains over this one, so the paper's "
@@ -211,14 +211,15 @@ using Cells = std::map<std::string, std::map<std::string, Cell>>;  // scene key 
 std::string TableHeader(int frames) {
   std::string md =
       "# 000 Table I — time and accuracy at 30/60/90 iterations\n\n" +
-      fmt::format("{} frames per scene, recorded from a simulation stepped by admm-full (200 "
-                  "iterations a step; the cable by nnewton, 20 iterations); every solver from a "
-                  "cold start at a fixed iteration count, single thread. "
-                  "AT: mean setup + iterations [ms]; AA: mean over the constraints of −log10 of "
-                  "each one's "
-                  "Fischer–Burmeister error (bigger is better). The paper's value follows each "
-                  "of ours after a slash; — : the paper's simulation failed.\n\n",
-                  frames) +
+      fmt::format(
+          "{} frames per scene, recorded from a simulation stepped by admm-full (200 "
+          "iterations a step; the cable by nnewton, 20 iterations); every solver from a "
+          "cold start at a fixed iteration count, single thread. "
+          "AT: mean setup + iterations [ms]; AA: mean over the constraints of −log10 of "
+          "each one's "
+          "Fischer–Burmeister error (bigger is better). The paper's value follows each "
+          "of ours after a slash; — : the paper's simulation failed.\n\n",
+          frames) +
       "| scene | | ";
   for (const SolverCol& s : kSolvers)
     for (int it : s.iters) md += fmt::format("{}@{} | ", s.name, it);
@@ -277,9 +278,11 @@ std::string SubadmmClaims(const char* key, std::map<std::string, Cell>& g, Claim
     fastest &= sub < best_other;
     ours += fmt::format("{}{:.3g} vs best other {:.3g} ms", k ? "; " : "", sub, best_other);
   }
-  md += claims.Row(
-      fmt::format("000: SubADMM is the fastest on {} (at 30/60/90 iterations)", key), ours,
-      fastest ? Verdict::kReproduced : slowest ? Verdict::kContradicted : Verdict::kNotReproduced);
+  md += claims.Row(fmt::format("000: SubADMM is the fastest on {} (at 30/60/90 iterations)", key),
+                   ours,
+                   fastest   ? Verdict::kReproduced
+                   : slowest ? Verdict::kContradicted
+                             : Verdict::kNotReproduced);
   // Comparable accuracy: within 0.5 digit of the most accurate run at 90 iterations (9 NNewton).
   double best_aa = -INFINITY;
   for (int j = 0; j < 4; ++j)
@@ -287,7 +290,8 @@ std::string SubadmmClaims(const char* key, std::map<std::string, Cell>& g, Claim
       best_aa = std::max(best_aa, g[Col(kSolvers[j], 2)].aa);
   const double sub_aa = g[Col(kSolvers[4], 2)].aa;
   md += claims.Row(fmt::format("000: with accuracy comparable to the others on {} (AA at 90 "
-                               "iterations within 0.5 of the best other)", key),
+                               "iterations within 0.5 of the best other)",
+                               key),
                    fmt::format("AA {:.3f} vs best other {:.3f}", sub_aa, best_aa),
                    NearVerdict({sub_aa}, best_aa, 0.5));
   return md;
@@ -301,27 +305,28 @@ std::string OtherSolverClaims(const char* key, std::map<std::string, Cell>& g,
   // PJ fails: a diverged frame or an accuracy a digit below subadmm-nobody's; PJ as accurate
   // as subadmm-nobody (within 0.5) does what the paper says it cannot.
   const Cell& pj = g[Col(kSolvers[1], 2)];
-  md += claims.Row(fmt::format("000: PJ fails on {}", key),
-                   fmt::format("pj@90: {} diverged frames, AA {} (subadmm-nobody {:.3f})",
-                               pj.diverged,
-                               std::isfinite(pj.aa) ? fmt::format("{:.3f}", pj.aa)
-                                                    : std::string("none (a diverged iterate)"),
-                               sub_aa),
-                   pj.diverged > 0 || !std::isfinite(pj.aa) || pj.aa <= sub_aa - 1.0
-                       ? Verdict::kReproduced
-                   : pj.aa >= sub_aa - 0.5 ? Verdict::kContradicted
-                                           : Verdict::kNotReproduced);
+  md += claims.Row(
+      fmt::format("000: PJ fails on {}", key),
+      fmt::format("pj@90: {} diverged frames, AA {} (subadmm-nobody {:.3f})", pj.diverged,
+                  std::isfinite(pj.aa) ? fmt::format("{:.3f}", pj.aa)
+                                       : std::string("none (a diverged iterate)"),
+                  sub_aa),
+      pj.diverged > 0 || !std::isfinite(pj.aa) || pj.aa <= sub_aa - 1.0 ? Verdict::kReproduced
+      : pj.aa >= sub_aa - 0.5                                           ? Verdict::kContradicted
+                                                                        : Verdict::kNotReproduced);
   // FADMM beats PGS where the Delassus assembly is expensive (cable, beam in the paper).
   std::string fo;
   bool beats = true, loses = true;
   for (int k = 0; k < 3; ++k) {
     const double f = g[Col(kSolvers[2], k)].at, pg = g[Col(kSolvers[0], k)].at;
-    beats &= f < pg, loses &= f > pg;
+    beats &= f<pg, loses &= f> pg;
     fo += fmt::format("{}admm-full {:.3g} vs pgs {:.3g} ms", k ? "; " : "", f, pg);
   }
   md += claims.Row(
       fmt::format("000: FADMM faster than PGS on {} (expensive Delassus assembly)", key), fo,
-      beats ? Verdict::kReproduced : loses ? Verdict::kContradicted : Verdict::kNotReproduced);
+      beats   ? Verdict::kReproduced
+      : loses ? Verdict::kContradicted
+              : Verdict::kNotReproduced);
   return md;
 }
 
@@ -333,8 +338,9 @@ std::string Report(const ReportInput& in) {
   Cells got;
   md += TableRows(rec, paper, got);
   md += BeamNote(rec, paper);
-  md += "\nPaper (qualitative): SubADMM is the fastest on cable and beam with comparable accuracy; "
-        "PJ fails on cable and beam; FADMM beats PGS/PJ when the Delassus assembly is expensive.\n";
+  md +=
+      "\nPaper (qualitative): SubADMM is the fastest on cable and beam with comparable accuracy; "
+      "PJ fails on cable and beam; FADMM beats PGS/PJ when the Delassus assembly is expensive.\n";
   md += ClaimHeader();
   for (const char* key : {"cable", "beam"}) {
     md += SubadmmClaims(key, got[key], in.claims);
@@ -348,9 +354,12 @@ std::string Report(const ReportInput& in) {
 Protocol MakeTable000_1() {
   return {.id = "000-table1",
           .title = "PGS, PJ, FADMM, NNewton, SubADMM at 30/60/90 iterations: time, −log FB error",
-          .setting = "stir, cable (640 bodies, 4 per subsystem), fem_beam (20 subsystems); 3 "
-                     "frames each (--cases N); single thread",
-          .measure = Measure, .report = Report, .min_cases = 3};
+          .setting =
+              "stir, cable (640 bodies, 4 per subsystem), fem_beam (20 subsystems); 3 "
+              "frames each (--cases N); single thread",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 3};
 }
 
 }  // namespace ncp

@@ -70,7 +70,8 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     so.reference_solvers.clear();
     so.quiet = true;
     if (!opt.quiet) std::fprintf(stderr, "001-table1: %s: simulating\n", c.label);
-    const std::vector<ContactProblem> frames = Simulate(*FindScene(c.scene), c.params, 1, so).recorded;
+    const std::vector<ContactProblem> frames =
+        Simulate(*FindScene(c.scene), c.params, 1, so).recorded;
     int dofs = 0, cmax = 0;
     double cavg = 0;
     for (const ContactProblem& p : frames) {
@@ -156,16 +157,19 @@ std::string GpuBreakdown(const ProtocolRecords& rec) {
       for (int k = 1; k < kRepeat; ++k)
         if (runs[f + k]->total_time_s < best->total_time_s) best = runs[f + k];
       const std::string& info = best->solver_info;
-      layout += InfoValue(info, "setup_layout_ms", NAN), pack += InfoValue(info, "setup_pack_ms", NAN);
-      copy += InfoValue(info, "setup_copy_ms", NAN), kernel += InfoValue(info, "setup_kernel_ms", NAN);
+      layout += InfoValue(info, "setup_layout_ms", NAN),
+          pack += InfoValue(info, "setup_pack_ms", NAN);
+      copy += InfoValue(info, "setup_copy_ms", NAN),
+          kernel += InfoValue(info, "setup_kernel_ms", NAN);
       mb += InfoValue(info, "upload_mb", NAN);
       setup += 1e3 * best->setup_time_s, iters += 1e3 * best->solve_time_s;
     }
     const double n = frames;
-    rows += fmt::format("| {} | {:.2f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.2f} |\n",
-                        c.label, mb / n, layout / n, pack / n, copy / n, kernel / n,
-                        (setup - layout - pack - copy - kernel) / n, setup / n, iters / n,
-                        1e3 * iters / n / c.iters);
+    rows += fmt::format(
+        "| {} | {:.2f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.2f} |\n",
+        c.label, mb / n, layout / n, pack / n, copy / n, kernel / n,
+        (setup - layout - pack - copy - kernel) / n, setup / n, iters / n,
+        1e3 * iters / n / c.iters);
   }
   if (rows.empty()) return {};
   return "\n## subadmm-gpu: where a step's time goes\n\n"
@@ -174,7 +178,8 @@ std::string GpuBreakdown(const ProtocolRecords& rec) {
          "setup kernel (assembly, factorization, slacks; CUDA events), and the rest (workspace, "
          "scalars, waits). Iterations: all of a case's iterations as one chunk, one cooperative "
          "launch and one wait.\n\n"
-         "| scenario | upload [MB] | layout | pack | copy | setup kernel | other | setup | iterations | "
+         "| scenario | upload [MB] | layout | pack | copy | setup kernel | other | setup | "
+         "iterations | "
          "per iteration [µs] |\n"
          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
          rows;
@@ -189,7 +194,8 @@ std::string Report(const ReportInput& in) {
       "recorded every 10 steps. Per frame: time per step = setup + iterations (best of 3), "
       "θ_p = max ‖J v − z‖ and θ_d = ‖A v − b − Jᵀλ‖_∞ of 004:42 from the evaluator; means over "
       "the frames. Paper: RTX 4080, averages over the scenario.\n\n"
-      "| scenario | DOFs | contacts avg (max) | it. | dt [ms] | solver | time/step [ms] | θ_p | θ_d | "
+      "| scenario | DOFs | contacts avg (max) | it. | dt [ms] | solver | time/step [ms] | θ_p | "
+      "θ_d | "
       "paper time [ms] | paper r_primal | paper r_dual |\n"
       "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n";
   std::map<std::string, std::map<std::string, Cell>> all;
@@ -214,10 +220,11 @@ std::string Report(const ReportInput& in) {
       first = false;
     }
   }
-  md += fmt::format("\nGrowth of the time per step from 100 to 2000 cubes (paper: {:.2f} → {:.2f} ms, "
-                    "{:.2f}×, sub-linear in the 20× more bodies):",
-                    paper.Get("time_ms", "cubes100"), paper.Get("time_ms", "cubes2000"),
-                    paper.Get("time_ms", "cubes2000") / paper.Get("time_ms", "cubes100"));
+  md += fmt::format(
+      "\nGrowth of the time per step from 100 to 2000 cubes (paper: {:.2f} → {:.2f} ms, "
+      "{:.2f}×, sub-linear in the 20× more bodies):",
+      paper.Get("time_ms", "cubes100"), paper.Get("time_ms", "cubes2000"),
+      paper.Get("time_ms", "cubes2000") / paper.Get("time_ms", "cubes100"));
   for (const char* name : kSolvers) {
     const Cell& a = all["cubes100"][name];
     const Cell& b = all["cubes2000"][name];
@@ -240,10 +247,11 @@ std::string Report(const ReportInput& in) {
     const bool ran = a.ran && b.ran;
     const std::string claim = fmt::format(
         "001: GPU SubADMM's time per step grows sub-linearly from 100 to 2000 cubes ({:.2f}× "
-        "for 20× the bodies)", paper_ratio);
+        "for 20× the bodies)",
+        paper_ratio);
     if (!ran)  // no GPU (or no CUDA build) here: nothing was measured to judge
-      md += in.claims.NotAssessed(claim, "subadmm-gpu did not run",
-                                  a.note.empty() ? b.note : a.note);
+      md +=
+          in.claims.NotAssessed(claim, "subadmm-gpu did not run", a.note.empty() ? b.note : a.note);
     else
       md += in.claims.Row(
           claim,
@@ -259,10 +267,14 @@ std::string Report(const ReportInput& in) {
 }  // namespace
 
 Protocol MakeTable001_1() {
-  return {.id = "001-table1", .title = "GPU SubADMM time per step and residuals",
-          .setting = "sliding_cubes 100–2000 (120 it.), vertical_stacks (200), oblique_stacks (150), "
-                     "card_houses (300); subadmm, subadmm-rigid-cpu, subadmm-gpu",
-          .measure = Measure, .report = Report, .min_cases = 2};
+  return {.id = "001-table1",
+          .title = "GPU SubADMM time per step and residuals",
+          .setting =
+              "sliding_cubes 100–2000 (120 it.), vertical_stacks (200), oblique_stacks (150), "
+              "card_houses (300); subadmm, subadmm-rigid-cpu, subadmm-gpu",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 2};
 }
 
 }  // namespace ncp

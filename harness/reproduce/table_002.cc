@@ -20,32 +20,48 @@ namespace ncp {
 namespace {
 
 const char* kSolvers[] = {"cond", "pgs", "apgd"};
-constexpr double kTol = 1e-6;       // res004 threshold, the same for every solver
+constexpr double kTol = 1e-6;  // res004 threshold, the same for every solver
 constexpr int kMaxIters = 5000;
-constexpr double kTimeMs = 20000;   // per frame, setup included
+constexpr double kTimeMs = 20000;  // per frame, setup included
 
 struct SceneCase {
-  const char* id;         // protocol id
-  const char* title;      // the paper's table
-  const char* scene;      // our scene
-  const char* paper;      // the paper's scenario name
-  const char* index;      // the paper's dynamics index (metric row in the CSV)
+  const char* id;     // protocol id
+  const char* title;  // the paper's table
+  const char* scene;  // our scene
+  const char* paper;  // the paper's scenario name
+  const char* index;  // the paper's dynamics index (metric row in the CSV)
   const char* index_label;
-  const char* stepper;    // solver that steps the simulation the frames are recorded from
-  int stepper_iters;      // its iterations per step
-  const char* params;     // scene parameters of the paper's setting ("" : the scene's defaults)
-  int every;              // steps between recorded frames (0: the scene's default)
+  const char* stepper;  // solver that steps the simulation the frames are recorded from
+  int stepper_iters;    // its iterations per step
+  const char* params;   // scene parameters of the paper's setting ("" : the scene's defaults)
+  int every;            // steps between recorded frames (0: the scene's default)
 };
 
-const SceneCase kMat{"002-table2", "Table II", "soft_mat", "soft mat folding", "internal_force_error_mN",
-                     "IE [mN]", "cond", 1000, "", 0};
+const SceneCase kMat{"002-table2",
+                     "Table II",
+                     "soft_mat",
+                     "soft mat folding",
+                     "internal_force_error_mN",
+                     "IE [mN]",
+                     "cond",
+                     1000,
+                     "",
+                     0};
 // 002 §V-C5's cable: 320 links, 1927 DOF "with 1926 constraints" = 6 × 321 Cosserat couplings,
 // so the gripper holds the cable by a coupling of the rod's stiffness (no bilateral rows); the
 // contacts act on the links' nodes; 1 ms steps (002 gives no step; the Franka's control rate).
 // CableSetting() measures what each of the three does to cond. nnewton steps it exactly in a
 // few iterations.
-const SceneCase kCable{"002-table5", "Table V", "cable", "cable winding", "force_error_N", "FE [N]",
-                       "nnewton", 20, "hard_grip=0,nodal_contacts=1,dt=0.001", 100};
+const SceneCase kCable{"002-table5",
+                       "Table V",
+                       "cable",
+                       "cable winding",
+                       "force_error_N",
+                       "FE [N]",
+                       "nnewton",
+                       20,
+                       "hard_grip=0,nodal_contacts=1,dt=0.001",
+                       100};
 
 std::vector<ContactProblem> Frames(const SceneCase& c, int frames, bool quiet,
                                    std::vector<WarmStart>* warm) {
@@ -60,7 +76,7 @@ std::vector<ContactProblem> Frames(const SceneCase& c, int frames, bool quiet,
   const SceneEntry* e = FindScene(c.scene);
   sim.every = e ? e->default_every : 0;
   if (c.every > 0) sim.every = c.every, sim.steps = frames * c.every;  // else the scene's steps
-  if (e) UseSceneReferences(*e, sim);  // as `generate`
+  if (e) UseSceneReferences(*e, sim);                                  // as `generate`
   return SceneFrames(c.scene, ParseKeyValues(c.params), frames, sim, 1, warm);
 }
 
@@ -106,8 +122,7 @@ void MeasureCableSetting(const ReproduceOptions& opt) {
     sim.every = v.every;
     sim.steps = 2 * v.every;
     sim.reference_solvers = {};
-    const std::vector<ContactProblem> f =
-        SceneFrames("cable", ParseKeyValues(v.params), 2, sim, 1);
+    const std::vector<ContactProblem> f = SceneFrames("cable", ParseKeyValues(v.params), 2, sim, 1);
     RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs, opt, CableSettingPart(k++));
   }
 }
@@ -128,8 +143,8 @@ std::string ReportCableSetting(const ProtocolRecords& rec) {
     double nodes = 0.0;
     for (const std::string& info : r.solver_infos)
       nodes += InfoValue(info, "virtual_nodes", 0.0) / r.solver_infos.size();
-    md += fmt::format("| {} | `{}` | {:.0f} | {}/{} | {:.0f} | {:.2g} |\n", v.label, v.params, nodes,
-                      r.reached, r.frames, r.iterations, r.res004);
+    md += fmt::format("| {} | `{}` | {:.0f} | {}/{} | {:.0f} | {:.2g} |\n", v.label, v.params,
+                      nodes, r.reached, r.frames, r.iterations, r.res004);
   }
   return md;
 }
@@ -157,12 +172,15 @@ void ObserveFrames(const SceneCase& c, const std::vector<ContactProblem>& f, Pro
 
 std::string Header(const SceneCase& c, const ProtocolRecords& rec) {
   return fmt::format(
-      "{:.0f} frames of `{}`{} ({:.0f} DOF, {:.0f}–{:.0f} contacts, {:g} ms steps), recorded from a simulation "
-      "stepped by {} ({} iterations a step); each frame carries a reference solution ({}). Every solver "
+      "{:.0f} frames of `{}`{} ({:.0f} DOF, {:.0f}–{:.0f} contacts, {:g} ms steps), recorded from "
+      "a simulation "
+      "stepped by {} ({} iterations a step); each frame carries a reference solution ({}). Every "
+      "solver "
       "is warm-started as in 002 §V-A5 from the previous step's solve (cond: the velocity; "
       "pgs/apgd: the multipliers of the constraints on the same nodes) and runs until res004 ≤ "
       "{:g} (at most {} iterations or {:g} s), single thread; values are means over the frames; "
-      "the cold-start row shows cond without the warm start. MP = dt · max(0, −(J v + e)) over normal rows "
+      "the cold-start row shows cond without the warm start. MP = dt · max(0, −(J v + e)) over "
+      "normal rows "
       "(the penetration left after the step); VE = ‖v − v*‖/‖v*‖ against the reference, our "
       "stand-in for the paper's dynamics index (the frozen problem does not carry the physical "
       "state the paper measures {} on); ST = setup + iterations, with the setup (Delassus "
@@ -204,10 +222,12 @@ std::string ThresholdSweep(const SceneCase& c, const ProtocolRecords& rec,
     int reached = 0;
     for (const char* s : kSolvers) reached += m.at(s).reached;
     md += fmt::format("| {:g} | {:.1f} | {:.1f} | {:.1f} | {}{} |\n", tol, a, b, d,
-                      a < std::min(b, d) ? "cond fewest" : a > std::max(b, d) ? "cond most"
-                                                                             : "cond between",
+                      a < std::min(b, d)   ? "cond fewest"
+                      : a > std::max(b, d) ? "cond most"
+                                           : "cond between",
                       reached < 3 * frames ? " (some frames short of it)" : "");
-    if (std::abs(std::log(a / pc)) < std::abs(std::log(closest / pc))) closest = a, closest_tol = tol;
+    if (std::abs(std::log(a / pc)) < std::abs(std::log(closest / pc)))
+      closest = a, closest_tol = tol;
   };
   for (const SweepTol& t : kSweep) {
     std::map<std::string, FrameSummary> m;
@@ -248,54 +268,61 @@ std::string ReportComparison(const SceneCase& c, const ReportInput& in) {
   std::string md = fmt::format("# 002 {} — {}: COND vs PGS vs APGD\n\n", c.title, c.paper) +
                    Header(c, rec) +
                    "| solver | reached | MP [mm] | VE | ST [ms] | IN | res004 | paper MP [mm] | "
-                   "paper " + c.index_label + " | paper ST [ms] | paper IN |\n"
+                   "paper " +
+                   c.index_label +
+                   " | paper ST [ms] | paper IN |\n"
                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const char* s : kSolvers) {
     const FrameSummary& r = m[s];
-    md += fmt::format("| {} | {}/{} | {:.4g} | {:.3g} | {:.4g} ({:.3g}) | {:.1f} | {:.2g} | {} | {} | "
-                      "{} ({}) | {} |\n",
-                      s, r.reached, r.frames, r.max_penetration_mm, r.velocity_error, r.total_ms,
-                      r.setup_ms, r.iterations, r.res004, paper.Get("max_penetration_mm", s),
-                      paper.Get(c.index, s), paper.Get("solver_time_ms", s),
-                      paper.Get("delassus_ms", s), paper.Get("iterations", s));
+    md += fmt::format(
+        "| {} | {}/{} | {:.4g} | {:.3g} | {:.4g} ({:.3g}) | {:.1f} | {:.2g} | {} | {} | "
+        "{} ({}) | {} |\n",
+        s, r.reached, r.frames, r.max_penetration_mm, r.velocity_error, r.total_ms, r.setup_ms,
+        r.iterations, r.res004, paper.Get("max_penetration_mm", s), paper.Get(c.index, s),
+        paper.Get("solver_time_ms", s), paper.Get("delassus_ms", s), paper.Get("iterations", s));
   }
-  md += fmt::format("| cond (cold start) | {}/{} | {:.4g} | {:.3g} | {:.4g} ({:.3g}) | {:.1f} | {:.2g} | | | | |\n",
-                    cold.reached, cold.frames, cold.max_penetration_mm, cold.velocity_error,
-                    cold.total_ms, cold.setup_ms, cold.iterations, cold.res004);
+  md += fmt::format(
+      "| cond (cold start) | {}/{} | {:.4g} | {:.3g} | {:.4g} ({:.3g}) | {:.1f} | {:.2g} | | | | "
+      "|\n",
+      cold.reached, cold.frames, cold.max_penetration_mm, cold.velocity_error, cold.total_ms,
+      cold.setup_ms, cold.iterations, cold.res004);
   const double cond = m["cond"].total_ms;
   md += fmt::format(
       "\nSolver-time ratios: pgs / cond = {:.1f}× (paper {:.1f}×), apgd / cond = {:.1f}× (paper "
       "{:.1f}×). Max penetration: cond {:.3g} mm vs pgs {:.3g} mm and apgd {:.3g} mm (paper: "
       "cond lowest).\n",
-      m["pgs"].total_ms / cond, paper.Get("solver_time_ms", "pgs") / paper.Get("solver_time_ms", "cond"),
-      m["apgd"].total_ms / cond, paper.Get("solver_time_ms", "apgd") / paper.Get("solver_time_ms", "cond"),
+      m["pgs"].total_ms / cond,
+      paper.Get("solver_time_ms", "pgs") / paper.Get("solver_time_ms", "cond"),
+      m["apgd"].total_ms / cond,
+      paper.Get("solver_time_ms", "apgd") / paper.Get("solver_time_ms", "cond"),
       m["cond"].max_penetration_mm, m["pgs"].max_penetration_mm, m["apgd"].max_penetration_mm);
   md += ClaimHeader();
   for (const char* s : {"pgs", "apgd"}) {
     const double claimed = paper.Get("solver_time_ms", s) / paper.Get("solver_time_ms", "cond");
     // Ratios of 40–190× on another machine: within 10× keeps the order of magnitude.
     md += in.claims.Row(fmt::format("002 {}: COND's solver time {:.0f}× below {}'s (within 10×)",
-                               c.title, claimed, s),
-                   fmt::format("{} / cond = {:.1f}× ({:.4g} / {:.4g} ms)", s,
-                               m[s].total_ms / cond, m[s].total_ms, cond),
-                   RatioVerdict(m[s].total_ms / cond, claimed, 10.0));
+                                    c.title, claimed, s),
+                        fmt::format("{} / cond = {:.1f}× ({:.4g} / {:.4g} ms)", s,
+                                    m[s].total_ms / cond, m[s].total_ms, cond),
+                        RatioVerdict(m[s].total_ms / cond, claimed, 10.0));
   }
-  md += in.claims.Row(fmt::format("002 {}: COND has the lowest max penetration ({:.4g} vs {:.4g} and "
-                             "{:.4g} mm)",
-                             c.title, paper.Get("max_penetration_mm", "cond"),
-                             paper.Get("max_penetration_mm", "pgs"),
-                             paper.Get("max_penetration_mm", "apgd")),
-                 fmt::format("cond {:.3g}, pgs {:.3g}, apgd {:.3g} mm", m["cond"].max_penetration_mm,
-                             m["pgs"].max_penetration_mm, m["apgd"].max_penetration_mm),
-                 Lowest(m["cond"].max_penetration_mm, m["pgs"].max_penetration_mm,
-                        m["apgd"].max_penetration_mm));
-  md += in.claims.Row(fmt::format("002 {}: COND needs fewer iterations than PGS and APGD ({:.4g} vs "
-                             "{:.4g}, {:.4g})",
-                             c.title, paper.Get("iterations", "cond"), paper.Get("iterations", "pgs"),
-                             paper.Get("iterations", "apgd")),
-                 fmt::format("cond {:.1f}, pgs {:.1f}, apgd {:.1f}", m["cond"].iterations,
-                             m["pgs"].iterations, m["apgd"].iterations),
-                 Lowest(m["cond"].iterations, m["pgs"].iterations, m["apgd"].iterations));
+  md += in.claims.Row(
+      fmt::format("002 {}: COND has the lowest max penetration ({:.4g} vs {:.4g} and "
+                  "{:.4g} mm)",
+                  c.title, paper.Get("max_penetration_mm", "cond"),
+                  paper.Get("max_penetration_mm", "pgs"), paper.Get("max_penetration_mm", "apgd")),
+      fmt::format("cond {:.3g}, pgs {:.3g}, apgd {:.3g} mm", m["cond"].max_penetration_mm,
+                  m["pgs"].max_penetration_mm, m["apgd"].max_penetration_mm),
+      Lowest(m["cond"].max_penetration_mm, m["pgs"].max_penetration_mm,
+             m["apgd"].max_penetration_mm));
+  md +=
+      in.claims.Row(fmt::format("002 {}: COND needs fewer iterations than PGS and APGD ({:.4g} vs "
+                                "{:.4g}, {:.4g})",
+                                c.title, paper.Get("iterations", "cond"),
+                                paper.Get("iterations", "pgs"), paper.Get("iterations", "apgd")),
+                    fmt::format("cond {:.1f}, pgs {:.1f}, apgd {:.1f}", m["cond"].iterations,
+                                m["pgs"].iterations, m["apgd"].iterations),
+                    Lowest(m["cond"].iterations, m["pgs"].iterations, m["apgd"].iterations));
   md += ThresholdSweep(c, rec, m, paper);
   if (&c == &kCable) md += ReportCableSetting(rec);
   return md;
@@ -337,9 +364,10 @@ std::string ReportTable9(const ReportInput& in) {
     const FrameSummary on = SummarizeFrames(rec.Part(Part(*c, "chebyshev-on"), "cond"));
     const int n = static_cast<int>(rec.Value(c->scene, "frames"));
     const double pw = paper.Get(key, "without"), pc = paper.Get(key, "with");
-    md += fmt::format("| {} | {} (reached {}/{}) | {:.1f} | {:.1f} | {:.2f}× | {} | {} | {:.2f}× |\n",
-                      c->scene, n, std::min(off.reached, on.reached), n,
-                      off.iterations, on.iterations, off.iterations / on.iterations, pw, pc, pw / pc);
+    md +=
+        fmt::format("| {} | {} (reached {}/{}) | {:.1f} | {:.1f} | {:.2f}× | {} | {} | {:.2f}× |\n",
+                    c->scene, n, std::min(off.reached, on.reached), n, off.iterations,
+                    on.iterations, off.iterations / on.iterations, pw, pc, pw / pc);
     const std::string claim = fmt::format(
         "002 Table IX: Chebyshev acceleration cuts COND's iterations on {} {:.2f}× (within 2×; "
         "below 1 is the reverse)",
@@ -347,17 +375,18 @@ std::string ReportTable9(const ReportInput& in) {
     // Iteration counts of frames that never reached the tolerance are the budget, not a speed:
     // their ratio says nothing about the acceleration.
     if (off.reached < n || on.reached < n)
-      claims += in.claims.Row(claim,
-                         fmt::format("reached res004 ≤ {:g} on {}/{} frames without and {}/{} "
-                                     "with, within {} iterations: no iteration count to compare",
-                                     kTol, off.reached, n, on.reached, n,
-                                     max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters),
-                         Verdict::kNotReproduced);
+      claims +=
+          in.claims.Row(claim,
+                        fmt::format("reached res004 ≤ {:g} on {}/{} frames without and {}/{} "
+                                    "with, within {} iterations: no iteration count to compare",
+                                    kTol, off.reached, n, on.reached, n,
+                                    max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters),
+                        Verdict::kNotReproduced);
     else
       claims += in.claims.Row(claim,
-                         fmt::format("{:.1f} → {:.1f} ({:.2f}×)", off.iterations, on.iterations,
-                                     off.iterations / on.iterations),
-                         RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0));
+                              fmt::format("{:.1f} → {:.1f} ({:.2f}×)", off.iterations,
+                                          on.iterations, off.iterations / on.iterations),
+                              RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0));
   }
   md += ClaimHeader() + claims;
   return md;
@@ -366,25 +395,40 @@ std::string ReportTable9(const ReportInput& in) {
 }  // namespace
 
 Protocol MakeTable002_2() {
-  return {.id = "002-table2",
-          .title = "soft mat: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
-          .setting = "soft_mat frames (default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread",
-          .measure = [](const ReproduceOptions& o, ProtocolRecords& r) { MeasureComparison(kMat, o, r); },
-          .report = [](const ReportInput& in) { return ReportComparison(kMat, in); }, .min_cases = 4};
+  return {
+      .id = "002-table2",
+      .title =
+          "soft mat: COND vs PGS vs APGD (max penetration, dynamics error, solver time, "
+          "iterations)",
+      .setting =
+          "soft_mat frames (default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread",
+      .measure = [](const ReproduceOptions& o,
+                    ProtocolRecords& r) { MeasureComparison(kMat, o, r); },
+      .report = [](const ReportInput& in) { return ReportComparison(kMat, in); },
+      .min_cases = 4};
 }
 
 Protocol MakeTable002_5() {
-  return {.id = "002-table5",
-          .title = "cable: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
-          .setting = "cable frames (320 links; default 4, --cases N); cond, pgs, apgd to res004 1e-6, single thread",
-          .measure = [](const ReproduceOptions& o, ProtocolRecords& r) { MeasureComparison(kCable, o, r); },
-          .report = [](const ReportInput& in) { return ReportComparison(kCable, in); }, .min_cases = 4};
+  return {
+      .id = "002-table5",
+      .title =
+          "cable: COND vs PGS vs APGD (max penetration, dynamics error, solver time, iterations)",
+      .setting =
+          "cable frames (320 links; default 4, --cases N); cond, pgs, apgd to res004 1e-6, single "
+          "thread",
+      .measure = [](const ReproduceOptions& o,
+                    ProtocolRecords& r) { MeasureComparison(kCable, o, r); },
+      .report = [](const ReportInput& in) { return ReportComparison(kCable, in); },
+      .min_cases = 4};
 }
 
 Protocol MakeTable002_9() {
-  return {.id = "002-table9", .title = "COND iterations with and without Chebyshev acceleration",
+  return {.id = "002-table9",
+          .title = "COND iterations with and without Chebyshev acceleration",
           .setting = "soft_mat and cable frames; cond with chebyshev=off / on to res004 1e-6",
-          .measure = MeasureTable9, .report = ReportTable9, .min_cases = 4};
+          .measure = MeasureTable9,
+          .report = ReportTable9,
+          .min_cases = 4};
 }
 
 }  // namespace ncp

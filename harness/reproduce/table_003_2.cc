@@ -45,7 +45,7 @@ const Variant kVariants[] = {
     {"flexy", "Bridge [Flexy]", "bridge", "flexible=1", "pieces", {40, 80, 160, 320, 640}, 5.0},
     {"umbrella", "Umbrella", "umbrella", "", "stretcher_pieces", {5, 8, 11, 16, 23}, 1.0}};
 const char* kRoutes[] = {"pcg-pbj", "cholmod", "dense"};
-constexpr int kRounds = 3;          // best of: one slow spell of a shared machine stays out
+constexpr int kRounds = 3;  // best of: one slow spell of a shared machine stays out
 
 // The sensitivity runs' parameters (003 gives neither), on Bridge [Flexy]'s sizes 1 and 5.
 const char* kCases[] = {"", "tower_EI=3e7", "cable_stiffness=2e10"};
@@ -95,14 +95,14 @@ void MeasurePoint(const Variant& v, int i, int frames, const ReproduceOptions& o
 
 struct Point {
   int dof = 0;
-  double seconds[3] = {0, 0, 0};  // per route: time to simulate the variant's scene time [s]
-  double step_ms[3] = {0, 0, 0};  // per route: mean setup + solve per step [ms]
+  double seconds[3] = {0, 0, 0};   // per route: time to simulate the variant's scene time [s]
+  double step_ms[3] = {0, 0, 0};   // per route: mean setup + solve per step [ms]
   double setup_ms[3] = {0, 0, 0};  // per route: mean setup per step [ms] (of the best round)
-  double solve_seconds = 0.0;     // pcg-pbj without its setup, scaled the same way [s]
-  double pcg_iters = NAN;         // mean PCG iterations per step (pcg-pbj)
-  double pcg_per_solve = NAN;     // the same per PCG solve (a Schur column or the step's solve)
-  double res004 = 0.0;            // mean res004 of the pcg-pbj steps
-  int unconverged = 0;            // pcg-pbj steps that did not end `converged`/`max-iterations`
+  double solve_seconds = 0.0;      // pcg-pbj without its setup, scaled the same way [s]
+  double pcg_iters = NAN;          // mean PCG iterations per step (pcg-pbj)
+  double pcg_per_solve = NAN;      // the same per PCG solve (a Schur column or the step's solve)
+  double res004 = 0.0;             // mean res004 of the pcg-pbj steps
+  int unconverged = 0;             // pcg-pbj steps that did not end `converged`/`max-iterations`
 };
 
 // A measured size from its records: each route's rows are kRounds rounds of `frames` runs.
@@ -177,8 +177,8 @@ std::string Figure(const std::string& out_dir, const Variant& v, const std::vect
         f << fmt::format("redmax ({}),{},{},{:.6g},{:.6g}\n", kRoutes[r], dof[i], dof[i],
                          1e3 * t[r][i], r == 0 ? res[i] : 0.0);  // res004 kept for pcg-pbj
     for (std::size_t i = 0; i < pdof.size(); ++i)
-      f << fmt::format("paper (direct),{0},{0},{1:.6g},0\npaper (PCG),{0},{0},{2:.6g},0\n",
-                       pdof[i], 1e3 * pdirect[i], 1e3 * ppcg[i]);
+      f << fmt::format("paper (direct),{0},{0},{1:.6g},0\npaper (PCG),{0},{0},{2:.6g},0\n", pdof[i],
+                       1e3 * pdirect[i], 1e3 * ppcg[i]);
     WriteFileAtomically(base + "-sizes.csv", f.str());
   }
   const std::string draw = fmt::format(
@@ -188,8 +188,10 @@ std::string Figure(const std::string& out_dir, const Variant& v, const std::vect
       NCPBENCH_SOURCE_DIR, base, base, v.scene_time, v.label);
   const bool drawn = std::system(draw.c_str()) == 0;
   return drawn ? fmt::format("- {}: `{}.png` (data `{}-sizes.csv`)\n", v.label, base, base)
-               : fmt::format("- {}: not drawn (needs /usr/bin/python3 with matplotlib); data "
-                             "`{}-sizes.csv`\n", v.label, base);
+               : fmt::format(
+                     "- {}: not drawn (needs /usr/bin/python3 with matplotlib); data "
+                     "`{}-sizes.csv`\n",
+                     v.label, base);
 }
 
 // PCG iterations per step on the flexible bridge's smallest and largest sizes as the towers'
@@ -275,17 +277,17 @@ Series ReadSeries(const ProtocolRecords& rec, const PublishedTable& paper, const
     const std::string row = PointName(v, i, "");
     const double pd = paper.Get(row, "dof"), pdi = paper.Get(row, "direct_s"),
                  ppc = paper.Get(row, "pcg_s"), pit = paper.Get(row, "iters");
-    md += fmt::format("| {} | {} | {:.3g} | {:.3g} | {:.3g} | {:.3g} | {:.1f} ({:.1f}) | {:.1e} "
-                      "| {:g} ({:g} DOF) | {:g} | {:g} |\n",
-                      v.label, pt.dof, pt.seconds[0], pt.solve_seconds, pt.seconds[1],
-                      pt.seconds[2], pt.pcg_iters, pt.pcg_per_solve, pt.res004, pdi, pd, ppc,
-                      pit);
+    md += fmt::format(
+        "| {} | {} | {:.3g} | {:.3g} | {:.3g} | {:.3g} | {:.1f} ({:.1f}) | {:.1e} "
+        "| {:g} ({:g} DOF) | {:g} | {:g} |\n",
+        v.label, pt.dof, pt.seconds[0], pt.solve_seconds, pt.seconds[1], pt.seconds[2],
+        pt.pcg_iters, pt.pcg_per_solve, pt.res004, pdi, pd, ppc, pit);
     for (int r = 0; r < 3; ++r)
       out << fmt::format("{},{},{},{:.6g},{:.6g},{:.4g}\n", v.key, pt.dof, kRoutes[r],
                          pt.step_ms[r], pt.seconds[r], r == 0 ? pt.pcg_iters : NAN);
     if (pt.unconverged > 0)
-      notes += fmt::format("- {} at {} DOF: {} pcg-pbj steps ended diverged or failed.\n",
-                           v.label, pt.dof, pt.unconverged);
+      notes += fmt::format("- {} at {} DOF: {} pcg-pbj steps ended diverged or failed.\n", v.label,
+                           pt.dof, pt.unconverged);
     se.dof.push_back(pt.dof);
     for (int r = 0; r < 3; ++r) se.t[r].push_back(pt.seconds[r]);
     se.solve.push_back(pt.solve_seconds);
@@ -337,11 +339,12 @@ std::string VariantNotes(const Variant& v, const Series& se) {
 // growth) and the direct solve's super-linear time.
 std::string VariantClaims(ClaimLedger& claims, const Variant& v, const Series& se,
                           const Slopes& sl) {
-  std::string md = claims.Row(
-      fmt::format("003: {} — PCG time grows near-linearly in DOF (slope {:.2f}; "
-                  "here: the solve's slope ≤ 1.3)", v.label, sl.paper_pcg),
-      fmt::format("solve slope {:.2f} (with setup {:.2f})", sl.solve, sl.route[0]),
-      AtMostVerdict(sl.solve, 1.3));
+  std::string md =
+      claims.Row(fmt::format("003: {} — PCG time grows near-linearly in DOF (slope {:.2f}; "
+                             "here: the solve's slope ≤ 1.3)",
+                             v.label, sl.paper_pcg),
+                 fmt::format("solve slope {:.2f} (with setup {:.2f})", sl.solve, sl.route[0]),
+                 AtMostVerdict(sl.solve, 1.3));
   // Per size: our PCG iterations within 2× of the paper's (both sides).
   int within = 0;
   for (std::size_t i = 0; i < se.iters.size(); ++i)
@@ -351,24 +354,22 @@ std::string VariantClaims(ClaimLedger& claims, const Variant& v, const Series& s
                   v.label, se.piters.front(), se.piters.back()),
       fmt::format("{:.1f}–{:.1f}; within 2× at {}/{} sizes", se.iters.front(), se.iters.back(),
                   within, se.iters.size()),
-      within == static_cast<int>(se.iters.size()) ? Verdict::kReproduced
-                                                  : Verdict::kNotReproduced);
+      within == static_cast<int>(se.iters.size()) ? Verdict::kReproduced : Verdict::kNotReproduced);
   // 003 §3 requirement (4): a sublinear number of iterations per step. The growth exponent of
   // the count against DOF (paper: rigid 0, flexible 0.30, umbrella 0.04).
-  const double growth = std::log(se.iters.back() / se.iters.front()) /
-                        std::log(se.dof.back() / se.dof.front());
-  const double pgrowth = std::log(se.piters.back() / se.piters.front()) /
-                         std::log(se.pdof.back() / se.pdof.front());
-  md += claims.Row(
-      fmt::format("003: {} — PCG needs a sublinear number of iterations (count ∝ "
-                  "DOF^{:.2f}; here: exponent ≤ 0.5)", v.label, pgrowth),
-      fmt::format("count ∝ DOF^{:.2f}", growth), AtMostVerdict(growth, 0.5));
-  md += claims.Row(
-      fmt::format("003: {} — the direct solve grows super-linearly (slope {:.2f}; "
-                  "here: sparse direct slope within 1.25× of it)",
-                  v.label, sl.paper_direct),
-      fmt::format("cholmod slope {:.2f}, dense {:.2f}", sl.route[1], sl.route[2]),
-      RatioVerdict(sl.route[1], sl.paper_direct, 1.25));
+  const double growth =
+      std::log(se.iters.back() / se.iters.front()) / std::log(se.dof.back() / se.dof.front());
+  const double pgrowth =
+      std::log(se.piters.back() / se.piters.front()) / std::log(se.pdof.back() / se.pdof.front());
+  md += claims.Row(fmt::format("003: {} — PCG needs a sublinear number of iterations (count ∝ "
+                               "DOF^{:.2f}; here: exponent ≤ 0.5)",
+                               v.label, pgrowth),
+                   fmt::format("count ∝ DOF^{:.2f}", growth), AtMostVerdict(growth, 0.5));
+  md += claims.Row(fmt::format("003: {} — the direct solve grows super-linearly (slope {:.2f}; "
+                               "here: sparse direct slope within 1.25× of it)",
+                               v.label, sl.paper_direct),
+                   fmt::format("cholmod slope {:.2f}, dense {:.2f}", sl.route[1], sl.route[2]),
+                   RatioVerdict(sl.route[1], sl.paper_direct, 1.25));
   return md;
 }
 
@@ -390,9 +391,9 @@ std::string Report(const ReportInput& in) {
     const Series se = ReadSeries(rec, in.paper, v, md, out, notes);
     figures += Figure(in.out_dir, v, se.dof, se.t, se.res, se.pdof, se.pdirect, se.ppcg);
     const Slopes sl = FitSlopes(in.paper, v, se);
-    slopes += fmt::format("| {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", v.label,
-                          sl.solve, sl.route[0], sl.route[1], sl.route[2], sl.paper_pcg,
-                          sl.paper_direct);
+    slopes +=
+        fmt::format("| {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", v.label,
+                    sl.solve, sl.route[0], sl.route[1], sl.route[2], sl.paper_pcg, sl.paper_direct);
     notes += VariantNotes(v, se);
     claims += VariantClaims(in.claims, v, se, sl);
   }
@@ -401,10 +402,12 @@ std::string Report(const ReportInput& in) {
   md += "\nCrossover (the smallest DOF from which PCG stays faster):\n" + notes;
   md += claims;
   md += Sensitivity(rec);
-  md += "\nFigures like 003 Fig. 4 (time to simulate against DOF, log-log, ours and the paper's; "
-        "plots/size_panels.py):\n" + figures;
-  md += fmt::format("\nPer size and route: {} (time per step and scaled to the scene time).\n",
-                    csv);
+  md +=
+      "\nFigures like 003 Fig. 4 (time to simulate against DOF, log-log, ours and the paper's; "
+      "plots/size_panels.py):\n" +
+      figures;
+  md +=
+      fmt::format("\nPer size and route: {} (time per step and scaled to the scene time).\n", csv);
   return md;
 }
 
@@ -412,12 +415,16 @@ std::string Report(const ReportInput& in) {
 
 Protocol MakeTable003_2() {
   return {.id = "003-table2",
-          .title = "RedMax bridge and umbrella: direct vs PCG (projected block Jacobi) time and "
-                   "iterations vs DOF, slopes",
-          .setting = "bridge rigid (80–1280 DOF) and flexible towers (60–960 DOF), umbrella "
-                     "(241–1105 DOF); redmax with linear = pcg-pbj, cholmod, dense; --cases: "
-                     "timed steps per size (default 10)",
-          .measure = Measure, .report = Report, .min_cases = 10};
+          .title =
+              "RedMax bridge and umbrella: direct vs PCG (projected block Jacobi) time and "
+              "iterations vs DOF, slopes",
+          .setting =
+              "bridge rigid (80–1280 DOF) and flexible towers (60–960 DOF), umbrella "
+              "(241–1105 DOF); redmax with linear = pcg-pbj, cholmod, dense; --cases: "
+              "timed steps per size (default 10)",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 10};
 }
 
 }  // namespace ncp

@@ -46,7 +46,7 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const std::vector<ContactProblem> cases = FindScenario("dish_piling").generate({}, count, 1);
   rec.Observe("cases", "contacts", cases.front().num_contacts());
   RunOptions ro, first;
-  ro.budget.iters = 10;  // 10 AL loops per case, as in the paper
+  ro.budget.iters = 10;    // 10 AL loops per case, as in the paper
   first.budget.iters = 1;  // where the steps go: the cold-started first loop vs the other nine
   CapBudget(opt, ro.budget);
   for (const Column& c : kColumns) {
@@ -88,8 +88,7 @@ Means ComputeMeans(const ProtocolRecords& rec) {
       m.failures[c.label] +=
           100.0 * InfoValue(r->solver_info, "inner_failures", 0.0) / (10.0 * runs.size());
       const double res = r->final_metrics[Metric::kRes004];
-      m.residual[c.label] +=
-          -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / runs.size();
+      m.residual[c.label] += -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / runs.size();
     }
   }
   return m;
@@ -119,8 +118,7 @@ std::string Intro(int count, double contacts) {
 
 // A metric's two rows: ours and the paper's, per column.
 std::string PaperRows(const PublishedTable& paper, const char* label,
-                      std::map<std::string, double>& ours, const char* metric,
-                      const char* format) {
+                      std::map<std::string, double>& ours, const char* metric, const char* format) {
   std::string md = fmt::format("| {} (ours) |", label);
   for (const Column& c : kColumns)
     md += " " + fmt::format(fmt::runtime(format), ours[c.label]) + " |";
@@ -170,35 +168,35 @@ std::string Table(const PublishedTable& paper, Means& m) {
 std::string Claims(ClaimLedger& claims, Means& m, Verdict fewest) {
   const std::string pub = kPublished;
   std::string md = ClaimHeader();
-  md += claims.Row("004 §VII-D1: the number of inner iterations is significantly lower for CANAL "
-                   "(published cascade against both ablations)",
-                   fmt::format("canal (published) {:.2f}, al-trdogleg {:.2f}, al-dampedsn {:.2f}; "
-                               "canal (defaults) {:.2f}",
-                               m.inner[pub], m.inner["al-trdogleg"], m.inner["al-dampedsn"],
-                               m.inner["canal"]),
-                   fewest);
-  md += claims.Row("004 §VII-D1: TRDogleg performs better than DampedSN, with half the inner "
-                   "iterations",
-                   fmt::format("al-dampedsn {:.2f} vs al-trdogleg {:.2f} ({:.2f}×)",
-                               m.inner["al-dampedsn"], m.inner["al-trdogleg"],
-                               m.inner["al-dampedsn"] / m.inner["al-trdogleg"]),
-                   OrderVerdict({m.inner["al-dampedsn"], m.inner["al-trdogleg"]}));
-  md += claims.Row("004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
-                   "1.1% / 0%)",
-                   fmt::format("{:.1f}% / {:.1f}% / {:.1f}% (canal published)",
-                               m.failures["al-trdogleg"], m.failures["al-dampedsn"],
-                               m.failures[pub]),
-                   m.failures[pub] == 0.0 && m.failures["al-trdogleg"] > 0 &&
-                           m.failures["al-dampedsn"] > 0
-                       ? Verdict::kReproduced
-                       : Verdict::kNotReproduced);
+  md += claims.Row(
+      "004 §VII-D1: the number of inner iterations is significantly lower for CANAL "
+      "(published cascade against both ablations)",
+      fmt::format("canal (published) {:.2f}, al-trdogleg {:.2f}, al-dampedsn {:.2f}; "
+                  "canal (defaults) {:.2f}",
+                  m.inner[pub], m.inner["al-trdogleg"], m.inner["al-dampedsn"], m.inner["canal"]),
+      fewest);
+  md += claims.Row(
+      "004 §VII-D1: TRDogleg performs better than DampedSN, with half the inner "
+      "iterations",
+      fmt::format("al-dampedsn {:.2f} vs al-trdogleg {:.2f} ({:.2f}×)", m.inner["al-dampedsn"],
+                  m.inner["al-trdogleg"], m.inner["al-dampedsn"] / m.inner["al-trdogleg"]),
+      OrderVerdict({m.inner["al-dampedsn"], m.inner["al-trdogleg"]}));
+  md += claims.Row(
+      "004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
+      "1.1% / 0%)",
+      fmt::format("{:.1f}% / {:.1f}% / {:.1f}% (canal published)", m.failures["al-trdogleg"],
+                  m.failures["al-dampedsn"], m.failures[pub]),
+      m.failures[pub] == 0.0 && m.failures["al-trdogleg"] > 0 && m.failures["al-dampedsn"] > 0
+          ? Verdict::kReproduced
+          : Verdict::kNotReproduced);
   const double base = 0.5 * (m.residual["al-trdogleg"] + m.residual["al-dampedsn"]);
-  md += claims.Row("004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
-                   "(Table II: 8.22 vs 8.57; here within 0.5 of their mean)",
-                   fmt::format("−log10 {:.2f} (published) / {:.2f} (defaults) vs {:.2f}, {:.2f}",
-                               m.residual[pub], m.residual["canal"], m.residual["al-trdogleg"],
-                               m.residual["al-dampedsn"]),
-                   NearVerdict({m.residual[pub]}, base, 0.5));
+  md += claims.Row(
+      "004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
+      "(Table II: 8.22 vs 8.57; here within 0.5 of their mean)",
+      fmt::format("−log10 {:.2f} (published) / {:.2f} (defaults) vs {:.2f}, {:.2f}",
+                  m.residual[pub], m.residual["canal"], m.residual["al-trdogleg"],
+                  m.residual["al-dampedsn"]),
+      NearVerdict({m.residual[pub]}, base, 0.5));
   return md;
 }
 
@@ -244,11 +242,15 @@ std::string Report(const ReportInput& in) {
 
 Protocol MakeTable004_2() {
   return {.id = "004-table2",
-          .title = "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner "
-                   "iterations, failures, residual",
-          .setting = "10 AL loops per single-step case on dish_piling (paper: 100 cases; default "
-                     "here 20, --cases 100 for the paper's count)",
-          .measure = Measure, .report = Report, .min_cases = 20};
+          .title =
+              "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner "
+              "iterations, failures, residual",
+          .setting =
+              "10 AL loops per single-step case on dish_piling (paper: 100 cases; default "
+              "here 20, --cases 100 for the paper's count)",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 20};
 }
 
 }  // namespace ncp

@@ -143,7 +143,8 @@ struct Variant {
 };
 const Variant kVariants[] = {
     {"limp legs (kp = kd = 0: no PD rows, as torque-driven legs with zero torque)",
-     "8robots-kp0", {{"kp", "0"}, {"kd", "0"}}},
+     "8robots-kp0",
+     {{"kp", "0"}, {"kd", "0"}}},
     {"3.3× stiffer PD (kp = 100, kd = 3.3)", "8robots-kp100", {{"kp", "100"}, {"kd", "3.3"}}},
     {"10× stiffer PD (kp = 300, kd = 10)", "8robots-kp300", {{"kp", "300"}, {"kd", "10"}}}};
 
@@ -232,10 +233,10 @@ struct FrameInfo {
 
 // In the order the report first quotes them (Value throws on a missing one).
 FrameInfo ReadFrames(const ProtocolRecords& rec) {
-  return {rec.Value("8robots-1thread", "frames"), rec.Value("8robots-1thread", "contacts_min"),
-          rec.Value("8robots-1thread", "contacts_max"), rec.Value("27robots-1thread", "frames"),
-          rec.Value("27robots-1thread", "contacts_min"),
-          rec.Value("27robots-1thread", "contacts_max")};
+  return {
+      rec.Value("8robots-1thread", "frames"),        rec.Value("8robots-1thread", "contacts_min"),
+      rec.Value("8robots-1thread", "contacts_max"),  rec.Value("27robots-1thread", "frames"),
+      rec.Value("27robots-1thread", "contacts_min"), rec.Value("27robots-1thread", "contacts_max")};
 }
 
 // The report's title, the setting and the table on 8 robots, with the time ratios.
@@ -323,8 +324,8 @@ std::string ResidualGap(const ProtocolRecords& rec, const FrameInfo& fi,
       s8.paper_residual, s8.paper_residual - s8.contact_residual,
       0.5 * std::log10(std::max(1.0, fi.c_lo)));
   for (const Drive& v : variants)
-    md += fmt::format("{}: {:.0f} contacts, res004 {:.2f}, paper's aggregation {:.2f}; ",
-                      v.label, v.contacts, v.sub.residual, v.sub.paper_residual);
+    md += fmt::format("{}: {:.0f} contacts, res004 {:.2f}, paper's aggregation {:.2f}; ", v.label,
+                      v.contacts, v.sub.residual, v.sub.paper_residual);
   const Drive* closest = &variants.front();
   for (const Drive& v : variants)
     if (std::abs(v.sub.paper_residual - paper_sub) <
@@ -338,8 +339,8 @@ std::string ResidualGap(const ProtocolRecords& rec, const FrameInfo& fi,
       "and of those here {} comes closest ({:.2f} by the paper's definition, {:.0f} contacts).\n",
       fi.c_lo, fi.c_hi, paper_sub - s8.paper_residual, s8.paper_residual - s8.residual,
       s8.residual - s8.cold_residual,
-      variants.back().sub.paper_residual - variants.front().sub.paper_residual,
-      closest->label, closest->sub.paper_residual, closest->contacts);
+      variants.back().sub.paper_residual - variants.front().sub.paper_residual, closest->label,
+      closest->sub.paper_residual, closest->contacts);
   return md;
 }
 
@@ -356,10 +357,9 @@ std::string Robots27(const FrameInfo& fi, const PublishedTable& paper, const Sol
       fi.frames27, fi.c27_lo, fi.c27_hi, m27.at("subadmm").time_ms,
       m27.at("subadmm-nobody").time_ms, m27.at("admm-full").time_ms, m27.at("subadmm").residual,
       m27.at("subadmm-nobody").residual, m27.at("admm-full").residual,
-      m27.at("subadmm").contact_residual,
-      m27.at("subadmm-nobody").contact_residual, m27.at("admm-full").contact_residual,
-      m27.at("subadmm").cold_residual, m27.at("subadmm-nobody").cold_residual,
-      m27.at("admm-full").cold_residual,
+      m27.at("subadmm").contact_residual, m27.at("subadmm-nobody").contact_residual,
+      m27.at("admm-full").contact_residual, m27.at("subadmm").cold_residual,
+      m27.at("subadmm-nobody").cold_residual, m27.at("admm-full").cold_residual,
       m27.at("admm-full").time_ms / m27.at("subadmm").time_ms,
       paper.Get("speedup_27_robots", "subadmm"), m27t2.at("subadmm").time_ms,
       m27.at("subadmm").time_ms / m27t2.at("subadmm").time_ms, m27t2.at("admm-full").time_ms,
@@ -376,18 +376,18 @@ std::string Claims(ClaimLedger& claims, const PublishedTable& paper, const Solve
   const double paper_nobody =
       paper.Get("time_ms", "subadmm-nobody") / paper.Get("time_ms", "subadmm");
   std::string md = ClaimHeader();
-  md += claims.Row("004: SubADMM shortest time per step, No Sub longest (Table III: 1.21 > 0.638 > "
-                   "0.435 ms)",
-                   fmt::format("admm-full {:.3f} > subadmm-nobody {:.3f} > subadmm {:.3f} ms",
-                               full, nobody, sub),
-                   OrderVerdict({full, nobody, sub}));
-  md += claims.Row(fmt::format("004: No Sub takes about {:.2f}× SubADMM's time (within 2×)",
-                               paper_full),
-                   fmt::format("{:.2f}×", full / sub), RatioVerdict(full / sub, paper_full, 2.0));
-  md += claims.Row(fmt::format("004: SubADMM about {:.2f}× faster than No Body (within 2×)",
-                               paper_nobody),
-                   fmt::format("{:.2f}×", nobody / sub),
-                   RatioVerdict(nobody / sub, paper_nobody, 2.0));
+  md += claims.Row(
+      "004: SubADMM shortest time per step, No Sub longest (Table III: 1.21 > 0.638 > "
+      "0.435 ms)",
+      fmt::format("admm-full {:.3f} > subadmm-nobody {:.3f} > subadmm {:.3f} ms", full, nobody,
+                  sub),
+      OrderVerdict({full, nobody, sub}));
+  md += claims.Row(
+      fmt::format("004: No Sub takes about {:.2f}× SubADMM's time (within 2×)", paper_full),
+      fmt::format("{:.2f}×", full / sub), RatioVerdict(full / sub, paper_full, 2.0));
+  md += claims.Row(
+      fmt::format("004: SubADMM about {:.2f}× faster than No Body (within 2×)", paper_nobody),
+      fmt::format("{:.2f}×", nobody / sub), RatioVerdict(nobody / sub, paper_nobody, 2.0));
   if (robots27) {
     const double full27 = m27.at("admm-full").time_ms, sub27 = m27.at("subadmm").time_ms;
     md += claims.Row(fmt::format("004: 27 robots, SubADMM {:.2f}× faster than No Sub (within 2×)",
@@ -399,22 +399,22 @@ std::string Claims(ClaimLedger& claims, const PublishedTable& paper, const Solve
   for (const char* s : kSolvers) r.push_back(m8.at(s).residual);
   const double mid =
       (*std::max_element(r.begin(), r.end()) + *std::min_element(r.begin(), r.end())) / 2;
-  md += claims.Row("004: the residuals of the three are similar (Table III within 0.03; here "
-                   "within ±0.1 of their middle)",
-                   fmt::format("−log10 res004 {:.3f} / {:.3f} / {:.3f}", r[0], r[1], r[2]),
-                   NearVerdict(r, mid, 0.1));
+  md += claims.Row(
+      "004: the residuals of the three are similar (Table III within 0.03; here "
+      "within ±0.1 of their middle)",
+      fmt::format("−log10 res004 {:.3f} / {:.3f} / {:.3f}", r[0], r[1], r[2]),
+      NearVerdict(r, mid, 0.1));
   const double paper_sub = paper.Get("neg_log10_residual", "subadmm");
-  md += claims.Row(fmt::format("004: −log10 residual about {:.2f} after 100 iterations (within "
-                               "±0.3, the paper's definition)",
-                               paper_sub),
-                   fmt::format("{:.2f} / {:.2f} / {:.2f} (res004 {:.2f})",
-                               m8.at("subadmm").paper_residual,
-                               m8.at("subadmm-nobody").paper_residual,
-                               m8.at("admm-full").paper_residual, m8.at("subadmm").residual),
-                   NearVerdict({m8.at("subadmm").paper_residual,
-                                m8.at("subadmm-nobody").paper_residual,
-                                m8.at("admm-full").paper_residual},
-                               paper_sub, 0.3));
+  md += claims.Row(
+      fmt::format("004: −log10 residual about {:.2f} after 100 iterations (within "
+                  "±0.3, the paper's definition)",
+                  paper_sub),
+      fmt::format("{:.2f} / {:.2f} / {:.2f} (res004 {:.2f})", m8.at("subadmm").paper_residual,
+                  m8.at("subadmm-nobody").paper_residual, m8.at("admm-full").paper_residual,
+                  m8.at("subadmm").residual),
+      NearVerdict({m8.at("subadmm").paper_residual, m8.at("subadmm-nobody").paper_residual,
+                   m8.at("admm-full").paper_residual},
+                  paper_sub, 0.3));
   return md;
 }
 
@@ -437,10 +437,13 @@ std::string Report(const ReportInput& in) {
 Protocol MakeTable004_3() {
   return {.id = "004-table3",
           .title = "SubADMM vs No Body vs No Sub at 100 iterations: time per step, residual",
-          .setting = "laikago_drop, 8 robots (24 frames with 80–100 contacts) and 27 robots (12 "
-                     "frames); 100 iterations from the previous step's solution; single thread "
-                     "(and 2 threads)",
-          .measure = Measure, .report = Report, .min_cases = 24};
+          .setting =
+              "laikago_drop, 8 robots (24 frames with 80–100 contacts) and 27 robots (12 "
+              "frames); 100 iterations from the previous step's solution; single thread "
+              "(and 2 threads)",
+          .measure = Measure,
+          .report = Report,
+          .min_cases = 24};
 }
 
 }  // namespace ncp

@@ -107,7 +107,8 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
     if (at[0] >= 0 && at[2] >= 0) s.sweeps_4_to_8[name].push_back(at[2] - at[0]);
     auto& points = s.traces[name].emplace_back();
     points.reserve(r->trace.size());
-    for (const TracePoint& tp : r->trace) points.emplace_back(tp.time_s, tp.metrics[Metric::kRes004]);
+    for (const TracePoint& tp : r->trace)
+      points.emplace_back(tp.time_s, tp.metrics[Metric::kRes004]);
   }
   // The figure's data: one line per stored trace point.
   std::filesystem::create_directories(out_dir);
@@ -125,8 +126,9 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
     WriteFileAtomically(s.csv, traces.str());
   }
   s.png = out_dir + "/" + records.id() + ".png";
-  const std::string draw = fmt::format("/usr/bin/python3 {}/plots/trace_panels.py {} -o {} > /dev/null",
-                                       NCPBENCH_SOURCE_DIR, s.csv, s.png);
+  const std::string draw =
+      fmt::format("/usr/bin/python3 {}/plots/trace_panels.py {} -o {} > /dev/null",
+                  NCPBENCH_SOURCE_DIR, s.csv, s.png);
   s.has_traces = !runs.empty() && !runs.front()->trace.empty();
   s.drawn = s.has_traces && std::system(draw.c_str()) == 0;
   return s;
@@ -169,12 +171,15 @@ std::string TraceTable(const TraceStudy& s) {
 }
 
 std::string TraceFigureNote(const TraceStudy& s) {
-  if (!s.has_traces)
-    return "\nNo figure: the results file holds no traces (--no-traces).\n";
-  return s.drawn ? fmt::format("\nFigure: `{}` (left: median res004 over time; right: time over "
-                               "iterations). Traces: `{}`.\n", s.png, s.csv)
-                 : fmt::format("\nTraces: `{}` (the figure needs /usr/bin/python3 with matplotlib: "
-                               "plots/trace_panels.py).\n", s.csv);
+  if (!s.has_traces) return "\nNo figure: the results file holds no traces (--no-traces).\n";
+  return s.drawn ? fmt::format(
+                       "\nFigure: `{}` (left: median res004 over time; right: time over "
+                       "iterations). Traces: `{}`.\n",
+                       s.png, s.csv)
+                 : fmt::format(
+                       "\nTraces: `{}` (the figure needs /usr/bin/python3 with matplotlib: "
+                       "plots/trace_panels.py).\n",
+                       s.csv);
 }
 
 }  // namespace ncp

@@ -22,7 +22,7 @@ struct TraceStudy {
   std::map<std::string, std::array<std::vector<double>, 3>> reach;  // times [s] to each tolerance
   std::map<std::string, std::vector<double>> per_iter;              // solve time / iterations [s]
   std::map<std::string, std::vector<double>> iters_to_1e8, best_res;
-  std::map<std::string, std::vector<double>> setup;        // setup time [s] per case
+  std::map<std::string, std::vector<double>> setup;          // setup time [s] per case
   std::map<std::string, std::vector<double>> sweeps_4_to_8;  // iterations from 1e-4 to 1e-8
   // Per solver and case: (time [s], res004) after each iteration, setup included.
   std::map<std::string, std::vector<std::vector<std::pair<double, double>>>> traces;

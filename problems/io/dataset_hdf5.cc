@@ -443,7 +443,8 @@ ContactProblem ReadProblem(const Group& g) {
     const std::size_t count = gs.Children().size();
     for (std::size_t k = 0; k < count; ++k) {
       const std::string name = std::to_string(k);
-      if (!gs.Has(name)) gs.Fail(name, fmt::format("missing: {} guesses are named 0..{}", count, count - 1));
+      if (!gs.Has(name))
+        gs.Fail(name, fmt::format("missing: {} guesses are named 0..{}", count, count - 1));
       Group x = gs.Open(name);
       Guess guess;
       if (x.Has("v")) guess.v = ReadVec(x, "v");
@@ -571,7 +572,8 @@ void WriteCopy(const std::string& in, const std::string& out,
   try {
     WriteDataset(out, problems, attrs);
   } catch (const Error& e) {
-    throw Error(fmt::format("{}: read, but its problems cannot be written again ({})", in, e.what()));
+    throw Error(
+        fmt::format("{}: read, but its problems cannot be written again ({})", in, e.what()));
   }
 }
 

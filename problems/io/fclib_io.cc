@@ -339,7 +339,8 @@ ContactProblem ConvertGlobal(const std::string& path, const FileLayout& l, RowMa
         }
         ++hc;
       } else if (t == static_cast<int>(ConstraintType::kBilateral)) {
-        if (gc >= ncols_g) throw Error(fmt::format("{}: more bilateral rows than G has ({})", where, ncols_g));
+        if (gc >= ncols_g)
+          throw Error(fmt::format("{}: more bilateral rows than G has ({})", where, ncols_g));
         AddConstraint(p.constraints, ConstraintType::kBilateral);
         out_g[gc++] = rows++;
       } else {
@@ -358,7 +359,8 @@ ContactProblem ConvertGlobal(const std::string& path, const FileLayout& l, RowMa
     for (int j = 0; j < X.outerSize(); ++j) {
       if (out[j] < 0) {
         if (SpMat::InnerIterator(X, j) || bias[j] != 0.0)
-          throw Error(fmt::format("{}: column {} of a unilateral contact's tangent is not zero", path, j));
+          throw Error(
+              fmt::format("{}: column {} of a unilateral contact's tangent is not zero", path, j));
         continue;
       }
       for (SpMat::InnerIterator it(X, j); it; ++it) t.emplace_back(it.row(), out[j], it.value());
@@ -483,7 +485,8 @@ void WriteAtomically(const std::string& path, WriteFn write) {
                             ec ? ec.message() : "a file of that name exists"));
   }
   ReplaceFile(path, [&](const std::string& tmp) {
-    if (write(tmp.c_str()) != 1) throw Error(fmt::format("{}: libfclib could not write the file", path));
+    if (write(tmp.c_str()) != 1)
+      throw Error(fmt::format("{}: libfclib could not write the file", path));
   });
 }
 
@@ -550,8 +553,10 @@ void WriteFclibGlobal(const std::string& path, const ContactProblem& p) {
   }
   for (std::size_t i = 0; i < p.constraints.size(); ++i)
     if (p.constraints[i].type == ConstraintType::kJointFriction)  // no friction on fclib's G
-      throw Error(fmt::format("{}: constraint {} is {}: fclib holds contacts and bilateral rows "
-                              "only", path, i, ToString(p.constraints[i].type)));
+      throw Error(
+          fmt::format("{}: constraint {} is {}: fclib holds contacts and bilateral rows "
+                      "only",
+                      path, i, ToString(p.constraints[i].type)));
   // fclib has no soft rows: they are folded into M and f (identity without soft rows).
   const FoldedProblem folded = FoldSoftRows(p);
   const ContactProblem& q = folded.problem;

@@ -18,9 +18,9 @@ namespace ncp {
 // Matrices stored CSC, CSR or as triplets are converted; a symmetric matrix stored as one
 // triangle is expanded to both. Metadata: scenario "fclib", name = file stem, case_name = the
 // fclib info title. An exported file's /ncpbench/constraint_types restores ncpbench's order and
-// unilateral rows (see WriteFclibGlobal). Throws ncp::Error (spacedim other than 3, local problems with V/R equality
-// blocks, malformed files); files are checked before libfclib sees them, since it exits the
-// process on a read error.
+// unilateral rows (see WriteFclibGlobal). Throws ncp::Error (spacedim other than 3, local problems
+// with V/R equality blocks, malformed files); files are checked before libfclib sees them, since it
+// exits the process on a read error.
 ContactProblem ReadFclib(const std::string& path);
 
 // Exports a global problem: soft rows folded into M and f (fold_soft.h), contacts to H, unilateral

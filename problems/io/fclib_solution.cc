@@ -25,8 +25,7 @@ Vec ReadOptional(const Group& g, const char* name, std::size_t expected) {
     g.Fail(name, fmt::format("wrong size: expected {}, got {}", expected, got));
   const std::vector<double> x = g.ReadDoubles(name);
   for (std::size_t k = 0; k < x.size(); ++k)
-    if (!std::isfinite(x[k]))
-      g.Fail(name, fmt::format("[{}] = {}: must be finite", k, x[k]));
+    if (!std::isfinite(x[k])) g.Fail(name, fmt::format("[{}] = {}: must be finite", k, x[k]));
   return Eigen::Map<const Vec>(x.data(), static_cast<Eigen::Index>(x.size()));
 }
 
@@ -84,11 +83,11 @@ void ReadFclibSolutions(const std::string& path, const FclibRowMap& map, Contact
   if (root.HasGroup(kGuesses)) {
     const Group g = root.Open(kGuesses);
     const std::vector<std::int32_t> count = g.ReadInts("number_of_guesses");
-    if (count.size() != 1 || count[0] < 0)
-      g.Fail("number_of_guesses", "must be one integer >= 0");
+    if (count.size() != 1 || count[0] < 0) g.Fail("number_of_guesses", "must be one integer >= 0");
     for (int k = 1; k <= count[0]; ++k) {
       const std::string name = std::to_string(k);
-      if (!g.HasGroup(name)) g.Fail(name, fmt::format("missing (number_of_guesses = {})", count[0]));
+      if (!g.HasGroup(name))
+        g.Fail(name, fmt::format("missing (number_of_guesses = {})", count[0]));
       FclibVectors s = ReadVectors(g.Open(name), map, p);
       p.guesses.push_back({std::move(s.v), std::move(s.lambda)});
     }

@@ -32,7 +32,7 @@
 namespace ncp {
 namespace {
 
-constexpr std::int32_t kChildError = 2;  // `read` threw; its message follows
+constexpr std::int32_t kChildError = 2;      // `read` threw; its message follows
 constexpr std::int32_t kChildSanitizer = 3;  // a sanitizer reported an error (sanitized builds)
 constexpr std::uint32_t kMaxMessage = 4096;
 constexpr std::uint32_t kMaxPath = 1 << 16;
@@ -196,8 +196,8 @@ class ProbeChild {
 
   enum class Result { kRead, kThrew, kEnded, kTimedOut, kSanitizer };
   // One request. kEnded: the child is gone (status in `status`); kTimedOut: it was killed.
-  Result Ask(const std::string& path, const std::string& out, ConvertFn convert,
-             double timeout_s, std::string& message, int& status) {
+  Result Ask(const std::string& path, const std::string& out, ConvertFn convert, double timeout_s,
+             std::string& message, int& status) {
     const Request q{convert, timeout_s, static_cast<std::uint32_t>(path.size()),
                     static_cast<std::uint32_t>(out.size())};
     if (!WriteAll(fd_, &q, sizeof q) || !WriteAll(fd_, path.data(), path.size()) ||
@@ -263,9 +263,10 @@ std::mutex& ProbeMutex() {
     const bool fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
                        sig == SIGABRT || sig == SIGTRAP;
     if (!fault)
-      throw Error(fmt::format("{}: the reader was stopped by signal {} ({}) from outside the file "
-                              "(out of memory, a limit, a kill): not a verdict on the file; try again",
-                              path, sig, strsignal(sig)));
+      throw Error(
+          fmt::format("{}: the reader was stopped by signal {} ({}) from outside the file "
+                      "(out of memory, a limit, a kill): not a verdict on the file; try again",
+                      path, sig, strsignal(sig)));
     throw Error(fmt::format("{}: reading it ended the reader (signal {}, {}): a corrupt file", path,
                             sig, strsignal(sig)));
   }

@@ -150,13 +150,15 @@ std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes) 
     double chunk_bytes = static_cast<double>(element_bytes);
     for (int d = 0; d < rank; ++d) chunk_bytes *= static_cast<double>(chunk[d]);
     if (rank >= 0 && chunk_bytes <= std::max(bytes, kSlackBytes)) return "";
-    return fmt::format("is stored in chunks of {:.3g} bytes for {:.3g} bytes of data (more than "
-                       "the data and {:g} MB): a compression bomb or a corrupt header",
-                       chunk_bytes, bytes, kSlackBytes / 1e6);
+    return fmt::format(
+        "is stored in chunks of {:.3g} bytes for {:.3g} bytes of data (more than "
+        "the data and {:g} MB): a compression bomb or a corrupt header",
+        chunk_bytes, bytes, kSlackBytes / 1e6);
   }
-  return fmt::format("declares {:.0f} elements ({:.3g} bytes), more than {:g} x the file's {} bytes + "
-                     "{:g} MB: a corrupt size",
-                     count, bytes, kMaxInflation, file_bytes, kSlackBytes / 1e6);
+  return fmt::format(
+      "declares {:.0f} elements ({:.3g} bytes), more than {:g} x the file's {} bytes + "
+      "{:g} MB: a corrupt size",
+      count, bytes, kMaxInflation, file_bytes, kSlackBytes / 1e6);
 }
 
 // Strings are written fixed-length (NUL-padded to the longest, UTF-8): variable-length ones
@@ -334,9 +336,8 @@ Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
   // a string pointer, the declared width for fixed strings) must be what the file could hold.
   const hssize_t points = H5Sget_simple_extent_npoints(space.id());
   if (points < 0) Fail(name, "unreadable extent");
-  const std::string why =
-      ImplausibleSize(ds.id(), static_cast<double>(points),
-                      std::max<std::size_t>(8, H5Tget_size(type.id())));
+  const std::string why = ImplausibleSize(ds.id(), static_cast<double>(points),
+                                          std::max<std::size_t>(8, H5Tget_size(type.id())));
   if (!why.empty()) Fail(name, why);
   return ds;
 }

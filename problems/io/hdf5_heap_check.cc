@@ -51,7 +51,8 @@ bool FindSuperblock(std::ifstream& in, std::uint64_t file_size, Layout& out) {
     const int version = static_cast<unsigned char>(b[8]);
     // Versions 0 and 1 keep the sizes at bytes 13 and 14, versions 2 and 3 at 9 and 10.
     const int at_sizes = version <= 1 ? 13 : 9;
-    out = {at, static_cast<unsigned char>(b[at_sizes]), static_cast<unsigned char>(b[at_sizes + 1])};
+    out = {at, static_cast<unsigned char>(b[at_sizes]),
+           static_cast<unsigned char>(b[at_sizes + 1])};
     const auto valid = [](int w) { return w == 2 || w == 4 || w == 8; };
     return valid(out.offsets) && valid(out.lengths);
   }
@@ -63,14 +64,14 @@ bool FindSuperblock(std::ifstream& in, std::uint64_t file_size, Layout& out) {
 std::int64_t LoopingBlock(const std::vector<char>& data, std::uint64_t head, int lengths) {
   std::vector<bool> seen(data.size(), false);
   for (std::uint64_t at = head; at != kFreeListEnd;) {
-    if (at >= data.size()) return -1;                      // "bad heap free list"
-    if (seen[at]) return static_cast<std::int64_t>(at);    // libhdf5 would go round forever
+    if (at >= data.size()) return -1;                    // "bad heap free list"
+    if (seen[at]) return static_cast<std::int64_t>(at);  // libhdf5 would go round forever
     if (at + 2 * static_cast<std::uint64_t>(lengths) > data.size()) return -1;
     seen[at] = true;
     const std::uint64_t next = Decode(data.data() + at, lengths);
     const std::uint64_t size = Decode(data.data() + at + lengths, lengths);
-    if (next == 0) return -1;                              // "free block size is zero?"
-    if (size > data.size() - at) return -1;                // "bad heap free list"
+    if (next == 0) return -1;                // "free block size is zero?"
+    if (size > data.size() - at) return -1;  // "bad heap free list"
     at = next;
   }
   return -1;
@@ -92,11 +93,11 @@ void CheckLocalHeapFreeLists(const std::string& path) {
   constexpr std::size_t kChunk = std::size_t{1} << 20;
   const std::size_t overlap = kHeapSignature.size() - 1;
   // Sized to the file: a fresh megabyte zeroed per probe is a quarter of a small read's cost.
-  std::vector<char> chunk(static_cast<std::size_t>(std::min<std::uint64_t>(kChunk + overlap,
-                                                                           file_size)));
+  std::vector<char> chunk(
+      static_cast<std::size_t>(std::min<std::uint64_t>(kChunk + overlap, file_size)));
   for (std::uint64_t start = 0; start < file_size; start += kChunk) {
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(
-        kChunk + overlap, file_size - start));
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kChunk + overlap, file_size - start));
     if (!ReadAt(in, start, chunk.data(), n)) return;
     const std::string_view view(chunk.data(), n);
     for (std::size_t hit = view.find(kHeapSignature); hit != std::string_view::npos;

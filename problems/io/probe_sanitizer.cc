@@ -29,9 +29,9 @@ bool Contains(std::string_view s, std::string_view part) {
 
 bool SanitizerReportIsALibrarys(std::string_view report) {
   // Frames of the runtime itself: an interceptor (memcpy called by libhdf5) is not the culprit.
-  constexpr std::array<std::string_view, 6> kRuntime = {
-      " in __interceptor_", " in __asan", " in __sanitizer", " in __ubsan", "/libasan.so",
-      "/libubsan.so"};
+  constexpr std::array<std::string_view, 6> kRuntime = {" in __interceptor_", " in __asan",
+                                                        " in __sanitizer",    " in __ubsan",
+                                                        "/libasan.so",        "/libubsan.so"};
   constexpr std::array<std::string_view, 5> kLibraries = {"/libhdf5", "/libfclib", "/libz.so",
                                                           "/libsz.so", "/libaec.so"};
   std::size_t at = 0;

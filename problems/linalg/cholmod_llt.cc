@@ -79,8 +79,8 @@ void CholmodLLT::Solve(const Vec& b, Vec& x) {
 }
 
 void CholmodLLT::Solve(const double* b, double* x) {
-  if (L_ && !L_->is_super && L_->is_ll && L_->xtype == CHOLMOD_REAL &&
-      L_->itype == CHOLMOD_INT && L_->minor == L_->n) {
+  if (L_ && !L_->is_super && L_->is_ll && L_->xtype == CHOLMOD_REAL && L_->itype == CHOLMOD_INT &&
+      L_->minor == L_->n) {
     // P A Pᵀ = L Lᵀ, the diagonal first in each column of L: x = Pᵀ L⁻ᵀ L⁻¹ P b.
     const int* Lp = static_cast<const int*>(L_->p);
     const int* Li = static_cast<const int*>(L_->i);

@@ -18,8 +18,8 @@ static_assert(static_cast<int>(ConstraintType::kContact) == kContactCode &&
 inline void ApplyConstraintOperator(const Constraint& c, double beta, const double* x,
                                     const double* e, double* y,
                                     ConeOperator cone = ConeOperator::kStrict) {
-  ApplyConstraintOperator(static_cast<unsigned char>(c.type), c.mu, c.stiffness, c.damping, beta,
-                          x, e, y, cone);
+  ApplyConstraintOperator(static_cast<unsigned char>(c.type), c.mu, c.stiffness, c.damping, beta, x,
+                          e, y, cone);
 }
 
 }  // namespace ncp

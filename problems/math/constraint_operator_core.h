@@ -21,9 +21,9 @@ enum ConstraintCode : unsigned char {
 
 // x: trial multiplier λ* = −β J_i v̂ − u_i − β e_i (rows of the constraint); e: bias rows;
 // y: result λ_i. mu for contacts, stiffness and damping for soft rows.
-NCP_HD void ApplyConstraintOperator(unsigned char type, double mu, double stiffness,
-                                    double damping, double beta, const double* x,
-                                    const double* e, double* y, ConeOperator cone) {
+NCP_HD void ApplyConstraintOperator(unsigned char type, double mu, double stiffness, double damping,
+                                    double beta, const double* x, const double* e, double* y,
+                                    ConeOperator cone) {
   switch (type) {
     case kContactCode:
       if (cone == ConeOperator::kStrict)

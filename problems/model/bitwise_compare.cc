@@ -21,7 +21,8 @@ std::string CompareSparse(const char* name, SpMat a, SpMat b) {
       !std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), b.innerIndexPtr()))
     return fmt::format("{}: sparsity pattern differs", name);
   for (Eigen::Index k = 0; k < a.nonZeros(); ++k)
-    if (!Same(a.valuePtr() + k, b.valuePtr() + k, 1)) return fmt::format("{}: stored entry {} differs", name, k);
+    if (!Same(a.valuePtr() + k, b.valuePtr() + k, 1))
+      return fmt::format("{}: stored entry {} differs", name, k);
   return "";
 }
 
@@ -35,17 +36,17 @@ std::string CompareVec(const char* name, const Vec& a, const Vec& b) {
 }  // namespace
 
 std::string FirstBitwiseDifference(const ContactProblem& a, const ContactProblem& b) {
-  for (const std::string& d : {CompareSparse("A", a.A, b.A), CompareVec("b", a.b, b.b),
-                               CompareSparse("J", a.J, b.J), CompareVec("e", a.e, b.e),
-                               CompareSparse("W", a.W, b.W), CompareVec("q", a.q, b.q)})
+  for (const std::string& d :
+       {CompareSparse("A", a.A, b.A), CompareVec("b", a.b, b.b), CompareSparse("J", a.J, b.J),
+        CompareVec("e", a.e, b.e), CompareSparse("W", a.W, b.W), CompareVec("q", a.q, b.q)})
     if (!d.empty()) return d;
   if (a.constraints.size() != b.constraints.size())
     return fmt::format("constraints: {} vs {}", a.constraints.size(), b.constraints.size());
   for (std::size_t i = 0; i < a.constraints.size(); ++i) {
     const Constraint &x = a.constraints[i], &y = b.constraints[i];
     if (x.type != y.type || x.row != y.row || !Same(&x.mu, &y.mu, 1))
-      return fmt::format("constraint {}: type/row/mu {}/{}/{} vs {}/{}/{}", i, ToString(x.type), x.row,
-                         x.mu, ToString(y.type), y.row, y.mu);
+      return fmt::format("constraint {}: type/row/mu {}/{}/{} vs {}/{}/{}", i, ToString(x.type),
+                         x.row, x.mu, ToString(y.type), y.row, y.mu);
   }
   return "";
 }

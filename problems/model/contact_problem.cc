@@ -8,11 +8,16 @@ namespace ncp {
 
 const char* ToString(ConstraintType t) {
   switch (t) {
-    case ConstraintType::kContact: return "contact";
-    case ConstraintType::kUnilateral: return "unilateral";
-    case ConstraintType::kBilateral: return "bilateral";
-    case ConstraintType::kSoft: return "soft";
-    case ConstraintType::kJointFriction: return "joint-friction";
+    case ConstraintType::kContact:
+      return "contact";
+    case ConstraintType::kUnilateral:
+      return "unilateral";
+    case ConstraintType::kBilateral:
+      return "bilateral";
+    case ConstraintType::kSoft:
+      return "soft";
+    case ConstraintType::kJointFriction:
+      return "joint-friction";
   }
   return "unknown";
 }

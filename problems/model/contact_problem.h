@@ -87,19 +87,19 @@ struct Structure {
 struct Reference {
   Vec v;
   Vec lambda;
-  std::string solver;       // "manufactured" for exact solutions
-  double res004 = -1.0;     // residual of (v, λ), −1 when unknown
+  std::string solver;    // "manufactured" for exact solutions
+  double res004 = -1.0;  // residual of (v, λ), −1 when unknown
 };
 
 // An initial guess shipped with a problem (fclib /guesses, e.g. the previous step's solution).
 struct Guess {
-  Vec v;       // empty when the file has none (local problems)
+  Vec v;  // empty when the file has none (local problems)
   Vec lambda;
 };
 
 struct Metadata {
-  std::string name;       // unique within a dataset
-  std::string scenario;   // generator name, or "fclib"
+  std::string name;      // unique within a dataset
+  std::string scenario;  // generator name, or "fclib"
   std::string case_name;
   int step = 0;
   double dt = 0.0;
@@ -118,7 +118,7 @@ struct ContactProblem {
   SpMat W;  // m × m
   Vec q;    // m
   // Both forms.
-  Vec e;    // m, bias per row (global form only; empty in the local form)
+  Vec e;  // m, bias per row (global form only; empty in the local form)
   std::vector<Constraint> constraints;
   Structure structure;
   std::optional<Reference> reference;

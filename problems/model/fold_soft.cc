@@ -29,7 +29,8 @@ FoldedProblem FoldSoftRows(const ContactProblem& p) {
   // Row selection S (kept × m): J_f = S J, e_f = S e.
   SpMat S(static_cast<int>(f.kept_rows.size()), m);
   std::vector<Eigen::Triplet<double>> t;
-  for (int r = 0; r < static_cast<int>(f.kept_rows.size()); ++r) t.emplace_back(r, f.kept_rows[r], 1.0);
+  for (int r = 0; r < static_cast<int>(f.kept_rows.size()); ++r)
+    t.emplace_back(r, f.kept_rows[r], 1.0);
   S.setFromTriplets(t.begin(), t.end());
   q.J = S * p.J;
   q.J.makeCompressed();
@@ -64,7 +65,8 @@ Vec UnfoldMultipliers(const ContactProblem& original, const FoldedProblem& f,
                       const Vec& folded_lambda, const Vec& v) {
   const int m = original.num_rows();
   Vec lam = Vec::Zero(m);
-  for (int r = 0; r < static_cast<int>(f.kept_rows.size()); ++r) lam[f.kept_rows[r]] = folded_lambda[r];
+  for (int r = 0; r < static_cast<int>(f.kept_rows.size()); ++r)
+    lam[f.kept_rows[r]] = folded_lambda[r];
   bool any_soft = false;
   for (const Constraint& c : original.constraints) any_soft |= c.type == ConstraintType::kSoft;
   if (!any_soft || v.size() != original.num_dofs()) return lam;

@@ -27,8 +27,10 @@ ContactProblem MakeLocalForm(const ContactProblem& global) {
       AddConstraint(out.constraints, ConstraintType::kContact, 0.0);
       rows.insert(rows.end(), {c.row, -1, -1});
     } else {
-      throw Error(fmt::format("problem '{}': constraint {} is {}: an fclib local problem holds "
-                              "contacts only", global.meta.name, i, ToString(c.type)));
+      throw Error(
+          fmt::format("problem '{}': constraint {} is {}: an fclib local problem holds "
+                      "contacts only",
+                      global.meta.name, i, ToString(c.type)));
     }
   }
   const int m = static_cast<int>(rows.size());

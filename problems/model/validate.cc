@@ -91,11 +91,15 @@ std::string CheckTree(const Structure& s, int k, double tol) {
   const int cols = static_cast<int>(body.jacobian.cols());
   // 64-bit: a corrupt joint_dof near INT_MAX must not wrap the sum back into range
   if (body.joint_dofs < 0 || std::int64_t{body.joint_dof} + body.joint_dofs > cols)
-    return fmt::format("structure.bodies[{}].joint_dof = {} (+{} dofs): outside the subsystem's "
-                       "{} dofs", k, body.joint_dof, body.joint_dofs, cols);
+    return fmt::format(
+        "structure.bodies[{}].joint_dof = {} (+{} dofs): outside the subsystem's "
+        "{} dofs",
+        k, body.joint_dof, body.joint_dofs, cols);
   if (body.parent >= 0 && (body.parent >= k || s.bodies[body.parent].subsystem != body.subsystem))
-    return fmt::format("structure.bodies[{}].parent = {}: a tree body needs an earlier parent in "
-                       "its own subsystem", k, body.parent);
+    return fmt::format(
+        "structure.bodies[{}].parent = {}: a tree body needs an earlier parent in "
+        "its own subsystem",
+        k, body.parent);
   Eigen::MatrixXd expect = Eigen::MatrixXd::Zero(6, cols);
   if (body.parent >= 0) expect = body.transform * s.bodies[body.parent].jacobian;
   expect.middleCols(body.joint_dof, body.joint_dofs) +=
@@ -103,8 +107,10 @@ std::string CheckTree(const Structure& s, int k, double tol) {
   const double worst = (expect - body.jacobian).cwiseAbs().maxCoeff();
   const double scale = std::max(1.0, body.jacobian.cwiseAbs().maxCoeff());
   if (worst > tol * scale)
-    return fmt::format("structure.bodies[{}].transform: jacobian differs from X J_parent + S by "
-                       "{:.3e} (> {:.0e})", k, worst, tol * scale);
+    return fmt::format(
+        "structure.bodies[{}].transform: jacobian differs from X J_parent + S by "
+        "{:.3e} (> {:.0e})",
+        k, worst, tol * scale);
   return {};
 }
 
@@ -117,8 +123,9 @@ std::string CheckParentsAcyclic(const Structure& s) {
     int b = k;
     while (b >= 0 && state[b] == 0) state[b] = 1, b = s.bodies[b].parent;
     if (b >= 0 && state[b] == 1)
-      return fmt::format("structure.bodies[{}].parent = {}: the parents form a cycle through body {}",
-                         b, s.bodies[b].parent, b);
+      return fmt::format(
+          "structure.bodies[{}].parent = {}: the parents form a cycle through body {}", b,
+          s.bodies[b].parent, b);
     for (b = k; b >= 0 && state[b] == 1; b = s.bodies[b].parent) state[b] = 2;
   }
   return {};
@@ -131,13 +138,17 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
   for (std::size_t j = 0; j < s.subsystems.size(); ++j) {
     const auto& sub = s.subsystems[j];
     if (sub.dof_begin != covered || sub.dof_count <= 0)
-      return fmt::format("structure.subsystems[{}]: dof range [{}, +{}) must start at {} and be "
-                         "non-empty", j, sub.dof_begin, sub.dof_count, covered);
+      return fmt::format(
+          "structure.subsystems[{}]: dof range [{}, +{}) must start at {} and be "
+          "non-empty",
+          j, sub.dof_begin, sub.dof_count, covered);
     covered += sub.dof_count;
     static const char* const kKinds[] = {"rigid", "articulated", "fem", "cable", "generic"};
     if (std::find(std::begin(kKinds), std::end(kKinds), sub.kind) == std::end(kKinds))
-      return fmt::format("structure.subsystems[{}].kind = '{}': must be rigid, articulated, fem, "
-                         "cable or generic", j, sub.kind);
+      return fmt::format(
+          "structure.subsystems[{}].kind = '{}': must be rigid, articulated, fem, "
+          "cable or generic",
+          j, sub.kind);
   }
   if (covered != n)
     return fmt::format("structure.subsystems: cover {} dofs, but A is {}x{}", covered, n, n);
@@ -151,12 +162,16 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
       return fmt::format("structure.bodies[{}].mass = {}: must be finite and > 0", k, body.mass);
     if (!body.inertia.allFinite() || !body.com.allFinite() || !body.transform.allFinite() ||
         !body.jacobian.allFinite())
-      return fmt::format("structure.bodies[{}]: inertia, com, transform or jacobian has a "
-                         "non-finite entry", k);
+      return fmt::format(
+          "structure.bodies[{}]: inertia, com, transform or jacobian has a "
+          "non-finite entry",
+          k);
     const int cols = s.subsystems[body.subsystem].dof_count;
     if (body.jacobian.rows() != 6 || body.jacobian.cols() != cols)
-      return fmt::format("structure.bodies[{}].jacobian: wrong argument size: expected 6x{}, got "
-                         "{}x{}", k, cols, body.jacobian.rows(), body.jacobian.cols());
+      return fmt::format(
+          "structure.bodies[{}].jacobian: wrong argument size: expected 6x{}, got "
+          "{}x{}",
+          k, cols, body.jacobian.rows(), body.jacobian.cols());
     if (std::string err = CheckTree(s, static_cast<int>(k), tol); !err.empty()) return err;
   }
   if (std::string err = CheckParentsAcyclic(s); !err.empty()) return err;
@@ -180,8 +195,10 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
     if (!blk.jacobian.allFinite())
       return fmt::format("structure.blocks[{}].jacobian: a non-finite entry", k);
     if (blk.jacobian.rows() != c.rows() || blk.jacobian.cols() != 6)
-      return fmt::format("structure.blocks[{}].jacobian: wrong argument size: expected {}x6, got "
-                         "{}x{}", k, c.rows(), blk.jacobian.rows(), blk.jacobian.cols());
+      return fmt::format(
+          "structure.blocks[{}].jacobian: wrong argument size: expected {}x6, got "
+          "{}x{}",
+          k, c.rows(), blk.jacobian.rows(), blk.jacobian.cols());
     const auto& body = s.bodies[blk.body];
     const auto& sub = s.subsystems[body.subsystem];
     const Eigen::MatrixXd prod = blk.jacobian * body.jacobian;
@@ -206,9 +223,10 @@ std::string CheckStructure(const ContactProblem& p, double tol) {
       }
   }
   if (worst > tol * scale)
-    return fmt::format("structure: J({},{}) = {} but the product of structure blocks gives {} "
-                       "(differs by {:.3e} > {:.0e})", r, col, p.J.coeff(r, col), Jd.coeff(r, col),
-                       worst, tol * scale);
+    return fmt::format(
+        "structure: J({},{}) = {} but the product of structure blocks gives {} "
+        "(differs by {:.3e} > {:.0e})",
+        r, col, p.J.coeff(r, col), Jd.coeff(r, col), worst, tol * scale);
   return {};
 }
 
@@ -219,7 +237,8 @@ std::string CheckDelassusDiagonal(const SpMat& W) {
   for (int i = 0; i < W.rows(); ++i) {
     const double d = W.coeff(i, i);
     if (d < 0.0)
-      return fmt::format("W({},{}) = {}: a Delassus matrix has no negative diagonal entry", i, i, d);
+      return fmt::format("W({},{}) = {}: a Delassus matrix has no negative diagonal entry", i, i,
+                         d);
     largest = std::max(largest, d);
   }
   if (W.rows() > 0 && !(largest > 0.0)) return "W: zero diagonal: not a Delassus matrix";
@@ -253,7 +272,8 @@ namespace {
 std::string CheckGuesses(const ContactProblem& p, int n, int m) {
   for (std::size_t k = 0; k < p.guesses.size(); ++k) {
     const Guess& g = p.guesses[k];
-    const std::string v = fmt::format("guesses[{}].v", k), lambda = fmt::format("guesses[{}].lambda", k);
+    const std::string v = fmt::format("guesses[{}].v", k),
+                      lambda = fmt::format("guesses[{}].lambda", k);
     if (g.v.size() != 0 && g.v.size() != n) return SizeError(v.c_str(), n, g.v.size());
     if (g.lambda.size() != m) return SizeError(lambda.c_str(), m, g.lambda.size());
     if (!g.v.allFinite() || !g.lambda.allFinite())
@@ -268,7 +288,8 @@ std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
   if (!(std::isfinite(p.meta.dt) && p.meta.dt >= 0.0))
     return fmt::format("meta.dt = {}: must be finite and >= 0", p.meta.dt);
   for (const auto& [key, value] : p.meta.params)
-    if (!std::isfinite(value)) return fmt::format("meta.params.{} = {}: must be finite", key, value);
+    if (!std::isfinite(value))
+      return fmt::format("meta.params.{} = {}: must be finite", key, value);
   if (p.reference && !(std::isfinite(p.reference->res004) &&
                        (p.reference->res004 >= 0.0 || p.reference->res004 == -1.0)))
     return fmt::format("reference.res004 = {}: must be finite and >= 0 (-1: unknown)",
@@ -279,7 +300,8 @@ std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
   if (p.form == ProblemForm::kLocal) {
     if (p.W.rows() != m || p.W.cols() != m) return SizeError("W", m, p.W.rows());
     if (p.q.size() != m) return SizeError("q", m, p.q.size());
-    if (!(err = CheckFinite("W", p.W)).empty() || !(err = CheckFinite("q", p.q)).empty()) return err;
+    if (!(err = CheckFinite("W", p.W)).empty() || !(err = CheckFinite("q", p.q)).empty())
+      return err;
     if (!(err = CheckDelassusDiagonal(p.W)).empty()) return err;
     if (p.reference && p.reference->lambda.size() != m)
       return SizeError("reference.lambda", m, p.reference->lambda.size());

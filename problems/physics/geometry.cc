@@ -7,7 +7,9 @@ namespace ncp::physics {
 Mat3 ContactFrame(const Vec3& normal) {
   const Vec3 n = normal.normalized();
   // Tangent from the world axis least aligned with n: continuous in n away from switch points.
-  const Vec3 ref = std::abs(n.x()) < 0.57 ? Vec3::UnitX() : (std::abs(n.y()) < 0.57 ? Vec3::UnitY() : Vec3::UnitZ());
+  const Vec3 ref = std::abs(n.x()) < 0.57
+                       ? Vec3::UnitX()
+                       : (std::abs(n.y()) < 0.57 ? Vec3::UnitY() : Vec3::UnitZ());
   const Vec3 t1 = (ref - n * n.dot(ref)).normalized();
   Mat3 R;
   R.row(0) = n;

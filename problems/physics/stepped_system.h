@@ -12,11 +12,11 @@ namespace ncp::physics {
 
 struct StepOptions {
   double dt = 1.0 / 240.0;
-  double theta = 0.0;        // θ of 004:2, in [0, 1)
+  double theta = 0.0;  // θ of 004:2, in [0, 1)
   Vec3 gravity = Vec3(0, 0, -9.81);
-  double margin = 0.005;     // contacts are created below this gap [m]
-  double slop = 2e-4;        // resting penetration allowed [m]
-  double erp = 0.5;          // fraction of the penetration beyond slop removed per step
+  double margin = 0.005;       // contacts are created below this gap [m]
+  double slop = 2e-4;          // resting penetration allowed [m]
+  double erp = 0.5;            // fraction of the penetration beyond slop removed per step
   double limit_margin = 0.02;  // joint-limit rows within this distance of a limit [rad or m]
 };
 

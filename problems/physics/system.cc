@@ -33,8 +33,10 @@ int MultibodySystem::AddInstance(std::shared_ptr<const ArticulatedModel> model, 
                                  VectorXd v, PdGains pd, bool self_collision) {
   if (collision_) throw Error("MultibodySystem: AddInstance after Finalize");
   if (q.size() != model->nq || v.size() != model->nv)
-    throw Error(fmt::format("instance of '{}': wrong argument size: expected q {} and v {}, got "
-                            "{} and {}", model->name, model->nq, model->nv, q.size(), v.size()));
+    throw Error(
+        fmt::format("instance of '{}': wrong argument size: expected q {} and v {}, got "
+                    "{} and {}",
+                    model->name, model->nq, model->nv, q.size(), v.size()));
   if (pd.kp > 0 && pd.target.size() != model->nq)
     throw Error(fmt::format("instance of '{}': pd.target: wrong argument size: expected {}, got {}",
                             model->name, model->nq, pd.target.size()));
@@ -73,19 +75,25 @@ int MultibodySystem::AddCoupling(const Coupling& c) {
     throw Error(fmt::format("coupling {}: body_b = {}: must be a body index in [0, {})", n,
                             c.body_b, nbodies_));
   if (!(c.body_a >= -1 && c.body_a < nbodies_ && c.body_a != c.body_b))
-    throw Error(fmt::format("coupling {}: body_a = {}: must be -1 (world) or another body index "
-                            "in [0, {})", n, c.body_a, nbodies_));
+    throw Error(
+        fmt::format("coupling {}: body_a = {}: must be -1 (world) or another body index "
+                    "in [0, {})",
+                    n, c.body_a, nbodies_));
   for (int r = 0; r < 6; ++r)
     if (!(c.stiffness[r] >= 0 && std::isfinite(c.stiffness[r]) && c.damping[r] >= 0 &&
           std::isfinite(c.damping[r])))
-      throw Error(fmt::format("coupling {}: row {}: stiffness = {}, damping = {}: must be finite "
-                              "and >= 0", n, r, c.stiffness[r], c.damping[r]));
+      throw Error(
+          fmt::format("coupling {}: row {}: stiffness = {}, damping = {}: must be finite "
+                      "and >= 0",
+                      n, r, c.stiffness[r], c.damping[r]));
   if (!c.rest.allFinite())
     throw Error(fmt::format("coupling {}: rest = [{}]: must be finite", n,
                             fmt::join(c.rest.data(), c.rest.data() + 6, ", ")));
   if (c.rows == 0 || c.rows > 0x3f)
-    throw Error(fmt::format("coupling {}: rows = {:#x}: must be a non-empty mask of the six rows "
-                            "(bits 0-5)", n, c.rows));
+    throw Error(
+        fmt::format("coupling {}: rows = {:#x}: must be a non-empty mask of the six rows "
+                    "(bits 0-5)",
+                    n, c.rows));
   couplings_.push_back(c);
   return n;
 }
@@ -96,8 +104,10 @@ int MultibodySystem::AddFrictionJoint(const FrictionJoint& j) {
     throw Error(fmt::format("friction joint {}: body_b = {}: must be a body index in [0, {})", n,
                             j.body_b, nbodies_));
   if (!(j.body_a >= -1 && j.body_a < nbodies_ && j.body_a != j.body_b))
-    throw Error(fmt::format("friction joint {}: body_a = {}: must be -1 (world) or another body "
-                            "index in [0, {})", n, j.body_a, nbodies_));
+    throw Error(
+        fmt::format("friction joint {}: body_a = {}: must be -1 (world) or another body "
+                    "index in [0, {})",
+                    n, j.body_a, nbodies_));
   try {
     ValidateFrictionJoint(j);
   } catch (const Error& e) {
@@ -233,8 +243,8 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
   // Contacts.
   for (std::size_t g = 0; g < geoms_.size(); ++g) {
     const GeomOwner& o = owner_[g];
-    geom_poses_[g] = o.instance < 0 ? geoms_[g].local
-                                    : inst_[o.instance].kin.world[o.link] * geoms_[g].local;
+    geom_poses_[g] =
+        o.instance < 0 ? geoms_[g].local : inst_[o.instance].kin.world[o.link] * geoms_[g].local;
   }
   contacts_.clear();
   collision_->Detect(geom_poses_, opt_.margin, contacts_);
@@ -326,8 +336,7 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
       e.push_back(opt_.erp * ic.gap / dt);
       e.push_back(0.0);
       add_block(ci, body_instance_[j.body_b], body_link_[j.body_b], ic.block_b);
-      if (j.body_a >= 0)
-        add_block(ci, body_instance_[j.body_a], body_link_[j.body_a], ic.block_a);
+      if (j.body_a >= 0) add_block(ci, body_instance_[j.body_a], body_link_[j.body_a], ic.block_a);
     }
   }
   p.J.resize(p.num_rows(), ndofs_);

@@ -33,14 +33,14 @@ struct Instance {
   std::shared_ptr<const ArticulatedModel> model;
   VectorXd q, v;
   PdGains pd;
-  int v_offset = 0;     // first dof in the system
-  int first_body = 0;   // first body (link) index in the system
+  int v_offset = 0;    // first dof in the system
+  int first_body = 0;  // first body (link) index in the system
   Kinematics kin;
 };
 
 // A world geom that moves on a prescribed path: its pose and velocity are set before each step.
 struct KinematicGeom {
-  int geom = -1;      // index in the collision world
+  int geom = -1;  // index in the collision world
   // Spatial velocity in the world frame: a point x moves with linear + angular × x.
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
 };
@@ -51,7 +51,7 @@ class MultibodySystem : public SteppedSystem {
   // Robot/body geoms get group = instance + 1 when `self_collision` is false.
   int AddInstance(std::shared_ptr<const ArticulatedModel> model, VectorXd q, VectorXd v,
                   PdGains pd = {}, bool self_collision = false);
-  int AddWorldGeom(const Geom& g);  // returns the geom index
+  int AddWorldGeom(const Geom& g);      // returns the geom index
   int AddKinematicGeom(const Geom& g);  // a world geom whose pose is set by SetKinematicPose
   void SetKinematicPose(int geom, const Pose& pose, const Vec3& linear, const Vec3& angular);
   // Six coupling rows between two bodies (or a body and a world frame, body_a = −1); returns the

@@ -70,16 +70,15 @@ bool Satisfies(const ParamSpec& s, double v) {
 
 }  // namespace
 
-std::string ParamRange(const ParamSpec& s) {
-  return Interval(s) + (s.integer ? " integer" : "");
-}
+std::string ParamRange(const ParamSpec& s) { return Interval(s) + (s.integer ? " integer" : ""); }
 
 std::string ParamRule(const ParamSpec& s) {
   const bool lower = std::isfinite(s.min), upper = std::isfinite(s.max);
   if (s.integer) {
     if (lower && upper) return "must be a whole number in " + Interval(s);
-    if (lower) return fmt::format("must be a whole number {} {}", s.min_open ? ">" : ">=",
-                                  FormatParamNumber(s.min));
+    if (lower)
+      return fmt::format("must be a whole number {} {}",
+                         s.min_open ? ">" : ">=", FormatParamNumber(s.min));
     return "must be a whole number";
   }
   if (lower && upper) return "must be in " + Interval(s);
@@ -121,8 +120,8 @@ std::map<std::string, double> ParseParams(const std::string& scenario,
     }
     double v = 0.0;
     if (!ParseDecimal(text, &v))
-      throw Error(fmt::format("{}.{} = {}: must be a finite number in decimal notation",
-                              scenario, key, text));
+      throw Error(fmt::format("{}.{} = {}: must be a finite number in decimal notation", scenario,
+                              key, text));
     CheckParam(scenario, *spec, v, text);
     out[key] = v;
   }

@@ -107,7 +107,8 @@ const std::vector<ParamSpec>& JointFrictionParams() {
 
 std::vector<ContactProblem> GenerateJointFriction(const std::map<std::string, std::string>& params,
                                                   int count, std::uint64_t seed) {
-  const std::map<std::string, double> v = ParseParams("joint_friction", JointFrictionParams(), params);
+  const std::map<std::string, double> v =
+      ParseParams("joint_friction", JointFrictionParams(), params);
   JointFrictionTreeOptions o;
   o.bodies = static_cast<int>(v.at("bodies"));
   o.branching = v.at("branching");

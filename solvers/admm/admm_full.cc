@@ -39,7 +39,6 @@ const SettingsTable<AdmmFullSettings>& AdmmFullSettings::Table() {
   return t;
 }
 
-
 // Pseudo-density per dof: A_jj over the number of constraint rows acting on it; β₀ is their
 // geometric mean over the dofs that some constraint touches.
 double AdmmFullSolver::InitialBeta(const ContactProblem& p) {
@@ -90,8 +89,8 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
   if (linear_ == AdmmFullSettings::Linear::kPcgPbj) {
     std::string why;
     if (!trees_.Init(p, &why)) {
-      message_ = "admm-full: linear=pcg-pbj needs kinematic trees: " + why +
-                 "; linear=cholmod applies";
+      message_ =
+          "admm-full: linear=pcg-pbj needs kinematic trees: " + why + "; linear=cholmod applies";
       return Status::kNotApplicable;
     }
     std::vector<int> all(p.num_constraints());

@@ -63,7 +63,7 @@ class AdmmFullSolver : public Solver {
   double beta_ = 0.0, beta0_ = 0.0;
   PenaltyAdapter adapter_;
   bool adaptive_ = true;
-  SpMat K_;                        // A + β JᵀJ; its values are rebuilt in place when β changes
+  SpMat K_;  // A + β JᵀJ; its values are rebuilt in place when β changes
   std::vector<double> a_vals_, j_vals_;  // A and JᵀJ on K's pattern
   CholmodLLT chol_;
   AdmmFullSettings::Linear linear_ = AdmmFullSettings::Linear::kCholmod;

@@ -13,9 +13,7 @@ SolverEntry AdmmFullEntry() {
           .description = "full-system ADMM with adaptive beta (004:28, 004:43; 000 FADMM)",
           .settings = AdmmFullSettings::Table().Specs(),
           .local = LocalUse::kLifted,
-          .make = [] {
-            return std::make_unique<LiftedSolver>(std::make_unique<AdmmFullSolver>());
-          },
+          .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<AdmmFullSolver>()); },
           .deterministic = true,
           .read_back = AdmmFullSettings::Table().ReadBack()};
 }

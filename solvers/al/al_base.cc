@@ -20,7 +20,8 @@ const SettingsTable<AlSettings>& AlSettings::Table() {
 Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const WarmStart* warm,
                              const char* name) {
   if (p.form != ProblemForm::kGlobal) {
-    message_ = fmt::format("{} needs the global form (A, b, J); a local (W, q) problem has none", name);
+    message_ =
+        fmt::format("{} needs the global form (A, b, J); a local (W, q) problem has none", name);
     return Status::kNotApplicable;
   }
   // The AL and Newton steps would carry a NaN of the data silently (finite but meaningless

@@ -6,7 +6,6 @@
 
 namespace ncp {
 
-
 Status AlSemismoothSolver::Setup(const ContactProblem& p, const Settings& s,
                                  const WarmStart* warm) {
   const char* name = glob_ == Globalization::kDampedNewton ? "al-dampedsn" : "al-trdogleg";
@@ -51,7 +50,8 @@ bool AlSemismoothSolver::DampedStep(double& rnorm) {
       return true;
     }
   }
-  rnorm = Residual(v_, ConeOperator::kStrict, trial_, r_);  // no decrease: the merit function is stuck here
+  rnorm = Residual(v_, ConeOperator::kStrict, trial_,
+                   r_);  // no decrease: the merit function is stuck here
   return false;
 }
 
@@ -61,7 +61,7 @@ bool AlSemismoothSolver::DoglegStep(double& rnorm) {
   if (!Factorize(v_)) return false;
   const Vec sn = -lu_.solve(r_);
   if (radius_ <= 0) radius_ = sn.norm();  // each surrogate starts with the Newton step's length
-  g_ = G_.matrix().transpose() * r_;  // ∇ ½‖r‖²
+  g_ = G_.matrix().transpose() * r_;      // ∇ ½‖r‖²
   Gg_ = G_.matrix() * g_;
   const double gg = g_.squaredNorm(), GgGg = Gg_.squaredNorm();
   const Vec sc = GgGg > 0 ? Vec(-(gg / GgGg) * g_) : Vec(Vec::Zero(g_.size()));
@@ -80,8 +80,10 @@ bool AlSemismoothSolver::DoglegStep(double& rnorm) {
   vtry_ = v_ + d_;
   const double rn = Residual(vtry_, ConeOperator::kStrict, trial_, rtry_);
   const double rho = pred > 0 ? (f0 - 0.5 * rn * rn) / pred : -1.0;
-  if (rho < 0.25) radius_ *= 0.25;
-  else if (rho > 0.75 && d_.norm() >= 0.99 * radius_) radius_ *= 2.0;
+  if (rho < 0.25)
+    radius_ *= 0.25;
+  else if (rho > 0.75 && d_.norm() >= 0.99 * radius_)
+    radius_ *= 2.0;
   if (rho > 1e-4) {
     v_ = vtry_;
     rnorm = rn;

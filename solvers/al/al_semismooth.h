@@ -21,7 +21,7 @@ class AlSemismoothSolver : public AlSolverBase {
   Status Iterate() override;
 
  private:
-  bool Factorize(const Vec& v);           // generalized Jacobian at v (trials of v)
+  bool Factorize(const Vec& v);  // generalized Jacobian at v (trials of v)
   bool DampedStep(double& rnorm);
   bool DoglegStep(double& rnorm);
 

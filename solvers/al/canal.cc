@@ -179,8 +179,10 @@ Status CanalSolver::Iterate() {
       break;
     // A refresh that does not contract the lag is cycling (seen on dense piles with μ = 0.8):
     // damp it, and undamp it again once it contracts well; ω carries over to later AL loops.
-    if (prev_lag > 0.0 && lag > 0.9 * prev_lag) omega_ = std::max(0.5 * omega_, min_omega_);
-    else if (prev_lag > 0.0 && lag < 0.5 * prev_lag) omega_ = std::min(1.5 * omega_, omega0_);
+    if (prev_lag > 0.0 && lag > 0.9 * prev_lag)
+      omega_ = std::max(0.5 * omega_, min_omega_);
+    else if (prev_lag > 0.0 && lag < 0.5 * prev_lag)
+      omega_ = std::min(1.5 * omega_, omega0_);
     prev_lag = lag;
     UpdatePerturbation(z_work_, omega_);
   }

@@ -14,8 +14,8 @@ namespace ncp {
 
 // The AL settings, then the refresh of the perturbation p.
 struct CanalSettings : AlSettings {
-  int perturbation_updates = 30;        // surrogate solves per AL iteration (1: as published)
-  double perturbation_tol = 1.0;        // refresh until ‖Δp‖ ≤ this × ‖J v̂ − z‖
+  int perturbation_updates = 30;         // surrogate solves per AL iteration (1: as published)
+  double perturbation_tol = 1.0;         // refresh until ‖Δp‖ ≤ this × ‖J v̂ − z‖
   double perturbation_relaxation = 1.0;  // initial ω of the refresh
   // 0.3: on laikago_drop frames (seeds 1–3, 8 and 12 robots) 0.2–0.3 all converge but one of
   // 40; 0.05 leaves the damped refresh too slow on 5 of 16 later frames.

@@ -14,7 +14,8 @@ std::vector<SolverEntry> AlEntries() {
   // unchanged.
   return {
       {.name = "canal",
-       .description = "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 §V, Alg. 1)",
+       .description = "cascaded Newton augmented Lagrangian, exact line search, beta schedule (004 "
+                      "§V, Alg. 1)",
        .settings = CanalSettings::Table().Specs(),
        .local = LocalUse::kLifted,
        .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<CanalSolver>()); },
@@ -22,7 +23,8 @@ std::vector<SolverEntry> AlEntries() {
        .iterate_allocates = "CHOLMOD numeric factorization per Newton step",
        .read_back = CanalSettings::Table().ReadBack()},
       {.name = "al-trdogleg",
-       .description = "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",
+       .description =
+           "AL with semismooth Newton on 004:19, trust-region dogleg (004 §VII-D1 ablation)",
        .settings = AlSettings::Table().Specs(),
        .local = LocalUse::kLifted,
        .make =
@@ -34,7 +36,8 @@ std::vector<SolverEntry> AlEntries() {
        .iterate_allocates = "Eigen SparseLU factorization per Newton step",
        .read_back = AlSettings::Table().ReadBack()},
       {.name = "al-dampedsn",
-       .description = "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
+       .description =
+           "AL with damped semismooth Newton on 004:19, Armijo backtracking (004 §VII-D1 ablation)",
        .settings = AlSettings::Table().Specs(),
        .local = LocalUse::kLifted,
        .make =

@@ -45,8 +45,10 @@ LineSearchResult Rtsafe(DF&& df, double alpha0, double tol = 1e-12, int max_eval
       res.converged = true;
       break;
     }
-    if (g < 0) lo = x;
-    else hi = x;
+    if (g < 0)
+      lo = x;
+    else
+      hi = x;
     // Newton if it stays inside the bracket and shrinks fast enough, else bisection.
     const double xn = h > 0 ? x - g / h : lo - 1.0;
     const bool newton_ok = (xn - lo) * (xn - hi) < 0 && std::abs(2.0 * g) <= std::abs(dx_old * h);

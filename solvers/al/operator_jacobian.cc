@@ -11,7 +11,7 @@ void ProximalJacobian(double mu, const double* x, Mat3r& D) {
   const double n = x[0], tn = std::hypot(x[1], x[2]);
   D.setZero();
   if (mu * tn <= -n) return;  // open: polar cone (tested first, see ProjectProximal)
-  if (tn <= mu * n) {  // stick: inside the cone
+  if (tn <= mu * n) {         // stick: inside the cone
     D.setIdentity();
     return;
   }
@@ -47,8 +47,10 @@ void OperatorJacobian(const Constraint& c, double beta, const double* x, ConeOpe
                       Mat3r& D) {
   switch (c.type) {
     case ConstraintType::kContact:
-      if (cone == ConeOperator::kProximal) ProximalJacobian(c.mu, x, D);
-      else StrictJacobian(c.mu, x, D);
+      if (cone == ConeOperator::kProximal)
+        ProximalJacobian(c.mu, x, D);
+      else
+        StrictJacobian(c.mu, x, D);
       return;
     case ConstraintType::kUnilateral:
       D.setZero();

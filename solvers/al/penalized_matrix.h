@@ -21,11 +21,11 @@ class PenalizedMatrix {
   const ContactProblem* p_ = nullptr;
   SpMat K_;
   std::vector<double> a_vals_;
-  std::vector<int> col_begin_, cols_;       // per constraint: its columns
-  std::vector<double> dense_;               // per constraint: rows × k dense J_i, row-major
+  std::vector<int> col_begin_, cols_;  // per constraint: its columns
+  std::vector<double> dense_;          // per constraint: rows × k dense J_i, row-major
   std::vector<int> dense_begin_;
   std::vector<int> pair_begin_, pair_index_;  // per constraint: K value index of (a, b)
-  std::vector<double> work_;                // D_i J_i for the largest constraint
+  std::vector<double> work_;                  // D_i J_i for the largest constraint
 };
 
 }  // namespace ncp

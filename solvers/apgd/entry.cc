@@ -8,7 +8,8 @@ namespace ncp {
 
 SolverEntry ApgdEntry() {
   return {.name = "apgd",
-          .description = "accelerated projected gradient descent, adaptive step and restart (002 §V-C1)",
+          .description =
+              "accelerated projected gradient descent, adaptive step and restart (002 §V-C1)",
           .settings = ApgdSettings::Table().Specs(),
           .local = LocalUse::kAsStored,
           .make = [] { return std::make_unique<ApgdSolver>(); },

@@ -22,15 +22,16 @@ const SettingsTable<BispSettings>& BispSettings::Table() {
   return t;
 }
 
-
 Status BispSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   set_ = BispSettings::Table().From(s);
   inner_sweeps_ = 0;
   wrench_change_ = 0.0;
   // W_r is dense, like G (joint_tree.cc): refused before anything is allocated.
   if (const double nc = p.num_constraints(); nc * nc > 5e7) {
-    message_ = fmt::format("bisp: the reduced friction QP is dense, {0} × {0} entries, above the "
-                           "limit 5e7", p.num_constraints());
+    message_ = fmt::format(
+        "bisp: the reduced friction QP is dense, {0} × {0} entries, above the "
+        "limit 5e7",
+        p.num_constraints());
     return Status::kNotApplicable;
   }
   std::string why;
@@ -69,8 +70,8 @@ Status BispSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   const Vec vr0 = Mr_.solve(Vec(Gt_ * b_ - r0_));
   qr_ = TG * vr0 + Tg0 + et;
   const int m = p.num_rows(), n = p.num_dofs();
-  lambda_ = warm && warm->lambda.size() == m && warm->lambda.allFinite() ? warm->lambda
-                                                                         : Vec::Zero(m);
+  lambda_ =
+      warm && warm->lambda.size() == m && warm->lambda.allFinite() ? warm->lambda : Vec::Zero(m);
   beta_ = Vec::Zero(nt);
   for (int k = 0; k < nt; ++k) beta_[k] = lambda_[p.constraints[k].row + 1];
   rhs_ = Vec::Zero(n);

@@ -8,8 +8,9 @@ namespace ncp {
 
 SolverEntry BispEntry() {
   return {.name = "bisp",
-          .description = "bilateral staggered projections: joint friction with the contact QP "
-                         "replaced by the reduced-coordinate solve (003 Alg. 3)",
+          .description =
+              "bilateral staggered projections: joint friction with the contact QP "
+              "replaced by the reduced-coordinate solve (003 Alg. 3)",
           .settings = BispSettings::Table().Specs(),
           .local = LocalUse::kNone,
           .make = [] { return std::make_unique<BispSolver>(); },

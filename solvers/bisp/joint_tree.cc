@@ -18,7 +18,8 @@ constexpr double kMaxDenseEntries = 5e7;
 constexpr double kRankTol = 1e-10;
 
 bool IsIdentity(const Eigen::MatrixXd& m) {
-  return m.rows() == 6 && m.cols() == 6 && (m - Eigen::MatrixXd::Identity(6, 6)).cwiseAbs().maxCoeff() < 1e-12;
+  return m.rows() == 6 && m.cols() == 6 &&
+         (m - Eigen::MatrixXd::Identity(6, 6)).cwiseAbs().maxCoeff() < 1e-12;
 }
 
 // Maps each column of A to its body (−1: none); returns false with `why` on a body that is not a
@@ -40,8 +41,10 @@ bool FreeBodies(const ContactProblem& p, JointTree& tree, std::vector<int>& body
     }
     const Structure::Subsystem& sub = s.subsystems[b.subsystem];
     if (sub.dof_count != 6 || bodies_in[b.subsystem] != 1 || !IsIdentity(b.jacobian)) {
-      why = fmt::format("body {}: not a free rigid body (bisp needs maximal coordinates: one "
-                        "body of 6 dofs per subsystem, twist = its dofs)", i);
+      why = fmt::format(
+          "body {}: not a free rigid body (bisp needs maximal coordinates: one "
+          "body of 6 dofs per subsystem, twist = its dofs)",
+          i);
       return false;
     }
     if (sub.dof_begin < 0 || sub.dof_begin + 6 > n) {
@@ -73,9 +76,10 @@ bool BuildJointTree(const ContactProblem& p, double eps, JointTree& tree, std::s
   }
   for (int i = 0; i < p.num_constraints(); ++i)
     if (p.constraints[i].type != ConstraintType::kJointFriction) {
-      why = fmt::format("constraint {} is {}: bisp takes joint-friction constraints only (003 "
-                        "§5.3's external contacts and loop closures are not implemented)",
-                        i, ToString(p.constraints[i].type));
+      why = fmt::format(
+          "constraint {} is {}: bisp takes joint-friction constraints only (003 "
+          "§5.3's external contacts and loop closures are not implemented)",
+          i, ToString(p.constraints[i].type));
       return false;
     }
   if (p.structure.empty()) {
@@ -86,7 +90,7 @@ bool BuildJointTree(const ContactProblem& p, double eps, JointTree& tree, std::s
   if (!FreeBodies(p, tree, body_of_col, why)) return false;
 
   // Group the constraints into joints by the bodies their rows touch.
-  const SpMat Jt = p.J.transpose();  // column r = row r of J
+  const SpMat Jt = p.J.transpose();                        // column r = row r of J
   std::map<std::pair<int, int>, std::vector<int>> groups;  // (a, b), a < b, a = −1: the world
   for (int i = 0; i < p.num_constraints(); ++i) {
     std::set<int> touched;
@@ -177,16 +181,20 @@ bool BuildJointTree(const ContactProblem& p, double eps, JointTree& tree, std::s
     }
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(j.Nc, Eigen::ComputeFullV);
     const auto& sv = svd.singularValues();
-    const int rank = static_cast<int>((sv.array() > kRankTol * std::max(sv.maxCoeff(), 1e-300)).count());
+    const int rank =
+        static_cast<int>((sv.array() > kRankTol * std::max(sv.maxCoeff(), 1e-300)).count());
     if (nk > 6) {
-      why = fmt::format("body {} (parent {}): {} implicit contacts join the pair, more than the 6 "
-                        "directions they can hold (several joints between the same two bodies?)",
-                        b, parent, nk);
+      why = fmt::format(
+          "body {} (parent {}): {} implicit contacts join the pair, more than the 6 "
+          "directions they can hold (several joints between the same two bodies?)",
+          b, parent, nk);
       return false;
     }
     if (rank < nk) {
-      why = fmt::format("joint of body {} (parent {}): its {} implicit contacts have dependent "
-                        "normals (rank {}); bisp needs independent ones", b, parent, nk, rank);
+      why = fmt::format(
+          "joint of body {} (parent {}): its {} implicit contacts have dependent "
+          "normals (rank {}); bisp needs independent ones",
+          b, parent, nk, rank);
       return false;
     }
     S[b] = svd.matrixV().rightCols(6 - nk);
@@ -208,9 +216,10 @@ bool BuildJointTree(const ContactProblem& p, double eps, JointTree& tree, std::s
   }
   const int n = p.num_dofs();
   if (static_cast<double>(n) * nr > kMaxDenseEntries) {
-    why = fmt::format("the reduced map G is dense, {} × {} = {:.3g} entries, above the limit {:.0e} "
-                      "(003's O(n) recursion is not implemented)",
-                      n, nr, static_cast<double>(n) * nr, kMaxDenseEntries);
+    why = fmt::format(
+        "the reduced map G is dense, {} × {} = {:.3g} entries, above the limit {:.0e} "
+        "(003's O(n) recursion is not implemented)",
+        n, nr, static_cast<double>(n) * nr, kMaxDenseEntries);
     return false;
   }
   tree.G = Eigen::MatrixXd::Zero(n, nr);

@@ -27,8 +27,8 @@ struct TreeJoint {
 
 struct JointTree {
   struct Body {
-    int col = 0;        // first of its 6 columns in A and J
-    int joint = -1;     // the joint to its parent (index in joints), −1: a free root
+    int col = 0;     // first of its 6 columns in A and J
+    int joint = -1;  // the joint to its parent (index in joints), −1: a free root
     Eigen::Matrix<double, 6, 6> mass;  // its 6 × 6 diagonal block of A
   };
   std::vector<Body> bodies;

@@ -84,7 +84,8 @@ void AddAdaptation(SettingsTable<S>& t, const char* refactorizes) {
             "imbalance ratio γ > 1 of 004:43")
       .Int(&S::adapt_every, "adapt_every", {.min = 1.0, .max = 1e6},
            std::string("iterations between β changes, doubled at each reversal (each change "
-                       "refactorizes") + refactorizes + ")");
+                       "refactorizes") +
+               refactorizes + ")");
 }
 
 // Returns the factor to multiply β by (relative to its initial value, `scale` is the current

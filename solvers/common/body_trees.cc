@@ -42,8 +42,8 @@ bool BodyTrees::Init(const ContactProblem& p, std::string* why) {
     std::vector<TreeFactor::Body> tb;
     for (int b = b0; b < b1; ++b) {
       const Structure::Body& body = st.bodies[order[b]];
-      tb.push_back(TreeFactor::Body::FromStructure(
-          body, body.parent >= 0 ? pos_[body.parent] - b0 : -1));
+      tb.push_back(
+          TreeFactor::Body::FromStructure(body, body.parent >= 0 ? pos_[body.parent] - b0 : -1));
       SpatialInertia10::Body(body.mass, body.com, body.inertia).ToMatrix(M_[b]);
     }
     std::string tree_why;
@@ -70,8 +70,10 @@ bool BodyTrees::Init(const ContactProblem& p, std::string* why) {
     const double scale = std::max(ax.cwiseAbs().maxCoeff(), 1e-300);
     const double diff = (ax - y).cwiseAbs().maxCoeff();
     if (!(diff <= 1e-9 * scale)) {
-      *why = fmt::format("A differs from the bodies' inertia Σ_b J_bᵀ M_b J_b by {:.3e} (relative "
-                         "{:.3e} > 1e-9)", diff, diff / scale);
+      *why = fmt::format(
+          "A differs from the bodies' inertia Σ_b J_bᵀ M_b J_b by {:.3e} (relative "
+          "{:.3e} > 1e-9)",
+          diff, diff / scale);
       return false;
     }
   }

@@ -32,7 +32,9 @@ class BodyTrees {
   TreeFactor& tree(int j) { return tree_[j]; }
   int dof_begin(int j) const { return begin_[j]; }
   int dof_count(int j) const { return count_[j]; }
-  int body_begin(int j) const { return body_begin_[j]; }  // grouped bodies of j: [begin(j), begin(j+1))
+  int body_begin(int j) const {
+    return body_begin_[j];
+  }  // grouped bodies of j: [begin(j), begin(j+1))
   int grouped(int problem_body) const { return pos_[problem_body]; }
   const Mat6& inertia(int k) const { return M_[k]; }  // by grouped index
 

@@ -1,8 +1,9 @@
 // The lifted primal form of a local (W, q) problem (DESIGN.md "The problem"): with the symmetric
 // part W_s = (W + Wᵀ)/2 ≈ L_r L_rᵀ (Cholesky with diagonal pivoting, stopped at the first pivot
 // D_k ≤ rank_tol·max D, columns scaled by √D_k), the global problem A = I_r, b = 0, J = L_r,
-// e = q has v̂ = L_rᵀ λ and u = J v̂ + e = L_r L_rᵀ λ + q, so every primal solver can run on it. The skew part (W − Wᵀ)/2 of a non-symmetric export and the
-// truncation W_s − L_r L_rᵀ are not represented: LiftedSolver corrects e for them.
+// e = q has v̂ = L_rᵀ λ and u = J v̂ + e = L_r L_rᵀ λ + q, so every primal solver can run on it. The
+// skew part (W − Wᵀ)/2 of a non-symmetric export and the truncation W_s − L_r L_rᵀ are not
+// represented: LiftedSolver corrects e for them.
 #pragma once
 
 #include <string>
@@ -21,11 +22,11 @@ inline constexpr int kMaxLiftedRows = 4000;
 inline constexpr double kLiftedRankTol = 1e-12;
 
 struct LiftedLocal {
-  ContactProblem problem;    // global form: A = I_r, b = 0, J = L_r (m × r), e = q
-  int rank = 0;              // r
-  int rows = 0;              // m
-  double truncation = 0.0;   // max|W_s − L_r L_rᵀ| / max|W|
-  double asymmetry = 0.0;    // max|W − Wᵀ| / max|W|
+  ContactProblem problem;   // global form: A = I_r, b = 0, J = L_r (m × r), e = q
+  int rank = 0;             // r
+  int rows = 0;             // m
+  double truncation = 0.0;  // max|W_s − L_r L_rᵀ| / max|W|
+  double asymmetry = 0.0;   // max|W − Wᵀ| / max|W|
 };
 
 // Builds the lifted form of a local problem into `out`. Returns "" on success, else the reason

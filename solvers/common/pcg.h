@@ -19,14 +19,12 @@ class Pcg {
     double relative_residual = 0.0;
   };
 
-  void Resize(int n) {
-    r_ = Vec::Zero(n), z_ = Vec::Zero(n), p_ = Vec::Zero(n), q_ = Vec::Zero(n);
-  }
+  void Resize(int n) { r_ = Vec::Zero(n), z_ = Vec::Zero(n), p_ = Vec::Zero(n), q_ = Vec::Zero(n); }
 
   // op(x, y): y = A x;  prec(r, z): z = P⁻¹ r;  stop(): true to end early.
   template <class Op, class Prec, class Stop>
-  Result Solve(Op&& op, Prec&& prec, Stop&& stop, const Vec& rhs, Vec& x, double tol,
-               int max_iters, double reference = 0.0) {
+  Result Solve(Op&& op, Prec&& prec, Stop&& stop, const Vec& rhs, Vec& x, double tol, int max_iters,
+               double reference = 0.0) {
     Result res;
     x.setZero();
     const double rhs_norm = reference > 0.0 ? reference : rhs.norm();

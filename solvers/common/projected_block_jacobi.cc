@@ -12,7 +12,8 @@ void ProjectedBlockJacobi::Init(const ContactProblem& p, const std::vector<int>&
 }
 
 void ProjectedBlockJacobi::SetScale(double s) {
-  for (std::size_t b = 0; b < H_.size(); ++b) H_[b] = trees_->inertia(static_cast<int>(b)) + s * S_[b];
+  for (std::size_t b = 0; b < H_.size(); ++b)
+    H_[b] = trees_->inertia(static_cast<int>(b)) + s * S_[b];
   for (std::size_t k = 0; k < diag_.size(); ++k) diag_[k] = s * diag_unit_[k];
 }
 

@@ -1,5 +1,6 @@
 // The projected block-Jacobi preconditioner of 003 eq. (3) in this suite's problem form:
-//   P = A + Σ_{maximal soft i} d_i Σ_b (J_{i,b} J_b)ᵀ (J_{i,b} J_b) + Σ_{joint soft i} d_i J_iᵀ J_i,
+//   P = A + Σ_{maximal soft i} d_i Σ_b (J_{i,b} J_b)ᵀ (J_{i,b} J_b) + Σ_{joint soft i} d_i J_iᵀ
+//   J_i,
 // i.e. A' = A + J_sᵀ D J_s without the cross terms between different bodies of one soft row:
 // the 6×6 diagonal blocks of the maximal damping, projected to reduced coordinates, plus the
 // reduced terms exactly (a soft row on a single dof, a joint spring: 003 Alg. 1 line 6). Where A is

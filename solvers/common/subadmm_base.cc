@@ -61,8 +61,10 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
     for (SpMat::InnerIterator it(p.A, c); it; ++it) {
       if (it.value() == 0.0) continue;
       if (sub_of_dof[it.row()] != j) {
-        message_ = fmt::format("A({},{}) couples subsystems {} and {}: the subsystem split needs "
-                               "a block-diagonal A", it.row(), c, sub_of_dof[it.row()], j);
+        message_ = fmt::format(
+            "A({},{}) couples subsystems {} and {}: the subsystem split needs "
+            "a block-diagonal A",
+            it.row(), c, sub_of_dof[it.row()], j);
         return Status::kNotApplicable;
       }
       sub_A_[j](it.row() - sub_begin_[j], c - sub_begin_[j]) = it.value();
@@ -123,7 +125,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   // parallel loops per iteration (~µs each; a laikago frame's whole iteration is ~10 µs).
   threads_ = set.threads > 0 ? set.threads
                              : (static_cast<int>(slack_con_.size()) >= kAutoParallelSlacks
-                                    ? omp_get_max_threads() : 1);
+                                    ? omp_get_max_threads()
+                                    : 1);
   parallel_ = threads_ > 1;
   beta_base_.assign(nsub_, 1.0);
   if (set.beta > 0)
@@ -153,9 +156,10 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   z_ = w_;
   for (int k = 0; k < ns; ++k)
     for (int r = 0; r < 3; ++r)
-      y_[3 * k + r] = beta_[slack_sub_[k]] * con_w_[slack_con_[k]] * w_[3 * k + r] -
-                      (r < p.constraints[slack_con_[k]].rows()
-                           ? lambda_[p.constraints[slack_con_[k]].row + r] : 0.0);
+      y_[3 * k + r] =
+          beta_[slack_sub_[k]] * con_w_[slack_con_[k]] * w_[3 * k + r] -
+          (r < p.constraints[slack_con_[k]].rows() ? lambda_[p.constraints[slack_con_[k]].row + r]
+                                                   : 0.0);
   for (int j = 0; j < nsub_; ++j)
     Accumulate(j, g_.data() + sub_begin_[j], h_.data() + sub_begin_[j]);
   iter_ = 0;
@@ -172,7 +176,8 @@ void SubAdmmBase::UpdateConstraintBetas() {
   const std::vector<Constraint>& cons = p_->constraints;
   for (std::size_t i = 0; i + 1 < con_begin_.size(); ++i) {
     double inv_sum = 0.0;
-    for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t) inv_sum += inv_beta_[slack_sub_[con_slacks_[t]]];
+    for (int t = con_begin_[i]; t < con_begin_[i + 1]; ++t)
+      inv_sum += inv_beta_[slack_sub_[con_slacks_[t]]];
     con_beta_[i] = con_w_[i] / inv_sum;
     const Constraint& c = cons[i];
     if (c.type == ConstraintType::kSoft) {
@@ -339,8 +344,8 @@ Status SubAdmmBase::Iterate() {
     {
 #pragma omp for schedule(static)
       for (int j = 0; j < nsub_; ++j) VelocityStep(j);
-      // No barrier between the two kinds (each reduces into its own variables): one per
-      // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
+        // No barrier between the two kinds (each reduces into its own variables): one per
+        // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
 #pragma omp for schedule(static) reduction(max : tp2) nowait
       for (std::size_t k = 0; k < contacts_.size(); ++k) ContactSteps(k, k + 1, tp2);
 #pragma omp for schedule(static) reduction(max : tp3) nowait
@@ -369,7 +374,8 @@ Status SubAdmmBase::Iterate() {
   }
   if (scale != scale_) {
     scale_ = scale;
-    for (int j = 0; j < nsub_; ++j) beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
+    for (int j = 0; j < nsub_; ++j)
+      beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
     UpdateConstraintBetas();
     if (!RefactorizeAll()) {
       message_ = "refactorization failed";

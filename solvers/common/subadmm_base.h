@@ -83,7 +83,7 @@ class SubAdmmBase : public Solver {
   void ResidualScales(double& ps, double& ds) const;
   void UpdateConstraintBetas();
 
-  std::vector<int> con_begin_, con_slacks_;  // CSR: constraint → its slacks
+  std::vector<int> con_begin_, con_slacks_;          // CSR: constraint → its slacks
   std::vector<double> beta_base_, beta_, inv_beta_;  // per subsystem: initial, current, 1/β
   std::vector<double> con_beta_;                     // per constraint: β_i
   std::vector<double> soft_alpha_, soft_kappa_;      // per soft row: its affine λ-step

@@ -81,11 +81,12 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
     const Mat6& X = bodies_[b].X;
     const Eigen::Matrix3d Rt = X.topLeftCorner<3, 3>();
     const Eigen::Matrix3d P = -X.topRightCorner<3, 3>();  // Rᵀ[p]
-    const Eigen::Matrix3d skew = Rt.transpose() * P;       // [p]
-    const bool ok = X.bottomLeftCorner<3, 3>().cwiseAbs().maxCoeff() == 0.0 &&
-                    (X.bottomRightCorner<3, 3>() - Rt).cwiseAbs().maxCoeff() < 1e-14 &&
-                    (Rt * Rt.transpose() - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() < 1e-12 &&
-                    (skew + skew.transpose()).cwiseAbs().maxCoeff() < 1e-12;
+    const Eigen::Matrix3d skew = Rt.transpose() * P;      // [p]
+    const bool ok =
+        X.bottomLeftCorner<3, 3>().cwiseAbs().maxCoeff() == 0.0 &&
+        (X.bottomRightCorner<3, 3>() - Rt).cwiseAbs().maxCoeff() < 1e-14 &&
+        (Rt * Rt.transpose() - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() < 1e-12 &&
+        (skew + skew.transpose()).cwiseAbs().maxCoeff() < 1e-12;
     rigid_[b].ok = ok;
     rigid_[b].R = Rt.transpose();
     rigid_[b].p = Eigen::Vector3d(skew(2, 1), skew(0, 2), skew(1, 0));
@@ -330,7 +331,8 @@ void TreeFactor::JointForces(double* F, double* tau) const {
     const Body& body = bodies_[b];
     Eigen::Map<Vec6> Fb(F + 6 * b);
     for (int t = 0; t < body.ndof; ++t) tau[body.dof + t] = body.S.col(t).dot(Fb);
-    if (body.parent >= 0) Eigen::Map<Vec6>(F + 6 * body.parent).noalias() += body.X.transpose() * Fb;
+    if (body.parent >= 0)
+      Eigen::Map<Vec6>(F + 6 * body.parent).noalias() += body.X.transpose() * Fb;
   }
 }
 

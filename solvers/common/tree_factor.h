@@ -82,10 +82,10 @@ class TreeFactor {
     Eigen::Vector3d p = Eigen::Vector3d::Zero();
   };
   std::vector<Rigid> rigid_;
-  std::vector<Mat6> Ic_;         // composite (CRBA) or articulated (ABA) inertias
-  std::vector<Mat6> U_, Dinv_;   // ABA: U = I^A S, D⁻¹ (top-left ndof × ndof)
+  std::vector<Mat6> Ic_;        // composite (CRBA) or articulated (ABA) inertias
+  std::vector<Mat6> U_, Dinv_;  // ABA: U = I^A S, D⁻¹ (top-left ndof × ndof)
   std::vector<Eigen::Matrix<double, 6, 1>> pA_, acc_;
-  Eigen::MatrixXd K_, K0_;       // CRBA: K, then its LTDL factors in the lower triangle
+  Eigen::MatrixXd K_, K0_;  // CRBA: K, then its LTDL factors in the lower triangle
   Eigen::VectorXd u_;
 };
 

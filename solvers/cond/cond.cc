@@ -21,7 +21,8 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   set_ = CondSettings::Table().From(s);
   original_ = &p;
   if (p.form != ProblemForm::kGlobal) {
-    message_ = "cond needs the primal form (A, b, J): a local (W, q) problem has no dynamics to nodalize";
+    message_ =
+        "cond needs the primal form (A, b, J): a local (W, q) problem has no dynamics to nodalize";
     return Status::kNotApplicable;
   }
   bool soft = false;
@@ -61,8 +62,9 @@ void CondSolver::ChooseStep() {
   }
   // Scalar steps start from a safe 1/λ_max(Â) bound: the power iteration's estimate for the fixed
   // step, Gershgorin's for BB, which adapts the step from the first iteration on.
-  const double lmax = set_.step == StepKind::kPower ? LargestEigenvalue(nd_.A, ones, kPowerIterations)
-                                                    : GershgorinBound(nd_.A);
+  const double lmax = set_.step == StepKind::kPower
+                          ? LargestEigenvalue(nd_.A, ones, kPowerIterations)
+                          : GershgorinBound(nd_.A);
   bb_step_ = lmax > 0 ? 1.0 / lmax : 0.0;
   p_.setConstant(bb_step_);
   lambda_max_ = lmax * bb_step_;
@@ -138,8 +140,8 @@ Status CondSolver::Iterate() {
       const double s = x_[i] - x_prev_[i], y = Ax_[i] - Ax_prev_[i];
       ss += s * s, sy += s * y, yy += y * y;
     }
-    const bool first = set_.step == StepKind::kBB1 ||
-                       (set_.step == StepKind::kBarzilaiBorwein && iter_ % 2 == 1);
+    const bool first =
+        set_.step == StepKind::kBB1 || (set_.step == StepKind::kBarzilaiBorwein && iter_ % 2 == 1);
     bb_step_ = BarzilaiBorwein(first, ss, sy, yy, bb_step_);
     p_.setConstant(bb_step_);
   }

@@ -35,14 +35,14 @@ class CondSolver : public Solver {
   std::unique_ptr<FoldedProblem> folded_;  // soft rows folded into A, or null when there are none
   const ContactProblem* hard_ = nullptr;   // the problem nodalized: original_ or folded_->problem
   Nodalization nd_;
-  RowGroups rows_;                 // nd_.A in node triples, for the per-iteration product
-  Vec p_;                          // diagonal of P
+  RowGroups rows_;                      // nd_.A in node triples, for the per-iteration product
+  Vec p_;                               // diagonal of P
   Vec x_, x_prev_, xt_, Ax_, Ax_prev_;  // x_k, x_{k−1}, x̃, Â x_k, Â x_{k−1} (BB)
-  Vec lambda_;                     // hard rows of the problem nodalized
+  Vec lambda_;                          // hard rows of the problem nodalized
   Chebyshev cheb_{1, 0.0};
-  double lambda_max_ = 0.0;        // λ_max(PÂ) of the initial P
+  double lambda_max_ = 0.0;  // λ_max(PÂ) of the initial P
   double bb_step_ = 0.0;
-  double residual_ = -1.0;         // ‖x̄_{k+1} − x_k‖
+  double residual_ = -1.0;  // ‖x̄_{k+1} − x_k‖
   int iter_ = 0;
 };
 

@@ -28,11 +28,11 @@ const SettingsTable<CondSettings>& CondSettings::Table() {
                "iteration index S at which the acceleration starts")
           .Real(&C::under_relax, "under_relax", {.min = 0.0, .max = 1.0, .min_open = true},
                 "under-relaxation theta of the Chebyshev update")
-          .Real(&C::rho_max, "rho_max", {.min = 0.0, .max = 1.0, .min_open = true, .max_open = true},
+          .Real(&C::rho_max, "rho_max",
+                {.min = 0.0, .max = 1.0, .min_open = true, .max_open = true},
                 "cap on the spectral-radius estimate of 002:39");
   return t;
 }
-
 
 StepKind CondSettings::Resolve(bool has_virtual_nodes) {
   if (step == StepKind::kAuto)

@@ -9,13 +9,12 @@
 namespace ncp::cond {
 
 enum class StepKind { kFrobenius = 0, kBarzilaiBorwein, kBB1, kBB2, kPower, kAuto };
-inline constexpr auto kStepKinds = ChoiceNames<StepKind>(
-    {{StepKind::kFrobenius, "frobenius"},
-     {StepKind::kBarzilaiBorwein, "bb"},
-     {StepKind::kBB1, "bb1"},
-     {StepKind::kBB2, "bb2"},
-     {StepKind::kPower, "power"},
-     {StepKind::kAuto, "auto"}});
+inline constexpr auto kStepKinds = ChoiceNames<StepKind>({{StepKind::kFrobenius, "frobenius"},
+                                                          {StepKind::kBarzilaiBorwein, "bb"},
+                                                          {StepKind::kBB1, "bb1"},
+                                                          {StepKind::kBB2, "bb2"},
+                                                          {StepKind::kPower, "power"},
+                                                          {StepKind::kAuto, "auto"}});
 enum class ContactOperator { kStrict, kProximal };
 inline constexpr auto kContactOperators = ChoiceNames<ContactOperator>(
     {{ContactOperator::kStrict, "strict"}, {ContactOperator::kProximal, "proximal"}});
@@ -45,7 +44,7 @@ struct CondSettings {
            (chebyshev == ChebyshevMode::kAuto &&
             (step == StepKind::kFrobenius || step == StepKind::kPower));
   }
-  int cheb_start = 10;      // S: iterations before acceleration starts
+  int cheb_start = 10;       // S: iterations before acceleration starts
   double under_relax = 0.9;  // θ
   double rho_max = 0.999;    // cap on the estimated spectral radius
 

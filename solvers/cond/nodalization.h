@@ -28,20 +28,20 @@ struct NodalConstraint {
   ConstraintType type = ConstraintType::kContact;
   NodeKind kind = NodeKind::kVirtual;
   double mu = 0.0;
-  int row = 0;            // first row in J, e and λ
-  int rows = 3;           // 3 (contact) or 1
-  int dof_a[3] = {-1, -1, -1};  // node a (virtual: w_i, one dof per row)
-  int dof_b[3] = {-1, -1, -1};  // node b of a D-contact
+  int row = 0;                                      // first row in J, e and λ
+  int rows = 3;                                     // 3 (contact) or 1
+  int dof_a[3] = {-1, -1, -1};                      // node a (virtual: w_i, one dof per row)
+  int dof_b[3] = {-1, -1, -1};                      // node b of a D-contact
   Eigen::Matrix3d R = Eigen::Matrix3d::Identity();  // Ĵ_i = R on a (and −R on b); I if virtual
-  int block = -1;         // step-size block shared by its dofs (002 Prop. 3, §IV-C1)
-  double gamma = 0.0;     // damping gain γ_i of a virtual node (002:14), 0 if nodal
+  int block = -1;      // step-size block shared by its dofs (002 Prop. 3, §IV-C1)
+  double gamma = 0.0;  // damping gain γ_i of a virtual node (002:14), 0 if nodal
 };
 
 struct Nodalization {
-  int n = 0;               // dofs of the original problem
-  int dofs = 0;            // n + virtual dofs
-  SpMat A;                 // Â, dofs × dofs, symmetric, both triangles
-  Vec b;                   // b̂ = [b; 0]
+  int n = 0;                                 // dofs of the original problem
+  int dofs = 0;                              // n + virtual dofs
+  SpMat A;                                   // Â, dofs × dofs, symmetric, both triangles
+  Vec b;                                     // b̂ = [b; 0]
   std::vector<NodalConstraint> constraints;  // one per hard constraint, in row order
   // Step-size blocks: dofs block_dofs[block_ptr[k] .. block_ptr[k+1]) share one p (a node in
   // contact, both nodes of a D-contact, a virtual node). Other dofs are free.

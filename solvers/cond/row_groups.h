@@ -36,7 +36,7 @@ class RowGroups {
   std::vector<char> group_size_;  // 3 (a triple) or 1
   std::vector<int> start_;        // entries of group g: [start_[g], start_[g+1])
   std::vector<int> index_;        // column of each entry
-  std::vector<double> value_;     // group_size_ values per entry (rows r…r+size−1), at offset_[g]
+  std::vector<double> value_;  // group_size_ values per entry (rows r…r+size−1), at offset_[g]
   std::vector<std::size_t> offset_;
 };
 

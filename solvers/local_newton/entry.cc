@@ -7,13 +7,14 @@
 namespace ncp {
 
 SolverEntry LocalNewtonEntry() {
-  return {.name = "local-newton",
-          .description = "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
-          .settings = LocalNewtonSettings::Table().Specs(),
-          .local = LocalUse::kAsStored,
-          .make = [] { return std::make_unique<LocalNewtonSolver>(); },
-          .deterministic = true,
-          .read_back = LocalNewtonSettings::Table().ReadBack()};
+  return {
+      .name = "local-newton",
+      .description = "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
+      .settings = LocalNewtonSettings::Table().Specs(),
+      .local = LocalUse::kAsStored,
+      .make = [] { return std::make_unique<LocalNewtonSolver>(); },
+      .deterministic = true,
+      .read_back = LocalNewtonSettings::Table().ReadBack()};
 }
 
 }  // namespace ncp

@@ -41,7 +41,8 @@ void AlartCurnier(const Constraint& c, const double* rho, const double* r, const
       }
       return;
     }
-    case ConstraintType::kContact: break;
+    case ConstraintType::kContact:
+      break;
     case ConstraintType::kJointFriction:  // refused before Setup (NotApplicableReason)
       throw Error("joint-friction constraint: not handled by this solver");
   }
@@ -124,8 +125,7 @@ const SettingsTable<LocalNewtonSettings>& LocalNewtonSettings::Table() {
   return t;
 }
 
-Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
-                                const WarmStart* warm) {
+Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   set_ = LocalNewtonSettings::Table().From(s);
   if (!SetupDual(p, warm)) return Status::kFailed;
   m_ = dual_.rows();
@@ -207,8 +207,7 @@ Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
   for (Vec* y : {&u_, &phi_, &d_, &rtry_, &utry_, &phitry_, &rc_}) *y = Vec::Zero(m_);
   prox_ = false;
   sigma_ = 0.0;
-  newton_steps_ = ls_steps_ = ls_failures_ = center_updates_ = prox_entries_ =
-      factor_failures_ = 0;
+  newton_steps_ = ls_steps_ = ls_failures_ = center_updates_ = prox_entries_ = factor_failures_ = 0;
   fnorm_ = Residual(lambda_, u_, phi_);
   // Below this ‖Φ‖ a step only moves rounding errors (‖Φ(0)‖ ~ ‖ρ q‖).
   phi_floor_ = 0.0;
@@ -223,8 +222,10 @@ Status LocalNewtonSolver::Setup(const ContactProblem& p, const Settings& s,
 }
 
 double LocalNewtonSolver::Residual(const Vec& r, Vec& u, Vec& phi) const {
-  if (dense_) u.noalias() = Wd_ * r;
-  else u.noalias() = Wt_.transpose() * r;
+  if (dense_)
+    u.noalias() = Wd_ * r;
+  else
+    u.noalias() = Wt_.transpose() * r;
   u += dual_.q;
   if (sigma_ > 0) u += sigma_ * (r - rc_);
   double rho[3], Dr[3][3], Du[3][3];
@@ -321,7 +322,8 @@ void LocalNewtonSolver::MoveCenter() {
   // σ ∝ the residual at the center (Siconos PROX's adaptive rule σ = σ₀ · error^ν, ν = 1): large
   // far from the solution, vanishing at it, so that the prox steps become Newton steps.
   const double rel = phi_ref_ > 0 ? std::min(1.0, center_norm_ / phi_ref_) : 1.0;
-  sigma_ = std::clamp(kappa_ * set_.prox_sigma * scale_ * rel, kSigmaMin * scale_, kSigmaMax * scale_);
+  sigma_ =
+      std::clamp(kappa_ * set_.prox_sigma * scale_ * rel, kSigmaMin * scale_, kSigmaMax * scale_);
   ResetMemory(0.5 * fnorm_ * fnorm_);
 }
 
@@ -369,7 +371,7 @@ Status LocalNewtonSolver::Iterate() {
     }
     if (!ok) EnterProx();
   } else if (!ok || (inner_steps_ >= set_.prox_inner_steps &&
-                      fnorm_ > set_.prox_inner_tol * center_norm_)) {
+                     fnorm_ > set_.prox_inner_tol * center_norm_)) {
     // Inner Newton failed or stalls: a larger σ makes the subproblem better conditioned and its
     // solution closer to the center.
     kappa_ = std::min(10.0 * kappa_, kSigmaMax);

@@ -49,9 +49,10 @@ struct LocalNewtonSettings {
   static constexpr auto kProximals =
       ChoiceNames<Proximal>({{Proximal::kFallback, "fallback"}, {Proximal::kAlways, "always"}});
   enum class LinearSolver { kAuto, kDense, kSparse };
-  static constexpr auto kLinearSolvers = ChoiceNames<LinearSolver>(
-      {{LinearSolver::kAuto, "auto"}, {LinearSolver::kDense, "dense"},
-       {LinearSolver::kSparse, "sparse"}});
+  static constexpr auto kLinearSolvers =
+      ChoiceNames<LinearSolver>({{LinearSolver::kAuto, "auto"},
+                                 {LinearSolver::kDense, "dense"},
+                                 {LinearSolver::kSparse, "sparse"}});
   double rho_scale = 1.0, armijo = 1e-4, min_alpha = 1e-8;
   int nonmonotone = 5, stall_steps = 5, prox_inner_steps = 10;
   Proximal proximal = Proximal::kFallback;
@@ -108,8 +109,8 @@ class LocalNewtonSolver : public DualSolver {
   bool prox_ = false;
   std::array<double, 50> memory_{};
   int mem_count_ = 0, mem_pos_ = 0, since_best_ = 0, inner_steps_ = 0;
-  long newton_steps_ = 0, ls_steps_ = 0, ls_failures_ = 0, center_updates_ = 0,
-       prox_entries_ = 0, factor_failures_ = 0;
+  long newton_steps_ = 0, ls_steps_ = 0, ls_failures_ = 0, center_updates_ = 0, prox_entries_ = 0,
+       factor_failures_ = 0;
 };
 
 }  // namespace ncp

@@ -10,7 +10,9 @@ namespace ncp {
 SolverEntry NNewtonEntry() {
   // Runs on local (W, q) problems through their lifted form; global problems reach it unchanged.
   return {.name = "nnewton",
-          .description = "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) functions, sparse LU, Armijo line search (000 §IV-B4)",
+          .description =
+              "nonsmooth Newton on Fischer-Burmeister (normal) and natural-map (friction) "
+              "functions, sparse LU, Armijo line search (000 §IV-B4)",
           .settings = NNewtonSettings::Table().Specs(),
           .local = LocalUse::kLifted,
           .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<NNewtonSolver>()); },

@@ -82,7 +82,8 @@ Status NNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
     const int* begin = G_.innerIndexPtr() + G_.outerIndexPtr()[col];
     const int* end = G_.innerIndexPtr() + G_.outerIndexPtr()[col + 1];
     const int* hit = std::lower_bound(begin, end, row);
-    if (hit == end || *hit != row) throw std::logic_error("nnewton: entry missing from G's pattern");
+    if (hit == end || *hit != row)
+      throw std::logic_error("nnewton: entry missing from G's pattern");
     return static_cast<int>(hit - G_.innerIndexPtr());
   };
   bl_index_.clear();
@@ -96,7 +97,8 @@ Status NNewtonSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
     bl_begin_.push_back(static_cast<int>(bl_index_.size()));
     for (int q = 0; q < 3; ++q)
       for (int s2 = 0; s2 < 3; ++s2)
-        br_index_.push_back(q < c.rows() && s2 < c.rows() ? index(n_ + c.row + q, n_ + c.row + s2) : -1);
+        br_index_.push_back(q < c.rows() && s2 < c.rows() ? index(n_ + c.row + q, n_ + c.row + s2)
+                                                          : -1);
   }
   lu_.analyzePattern(G_);
   x_ = Vec::Zero(n_ + m_);
@@ -134,8 +136,8 @@ const SpMat& NNewtonSolver::Jacobian(const Vec& x) {
   Eigen::Matrix3d Du, Dl;
   for (std::size_t i = 0; i < p.constraints.size(); ++i) {
     const Constraint& c = p.constraints[i];
-    NcpFunction(c, rho_[i], u_.data() + c.row, x.data() + n_ + c.row, p.e.data() + c.row, phi,
-                &Du, &Dl);
+    NcpFunction(c, rho_[i], u_.data() + c.row, x.data() + n_ + c.row, p.e.data() + c.row, phi, &Du,
+                &Dl);
     const int nr = c.rows(), k = col_begin_[i + 1] - col_begin_[i];
     const double* Ji = dense_.data() + dense_begin_[i];
     const int* bl = bl_index_.data() + bl_begin_[i];
@@ -147,7 +149,8 @@ const SpMat& NNewtonSolver::Jacobian(const Vec& x) {
       }
     const int* br = br_index_.data() + 9 * i;
     for (int q = 0; q < nr; ++q)
-      for (int s = 0; s < nr; ++s) gv[br[3 * q + s]] = Dl(q, s) + (q == s ? set_.regularization : 0.0);
+      for (int s = 0; s < nr; ++s)
+        gv[br[3 * q + s]] = Dl(q, s) + (q == s ? set_.regularization : 0.0);
   }
   return G_;
 }
@@ -192,8 +195,10 @@ Status NNewtonSolver::Iterate() {
     g_.noalias() = G_.transpose() * f_;
     d_ = -g_;
     moved = LineSearch(d_, fnorm_, -g_.squaredNorm());
-    if (moved) ++gradient_steps_;
-    else ++ls_failures_;
+    if (moved)
+      ++gradient_steps_;
+    else
+      ++ls_failures_;
   }
   if (!AllFinite(x_)) {
     message_ = "non-finite iterate";

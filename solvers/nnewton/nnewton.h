@@ -48,14 +48,14 @@ class NNewtonSolver : public Solver {
   const ContactProblem* p_ = nullptr;
   int n_ = 0, m_ = 0;
   NNewtonSettings set_;
-  std::vector<double> rho_;        // per constraint velocity scale
+  std::vector<double> rho_;  // per constraint velocity scale
   SpMat G_;
   Eigen::SparseLU<SpMat> lu_;
-  std::vector<int> cols_, col_begin_;      // per constraint: the columns of J_i
-  std::vector<double> dense_;              // per constraint: rows × k dense J_i, row-major
+  std::vector<int> cols_, col_begin_;  // per constraint: the columns of J_i
+  std::vector<double> dense_;          // per constraint: rows × k dense J_i, row-major
   std::vector<int> dense_begin_;
-  std::vector<int> bl_index_, bl_begin_;   // value index of G(n + row, col) per (row, col)
-  std::vector<int> br_index_;              // value index of G(n + r0 + q, n + r0 + s), 9 each
+  std::vector<int> bl_index_, bl_begin_;  // value index of G(n + row, col) per (row, col)
+  std::vector<int> br_index_;             // value index of G(n + r0 + q, n + r0 + s), 9 each
   Vec x_, f_, d_, xtry_, ftry_, u_, g_;
   double fnorm_ = 0.0, alpha_ = 0.0;
   int iter_ = 0, ls_steps_ = 0, ls_failures_ = 0, gradient_steps_ = 0;

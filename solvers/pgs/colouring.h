@@ -1,5 +1,6 @@
 // A greedy colouring of the constraint graph of W (two constraints are adjacent when W couples a
-// row of one with a row of the other, in either direction), for Gauss–Seidel sweeps whose colours run in parallel.
+// row of one with a row of the other, in either direction), for Gauss–Seidel sweeps whose colours
+// run in parallel.
 #pragma once
 
 #include <vector>

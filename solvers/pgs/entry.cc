@@ -8,7 +8,9 @@ namespace ncp {
 
 SolverEntry PgsEntry() {
   return {.name = "pgs",
-          .description = "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, 000 §IV-B1)",
+          .description =
+              "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, "
+              "000 §IV-B1)",
           .settings = PgsSettings::Table().Specs(),
           .local = LocalUse::kAsStored,
           .make = [] { return std::make_unique<PgsSolver>(); },

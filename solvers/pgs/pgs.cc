@@ -2,7 +2,6 @@
 
 #include <omp.h>
 
-
 #include "solvers/common/dual_update.h"
 #include "solvers/pgs/colouring.h"
 
@@ -21,7 +20,6 @@ const SettingsTable<PgsSettings>& PgsSettings::Table() {
                            "of W's constraint graph, each colour's constraints in parallel");
   return t;
 }
-
 
 Status PgsSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   set_ = PgsSettings::Table().From(s);
@@ -110,7 +108,7 @@ Status PgsSolver::Iterate() {
     } else {
       for (Eigen::Index k = 0; k < lambda_.size(); ++k) {
         const double rk = lambda_[k] - prev_[k];
-        dir_[k] = beta * dir_[k] + rk;  // p ← β p + r
+        dir_[k] = beta * dir_[k] + rk;    // p ← β p + r
         lambda_[k] = prev_[k] + dir_[k];  // x ← x⁺ + β p_old = x + p
       }
     }
@@ -120,8 +118,10 @@ Status PgsSolver::Iterate() {
 }
 
 std::vector<std::pair<std::string, double>> PgsSolver::Info() const {
-  std::vector<std::pair<std::string, double>> info = {{"nncg_restarts", static_cast<double>(restarts_)}};
-  if (!colouring_.order.empty()) info.push_back({"colours", static_cast<double>(colouring_.colours())});
+  std::vector<std::pair<std::string, double>> info = {
+      {"nncg_restarts", static_cast<double>(restarts_)}};
+  if (!colouring_.order.empty())
+    info.push_back({"colours", static_cast<double>(colouring_.colours())});
   return info;
 }
 

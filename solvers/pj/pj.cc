@@ -37,7 +37,8 @@ Status PjSolver::Iterate() {
         lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u_[r], dual_.diag[r], set_.omega);
         continue;
       }
-      const double ln = dual_.diag[r] > 0 ? lambda_[r] - set_.omega * u_[r] / dual_.diag[r] : lambda_[r];
+      const double ln =
+          dual_.diag[r] > 0 ? lambda_[r] - set_.omega * u_[r] / dual_.diag[r] : lambda_[r];
       lambda_[r] = ln > 0 ? ln : 0.0;
       UpdateTangent(c.mu, lambda_[r], tangent_step_[i], set_.omega, u_[r + 1], u_[r + 2],
                     lambda_[r + 1], lambda_[r + 2]);

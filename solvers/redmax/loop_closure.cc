@@ -24,8 +24,10 @@ Status LoopClosure::Setup(const SpMat& G, ReducedSolve& solve, std::string* why)
       return Status::kFailed;
     }
     if (solve.stopped()) {
-      *why = fmt::format("the time budget ran out while forming the Schur complement (column {} "
-                         "of {})", k, mg);
+      *why = fmt::format(
+          "the time budget ran out while forming the Schur complement (column {} "
+          "of {})",
+          k, mg);
       return Status::kStopped;  // the harness sees its time budget spent
     }
     Y_.col(k) = y;
@@ -40,9 +42,11 @@ Status LoopClosure::Setup(const SpMat& G, ReducedSolve& solve, std::string* why)
   const Vec& w = eig.eigenvalues();  // ascending
   const double top = std::max(w.cwiseAbs().maxCoeff(), 1e-300);
   if (w[0] < -1e-10 * top) {
-    *why = fmt::format("the Schur complement S = G A'⁻¹ Gᵀ of the {} bilateral rows has the "
-                       "eigenvalue {:.3e} (largest {:.3e}): S must be positive semi-definite "
-                       "(A' not positive definite?)", mg, w[0], top);
+    *why = fmt::format(
+        "the Schur complement S = G A'⁻¹ Gᵀ of the {} bilateral rows has the "
+        "eigenvalue {:.3e} (largest {:.3e}): S must be positive semi-definite "
+        "(A' not positive definite?)",
+        mg, w[0], top);
     return Status::kFailed;
   }
   const Eigen::MatrixXd& Q = eig.eigenvectors();

@@ -16,8 +16,10 @@ std::string RedmaxSolver::Unsupported(const ContactProblem& p) const {
   std::string rows = contact > 0 ? fmt::format("{} contact rows", contact) : "";
   if (unilateral > 0)
     rows += fmt::format("{}{} unilateral rows", rows.empty() ? "" : " and ", unilateral);
-  return fmt::format("redmax: {}; redmax solves only soft and bilateral (loop-closure) rows — "
-                     "use sp, admm-full, subadmm or nnewton", rows);
+  return fmt::format(
+      "redmax: {}; redmax solves only soft and bilateral (loop-closure) rows — "
+      "use sp, admm-full, subadmm or nnewton",
+      rows);
 }
 
 Status RedmaxSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
@@ -48,7 +50,8 @@ Status RedmaxSolver::Setup(const ContactProblem& p, const Settings& s, const War
     for (int k = 0; k < mg; ++k) lambda_g_[k] = warm->lambda[bilateral_row_[k]];
   op_.SoftMultipliers(v_, lambda_s_);
   std::string why;
-  Status st = solve_.Setup(p, soft_, op_, set_, [this] { return PastDeadline(); }, &why);
+  Status st = solve_.Setup(
+      p, soft_, op_, set_, [this] { return PastDeadline(); }, &why);
   if (st == Status::kRunning) st = loop_.Setup(G_, solve_, &why);
   if (st != Status::kRunning) {
     message_ = "redmax: " + why;
@@ -109,8 +112,8 @@ void RedmaxSolver::Current(Vec& v, Vec& lambda) const {
   for (std::size_t k = 0; k < soft_row_.size() && k < static_cast<std::size_t>(lambda_s_.size());
        ++k)
     lambda[soft_row_[k]] = lambda_s_[k];
-  for (std::size_t k = 0; k < bilateral_row_.size() &&
-                          k < static_cast<std::size_t>(lambda_g_.size()); ++k)
+  for (std::size_t k = 0;
+       k < bilateral_row_.size() && k < static_cast<std::size_t>(lambda_g_.size()); ++k)
     lambda[bilateral_row_[k]] = lambda_g_[k];
 }
 

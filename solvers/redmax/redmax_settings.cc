@@ -20,5 +20,4 @@ const SettingsTable<RedmaxSettings>& RedmaxSettings::Table() {
   return t;
 }
 
-
 }  // namespace ncp

@@ -18,8 +18,10 @@ Status ReducedSolve::Setup(const ContactProblem& p, const std::vector<int>& soft
     case RedmaxSettings::Linear::kPcgPbj: {
       std::string reason;
       if (!trees_.Init(p, &reason)) {
-        *why = fmt::format("linear=pcg-pbj needs the projected block-Jacobi tree route: {}; "
-                           "linear=cholmod or dense apply", reason);
+        *why = fmt::format(
+            "linear=pcg-pbj needs the projected block-Jacobi tree route: {}; "
+            "linear=cholmod or dense apply",
+            reason);
         return Status::kNotApplicable;
       }
       pbj_.Init(p, soft, trees_);
@@ -28,8 +30,9 @@ Status ReducedSolve::Setup(const ContactProblem& p, const std::vector<int>& soft
       rates_.assign(soft.size(), 0.0);
       ++factorizations_;
       if (!pbj_.Factorize()) {
-        *why = "the preconditioner's articulated-body factorization met a non-positive pivot "
-               "(P must be SPD)";
+        *why =
+            "the preconditioner's articulated-body factorization met a non-positive pivot "
+            "(P must be SPD)";
         return Status::kFailed;
       }
       pcg_.Resize(n);
@@ -84,23 +87,25 @@ bool ReducedSolve::Solve(const Vec& r, Vec& x, std::string* why, double referenc
   stopped_ = false;
   switch (set_.linear) {
     case RedmaxSettings::Linear::kPcgPbj: {
-      const Pcg::Result res = pcg_.Solve(
-          [this](const Vec& a, Vec& y) { ApplyOperator(a, y); },
-          [this](const Vec& a, Vec& z) { pbj_.Apply(a, z); },
+      const Pcg::Result res = pcg_.Solve([this](const Vec& a, Vec& y) { ApplyOperator(a, y); },
+                                         [this](const Vec& a, Vec& z) { pbj_.Apply(a, z); },
                                          [this] { return stop_ && stop_(); }, r, x, set_.pcg_tol,
                                          set_.pcg_max_iters, reference);
       pcg_last_ = res.iterations;
       pcg_total_ += res.iterations;
       stopped_ = res.end == Pcg::End::kStopped;
       if (res.end == Pcg::End::kMaxIterations) {
-        *why = fmt::format("PCG reached pcg_max_iters = {} with relative residual {:.3e} > "
-                           "pcg_tol = {:.1e}", set_.pcg_max_iters, res.relative_residual,
-                           set_.pcg_tol);
+        *why = fmt::format(
+            "PCG reached pcg_max_iters = {} with relative residual {:.3e} > "
+            "pcg_tol = {:.1e}",
+            set_.pcg_max_iters, res.relative_residual, set_.pcg_tol);
         return false;
       }
       if (res.end == Pcg::End::kBreakdown) {
-        *why = fmt::format("PCG broke down after {} iterations (pᵀA'p ≤ 0: A' not positive "
-                           "definite, or non-finite values)", res.iterations);
+        *why = fmt::format(
+            "PCG broke down after {} iterations (pᵀA'p ≤ 0: A' not positive "
+            "definite, or non-finite values)",
+            res.iterations);
         return false;
       }
       return true;

@@ -54,8 +54,10 @@ bool TreeOperator::Init(const ContactProblem& p, const std::vector<int>& soft, B
     const double scale = std::max(jx.cwiseAbs().maxCoeff(), 1e-300);
     const double diff = ms > 0 ? (jx - u).cwiseAbs().maxCoeff() : 0.0;
     if (!(diff <= 1e-9 * scale)) {
-      *why = fmt::format("the soft rows' structure blocks differ from J by {:.3e} (relative "
-                         "{:.3e} > 1e-9)", diff, diff / scale);
+      *why = fmt::format(
+          "the soft rows' structure blocks differ from J by {:.3e} (relative "
+          "{:.3e} > 1e-9)",
+          diff, diff / scale);
       return false;
     }
   }

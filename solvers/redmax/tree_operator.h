@@ -30,10 +30,10 @@ class TreeOperator {
   void RowVelocities();
 
   BodyTrees* trees_ = nullptr;
-  std::vector<int> row_begin_;       // soft row s: blocks [row_begin_[s], row_begin_[s + 1])
-  std::vector<int> block_body_;      // grouped body of each block
-  std::vector<double> block_;        // 6 per block: J_{i,b}
-  std::vector<double> d_, u_, V_;    // damping, row velocities, twists/forces (6 per body)
+  std::vector<int> row_begin_;     // soft row s: blocks [row_begin_[s], row_begin_[s + 1])
+  std::vector<int> block_body_;    // grouped body of each block
+  std::vector<double> block_;      // 6 per block: J_{i,b}
+  std::vector<double> d_, u_, V_;  // damping, row velocities, twists/forces (6 per body)
 };
 
 }  // namespace ncp

@@ -16,7 +16,8 @@ void OnAbort(int) {
 }  // namespace
 
 bool RunGuarded(const std::function<int()>& call, int* result) {
-  struct sigaction guard {}, previous {};
+  struct sigaction guard {
+  }, previous{};
   guard.sa_handler = OnAbort;
   sigemptyset(&guard.sa_mask);
   sigaction(SIGABRT, &guard, &previous);

@@ -38,8 +38,8 @@ DriverMatrixScope::~DriverMatrixScope() {
   t_scope = outer_;
   for (NumericsMatrix*& m : made_) {
     if (!m) continue;
-    const bool held = std::any_of(kept_.begin(), kept_.end(),
-                                  [m](NumericsMatrix** k) { return k && *k == m; });
+    const bool held =
+        std::any_of(kept_.begin(), kept_.end(), [m](NumericsMatrix** k) { return k && *k == m; });
     if (!held) {
       NM_free(m);  // Siconos' own NM_free: NM_clear, then free of the header
       ++g_freed;

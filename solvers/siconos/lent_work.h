@@ -48,8 +48,8 @@ class LentWork {
 
   int solver_id_ = -1;
   std::vector<double> dwork_;
-  std::vector<std::int64_t> iwork_;    // NSN-AC's CSparse indices
-  std::vector<double> admm_arrays_;    // the nine ADMM arrays, end to end
+  std::vector<std::int64_t> iwork_;  // NSN-AC's CSparse indices
+  std::vector<double> admm_arrays_;  // the nine ADMM arrays, end to end
   AdmmData admm_{};
 };
 

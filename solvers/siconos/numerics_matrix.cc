@@ -28,7 +28,8 @@ NumericsMatrix* ToNumerics(const SpMat& a) {
 }
 
 double* MallocCopy(const Vec& x) {
-  double* p = static_cast<double*>(std::malloc(sizeof(double) * std::max<Eigen::Index>(1, x.size())));
+  double* p =
+      static_cast<double*>(std::malloc(sizeof(double) * std::max<Eigen::Index>(1, x.size())));
   if (x.size() > 0) std::memcpy(p, x.data(), sizeof(double) * x.size());
   return p;
 }
@@ -56,7 +57,8 @@ void OptionsDeleter::operator()(SolverOptions* o) const {
 
 OptionsPtr MakeOptions(int solver_id) {
   SolverOptions* o = solver_options_create(solver_id);
-  if (!o) throw Error(fmt::format("siconos solver id = {}: unknown to Siconos Numerics", solver_id));
+  if (!o)
+    throw Error(fmt::format("siconos solver id = {}: unknown to Siconos Numerics", solver_id));
   return OptionsPtr(o);
 }
 

@@ -77,18 +77,24 @@ namespace {
 
 int ShuffleParam(Shuffle c) {
   switch (c) {
-    case Shuffle::kNo: return SICONOS_FRICTION_3D_NSGS_SHUFFLE_FALSE;
-    case Shuffle::kOnce: return SICONOS_FRICTION_3D_NSGS_SHUFFLE_TRUE;
-    case Shuffle::kEachSweep: return SICONOS_FRICTION_3D_NSGS_SHUFFLE_TRUE_EACH_LOOP;
+    case Shuffle::kNo:
+      return SICONOS_FRICTION_3D_NSGS_SHUFFLE_FALSE;
+    case Shuffle::kOnce:
+      return SICONOS_FRICTION_3D_NSGS_SHUFFLE_TRUE;
+    case Shuffle::kEachSweep:
+      return SICONOS_FRICTION_3D_NSGS_SHUFFLE_TRUE_EACH_LOOP;
   }
   return SICONOS_FRICTION_3D_NSGS_SHUFFLE_FALSE;
 }
 
 int AccelerationParam(Acceleration c) {
   switch (c) {
-    case Acceleration::kNone: return SICONOS_FRICTION_3D_ADMM_NO_ACCELERATION;
-    case Acceleration::kNesterov: return SICONOS_FRICTION_3D_ADMM_ACCELERATION;
-    case Acceleration::kNesterovRestart: return SICONOS_FRICTION_3D_ADMM_ACCELERATION_AND_RESTART;
+    case Acceleration::kNone:
+      return SICONOS_FRICTION_3D_ADMM_NO_ACCELERATION;
+    case Acceleration::kNesterov:
+      return SICONOS_FRICTION_3D_ADMM_ACCELERATION;
+    case Acceleration::kNesterovRestart:
+      return SICONOS_FRICTION_3D_ADMM_ACCELERATION_AND_RESTART;
   }
   return SICONOS_FRICTION_3D_ADMM_ACCELERATION_AND_RESTART;
 }
@@ -100,20 +106,20 @@ void ApplySettings(const Method& m, const SiconosSettings& s, SolverOptions* o) 
   if (m.id == SICONOS_FRICTION_3D_NSGS) {
     const double omega = s.omega;
     o->iparam[SICONOS_FRICTION_3D_NSGS_RELAXATION] =
-        omega != 1.0 ? SICONOS_FRICTION_3D_NSGS_RELAXATION_TRUE : SICONOS_FRICTION_3D_NSGS_RELAXATION_FALSE;
+        omega != 1.0 ? SICONOS_FRICTION_3D_NSGS_RELAXATION_TRUE
+                     : SICONOS_FRICTION_3D_NSGS_RELAXATION_FALSE;
     o->dparam[SICONOS_FRICTION_3D_NSGS_RELAXATION_VALUE] = omega;
     o->iparam[SICONOS_FRICTION_3D_NSGS_SHUFFLE] = ShuffleParam(s.shuffle);
   }
   if (m.id == SICONOS_FRICTION_3D_ADMM || m.id == SICONOS_GLOBAL_FRICTION_3D_ADMM)
-    o->iparam[SICONOS_FRICTION_3D_ADMM_IPARAM_ACCELERATION] =
-        AccelerationParam(s.acceleration);
+    o->iparam[SICONOS_FRICTION_3D_ADMM_IPARAM_ACCELERATION] = AccelerationParam(s.acceleration);
 }
 
 std::string Unsupported(const std::vector<Constraint>& constraints) {
   for (std::size_t i = 0; i < constraints.size(); ++i)
     if (constraints[i].type != ConstraintType::kContact)
-      return fmt::format("constraint {} is {}: Siconos' fc3d/gfc3d take 3-row contacts only",
-                         i, ToString(constraints[i].type));
+      return fmt::format("constraint {} is {}: Siconos' fc3d/gfc3d take 3-row contacts only", i,
+                         ToString(constraints[i].type));
   return "";
 }
 

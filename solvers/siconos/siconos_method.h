@@ -25,8 +25,8 @@ enum class Form {
 };
 
 struct Method {
-  std::string name;       // ncpbench name without the "siconos:" prefix
-  int id = 0;             // fc3d id (kLocal, kWr) or gfc3d id (kGlobal)
+  std::string name;  // ncpbench name without the "siconos:" prefix
+  int id = 0;        // fc3d id (kLocal, kWr) or gfc3d id (kGlobal)
   Form form = Form::kLocal;
   int default_chunk = 1;  // Siconos iterations per Iterate()
   std::string description;
@@ -39,10 +39,10 @@ enum class Shuffle { kNo, kOnce, kEachSweep };
 inline constexpr auto kShuffles = ChoiceNames<Shuffle>(
     {{Shuffle::kNo, "no"}, {Shuffle::kOnce, "once"}, {Shuffle::kEachSweep, "each-sweep"}});
 enum class Acceleration { kNone, kNesterov, kNesterovRestart };
-inline constexpr auto kAccelerations = ChoiceNames<Acceleration>(
-    {{Acceleration::kNone, "none"},
-     {Acceleration::kNesterov, "nesterov"},
-     {Acceleration::kNesterovRestart, "nesterov-restart"}});
+inline constexpr auto kAccelerations =
+    ChoiceNames<Acceleration>({{Acceleration::kNone, "none"},
+                               {Acceleration::kNesterov, "nesterov"},
+                               {Acceleration::kNesterovRestart, "nesterov-restart"}});
 
 // chunk, max_iter, tol, plus the method's own options: omega and shuffle (NSGS), max_rows
 // (PROX), acceleration (the ADMMs). A method's table lists only those it reads.

@@ -55,9 +55,9 @@ Status SiconosSolver::SetupGlobal(const ContactProblem& f) {
   chol_->Solve(f.b, v_free_);
   if (method_.form == Form::kLocal) {
     // Our Delassus operator W = J A⁻¹ Jᵀ, q = J A⁻¹ b + e (soft rows already folded into A, b).
-    fc_ = frictionContactProblem_new_with_data(
-        3, nc, ToNumerics(AssembleDelassus(f.J, *chol_)), MallocCopy(f.J * v_free_ + f.e),
-        MuArray(f.constraints));
+    fc_ = frictionContactProblem_new_with_data(3, nc, ToNumerics(AssembleDelassus(f.J, *chol_)),
+                                               MallocCopy(f.J * v_free_ + f.e),
+                                               MuArray(f.constraints));
     return Status::kRunning;
   }
   gfc_ = globalFrictionContactProblem_new();
@@ -105,8 +105,9 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
   const int m = f->num_rows();
   settings_ = Table(method_).From(s);
   if (method_.id == SICONOS_FRICTION_3D_PROX && m > settings_.max_rows) {
-    message_ = fmt::format("{} rows > max_rows = {}: Siconos' PROX needs GBs of memory at this size",
-                           m, settings_.max_rows);
+    message_ =
+        fmt::format("{} rows > max_rows = {}: Siconos' PROX needs GBs of memory at this size", m,
+                    settings_.max_rows);
     return Status::kNotApplicable;
   }
   if (global) {

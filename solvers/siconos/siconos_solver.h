@@ -49,9 +49,9 @@ class SiconosSolver : public Solver {
 
   Method method_;
   const ContactProblem* original_ = nullptr;
-  std::unique_ptr<FoldedProblem> fold_;     // global problems
-  std::unique_ptr<CholmodLLT> chol_;        // A_f, to recover v from the reaction
-  Vec v_free_;                              // A_f⁻¹ b_f
+  std::unique_ptr<FoldedProblem> fold_;  // global problems
+  std::unique_ptr<CholmodLLT> chol_;     // A_f, to recover v from the reaction
+  Vec v_free_;                           // A_f⁻¹ b_f
   FrictionContactProblem* fc_ = nullptr;
   GlobalFrictionContactProblem* gfc_ = nullptr;
   OptionsPtr options_;

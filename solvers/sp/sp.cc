@@ -26,7 +26,6 @@ const SettingsTable<SpSettings>& SpSettings::Table() {
   return t;
 }
 
-
 Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
   set_ = SpSettings::Table().From(s);
   if (!SetupDual(p, warm)) return Status::kFailed;
@@ -37,9 +36,10 @@ Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmSta
     const auto& cs = *dual_.constraints;
     for (std::size_t i = 0; i < cs.size(); ++i) {
       if (cs[i].type == ConstraintType::kContact || cs[i].type == ConstraintType::kUnilateral) {
-        message_ = fmt::format("sp: contact_qp = direct needs a contact QP of equality rows only "
-                               "(bilateral, soft, joint-friction normals); constraint {} is {}",
-                               i, ToString(cs[i].type));
+        message_ = fmt::format(
+            "sp: contact_qp = direct needs a contact QP of equality rows only "
+            "(bilateral, soft, joint-friction normals); constraint {} is {}",
+            i, ToString(cs[i].type));
         return Status::kNotApplicable;
       }
       eq_rows_.push_back(cs[i].row);
@@ -56,7 +56,8 @@ Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmSta
       for (int b = 0; b < ne; ++b) Wee(a, b) = dual_.W.coeff(eq_rows_[a], eq_rows_[b]);
     Wee_.compute(Wee);
     if (Wee_.info() != Eigen::Success || !(Wee_.vectorD().array() > 0).all()) {
-      message_ = "sp: contact_qp = direct: the contact QP's block of W is singular (dependent rows)";
+      message_ =
+          "sp: contact_qp = direct: the contact QP's block of W is singular (dependent rows)";
       return Status::kFailed;
     }
     eq_u_ = Vec::Zero(ne);
@@ -119,8 +120,8 @@ double SpSolver::FrictionSweep() {
       const double bound = c.mu * lambda_[r];
       for (int k = 1; k <= 2; ++k) {
         const double u = q[r + k] + RowDot(W, r + k, lambda_);
-        const double t = dual_.diag[r + k] > 0 ? lambda_[r + k] - u / dual_.diag[r + k]
-                                               : lambda_[r + k];
+        const double t =
+            dual_.diag[r + k] > 0 ? lambda_[r + k] - u / dual_.diag[r + k] : lambda_[r + k];
         lambda_[r + k] = std::clamp(t, -bound, bound);
       }
     }

@@ -48,7 +48,7 @@ class SpSolver : public DualSolver {
   std::vector<int> eq_rows_;          // contact_qp = direct: the contact QP's rows
   Eigen::LDLT<Eigen::MatrixXd> Wee_;  // ... and its block of W
   Vec eq_u_;                          // buffer
-  int inner_sweeps_ = 0;  // over both QPs, since setup
+  int inner_sweeps_ = 0;              // over both QPs, since setup
 };
 
 }  // namespace ncp

@@ -10,14 +10,16 @@ namespace ncp {
 std::vector<SolverEntry> SubAdmmEntries() {
   return {
       {.name = "subadmm",
-       .description = "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
+       .description =
+           "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
        .settings = SubAdmmSettings::Table().Specs(),
        .local = LocalUse::kNone,
        .make = [] { return std::make_unique<SubAdmmSolver>(); },
        .deterministic = true,
        .read_back = SubAdmmSettings::Table().ReadBack()},
       {.name = "subadmm-nobody",
-       .description = "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
+       .description =
+           "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
        .settings = SubAdmmNobodySettings::Table().Specs(),
        .local = LocalUse::kNone,
        .make = [] { return std::make_unique<SubAdmmNobodySolver>(); },

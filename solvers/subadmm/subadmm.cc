@@ -288,8 +288,8 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, Factoriz
       for (int b = b0; b < b1; ++b) {
         const Structure::Body& body = st.bodies[order[b]];
         if (b + kAhead < b1) Prefetch(st.bodies[order[b + kAhead]].jacobian);
-        tb.push_back(TreeFactor::Body::FromStructure(
-            body, body.parent >= 0 ? pos[body.parent] - b0 : -1));
+        tb.push_back(
+            TreeFactor::Body::FromStructure(body, body.parent >= 0 ? pos[body.parent] - b0 : -1));
       }
       const auto m =
           method == Factorization::kAba ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
@@ -324,8 +324,10 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, Factoriz
             Eigen::MatrixXd(sub_A_[j].triangularView<Eigen::Lower>()) - crba;
         const double worst = diff.cwiseAbs().maxCoeff();
         if (worst > 1e-10 * sub_A_[j].cwiseAbs().maxCoeff())
-          return fmt::format("factorization=aba: A of subsystem {} differs from its bodies' "
-                             "composite inertia by {:.3e}; use crba or dense", j, worst);
+          return fmt::format(
+              "factorization=aba: A of subsystem {} differs from its bodies' "
+              "composite inertia by {:.3e}; use crba or dense",
+              j, worst);
         mode_[j] = kTree;
         ++tree_subsystems_;
         continue;

@@ -41,22 +41,22 @@ class SubAdmmSolver : public SubAdmmBase {
   // Bodies in subsystem order (sub_body_begin_[j] …), with their slacks (CSR).
   // Slacks are stored body by body: body b owns slacks [body_slack_begin_[b], …[b + 1]).
   std::vector<int> sub_body_begin_, body_slack_begin_, slack_body_, slack_row_, slack_nrows_;
-  std::vector<Block> J_;                    // per body slack
+  std::vector<Block> J_;  // per body slack
   // Joint slacks (index nbody_slacks_ + t): w = a v̂_k on one subsystem dof.
   int nbody_slacks_ = 0;
   std::vector<int> sub_jslack_begin_, jdof_;
   std::vector<double> jcoef_;
-  std::vector<Vec> jdiag_, jdiag_work_;     // per subsystem: Σ a² per dof; β times that
-  std::vector<SpatialInertia10> M10_, P10_; // per body: M_b; Σ point masses of contact blocks
-  std::vector<Mat6> Gd_, H_;                // per body: other blocks' Σ JᵀJ; H_b workspace
+  std::vector<Vec> jdiag_, jdiag_work_;      // per subsystem: Σ a² per dof; β times that
+  std::vector<SpatialInertia10> M10_, P10_;  // per body: M_b; Σ point masses of contact blocks
+  std::vector<Mat6> Gd_, H_;                 // per body: other blocks' Σ JᵀJ; H_b workspace
   std::vector<char> has_dense_;
   std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> Jb_;  // dense mode: J_{b,j}
-  std::vector<double> V_;                   // per body: twist
-  std::vector<Eigen::Matrix<double, 6, 2>> F_;  // per body: [Σ Jᵀλ, Σ Jᵀz]
+  std::vector<double> V_;                                     // per body: twist
+  std::vector<Eigen::Matrix<double, 6, 2>> F_;                // per body: [Σ Jᵀλ, Σ Jᵀz]
   std::vector<Mode> mode_;
   std::vector<TreeFactor> tree_;
   // C_j: β-free constraint part of K_j (tree CRBA mode: CRBA of the G_b; dense mode: full).
-  std::vector<Eigen::MatrixXd> C_, K_;      // K_: dense mode
+  std::vector<Eigen::MatrixXd> C_, K_;  // K_: dense mode
   std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
   // BuildSlacks in parts. What one part passes to the next besides the members it fills: the
   // body order and the joint-space slacks.

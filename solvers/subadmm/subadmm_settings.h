@@ -27,9 +27,10 @@ struct SubAdmmCommonSettings {
 // `subadmm`'s own: how K_j is factorized and J_s applied (SubAdmmBase reads the common ones).
 struct SubAdmmSettings : SubAdmmCommonSettings {
   enum class Factorization { kCrba, kAba, kDense };
-  static constexpr auto kFactorizations = ChoiceNames<Factorization>(
-      {{Factorization::kCrba, "crba"}, {Factorization::kAba, "aba"},
-       {Factorization::kDense, "dense"}});
+  static constexpr auto kFactorizations =
+      ChoiceNames<Factorization>({{Factorization::kCrba, "crba"},
+                                  {Factorization::kAba, "aba"},
+                                  {Factorization::kDense, "dense"}});
   enum class Apply { kAuto, kBodies, kRows };
   static constexpr auto kApplies = ChoiceNames<Apply>(
       {{Apply::kAuto, "auto"}, {Apply::kBodies, "bodies"}, {Apply::kRows, "rows"}});
@@ -50,9 +51,10 @@ struct SubAdmmNobodySettings : SubAdmmCommonSettings {
   static constexpr auto kBetaRules =
       ChoiceNames<BetaRule>({{BetaRule::kTrace, "trace"}, {BetaRule::kDensity, "density"}});
   enum class Factorization { kAuto, kDense, kSparse };
-  static constexpr auto kFactorizations = ChoiceNames<Factorization>(
-      {{Factorization::kAuto, "auto"}, {Factorization::kDense, "dense"},
-       {Factorization::kSparse, "sparse"}});
+  static constexpr auto kFactorizations =
+      ChoiceNames<Factorization>({{Factorization::kAuto, "auto"},
+                                  {Factorization::kDense, "dense"},
+                                  {Factorization::kSparse, "sparse"}});
 
   BetaRule beta_rule = BetaRule::kTrace;
   Factorization factorization = Factorization::kAuto;

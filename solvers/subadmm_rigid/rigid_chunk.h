@@ -60,7 +60,8 @@ NCP_HD void ChunkConstraints(const ConstraintView& c, const ConstraintView& j, c
                              Scalars& s, ChunkScratch* x, int tid, int stride, double& tp2,
                              double& ty) {
   const int slot = Slot(s.iter), next = Slot(s.iter + 1);
-  if (tid == 0) x->tp2_bits[next] = 0, x->td_bits[next] = 0, x->ty[next] = 0.0, x->nonfinite[next] = 0;
+  if (tid == 0)
+    x->tp2_bits[next] = 0, x->td_bits[next] = 0, x->ty[next] = 0.0, x->nonfinite[next] = 0;
   tp2 = 0.0, ty = 0.0;
   for (int q = tid; q < c.n + j.n; q += stride) {
     double p2 = 0.0, dy = 0.0;

@@ -81,7 +81,8 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
   const int nb = nsub, nc = p.num_constraints();
   if (p.J.rows() != p.num_rows() || p.J.cols() != p.num_dofs() || p.e.size() != p.num_rows())
     return fmt::format("J is {} x {} and e has {} rows: needs {} x {} and {} (rows x dofs)",
-                       p.J.rows(), p.J.cols(), p.e.size(), p.num_rows(), p.num_dofs(), p.num_rows());
+                       p.J.rows(), p.J.cols(), p.e.size(), p.num_rows(), p.num_dofs(),
+                       p.num_rows());
   // Threads pay off from a few thousand constraints (a 2000-cube step has about 10000).
   const bool par = opt.threads > 1 && nc >= 2048;
   const int threads = std::max(1, opt.threads);
@@ -152,7 +153,8 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
           bad_row = static_cast<int>(it.row());
           break;
         }
-      return fmt::format("A({},{}) couples two bodies: needs a block-diagonal A", bad_row, bad_column);
+      return fmt::format("A({},{}) couples two bodies: needs a block-diagonal A", bad_row,
+                         bad_column);
     }
   }
   out.b.resize(6 * nb);
@@ -160,8 +162,10 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
     for (int k = 0; k < 6; ++k) out.b[k * nb + j] = p.b[out.dof_begin[j] + k];
   out.v.assign(6 * nb, 0.0);
   const std::size_t work = opt.host_work ? 6 * nb : 0;
-  for (std::vector<double>* a : {&out.C, &out.L}) Zeroed(*a, opt.host_work ? kTri * nb : 0, par, threads);
-  for (std::vector<double>* a : {&out.g, &out.h, &out.hold, &out.gold}) Zeroed(*a, work, par, threads);
+  for (std::vector<double>* a : {&out.C, &out.L})
+    Zeroed(*a, opt.host_work ? kTri * nb : 0, par, threads);
+  for (std::vector<double>* a : {&out.g, &out.h, &out.hold, &out.gold})
+    Zeroed(*a, work, par, threads);
 
   // Each constraint goes to the set of its row count, at the next index of that set.
   out.scratch_contact_of.clear(), out.scratch_joint_of.clear();
@@ -181,7 +185,8 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
     s->body.assign(2 * n, -1);
     s->mu.resize(n), s->stiffness.resize(n), s->damping.resize(n);
     s->lambda.resize(nr * n);
-    for (std::vector<double>* a : {&s->w, &s->y, &s->z}) Zeroed(*a, opt.host_work ? 2 * nr * n : 0, par, threads);
+    for (std::vector<double>* a : {&s->w, &s->y, &s->z})
+      Zeroed(*a, opt.host_work ? 2 * nr * n : 0, par, threads);
     const bool contacts = s == &out.contacts;
     FillSet(p, contacts ? out.scratch_contact_of : out.scratch_joint_of, contacts ? 0 : 1, *s,
             out.row_place, par, threads);
@@ -227,9 +232,10 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
   for (int col = 0; col < src.cols; ++col)
     if (!ScatterColumn(src, cv, jv, col)) bad_j = std::min(bad_j, col);
   if (bad_j < src.cols)
-    return fmt::format("J column {}: a nonzero in a row of a constraint whose structure blocks do "
-                       "not name body {}",
-                       bad_j, out.dof_place[bad_j] / 6);
+    return fmt::format(
+        "J column {}: a nonzero in a row of a constraint whose structure blocks do "
+        "not name body {}",
+        bad_j, out.dof_place[bad_j] / 6);
   return {};
 }
 

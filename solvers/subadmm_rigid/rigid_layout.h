@@ -17,7 +17,7 @@ struct RigidSet {
   explicit RigidSet(int rows) : nr(rows) {}
   int nr;
   int n = 0;
-  std::vector<int> row;  // first row in the problem's λ
+  std::vector<int> row;   // first row in the problem's λ
   std::vector<int> body;  // 2 × n
   std::vector<unsigned char> type;
   std::vector<double> J, e, mu, stiffness, damping, lambda, w, y, z;
@@ -26,7 +26,7 @@ struct RigidSet {
 
 struct RigidLayout {
   int nb = 0;
-  std::vector<int> dof_begin;  // per body: first dof of its subsystem
+  std::vector<int> dof_begin;   // per body: first dof of its subsystem
   std::vector<double> mass, A;  // one of them: see BodyView
   std::vector<double> C, L, b, v, g, h, hold, gold;
   RigidSet contacts{3}, joints{1};
@@ -57,7 +57,8 @@ struct LayoutOptions {
 
 // Returns "" and fills `out`, or the reason the problem does not fit one body per subsystem.
 // A layout built before is overwritten in place, its arrays' capacity kept.
-std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const LayoutOptions& opt = {});
+std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out,
+                             const LayoutOptions& opt = {});
 
 // The Info() of both rigid solvers (CPU path and GPU): penalty, residuals, sizes.
 std::vector<std::pair<std::string, double>> RigidInfo(const Scalars& sc, const RigidLayout& lay);

@@ -61,13 +61,13 @@ NCP_HD void SetFlag(int* p) { *p = 1; }  // every writer writes 1: a benign race
 
 // T of 004:18 on the layout's fields (type code of ConstraintType, the proximal flag of Scalars).
 NCP_HD void ApplyOperator(unsigned char type, double mu, double stiffness, double damping,
-                          double beta, const double* x, const double* e, double* y,
-                          bool proximal) {
+                          double beta, const double* x, const double* e, double* y, bool proximal) {
   ApplyConstraintOperator(type, mu, stiffness, damping, beta, x, e, y,
                           proximal ? ConeOperator::kProximal : ConeOperator::kStrict);
 }
 
-// ---- 6×6 symmetric positive definite: K = A + β C, Cholesky, solve -------------------------------
+// ---- 6×6 symmetric positive definite: K = A + β C, Cholesky, solve
+// -------------------------------
 
 // L L ᵀ = A + β C (packed lower triangles); false when not positive definite.
 NCP_HD bool Factor6(const double* A, const double* C, double beta, double* L) {
@@ -109,14 +109,14 @@ struct BodyView {
   // every body's is diagonal, else the packed lower triangle (e.g. manufactured 6×6 blocks).
   const double* mass = nullptr;  // 4 × n, or null
   const double* A = nullptr;     // 21 × n, or null when `mass` is set
-  double* C = nullptr;        // 21 × n: Σ J_{i,b}ᵀ J_{i,b}
-  double* L = nullptr;        // 21 × n: factor of A + β C
-  const double* b = nullptr;  // 6 × n
-  double* v = nullptr;        // 6 × n
-  double* g = nullptr;        // 6 × n: Σ Jᵀλ
-  double* h = nullptr;        // 6 × n: Σ Jᵀz
-  double* hold = nullptr;     // 6 × n: h of the previous iteration
-  double* gold = nullptr;     // 6 × n: g of the previous iteration (a v̂ step redone: RedoBodyStep)
+  double* C = nullptr;           // 21 × n: Σ J_{i,b}ᵀ J_{i,b}
+  double* L = nullptr;           // 21 × n: factor of A + β C
+  const double* b = nullptr;     // 6 × n
+  double* v = nullptr;           // 6 × n
+  double* g = nullptr;           // 6 × n: Σ Jᵀλ
+  double* h = nullptr;           // 6 × n: Σ Jᵀz
+  double* hold = nullptr;        // 6 × n: h of the previous iteration
+  double* gold = nullptr;  // 6 × n: g of the previous iteration (a v̂ step redone: RedoBodyStep)
 };
 
 struct ConstraintView {
@@ -194,7 +194,8 @@ struct Scalars {
   double theta_p = 0.0, theta_d = 0.0, theta_y = 0.0;
 };
 
-// ---- per-element steps ---------------------------------------------------------------------------
+// ---- per-element steps
+// ---------------------------------------------------------------------------
 
 // C_b += J_{i,b}ᵀ J_{i,b} for slot s of constraint i (setup; atomics: bodies share constraints).
 template <int NR>

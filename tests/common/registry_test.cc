@@ -50,9 +50,10 @@ TEST(Registry, UnknownNameSuggestsTheClosestAndListsTheKnown) {
 }
 
 TEST(Registry, TheSuitesRegistriesUseIt) {
-  EXPECT_EQ(ErrorOf([] { FindSolver("apgdd"); }).rfind("solver 'apgdd': unknown; did you mean "
-                                                       "'apgd'? (known: pgs, pj, apgd, ",
-                                                       0),
+  EXPECT_EQ(ErrorOf([] { FindSolver("apgdd"); })
+                .rfind("solver 'apgdd': unknown; did you mean "
+                       "'apgd'? (known: pgs, pj, apgd, ",
+                       0),
             0u);
   // A scene's name is a valid scenario (generate takes both).
   const std::string scenario = ErrorOf([] { FindScenario("randm"); });
@@ -65,9 +66,8 @@ TEST(Registry, TheSuitesRegistriesUseIt) {
   ASSERT_NE(FindScene("laikago_drop"), nullptr);
   EXPECT_EQ(FindScene("laikago_drop")->name, "laikago_drop");
   const std::string protocol = ErrorOf([] { FindProtocol("004-tabel2"); });
-  EXPECT_EQ(protocol.rfind("reproduce '004-tabel2': unknown; did you mean '004-table2'? (known: ",
-                           0),
-            0u)
+  EXPECT_EQ(
+      protocol.rfind("reproduce '004-tabel2': unknown; did you mean '004-table2'? (known: ", 0), 0u)
       << protocol;
   EXPECT_EQ(protocol.substr(protocol.size() - 6), ", all)") << protocol;
 }

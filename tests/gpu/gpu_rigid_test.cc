@@ -1,5 +1,6 @@
-// The per-element functions of solvers/subadmm_rigid/rigid_math.h, the CPU path `subadmm-rigid-cpu` against the CPU
-// `subadmm` iteration by iteration, and (with CUDA and a device) `subadmm-gpu` against the CPU path.
+// The per-element functions of solvers/subadmm_rigid/rigid_math.h, the CPU path `subadmm-rigid-cpu`
+// against the CPU `subadmm` iteration by iteration, and (with CUDA and a device) `subadmm-gpu`
+// against the CPU path.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -63,7 +64,8 @@ TEST(RigidMath, Factor6SolvesLikeEigenLlt) {
   for (int k = 0; k < 200; ++k) {
     Eigen::Matrix<double, 6, 6> G, H;
     for (int i = 0; i < 36; ++i) G.data()[i] = nd(rng), H.data()[i] = nd(rng);
-    const Eigen::Matrix<double, 6, 6> A = G * G.transpose() + Eigen::Matrix<double, 6, 6>::Identity();
+    const Eigen::Matrix<double, 6, 6> A =
+        G * G.transpose() + Eigen::Matrix<double, 6, 6>::Identity();
     const Eigen::Matrix<double, 6, 6> C = H * H.transpose();
     const double beta = std::exp(nd(rng));
     double Ap[gpu::kTri], Cp[gpu::kTri], L[gpu::kTri], x[6];
@@ -79,7 +81,8 @@ TEST(RigidMath, Factor6SolvesLikeEigenLlt) {
   EXPECT_LE(worst, 1e-13);
   double Ap[gpu::kTri] = {}, Cp[gpu::kTri] = {}, L[gpu::kTri];
   Ap[gpu::Tri(0, 0)] = -1.0;
-  EXPECT_FALSE(gpu::Factor6(Ap, Cp, 1.0, L));  // not positive definite: reported, no NaN factor used
+  EXPECT_FALSE(
+      gpu::Factor6(Ap, Cp, 1.0, L));  // not positive definite: reported, no NaN factor used
 }
 
 ContactProblem SceneFrame(const char* scene, const char* params, int steps) {
@@ -97,7 +100,8 @@ ContactProblem SceneFrame(const char* scene, const char* params, int steps) {
 std::unique_ptr<Solver> Start(const ContactProblem& p, const char* name, const char* settings) {
   const SolverEntry& e = FindSolver(name);
   auto s = e.make();
-  const Status st = s->Setup(p, Settings::Parse(name, e.settings, ParseKeyValues(settings)), nullptr);
+  const Status st =
+      s->Setup(p, Settings::Parse(name, e.settings, ParseKeyValues(settings)), nullptr);
   EXPECT_EQ(st, Status::kRunning) << name << ": " << s->message();
   return s;
 }
@@ -146,7 +150,8 @@ class RigidCpuPath : public ::testing::TestWithParam<ProblemCase> {};
 
 // Acceptance: the CPU path equals `subadmm` (dense per-body factorization, body application,
 // contacts and joint rows split over the bodies) to 1e-12 relative in v and λ at every one of
-// the first 120 iterations, with the adaptive β rule on (same β⁰, same rule, same refactorizations).
+// the first 120 iterations, with the adaptive β rule on (same β⁰, same rule, same
+// refactorizations).
 TEST_P(RigidCpuPath, EqualsSubAdmmEveryIteration) {
   const ContactProblem p = GetParam().make();
   double wv = 0, wl = 0;
@@ -154,12 +159,14 @@ TEST_P(RigidCpuPath, EqualsSubAdmmEveryIteration) {
   for (const char* adaptive : {"adaptive=1", "adaptive=0"}) {
     // The rigid path keeps 004's penalty rule (43): subadmm with that rule, not its safe default.
     const std::string sub =
-        std::string("factorization=dense;apply=bodies;joint_rows=body;row_scaling=0;balance=paper;") +
+        std::string(
+            "factorization=dense;apply=bodies;joint_rows=body;row_scaling=0;balance=paper;") +
         adaptive;
     CompareRuns(p, "subadmm", sub.c_str(), "subadmm-rigid-cpu", adaptive, 120, wv, wl, ra, rb);
-    std::printf("%-16s %s: %d contacts, %d constraints: max over 120 iterations |dv|/|v| %.2e, "
-                "|dl|/|l| %.2e, refactorizations %d / %d\n",
-                GetParam().label, adaptive, p.num_contacts(), p.num_constraints(), wv, wl, ra, rb);
+    std::printf(
+        "%-16s %s: %d contacts, %d constraints: max over 120 iterations |dv|/|v| %.2e, "
+        "|dl|/|l| %.2e, refactorizations %d / %d\n",
+        GetParam().label, adaptive, p.num_contacts(), p.num_constraints(), wv, wl, ra, rb);
     EXPECT_LE(wv, 1e-12);
     EXPECT_LE(wl, 1e-12);
     EXPECT_EQ(ra, rb);
@@ -175,7 +182,8 @@ TEST_P(RigidCpuPath, CloseToDefaultSubAdmm) {
   int ra = 0, rb = 0;
   CompareRuns(p, "subadmm", "joint_rows=body;row_scaling=0;balance=paper", "subadmm-rigid-cpu", "",
               120, wv, wl, ra, rb);
-  std::printf("%-16s default subadmm: max |dv|/|v| %.2e, |dl|/|l| %.2e\n", GetParam().label, wv, wl);
+  std::printf("%-16s default subadmm: max |dv|/|v| %.2e, |dl|/|l| %.2e\n", GetParam().label, wv,
+              wl);
   EXPECT_LE(wv, 1e-12);
   EXPECT_LE(wl, 1e-12);
 }
@@ -186,11 +194,12 @@ ContactProblem Manufactured(std::uint64_t seed) {
 
 INSTANTIATE_TEST_SUITE_P(
     Problems, RigidCpuPath,
-    ::testing::Values(
-        ProblemCase{"sliding_cubes", [] { return SceneFrame("sliding_cubes", "cubes=25", 12); }},
-        ProblemCase{"vertical_stacks", [] { return SceneFrame("vertical_stacks", "stacks=4", 40); }},
-        ProblemCase{"manufactured_1", [] { return Manufactured(41); }},
-        ProblemCase{"manufactured_2", [] { return Manufactured(42); }}),
+    ::testing::Values(ProblemCase{"sliding_cubes",
+                                  [] { return SceneFrame("sliding_cubes", "cubes=25", 12); }},
+                      ProblemCase{"vertical_stacks",
+                                  [] { return SceneFrame("vertical_stacks", "stacks=4", 40); }},
+                      ProblemCase{"manufactured_1", [] { return Manufactured(41); }},
+                      ProblemCase{"manufactured_2", [] { return Manufactured(42); }}),
     [](const auto& info) { return std::string(info.param.label); });
 
 double InfoValue(const Solver& s, const std::string& key) {
@@ -255,13 +264,15 @@ TEST(RigidLayout, ParallelBuildEqualsSequential) {
   EXPECT_EQ(par.contacts.body, seq.contacts.body);
   EXPECT_EQ(par.row_place, seq.row_place);
   EXPECT_EQ(par.dof_place, seq.dof_place);
-  EXPECT_TRUE(par.C.empty() && par.gold.empty() && par.contacts.w.empty() && par.contacts.J.empty());
+  EXPECT_TRUE(par.C.empty() && par.gold.empty() && par.contacts.w.empty() &&
+              par.contacts.J.empty());
 }
 
 // The slots' J_{i,b} are J's own entries, each in its place: J rebuilt from the layout (slot by
 // slot, row by row) equals the problem's J exactly, whether J's storage is compressed or not.
 TEST(RigidLayout, SlotsHoldJExactly) {
-  for (const ContactProblem& p0 : {SceneFrame("vertical_stacks", "stacks=4", 40), Manufactured(44)}) {
+  for (const ContactProblem& p0 :
+       {SceneFrame("vertical_stacks", "stacks=4", 40), Manufactured(44)}) {
     for (bool compressed : {true, false}) {
       ContactProblem p = p0;
       if (!compressed) p.J.uncompress();
@@ -358,7 +369,8 @@ struct EmulatedChunk {
                            bits(t.theta_y));
   }
   void ExpectUniform(const char* where) {
-    for (const gpu::Scalars& t : s) ASSERT_TRUE(Key(t) == Key(s[0])) << where << " at " << s[0].iter;
+    for (const gpu::Scalars& t : s)
+      ASSERT_TRUE(Key(t) == Key(s[0])) << where << " at " << s[0].iter;
   }
 
   // Up to k ≥ 1 iterations in the kernel's order (gpu/cuda/rigid_device.cu); returns how many
@@ -502,10 +514,11 @@ TEST_P(GpuVsCpuPath, EqualsCpuPathAfter120Iterations) {
 
 INSTANTIATE_TEST_SUITE_P(
     Problems, GpuVsCpuPath,
-    ::testing::Values(
-        ProblemCase{"sliding_cubes", [] { return SceneFrame("sliding_cubes", "cubes=100", 12); }},
-        ProblemCase{"vertical_stacks", [] { return SceneFrame("vertical_stacks", "stacks=4", 40); }},
-        ProblemCase{"manufactured", [] { return Manufactured(45); }}),
+    ::testing::Values(ProblemCase{"sliding_cubes",
+                                  [] { return SceneFrame("sliding_cubes", "cubes=100", 12); }},
+                      ProblemCase{"vertical_stacks",
+                                  [] { return SceneFrame("vertical_stacks", "stacks=4", 40); }},
+                      ProblemCase{"manufactured", [] { return Manufactured(45); }}),
     [](const auto& info) { return std::string(info.param.label); });
 
 // Iterate(k): one launch of k iterations equals k launches of one (atomic accumulation order
@@ -513,8 +526,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(SubAdmmGpu, ChunkEqualsSingleIterations) {
   std::string why;
   if (!GpuAvailable(why)) GTEST_SKIP() << why;
-  for (const ContactProblem& p : {SceneFrame("sliding_cubes", "cubes=100", 12),
-                                  SceneFrame("vertical_stacks", "stacks=4", 40), Manufactured(45)}) {
+  for (const ContactProblem& p :
+       {SceneFrame("sliding_cubes", "cubes=100", 12), SceneFrame("vertical_stacks", "stacks=4", 40),
+        Manufactured(45)}) {
     auto single = Start(p, "subadmm-gpu", ""), chunk = Start(p, "subadmm-gpu", "");
     ASSERT_TRUE(single && chunk);
     for (int k = 0; k < 120; ++k) ASSERT_EQ(single->Iterate(), Status::kRunning);

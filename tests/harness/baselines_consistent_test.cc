@@ -36,7 +36,8 @@ TEST(Baselines, OneSolverSetAndBudgetFromACommittedRevision) {
     for (const RunRecord& r : ReadResults(e.path().string())) ++per_solver[r.solver];
     std::string listed;
     for (const auto& [s, n] : per_solver) listed += (listed.empty() ? "" : ",") + s;
-    EXPECT_EQ(per_solver.size(), static_cast<std::size_t>(std::count(solvers.begin(), solvers.end(), ',') + 1))
+    EXPECT_EQ(per_solver.size(),
+              static_cast<std::size_t>(std::count(solvers.begin(), solvers.end(), ',') + 1))
         << name << ": " << listed << " vs " << solvers;
   }
   EXPECT_GE(files, 5);

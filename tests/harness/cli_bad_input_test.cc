@@ -45,15 +45,13 @@ class CliBadInput : public ::testing::Test {
 };
 
 TEST_F(CliBadInput, GoodInputRuns) {
-  const auto r = testing::RunCli("run " + good_ + " -s pgs --iters 5 -q -o " +
-                                     (dir_ / "ok.h5").string(), dir_);
+  const auto r = testing::RunCli(
+      "run " + good_ + " -s pgs --iters 5 -q -o " + (dir_ / "ok.h5").string(), dir_);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::exists(dir_ / "ok.h5"));
 }
 
-TEST_F(CliBadInput, MissingFile) {
-  ExpectRejected((dir_ / "nope.h5").string(), "", "nope.h5");
-}
+TEST_F(CliBadInput, MissingFile) { ExpectRejected((dir_ / "nope.h5").string(), "", "nope.h5"); }
 
 TEST_F(CliBadInput, TruncatedHdf5) {
   const std::string path = (dir_ / "trunc.h5").string();
@@ -90,7 +88,8 @@ TEST_F(CliBadInput, OneBadInputOfTwoIsOneLine) {
 
 // A warm start the problem cannot supply is refused, not run cold under the mode's name.
 TEST_F(CliBadInput, WarmStartThatTheProblemLacks) {
-  ExpectRejected(good_, "--warm guess", "--warm guess: problem 'p0' of " + good_ + " ships no guesses");
+  ExpectRejected(good_, "--warm guess",
+                 "--warm guess: problem 'p0' of " + good_ + " ships no guesses");
   ContactProblem p = problem_;
   p.reference.reset();
   ExpectRejected(Write(p, "noref.h5"), "--warm reference", "has no reference solution");

@@ -137,7 +137,8 @@ TEST_F(CliCompare, ASolverMissingFromTheNewResultsExitsOne) {
 // A folder of baselines (one file per dataset) compares against a folder or a file of new rows.
 TEST_F(CliCompare, FoldersOfBaselines) {
   fs::create_directories(dir_ / "base" / "x");
-  std::vector<RunRecord> pgs(rows_.begin(), rows_.begin() + 2), admm(rows_.begin() + 2, rows_.end());
+  std::vector<RunRecord> pgs(rows_.begin(), rows_.begin() + 2),
+      admm(rows_.begin() + 2, rows_.end());
   Write("base/a.h5", pgs);
   Write("base/b.h5", admm);
   const auto r = Compare((dir_ / "base").string(), Write("all.h5", rows_));

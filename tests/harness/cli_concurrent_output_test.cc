@@ -29,10 +29,11 @@ TEST(CliConcurrentOutput, TwoRunsOnOneOutputGiveEveryJobOnce) {
   const std::string data = (dir / "d.h5").string(), out = (dir / "r.h5").string();
   std::vector<ContactProblem> problems;
   for (int i = 0; i < 6; ++i)
-    problems.push_back(MakeManufacturedProblem(testing::AcceptanceOptions(20 + i), "p" + std::to_string(i)));
+    problems.push_back(
+        MakeManufacturedProblem(testing::AcceptanceOptions(20 + i), "p" + std::to_string(i)));
   WriteDataset(data, problems);
-  const std::string run = std::string(NCP_CLI) + " run " + data +
-                          " -s pgs,apgd,pj --iters 300 -q -o " + out;
+  const std::string run =
+      std::string(NCP_CLI) + " run " + data + " -s pgs,apgd,pj --iters 300 -q -o " + out;
   const std::string both = "(" + run + " > " + (dir / "a.txt").string() + " 2>&1; echo $? > " +
                            (dir / "a.rc").string() + ") & (" + run + " > " +
                            (dir / "b.txt").string() + " 2>&1; echo $? > " +
@@ -54,7 +55,8 @@ TEST(CliConcurrentOutput, TwoRunsOnOneOutputGiveEveryJobOnce) {
   }
   EXPECT_GE(ran, 1);
   // A rerun completes whatever a race left in parts, then every job is there once.
-  ASSERT_EQ(testing::RunCli("run " + data + " -s pgs,apgd,pj --iters 300 -q -o " + out, dir).code, 0);
+  ASSERT_EQ(testing::RunCli("run " + data + " -s pgs,apgd,pj --iters 300 -q -o " + out, dir).code,
+            0);
   const auto counts = KeyCounts(out);
   EXPECT_EQ(counts.size(), 18u);
   for (const auto& [key, n] : counts) EXPECT_EQ(n, 1) << key;

@@ -25,8 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // 4 sizes × 5 problems × 3 solvers = 60 jobs; one thread each, so the solves are deterministic.
-constexpr char kSweep[] = "sweep random --param contacts --values 10,20,30,40 -n 5 "
-                          "-s pgs,pj,apgd --iters 60 --threads 1 -q";
+constexpr char kSweep[] =
+    "sweep random --param contacts --values 10,20,30,40 -n 5 "
+    "-s pgs,pj,apgd --iters 60 --threads 1 -q";
 constexpr int kSweepJobs = 60;
 
 struct Row {
@@ -39,16 +40,17 @@ struct Row {
 std::map<std::string, Row> Rows(const std::string& path) {
   std::map<std::string, Row> rows;
   for (const RunRecord& r : ReadResults(path)) {
-    EXPECT_TRUE(rows.emplace(r.job_key, Row{r.status, r.iterations,
-                                            r.final_metrics[Metric::kRes004]}).second)
+    EXPECT_TRUE(
+        rows.emplace(r.job_key, Row{r.status, r.iterations, r.final_metrics[Metric::kRes004]})
+            .second)
         << "duplicate job key " << r.job_key;
   }
   return rows;
 }
 
 int Shell(const std::string& cmd, const fs::path& dir) {
-  const int status = std::system((cmd + " >" + (dir / "out.txt").string() + " 2>" +
-                                  (dir / "err.txt").string()).c_str());
+  const int status = std::system(
+      (cmd + " >" + (dir / "out.txt").string() + " 2>" + (dir / "err.txt").string()).c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -112,9 +114,9 @@ TEST(CliDistribute, ShardsMergedEqualOneProcess) {
   const std::map<std::string, Row> single = SingleProcessRows("shards");
   EXPECT_EQ(Rows((dir / "all.h5").string()), single);
   // Merging again changes nothing; an input given twice is named as such.
-  const auto again = testing::RunCli("merge -o " + (dir / "all.h5").string() + inputs +
-                                         " " + (dir / "c.shard-1-of-3.h5").string(),
-                                     dir);
+  const auto again = testing::RunCli(
+      "merge -o " + (dir / "all.h5").string() + inputs + " " + (dir / "c.shard-1-of-3.h5").string(),
+      dir);
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.err.find("were in more than one input"), std::string::npos) << again.err;
   EXPECT_EQ(Rows((dir / "all.h5").string()), single);
@@ -132,15 +134,14 @@ TEST(CliDistribute, SlurmArrayScriptSlicesMergeToOneProcessRun) {
   for (int k = 1; k <= 3; ++k)
     ASSERT_EQ(Shell(env + std::to_string(k) + " bash " + script, dir), 0)
         << testing::Slurp((dir / "err.txt").string());
-  const auto m = testing::RunCli("merge -o " + (dir / "c.h5").string() + " " +
-                                     (dir / "c.shard-1-of-3.h5").string() + " " +
-                                     (dir / "c.shard-2-of-3.h5").string() + " " +
-                                     (dir / "c.shard-3-of-3.h5").string(),
-                                 dir);
+  const auto m = testing::RunCli(
+      "merge -o " + (dir / "c.h5").string() + " " + (dir / "c.shard-1-of-3.h5").string() + " " +
+          (dir / "c.shard-2-of-3.h5").string() + " " + (dir / "c.shard-3-of-3.h5").string(),
+      dir);
   ASSERT_EQ(m.code, 0) << m.err;
-  const auto one = testing::RunCli("run " + data + " -s pgs,apgd --iters 40 --threads 1 -q -o " +
-                                       (dir / "one.h5").string(),
-                                   dir);
+  const auto one = testing::RunCli(
+      "run " + data + " -s pgs,apgd --iters 40 --threads 1 -q -o " + (dir / "one.h5").string(),
+      dir);
   ASSERT_EQ(one.code, 0) << one.err;
   const auto merged = Rows((dir / "c.h5").string());
   EXPECT_EQ(merged.size(), 16u);
@@ -149,15 +150,13 @@ TEST(CliDistribute, SlurmArrayScriptSlicesMergeToOneProcessRun) {
 
 TEST(CliDistribute, MergeRefusesBadInputs) {
   const fs::path dir = testing::FreshDir("distribute_merge_bad");
-  const auto missing = testing::RunCli("merge -o " + (dir / "m.h5").string() + " " +
-                                           (dir / "nope.h5").string(),
-                                       dir);
+  const auto missing = testing::RunCli(
+      "merge -o " + (dir / "m.h5").string() + " " + (dir / "nope.h5").string(), dir);
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.err.find("nope.h5': no such results file"), std::string::npos) << missing.err;
   std::ofstream((dir / "junk.h5").string()) << "not hdf5";
-  const auto junk = testing::RunCli("merge -o " + (dir / "m.h5").string() + " " +
-                                        (dir / "junk.h5").string(),
-                                    dir);
+  const auto junk = testing::RunCli(
+      "merge -o " + (dir / "m.h5").string() + " " + (dir / "junk.h5").string(), dir);
   EXPECT_EQ(junk.code, 2);
   EXPECT_NE(junk.err.find("junk.h5"), std::string::npos) << junk.err;
   EXPECT_FALSE(fs::exists(dir / "m.h5")) << "nothing half-written";
@@ -172,7 +171,8 @@ std::string Mpirun(int ranks) {
 #else
   const std::string leaks;
 #endif
-  return leaks + "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+  return leaks +
+         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
          "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --oversubscribe -np " +
          std::to_string(ranks) + " " + NCP_CLI + " ";
 }
@@ -189,7 +189,6 @@ bool HaveMpi(std::string* why) {
   return true;
 #endif
 }
-
 
 TEST(CliDistribute, MpiRanksEqualOneProcess) {
   std::string why;
@@ -234,8 +233,10 @@ TEST(CliDistribute, KilledRankThenRerunCompletesWithoutDuplicates) {
   const fs::path dir = testing::FreshDir("distribute_kill");
   const std::string out = (dir / "killed.h5").string();
   // Slower jobs (more iterations) so that the kill lands mid-run.
-  const std::string sweep = "sweep random --param contacts --values 20,30,40,50 -n 5 "
-                            "-s pgs,pj,apgd --iters 4000 --threads 1 -q -o " + out;
+  const std::string sweep =
+      "sweep random --param contacts --values 20,30,40,50 -n 5 "
+      "-s pgs,pj,apgd --iters 4000 --threads 1 -q -o " +
+      out;
   const std::string cmd = Mpirun(2) + sweep;
   const std::string bg = "(" + cmd + " >" + (dir / "first.txt").string() + " 2>&1; echo $? >" +
                          (dir / "first.rc").string() + ") &";

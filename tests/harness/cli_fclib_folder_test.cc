@@ -27,9 +27,7 @@ class CliFclibFolder : public ::testing::Test {
     for (const char* f : {"Rover4493.hdf5", "local_problem_test.hdf5"})
       fs::copy_file(fs::path(NCP_FCLIB_DIR) / f, in_ / f);
   }
-  void AddCorrupt(const std::string& name) {
-    std::ofstream(in_ / name) << "not an hdf5 file";
-  }
+  void AddCorrupt(const std::string& name) { std::ofstream(in_ / name) << "not an hdf5 file"; }
   fs::path dir_, in_;
 };
 
@@ -40,7 +38,8 @@ TEST_F(CliFclibFolder, RunsEveryFileAndWarnsOnceAboutAsymmetry) {
   // Rover4493's W: max|W − Wᵀ|/max|W| = 3.25e-05, one line; local_problem_test's 1.6e-16 is
   // rounding and not warned about.
   EXPECT_NE(r.err.find("Rover4493.hdf5: W is not symmetric: max|W - W^T|/max|W| = 3.25e-05"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   std::size_t warnings = 0;
   for (std::size_t at = r.err.find("warning:"); at != std::string::npos;
        at = r.err.find("warning:", at + 1))
@@ -94,8 +93,8 @@ TEST_F(CliFclibFolder, WarmStartsFromTheShippedGuess) {
   int k = 0;
   for (const char* warm : {"none", "guess"}) {
     const std::string out = (dir_ / (std::string(warm) + ".h5")).string();
-    const auto r = testing::RunCli("run " + file + " -s pgs --iters 1 --trace 1 -q --warm " +
-                                       warm + " -o " + out, dir_);
+    const auto r = testing::RunCli(
+        "run " + file + " -s pgs --iters 1 --trace 1 -q --warm " + warm + " -o " + out, dir_);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rows = ReadResults(out);
     ASSERT_EQ(rows.size(), 1u);

@@ -39,7 +39,9 @@ TEST(CliProfile, RunsAndReportsEveryDataset) {
   EXPECT_NE(report.find("| siconos:nsgs (peer) | "), std::string::npos) << report;
 #endif
   const std::string csv = testing::Slurp(out + ".csv");
-  EXPECT_EQ(csv.rfind("dataset,problem,solver,peer,time_to_tol_s,ratio,time_for_mean_s,metric,tol\n", 0), 0u);
+  EXPECT_EQ(
+      csv.rfind("dataset,problem,solver,peer,time_to_tol_s,ratio,time_for_mean_s,metric,tol\n", 0),
+      0u);
   // --from reads the same results without running anything.
   const testing::CliResult again = testing::RunCli("profile --from " + out, dir);
   EXPECT_EQ(again.code, 0) << again.err;
@@ -81,8 +83,10 @@ TEST(CliProfile, FolderWithCorruptFileAndSeveralTolerances) {
         "Success by problem descriptor", "| rank ratio | = 1 (full rank) | 2 | 100% |"})
     EXPECT_NE(report.find(s), std::string::npos) << s << "\n" << report;
 #ifdef NCP_HAVE_SICONOS
-  EXPECT_NE(report.find("Over the 2 problems both can take: Siconos' best solves **0** that none of ours solves"),
-            std::string::npos)
+  EXPECT_NE(
+      report.find(
+          "Over the 2 problems both can take: Siconos' best solves **0** that none of ours solves"),
+      std::string::npos)
       << report;
 #endif
   const std::string csv = testing::Slurp(out + ".csv");

@@ -71,10 +71,10 @@ TEST(CliRegression, ShippedBaselinesHold) {
     ASSERT_TRUE(fs::exists(base)) << "no committed baseline for " << e.path();
     const auto attrs = ReadRunAttrs(base.string());
     const std::string now = (dir / base.filename()).string();
-    const auto run = testing::RunCli(fmt::format("baseline {} -s {} --iters {} -q -o {}",
-                                                 e.path().string(), attrs.at("baseline_solvers"),
-                                                 attrs.at("baseline_iters"), now),
-                                     dir);
+    const auto run =
+        testing::RunCli(fmt::format("baseline {} -s {} --iters {} -q -o {}", e.path().string(),
+                                    attrs.at("baseline_solvers"), attrs.at("baseline_iters"), now),
+                        dir);
     ASSERT_EQ(run.code, 0) << run.err;
     const auto r = testing::RunCli("compare " + base.string() + " " + now, dir);
     EXPECT_EQ(r.code, 0) << base << "\n" << r.out << r.err;

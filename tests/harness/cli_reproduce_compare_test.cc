@@ -18,7 +18,8 @@ TEST(CliReproduceCompare, TwoRunsOfFig7AgreeAndADegradedOneFails) {
   const auto dir = testing::FreshDir("reproduce_compare_" + std::to_string(getpid()));
   const std::string a = (dir / "a").string(), b = (dir / "b").string();
   for (const std::string& out : {a, b}) {
-    const auto r = testing::RunCli("reproduce 004-fig7 --cases 2 --max-iters 200 --no-traces -q -o " + out, dir);
+    const auto r = testing::RunCli(
+        "reproduce 004-fig7 --cases 2 --max-iters 200 --no-traces -q -o " + out, dir);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("004-fig7.h5 (12 runs)"), std::string::npos) << r.out;
   }
@@ -44,7 +45,8 @@ TEST(CliReproduceCompare, TwoRunsOfFig7AgreeAndADegradedOneFails) {
   for (RunRecord& r : worse)
     if (r.solver == "canal" && !degraded) {
       r.final_metrics[Metric::kRes004] = std::max(r.final_metrics[Metric::kRes004], 1e-9) * 1e3;
-      r.final_metrics[Metric::kNatmapAbs] = std::max(r.final_metrics[Metric::kNatmapAbs], 1e-9) * 1e3;
+      r.final_metrics[Metric::kNatmapAbs] =
+          std::max(r.final_metrics[Metric::kNatmapAbs], 1e-9) * 1e3;
       degraded = true;
     }
   ASSERT_TRUE(degraded);

@@ -14,14 +14,15 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
   const auto r = testing::RunCli("reproduce --list", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* id : {"000-table1", "000-fig2", "001-table1", "002-table2", "002-table5",
-                         "002-table9", "002-fig11", "003-table2", "003-fig5", "004-fig7", "004-fig9", "004-fig11",
-                         "004-table2", "004-table3", "mujoco-peer"}) {
+                         "002-table9", "002-fig11", "003-table2", "003-fig5", "004-fig7",
+                         "004-fig9", "004-fig11", "004-table2", "004-table3", "mujoco-peer"}) {
     const std::size_t at = r.out.find(std::string(id) + " ");
     ASSERT_NE(at, std::string::npos) << id << " missing from:\n" << r.out;
     // Each entry says whether it runs or which capability it waits for.
     const std::size_t next = r.out.find("\n", r.out.find("setting:", at));
     const std::string state = r.out.substr(next + 1, r.out.find("\n", next + 1) - next - 1);
-    EXPECT_TRUE(state.find("runs") != std::string::npos || state.find("needs ") != std::string::npos)
+    EXPECT_TRUE(state.find("runs") != std::string::npos ||
+                state.find("needs ") != std::string::npos)
         << id << ": " << state;
   }
 }

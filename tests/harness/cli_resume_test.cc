@@ -66,7 +66,8 @@ TEST(CliResume, SigkillLeavesNoCorruptResultAndRerunResumes) {
   const auto r = testing::RunCli("run " + data + " -s pgs,apgd --iters 4000 -o " + out, dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("resumed: " + std::to_string(done_before) + " jobs already done"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   const auto rows = ReadResults(out);
   EXPECT_EQ(rows.size(), 24u);
   std::set<std::string> keys;

@@ -17,8 +17,10 @@ namespace fs = std::filesystem;
 TEST(CliSweep, RandomContactsSweepRecordsSizesAndResumes) {
   const fs::path dir = testing::FreshDir("sweep_random");
   const std::string out = (dir / "sweep.h5").string();
-  const std::string args = "sweep random --param contacts --values 8,16,32 -p bodies=48 -n 2 "
-                           "-s pgs,admm-full --iters 5 -q -o " + out;
+  const std::string args =
+      "sweep random --param contacts --values 8,16,32 -p bodies=48 -n 2 "
+      "-s pgs,admm-full --iters 5 -q -o " +
+      out;
   const auto r = testing::RunCli(args, dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("sweep: 12 jobs run now"), std::string::npos) << r.out;
@@ -48,7 +50,9 @@ TEST(CliSweep, RandomContactsSweepRecordsSizesAndResumes) {
   // One more size: only its jobs run.
   const auto more = testing::RunCli(
       "sweep random --param contacts --values 8,16,32,40 -p bodies=48 -n 2 -s pgs,admm-full "
-      "--iters 5 -q -o " + out, dir);
+      "--iters 5 -q -o " +
+          out,
+      dir);
   ASSERT_EQ(more.code, 0) << more.err;
   EXPECT_NE(more.out.find("sweep: 4 jobs run now"), std::string::npos) << more.out;
 }

@@ -16,8 +16,9 @@ TEST(CliVersion, NamesTheChangelogsNewestVersionAndTheRevision) {
   const auto r = testing::RunCli("--version", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.out, m,
-                                std::regex(R"(^ncpbench (\d+\.\d+\.\d+) \(revision ([0-9a-f]+(-dirty)?|unknown)\))")))
+  ASSERT_TRUE(std::regex_search(
+      r.out, m,
+      std::regex(R"(^ncpbench (\d+\.\d+\.\d+) \(revision ([0-9a-f]+(-dirty)?|unknown)\))")))
       << r.out;
   std::ifstream changelog(std::string(NCP_SOURCE_DIR) + "/CHANGELOG.md");
   std::string line, newest;

@@ -54,7 +54,7 @@ TEST(Compare, IdenticalHasNoRegression) {
 
 TEST(Compare, ResidualWorseByMoreThanToleranceIsARegression) {
   std::vector<RunRecord> now = Base();
-  now[0].final_metrics[Metric::kRes004] = 1e-4 * std::pow(10.0, 0.5);  // +0.5 decades
+  now[0].final_metrics[Metric::kRes004] = 1e-4 * std::pow(10.0, 0.5);     // +0.5 decades
   now[2].final_metrics[Metric::kNatmapAbs] = 1e-7 * std::pow(10.0, 0.2);  // +0.2: tolerated
   const CompareResult r = CompareRuns(Base(), now, {});
   EXPECT_EQ(r.regressions, 1);
@@ -144,7 +144,7 @@ TEST(Compare, UnmatchedJobsAreCountedAndNoOverlapIsAnError) {
 
 TEST(Compare, PairsAJobWhoseSettingsStringChanged) {
   std::vector<RunRecord> now = Base();
-  now[0].settings = "omega=1;new_setting=0";  // a setting was added to pgs
+  now[0].settings = "omega=1;new_setting=0";     // a setting was added to pgs
   now[0].final_metrics[Metric::kRes004] = 1e-2;  // and it got two decades worse
   const CompareResult r = CompareRuns(Base(), now, {});
   EXPECT_EQ(r.rows.size(), 3u);

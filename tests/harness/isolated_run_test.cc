@@ -16,12 +16,13 @@ namespace fs = std::filesystem;
 TEST(IsolatedRun, PeerThatEndsItsProcessIsAFailedRowAndTheRunGoesOn) {
   const fs::path dir = testing::FreshDir("isolated_run");
   const std::string data = (dir / "d.h5").string(), out = (dir / "r.h5").string();
-  ASSERT_EQ(testing::RunCli("generate random -n 2 --seed 4 -p contacts=6,bodies=10 -o " + data, dir)
-                .code,
-            0);
+  ASSERT_EQ(
+      testing::RunCli("generate random -n 2 --seed 4 -p contacts=6,bodies=10 -o " + data, dir).code,
+      0);
   const auto r = testing::RunCli("run " + data + " --plugin " + NCP_TEST_ENDING_PEER +
                                      " -s test-exiting-peer,pgs,test-crashing-peer --iters 20 -q"
-                                     " -o " + out,
+                                     " -o " +
+                                     out,
                                  dir);
   ASSERT_EQ(r.code, 0) << r.err;
   std::map<std::string, int> failed, ran;
@@ -58,7 +59,8 @@ TEST(IsolatedRun, JobsReapedByTheKernelStillGiveTheirRows) {
                           " -s siconos:nsgs,test-crashing-peer --iters 20 -q -o " + out + "\" 2>" +
                           (dir / "err.txt").string();
   const int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << testing::Slurp((dir / "err.txt").string());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << testing::Slurp((dir / "err.txt").string());
   std::map<std::string, int> rows;
   for (const RunRecord& row : ReadResults(out)) {
     ++rows[row.solver];

@@ -80,8 +80,10 @@ TEST_F(OutputsGuard, ReportAndCompareOntoAnInputAreRefused) {
 TEST_F(OutputsGuard, EmptyOutputPathsAndUnboundedCountsAreRefusedUpFront) {
   ExpectRefused(testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o ''", dir_),
                 "--out = '': must name a file");
-  ExpectRefused(testing::RunCli("generate random -n 3 -o ''", dir_), "--out = '': must name a file");
-  const auto r = testing::RunCli("generate random -n 1000000000 -o " + (dir_ / "g.h5").string(), dir_);
+  ExpectRefused(testing::RunCli("generate random -n 3 -o ''", dir_),
+                "--out = '': must name a file");
+  const auto r =
+      testing::RunCli("generate random -n 1000000000 -o " + (dir_ / "g.h5").string(), dir_);
   ExpectRefused(r, "--count = 1000000000: must be in [1, 100000]");
   EXPECT_FALSE(fs::exists(dir_ / "g.h5"));
 }
@@ -105,7 +107,8 @@ TEST_F(OutputsGuard, FullDiskIsOneLineAndResumable) {
   for (const auto& entry : fs::directory_iterator(dir_))
     EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
   EXPECT_FALSE(fs::exists(out));
-  const auto r = testing::RunCli("run " + data_ + " -s pgs,pj,apgd --iters 3000 --trace 1 -o " + out, dir_);
+  const auto r =
+      testing::RunCli("run " + data_ + " -s pgs,pj,apgd --iters 3000 --trace 1 -o " + out, dir_);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("resumed: 6 jobs already done"), std::string::npos) << r.err;
 }

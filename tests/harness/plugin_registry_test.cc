@@ -27,7 +27,9 @@ class ZeroSolver : public Solver {
 }  // namespace
 }  // namespace ncp
 
-NCP_REGISTER_SOLVER(test_zero, {"test-zero-static", "zero iterate (registered statically)", {},
+NCP_REGISTER_SOLVER(test_zero, {"test-zero-static",
+                                "zero iterate (registered statically)",
+                                {},
                                 ncp::LocalUse::kNone,
                                 [] { return std::make_unique<ncp::ZeroSolver>(); }})
 
@@ -43,8 +45,9 @@ TEST(PluginRegistry, StaticRegistrationIsListedAfterTheBuiltIns) {
 
 TEST(PluginRegistry, RegisteredSolverIsFoundAndMade) {
   const SettingSpec k{"k", 1.0, 0.0, 2.0, false, false, false, {}, "a setting"};
-  RegisterSolver({"test-zero-dynamic", "zero iterate", {k}, LocalUse::kAsStored,
-                  [] { return std::make_unique<ZeroSolver>(); }});
+  RegisterSolver({"test-zero-dynamic", "zero iterate", {k}, LocalUse::kAsStored, [] {
+                    return std::make_unique<ZeroSolver>();
+                  }});
   const SolverEntry& e = FindSolver("test-zero-dynamic");
   EXPECT_TRUE(e.supports_local());
   EXPECT_NE(e.make(), nullptr);
@@ -53,12 +56,21 @@ TEST(PluginRegistry, RegisteredSolverIsFoundAndMade) {
 
 TEST(PluginRegistry, BadRegistrationsNameTheRule) {
   const auto make = [] { return std::make_unique<ZeroSolver>(); };
-  testing::ExpectError([&] { RegisterSolver({"pgs", "", {}, LocalUse::kNone, make}); },
-                       {"solver 'pgs'", "already registered"});
-  testing::ExpectError([&] { RegisterSolver({"", "", {}, LocalUse::kNone, make}); },
-                       {"solver name = ''", "must not be empty"});
-  testing::ExpectError([&] { RegisterSolver({"no-factory", "", {}, LocalUse::kNone, nullptr}); },
-                       {"solver 'no-factory'", "make = null"});
+  testing::ExpectError(
+      [&] {
+        RegisterSolver({"pgs", "", {}, LocalUse::kNone, make});
+      },
+      {"solver 'pgs'", "already registered"});
+  testing::ExpectError(
+      [&] {
+        RegisterSolver({"", "", {}, LocalUse::kNone, make});
+      },
+      {"solver name = ''", "must not be empty"});
+  testing::ExpectError(
+      [&] {
+        RegisterSolver({"no-factory", "", {}, LocalUse::kNone, nullptr});
+      },
+      {"solver 'no-factory'", "make = null"});
   EXPECT_FALSE(RegisterSolverAtLoad({"pgs", "", {}, LocalUse::kNone, make}));
   EXPECT_NE(TakeRegistrationError().find("already registered"), std::string::npos);
   EXPECT_EQ(TakeRegistrationError(), "");

@@ -89,9 +89,10 @@ TEST(Profile, TimeBudgetIsTheFloorOfAFailureAndOursCanWin) {
 TEST(Profile, NotApplicableIsLeftOutOfTheSolversCountsAndMean) {
   RunRecord na = MadeRun("a", "p", "admm-full", -1, 0.0);
   na.status = Outcome::kNotApplicable;
-  const ProfileResult r = ComputeProfiles(
-      {MadeRun("a", "p", "pgs", 0.4), na, MadeRun("a", "q", "pgs", 0.1),
-       MadeRun("a", "q", "admm-full", 0.2)}, 1e-6, 0.0);
+  const ProfileResult r =
+      ComputeProfiles({MadeRun("a", "p", "pgs", 0.4), na, MadeRun("a", "q", "pgs", 0.1),
+                       MadeRun("a", "q", "admm-full", 0.2)},
+                      1e-6, 0.0);
   const SolverProfile& admm = Find(r, "admm-full");
   EXPECT_EQ(admm.not_applicable, 1);
   EXPECT_EQ(admm.problems, 1);
@@ -202,7 +203,8 @@ TEST(Profile, OursVersusSiconosOverTheProblemsBothTake) {
   na.status = Outcome::kNotApplicable;
   const ProfileResult r = ComputeProfiles(
       {MadeRun("d", "unilateral", "pgs", 0.5), na, MadeRun("d", "contact", "pgs", 0.2),
-       MadeRun("d", "contact", "siconos:nsgs", 0.1)}, 1e-6, 0.0);
+       MadeRun("d", "contact", "siconos:nsgs", 0.1)},
+      1e-6, 0.0);
   const VersusSummary& v = r.versus_summary;
   EXPECT_EQ(v.problems, 1);
   EXPECT_EQ(v.peer_not_applicable, 1);
@@ -216,7 +218,9 @@ TEST(Profile, OursVersusSiconosOverTheProblemsBothTake) {
   EXPECT_EQ(r.virtual_best[2].problems, 1);  // Siconos' virtual best: the problem it takes
   const std::string md = ProfileMarkdown(r);
   EXPECT_NE(md.find("Over the 1 problems both can take (left out: 1 that no Siconos solver can "
-                    "take, 0 that none of ours can)"), std::string::npos) << md;
+                    "take, 0 that none of ours can)"),
+            std::string::npos)
+      << md;
 }
 
 TEST(Profile, ChosenMetricAndTimeBudget) {
@@ -327,8 +331,8 @@ TEST(Profile, PlotScriptDrawsTheMeansOfTheReport) {
           << md;
       const std::string line = fmt::format(
           "{}: shifted geometric mean {} ms (time to res004 <= {:g})\n", s.solver, mean, r.tol);
-      EXPECT_NE(printed.find(line), std::string::npos)
-          << s.solver << " " << mean << "\n" << printed;
+      EXPECT_NE(printed.find(line), std::string::npos) << s.solver << " " << mean << "\n"
+                                                       << printed;
     }
   }
   // Penalties that differ from the largest finite time: the old CSV layout draws other means,

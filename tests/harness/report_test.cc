@@ -63,7 +63,8 @@ TEST(ReportTest, SuccessRatesAtProfiles) {
       Row("fast", "p1", 1e-7, 1e-2, 0.001), Row("fast", "p2", 1e-7, 1e-7, 0.001),
       Row("fast", "p3", 1e-4, 1e-7, 0.001), Row("fast", "p4", 1e-10, 1e-10, 0.001),
       // Diverged runs fail whatever their residual.
-      Row("slow", "p1", 1e-12, 1e-12, 0.002, Outcome::kDiverged), Row("slow", "p2", 1e-2, 1e-2, 0.002),
+      Row("slow", "p1", 1e-12, 1e-12, 0.002, Outcome::kDiverged),
+      Row("slow", "p2", 1e-2, 1e-2, 0.002),
       Row("slow", "p3", 1e-2, 1e-2, 0.002, Outcome::kMaxIterations),
       Row("slow", "p4", 1e-2, 1e-2, 0.002, Outcome::kTimeLimit)};
   const std::vector<DatasetSummary> summary = SummarizeResults(rows);
@@ -120,9 +121,10 @@ TEST(ReportTest, NamesMostAccurateAndFastest) {
   EXPECT_TRUE(Contains(report, "Most accurate: **accurate** (median final res004 1.00e-10)"))
       << report;
   // "quick" is faster on the one problem it solves, but "accurate" reaches the tolerance on more.
-  EXPECT_TRUE(Contains(report, "Most problems to res004 ≤ 1e-6 (in the trace), then least median "
-                               "time to it: **accurate** (2/2, median 3 ms); runner-up quick (1/2, "
-                               "median 1 ms): accurate by 1 more problem, median 3 × slower."))
+  EXPECT_TRUE(Contains(report,
+                       "Most problems to res004 ≤ 1e-6 (in the trace), then least median "
+                       "time to it: **accurate** (2/2, median 3 ms); runner-up quick (1/2, "
+                       "median 1 ms): accurate by 1 more problem, median 3 × slower."))
       << report;
   // The table holds the figures the line names.
   EXPECT_TRUE(Contains(report, "| 2/2 | 3 |")) << report;
@@ -135,12 +137,15 @@ TEST(ReportTest, NamesMostAccurateAndFastest) {
 }
 
 TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
-  RunRecord na = Row("global-only", "p1", std::nan(""), std::nan(""), 1e-6, Outcome::kNotApplicable);
+  RunRecord na =
+      Row("global-only", "p1", std::nan(""), std::nan(""), 1e-6, Outcome::kNotApplicable);
   RunRecord ok = Row("dual", "p1", 1e-9, 1e-9, 0.02, Outcome::kConverged);
   const std::string report = MarkdownReport({na, ok}, {});
-  EXPECT_TRUE(Contains(report, "| global-only | 1 | 0% | 0% | 0% | 0% | 0% | 0% | 0/1 | n/a | n/a | n/a |"))
+  EXPECT_TRUE(
+      Contains(report, "| global-only | 1 | 0% | 0% | 0% | 0% | 0% | 0% | 0/1 | n/a | n/a | n/a |"))
       << report;
-  EXPECT_TRUE(Contains(report, "| dual | 1 | 100% | 100% | 100% | 100% | 100% | 100% | 0/1 | n/a | 20 | 1 |"))
+  EXPECT_TRUE(Contains(
+      report, "| dual | 1 | 100% | 100% | 100% | 100% | 100% | 100% | 0/1 | n/a | 20 | 1 |"))
       << report;
 }
 
@@ -159,7 +164,8 @@ TEST(ReportTest, HandlesNaNMetrics) {
   EXPECT_EQ(d.fastest, -1);
   const std::string report = MarkdownReport(rows, {});
   // Neither the failed nor the diverged run has a time: nothing to rank the solver by.
-  EXPECT_TRUE(Contains(report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | 0/2 | n/a | n/a | n/a | 10 | inf"))
+  EXPECT_TRUE(Contains(
+      report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | 0/2 | n/a | n/a | n/a | 10 | inf"))
       << report;
   EXPECT_TRUE(Contains(report, "| 0/0/0/1/1/0/0 |")) << report;
   EXPECT_TRUE(Contains(report, "Most accurate: none")) << report;
@@ -191,8 +197,10 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
   EXPECT_EQ(d.solvers[pick.unranked[0]].label, "blowup");
   const std::string report = MarkdownReport(rows, {});
   EXPECT_LT(report.find("## Summary"), report.find("## Dataset"));
-  EXPECT_TRUE(Contains(report, "| cubes | 4 ⚠ | **accurate** | 4/4 | 4 ms | quick (3/4, 1 ms) | accurate | 3/4 / 4/4 | "
-                               "blowup (4 diverged) |"))
+  EXPECT_TRUE(Contains(
+      report,
+      "| cubes | 4 ⚠ | **accurate** | 4/4 | 4 ms | quick (3/4, 1 ms) | accurate | 3/4 / 4/4 | "
+      "blowup (4 diverged) |"))
       << report;
   // In the ranking across datasets the diverged solver comes last, with 0%.
   EXPECT_TRUE(Contains(report, "| 3 | blowup | 0 | 0% | 1 | 0 | 0 |")) << report;
@@ -217,8 +225,9 @@ TEST(ReportTest, HighProfileFollowsTheRunTolerance) {
   EXPECT_TRUE(Contains(report, "| res004 ≤ 1e-8 |")) << report;
   EXPECT_TRUE(Contains(report, "high = the run's --tol (1e-8)")) << report;
   EXPECT_TRUE(Contains(report, "solved ≤ 1e-8 / ≤ 1e-6")) << report;
-  EXPECT_TRUE(Contains(report, "Most accurate: not ranked — 2 solvers stopped at the run's "
-                               "tolerance 1e-8"))
+  EXPECT_TRUE(Contains(report,
+                       "Most accurate: not ranked — 2 solvers stopped at the run's "
+                       "tolerance 1e-8"))
       << report;
   // Mixed tolerances, or none: the fixed 1e-9.
   rows[0].budget = "iters=100";
@@ -246,7 +255,8 @@ TEST(ReportTest, ErrorAtTheBestSolversTimeAndReasons) {
   EXPECT_DOUBLE_EQ(Find(d, "slow").median_res004_at_best_time, 1e-3);
   EXPECT_TRUE(std::isinf(Find(d, "skip").median_res004_at_best_time));
   const std::string report = MarkdownReport(rows, {});
-  EXPECT_TRUE(Contains(report, "- never: 1 × diverged: lambda not finite at iteration 3")) << report;
+  EXPECT_TRUE(Contains(report, "- never: 1 × diverged: lambda not finite at iteration 3"))
+      << report;
   EXPECT_TRUE(Contains(report, "- skip: 1 × not-applicable: no unilateral rows")) << report;
   EXPECT_TRUE(Contains(report, "## Metrics and sources")) << report;
   EXPECT_TRUE(Contains(report, "Variations of Augmented Lagrangian for Robotic Multi-Contact"))
@@ -264,10 +274,10 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
                                                     {"dataset_hash:cubes", "feedbeef"}};
   const std::string report = MarkdownReport({Row("a", "p1", 1e-7, 1e-7, 0.01)}, attrs);
   EXPECT_EQ(report.rfind("# ncpbench report", 0), 0u);
-  for (const char* line : {"- Date: 2024-05-01T10:00:00Z", "- CPU: Test CPU", "- Threads: 8",
-                           "- Git revision: abc1234",
-                           "- Version: 0.1.0 (gcc 12.2.0, Siconos Numerics 4.4.0)",
-                           "- Dataset hashes: cubes feedbeef", "## Dataset cubes"}) {
+  for (const char* line :
+       {"- Date: 2024-05-01T10:00:00Z", "- CPU: Test CPU", "- Threads: 8",
+        "- Git revision: abc1234", "- Version: 0.1.0 (gcc 12.2.0, Siconos Numerics 4.4.0)",
+        "- Dataset hashes: cubes feedbeef", "## Dataset cubes"}) {
     EXPECT_TRUE(Contains(report, line)) << line << "\n" << report;
   }
   EXPECT_TRUE(Contains(MarkdownReport({}, {}), "- CPU: unknown"));

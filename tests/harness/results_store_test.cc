@@ -101,10 +101,10 @@ void ExpectSameRecord(const RunRecord& a, const RunRecord& b) {
   EXPECT_EQ(da.contacts, db.contacts);
   EXPECT_EQ(da.rows, db.rows);
   EXPECT_EQ(da.rank, db.rank);
-  for (auto m : {&ProblemDescriptors::contact_density, &ProblemDescriptors::rank_ratio,
-                 &ProblemDescriptors::condition, &ProblemDescriptors::mass_ratio,
-                 &ProblemDescriptors::mu_min, &ProblemDescriptors::mu_max,
-                 &ProblemDescriptors::asymmetry})
+  for (auto m :
+       {&ProblemDescriptors::contact_density, &ProblemDescriptors::rank_ratio,
+        &ProblemDescriptors::condition, &ProblemDescriptors::mass_ratio,
+        &ProblemDescriptors::mu_min, &ProblemDescriptors::mu_max, &ProblemDescriptors::asymmetry})
     EXPECT_TRUE(Same(da.*m, db.*m)) << da.*m << " vs " << db.*m;
   ExpectSameMetrics(a.final_metrics, b.final_metrics, "final");
   EXPECT_TRUE(Same(a.lambda_err, b.lambda_err));
@@ -354,8 +354,7 @@ TEST_F(ResultsStoreTest, LeftoverTmpPartIsIgnored) {
     // What a crash in the middle of Add leaves behind: a temporary file, complete or not.
     parts = first.parts_dir();
     std::ofstream(parts + "/0123456789abcdef.h5.tmp.1.0") << "half a file";
-    fs::copy_file(parts + "/" + HashHex("a") + ".h5",
-                  parts + "/" + HashHex("b") + ".h5.tmp.1.1");
+    fs::copy_file(parts + "/" + HashHex("a") + ".h5", parts + "/" + HashHex("b") + ".h5.tmp.1.1");
   }  // the run ends (its lock with it)
 
   ResultsStore second(path);

@@ -71,7 +71,8 @@ void ExpectSameRow(const RunRecord& a, const RunRecord& b) {
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.iterations, b.iterations);
   for (std::size_t m = 0; m < kNumMetrics; ++m)
-    EXPECT_EQ(a.final_metrics[static_cast<Metric>(m)], b.final_metrics[static_cast<Metric>(m)]) << m;
+    EXPECT_EQ(a.final_metrics[static_cast<Metric>(m)], b.final_metrics[static_cast<Metric>(m)])
+        << m;
   ASSERT_EQ(a.trace.size(), b.trace.size());
   for (std::size_t t = 0; t < a.trace.size(); ++t) {
     EXPECT_EQ(a.trace[t].iteration, b.trace[t].iteration);

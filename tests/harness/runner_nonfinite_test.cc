@@ -39,7 +39,8 @@ TEST(RunnerNonFinite, ScaledProblemsNeverGiveNaNUnderARunningStatus) {
       const RunRecord r =
           RunOne(p, ev, SolverJob{&e, Settings::Parse(e.name, e.settings, {})}, opt, nullptr, 0);
       ++rows;
-      if (r.status == Outcome::kDiverged || r.status == Outcome::kFailed || r.status == Outcome::kNotApplicable) {
+      if (r.status == Outcome::kDiverged || r.status == Outcome::kFailed ||
+          r.status == Outcome::kNotApplicable) {
         diverged += r.status == Outcome::kDiverged;
         continue;
       }
@@ -85,8 +86,8 @@ TEST(RunnerNonFinite, FiniteButGrowingPastTheBoundIsDiverged) {
     RunOptions opt;
     opt.budget.iters = 200;  // 2^200 · 1e-3 is finite: only the growth bound can stop it
     opt.trace_every = trace;
-    const RunRecord r = RunOne(p, ev, SolverJob{&e, Settings::Parse("doubling", {}, {})}, opt,
-                               nullptr, 0);
+    const RunRecord r =
+        RunOne(p, ev, SolverJob{&e, Settings::Parse("doubling", {}, {})}, opt, nullptr, 0);
     EXPECT_EQ(r.status, Outcome::kDiverged) << "trace " << trace << ": " << r.message;
     EXPECT_NE(r.message.find("res004 grew from"), std::string::npos) << r.message;
     // With a trace it stops at the first point past the bound, long before the budget.
@@ -99,8 +100,8 @@ TEST(RunnerNonFinite, FiniteButGrowingPastTheBoundIsDiverged) {
   opt.budget.iters = 200;
   opt.trace_every = 5;
   const SolverEntry& pgs = FindSolver("pgs");
-  const RunRecord ok = RunOne(p, ev, SolverJob{&pgs, Settings::Parse("pgs", pgs.settings, {})},
-                              opt, nullptr, 0);
+  const RunRecord ok =
+      RunOne(p, ev, SolverJob{&pgs, Settings::Parse("pgs", pgs.settings, {})}, opt, nullptr, 0);
   EXPECT_NE(ok.status, Outcome::kDiverged) << ok.message;
 }
 

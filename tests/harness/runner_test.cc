@@ -83,8 +83,8 @@ TEST(Runner, TimeBudgetReachesInsideALongIteration) {
   RunOptions opt;
   opt.budget.iters = 1000;
   opt.budget.time_ms = 50;
-  const RunRecord r = RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("spin", {}, {})}, opt,
-                             nullptr, 0);
+  const RunRecord r =
+      RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("spin", {}, {})}, opt, nullptr, 0);
   EXPECT_EQ(r.status, Outcome::kTimeLimit);
   EXPECT_EQ(r.iterations, 1);
   EXPECT_GE(r.total_time_s, 0.050);

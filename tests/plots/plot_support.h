@@ -1,4 +1,5 @@
-// Shared by the plot tests: the interpreter that sees matplotlib and h5py, and a command's exit code.
+// Shared by the plot tests: the interpreter that sees matplotlib and h5py, and a command's exit
+// code.
 #pragma once
 
 #include <sys/wait.h>

@@ -32,7 +32,8 @@ TEST_F(SizePanels, PrintsTheFittedExponentAndDraws) {
                         "a,9,54,2.916,1e-6\na,18,108,11.664,2e-6\na,27,162,26.244,1e-6\n";
   const std::string script = std::string(NCP_SOURCE_DIR) + "/plots/size_panels.py";
   ASSERT_EQ(ExitStatus("/usr/bin/python3 " + script + " " + csv.string() + " -o " + png.string() +
-                       " > " + log.string()), 0);
+                       " > " + log.string()),
+            0);
   std::ifstream in(log);
   std::string line;
   std::getline(in, line);
@@ -42,8 +43,9 @@ TEST_F(SizePanels, PrintsTheFittedExponentAndDraws) {
   p.read(head, 4);
   EXPECT_EQ(std::string(head + 1, 3), "PNG");
   std::ofstream(dir() / "bad.csv") << "x,y\n1,2\n";
-  EXPECT_EQ(ExitStatus("/usr/bin/python3 " + script + " " + (dir() / "bad.csv").string() +
-                       " -o " + png.string() + " 2> /dev/null"), 2);
+  EXPECT_EQ(ExitStatus("/usr/bin/python3 " + script + " " + (dir() / "bad.csv").string() + " -o " +
+                       png.string() + " 2> /dev/null"),
+            2);
 }
 
 }  // namespace

@@ -30,8 +30,9 @@ TEST_F(TracePanels, DrawsAndPrintsTheMedianFinalResidual) {
                         "a,0,0,0.0,1\na,0,1,0.001,1e-3\na,1,0,0.0,1\na,1,1,0.001,1e-5\n"
                         "a,2,0,0.0,1\na,2,1,0.002,1e-4\n";
   const std::string script = std::string(NCP_SOURCE_DIR) + "/plots/trace_panels.py";
-  ASSERT_EQ(ExitCodeOf("/usr/bin/python3 " + script + " " + csv.string() + " -o " + png.string() + " > " +
-                log.string()), 0);
+  ASSERT_EQ(ExitCodeOf("/usr/bin/python3 " + script + " " + csv.string() + " -o " + png.string() +
+                       " > " + log.string()),
+            0);
   std::ifstream in(log);
   std::string line;
   std::getline(in, line);
@@ -42,7 +43,8 @@ TEST_F(TracePanels, DrawsAndPrintsTheMedianFinalResidual) {
   EXPECT_EQ(std::string(head + 1, 3), "PNG");
   std::ofstream(dir() / "bad.csv") << "x,y\n1,2\n";
   EXPECT_EQ(ExitCodeOf("/usr/bin/python3 " + script + " " + (dir() / "bad.csv").string() + " -o " +
-                png.string() + " 2> /dev/null"), 2);
+                       png.string() + " 2> /dev/null"),
+            2);
 }
 
 // A solver that blows up (1e100, then inf) is drawn clipped, does not fail the figure, and its

@@ -38,13 +38,11 @@ class EndingPeer : public ncp::Solver {
 
 }  // namespace
 
-NCP_REGISTER_SOLVER(test_exiting_peer,
-                    {.name = "test-exiting-peer",
-                     .description = "test: exits its process at iteration 3",
-                     .make = [] { return std::make_unique<EndingPeer>(false); },
-                     .isolated = true})
-NCP_REGISTER_SOLVER(test_crashing_peer,
-                    {.name = "test-crashing-peer",
-                     .description = "test: crashes (SIGSEGV) at iteration 3",
-                     .make = [] { return std::make_unique<EndingPeer>(true); },
-                     .isolated = true})
+NCP_REGISTER_SOLVER(test_exiting_peer, {.name = "test-exiting-peer",
+                                        .description = "test: exits its process at iteration 3",
+                                        .make = [] { return std::make_unique<EndingPeer>(false); },
+                                        .isolated = true})
+NCP_REGISTER_SOLVER(test_crashing_peer, {.name = "test-crashing-peer",
+                                         .description = "test: crashes (SIGSEGV) at iteration 3",
+                                         .make = [] { return std::make_unique<EndingPeer>(true); },
+                                         .isolated = true})

@@ -62,8 +62,8 @@ std::atomic<long> g_allocations{0};
 }
 }  // namespace
 
-#define SKIP_UNLESS_ALLOCATIONS_COUNTED()                                                  \
-  if (!NCP_ALLOCATIONS_COUNTED)                                                            \
+#define SKIP_UNLESS_ALLOCATIONS_COUNTED() \
+  if (!NCP_ALLOCATIONS_COUNTED)           \
   GTEST_SKIP() << "allocations are not counted under AddressSanitizer (it replaces malloc)"
 
 #if NCP_ALLOCATIONS_COUNTED
@@ -107,8 +107,8 @@ const std::vector<Family>& SmallFamilies() {
   static const std::vector<Family> families = [] {
     std::vector<Family> f;
     f.push_back({"global", MakeManufacturedProblem(testing::AcceptanceOptions(4), "global")});
-    f.push_back({"contacts", MakeManufacturedProblem(testing::ContactsOnlyOptions(5, 20, 16),
-                                                     "contacts")});
+    f.push_back(
+        {"contacts", MakeManufacturedProblem(testing::ContactsOnlyOptions(5, 20, 16), "contacts")});
     f.push_back({"local", MakeLocalForm(f.back().problem)});
     f.push_back({"trees", MakeManufacturedProblem(testing::TreeOptions(4), "trees")});
     ManufacturedOptions springs = testing::TreeOptions(6);
@@ -155,8 +155,8 @@ Settings Defaults(const SolverEntry& e) { return Settings::Parse(e.name, e.setti
 // Setup as the harness calls it (harness/runner.cc RunOne): an entry refused before Setup
 // (NotApplicableReason: e.g. joint-friction rows that it does not handle) is not-applicable with
 // the reason, and a throw fails the job instead of the run.
-Status SafeSetup(const SolverEntry& e, Solver& s, const ContactProblem& p,
-                 const Settings& settings, std::string& msg) {
+Status SafeSetup(const SolverEntry& e, Solver& s, const ContactProblem& p, const Settings& settings,
+                 std::string& msg) {
   if (std::string why = NotApplicableReason(e, p); !why.empty()) {
     msg = std::move(why);
     return Status::kNotApplicable;
@@ -195,8 +195,8 @@ double Reallocations(const Solver& s) {
 struct AllocationCount {
   Status setup = Status::kFailed;
   std::string message;
-  long allocations = 0;   // over the counted iterations
-  int counted = 0;        // iterations counted (not refactorizing, still running)
+  long allocations = 0;  // over the counted iterations
+  int counted = 0;       // iterations counted (not refactorizing, still running)
   int first_allocating = -1;
 };
 
@@ -238,8 +238,8 @@ AllocationCount CountIterateAllocations(const SolverEntry& e, const ContactProbl
                                                   const Settings& settings, int iters) {
   const AllocationCount c = CountIterateAllocations(e, p, settings, iters);
   if (c.setup != Status::kRunning)
-    return ::testing::AssertionFailure() << e.name << ": setup " << ToString(c.setup) << ": "
-                                         << c.message;
+    return ::testing::AssertionFailure()
+           << e.name << ": setup " << ToString(c.setup) << ": " << c.message;
   if (c.allocations > 0)
     return ::testing::AssertionFailure()
            << e.name << " allocated " << c.allocations << " times in " << c.counted
@@ -358,7 +358,8 @@ TEST_P(ConformanceEntry, IterateDoesNotAllocate) {
     }
   }
   if (excepted) {
-    EXPECT_GT(total, 0) << e.name << " no longer allocates: clear its SolverEntry::iterate_allocates";
+    EXPECT_GT(total, 0) << e.name
+                        << " no longer allocates: clear its SolverEntry::iterate_allocates";
   }
 }
 
@@ -493,8 +494,8 @@ TEST_P(ConformanceEntry, NonFiniteInputIsReported) {
       solver->Current(v, lambda);
       if (!lambda.allFinite() || !v.allFinite()) ++nan_running;
     }
-    std::printf("[ conformance ] %s on %s with a NaN: %s after %d iterations%s%s\n",
-                e.name.c_str(), f->label.c_str(), ToString(st), k,
+    std::printf("[ conformance ] %s on %s with a NaN: %s after %d iterations%s%s\n", e.name.c_str(),
+                f->label.c_str(), ToString(st), k,
                 st == Status::kRunning && nan_running == 0 ? " (finite iterates)" : "",
                 msg.empty() ? "" : (": " + msg).c_str());
     EXPECT_LE(nan_running, kGrace) << "non-finite iterates reported as running";
@@ -548,8 +549,10 @@ class ToySolver : public Solver {
 };
 
 SolverEntry ToyEntry(bool keep_history) {
-  return {keep_history ? "toy-allocating" : "toy-quiet", "toy", {}, LocalUse::kNone,
-          [keep_history] { return std::make_unique<ToySolver>(keep_history); }};
+  return {
+      keep_history ? "toy-allocating" : "toy-quiet", "toy", {}, LocalUse::kNone, [keep_history] {
+        return std::make_unique<ToySolver>(keep_history);
+      }};
 }
 
 // Only the harness declares convergence: a solver that ends the run itself ("stopped") is
@@ -580,8 +583,8 @@ TEST(ConformanceCheck, AClaimOfConvergenceFarFromASolutionIsNotConverged) {
     RunOptions opt;
     opt.budget.iters = 100;
     opt.budget.tol = 1e-6;
-    const RunRecord r = RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("stops", {}, {})},
-                               opt, nullptr, 0);
+    const RunRecord r =
+        RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("stops", {}, {})}, opt, nullptr, 0);
     EXPECT_EQ(r.iterations, 1);
     if (at_solution) {
       EXPECT_EQ(r.status, Outcome::kConverged) << r.final_metrics[Metric::kRes004];

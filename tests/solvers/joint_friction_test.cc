@@ -47,8 +47,8 @@ struct Case {
 // Chains of 4–6 bodies and small trees, with sticking and sliding joints, and all-sliding ones
 // (where λ* is unique).
 const Case kCases[] = {
-    {"chain4", 4, 0.0, 0.5, 11},        {"chain6", 6, 0.0, 0.5, 12},
-    {"tree6", 6, 1.0, 0.5, 13},         {"tree5", 5, 1.0, 0.5, 14},
+    {"chain4", 4, 0.0, 0.5, 11},         {"chain6", 6, 0.0, 0.5, 12},
+    {"tree6", 6, 1.0, 0.5, 13},          {"tree5", 5, 1.0, 0.5, 14},
     {"chain5-sliding", 5, 0.0, 0.0, 15}, {"tree6-sliding", 6, 1.0, 0.0, 16},
 };
 
@@ -81,10 +81,11 @@ TEST(JointFriction, PgsAndSpReachTheManufacturedSolutions) {
     for (const SolverRun& r : runs) {
       const RunRecord& rec = r.record;
       const double vrel = RelErr(r.solution.v, vs), lrel = RelErr(r.solution.lambda, ls);
-      std::printf("[ joint friction ] %-15s %-3s %s after %5d iterations: res004 %.2e, "
-                  "|v-v*|/|v*| %.2e, |lambda-lambda*|/|lambda*| %.2e\n",
-                  c.label, rec.solver.c_str(), ToString(rec.status), rec.iterations,
-                  rec.final_metrics[Metric::kRes004], vrel, lrel);
+      std::printf(
+          "[ joint friction ] %-15s %-3s %s after %5d iterations: res004 %.2e, "
+          "|v-v*|/|v*| %.2e, |lambda-lambda*|/|lambda*| %.2e\n",
+          c.label, rec.solver.c_str(), ToString(rec.status), rec.iterations,
+          rec.final_metrics[Metric::kRes004], vrel, lrel);
       EXPECT_EQ(rec.status, Outcome::kConverged) << rec.solver << ": " << rec.message;
       EXPECT_LE(rec.final_metrics[Metric::kRes004], kTol) << rec.solver;
       EXPECT_LT(vrel, 2e-3) << rec.solver;

@@ -22,7 +22,8 @@ ContactProblem Large(std::uint64_t seed) {
 }
 
 TEST(PgsColouring, EveryConstraintOnceAndNoColourCoupled) {
-  for (const ContactProblem& p : {Large(5), MakeManufacturedProblem(testing::AcceptanceOptions(6), "a")}) {
+  for (const ContactProblem& p :
+       {Large(5), MakeManufacturedProblem(testing::AcceptanceOptions(6), "a")}) {
     const DualProblem d = MakeDualProblem(p);
     const Colouring col = ColourConstraints(d.W, p.constraints);
     std::vector<int> sorted = col.order;

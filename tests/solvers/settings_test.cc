@@ -181,8 +181,8 @@ TEST(SettingsTable, EveryBuiltInSettingReadsBack) {
       ++checked;
     }
   }
-  std::printf("%d solvers, %d settings read back with a value other than their default\n",
-              entries, checked);
+  std::printf("%d solvers, %d settings read back with a value other than their default\n", entries,
+              checked);
   EXPECT_GE(entries, 17);
 }
 

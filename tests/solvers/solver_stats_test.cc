@@ -194,9 +194,8 @@ TEST(SolverStats, ResultsStoreRoundTripsThemAndWritesNoneForSolversWithout) {
     }
   }
   // Rows are written in order: 0 admm-full, 1 canal, 2 pgs. Only reported fields are columns.
-  const char* kAll[] = {"stat_primal_residual",  "stat_dual_residual",
-                        "stat_penalty",          "stat_inner_iterations",
-                        "stat_refactorizations", "stat_line_search_steps"};
+  const char* kAll[] = {"stat_primal_residual",  "stat_dual_residual",    "stat_penalty",
+                        "stat_inner_iterations", "stat_refactorizations", "stat_line_search_steps"};
   for (const char* name : kAll) {
     EXPECT_TRUE(HasDataset(file, std::string("/traces/1/") + name)) << name;
     EXPECT_FALSE(HasDataset(file, std::string("/traces/2/") + name)) << name;

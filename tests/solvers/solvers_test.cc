@@ -39,7 +39,8 @@ TEST_P(SolverOnManufactured, ReachesExactSolution) {
         MakeManufacturedProblem(testing::AcceptanceOptions(100 + k), fmt::format("m{}", k));
     const Evaluator ev(p);
     const RunRecord r = RunOne(p, ev, job, opt, nullptr, 0);
-    ASSERT_TRUE(r.status == Outcome::kConverged || r.status == Outcome::kMaxIterations) << ToString(r.status) << r.message;
+    ASSERT_TRUE(r.status == Outcome::kConverged || r.status == Outcome::kMaxIterations)
+        << ToString(r.status) << r.message;
     worst_res = std::max(worst_res, r.final_metrics[Metric::kRes004]);
     worst_err = std::max(worst_err, r.lambda_err);
     worst_iters = std::max(worst_iters, r.iterations);
@@ -48,19 +49,19 @@ TEST_P(SolverOnManufactured, ReachesExactSolution) {
   }
   RecordProperty("worst_res004", std::to_string(worst_res));
   RecordProperty("worst_lambda_err", std::to_string(worst_err));
-  std::printf("%-10s worst res004 %.2e, worst |lambda-lambda*|/|lambda*| %.2e, most iterations %d\n",
-              c.label, worst_res, worst_err, worst_iters);
+  std::printf(
+      "%-10s worst res004 %.2e, worst |lambda-lambda*|/|lambda*| %.2e, most iterations %d\n",
+      c.label, worst_res, worst_err, worst_iters);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, SolverOnManufactured,
-    ::testing::Values(Case{"pgs", "pgs", "", 1e-8, 1e-6},
-                      Case{"pgs_nncg", "pgs", "nncg=1", 1e-8, 1e-6},
-                      Case{"pgs_colour", "pgs", "order=colour", 1e-8, 1e-6},
-                      Case{"admm_full", "admm-full", "", 1e-8, 1e-6},
-                      Case{"apgd", "apgd", "", 5e-8, 5e-6},
-                      Case{"pj", "pj", "", 2e-6, 5e-3}),
-    [](const auto& info) { return std::string(info.param.label); });
+INSTANTIATE_TEST_SUITE_P(All, SolverOnManufactured,
+                         ::testing::Values(Case{"pgs", "pgs", "", 1e-8, 1e-6},
+                                           Case{"pgs_nncg", "pgs", "nncg=1", 1e-8, 1e-6},
+                                           Case{"pgs_colour", "pgs", "order=colour", 1e-8, 1e-6},
+                                           Case{"admm_full", "admm-full", "", 1e-8, 1e-6},
+                                           Case{"apgd", "apgd", "", 5e-8, 5e-6},
+                                           Case{"pj", "pj", "", 2e-6, 5e-3}),
+                         [](const auto& info) { return std::string(info.param.label); });
 
 }  // namespace
 }  // namespace ncp

@@ -18,12 +18,14 @@ using namespace physics;
 
 namespace {
 
-std::string V3(const Vec3& v) { return fmt::format("{:.17g} {:.17g} {:.17g}", v.x(), v.y(), v.z()); }
+std::string V3(const Vec3& v) {
+  return fmt::format("{:.17g} {:.17g} {:.17g}", v.x(), v.y(), v.z());
+}
 
 std::string PoseAttr(const Pose& T) {
   const Eigen::Quaterniond q(T.linear());
-  return fmt::format("pos=\"{}\" quat=\"{:.17g} {:.17g} {:.17g} {:.17g}\"", V3(T.translation()), q.w(),
-                     q.x(), q.y(), q.z());
+  return fmt::format("pos=\"{}\" quat=\"{:.17g} {:.17g} {:.17g} {:.17g}\"", V3(T.translation()),
+                     q.w(), q.x(), q.y(), q.z());
 }
 
 std::string GeomXml(const Geom& g) {
@@ -31,11 +33,14 @@ std::string GeomXml(const Geom& g) {
   const std::string fr = fmt::format("friction=\"{:.17g} 0 0\" condim=\"3\"", g.mu);
   const std::string pose = PoseAttr(g.local);
   switch (g.shape.type) {
-    case ShapeType::kPlane: return fmt::format("<geom type=\"plane\" size=\"0 0 1\" {} {}/>", pose, fr);
+    case ShapeType::kPlane:
+      return fmt::format("<geom type=\"plane\" size=\"0 0 1\" {} {}/>", pose, fr);
     case ShapeType::kSphere:
-      return fmt::format("<geom type=\"sphere\" size=\"{:.17g}\" {} {}/>", g.shape.radius, pose, fr);
+      return fmt::format("<geom type=\"sphere\" size=\"{:.17g}\" {} {}/>", g.shape.radius, pose,
+                         fr);
     case ShapeType::kBox:
-      return fmt::format("<geom type=\"box\" size=\"{}\" {} {}/>", V3(g.shape.half_extents), pose, fr);
+      return fmt::format("<geom type=\"box\" size=\"{}\" {} {}/>", V3(g.shape.half_extents), pose,
+                         fr);
     case ShapeType::kCapsule:
       return fmt::format("<geom type=\"capsule\" size=\"{:.17g} {:.17g}\" {} {}/>", g.shape.radius,
                          g.shape.half_length, pose, fr);
@@ -60,27 +65,33 @@ void EmitLink(const Instance& in, int l, std::string& xml, std::string& actuator
   xml += fmt::format("{}<body name=\"{}\" {}>\n", pad, LinkName(body), PoseAttr(frame));
   const std::string jn = fmt::format("j{}", body);
   switch (link.joint) {
-    case JointType::kFloating: xml += fmt::format("{}  <freejoint name=\"{}\"/>\n", pad, jn); break;
+    case JointType::kFloating:
+      xml += fmt::format("{}  <freejoint name=\"{}\"/>\n", pad, jn);
+      break;
     case JointType::kRevolute:
     case JointType::kPrismatic: {
       const bool limited = link.lower > -1e29 && link.upper < 1e29;
-      std::string lim = limited ? fmt::format(" limited=\"true\" range=\"{:.17g} {:.17g}\"", link.lower, link.upper)
+      std::string lim = limited ? fmt::format(" limited=\"true\" range=\"{:.17g} {:.17g}\"",
+                                              link.lower, link.upper)
                                 : std::string(" limited=\"false\"");
       const bool pd = in.pd.kp > 0;
       xml += fmt::format("{}  <joint name=\"{}\" type=\"{}\" axis=\"{}\"{}{}/>\n", pad, jn,
                          link.joint == JointType::kRevolute ? "hinge" : "slide", V3(link.axis), lim,
                          pd ? fmt::format(" damping=\"{:.17g}\"", in.pd.kd) : std::string());
       if (pd)
-        actuators += fmt::format("    <position name=\"a{}\" joint=\"{}\" kp=\"{:.17g}\" ctrllimited=\"false\"/>\n",
-                                 body, jn, in.pd.kp);
+        actuators += fmt::format(
+            "    <position name=\"a{}\" joint=\"{}\" kp=\"{:.17g}\" ctrllimited=\"false\"/>\n",
+            body, jn, in.pd.kp);
       break;
     }
-    case JointType::kFixed: break;
+    case JointType::kFixed:
+      break;
   }
   if (link.mass > 0) {
     const Mat3& I = link.inertia;
     xml += fmt::format(
-        "{}  <inertial pos=\"{}\" mass=\"{:.17g}\" fullinertia=\"{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\"/>\n",
+        "{}  <inertial pos=\"{}\" mass=\"{:.17g}\" fullinertia=\"{:.17g} {:.17g} {:.17g} {:.17g} "
+        "{:.17g} {:.17g}\"/>\n",
         pad, V3(link.com), link.mass, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
   }
   for (const Geom& g : link.geoms) xml += pad + "  " + GeomXml(g) + "\n";
@@ -105,20 +116,26 @@ Pose PoseFrom(const mjtNum* pos, const mjtNum* quat) {
 }  // namespace
 
 std::string SceneToMjcf(const MultibodySystem& sys, const MjOptions& opt) {
-  const char* solver = opt.solver == "pgs" ? "PGS" : opt.solver == "cg" ? "CG" : opt.solver == "newton" ? "Newton" : nullptr;
-  if (!solver) throw Error(fmt::format("mujoco solver '{}': must be pgs, cg or newton", opt.solver));
-  if (opt.iterations < 1) throw Error(fmt::format("mujoco iterations = {}: must be >= 1", opt.iterations));
+  const char* solver = opt.solver == "pgs"      ? "PGS"
+                       : opt.solver == "cg"     ? "CG"
+                       : opt.solver == "newton" ? "Newton"
+                                                : nullptr;
+  if (!solver)
+    throw Error(fmt::format("mujoco solver '{}': must be pgs, cg or newton", opt.solver));
+  if (opt.iterations < 1)
+    throw Error(fmt::format("mujoco iterations = {}: must be >= 1", opt.iterations));
   const StepOptions& so = sys.options();
   std::string xml = fmt::format(
       "<mujoco model=\"ncpbench\">\n"
-      "  <compiler angle=\"radian\" inertiafromgeom=\"false\" boundmass=\"0\" boundinertia=\"0\"/>\n"
+      "  <compiler angle=\"radian\" inertiafromgeom=\"false\" boundmass=\"0\" "
+      "boundinertia=\"0\"/>\n"
       "  <option timestep=\"{:.17g}\" gravity=\"{}\" integrator=\"Euler\" solver=\"{}\" "
       "iterations=\"{}\" tolerance=\"{:.17g}\" cone=\"{}\" noslip_iterations=\"0\"/>\n"
       "  <size njmax=\"{}\" nconmax=\"{}\"/>\n"
       "  <worldbody>\n",
       so.dt, V3(so.gravity), solver, opt.iterations, opt.tolerance,
-      opt.elliptic ? "elliptic" : "pyramidal", 3 * (16 * sys.num_bodies() + 100) + 2 * sys.num_dofs(),
-      16 * sys.num_bodies() + 100);
+      opt.elliptic ? "elliptic" : "pyramidal",
+      3 * (16 * sys.num_bodies() + 100) + 2 * sys.num_dofs(), 16 * sys.num_bodies() + 100);
   const std::vector<Geom>& geoms = sys.geoms();
   for (int g = 0; g < static_cast<int>(geoms.size()); ++g)
     if (sys.GeomInstance(g) < 0) xml += "    " + GeomXml(geoms[g]) + "\n";
@@ -134,8 +151,9 @@ std::string SceneToMjcf(const MultibodySystem& sys, const MjOptions& opt) {
       if (!in.model->links[l].geoms.empty()) with.push_back(l);
     for (std::size_t a = 0; a < with.size(); ++a)
       for (std::size_t b = a + 1; b < with.size(); ++b)
-        exclude += fmt::format("    <exclude body1=\"{}\" body2=\"{}\"/>\n", LinkName(in.first_body + with[a]),
-                               LinkName(in.first_body + with[b]));
+        exclude +=
+            fmt::format("    <exclude body1=\"{}\" body2=\"{}\"/>\n",
+                        LinkName(in.first_body + with[a]), LinkName(in.first_body + with[b]));
   }
   xml += "  </worldbody>\n";
   if (!exclude.empty()) xml += "  <contact>\n" + exclude + "  </contact>\n";
@@ -176,8 +194,8 @@ MjRun Run(const MultibodySystem& sys, const MjOptions& opt, int steps) {
       mjtNum* qvel = d->qvel + m->jnt_dofadr[j];
       if (link.joint == JointType::kFloating) {
         for (int k = 0; k < 7; ++k) qpos[k] = in.q[link.q_index + k];
-        const Eigen::Quaterniond r(in.q[link.q_index + 3], in.q[link.q_index + 4], in.q[link.q_index + 5],
-                                   in.q[link.q_index + 6]);
+        const Eigen::Quaterniond r(in.q[link.q_index + 3], in.q[link.q_index + 4],
+                                   in.q[link.q_index + 5], in.q[link.q_index + 6]);
         const Vec3 lin = r.normalized() * Vec3(in.v.segment<3>(link.v_index));
         for (int k = 0; k < 3; ++k) qvel[k] = lin[k], qvel[3 + k] = in.v[link.v_index + 3 + k];
       } else {
@@ -198,7 +216,8 @@ MjRun Run(const MultibodySystem& sys, const MjOptions& opt, int steps) {
     mj_step(m.get(), d.get());
     total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.max_contacts = std::max(out.max_contacts, d->ncon);
-    for (int c = 0; c < d->ncon; ++c) out.max_penetration = std::max(out.max_penetration, -d->contact[c].dist);
+    for (int c = 0; c < d->ncon; ++c)
+      out.max_penetration = std::max(out.max_penetration, -d->contact[c].dist);
   }
   out.step_ms = steps > 0 ? 1e3 * total / steps : 0.0;
   for (int k = 0; k < m->nq; ++k) out.finite = out.finite && std::isfinite(d->qpos[k]);

@@ -34,10 +34,10 @@ mjModel_* CompileMjcf(const std::string& xml);
 
 struct MjRun {
   std::vector<physics::Pose> final_poses;  // per body of our system, after the last step
-  double max_penetration = 0.0;           // max over steps and contacts of max(0, −dist) [m]
-  double step_ms = 0.0;                   // mean wall time of mj_step
+  double max_penetration = 0.0;            // max over steps and contacts of max(0, −dist) [m]
+  double step_ms = 0.0;                    // mean wall time of mj_step
   int max_contacts = 0;
-  bool finite = true;                     // every qpos finite at the end
+  bool finite = true;  // every qpos finite at the end
 };
 
 // Builds the model of `sys` (in its initial state), sets the initial state and runs `steps`

@@ -72,9 +72,9 @@ void ObservePoses(ProtocolRecords& rec, const std::string& part,
 
 // A column's run: `finite`, `posed` (it has final poses; then also the poses),
 // `max_penetration_m` and `step_ms`.
-void ObserveColumn(ProtocolRecords& rec, const std::string& part, const physics::MultibodySystem& sys,
-                   const std::vector<Pose>& final_poses, double max_penetration, double step_ms,
-                   bool finite) {
+void ObserveColumn(ProtocolRecords& rec, const std::string& part,
+                   const physics::MultibodySystem& sys, const std::vector<Pose>& final_poses,
+                   double max_penetration, double step_ms, bool finite) {
   rec.Observe(part, "finite", finite);
   rec.Observe(part, "posed", !final_poses.empty());
   rec.Observe(part, "max_penetration_m", max_penetration);
@@ -93,13 +93,15 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     const int steps = entry.default_steps;
     const auto& inst = sys.instances();
     std::string desc;
-    for (const auto& [k, v] : params) desc += fmt::format("{}{}={:g}", desc.empty() ? "" : " ", k, v);
+    for (const auto& [k, v] : params)
+      desc += fmt::format("{}{}={:g}", desc.empty() ? "" : " ", k, v);
     rec.Note(c.scene, "params", desc);
     rec.Observe(c.scene, "bodies", sys.num_bodies());
     rec.Observe(c.scene, "steps", steps);
     rec.Observe(c.scene, "dt", sys.options().dt);
     rec.Observe(c.scene, "instances", static_cast<double>(inst.size()));
-    if (const auto mu = params.find("mu"); mu != params.end()) rec.Observe(c.scene, "mu", mu->second);
+    if (const auto mu = params.find("mu"); mu != params.end())
+      rec.Observe(c.scene, "mu", mu->second);
     // Each instance's initial horizontal speed², for sliding_cubes' analytic distance.
     for (std::size_t i = 0; i < inst.size(); ++i)
       rec.Observe(c.scene, fmt::format("v2_{}", i), inst[i].v.head<2>().squaredNorm());
@@ -108,7 +110,8 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     ObservePoses(rec, std::string(c.scene) + "-initial", sys, initial);
     int column = 0;
     for (const char* solver : {"admm-full", "subadmm"}) {
-      if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: %s, ours %s, %d steps\n", c.scene, solver, steps);
+      if (!opt.quiet)
+        std::fprintf(stderr, "mujoco-peer: %s, ours %s, %d steps\n", c.scene, solver, steps);
       SimulateOptions so;
       so.solver = solver;
       so.iters = kIters;
@@ -121,17 +124,22 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
       const auto t0 = std::chrono::steady_clock::now();
       try {
         SimulateResult r = Simulate(entry, given, 1, so);
-        step_ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps;
-        for (const StepStats& st : r.steps) max_penetration = std::max(max_penetration, st.max_penetration);
+        step_ms = 1e3 *
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                  steps;
+        for (const StepStats& st : r.steps)
+          max_penetration = std::max(max_penetration, st.max_penetration);
         final_poses = r.final_poses;
       } catch (const std::exception& e) {
         finite = false;
         if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: ours %s failed: %s\n", solver, e.what());
       }
-      ObserveColumn(rec, ColumnPart(c.scene, column++), sys, final_poses, max_penetration, step_ms, finite);
+      ObserveColumn(rec, ColumnPart(c.scene, column++), sys, final_poses, max_penetration, step_ms,
+                    finite);
     }
     for (const char* solver : {"pgs", "cg", "newton"}) {
-      if (!opt.quiet) std::fprintf(stderr, "mujoco-peer: %s, MuJoCo %s, %d steps\n", c.scene, solver, steps);
+      if (!opt.quiet)
+        std::fprintf(stderr, "mujoco-peer: %s, MuJoCo %s, %d steps\n", c.scene, solver, steps);
       mujoco_peer::MjOptions mo;
       mo.solver = solver;
       mo.iterations = kIters;
@@ -151,10 +159,10 @@ struct Body {
 std::vector<Body> ReadBodies(const ProtocolRecords& rec, const std::string& part, int n) {
   std::vector<Body> bodies;
   for (int i = 0; i < n; ++i)
-    bodies.push_back({Vec3(rec.Value(part, fmt::format("x_{}", i)),
-                           rec.Value(part, fmt::format("y_{}", i)),
-                           rec.Value(part, fmt::format("z_{}", i))),
-                      rec.Value(part, fmt::format("tilt_deg_{}", i))});
+    bodies.push_back(
+        {Vec3(rec.Value(part, fmt::format("x_{}", i)), rec.Value(part, fmt::format("y_{}", i)),
+              rec.Value(part, fmt::format("z_{}", i))),
+         rec.Value(part, fmt::format("tilt_deg_{}", i))});
   return bodies;
 }
 
@@ -185,7 +193,8 @@ std::string Report(const ReportInput& in) {
       "essentially the full budget; Newton stops when converged), MuJoCo's default soft contacts "
       "(solref 0.02 1, solimp 0.9 0.95 0.001) and zero contact margin — MuJoCo has no hard "
       "contacts, which is the main modelling difference. Ours: `simulate` with admm-full and "
-      "subadmm at 200 iterations per step (speculative contacts within 5 mm, slop 0.2 mm, erp 0.5). "
+      "subadmm at 200 iterations per step (speculative contacts within 5 mm, slop 0.2 mm, erp "
+      "0.5). "
       "Same number of steps for all. Time per step: ours = wall time of a whole simulate step "
       "(collision, assembly, solve) divided by the steps; MuJoCo = wall time of `mj_step`.\n\n";
   for (const SceneCase& c : kCases) {
@@ -239,7 +248,8 @@ std::string Report(const ReportInput& in) {
                         return fmt::format("{}/{}", k, all);
                       }});
       rows.push_back({"top box tilt [°], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, top, [&](const Outcome& x, int i) { return x.bodies[i].tilt; }));
+                        return Fmt(mean_over(
+                            o, top, [&](const Outcome& x, int i) { return x.bodies[i].tilt; }));
                       }});
       rows.push_back({"top box height drop [mm], mean", [=](const Outcome& o) {
                         return Fmt(1e3 * mean_over(o, top, [&](const Outcome& x, int i) {
@@ -247,59 +257,81 @@ std::string Report(const ReportInput& in) {
                                    }));
                       }});
       rows.push_back({"horizontal drift of all boxes [mm], mean", [=](const Outcome& o) {
-                        return Fmt(1e3 * mean_over(o, any, [&](const Outcome& x, int i) { return Horizontal(x.bodies[i].p, initial[i].p); }));
+                        return Fmt(1e3 * mean_over(o, any, [&](const Outcome& x, int i) {
+                                     return Horizontal(x.bodies[i].p, initial[i].p);
+                                   }));
                       }});
       for (int k = 2; k < 5; ++k) {
-        const auto [h, all] = out[k].finite ? count_over(out[k], top, held) : std::pair<int, int>(0, 1);
+        const auto [h, all] =
+            out[k].finite ? count_over(out[k], top, held) : std::pair<int, int>(0, 1);
         verdict += fmt::format("{} holds {}/{} stacks; ", kColumns[k][0], h, all);
       }
-      const auto [h0, a0] = out[0].finite ? count_over(out[0], top, held) : std::pair<int, int>(0, 1);
+      const auto [h0, a0] =
+          out[0].finite ? count_over(out[0], top, held) : std::pair<int, int>(0, 1);
       int mj_fail = 0;
-      for (int k = 2; k < 5; ++k) mj_fail += !out[k].finite || count_over(out[k], top, held).first < count_over(out[k], top, held).second;
-      verdict += fmt::format("ours (admm-full) holds {}/{}. Paper 001's claim that MuJoCo fails the vertical stacks is **{}** by this run ({} of 3 MuJoCo solvers lose a stack).",
-                             h0, a0, mj_fail ? "reproduced" : "refuted", mj_fail);
+      for (int k = 2; k < 5; ++k)
+        mj_fail += !out[k].finite ||
+                   count_over(out[k], top, held).first < count_over(out[k], top, held).second;
+      verdict += fmt::format(
+          "ours (admm-full) holds {}/{}. Paper 001's claim that MuJoCo fails the vertical stacks "
+          "is **{}** by this run ({} of 3 MuJoCo solvers lose a stack).",
+          h0, a0, mj_fail ? "reproduced" : "refuted", mj_fail);
     } else if (scene == "oblique_stacks") {
       auto plate = [](int i) { return i % 7 == 6; };
       auto cube = [](int i) { return i % 7 != 6; };
       auto disp = [&](const Outcome& x, int i) { return Horizontal(x.bodies[i].p, initial[i].p); };
       rows.push_back({"plates that stay (< 1 cm horizontal slide)", [=](const Outcome& o) {
-                        const auto [k, all] = count_over(o, plate, [&](const Outcome& x, int i) { return disp(x, i) < 0.01; });
+                        const auto [k, all] = count_over(
+                            o, plate, [&](const Outcome& x, int i) { return disp(x, i) < 0.01; });
                         return fmt::format("{}/{}", k, all);
                       }});
-      rows.push_back({"plate horizontal slide [mm], mean", [=](const Outcome& o) { return Fmt(1e3 * mean_over(o, plate, disp)); }});
-      rows.push_back({"cube horizontal drift [mm], mean", [=](const Outcome& o) { return Fmt(1e3 * mean_over(o, cube, disp)); }});
+      rows.push_back({"plate horizontal slide [mm], mean",
+                      [=](const Outcome& o) { return Fmt(1e3 * mean_over(o, plate, disp)); }});
+      rows.push_back({"cube horizontal drift [mm], mean",
+                      [=](const Outcome& o) { return Fmt(1e3 * mean_over(o, cube, disp)); }});
       int slides = 0;
       for (int k = 2; k < 5; ++k) {
         const double s = out[k].finite ? 1e3 * mean_over(out[k], plate, disp) : NAN;
         slides += !(s < 10);
         verdict += fmt::format("{}: plates slide {} mm on average; ", kColumns[k][0], Fmt(s));
       }
-      verdict += fmt::format("ours (admm-full): {} mm. Paper 001's claim that MuJoCo slides on the oblique stacks is **{}** by this run ({} of 3 MuJoCo solvers slide more than 1 cm on average).",
-                             out[0].finite ? Fmt(1e3 * mean_over(out[0], plate, disp)) : "nan",
-                             slides ? "reproduced" : "refuted", slides);
+      verdict += fmt::format(
+          "ours (admm-full): {} mm. Paper 001's claim that MuJoCo slides on the oblique stacks is "
+          "**{}** by this run ({} of 3 MuJoCo solvers slide more than 1 cm on average).",
+          out[0].finite ? Fmt(1e3 * mean_over(out[0], plate, disp)) : "nan",
+          slides ? "reproduced" : "refuted", slides);
       for (int k = 0; k < 2; ++k)
         if (out[k].finite && !(1e3 * mean_over(out[k], plate, disp) < 10))
-          verdict += fmt::format(" Note: {} slides too at 200 iterations per step (the 10 kg plates on 50 g cubes "
-                                 "are the hardest mass ratio here), so the budget matters on our side as well.",
-                                 kColumns[k][0]);
+          verdict += fmt::format(
+              " Note: {} slides too at 200 iterations per step (the 10 kg plates on 50 g cubes "
+              "are the hardest mass ratio here), so the budget matters on our side as well.",
+              kColumns[k][0]);
     } else if (scene == "sliding_cubes") {
       auto any = [](int) { return true; };
       const double mu = rec.Value(scene, "mu");
       // Each cube's distance to a stop sliding alone: v²/(2μg).
       std::vector<double> alone;
-      for (int i = 0; i < n; ++i) alone.push_back(rec.Value(scene, fmt::format("v2_{}", i)) / (2 * mu * kG));
+      for (int i = 0; i < n; ++i)
+        alone.push_back(rec.Value(scene, fmt::format("v2_{}", i)) / (2 * mu * kG));
       double analytic = 0;
       for (const double a : alone) analytic += a / n;
       rows.push_back({"sliding distance [m], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, any, [&](const Outcome& x, int i) { return Horizontal(x.bodies[i].p, initial[i].p); }), "{:.4f}");
+                        return Fmt(mean_over(o, any,
+                                             [&](const Outcome& x, int i) {
+                                               return Horizontal(x.bodies[i].p, initial[i].p);
+                                             }),
+                                   "{:.4f}");
                       }});
-      rows.push_back({"analytic v²/(2μg) [m], mean", [=](const Outcome&) { return fmt::format("{:.4f}", analytic); }});
+      rows.push_back({"analytic v²/(2μg) [m], mean",
+                      [=](const Outcome&) { return fmt::format("{:.4f}", analytic); }});
       rows.push_back({"per-cube distance / analytic, median", [=](const Outcome& o) {
                         std::vector<double> ratio;
                         for (int i = 0; i < n; ++i)
-                          if (alone[i] > 0) ratio.push_back(Horizontal(o.bodies[i].p, initial[i].p) / alone[i]);
+                          if (alone[i] > 0)
+                            ratio.push_back(Horizontal(o.bodies[i].p, initial[i].p) / alone[i]);
                         if (ratio.empty()) return std::string("—");
-                        std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
+                        std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2,
+                                         ratio.end());
                         return fmt::format("{:.3f}", ratio[ratio.size() / 2]);
                       }});
       rows.push_back({"cube tilt [°], max", [=](const Outcome& o) {
@@ -307,33 +339,42 @@ std::string Report(const ReportInput& in) {
                         for (int i = 0; i < n; ++i) m = std::max(m, o.bodies[i].tilt);
                         return Fmt(m);
                       }});
-      verdict = fmt::format("Every cube stops within the {:.0f} steps ({:.2f} s) when Coulomb friction holds; "
-                            "the analytic mean distance {:.4f} m is that of a cube sliding alone in continuous "
-                            "time (the time stepping shortens it by about v·dt/2, and the cubes start 2 sizes "
-                            "apart, so a cube that hits another stops short: the median ratio shows the typical cube).",
-                            steps, steps * rec.Value(scene, "dt"), analytic);
+      verdict = fmt::format(
+          "Every cube stops within the {:.0f} steps ({:.2f} s) when Coulomb friction holds; "
+          "the analytic mean distance {:.4f} m is that of a cube sliding alone in continuous "
+          "time (the time stepping shortens it by about v·dt/2, and the cubes start 2 sizes "
+          "apart, so a cube that hits another stops short: the median ratio shows the typical "
+          "cube).",
+          steps, steps * rec.Value(scene, "dt"), analytic);
     } else if (scene == "laikago_drop") {
       auto any = [](int) { return true; };
-      rows.push_back({"final trunk height [m], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, any, [&](const Outcome& x, int i) { return x.bodies[i].p.z(); }), "{:.4f}");
-                      }});
+      rows.push_back(
+          {"final trunk height [m], mean", [=](const Outcome& o) {
+             return Fmt(
+                 mean_over(o, any, [&](const Outcome& x, int i) { return x.bodies[i].p.z(); }),
+                 "{:.4f}");
+           }});
       rows.push_back({"trunk tilt [°], mean", [=](const Outcome& o) {
-                        return Fmt(mean_over(o, any, [&](const Outcome& x, int i) { return x.bodies[i].tilt; }));
+                        return Fmt(mean_over(
+                            o, any, [&](const Outcome& x, int i) { return x.bodies[i].tilt; }));
                       }});
-      verdict = "Differences here include MuJoCo's soft contacts and its explicit actuator force "
-                "(position actuator kp·(target − q), joint damping kd) against our implicit PD rows.";
+      verdict =
+          "Differences here include MuJoCo's soft contacts and its explicit actuator force "
+          "(position actuator kp·(target − q), joint damping kd) against our implicit PD rows.";
     }
-    rows.push_back({"max penetration [mm]", [=](const Outcome& o) { return Fmt(1e3 * o.max_penetration); }});
+    rows.push_back(
+        {"max penetration [mm]", [=](const Outcome& o) { return Fmt(1e3 * o.max_penetration); }});
     rows.push_back({"time per step [ms]", [=](const Outcome& o) { return Fmt(o.step_ms); }});
-    md += fmt::format("## {} ({}; {:.0f} bodies, {:.0f} steps)\n\n|  |", scene, rec.Text(scene, "params"),
-                      rec.Value(scene, "bodies"), steps);
+    md += fmt::format("## {} ({}; {:.0f} bodies, {:.0f} steps)\n\n|  |", scene,
+                      rec.Text(scene, "params"), rec.Value(scene, "bodies"), steps);
     for (const auto& col : kColumns) md += fmt::format(" {} |", col[0]);
     md += "\n|---|";
     for (int k = 0; k < kNumColumns; ++k) md += "---:|";
     md += "\n";
     for (const RowDef& r : rows) {
       md += "| " + r.label + " |";
-      for (const Outcome& o : out) md += " " + (o.finite && o.posed ? r.f(o) : std::string("—")) + " |";
+      for (const Outcome& o : out)
+        md += " " + (o.finite && o.posed ? r.f(o) : std::string("—")) + " |";
       md += "\n";
     }
     md += "\n" + verdict + "\n\n";
@@ -346,10 +387,12 @@ std::string Report(const ReportInput& in) {
 Protocol MakeMujocoPeer() {
   return {.id = "mujoco-peer",
           .title = "our simulate vs MuJoCo PGS/CG/Newton on the four rigid scenes: outcome metrics",
-          .setting = "vertical_stacks (16), oblique_stacks (4 units), sliding_cubes (25), laikago_drop "
-                     "(2 robots); 200 iterations per step; elliptic cone; --cases N sets the "
-                     "stacks/units/cubes",
-          .measure = Measure, .report = Report};
+          .setting =
+              "vertical_stacks (16), oblique_stacks (4 units), sliding_cubes (25), laikago_drop "
+              "(2 robots); 200 iterations per step; elliptic cone; --cases N sets the "
+              "stacks/units/cubes",
+          .measure = Measure,
+          .report = Report};
 }
 
 }  // namespace ncp

@@ -24,7 +24,9 @@ void ArticulatedModel::Finalize() {
     if (l.joint == JointType::kFloating && l.parent != -1)
       throw Error(fmt::format("model '{}': link '{}': a floating joint must attach to the world",
                               name, l.name));
-    if (!(l.mass > 0)) throw Error(fmt::format("model '{}': link '{}': mass = {}: must be > 0", name, l.name, l.mass));
+    if (!(l.mass > 0))
+      throw Error(
+          fmt::format("model '{}': link '{}': mass = {}: must be > 0", name, l.name, l.mass));
     l.q_index = nq;
     l.v_index = nv;
     nq += Nq(l.joint);

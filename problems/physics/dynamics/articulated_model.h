@@ -20,10 +20,10 @@ enum class JointType { kFixed, kRevolute, kPrismatic, kFloating };
 
 struct Link {
   std::string name;
-  int parent = -1;                     // links are ordered: parent < child; −1: the world
+  int parent = -1;  // links are ordered: parent < child; −1: the world
   JointType joint = JointType::kFloating;
   Pose parent_to_joint = Pose::Identity();  // joint frame (= this link's frame at q = 0) in parent
-  Vec3 axis = Vec3::UnitZ();           // joint axis in the link frame (unit)
+  Vec3 axis = Vec3::UnitZ();                // joint axis in the link frame (unit)
   double mass = 0.0;
   Vec3 com = Vec3::Zero();             // in the link frame
   Mat3 inertia = Mat3::Zero();         // about the com, link-frame axes

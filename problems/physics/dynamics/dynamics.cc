@@ -12,9 +12,14 @@ void ForwardKinematics(const ArticulatedModel& m, const VectorXd& q, Kinematics&
     const Link& l = m.links[i];
     Pose X = l.parent_to_joint;
     switch (l.joint) {
-      case JointType::kFixed: break;
-      case JointType::kRevolute: X = X * Eigen::AngleAxisd(q[l.q_index], l.axis); break;
-      case JointType::kPrismatic: X = X * Eigen::Translation3d(q[l.q_index] * l.axis); break;
+      case JointType::kFixed:
+        break;
+      case JointType::kRevolute:
+        X = X * Eigen::AngleAxisd(q[l.q_index], l.axis);
+        break;
+      case JointType::kPrismatic:
+        X = X * Eigen::Translation3d(q[l.q_index] * l.axis);
+        break;
       case JointType::kFloating: {
         const Eigen::Quaterniond quat(q[l.q_index + 3], q[l.q_index + 4], q[l.q_index + 5],
                                       q[l.q_index + 6]);
@@ -32,10 +37,17 @@ void ForwardKinematics(const ArticulatedModel& m, const VectorXd& q, Kinematics&
 Eigen::Matrix<double, 6, Eigen::Dynamic> MotionSubspace(const Link& l) {
   Eigen::Matrix<double, 6, Eigen::Dynamic> S(6, ArticulatedModel::Nv(l.joint));
   switch (l.joint) {
-    case JointType::kFixed: break;
-    case JointType::kRevolute: S << Vec3::Zero(), l.axis; break;
-    case JointType::kPrismatic: S << l.axis, Vec3::Zero(); break;
-    case JointType::kFloating: S.setIdentity(); break;
+    case JointType::kFixed:
+      break;
+    case JointType::kRevolute:
+      S << Vec3::Zero(), l.axis;
+      break;
+    case JointType::kPrismatic:
+      S << l.axis, Vec3::Zero();
+      break;
+    case JointType::kFloating:
+      S.setIdentity();
+      break;
   }
   return S;
 }
@@ -131,9 +143,12 @@ VectorXd InverseDynamics(const ArticulatedModel& m, const Kinematics& k, const V
 void IntegrateConfiguration(const ArticulatedModel& m, VectorXd& q, const VectorXd& v, double dt) {
   for (const Link& l : m.links) {
     switch (l.joint) {
-      case JointType::kFixed: break;
+      case JointType::kFixed:
+        break;
       case JointType::kRevolute:
-      case JointType::kPrismatic: q[l.q_index] += dt * v[l.v_index]; break;
+      case JointType::kPrismatic:
+        q[l.q_index] += dt * v[l.v_index];
+        break;
       case JointType::kFloating: {
         Eigen::Quaterniond quat(q[l.q_index + 3], q[l.q_index + 4], q[l.q_index + 5],
                                 q[l.q_index + 6]);
@@ -141,7 +156,7 @@ void IntegrateConfiguration(const ArticulatedModel& m, VectorXd& q, const Vector
         q.segment<3>(l.q_index) += dt * (R * v.segment<3>(l.v_index));
         quat = Eigen::Quaterniond(R * ExpSO3(dt * v.segment<3>(l.v_index + 3))).normalized();
         q[l.q_index + 3] = quat.w(), q[l.q_index + 4] = quat.x(), q[l.q_index + 5] = quat.y(),
-        q[l.q_index + 6] = quat.z();
+                      q[l.q_index + 6] = quat.z();
         break;
       }
     }

@@ -25,7 +25,7 @@ std::array<LocalContact, kRevoluteContacts> Layout(double r, double h) {
 
 // Row d·(velocity of the body's material point at world x) for a body twist in the body frame.
 Eigen::Matrix<double, 1, 6> PointRow(const Pose& body, const Vec3& x, const Vec3& d) {
-  const Vec3 p = body.inverse() * x;        // the point in the body frame
+  const Vec3 p = body.inverse() * x;              // the point in the body frame
   const Vec3 db = body.linear().transpose() * d;  // the direction in the body frame
   Eigen::Matrix<double, 1, 6> row;
   row.head<3>() = db.transpose();

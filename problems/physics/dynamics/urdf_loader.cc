@@ -70,8 +70,10 @@ void AddLinkContent(const std::string& file, const urdf::Link& u, const Pose& T,
         break;
       }
       default:
-        throw Error(fmt::format("{}: link '{}': collision mesh: only box, sphere and cylinder "
-                                "are supported", file, u.name));
+        throw Error(
+            fmt::format("{}: link '{}': collision mesh: only box, sphere and cylinder "
+                        "are supported",
+                        file, u.name));
     }
     l.geoms.push_back(g);
   }
@@ -95,12 +97,17 @@ void Visit(const std::string& file, const urdf::Link& u, const Pose& T, int link
     l.axis = Vec3(j.axis.x, j.axis.y, j.axis.z).normalized();
     switch (j.type) {
       case urdf::Joint::REVOLUTE:
-      case urdf::Joint::CONTINUOUS: l.joint = JointType::kRevolute; break;
-      case urdf::Joint::PRISMATIC: l.joint = JointType::kPrismatic; break;
+      case urdf::Joint::CONTINUOUS:
+        l.joint = JointType::kRevolute;
+        break;
+      case urdf::Joint::PRISMATIC:
+        l.joint = JointType::kPrismatic;
+        break;
       default:
-        throw Error(fmt::format("{}: joint '{}': type {}: only revolute, continuous, prismatic "
-                                "and fixed joints are supported", file, j.name,
-                                static_cast<int>(j.type)));
+        throw Error(
+            fmt::format("{}: joint '{}': type {}: only revolute, continuous, prismatic "
+                        "and fixed joints are supported",
+                        file, j.name, static_cast<int>(j.type)));
     }
     if (j.limits && j.type != urdf::Joint::CONTINUOUS) {
       l.lower = j.limits->lower;

@@ -55,7 +55,8 @@ CorotationalFem::CorotationalFem(const TetMesh& mesh, const FemMaterial& m) {
         throw Error(fmt::format("tet {} node {} = {}: out of range", t, a, tets_[t][a]));
     const double vol = TetVolume(mesh.nodes, tets_[t]);
     if (!(vol > 0))
-      throw Error(fmt::format("tet {}: rest volume {:g} must be > 0 (degenerate or inverted)", t, vol));
+      throw Error(
+          fmt::format("tet {}: rest volume {:g} must be > 0 (degenerate or inverted)", t, vol));
     Vec12 X;
     for (int a = 0; a < 4; ++a) X.segment<3>(3 * a) = mesh.nodes[tets_[t][a]];
     const Mat3 dm_inv = ShapeMatrix(X).inverse();
@@ -63,10 +64,9 @@ CorotationalFem::CorotationalFem(const TetMesh& mesh, const FemMaterial& m) {
     Mat12 K;
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b)
-        K.block<3, 3>(3 * a, 3 * b) =
-            vol * (lame_lambda * g.col(a) * g.col(b).transpose() +
-                   lame_mu * g.col(b) * g.col(a).transpose() +
-                   lame_mu * g.col(a).dot(g.col(b)) * Mat3::Identity());
+        K.block<3, 3>(3 * a, 3 * b) = vol * (lame_lambda * g.col(a) * g.col(b).transpose() +
+                                             lame_mu * g.col(b) * g.col(a).transpose() +
+                                             lame_mu * g.col(a).dot(g.col(b)) * Mat3::Identity());
     for (int a = 0; a < 4; ++a) mass_[tets_[t][a]] += 0.25 * m.density * vol;
     dm_inv_.push_back(dm_inv);
     rest_.push_back(X);
@@ -139,7 +139,8 @@ Mat12 CorotationalFem::GeometricStiffness(int t, const Vec& x) const {
       const Vec3 omega = lu.solve(Vec3(W(2, 1), W(0, 2), W(1, 0)));
       const Mat3 dR = R * Skew(omega);
       // −df = dR K_e e + R K_e dRᵀ x_e (the R K_e Rᵀ dx part is the linear stiffness).
-      G.col(3 * a + c) = BlockRotate(dR, ke_e) + BlockRotate(R, ke_[t] * BlockRotate(dR.transpose(), xe));
+      G.col(3 * a + c) =
+          BlockRotate(dR, ke_e) + BlockRotate(R, ke_[t] * BlockRotate(dR.transpose(), xe));
     }
   return G;
 }

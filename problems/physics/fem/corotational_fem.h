@@ -20,9 +20,9 @@
 namespace ncp::physics {
 
 struct FemMaterial {
-  double youngs = 1e5;     // E [Pa]
-  double poisson = 0.3;    // ν, in [0, 0.5)
-  double density = 1000;   // ρ [kg/m³]
+  double youngs = 1e5;    // E [Pa]
+  double poisson = 0.3;   // ν, in [0, 0.5)
+  double density = 1000;  // ρ [kg/m³]
 };
 
 using Mat12 = Eigen::Matrix<double, 12, 12>;
@@ -60,7 +60,7 @@ class CorotationalFem {
   int num_nodes_ = 0;
   std::vector<std::array<int, 4>> tets_;
   std::vector<Mat3> dm_inv_;
-  std::vector<Vec12> rest_;      // X_e
+  std::vector<Vec12> rest_;  // X_e
   std::vector<Mat12> ke_;
   std::vector<Mat3> rot_, stretch_;  // R and S of the polar decomposition
   std::vector<double> mass_;

@@ -57,7 +57,8 @@ int DeformableSystem::AddPlane(const Vec3& normal, double offset, double mu) {
 
 int DeformableSystem::AddBox(const Vec3& half, double mu, Trajectory trajectory) {
   if (!(half.minCoeff() > 0))
-    throw Error(fmt::format("box half extents ({}, {}, {}): must be > 0", half[0], half[1], half[2]));
+    throw Error(
+        fmt::format("box half extents ({}, {}, {}): must be > 0", half[0], half[1], half[2]));
   Obstacle o;
   o.plane = false;
   o.half = half;
@@ -76,7 +77,8 @@ void DeformableSystem::AddTie(int ba, int a, int bb, int b) {
 
 void DeformableSystem::AddDriver(int body, std::vector<int> nodes,
                                  std::function<Vec3(double t)> displacement) {
-  if (body < 0 || body >= num_bodies()) throw Error(fmt::format("driver: body {}: out of range", body));
+  if (body < 0 || body >= num_bodies())
+    throw Error(fmt::format("driver: body {}: out of range", body));
   for (int& n : nodes) {
     if (n < 0 || n >= bodies_[body].fem.num_nodes())
       throw Error(fmt::format("driver: node {}: out of range", n));
@@ -140,7 +142,8 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
     const int n = b.fem.num_nodes(), off = 3 * b.first_node;
     b.fem.AddStiffness(h * h + h * b.damping.stiffness, off, at);
     Vec diag = Vec::Zero(3 * n);
-    for (int i = 0; i < n; ++i) diag.segment<3>(3 * i).setConstant((1 + h * b.damping.mass) * b.fem.node_mass()[i]);
+    for (int i = 0; i < n; ++i)
+      diag.segment<3>(3 * i).setConstant((1 + h * b.damping.mass) * b.fem.node_mass()[i]);
     if (b.damping.geometric)
       b.fem.AddProjectedGeometricStiffness(x_.segment(off, 3 * n), h * h, diag);
     for (int r = 0; r < 3 * n; ++r) at.emplace_back(off + r, off + r, diag[r]);
@@ -231,7 +234,8 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
 
 void DeformableSystem::Advance(const Vec& vhat) {
   if (vhat.size() != num_dofs())
-    throw Error(fmt::format("v: wrong argument size: expected {}, got {}", num_dofs(), vhat.size()));
+    throw Error(
+        fmt::format("v: wrong argument size: expected {}, got {}", num_dofs(), vhat.size()));
   v_ = vhat;
   x_ += opt_.dt * vhat;
   time_ += opt_.dt;

@@ -50,7 +50,8 @@ TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& c
     for (int j = 0; j < cells[1]; ++j)
       for (int i = 0; i < cells[0]; ++i) {
         int corner[8];
-        for (int b = 0; b < 8; ++b) corner[b] = BoxNode(cells, i + (b & 1), j + (b >> 1 & 1), k + (b >> 2));
+        for (int b = 0; b < 8; ++b)
+          corner[b] = BoxNode(cells, i + (b & 1), j + (b >> 1 & 1), k + (b >> 2));
         const int(*split)[4] = tets_per_cell == 6 ? kKuhn : kFive[(i + j + k) % 2];
         for (int s = 0; s < tets_per_cell; ++s) {
           std::array<int, 4> t = {corner[split[s][0]], corner[split[s][1]], corner[split[s][2]],

@@ -14,15 +14,20 @@
 namespace ncp::physics {
 
 struct TetMesh {
-  std::vector<Vec3> nodes;                // rest positions
-  std::vector<std::array<int, 4>> tets;   // node indices, positively oriented
-  std::vector<int> surface;               // nodes that may touch obstacles, ascending
+  std::vector<Vec3> nodes;               // rest positions
+  std::vector<std::array<int, 4>> tets;  // node indices, positively oriented
+  std::vector<int> surface;              // nodes that may touch obstacles, ascending
 };
 
 // Faces of the box that count as surface (bit mask): a piece of a split body leaves its
 // interface faces out.
 enum BoxFace : int {
-  kFaceXMin = 1, kFaceXMax = 2, kFaceYMin = 4, kFaceYMax = 8, kFaceZMin = 16, kFaceZMax = 32,
+  kFaceXMin = 1,
+  kFaceXMax = 2,
+  kFaceYMin = 4,
+  kFaceYMax = 8,
+  kFaceZMin = 16,
+  kFaceZMax = 32,
   kAllFaces = 63
 };
 

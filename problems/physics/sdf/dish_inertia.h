@@ -10,8 +10,8 @@ namespace ncp::physics {
 
 struct DishMass {
   double mass = 0.0;
-  Eigen::Vector3d com = Eigen::Vector3d::Zero();           // dish frame, on the axis
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();       // about com, dish-frame axes
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();      // dish frame, on the axis
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // about com, dish-frame axes
 };
 
 // Uniform density chosen so that the solid weighs `mass`. Throws ncp::Error when mass ≤ 0.

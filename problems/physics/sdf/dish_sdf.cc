@@ -39,7 +39,9 @@ void Line(const V2& p0, const V2& p1, double step, std::vector<V2>& out) {
 double Angle(const V2& v) { return std::atan2(v.y(), v.x()); }
 
 // The signed angle from u to v in (−π, π].
-double Turn(const V2& u, const V2& v) { return std::atan2(u.x() * v.y() - u.y() * v.x(), u.dot(v)); }
+double Turn(const V2& u, const V2& v) {
+  return std::atan2(u.x() * v.y() - u.y() * v.x(), u.dot(v));
+}
 
 }  // namespace
 
@@ -50,7 +52,8 @@ DishSdf::DishSdf(double o_z, const Eigen::Vector2d& a, const Eigen::Vector2d& b,
   if (!(a.x() > 0)) throw Error(fmt::format("dish.A.r = {}: must be > 0 (A off the axis)", a.x()));
   if (!(b.x() > 0)) throw Error(fmt::format("dish.B.r = {}: must be > 0", b.x()));
   if (!((b - a).norm() > 0)) throw Error("dish.B: must differ from A");
-  if (!o_.allFinite() || !a.allFinite() || !b.allFinite()) throw Error("dish: non-finite profile point");
+  if (!o_.allFinite() || !a.allFinite() || !b.allFinite())
+    throw Error("dish: non-finite profile point");
 }
 
 DishSdf DishSdf::Bowl(double radius, double height, double thickness) {
@@ -158,7 +161,8 @@ TriangleMesh DishSdf::Triangulate(double step, int segments) const {
       m.triangles.push_back({v(i, s), v(i, s + 1), v(i + 1, s + 1)});
       m.triangles.push_back({v(i, s), v(i + 1, s + 1), v(i + 1, s)});
     }
-  for (int s = 0; s < segments; ++s) m.triangles.push_back({bottom, v(rings - 1, s), v(rings - 1, s + 1)});
+  for (int s = 0; s < segments; ++s)
+    m.triangles.push_back({bottom, v(rings - 1, s), v(rings - 1, s + 1)});
   // Orient outward: compare one face normal with the field's gradient at its centroid.
   const Eigen::Vector3i& t = m.triangles[segments];
   const Eigen::Vector3d p0 = m.vertices[t[0]], p1 = m.vertices[t[1]], p2 = m.vertices[t[2]];

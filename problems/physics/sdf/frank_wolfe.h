@@ -12,15 +12,15 @@
 namespace ncp::physics {
 
 struct SdfTriangleContact {
-  Eigen::Vector3d point;     // minimizer on the triangle (field frame)
-  double distance = 0.0;     // φ(point)
-  Eigen::Vector3d normal;    // ∇φ(point): the contact normal, out of the field's solid
+  Eigen::Vector3d point;   // minimizer on the triangle (field frame)
+  double distance = 0.0;   // φ(point)
+  Eigen::Vector3d normal;  // ∇φ(point): the contact normal, out of the field's solid
   int iterations = 0;
 };
 
 struct FrankWolfeOptions {
   int max_iterations = 64;
-  double gap_tol = 1e-12;    // stop when the Frank–Wolfe gap ∇φ·(x − s) falls below this
+  double gap_tol = 1e-12;  // stop when the Frank–Wolfe gap ∇φ·(x − s) falls below this
   int line_search_steps = 60;
 };
 

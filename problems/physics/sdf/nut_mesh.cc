@@ -9,23 +9,26 @@ namespace ncp::physics {
 
 NutMesh MakeNut(const ThreadSdf& bolt, const NutOptions& o) {
   if (!(o.height > 0)) throw Error(fmt::format("nut.height = {}: must be > 0", o.height));
-  if (!(o.clearance >= 0)) throw Error(fmt::format("nut.clearance = {}: must be >= 0", o.clearance));
+  if (!(o.clearance >= 0))
+    throw Error(fmt::format("nut.clearance = {}: must be >= 0", o.clearance));
   if (o.segments_per_turn < 8)
     throw Error(fmt::format("nut.segments_per_turn = {}: must be >= 8", o.segments_per_turn));
   const double P = bolt.pitch();
   if (!(o.across_flats > 2.0 * (bolt.major_radius() + o.clearance)))
-    throw Error(fmt::format("nut.across_flats = {}: must exceed the thread's diameter",
-                            o.across_flats));
+    throw Error(
+        fmt::format("nut.across_flats = {}: must exceed the thread's diameter", o.across_flats));
   NutMesh n;
   TriangleMesh& m = n.mesh;
   // The profile's corners in one period of the helical coordinate ζ: root, flank, crest, flank.
-  const double zs[5] = {-P / 2.0 + P / 8.0, -P / 16.0, P / 16.0, P / 2.0 - P / 8.0, P / 2.0 + P / 8.0};
+  const double zs[5] = {-P / 2.0 + P / 8.0, -P / 16.0, P / 16.0, P / 2.0 - P / 8.0,
+                        P / 2.0 + P / 8.0};
   // Sweep each straight profile segment along the helix: point (ρ(ζ), θ, ζ + Pθ/2π).
   const int per_turn = o.segments_per_turn;
   const int turns = static_cast<int>(std::ceil(o.height / P)) + 2;
   auto vertex = [&](double zeta, double theta) {
     const double rho = bolt.ProfileRadius(zeta) + o.clearance;
-    return Eigen::Vector3d(rho * std::cos(theta), rho * std::sin(theta), zeta + P * theta / (2 * M_PI));
+    return Eigen::Vector3d(rho * std::cos(theta), rho * std::sin(theta),
+                           zeta + P * theta / (2 * M_PI));
   };
   for (int s = 0; s < 4; ++s) {
     for (int k = -per_turn; k < turns * per_turn; ++k) {
@@ -33,7 +36,8 @@ NutMesh MakeNut(const ThreadSdf& bolt, const NutOptions& o) {
       const Eigen::Vector3d a = vertex(zs[s], t0), b = vertex(zs[s], t1);
       // The segment's far corner, read just inside the segment (ρ jumps there only in slope).
       const Eigen::Vector3d c = vertex(zs[s + 1] - 1e-12, t1), d = vertex(zs[s + 1] - 1e-12, t0);
-      const double zmin = std::min({a.z(), b.z(), c.z(), d.z()}), zmax = std::max({a.z(), b.z(), c.z(), d.z()});
+      const double zmin = std::min({a.z(), b.z(), c.z(), d.z()}),
+                   zmax = std::max({a.z(), b.z(), c.z(), d.z()});
       if (zmax < 0.0 || zmin > o.height) continue;  // outside the nut's height
       const int i0 = static_cast<int>(m.vertices.size());
       m.vertices.insert(m.vertices.end(), {a, b, c, d});

@@ -56,7 +56,8 @@ std::vector<ContactPoint> ClusterContacts(const std::vector<ContactPoint>& conta
       int best = 0;
       double bd = std::numeric_limits<double>::max();
       for (int c = 0; c < k; ++c)
-        if (const double d = (contacts[i].position - centre[c]).squaredNorm(); d < bd) bd = d, best = c;
+        if (const double d = (contacts[i].position - centre[c]).squaredNorm(); d < bd)
+          bd = d, best = c;
       moved |= best != label[i];
       label[i] = best;
     }
@@ -69,7 +70,8 @@ std::vector<ContactPoint> ClusterContacts(const std::vector<ContactPoint>& conta
   }
   std::vector<int> deepest(k, -1);
   for (int i = 0; i < n; ++i)
-    if (deepest[label[i]] < 0 || contacts[i].gap < contacts[deepest[label[i]]].gap) deepest[label[i]] = i;
+    if (deepest[label[i]] < 0 || contacts[i].gap < contacts[deepest[label[i]]].gap)
+      deepest[label[i]] = i;
   std::vector<ContactPoint> out;
   for (int c = 0; c < k; ++c)
     if (deepest[c] >= 0) out.push_back(contacts[deepest[c]]);

@@ -14,17 +14,17 @@ ThreadSdf::ThreadSdf(double major_diameter, double pitch, double z0, double z1)
   const double H = std::sqrt(3.0) / 2.0 * pitch;
   r_minor_ = r_major_ - 5.0 * H / 8.0;
   if (!(r_minor_ > 0))
-    throw Error(fmt::format("thread.major_diameter = {}: too small for pitch {}", major_diameter,
-                            pitch));
+    throw Error(
+        fmt::format("thread.major_diameter = {}: too small for pitch {}", major_diameter, pitch));
   if (!(z1 > z0)) throw Error(fmt::format("thread.z1 = {}: must exceed z0 = {}", z1, z0));
 }
 
 double ThreadSdf::ProfileRadius(double zeta) const {
   const double P = pitch_;
   const double a = std::abs(zeta - P * std::round(zeta / P));  // |ζ| folded into [0, P/2]
-  if (a <= P / 16.0) return r_major_;                            // crest flat, width P/8
-  if (a >= P / 2.0 - P / 8.0) return r_minor_;                   // root flat, width P/4
-  return r_major_ - std::sqrt(3.0) * (a - P / 16.0);             // flank at 30° from radial
+  if (a <= P / 16.0) return r_major_;                          // crest flat, width P/8
+  if (a >= P / 2.0 - P / 8.0) return r_minor_;                 // root flat, width P/4
+  return r_major_ - std::sqrt(3.0) * (a - P / 16.0);           // flank at 30° from radial
 }
 
 double ThreadSdf::Eval2d(double r, double zeta, double* dr, double* dzeta) const {
@@ -42,7 +42,7 @@ double ThreadSdf::Eval2d(double r, double zeta, double* dr, double* dzeta) const
   };
   for (int j = -1; j <= 1; ++j) {
     const double o = j * P;
-    const double c0 = o - P / 16.0, c1 = o + P / 16.0;      // crest ends
+    const double c0 = o - P / 16.0, c1 = o + P / 16.0;                        // crest ends
     const double f0 = o - (P / 2.0 - P / 8.0), f1 = o + (P / 2.0 - P / 8.0);  // flank feet
     segment(r_minor_, o - P / 2.0, r_minor_, f0);
     segment(r_minor_, f0, r_major_, c0);
@@ -71,8 +71,8 @@ double ThreadSdf::Eval(const Eigen::Vector3d& p, Eigen::Vector3d* grad) const {
   // ζ depends on θ: ∂ζ/∂p = e_z − P/(2π r) e_θ. The field is used as a distance in (r, ζ).
   Eigen::Vector3d g = Eigen::Vector3d::UnitZ();
   if (grad) {
-    const Eigen::Vector3d er = r > 0 ? Eigen::Vector3d(p.x() / r, p.y() / r, 0.0)
-                                     : Eigen::Vector3d::UnitX();
+    const Eigen::Vector3d er =
+        r > 0 ? Eigen::Vector3d(p.x() / r, p.y() / r, 0.0) : Eigen::Vector3d::UnitX();
     const Eigen::Vector3d et(-er.y(), er.x(), 0.0);
     const double dzeta_dtheta = r > 0 ? -pitch_ / (2.0 * M_PI * r) : 0.0;
     g = gr * er + gz * (Eigen::Vector3d::UnitZ() + dzeta_dtheta * et);

@@ -49,7 +49,8 @@ Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed) {
     if (k > 0)
       for (int kk = 0; kk <= c; ++kk)
         for (int j = 0; j <= c; ++j)
-          s.AddTie(body - 1, BoxNode(prev_cells, prev_cells[0], j, kk), body, BoxNode(cells, 0, j, kk));
+          s.AddTie(body - 1, BoxNode(prev_cells, prev_cells[0], j, kk), body,
+                   BoxNode(cells, 0, j, kk));
     else {
       std::vector<int> back;
       for (int kk = 0; kk <= c; ++kk)

@@ -19,14 +19,15 @@ namespace {
 
 constexpr double kSide = 0.5;        // mat side [m]
 constexpr double kThickness = 0.02;  // [m]
-constexpr int kCells = 21;  // cells per side at size 1: 21 × 21 × 2 cells of 5 tets: 1452 nodes, 4410 tets
+constexpr int kCells =
+    21;  // cells per side at size 1: 21 × 21 × 2 cells of 5 tets: 1452 nodes, 4410 tets
 
 // The gripper frame: center c(t) on the mid-plane of the gripped strip, turned by θ(t) about y;
 // the fingers sit at offsets ±d along the gripper's z axis.
 struct GripperPath {
   double t_pinch = 0.2, t_lift = 0.7, t_carry = 1.7;  // ends of the phases [s]
-  Vec3 c0, c1, c2;                                     // center at 0, t_pinch..t_lift, t_carry
-  double top0 = 0, top1 = 0, bottom = 0;               // finger offsets (top closes while pinching)
+  Vec3 c0, c1, c2;                                    // center at 0, t_pinch..t_lift, t_carry
+  double top0 = 0, top1 = 0, bottom = 0;              // finger offsets (top closes while pinching)
 
   // Center, its velocity, θ, θ' and the top finger offset with its rate at time t.
   void At(double t, Vec3& c, Vec3& vc, double& th, double& w, double& top, double& vtop) const {
@@ -103,8 +104,7 @@ Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   // Fingers: plates 2 cm thick over the whole edge, gripping a strip two cells wide at size 1.
   // The strip keeps that width at every size, so that sizes differ in resolution only (a strip of
   // two cells at every size grips less of a finer mat, and changes the load with the size).
-  const double cell = kSide / n, strip = 2 * kSide / kCells, hf = 0.01,
-               squeeze = 0.25 * kThickness;
+  const double cell = kSide / n, strip = 2 * kSide / kCells, hf = 0.01, squeeze = 0.25 * kThickness;
   auto path = std::make_shared<GripperPath>();
   path->c0 = Vec3(-kSide / 2 + strip / 2, 0, kThickness / 2);
   path->c1 = path->c0 + Vec3(0, 0, 0.12);

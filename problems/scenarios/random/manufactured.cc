@@ -84,7 +84,8 @@ Eigen::MatrixXd AddRandomTree(Rng& rng, const ManufacturedOptions& o, int subsys
     } else {
       b.parent = first + UniformInt(rng, 0, t - 1);
       b.joint_dof = 5 + t, b.joint_dofs = 1;
-      const Mat3 R = Eigen::AngleAxisd(Uniform(rng, 0, 2 * M_PI), RandomUnit(rng)).toRotationMatrix();
+      const Mat3 R =
+          Eigen::AngleAxisd(Uniform(rng, 0, 2 * M_PI), RandomUnit(rng)).toRotationMatrix();
       const V3 r = 0.3 * RandomUnit(rng);
       physics::Pose T = physics::Pose::Identity();  // the body's frame in its parent's
       T.linear() = R, T.translation() = r;
@@ -127,7 +128,8 @@ std::string ValidateOptions(const ManufacturedOptions& o) {
                "fractions must be >= 0 with a positive sum");
   if (o.ground_fraction < 0 || o.ground_fraction > 1)
     return bad("ground_fraction", o.ground_fraction, "must be in [0, 1]");
-  if (!(o.mu_min >= 0 && o.mu_max >= o.mu_min)) return bad("mu_min", o.mu_min, "need 0 <= mu_min <= mu_max");
+  if (!(o.mu_min >= 0 && o.mu_max >= o.mu_min))
+    return bad("mu_min", o.mu_min, "need 0 <= mu_min <= mu_max");
   if (!(o.mass_ratio >= 1)) return bad("mass_ratio", o.mass_ratio, "must be >= 1");
   if (!(o.condition >= 1)) return bad("condition", o.condition, "must be >= 1");
   if (!(o.coupling >= 0)) return bad("coupling", o.coupling, "must be >= 0");
@@ -143,7 +145,8 @@ std::string ValidateOptions(const ManufacturedOptions& o) {
       3 * o.num_contacts + singles > o.rows_per_body * o.num_bodies)
     return bad("bodies", o.num_bodies,
                fmt::format("too few: need >= contacts / {} and {} rows per body (3 per "
-                           "contact + 1 per other constraint)", per_body, o.rows_per_body));
+                           "contact + 1 per other constraint)",
+                           per_body, o.rows_per_body));
   return {};
 }
 
@@ -252,8 +255,10 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
     int first = UniformInt(rng, 0, nb - 1);
     for (int tries = 0; !fits(first, rows) && tries < nb; ++tries) first = (first + 1) % nb;
     if (!fits(first, rows))
-      throw Error(fmt::format("manufactured: {} bodies cannot carry the constraints: need at "
-                              "least one body per 5 constraint rows", nb));
+      throw Error(
+          fmt::format("manufactured: {} bodies cannot carry the constraints: need at "
+                      "least one body per 5 constraint rows",
+                      nb));
     capacity[first] -= rows;
     sub_capacity[p.structure.bodies[first].subsystem] -= rows;
     std::vector<ContactSide> sides{{first, 1.0}};
@@ -271,7 +276,8 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
   for (int i = 0; i < o.num_contacts; ++i) {
     const double u = Uniform(rng, 0.0, ftot);
     status.push_back(u < o.frac_open ? kOpen : u < o.frac_open + o.frac_stick ? kStick : kSlip);
-    const int ci = AddConstraint(p.constraints, ConstraintType::kContact, Uniform(rng, o.mu_min, o.mu_max));
+    const int ci =
+        AddConstraint(p.constraints, ConstraintType::kContact, Uniform(rng, o.mu_min, o.mu_max));
     add_rows(ci, RandomFrame(rng), 3, pick_sides(Uniform(rng, 0, 1) < o.ground_fraction, 3));
   }
   for (int i = 0; i < o.num_unilateral; ++i) {
@@ -370,7 +376,8 @@ std::string ValidateOptions(const JointFrictionTreeOptions& o) {
     return fmt::format("{} = {}: {}", f, v, rule);
   };
   if (o.bodies < 1) return bad("bodies", o.bodies, "must be >= 1");
-  if (!(o.branching >= 0 && o.branching <= 1)) return bad("branching", o.branching, "must be in [0, 1]");
+  if (!(o.branching >= 0 && o.branching <= 1))
+    return bad("branching", o.branching, "must be in [0, 1]");
   if (!(o.mu_min >= 0)) return bad("mu_min", o.mu_min, "must be >= 0");
   if (!(o.mu_max >= o.mu_min && std::isfinite(o.mu_max)))
     return bad("mu_max", o.mu_max, fmt::format("must be finite and >= mu_min ({})", o.mu_min));
@@ -428,9 +435,7 @@ ContactProblem ManufacturedJointFrictionTree(const JointFrictionTreeOptions& o, 
 
     physics::FrictionJoint& j = joints[k];
     j.body_b = k;
-    j.body_a = k == 0 ? -1
-               : Uniform(rng, 0, 1) < o.branching ? UniformInt(rng, 0, k - 1)
-                                                   : k - 1;
+    j.body_a = k == 0 ? -1 : Uniform(rng, 0, 1) < o.branching ? UniformInt(rng, 0, k - 1) : k - 1;
     // The joint frame in the world: near the parent's origin; the child's origin near the joint.
     Pose W = Pose::Identity();
     W.linear() = random_rotation();
@@ -464,7 +469,8 @@ ContactProblem ManufacturedJointFrictionTree(const JointFrictionTreeOptions& o, 
     const physics::FrictionJoint& j = joints[k];
     const Pose& pose_a = j.body_a >= 0 ? pose[j.body_a] : j.frame_a;  // unused for the world
     first_constraint[k] = p.num_constraints();
-    for (const physics::ImplicitContactRows& ic : physics::EvaluateFrictionJoint(j, pose_a, pose[k])) {
+    for (const physics::ImplicitContactRows& ic :
+         physics::EvaluateFrictionJoint(j, pose_a, pose[k])) {
       const int ci = AddConstraint(p.constraints, ConstraintType::kJointFriction, j.mu);
       add_block(ci, k, ic.block_b);
       if (j.body_a >= 0) add_block(ci, j.body_a, ic.block_a);

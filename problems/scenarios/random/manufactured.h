@@ -13,8 +13,8 @@ namespace ncp {
 struct ManufacturedOptions {
   std::uint64_t seed = 1;
   // Sizes.
-  int num_bodies = 60;          // 6 dofs each
-  int bodies_per_subsystem = 1; // bodies inside one subsystem are coupled through A
+  int num_bodies = 60;           // 6 dofs each
+  int bodies_per_subsystem = 1;  // bodies inside one subsystem are coupled through A
   // Subsystems as random kinematic trees (floating root + 1-dof revolute/prismatic joints, with
   // tree data, A = Σ_b J_bᵀ M_b J_b) instead of 6-dof bodies coupled through A.
   bool articulated = false;
@@ -56,7 +56,8 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
 // (zero for a sticking joint), plus the minimum-norm correction Δv with J_n Δv = −e_n for random
 // drift e_n (the joint gaps' term). So u_n = 0 and the five tangent velocities of a joint are all
 // u_t = r q̇ (e_t = −J_t Δv keeps them equal, of the drift's size; e = 0 when drift = 0). λ_n has
-// either sign; a sticking joint has |λ_t| < μ|λ_n| (u_t = 0), a sliding one λ_t = −μ|λ_n| sign(u_t).
+// either sign; a sticking joint has |λ_t| < μ|λ_n| (u_t = 0), a sliding one λ_t = −μ|λ_n|
+// sign(u_t).
 //
 // Uniqueness: a sticking joint's λ is not unique (10 rows on the 6 dofs of its relative twist:
 // how the friction is shared among its five contacts is free within the bounds); a sliding
@@ -71,7 +72,7 @@ struct JointFrictionTreeOptions {
   // Probability that body k > 0 hangs from a uniformly drawn earlier body rather than from body
   // k − 1: 0 = a chain, 1 = a random tree.
   double branching = 0.0;
-  double mu_min = 0.05, mu_max = 0.3;  // per joint (see above for larger μ)
+  double mu_min = 0.05, mu_max = 0.3;           // per joint (see above for larger μ)
   double radius_min = 0.05, radius_max = 0.15;  // joint radius r [m]; half-length r·U(0.5, 2)
   double drift = 0.01;       // e_n uniform in ±drift [m/s]: the joint gaps' correction
   double frac_stick = 0.5;   // share of sticking joints; the others slide

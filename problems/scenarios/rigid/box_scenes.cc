@@ -54,7 +54,8 @@ Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t s
     for (int b = 0; b < 3; ++b) {
       z += hs[b] + kGap;
       // The top box is pitched, so it lands on an edge first.
-      AddBox(s, ms[b], Vec3::Constant(hs[b]), mu, At(x, y, z + (b == 2 ? 0.01 : 0.0), b == 2 ? pitch : 0.0));
+      AddBox(s, ms[b], Vec3::Constant(hs[b]), mu,
+             At(x, y, z + (b == 2 ? 0.01 : 0.0), b == 2 ? pitch : 0.0));
       z += hs[b];
     }
   }
@@ -93,7 +94,7 @@ Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed)
   const double mu = p.at("mu");
   AddFloor(s, mu);
   const int houses = static_cast<int>(p.at("houses")), levels = static_cast<int>(p.at("levels"));
-  const Vec3 card(0.002, 0.03, 0.045);  // half thickness, half width, half height (9 × 6 cm)
+  const Vec3 card(0.002, 0.03, 0.045);    // half thickness, half width, half height (9 × 6 cm)
   const double mass = 0.002, lean = 0.3;  // lean angle from vertical [rad]
   const double cl = std::cos(lean), sl = std::sin(lean);
   const double foot = 2 * card.z() * sl;  // horizontal half-span of an A-frame

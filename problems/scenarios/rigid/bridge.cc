@@ -31,8 +31,8 @@ namespace {
 
 // A chain of `n` boxes of length `l` along the link x axis, hinged about y, its root joint at
 // `base` in the world. Joint i sits at the start of piece i.
-std::shared_ptr<ArticulatedModel> HingedChain(const std::string& name, int n, double l,
-                                              double mass, const Vec3& half, const Pose& base) {
+std::shared_ptr<ArticulatedModel> HingedChain(const std::string& name, int n, double l, double mass,
+                                              const Vec3& half, const Pose& base) {
   auto m = std::make_shared<ArticulatedModel>();
   m->name = name;
   for (int i = 0; i < n; ++i) {
@@ -56,8 +56,8 @@ std::shared_ptr<ArticulatedModel> HingedChain(const std::string& name, int n, do
 Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
   const int n = static_cast<int>(p.at("pieces"));
   const bool flexible = p.at("flexible") != 0;
-  const int nt = p.at("tower_pieces") > 0 ? static_cast<int>(p.at("tower_pieces"))
-                                          : std::max(1, n / 4);
+  const int nt =
+      p.at("tower_pieces") > 0 ? static_cast<int>(p.at("tower_pieces")) : std::max(1, n / 4);
   const double L = p.at("length"), H = p.at("height"), T = p.at("tower_height");
   const double l = L / n, load = flexible ? p.at("load") : 1.0;
   const double mass = p.at("deck_density") * l * load;  // [kg/m] × piece length
@@ -68,9 +68,9 @@ Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t /*seed*/)
 
   // The deck, horizontal at rest (q = 0), hinge axes along y: it bends in the x–z plane.
   const Vec3 deck_half(0.5 * l, 0.5 * p.at("deck_width"), 0.5);
-  const int deck = s.AddInstance(
-      HingedChain("deck", n, l, mass, deck_half, Pose(Eigen::Translation3d(0, 0, H))),
-      Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n));
+  const int deck =
+      s.AddInstance(HingedChain("deck", n, l, mass, deck_half, Pose(Eigen::Translation3d(0, 0, H))),
+                    Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n));
   const int deck_body = s.instances()[deck].first_body;
 
   // Towers: vertical chains (link x up: the base rotated by −90° about y) with joint springs.
@@ -102,8 +102,8 @@ Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t /*seed*/)
     const Vec3 at((i + 0.5) * l, 0, H);
     const int t = at.x() < 0.5 * L ? 0 : 1;
     const Vec3 top(xt[t], 0, H + T);
-    AddLineSpring(s, flexible ? tower_top[t] : -1, top, deck_body + i, at,
-                  EA / (at - top).norm(), tau);
+    AddLineSpring(s, flexible ? tower_top[t] : -1, top, deck_body + i, at, EA / (at - top).norm(),
+                  tau);
   }
   // The far end pinned: x and z held, rotation about y free.
   Coupling pin;

@@ -24,8 +24,10 @@ int CountOrDefault(const std::map<std::string, double>& p, const char* key, int 
   const double v = p.at(key);
   if (v == 0) return fallback;
   if (v < min)
-    throw Error(fmt::format("cable.{} = {:g}: must be 0 (the variant's) or a whole number in "
-                            "[{}, 1e5]", key, v, min));
+    throw Error(
+        fmt::format("cable.{} = {:g}: must be 0 (the variant's) or a whole number in "
+                    "[{}, 1e5]",
+                    key, v, min));
   return static_cast<int>(v);
 }
 
@@ -34,8 +36,8 @@ int CountOrDefault(const std::map<std::string, double>& p, const char* key, int 
 Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
   const double variant = p.at("variant");
   if (variant != 0 && variant != 2)
-    throw Error(fmt::format("cable.variant = {:g}: must be 2 (002 §V-C5) or 0 (000 §IV-A2)",
-                            variant));
+    throw Error(
+        fmt::format("cable.variant = {:g}: must be 2 (002 §V-C5) or 0 (000 §IV-A2)", variant));
   const bool v000 = variant == 0;
   RodSpec spec;
   spec.links = CountOrDefault(p, "links", v000 ? 640 : 320, 2);

@@ -35,7 +35,8 @@ Scene MakeChain(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   std::vector<int> body(n);
   for (int k = 0; k < n; ++k) {
     // No geoms: the links never collide (with each other or anything).
-    auto m = std::make_shared<ArticulatedModel>(MakeFreeBody("link", mass, BoxInertia(mass, half), {}));
+    auto m =
+        std::make_shared<ArticulatedModel>(MakeFreeBody("link", mass, BoxInertia(mass, half), {}));
     Pose pose = Pose::Identity();
     pose.translation() = Vec3((k + 0.5) * L, 0, 0);
     const int id = s.AddInstance(m, PoseToQ(pose), Eigen::VectorXd::Zero(6));

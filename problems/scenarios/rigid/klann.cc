@@ -125,8 +125,10 @@ Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   const double s = p.at("crank_radius") / kAC;  // metres per unit
   const double omega = p.at("crank_speed"), kp = p.at("motor_kp"), kd = p.at("motor_kd");
   if (kp == 0 && kd != 0)
-    throw Error(fmt::format("klann.motor_kd = {}: must be 0 with motor_kp = 0 (the prescribed "
-                            "speed is a bilateral row: no damper)", kd));
+    throw Error(
+        fmt::format("klann.motor_kd = {}: must be 0 with motor_kp = 0 (the prescribed "
+                    "speed is a bilateral row: no damper)",
+                    kd));
   const double r_foot = p.at("foot_radius"), spacing = p.at("leg_spacing");
   const double density = p.at("density");
   StepOptions opt;
@@ -202,7 +204,7 @@ Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
     m->links.push_back(shaft);
   }
   struct Pins {
-    Vec3 B, H, D, E;  // world points of the closures (frame pivot, rocker joint)
+    Vec3 B, H, D, E;   // world points of the closures (frame pivot, rocker joint)
     int lower, upper;  // link indices of the rockers
   };
   std::array<Pins, kLegs> pins;

@@ -16,7 +16,8 @@ using namespace physics;
 Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed) {
   UrdfOptions uo;
   uo.mu = p.at("mu");
-  auto model = std::make_shared<ArticulatedModel>(LoadUrdf(AssetDir() + "/laikago/laikago.urdf", uo));
+  auto model =
+      std::make_shared<ArticulatedModel>(LoadUrdf(AssetDir() + "/laikago/laikago.urdf", uo));
   StepOptions so;
   so.margin = p.at("margin");
   Scene sc = NewScene(p, so);
@@ -46,9 +47,10 @@ Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed
     Eigen::VectorXd q = stance;
     q[0] = (r % 2 ? 0.5 : -0.5) * column + 0.05 * u(rng);
     q[1] = 0.05 * u(rng);
-    const Eigen::Quaterniond rot = Eigen::AngleAxisd((r % 2) * 1.5708 + 0.3 * u(rng), Vec3::UnitZ()) *
-                                   Eigen::AngleAxisd(0.1 * u(rng), Vec3::UnitX()) *
-                                   Eigen::AngleAxisd(0.1 * u(rng), Vec3::UnitY());
+    const Eigen::Quaterniond rot =
+        Eigen::AngleAxisd((r % 2) * 1.5708 + 0.3 * u(rng), Vec3::UnitZ()) *
+        Eigen::AngleAxisd(0.1 * u(rng), Vec3::UnitX()) *
+        Eigen::AngleAxisd(0.1 * u(rng), Vec3::UnitY());
     q[3] = rot.w(), q[4] = rot.x(), q[5] = rot.y(), q[6] = rot.z();
     for (q[2] = 0.45;; q[2] += 0.01) {
       if (q[2] > 0.45 + 2.0 * (r + 1))  // far above any robot placed so far: cannot happen

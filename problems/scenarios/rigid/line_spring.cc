@@ -12,8 +12,10 @@ int AddLineSpring(MultibodySystem& s, int body_a, const Vec3& at_a, int body_b, 
                   double k, double tau) {
   const double length = (at_b - at_a).norm();
   if (!(length > 1e-12))
-    throw Error(fmt::format("line spring between bodies {} and {}: length = {}: the points must "
-                            "differ", body_a, body_b, length));
+    throw Error(
+        fmt::format("line spring between bodies {} and {}: length = {}: the points must "
+                    "differ",
+                    body_a, body_b, length));
   Pose world_frame(Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), (at_b - at_a) / length));
   world_frame.translation() = at_a;
   Coupling c;

@@ -8,13 +8,13 @@ namespace ncp {
 
 struct RodSpec {
   int links = 10;
-  double length = 1.0;     // [m]
-  double radius = 0.005;   // cross-section and capsule radius [m]
-  double density = 1000;   // [kg/m³]
-  double young = 1e6;      // E [Pa]
-  double poisson = 0.3;    // ν
-  double damping = 0.0;    // Rayleigh time τ [s]: D = τ K per row
-  double mu = 0.5;         // friction of the link capsules
+  double length = 1.0;    // [m]
+  double radius = 0.005;  // cross-section and capsule radius [m]
+  double density = 1000;  // [kg/m³]
+  double young = 1e6;     // E [Pa]
+  double poisson = 0.3;   // ν
+  double damping = 0.0;   // Rayleigh time τ [s]: D = τ K per row
+  double mu = 0.5;        // friction of the link capsules
   // Contacts act on the links' nodes (centres) rather than at the contact points: no lever arm,
   // so a contact's rows touch only its link's translation (a nodal contact in 002's sense).
   bool nodal_contacts = false;

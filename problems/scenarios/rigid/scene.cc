@@ -45,9 +45,7 @@ ParamSpec Poisson(std::string name, double def, std::string help) {  // ν in [0
 }
 // FEM resolution: ScaledCells rounds base × size; past 64 the meshes (~ size³ elements) would
 // exhaust the memory.
-ParamSpec FemSize(std::string help) {
-  return RealParam("size", 1, 0, 64, std::move(help), true);
-}
+ParamSpec FemSize(std::string help) { return RealParam("size", 1, 0, 64, std::move(help), true); }
 ParamSpec ElementDamping() {
   return NonNeg("damping", 0.01, "element damping β of D = β Σ R K_e Rᵀ [s]");
 }
@@ -61,34 +59,38 @@ ParamSpec GeometricDamping() {
 const std::vector<SceneEntry>& Scenes() {
   static const std::vector<SceneEntry> entries = {
       {.name = "laikago_drop",
-       .description = "N Laikago quadrupeds (18 DOF each, PD-held stance) dropped in a staggered pile (004 §VII-D2)",
+       .description = "N Laikago quadrupeds (18 DOF each, PD-held stance) dropped in a staggered "
+                      "pile (004 §VII-D2)",
        .params = {Count("robots", 8, "Laikago robots dropped"),
-        NonNeg("kp", 30, "PD stiffness holding the stance [N·m/rad]"),
-        NonNeg("kd", 1, "PD damping holding the stance [N·m·s/rad]"), Mu(0.8),
-        NonNeg("column_gap", 0.4, "distance between the pile's two columns [m]"),
-        NonNeg("margin", 0.015, "contact margin of the step [m]"),
-        NonNeg("clearance", 0.005, "least initial gap of a robot to the floor and robots below [m]")},
+                  NonNeg("kp", 30, "PD stiffness holding the stance [N·m/rad]"),
+                  NonNeg("kd", 1, "PD damping holding the stance [N·m·s/rad]"), Mu(0.8),
+                  NonNeg("column_gap", 0.4, "distance between the pile's two columns [m]"),
+                  NonNeg("margin", 0.015, "contact margin of the step [m]"),
+                  NonNeg("clearance", 0.005,
+                         "least initial gap of a robot to the floor and robots below [m]")},
        .default_steps = 480,
        .default_every = 24,
        .build = MakeLaikagoDrop},
       {.name = "sliding_cubes",
        .description = "cubes sliding on the floor with random velocities (001 §III-B1)",
        .params = {Count("cubes", 100, "cubes on the floor"), Pos("size", 0.1, "cube side [m]"),
-        Pos("mass", 1.0, "cube mass [kg]"), Mu(0.3),
-        NonNeg("speed", 2.0, "initial speeds uniform in [0, speed] [m/s]")},
+                  Pos("mass", 1.0, "cube mass [kg]"), Mu(0.3),
+                  NonNeg("speed", 2.0, "initial speeds uniform in [0, speed] [m/s]")},
        .default_steps = 240,
        .default_every = 24,
        .build = MakeSlidingCubes},
       {.name = "vertical_stacks",
-       .description = "stacks of a 100 kg box on a 1 kg box on a 10 g box, top box pitched (001 §III-B2)",
+       .description =
+           "stacks of a 100 kg box on a 1 kg box on a 10 g box, top box pitched (001 §III-B2)",
        // Beyond 90° a cube's pitch repeats.
        .params = {Count("stacks", 120, "stacks of three boxes"),
-        RealParam("pitch_deg", 3, 0, 90, "initial pitch of the top box [deg]"), Mu(0.5)},
+                  RealParam("pitch_deg", 3, 0, 90, "initial pitch of the top box [deg]"), Mu(0.5)},
        .default_steps = 240,
        .default_every = 24,
        .build = MakeVerticalStacks},
       {.name = "oblique_stacks",
-       .description = "10 kg plates resting obliquely on columns of 50 g cubes, mu = 3 (001 §III-B2)",
+       .description =
+           "10 kg plates resting obliquely on columns of 50 g cubes, mu = 3 (001 §III-B2)",
        .params = {Count("units", 20, "plates, each on columns of 1, 2 and 3 cubes"), Mu(3.0)},
        .default_steps = 240,
        .default_every = 24,
@@ -97,101 +99,120 @@ const std::vector<SceneEntry>& Scenes() {
        .description = "card houses of leaning and flat cards (001 §III-B3)",
        // A house of L levels has L (3 L + 1) / 2 cards: the bound keeps that below 1.5e6.
        .params = {Count("houses", 6, "card houses side by side"),
-        Whole("levels", 6, 1, 1000, "levels of each house"), Mu(0.7)},
+                  Whole("levels", 6, 1, 1000, "levels of each house"), Mu(0.7)},
        .default_steps = 240,
        .default_every = 24,
        .build = MakeCardHouses},
       {.name = "stir",
        .description = "spheres (r = 1 cm, 4 g) in a box stirred by an end effector (000 §IV-A1)",
        .params = {Count("spheres", 216, "spheres in the box"), Mu(0.4),
-        Pos("radius", 0.01, "sphere (and stirrer) radius [m]"),
-        Pos("mass", 0.004, "sphere mass [kg]")},
+                  Pos("radius", 0.01, "sphere (and stirrer) radius [m]"),
+                  Pos("mass", 0.004, "sphere mass [kg]")},
        .default_steps = 240,
        .default_every = 24,
        .build = MakeStir},
       // Deformable scenes (problems/scenarios/deformable), dt = 1/60 s.
       {.name = "soft_mat",
-       .description = "co-rotational FEM mat (size 1: 1452 nodes, 4410 tets) folded by a two-finger gripper; E, nu, "
-       "mu drawn from ranges (002 §V-C3); layers: cells through the thickness (0: 2 × size)",
-       .params = {FemSize("resolution: round(21 × size) cells per side"),
-        Whole("layers", 0, 0, 64, "cells through the thickness (0: round(2 × size))"),
-        Pos("youngs_min", 5e4, "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
-        Pos("youngs_max", 2e5, "largest Young's modulus [Pa]"),
-        Poisson("poisson_min", 0.3, "Poisson ratio drawn from [poisson_min, poisson_max]"),
-        Poisson("poisson_max", 0.45, "largest Poisson ratio"),
-        NonNeg("mu_min", 0.3, "friction coefficient drawn from [mu_min, mu_max]"),
-        NonNeg("mu_max", 0.7, "largest friction coefficient"),
-        Pos("density", 1000, "mat density [kg/m³]"), ElementDamping(), GeometricDamping()},
+       .description =
+           "co-rotational FEM mat (size 1: 1452 nodes, 4410 tets) folded by a two-finger gripper; "
+           "E, nu, "
+           "mu drawn from ranges (002 §V-C3); layers: cells through the thickness (0: 2 × size)",
+       .params =
+           {FemSize("resolution: round(21 × size) cells per side"),
+            Whole("layers", 0, 0, 64, "cells through the thickness (0: round(2 × size))"),
+            Pos("youngs_min", 5e4, "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
+            Pos("youngs_max", 2e5, "largest Young's modulus [Pa]"),
+            Poisson("poisson_min", 0.3, "Poisson ratio drawn from [poisson_min, poisson_max]"),
+            Poisson("poisson_max", 0.45, "largest Poisson ratio"),
+            NonNeg("mu_min", 0.3, "friction coefficient drawn from [mu_min, mu_max]"),
+            NonNeg("mu_max", 0.7, "largest friction coefficient"),
+            Pos("density", 1000, "mat density [kg/m³]"), ElementDamping(), GeometricDamping()},
        .default_steps = 120,
        .default_every = 40,
        .build = MakeSoftMat},
       {.name = "fem_beam",
-       .description = "co-rotational FEM beam 0.05 x 0.05 x 0.5 m (size 1: 1675 nodes, 6336 tets) in 20 tied "
-       "pieces, pushed along a table through a narrowing gap (000 §IV-A3)",
+       .description =
+           "co-rotational FEM beam 0.05 x 0.05 x 0.5 m (size 1: 1675 nodes, 6336 tets) in 20 tied "
+           "pieces, pushed along a table through a narrowing gap (000 §IV-A3)",
        .params = {FemSize("resolution: round(4 × size) cells across, round(66 × size) along"),
-        // Each piece takes at least one cell along the beam.
-        Whole("pieces", 20, 1, 1e4, "tied pieces (subsystems) along the beam"),
-        Pos("youngs", 1e7, "Young's modulus [Pa]"), Poisson("poisson", 0.45, "Poisson ratio"),
-        Pos("density", 1000, "beam density [kg/m³]"), Mu(0.2),
-        RealParam("gap", 0.045, 0, 0.05, "narrowest width of the funnel [m] (beam: 0.05 m)",
-                  true, true),
-        NonNeg("speed", 0.2, "speed of the driven back face [m/s]"), ElementDamping(),
-        GeometricDamping()},
+                  // Each piece takes at least one cell along the beam.
+                  Whole("pieces", 20, 1, 1e4, "tied pieces (subsystems) along the beam"),
+                  Pos("youngs", 1e7, "Young's modulus [Pa]"),
+                  Poisson("poisson", 0.45, "Poisson ratio"),
+                  Pos("density", 1000, "beam density [kg/m³]"), Mu(0.2),
+                  RealParam("gap", 0.045, 0, 0.05,
+                            "narrowest width of the funnel [m] (beam: 0.05 m)", true, true),
+                  NonNeg("speed", 0.2, "speed of the driven back face [m/s]"), ElementDamping(),
+                  GeometricDamping()},
        .default_steps = 72,
        .default_every = 18,
        .build = MakeFemBeam},
       {.name = "cable",
-       .description = "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post by a "
-       "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
-       "links, bodies_per_subsystem 0 = the variant's",
-       .params = {Whole("variant", 2, 0, 2, "2: 002 §V-C5, 0: 000 §IV-A2 (1 is none)"),
-        Whole("links", 0, 0, 1e5, "rigid links, at least 2 (0: the variant's)"),
-        Whole("bodies_per_subsystem", 0, 0, 1e5, "links per subsystem (0: the variant's)"),
-        Pos("length", 1.2, "cable length [m]"), Pos("radius", 0.004, "cable radius [m]"),
-        Pos("density", 1100, "cable density [kg/m³]"), Pos("young", 1e5, "Young's modulus [Pa]"),
-        Poisson("poisson", 0.49, "Poisson ratio"),
-        NonNeg("damping", 0.001, "Rayleigh time τ of the joint rows, D = τ K [s]"), Mu(0.3),
-        Pos("cylinder_radius", 0.04, "post radius [m]"),
-        Pos("cylinder_height", 0.2, "post height [m]"),
-        NonNeg("turns_per_s", 0.5, "gripper turns around the post per second [1/s]"),
-        NonNeg("pitch", 0.012, "gripper rise per turn [m]"),
-        Whole("hard_grip", 1, 0, 1, "1: the gripper holds the first link by bilateral rows, 0: by a soft coupling with the rod's stiffness"),
-        Whole("nodal_contacts", 0, 0, 1, "1: contacts act on the links' centres (no lever arm)"),
-        RealParam("dt", 0.01, 0, 1, "time step [s] (000 §IV: 10 ms; 002 gives none)", true)},
+       .description =
+           "Cosserat cable (rigid links, soft stretch/shear/bend/twist rows) wound around a post "
+           "by a "
+           "gripper; variant 2: 002 §V-C5 (320 links), 0: 000 §IV-A2 (640 links, 4 per subsystem); "
+           "links, bodies_per_subsystem 0 = the variant's",
+       .params =
+           {Whole("variant", 2, 0, 2, "2: 002 §V-C5, 0: 000 §IV-A2 (1 is none)"),
+            Whole("links", 0, 0, 1e5, "rigid links, at least 2 (0: the variant's)"),
+            Whole("bodies_per_subsystem", 0, 0, 1e5, "links per subsystem (0: the variant's)"),
+            Pos("length", 1.2, "cable length [m]"), Pos("radius", 0.004, "cable radius [m]"),
+            Pos("density", 1100, "cable density [kg/m³]"),
+            Pos("young", 1e5, "Young's modulus [Pa]"), Poisson("poisson", 0.49, "Poisson ratio"),
+            NonNeg("damping", 0.001, "Rayleigh time τ of the joint rows, D = τ K [s]"), Mu(0.3),
+            Pos("cylinder_radius", 0.04, "post radius [m]"),
+            Pos("cylinder_height", 0.2, "post height [m]"),
+            NonNeg("turns_per_s", 0.5, "gripper turns around the post per second [1/s]"),
+            NonNeg("pitch", 0.012, "gripper rise per turn [m]"),
+            Whole("hard_grip", 1, 0, 1,
+                  "1: the gripper holds the first link by bilateral rows, 0: by a soft coupling "
+                  "with the rod's stiffness"),
+            Whole("nodal_contacts",
+                  0, 0, 1, "1: contacts act on the links' centres (no lever arm)"),
+            RealParam("dt", 0.01, 0, 1, "time step [s] (000 §IV: 10 ms; 002 gives none)", true)},
        .default_steps = 200,
        .default_every = 40,
        .build = MakeCable,
        .reference_iters = 60,
        .reference_solvers = {"nnewton"}},
       {.name = "pouring",
-       .description = "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
+       .description =
+           "spheres (r = 5 mm, 10 g/cm³) poured from a tilted SDF bottle into a cup (004 §VII-C)",
        .params = {Count("particles", 18, "spheres in the bottle (at most as many as fit)"),
-        Pos("radius", 0.005, "sphere radius [m]"), Pos("density", 10000, "sphere density [kg/m³]"),
-        Mu(0.4), RealParam("tilt_deg", 150, 0, 180, "final tilt of the bottle [deg]"),
-        Pos("tilt_time", 0.75, "duration of the tilt [s]"),
-        NonNeg("settle", 0.25, "hold before the tilt [s]"),
-        NonNeg("cup_offset", 0.06, "cup's offset along x from the bottle's axis [m]"),
-        Pos("inertia_scale", 100, "particles' rotational inertia / a solid sphere's")},
+                  Pos("radius", 0.005, "sphere radius [m]"),
+                  Pos("density", 10000, "sphere density [kg/m³]"), Mu(0.4),
+                  RealParam("tilt_deg", 150, 0, 180, "final tilt of the bottle [deg]"),
+                  Pos("tilt_time", 0.75, "duration of the tilt [s]"),
+                  NonNeg("settle", 0.25, "hold before the tilt [s]"),
+                  NonNeg("cup_offset", 0.06, "cup's offset along x from the bottle's axis [m]"),
+                  Pos("inertia_scale", 100, "particles' rotational inertia / a solid sphere's")},
        .default_steps = 360,
        .default_every = 40,
        .build = MakePouring},
       {.name = "bridge",
-       .description = "cable-stayed fan bridge (003 §6, Table 2): a hinged deck pinned at both ends, one stay "
-       "spring per deck piece to rigid (flexible = 0) or hinged, sprung towers (flexible = 1, "
-       "deck weight × load); dofs = pieces (+ 2 tower_pieces); no contacts",
+       .description =
+           "cable-stayed fan bridge (003 §6, Table 2): a hinged deck pinned at both ends, one stay "
+           "spring per deck piece to rigid (flexible = 0) or hinged, sprung towers (flexible = 1, "
+           "deck weight × load); dofs = pieces (+ 2 tower_pieces); no contacts",
        .params = {Whole("pieces", 80, 4, 1e5, "deck pieces (dofs of the deck)"),
-        Whole("flexible", 0, 0, 1, "0: rigid towers (the world), 1: hinged towers with joint springs"),
-        Whole("tower_pieces", 0, 0, 1e5, "pieces of each flexible tower (0: pieces / 4)"),
-        Pos("length", 100, "deck length [m]"), Pos("height", 10, "deck height [m]"),
-        Pos("tower_height", 30, "tower top above the deck [m]"),
-        Pos("deck_width", 4, "deck width (inertia only) [m]"),
-        Pos("deck_density", 1000, "mass per metre of deck and towers [kg/m]"),
-        Pos("load", 5, "deck weight factor with flexible towers (003: exaggerated weight)"),
-        Pos("cable_stiffness", 2e8, "axial stiffness EA of a stay cable [N]; k = EA / length"),
-        NonNeg("cable_damping", 0.01, "Rayleigh time τ of a cable, D = τ k [s]"),
-        Pos("tower_EI", 4e8, "bending stiffness of the flexible towers [N·m²]; joint springs k = EI / piece length"),
-        NonNeg("tower_damping", 0.01, "Rayleigh time τ of the tower joints, D = τ k [s]"),
-        RealParam("dt", 0.01, 0, 1, "time step [s]", true)},
+                  Whole("flexible", 0, 0, 1,
+                        "0: rigid towers (the world), 1: hinged towers with joint springs"),
+                  Whole("tower_pieces", 0, 0, 1e5, "pieces of each flexible tower (0: pieces / 4)"),
+                  Pos("length", 100, "deck length [m]"), Pos("height", 10, "deck height [m]"),
+                  Pos("tower_height", 30, "tower top above the deck [m]"),
+                  Pos("deck_width", 4, "deck width (inertia only) [m]"),
+                  Pos("deck_density", 1000, "mass per metre of deck and towers [kg/m]"),
+                  Pos("load", 5,
+                      "deck weight factor with flexible towers (003: exaggerated weight)"),
+                  Pos("cable_stiffness", 2e8,
+                      "axial stiffness EA of a stay cable [N]; k = EA / length"),
+                  NonNeg("cable_damping", 0.01, "Rayleigh time τ of a cable, D = τ k [s]"),
+                  Pos("tower_EI", 4e8,
+                      "bending stiffness of the flexible towers [N·m²]; joint springs k = EI / "
+                      "piece length"),
+                  NonNeg("tower_damping", 0.01, "Rayleigh time τ of the tower joints, D = τ k [s]"),
+                  RealParam("dt", 0.01, 0, 1, "time step [s]", true)},
        .default_steps = 500,
        .default_every = 100,
        .build = MakeBridge,
@@ -200,22 +221,31 @@ const std::vector<SceneEntry>& Scenes() {
        .stepper = "redmax",
        .stepper_iters = 2},
       {.name = "umbrella",
-       .description = "deployable umbrella (003 §6, Table 2): 8 ribs and 8 stretchers of universal joints, "
-       "stretcher tips tied to rib middles by loop closures, canopy springs between ribs, runner "
-       "on a prismatic joint; DOF = 48 stretcher_pieces + 1 with the default rib_pieces; no contacts",
-       .params = {Whole("stretcher_pieces", 5, 1, 1e4, "universal-joint pieces per stretcher"),
-        Whole("rib_pieces", 0, 0, 2e4, "pieces per rib, even (0: 2 × stretcher_pieces)"),
-        Pos("rib_length", 0.5, "rib length [m]"), Pos("tube_height", 0.8, "tube tip height [m]"),
-        RealParam("open_deg", 20, 0, 80, "ribs' angle below the horizontal [deg]"),
-        RealParam("runner_drop", 0.2, 0, 10, "runner below the tip [m]", true),
-        Pos("density", 0.1, "rib mass per metre (stretchers half) [kg/m]"),
-        Pos("runner_mass", 0.05, "runner mass [kg]"),
-        Pos("runner_stiffness", 200, "spring holding the runner on the tube [N/m]"),
-        Pos("canopy_stiffness", 500, "canopy between two neighbouring ribs [N/m], shared by its rib_pieces springs"),
-        NonNeg("spring_damping", 0.01, "Rayleigh time τ of the springs, D = τ k [s]"),
-        NonNeg("rib_EI", 0.05, "bending stiffness of ribs and stretchers [N·m²]; joint springs k = EI / piece length"),
-        NonNeg("rib_damping", 0.01, "Rayleigh time τ of the rib and stretcher joints, D = τ k [s]"),
-        RealParam("dt", 0.01, 0, 1, "time step [s]", true)},
+       .description =
+           "deployable umbrella (003 §6, Table 2): 8 ribs and 8 stretchers of universal joints, "
+           "stretcher tips tied to rib middles by loop closures, canopy springs between ribs, "
+           "runner "
+           "on a prismatic joint; DOF = 48 stretcher_pieces + 1 with the default rib_pieces; no "
+           "contacts",
+       .params =
+           {Whole("stretcher_pieces", 5, 1, 1e4, "universal-joint pieces per stretcher"),
+            Whole("rib_pieces", 0, 0, 2e4, "pieces per rib, even (0: 2 × stretcher_pieces)"),
+            Pos("rib_length", 0.5, "rib length [m]"),
+            Pos("tube_height", 0.8, "tube tip height [m]"),
+            RealParam("open_deg", 20, 0, 80, "ribs' angle below the horizontal [deg]"),
+            RealParam("runner_drop", 0.2, 0, 10, "runner below the tip [m]", true),
+            Pos("density", 0.1, "rib mass per metre (stretchers half) [kg/m]"),
+            Pos("runner_mass", 0.05, "runner mass [kg]"),
+            Pos("runner_stiffness", 200, "spring holding the runner on the tube [N/m]"),
+            Pos("canopy_stiffness", 500,
+                "canopy between two neighbouring ribs [N/m], shared by its rib_pieces springs"),
+            NonNeg("spring_damping", 0.01, "Rayleigh time τ of the springs, D = τ k [s]"),
+            NonNeg("rib_EI", 0.05,
+                   "bending stiffness of ribs and stretchers [N·m²]; joint springs k = EI / piece "
+                   "length"),
+            NonNeg("rib_damping", 0.01,
+                   "Rayleigh time τ of the rib and stretcher joints, D = τ k [s]"),
+            RealParam("dt", 0.01, 0, 1, "time step [s]", true)},
        .default_steps = 100,
        .default_every = 20,
        .build = MakeUmbrella,
@@ -226,22 +256,34 @@ const std::vector<SceneEntry>& Scenes() {
       // Feet on the floor: redmax cannot step it. local-newton solves every step to rounding in
       // 50 iterations (nnewton stalls near 1e-4 at some touchdowns).
       {.name = "klann",
-       .description = "six-legged Klann walker (003 §6, Figs. 1d, 5c): one crank shaft, per leg 4 more revolute "
-       "joints and 2 loop-closing pins (2 bilateral rows each), spherical feet on the floor; "
-       "chassis sliding in x and z, walking on its feet (chassis = 1, DOF = 27) or fixed with the "
-       "feet brushing the floor (0, DOF = 25); motor: PD servo (motor_kp > 0) or prescribed speed "
-       "(motor_kp = 0) of the shaft",
-       .params = {Pos("crank_radius", 0.07, "crank length [m]; the linkage scales with it (leg ≈ 6.4 × crank)"),
-        RealParam("crank_speed", 1, -100, 100, "speed of the motor's target [rad/s]"),
-        NonNeg("motor_kp", 1000, "motor stiffness about the shaft [N·m/rad] (0: the speed prescribed, bilateral)"),
-        NonNeg("motor_kd", 20, "motor damping [N·m·s/rad] (0 with motor_kp = 0)"),
-        Pos("density", 2, "mass per metre of the bars [kg/m]"),
-        Pos("foot_radius", 0.01, "radius of the spherical feet [m]"),
-        NonNeg("clearance", 0, "initial gap below the lowest foot (chassis = 0: below the lowest point of the feet's path) [m]"),
-        NonNeg("leg_spacing", 0.08, "distance between neighbouring legs along the shaft [m]"),
-        Whole("chassis", 1, 0, 1, "1: a body sliding in x and z (walks on its feet), 0: the world (hanging)"),
-        Pos("chassis_mass", 10, "chassis mass with chassis = 1 [kg]"),
-        Mu(0.8), RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+       .description =
+           "six-legged Klann walker (003 §6, Figs. 1d, 5c): one crank shaft, per leg 4 more "
+           "revolute "
+           "joints and 2 loop-closing pins (2 bilateral rows each), spherical feet on the floor; "
+           "chassis sliding in x and z, walking on its feet (chassis = 1, DOF = 27) or fixed with "
+           "the "
+           "feet brushing the floor (0, DOF = 25); motor: PD servo (motor_kp > 0) or prescribed "
+           "speed "
+           "(motor_kp = 0) of the shaft",
+       .params =
+           {Pos("crank_radius", 0.07,
+                "crank length [m]; the linkage scales with it (leg ≈ 6.4 × crank)"),
+            RealParam("crank_speed", 1, -100, 100, "speed of the motor's target [rad/s]"),
+            NonNeg(
+                "motor_kp", 1000,
+                "motor stiffness about the shaft [N·m/rad] (0: the speed prescribed, bilateral)"),
+            NonNeg("motor_kd", 20, "motor damping [N·m·s/rad] (0 with motor_kp = 0)"),
+            Pos("density", 2, "mass per metre of the bars [kg/m]"),
+            Pos("foot_radius", 0.01, "radius of the spherical feet [m]"),
+            NonNeg("clearance", 0,
+                   "initial gap below the lowest foot (chassis = 0: below the lowest point of the "
+                   "feet's path) [m]"),
+            NonNeg("leg_spacing", 0.08, "distance between neighbouring legs along the shaft [m]"),
+            Whole(
+                "chassis", 1, 0, 1,
+                "1: a body sliding in x and z (walks on its feet), 0: the world (hanging)"),
+            Pos("chassis_mass", 10, "chassis mass with chassis = 1 [kg]"), Mu(0.8),
+            RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
        .default_steps = 240,
        .default_every = 24,
        .build = MakeKlann,
@@ -252,17 +294,21 @@ const std::vector<SceneEntry>& Scenes() {
       // Joint-friction rows: pgs, sp and bisp solve them (every other solver refuses the type);
       // bisp steps the chain exactly in a few iterations (003 Alg. 3).
       {.name = "chain",
-       .description = "chain of revolute joints with joint friction (003 §6, Fig. 5a/5b) in maximal coordinates: "
-       "free links, each joint held by 5 implicit contacts (joint-friction rows); starts "
-       "horizontal, axes tilt degrees from gravity, swings and stops by joint friction; no contacts",
-       .params = {Whole("links", 10, 1, 200, "links (and joints; joint 0 hinges link 0 to the world)"),
-        Pos("link_length", 0.1, "link length [m]"),
-        Pos("link_width", 0.01, "side of the links' square cross-section [m]"),
-        Pos("density", 1000, "link density [kg/m³]"),
-        Pos("radius", 0.025, "joint radius: the friction torque's lever arm [m]"),
-        Pos("half_length", 0.0125, "joint half-length along its axis [m]"), Mu(0.2),
-        RealParam("tilt", 45, 0, 90, "angle of the joint axes from gravity [deg]"),
-        RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+       .description =
+           "chain of revolute joints with joint friction (003 §6, Fig. 5a/5b) in maximal "
+           "coordinates: "
+           "free links, each joint held by 5 implicit contacts (joint-friction rows); starts "
+           "horizontal, axes tilt degrees from gravity, swings and stops by joint friction; no "
+           "contacts",
+       .params = {Whole("links", 10, 1, 200,
+                        "links (and joints; joint 0 hinges link 0 to the world)"),
+                  Pos("link_length", 0.1, "link length [m]"),
+                  Pos("link_width", 0.01, "side of the links' square cross-section [m]"),
+                  Pos("density", 1000, "link density [kg/m³]"),
+                  Pos("radius", 0.025, "joint radius: the friction torque's lever arm [m]"),
+                  Pos("half_length", 0.0125, "joint half-length along its axis [m]"), Mu(0.2),
+                  RealParam("tilt", 45, 0, 90, "angle of the joint axes from gravity [deg]"),
+                  RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
        .default_steps = 480,
        .default_every = 48,
        .build = MakeChain,

@@ -19,8 +19,8 @@ namespace ncp {
 using ParamMap = std::map<std::string, std::string>;
 
 struct Scene {
-  std::unique_ptr<physics::MultibodySystem> system;         // rigid and articulated scenes
-  std::unique_ptr<physics::DeformableSystem> deformable;    // FEM scenes (system stays empty)
+  std::unique_ptr<physics::MultibodySystem> system;       // rigid and articulated scenes
+  std::unique_ptr<physics::DeformableSystem> deformable;  // FEM scenes (system stays empty)
   // Called before every step (prescribed trajectories); may be empty.
   std::function<void(physics::MultibodySystem&)> before_step;
   std::map<std::string, double> params;  // every parameter used, defaults included

@@ -72,8 +72,10 @@ Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t /*seed*
   const int ns = static_cast<int>(p.at("stretcher_pieces"));
   const int nr = p.at("rib_pieces") > 0 ? static_cast<int>(p.at("rib_pieces")) : 2 * ns;
   if (nr % 2 != 0)
-    throw Error(fmt::format("umbrella.rib_pieces = {}: must be even (the stretcher holds the "
-                            "rib at its middle joint)", nr));
+    throw Error(
+        fmt::format("umbrella.rib_pieces = {}: must be even (the stretcher holds the "
+                    "rib at its middle joint)",
+                    nr));
   const double R = p.at("rib_length"), T = p.at("tube_height");
   const double open = p.at("open_deg") * M_PI / 180.0;
   const double lr = R / nr, density = p.at("density");
@@ -102,8 +104,8 @@ Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t /*seed*
     rib_heavy = AddUniversalChain(*m, -1, Along(tip, dir[a]), nr, lr, density * lr, "rib");
     m->Finalize();
     rib_pd.target = Eigen::VectorXd::Zero(m->nq);
-    const int id = s.AddInstance(m, Eigen::VectorXd::Zero(m->nq), Eigen::VectorXd::Zero(m->nv),
-                                 rib_pd);
+    const int id =
+        s.AddInstance(m, Eigen::VectorXd::Zero(m->nq), Eigen::VectorXd::Zero(m->nv), rib_pd);
     rib_first_body[a] = s.instances()[id].first_body;
   }
   // Runner and stretchers, one tree: the runner slides along z; stretchers from its centre to
@@ -139,8 +141,8 @@ Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t /*seed*
   stretcher_pd.kp = p.at("rib_EI") / (ls[0]);
   stretcher_pd.kd = p.at("rib_damping") * stretcher_pd.kp;
   stretcher_pd.target = Eigen::VectorXd::Zero(m->nq);
-  const int run = s.AddInstance(m, Eigen::VectorXd::Zero(m->nq), Eigen::VectorXd::Zero(m->nv),
-                                stretcher_pd);
+  const int run =
+      s.AddInstance(m, Eigen::VectorXd::Zero(m->nq), Eigen::VectorXd::Zero(m->nv), stretcher_pd);
   const int run_body = s.instances()[run].first_body;
   s.Finalize();
 

@@ -52,9 +52,11 @@ const std::vector<ParamSpec>& BoltNutParams() {
       // At 64 (4036 triangles) a chord dips 29 µm below the helix, less than the clearance; at 32
       // it dips 115 µm and the nut's root cuts the bolt's crest all around. The nut mesh needs 8.
       WholeParam("segments_per_turn", 64, 8, 1e4, "nut mesh segments per thread turn"),
-      WholeParam("max_contacts", 120, 1, 1e6, "k-means clusters the contacts above this (004 §VII-A)"),
+      WholeParam("max_contacts", 120, 1, 1e6,
+                 "k-means clusters the contacts above this (004 §VII-A)"),
       NonNegativeParam("mu", 0.3, "friction coefficient"),
-      NonNegativeParam("force", 200.0, "random external force, uniform in a ball of this radius [N]"),
+      NonNegativeParam("force", 200.0,
+                       "random external force, uniform in a ball of this radius [N]"),
       NonNegativeParam("torque", 10.0, "random external torque, ball radius [N·m]"),
       PositiveParam("density", 7850.0, "nut density (steel) [kg/m³]"),
       PositiveParam("dt", 1.0 / 240.0, "time step [s]"),
@@ -127,7 +129,8 @@ std::vector<ContactProblem> GenerateBoltNut(const std::map<std::string, std::str
       if (c.gap < -prm.penetration - 1e-9)
         throw Error(fmt::format(
             "bolt_nut.segments_per_turn = {}: the nut mesh cuts the bolt by {:.3g} m where lifting "
-            "the nut cannot open it (normal z {:.2f}); raise segments_per_turn or clearance = {:g} m",
+            "the nut cannot open it (normal z {:.2f}); raise segments_per_turn or clearance = {:g} "
+            "m",
             prm.segments_per_turn, -c.gap, c.normal.z(), prm.clearance));
     const Pose T = pose_at(hi);
     const int candidates = static_cast<int>(found.size());

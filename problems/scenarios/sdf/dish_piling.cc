@@ -158,9 +158,10 @@ std::vector<ContactProblem> GenerateDishPiling(const std::map<std::string, std::
   for (int k = 0; k < static_cast<int>(dishes.size()); ++k)
     for (int j = -1; j < k; ++j) {
       const Pose S = support_pose(j);
-      std::vector<physics::ContactPoint> found =
-          physics::SdfMeshContacts(support(j), dishes[k].mesh, S.inverse() * dishes[k].pose, prm.margin);
-      for (physics::ContactPoint& c : found) c.position = S * c.position, c.normal = S.linear() * c.normal;
+      std::vector<physics::ContactPoint> found = physics::SdfMeshContacts(
+          support(j), dishes[k].mesh, S.inverse() * dishes[k].pose, prm.margin);
+      for (physics::ContactPoint& c : found)
+        c.position = S * c.position, c.normal = S.linear() * c.normal;
       candidates.push_back(static_cast<int>(found.size()));
       pairs.push_back({k, j, std::move(found)});
     }
@@ -173,7 +174,8 @@ std::vector<ContactProblem> GenerateDishPiling(const std::map<std::string, std::
   std::vector<physics::Mat6> M(nd);
   for (int k = 0; k < nd; ++k) {
     physics::Link link;  // the dish as one link, for its spatial inertia about the dish origin
-    link.mass = dishes[k].mass.mass, link.com = dishes[k].mass.com, link.inertia = dishes[k].mass.inertia;
+    link.mass = dishes[k].mass.mass, link.com = dishes[k].mass.com,
+    link.inertia = dishes[k].mass.inertia;
     M[k] = physics::SpatialInertia(link);
   }
   std::mt19937_64 rng(seed);
@@ -216,7 +218,8 @@ std::vector<ContactProblem> GenerateDishPiling(const std::map<std::string, std::
           if (body < 0) continue;  // the ground
           const Eigen::MatrixXd blk = sign * RigidContactRows(F, dishes[body].pose, c.position);
           for (int r = 0; r < 3; ++r)
-            for (int col = 0; col < 6; ++col) jt.emplace_back(3 * ci + r, 6 * body + col, blk(r, col));
+            for (int col = 0; col < 6; ++col)
+              jt.emplace_back(3 * ci + r, 6 * body + col, blk(r, col));
           p.structure.blocks.push_back({ci, body, blk});
         }
         e.push_back(NormalBias(c.gap, prm.dt, prm.erp));

@@ -17,12 +17,11 @@
 namespace ncp {
 namespace {
 
-const Metric kZeroAtSolution[] = {Metric::kRes004,      Metric::kNatmapAbs,
-                                  Metric::kNatmapRel,   Metric::kNatmapSiconos,
-                                  Metric::kFb,          Metric::kDyn,
-                                  Metric::kPrimal,      Metric::kPenetration,
-                                  Metric::kConeViolation, Metric::kComplementarity,
-                                  Metric::kDissipation};
+const Metric kZeroAtSolution[] = {
+    Metric::kRes004,          Metric::kNatmapAbs,   Metric::kNatmapRel,
+    Metric::kNatmapSiconos,   Metric::kFb,          Metric::kDyn,
+    Metric::kPrimal,          Metric::kPenetration, Metric::kConeViolation,
+    Metric::kComplementarity, Metric::kDissipation};
 
 class EvaluatorPerType : public ::testing::TestWithParam<ConstraintType> {};
 
@@ -30,8 +29,7 @@ TEST_P(EvaluatorPerType, ZeroAtExactSolution) {
   const ContactProblem p = testing::OnlyType(GetParam());
   const Evaluator ev(p);
   const Metrics m = ev.Evaluate(p.reference->v, p.reference->lambda);
-  for (Metric k : kZeroAtSolution)
-    EXPECT_LE(m[k], 1e-12) << kMetricNames[static_cast<int>(k)];
+  for (Metric k : kZeroAtSolution) EXPECT_LE(m[k], 1e-12) << kMetricNames[static_cast<int>(k)];
   // Relative dual residual: scaled by the size of the terms it balances.
   const double scale = (p.A * p.reference->v).lpNorm<Eigen::Infinity>();
   EXPECT_LE(m[Metric::kDual], 1e-12 * scale);
@@ -97,7 +95,8 @@ double SiconosError(const ContactProblem& p, const Vec& r) {
 }
 
 TEST(Evaluator, NatmapEqualsSiconosOnFclibLocalProblems) {
-  for (const char* file : {"local_problem_test.hdf5", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"}) {
+  for (const char* file :
+       {"local_problem_test.hdf5", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"}) {
     const ContactProblem p = ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + file);
     ASSERT_EQ(p.form, ProblemForm::kLocal);
     const Evaluator ev(p);
@@ -112,8 +111,8 @@ TEST(Evaluator, NatmapEqualsSiconosOnFclibLocalProblems) {
       EXPECT_NEAR(ours, theirs, 1e-10 * theirs) << file << " trial " << trial;
       worst = std::max(worst, std::abs(ours - theirs) / theirs);
     }
-    std::printf("%s: natmap_siconos vs fc3d_compute_error, worst relative difference %.2e\n",
-                file, worst);
+    std::printf("%s: natmap_siconos vs fc3d_compute_error, worst relative difference %.2e\n", file,
+                worst);
   }
 }
 #endif
@@ -166,14 +165,17 @@ Metrics JointFrictionState(double ln, double lt, double un, double ut) {
 }
 
 TEST(Evaluator, JointFrictionZeroAtStickAndSlideSolutions) {
-  const Metric zero[] = {Metric::kRes004, Metric::kNatmapAbs, Metric::kFb, Metric::kPrimal,
-                         Metric::kConeViolation, Metric::kDissipation};
-  struct State { double ln, lt, un, ut; const char* what; };
-  for (const State& s : {State{2.0, 0.4, 0, 0, "stick, λ_n > 0"},
-                         State{-2.0, -0.9, 0, 0, "stick, λ_n < 0"},
-                         State{1.5, -0.75, 0, 0.3, "slide, u_t > 0"},
-                         State{-1.5, 0.75, 0, -0.3, "slide, u_t < 0, λ_n < 0"},
-                         State{1.0, 0.5, 0, 0, "stick on the bound"}}) {
+  const Metric zero[] = {Metric::kRes004, Metric::kNatmapAbs,     Metric::kFb,
+                         Metric::kPrimal, Metric::kConeViolation, Metric::kDissipation};
+  struct State {
+    double ln, lt, un, ut;
+    const char* what;
+  };
+  for (const State& s :
+       {State{2.0, 0.4, 0, 0, "stick, λ_n > 0"}, State{-2.0, -0.9, 0, 0, "stick, λ_n < 0"},
+        State{1.5, -0.75, 0, 0.3, "slide, u_t > 0"},
+        State{-1.5, 0.75, 0, -0.3, "slide, u_t < 0, λ_n < 0"},
+        State{1.0, 0.5, 0, 0, "stick on the bound"}}) {
     const Metrics m = JointFrictionState(s.ln, s.lt, s.un, s.ut);
     for (Metric k : zero)
       EXPECT_LE(m[k], 1e-15) << s.what << ": " << kMetricNames[static_cast<int>(k)];
@@ -181,7 +183,10 @@ TEST(Evaluator, JointFrictionZeroAtStickAndSlideSolutions) {
 }
 
 TEST(Evaluator, JointFrictionPositiveOffTheLaw) {
-  struct State { double ln, lt, un, ut, natmap; const char* what; };
+  struct State {
+    double ln, lt, un, ut, natmap;
+    const char* what;
+  };
   // natmap: the expected ‖(u_n, λ_t − clamp(λ_t − u_t, ±μ|λ_n|))‖.
   for (const State& s : {State{1.0, 0.8, 0, 0, 0.3, "|λ_t| > μ|λ_n| at rest"},
                          State{-1.0, -0.8, 0, 0, 0.3, "|λ_t| > μ|λ_n|, λ_n < 0"},

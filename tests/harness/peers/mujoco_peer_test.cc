@@ -59,7 +59,8 @@ Scene Build(const PeerCase& c) {
 
 TEST_P(MujocoPeer, CompiledModelCarriesOurMassesSizesFriction) {
 #ifndef NCP_WITH_MUJOCO
-  GTEST_SKIP() << "built without MuJoCo (libmujoco-dev not found, or NCPBENCH_MUJOCO=OFF): peer not tested";
+  GTEST_SKIP()
+      << "built without MuJoCo (libmujoco-dev not found, or NCPBENCH_MUJOCO=OFF): peer not tested";
 #else
   const Scene sc = Build(GetParam());
   const physics::MultibodySystem& sys = *sc.system;
@@ -75,10 +76,12 @@ TEST_P(MujocoPeer, CompiledModelCarriesOurMassesSizesFriction) {
       const int b = in.first_body + l;
       const int id = mj_name2id(m, mjOBJ_BODY, ("b" + std::to_string(b)).c_str());
       ASSERT_GE(id, 0) << "body " << b;
-      // MuJoCo merges massless welded bodies' inertia into their parent; compare where it keeps them.
+      // MuJoCo merges massless welded bodies' inertia into their parent; compare where it keeps
+      // them.
       if (link.mass > 0) {
         EXPECT_NEAR(m->body_mass[id], link.mass, 1e-12 * link.mass) << "body " << b;
-        const double trace = m->body_inertia[3 * id] + m->body_inertia[3 * id + 1] + m->body_inertia[3 * id + 2];
+        const double trace =
+            m->body_inertia[3 * id] + m->body_inertia[3 * id + 1] + m->body_inertia[3 * id + 2];
         EXPECT_NEAR(trace, link.inertia.trace(), 1e-9 * link.inertia.trace()) << "body " << b;
       }
       int k = 0;
@@ -89,7 +92,8 @@ TEST_P(MujocoPeer, CompiledModelCarriesOurMassesSizesFriction) {
         EXPECT_DOUBLE_EQ(m->geom_friction[3 * g], ours.mu);
         if (ours.shape.type == physics::ShapeType::kBox) {
           EXPECT_EQ(m->geom_type[g], mjGEOM_BOX);
-          for (int a = 0; a < 3; ++a) EXPECT_DOUBLE_EQ(m->geom_size[3 * g + a], ours.shape.half_extents[a]);
+          for (int a = 0; a < 3; ++a)
+            EXPECT_DOUBLE_EQ(m->geom_size[3 * g + a], ours.shape.half_extents[a]);
         }
         if (ours.shape.type == physics::ShapeType::kSphere) {
           EXPECT_EQ(m->geom_type[g], mjGEOM_SPHERE);
@@ -106,7 +110,8 @@ TEST_P(MujocoPeer, CompiledModelCarriesOurMassesSizesFriction) {
 
 TEST_P(MujocoPeer, ShortRunGivesFiniteMetrics) {
 #ifndef NCP_WITH_MUJOCO
-  GTEST_SKIP() << "built without MuJoCo (libmujoco-dev not found, or NCPBENCH_MUJOCO=OFF): peer not tested";
+  GTEST_SKIP()
+      << "built without MuJoCo (libmujoco-dev not found, or NCPBENCH_MUJOCO=OFF): peer not tested";
 #else
   const Scene sc = Build(GetParam());
   for (const char* solver : {"pgs", "cg", "newton"}) {

@@ -66,8 +66,12 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   auto write = [&](const std::string& name, const std::string& date,
                    std::vector<ClaimRecord> claims) {
     WriteResults((dir / name).string(), {},
-                 {{"reproduce", "004-table2"}, {"date", date}, {"cpu", "Test CPU"},
-                  {"host_threads", "2"}, {"git_revision", "abc1234"}, {"reproduce_wall_s", "90.0"}},
+                 {{"reproduce", "004-table2"},
+                  {"date", date},
+                  {"cpu", "Test CPU"},
+                  {"host_threads", "2"},
+                  {"git_revision", "abc1234"},
+                  {"reproduce_wall_s", "90.0"}},
                  {}, claims);
   };
   ClaimRecord a;

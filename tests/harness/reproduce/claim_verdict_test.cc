@@ -1,6 +1,7 @@
 // Claim checks test the paper's statement against our figures: a claim that a solver cannot get
 // below a residual is contradicted when ours does; a ratio or an order the paper states is
-// contradicted when ours reverses it. (The run of a protocol: tests/harness/reproduce/reproduce_claims_test.cc.)
+// contradicted when ours reverses it. (The run of a protocol:
+// tests/harness/reproduce/reproduce_claims_test.cc.)
 #include "harness/reproduce/claim_verdict.h"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,8 @@ TEST(ClaimVerdict, ReachesAndFloor) {
 
 TEST(ClaimVerdict, Ratio) {
   EXPECT_EQ(RatioVerdict(0.2, 0.1, 3.0).verdict, Verdict::kReproduced);
-  EXPECT_EQ(RatioVerdict(0.5, 0.1, 3.0).verdict, Verdict::kNotReproduced);  // better than 1, not 0.1
+  EXPECT_EQ(RatioVerdict(0.5, 0.1, 3.0).verdict,
+            Verdict::kNotReproduced);  // better than 1, not 0.1
   EXPECT_EQ(RatioVerdict(190.0, 0.1, 3.0).verdict, Verdict::kContradicted);  // the order reversed
   EXPECT_EQ(RatioVerdict(4.0, 2.78, 2.0).verdict, Verdict::kReproduced);
   EXPECT_EQ(RatioVerdict(0.9, 2.78, 2.0).verdict, Verdict::kContradicted);
@@ -39,7 +41,8 @@ TEST(ClaimVerdict, RatioSaysWhatHeld) {
             "direction reproduced, magnitude exceeded (6.9× vs the paper's 2.2×, within 2×)");
   EXPECT_EQ(RatioVerdict(1.05, 2.2, 2.0).held,
             "direction reproduced, magnitude short (1.05× vs the paper's 2.2×, within 2×)");
-  EXPECT_EQ(RatioVerdict(0.5, 2.2, 2.0).held, "direction reversed (0.5× vs the paper's 2.2×, within 2×)");
+  EXPECT_EQ(RatioVerdict(0.5, 2.2, 2.0).held,
+            "direction reversed (0.5× vs the paper's 2.2×, within 2×)");
   EXPECT_EQ(RatioVerdict(3.0, 2.2, 2.0).held,
             "direction and magnitude reproduced (3× vs the paper's 2.2×, within 2×)");
 }

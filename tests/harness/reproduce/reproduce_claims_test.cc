@@ -19,10 +19,11 @@ namespace {
 class Fig9Claims : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::filesystem::path(testing::FreshDir("reproduce_claims_" + std::to_string(getpid())));
+    dir_ = new std::filesystem::path(
+        testing::FreshDir("reproduce_claims_" + std::to_string(getpid())));
     // Two cases, iteration-capped (no wall-time limit): the figures do not depend on the machine.
-    run_ = new testing::CliResult(
-        testing::RunCli("reproduce 004-fig9 --cases 2 --max-iters 2000 -q -o " + dir_->string(), *dir_));
+    run_ = new testing::CliResult(testing::RunCli(
+        "reproduce 004-fig9 --cases 2 --max-iters 2000 -q -o " + dir_->string(), *dir_));
   }
   static void TearDownTestSuite() {
     std::filesystem::remove_all(*dir_);
@@ -42,7 +43,8 @@ TEST_F(Fig9Claims, ACappedRunAssessesNoClaim) {
   ASSERT_EQ(run_->code, 0) << run_->err;
   const std::string md = testing::Slurp((*dir_ / "004-fig9.md").string());
   EXPECT_NE(md.find("Ran at: --cases 2, every measured run capped at 2000 iterations"),
-            std::string::npos) << md;
+            std::string::npos)
+      << md;
   const auto claims = testing::RunCli("claims " + dir_->string(), *dir_);
   ASSERT_EQ(claims.code, 0) << claims.err;
   EXPECT_NE(claims.out.find("| 004 | 0 | 0 | 0 | 3 | 3 |"), std::string::npos) << claims.out;
@@ -78,11 +80,13 @@ TEST(ReproduceClaims, TooFewCasesAssessNoClaim) {
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string md = testing::Slurp((dir / "004-table2.md").string());
   int rows = 0;
-  for (std::size_t at = md.find("| 004 §"); at != std::string::npos; at = md.find("| 004 §", at + 1)) {
+  for (std::size_t at = md.find("| 004 §"); at != std::string::npos;
+       at = md.find("| 004 §", at + 1)) {
     const std::string line = md.substr(at, md.find('\n', at) - at);
     ++rows;
     EXPECT_NE(line.find("| not assessed (--cases 1: below the 20 cases its verdicts need) |"),
-              std::string::npos) << line;
+              std::string::npos)
+        << line;
   }
   EXPECT_EQ(rows, 4) << md;
   std::filesystem::remove_all(dir);

@@ -129,7 +129,6 @@ ContactProblem MakeLocalProblem(const std::string& name) {
   return p;
 }
 
-
 void ExpectSameMat(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, const std::string& what) {
   SCOPED_TRACE(what);
   ASSERT_EQ(a.rows(), b.rows());

@@ -29,8 +29,8 @@ std::string FileWithDeclaredExtent(const fs::path& dir, hsize_t n) {
   h5::Handle plist(H5Pcreate(H5P_DATASET_CREATE));
   const hsize_t chunk = std::min<hsize_t>(n, 1024);  // a chunk may not exceed a fixed extent
   H5Pset_chunk(plist.id(), 1, &chunk);
-  h5::Handle ds(H5Dcreate2(file.id(), "x", H5T_IEEE_F64LE, space.id(), H5P_DEFAULT, plist.id(),
-                           H5P_DEFAULT));
+  h5::Handle ds(
+      H5Dcreate2(file.id(), "x", H5T_IEEE_F64LE, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT));
   EXPECT_TRUE(ds.valid());
   return path;
 }
@@ -90,8 +90,8 @@ std::string LoadWithW(const fs::path& dir, const char* field, int value) {
   {
     h5::SilenceErrors();
     h5::Handle file(H5Fopen(copy.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
-    h5::Handle ds(H5Dopen2(file.id(), (std::string("/fclib_local/W/") + field).c_str(),
-                           H5P_DEFAULT));
+    h5::Handle ds(
+        H5Dopen2(file.id(), (std::string("/fclib_local/W/") + field).c_str(), H5P_DEFAULT));
     EXPECT_GE(H5Dwrite(ds.id(), H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value), 0);
   }
   try {

@@ -27,10 +27,14 @@ using testing::ExpectSameVec;
 using testing::SameBits;
 
 // Small sizes (those of scenes_test) so every scene records a frame with contacts in seconds.
-const std::map<std::string, std::string> kSmall = {
-    {"laikago_drop", "robots=2"}, {"sliding_cubes", "cubes=9"}, {"vertical_stacks", "stacks=2"},
-    {"oblique_stacks", "units=1"}, {"card_houses", "houses=1,levels=2"}, {"stir", "spheres=8"},
-    {"soft_mat", "size=0.25"}, {"fem_beam", "size=0.5,pieces=4"}};
+const std::map<std::string, std::string> kSmall = {{"laikago_drop", "robots=2"},
+                                                   {"sliding_cubes", "cubes=9"},
+                                                   {"vertical_stacks", "stacks=2"},
+                                                   {"oblique_stacks", "units=1"},
+                                                   {"card_houses", "houses=1,levels=2"},
+                                                   {"stir", "spheres=8"},
+                                                   {"soft_mat", "size=0.25"},
+                                                   {"fem_beam", "size=0.5,pieces=4"}};
 
 class FclibRoundTrip : public testing::TempDirTest {
  protected:
@@ -75,9 +79,8 @@ TEST_F(FclibRoundTrip, EveryRigidSceneIsBitwiseIdentical) {
     const auto params = ParseKeyValues(it == kSmall.end() ? "" : it->second);
     // Joint-friction rows (chain) have no fclib form, and only a few solvers step them.
     const ContactProblem first = e.build(SceneParams(e, params), 1).stepped().BuildProblem();
-    if (std::any_of(first.constraints.begin(), first.constraints.end(), [](const Constraint& c) {
-          return c.type == ConstraintType::kJointFriction;
-        }))
+    if (std::any_of(first.constraints.begin(), first.constraints.end(),
+                    [](const Constraint& c) { return c.type == ConstraintType::kJointFriction; }))
       continue;
     const SimulateResult r = Simulate(e, params, 1, o);
     ASSERT_FALSE(r.recorded.empty()) << e.name;
@@ -91,7 +94,8 @@ TEST_F(FclibRoundTrip, EveryRigidSceneIsBitwiseIdentical) {
 TEST_F(FclibRoundTrip, RandomSceneWithEveryRowTypeIsTheFoldedProblem) {
   const auto problems = FindScenario("random").generate({}, 2, 5);
   int soft = 0;
-  for (std::size_t i = 0; i < problems.size(); ++i) soft += Check(problems[i], fmt::format("random-{}", i));
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    soft += Check(problems[i], fmt::format("random-{}", i));
   EXPECT_GT(soft, 0);  // the fold was exercised
 }
 
@@ -101,8 +105,8 @@ TEST(FclibRoundTripCli, ConvertVerifiesEveryProblemOfADataset) {
   const std::string data = (dir / "random.h5").string();
   ASSERT_EQ(testing::RunCli("generate random -n 3 --seed 4 -o " + data, dir).code, 0);
   std::filesystem::create_directories(dir / "fclib");
-  const testing::CliResult r =
-      testing::RunCli("convert " + data + " " + (dir / "fclib").string() + " --to fclib --all --verify", dir);
+  const testing::CliResult r = testing::RunCli(
+      "convert " + data + " " + (dir / "fclib").string() + " --to fclib --all --verify", dir);
   EXPECT_EQ(r.code, 0) << r.err;
   std::size_t n = 0;
   for (std::size_t at = r.out.find("bitwise identical"); at != std::string::npos;
@@ -118,7 +122,8 @@ TEST(FoldSoftRows, KeepsTheSolution) {
   const FoldedProblem f = FoldSoftRows(p);
   const Vec& v = p.reference->v;
   Vec lam_f(f.kept_rows.size());
-  for (std::size_t r = 0; r < f.kept_rows.size(); ++r) lam_f[r] = p.reference->lambda[f.kept_rows[r]];
+  for (std::size_t r = 0; r < f.kept_rows.size(); ++r)
+    lam_f[r] = p.reference->lambda[f.kept_rows[r]];
   const Vec dyn = f.problem.A * v - f.problem.b - f.problem.J.transpose() * lam_f;
   EXPECT_LE(dyn.norm(), 1e-10 * (f.problem.A * v).norm());
   const Vec lam = UnfoldMultipliers(p, f, lam_f, v);

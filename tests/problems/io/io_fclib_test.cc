@@ -26,15 +26,12 @@ using testing::ExpectSameSparse;
 using testing::ExpectSameVec;
 using testing::SameBits;
 
-std::string Sample(const std::string& file) {
-  return std::string(NCP_FCLIB_DIR) + "/" + file;
-}
+std::string Sample(const std::string& file) { return std::string(NCP_FCLIB_DIR) + "/" + file; }
 
 constexpr char kBoxStacks[] = "Box_Stacks-i0035-31-0.hdf5";
 constexpr char kCubeH8[] = "CubeH8.hdf5";
 constexpr char kLocalTest[] = "local_problem_test.hdf5";
 constexpr char kLmgc[] = "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5";
-
 
 void ExpectSameConstraints(const ContactProblem& a, const ContactProblem& b) {
   ASSERT_EQ(a.constraints.size(), b.constraints.size());
@@ -270,8 +267,9 @@ TEST_F(FclibIoTest, ExportFoldsSoftRowsAndKeepsUnilateralRows) {
   std::vector<int> rows;
   for (int i = 0; i < p.num_constraints(); ++i) {
     const Constraint& c = p.constraints[i];
-    const ConstraintType t = i == 2 ? ConstraintType::kUnilateral
-                             : i == 3 ? ConstraintType::kSoft : ConstraintType::kContact;
+    const ConstraintType t = i == 2   ? ConstraintType::kUnilateral
+                             : i == 3 ? ConstraintType::kSoft
+                                      : ConstraintType::kContact;
     AddConstraint(q.constraints, t, t == ConstraintType::kContact ? c.mu : 0.0, 50.0, 2.0);
     for (int r = 0; r < RowsOf(t); ++r) rows.push_back(c.row + r);
   }

@@ -43,15 +43,23 @@ std::string ProbeMessage(ReadFn read, double timeout_s = 300.0) {
 
 TEST(GuardedRead, ChildOutcomesBecomeOneLineErrors) {
   EXPECT_EQ(ProbeMessage([](const std::string&, const std::string&) {}), "");
-  EXPECT_EQ(ProbeMessage([](const std::string& p, const std::string&) { throw Error(p + ": /x: missing dataset"); }),
+  EXPECT_EQ(ProbeMessage([](const std::string& p, const std::string&) {
+              throw Error(p + ": /x: missing dataset");
+            }),
             "f.h5: /x: missing dataset");
-  const std::string exited = ProbeMessage([](const std::string&, const std::string&) { std::exit(1); });
+  const std::string exited =
+      ProbeMessage([](const std::string&, const std::string&) { std::exit(1); });
   EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 1"), std::string::npos) << exited;
-  const std::string crashed = ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); });
+  const std::string crashed =
+      ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); });
   // A plain signal in every build: a sanitizer does not report a fault inside the probe.
   EXPECT_NE(crashed.find("f.h5: reading it ended the reader (signal 11"), std::string::npos)
       << crashed;
-  const std::string hung = ProbeMessage([](const std::string&, const std::string&) { for (;;) pause(); }, 0.2);
+  const std::string hung = ProbeMessage(
+      [](const std::string&, const std::string&) {
+        for (;;) pause();
+      },
+      0.2);
   EXPECT_NE(hung.find("took more than 0.2 s"), std::string::npos) << hung;
   for (const std::string& m : {exited, crashed, hung}) EXPECT_EQ(m.find('\n'), std::string::npos);
 }
@@ -100,12 +108,12 @@ TEST(GuardedRead, SanitizerReportsOnLibhdf5AreTheLibrarys) {
 // fuzzers, whose reads all go through the probe first).
 TEST(GuardedReadDeathTest, SanitizerReportInTheProbeStopsTheCaller) {
   EXPECT_DEATH(TrustedCopy("f.h5",
-                            [](const std::string&, const std::string&) {
-                              char* p = new char[4];
-                              volatile std::size_t past_end = 4;  // unknown to the compiler
-                              p[past_end] = 1;                    // heap-buffer-overflow
-                              delete[] p;
-                            }),
+                           [](const std::string&, const std::string&) {
+                             char* p = new char[4];
+                             volatile std::size_t past_end = 4;  // unknown to the compiler
+                             p[past_end] = 1;                    // heap-buffer-overflow
+                             delete[] p;
+                           }),
                // ASan's report, or UBSan's (gcc's object-size check sees the store first).
                "(heap-buffer-overflow|runtime error)(.|\n)*f.h5: a sanitizer reported an error");
 }
@@ -120,19 +128,29 @@ TEST(GuardedRead, EveryReadGetsAFreshCopyOfTheCaller) {
     if (++g_reads_in_this_process > 1) std::raise(SIGKILL);
   };
   for (int i = 0; i < 20; ++i) EXPECT_EQ(ProbeMessage(second_read_in_a_child_dies), "") << i;
-  EXPECT_NE(ProbeMessage([](const std::string&, const std::string&) { std::_Exit(3); }).find("(exit 3"),
-            std::string::npos);
+  EXPECT_NE(
+      ProbeMessage([](const std::string&, const std::string&) { std::_Exit(3); }).find("(exit 3"),
+      std::string::npos);
   EXPECT_EQ(ProbeMessage(second_read_in_a_child_dies), "");
-  EXPECT_NE(ProbeMessage([](const std::string&, const std::string&) { for (;;) pause(); }, 0.2), "");
+  EXPECT_NE(ProbeMessage(
+                [](const std::string&, const std::string&) {
+                  for (;;) pause();
+                },
+                0.2),
+            "");
   EXPECT_EQ(ProbeMessage(second_read_in_a_child_dies), "");
   // A kill from outside (the OOM killer) says nothing about the file; a fault of the reader does.
-  const std::string killed = ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGKILL); });
+  const std::string killed =
+      ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGKILL); });
   EXPECT_NE(killed.find("f.h5: the reader was stopped by signal 9"), std::string::npos) << killed;
   EXPECT_NE(killed.find("not a verdict on the file"), std::string::npos) << killed;
-  const std::string faulted = ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); });
-  EXPECT_NE(faulted.find("f.h5: reading it ended the reader (signal 11"), std::string::npos) << faulted;
+  const std::string faulted =
+      ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); });
+  EXPECT_NE(faulted.find("f.h5: reading it ended the reader (signal 11"), std::string::npos)
+      << faulted;
   EXPECT_NE(faulted.find("a corrupt file"), std::string::npos) << faulted;
-  const std::string exited = ProbeMessage([](const std::string&, const std::string&) { std::exit(4); });
+  const std::string exited =
+      ProbeMessage([](const std::string&, const std::string&) { std::exit(4); });
   EXPECT_NE(exited.find("f.h5: reading it ended the reader (exit 4"), std::string::npos) << exited;
   EXPECT_EQ(g_reads_in_this_process, 0);
 }
@@ -211,12 +229,14 @@ TEST(GuardedRead, FoldersLeftByEndedProcessesAreRemoved) {
   };
   const std::string dead = fmt::format("ncpbench-copy-{}-", ended);
   const std::string live = fmt::format("ncpbench-copy-{}-", getppid());
-  make(dead + "old", true);     // removed
+  make(dead + "old", true);      // removed
   make(dead + "recent", false);  // kept: may still be read (another pid namespace)
-  make(live + "old", true);     // kept: its process runs
+  make(live + "old", true);      // kept: its process runs
   make("ncpbench-copy-notapid", true);
   make("other-" + dead, true);
-  { const TrustedCopy copy("in.h5", [](const std::string&, const std::string&) {}); }
+  {
+    const TrustedCopy copy("in.h5", [](const std::string&, const std::string&) {});
+  }
   std::vector<std::string> left;
   for (const auto& entry : std::filesystem::directory_iterator(tmpdir))
     left.push_back(entry.path().filename().string());
@@ -277,11 +297,14 @@ TEST(GuardedRead, InterruptedWaitsLeaveNoZombies) {
     setitimer(ITIMER_REAL, &every, nullptr);
     bool refused = true;
     for (int i = 0; i < 20; ++i) {
-      refused = refused &&
-                !ProbeMessage([](const std::string&, const std::string&) { std::raise(SIGSEGV); })
-                     .empty() &&
-                !ProbeMessage([](const std::string&, const std::string&) { for (;;) pause(); },
-                              0.005)
+      refused = refused && !ProbeMessage([](const std::string&, const std::string&) {
+                              std::raise(SIGSEGV);
+                            }).empty() &&
+                !ProbeMessage(
+                     [](const std::string&, const std::string&) {
+                       for (;;) pause();
+                     },
+                     0.005)
                      .empty();
     }
     const itimerval off{};

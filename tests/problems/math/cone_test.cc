@@ -71,7 +71,8 @@ TEST(ProximalProjection, MatchesNearestPointOnBoundaryRay) {
       for (int i = 0; i < 3; ++i) best[i] = s.x[i];
     } else if (tn > 0) {
       // Ray direction d = (1, μ t/‖t‖)/√(1+μ²); projection onto the ray, clamped at 0.
-      const double d[3] = {1.0 / std::sqrt(1 + s.mu * s.mu), s.mu * s.x[1] / tn / std::sqrt(1 + s.mu * s.mu),
+      const double d[3] = {1.0 / std::sqrt(1 + s.mu * s.mu),
+                           s.mu * s.x[1] / tn / std::sqrt(1 + s.mu * s.mu),
                            s.mu * s.x[2] / tn / std::sqrt(1 + s.mu * s.mu)};
       const double a = std::max(0.0, Dot(s.x, d));
       for (int i = 0; i < 3; ++i) best[i] = a * d[i];
@@ -147,11 +148,11 @@ TEST(StrictOperator, RecoversEveryConstructedSolution) {
         break;
       case 2:  // slip: λ on the boundary, w_n = 0, w_t = −γ λ_t with γ > 0
         lam[0] = u(rng) + 0.1, lam[1] = mu * lam[0] * c, lam[2] = mu * lam[0] * sn;
-      {
-        const double gamma = u(rng) + 0.01;
-        w[1] = -gamma * lam[1], w[2] = -gamma * lam[2];
-        break;
-      }
+        {
+          const double gamma = u(rng) + 0.01;
+          w[1] = -gamma * lam[1], w[2] = -gamma * lam[2];
+          break;
+        }
     }
     const double x[3] = {lam[0] - beta * w[0], lam[1] - beta * w[1], lam[2] - beta * w[2]};
     double y[3];

@@ -60,9 +60,10 @@ TEST(Rod, CantileverSagMatchesBeamTheory) {
   // Lumped bending at the N joints (clamp included): Σ θ_j (L − x_j) = beam (1 + 1/N)².
   const double lumped = beam * (1 + 1 / N) * (1 + 1 / N);
   const double sag = -tip.z();
-  std::printf("cantilever, %d links: tip sag %.6e m, beam qL^4/(8EI) %.6e m (%+.2f%%), lumped "
-              "model %.6e m (%+.3f%%)\n", spec.links, sag, beam, 100 * (sag / beam - 1), lumped,
-              100 * (sag / lumped - 1));
+  std::printf(
+      "cantilever, %d links: tip sag %.6e m, beam qL^4/(8EI) %.6e m (%+.2f%%), lumped "
+      "model %.6e m (%+.3f%%)\n",
+      spec.links, sag, beam, 100 * (sag / beam - 1), lumped, 100 * (sag / lumped - 1));
   EXPECT_NEAR(sag, beam, 0.05 * beam);
   EXPECT_NEAR(sag, lumped, 0.002 * lumped);
   EXPECT_LT(std::abs(tip.y()), 1e-9 * L) << "sag out of the load plane";
@@ -85,9 +86,10 @@ TEST(Rod, HangingRodStretchMatchesBarTheory) {
   const double bar = q * L * L / (2 * EA);
   const double lumped = bar * (1 + 1.0 / spec.links);  // tension q(L − x_j) at the N joints
   const double stretch = -tip.z() - L;
-  std::printf("hanging rod, %d links: elongation %.6e m, bar qL^2/(2EA) %.6e m (%+.2f%%), lumped "
-              "model %.6e m (%+.3f%%)\n", spec.links, stretch, bar, 100 * (stretch / bar - 1),
-              lumped, 100 * (stretch / lumped - 1));
+  std::printf(
+      "hanging rod, %d links: elongation %.6e m, bar qL^2/(2EA) %.6e m (%+.2f%%), lumped "
+      "model %.6e m (%+.3f%%)\n",
+      spec.links, stretch, bar, 100 * (stretch / bar - 1), lumped, 100 * (stretch / lumped - 1));
   EXPECT_NEAR(stretch, bar, 0.05 * bar);
   EXPECT_NEAR(stretch, lumped, 0.002 * lumped);
 }
@@ -134,8 +136,10 @@ TEST(Rod, TwistTorqueMatchesTorsionTheory) {
   const double G = spec.young / (2 * (1 + spec.poisson));
   const double GJ = G * 0.5 * M_PI * std::pow(spec.radius, 4);
   const double expected = GJ * psi / spec.length;  // clamp + links − 1 joints in series
-  std::printf("twisted rod, %d links, psi %.2f rad: end torque %.6e N m, GJ psi/L %.6e N m "
-              "(%+.3f%%)\n", spec.links, psi, torque, expected, 100 * (torque / expected - 1));
+  std::printf(
+      "twisted rod, %d links, psi %.2f rad: end torque %.6e N m, GJ psi/L %.6e N m "
+      "(%+.3f%%)\n",
+      spec.links, psi, torque, expected, 100 * (torque / expected - 1));
   EXPECT_NEAR(torque, expected, 0.01 * expected);
 }
 

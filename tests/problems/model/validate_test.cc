@@ -189,13 +189,15 @@ TEST(Validate, ParentCyclesAreRefused) {
   ASSERT_GE(p.structure.bodies.size(), 3u);
   EXPECT_EQ(Validate(p), "");
   for (auto& b : p.structure.bodies) b.joint_dof = -1, b.joint_dofs = 0;  // no tree data
-  p.structure.bodies[0].parent = 2, p.structure.bodies[2].parent = 1, p.structure.bodies[1].parent = -1;
-  EXPECT_EQ(Validate(p), "");  // 0 → 2 → 1 → root
+  p.structure.bodies[0].parent = 2, p.structure.bodies[2].parent = 1,
+  p.structure.bodies[1].parent = -1;
+  EXPECT_EQ(Validate(p), "");        // 0 → 2 → 1 → root
   p.structure.bodies[1].parent = 0;  // 0 → 2 → 1 → 0
   EXPECT_NE(Validate(p).find("the parents form a cycle"), std::string::npos) << Validate(p);
   p.structure.bodies[1].parent = 1;  // its own parent
   EXPECT_NE(Validate(p).find("structure.bodies[1].parent = 1: the parents form a cycle"),
-            std::string::npos) << Validate(p);
+            std::string::npos)
+      << Validate(p);
 }
 
 // Integers from a corrupt file near INT_MAX: sums of them must not wrap back into range (a

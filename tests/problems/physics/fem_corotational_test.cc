@@ -168,7 +168,8 @@ TEST(CorotationalFem, CantileverTipDeflectionMatchesEulerBernoulli) {
       const Mat12 G = fem.GeometricStiffness(e, x);
       for (int p = 0; p < 12; ++p)
         for (int q = 0; q < 12; ++q)
-          kt.emplace_back(3 * mesh.tets[e][p / 3] + p % 3, 3 * mesh.tets[e][q / 3] + q % 3, G(p, q));
+          kt.emplace_back(3 * mesh.tets[e][p / 3] + p % 3, 3 * mesh.tets[e][q / 3] + q % 3,
+                          G(p, q));
     }
     Vec r(nf);
     for (int d = 0; d < 3 * n; ++d)
@@ -184,10 +185,12 @@ TEST(CorotationalFem, CantileverTipDeflectionMatchesEulerBernoulli) {
   const double w_corot = -tip(x);
   const double I = a * a * a * a / 12, q = rho * g * a * a;
   const double w_eb = q * L * L * L * L / (8 * E * I);
-  std::printf("cantilever L/a = %.0f, %d nodes, %d tets: tip deflection linear %.4f mm, "
-              "co-rotational %.4f mm (force residual %.1e), Euler-Bernoulli %.4f mm: errors %.2f%%, "
-              "%.2f%%\n", L / a, n, fem.num_tets(), 1e3 * w_linear, 1e3 * w_corot, residual, 1e3 * w_eb,
-              100 * (w_linear / w_eb - 1), 100 * (w_corot / w_eb - 1));
+  std::printf(
+      "cantilever L/a = %.0f, %d nodes, %d tets: tip deflection linear %.4f mm, "
+      "co-rotational %.4f mm (force residual %.1e), Euler-Bernoulli %.4f mm: errors %.2f%%, "
+      "%.2f%%\n",
+      L / a, n, fem.num_tets(), 1e3 * w_linear, 1e3 * w_corot, residual, 1e3 * w_eb,
+      100 * (w_linear / w_eb - 1), 100 * (w_corot / w_eb - 1));
   EXPECT_NEAR(w_linear / w_eb, 1.0, 0.05);
   EXPECT_NEAR(w_corot / w_eb, 1.0, 0.05);
   EXPECT_LT(residual, 1e-6);

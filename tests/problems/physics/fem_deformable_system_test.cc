@@ -56,9 +56,8 @@ TEST(DeformableSystem, ContactRowsAreNodalWithObstacleVelocity) {
   s.AddPlane(Vec3::UnitZ(), 0.0, 0.5);  // touches the 9 bottom nodes
   const Vec3 vbox(0.3, -0.2, 0.1);
   // A box moving with vbox whose −x face is 1 mm from the body's x = 0.1 face (9 nodes).
-  s.AddBox(Vec3(0.05, 0.2, 0.2), 0.5, [&](double) {
-    return Fixed(Pose(Eigen::Translation3d(0.151, 0.05, 0.05)), vbox);
-  });
+  s.AddBox(Vec3(0.05, 0.2, 0.2), 0.5,
+           [&](double) { return Fixed(Pose(Eigen::Translation3d(0.151, 0.05, 0.05)), vbox); });
   std::vector<ContactPoint> contacts;
   const ContactProblem p = s.BuildProblem(&contacts);
   ValidateOptions vo;
@@ -155,8 +154,10 @@ TEST(DeformableSystem, SoftMatGripperLiftsTheEdge) {
     if (x0[3 * i] < -0.25 + 1e-9) edge = std::min(edge, x[3 * i + 2]);  // the gripped edge
     if (x0[3 * i] > 0.25 - 1e-9) far = std::max(far, x[3 * i + 2]);     // the opposite edge
   }
-  std::printf("soft_mat size 0.25 after %d steps: lowest gripped-edge node z = %.3f m, highest "
-              "far-edge node z = %.3f m\n", steps, edge, far);
+  std::printf(
+      "soft_mat size 0.25 after %d steps: lowest gripped-edge node z = %.3f m, highest "
+      "far-edge node z = %.3f m\n",
+      steps, edge, far);
   EXPECT_GT(edge, 0.09);
   EXPECT_LT(far, 0.03);
 }
@@ -168,9 +169,9 @@ TEST(DeformableSystem, SoftMatLayersSetTheThicknessCells) {
   auto nodes = [&](const char* size, const char* layers) {
     return e.build(SceneParams(e, {{"size", size}, {"layers", layers}}), 1).deformable->num_nodes();
   };
-  EXPECT_EQ(nodes("1", "0"), 22 * 22 * 3);     // round(2 × 1) = 2 layers: 3 node planes
-  EXPECT_EQ(nodes("1.5", "0"), 33 * 33 * 4);   // round(2 × 1.5) = 3 layers
-  EXPECT_EQ(nodes("1.5", "2"), 33 * 33 * 3);   // fixed: 2 layers at any size
+  EXPECT_EQ(nodes("1", "0"), 22 * 22 * 3);    // round(2 × 1) = 2 layers: 3 node planes
+  EXPECT_EQ(nodes("1.5", "0"), 33 * 33 * 4);  // round(2 × 1.5) = 3 layers
+  EXPECT_EQ(nodes("1.5", "2"), 33 * 33 * 3);  // fixed: 2 layers at any size
   EXPECT_EQ(nodes("0.5", "2"), 12 * 12 * 3);
   for (const char* bad : {"-1", "1.5", "65"}) {
     try {
@@ -197,9 +198,10 @@ TEST(DeformableSystem, FemBeamIsPushedThroughTheGap) {
     tip0 = std::max(tip0, x0[3 * i]);
     if (x[3 * i] > 0.13) width = std::max(width, std::abs(x[3 * i + 1]));
   }
-  std::printf("fem_beam size 0.5 after %d steps: tip advanced %.4f m (back face 0.12 m), largest "
-              "|y| past the narrowest point %.4f m (gap/2 = 0.0225 m, beam half-width 0.025 m)\n",
-              steps, tip_x - tip0, width);
+  std::printf(
+      "fem_beam size 0.5 after %d steps: tip advanced %.4f m (back face 0.12 m), largest "
+      "|y| past the narrowest point %.4f m (gap/2 = 0.0225 m, beam half-width 0.025 m)\n",
+      steps, tip_x - tip0, width);
   EXPECT_GT(tip_x - tip0, 0.05);
   EXPECT_LT(width, 0.024);
 }

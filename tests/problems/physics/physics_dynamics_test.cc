@@ -102,7 +102,8 @@ TEST(Rnea, MatchesLagrangeEquationsByFiniteDifferences) {
     Kinematics k;
     ForwardKinematics(m, qq, k);
     double V = 0;
-    for (std::size_t b = 0; b < m.links.size(); ++b) V -= m.links[b].mass * g.dot(k.world[b] * m.links[b].com);
+    for (std::size_t b = 0; b < m.links.size(); ++b)
+      V -= m.links[b].mass * g.dot(k.world[b] * m.links[b].com);
     return V;
   };
   const double h = 1e-6;
@@ -201,8 +202,9 @@ TEST(FreeBody, SpinConservesEnergyAndMomentumToFirstOrder) {
   EXPECT_LT(l1, 0.05);
   EXPECT_NEAR(e1 / e2, 2.0, 0.3);  // first order
   EXPECT_NEAR(l1 / l2, 2.0, 0.3);
-  std::printf("free spin over 1 s: energy drift %.2e (dt 1e-3), %.2e (dt 5e-4); momentum %.2e, %.2e\n",
-              e1, e2, l1, l2);
+  std::printf(
+      "free spin over 1 s: energy drift %.2e (dt 1e-3), %.2e (dt 5e-4); momentum %.2e, %.2e\n", e1,
+      e2, l1, l2);
 }
 
 TEST(Urdf, LaikagoHas18DofsAndPrimitiveGeoms) {

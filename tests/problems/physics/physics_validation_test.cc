@@ -49,7 +49,9 @@ TEST(PhysicsValidation, BoxRestsOnAPlaneFor10sWithoutDrift) {
   EXPECT_LT((p1 - p0).head<2>().norm(), 1e-6) << "horizontal drift";
   EXPECT_NEAR(p1.z(), 0.1 - s.options().slop, 1e-5) << "rests at the allowed penetration";
   EXPECT_LT(s.instances()[0].v.norm(), 1e-6);
-  EXPECT_LT(std::abs(Eigen::Quaterniond(q[3], q[4], q[5], q[6]).angularDistance(Eigen::Quaterniond::Identity())), 1e-6);
+  EXPECT_LT(std::abs(Eigen::Quaterniond(q[3], q[4], q[5], q[6])
+                         .angularDistance(Eigen::Quaterniond::Identity())),
+            1e-6);
   std::printf("box at rest after 10 s: drift %.2e m, height %.6f m, speed %.2e m/s\n",
               (p1 - p0).head<2>().norm(), p1.z(), s.instances()[0].v.norm());
 }

@@ -35,10 +35,14 @@ class DishShapes : public ::testing::TestWithParam<int> {
  protected:
   DishSdf Make() const {
     switch (GetParam()) {
-      case 0: return DishSdf::Bowl();
-      case 1: return DishSdf::Plate();
-      case 2: return DishSdf::Pot();
-      default: return DishSdf::Bottle();
+      case 0:
+        return DishSdf::Bowl();
+      case 1:
+        return DishSdf::Plate();
+      case 2:
+        return DishSdf::Pot();
+      default:
+        return DishSdf::Bottle();
     }
   }
 };
@@ -64,7 +68,8 @@ TEST_P(DishShapes, DistanceMatchesBruteForceOnTheSurface) {
     const double phi = dish.Eval(p, nullptr);
     worst = std::max(worst, std::abs(std::abs(phi) - brute));
   }
-  std::printf("dish %d: worst | |sdf| - brute force | = %.2e m over 300 points\n", GetParam(), worst);
+  std::printf("dish %d: worst | |sdf| - brute force | = %.2e m over 300 points\n", GetParam(),
+              worst);
   EXPECT_LE(worst, 1e-6);
 }
 

@@ -70,7 +70,8 @@ TEST(ThreadSdf, DistanceMatchesBruteForceNearTheSurface) {
     const double phi = t.Eval(p, nullptr), brute = BruteForce(t, p);
     worst = std::max(worst, std::abs(std::abs(phi) - brute));
   }
-  std::printf("thread: worst | |sdf| - brute force | = %.2e m over 12 points 0.2-1 mm off\n", worst);
+  std::printf("thread: worst | |sdf| - brute force | = %.2e m over 12 points 0.2-1 mm off\n",
+              worst);
   EXPECT_LE(worst, 1e-6);
 }
 

@@ -85,8 +85,10 @@ TEST(BoltNut, AdmmSolversConvergeWithoutCyclingThePenalty) {
       double worst_after = 0.0;
       for (const TracePoint& t : r.trace) {
         const double res = t.metrics[Metric::kRes004];
-        if (first >= 0) worst_after = std::max(worst_after, res);
-        else if (res <= 1e-8) first = t.iteration;
+        if (first >= 0)
+          worst_after = std::max(worst_after, res);
+        else if (res <= 1e-8)
+          first = t.iteration;
       }
       std::printf("%s on %s: res004 <= 1e-8 at iteration %d, worst later %.2e\n", solver,
                   p.meta.name.c_str(), first, worst_after);
@@ -113,8 +115,10 @@ TEST(BoltNut, BadParametersAreOneLineErrors) {
     FindScenario("bolt_nut").generate({{"segments_per_turn", "32"}}, 1, 1);
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("bolt_nut.segments_per_turn = 32: the nut mesh cuts the bolt"),
-              std::string::npos) << e.what();
+    EXPECT_NE(
+        std::string(e.what()).find("bolt_nut.segments_per_turn = 32: the nut mesh cuts the bolt"),
+        std::string::npos)
+        << e.what();
   }
 }
 

@@ -31,7 +31,7 @@ TEST(BridgeScene, RigidTowersGiveOneDofPerPieceOneSpringEachAndAPin) {
 
 TEST(BridgeScene, FlexibleTowersAddTwoHingedTowersWithJointSprings) {
   const ContactProblem p = FirstStep("pieces=16,flexible=1");
-  EXPECT_EQ(p.num_dofs(), 16 + 2 * 4);  // towers of pieces / 4
+  EXPECT_EQ(p.num_dofs(), 16 + 2 * 4);                     // towers of pieces / 4
   EXPECT_EQ(Count(p, ConstraintType::kSoft), 16 + 2 * 4);  // cables, tower joint springs
   EXPECT_EQ(Count(p, ConstraintType::kBilateral), 2);
   ASSERT_EQ(p.structure.subsystems.size(), 3u);
@@ -66,9 +66,10 @@ void ExpectDeckHangs(const std::string& params) {
   }
   const physics::Pose& last = r.final_poses[n - 1];
   const physics::Vec3 end = last * physics::Vec3(L / n, 0, 0);
-  std::printf("bridge %s after 1 s: far end off its pin by %.3g mm, deck joints between z = %.4f "
-              "and %.4f m (deck at %.1f m)\n",
-              params.c_str(), 1e3 * (end - physics::Vec3(L, 0, H)).norm(), lowest, highest, H);
+  std::printf(
+      "bridge %s after 1 s: far end off its pin by %.3g mm, deck joints between z = %.4f "
+      "and %.4f m (deck at %.1f m)\n",
+      params.c_str(), 1e3 * (end - physics::Vec3(L, 0, H)).norm(), lowest, highest, H);
   EXPECT_LT((end - physics::Vec3(L, 0, H)).norm(), 1e-3);
   EXPECT_GT(lowest, H - 1.0);
   EXPECT_LT(highest, H + 1.0);

@@ -48,9 +48,10 @@ TEST(CableScene, HalfATurnWindsTheCableOntoThePost) {
       ++wound;
     }
   }
-  std::printf("cable after half a turn: %d links on the post, largest gap %.2f mm; closest to "
-              "the axis %.2f mm (post + radius %.2f mm), lowest centre %.2f mm\n",
-              wound, wound_gap * 1e3, min_axis * 1e3, (Rc + rad) * 1e3, min_z * 1e3);
+  std::printf(
+      "cable after half a turn: %d links on the post, largest gap %.2f mm; closest to "
+      "the axis %.2f mm (post + radius %.2f mm), lowest centre %.2f mm\n",
+      wound, wound_gap * 1e3, min_axis * 1e3, (Rc + rad) * 1e3, min_z * 1e3);
   EXPECT_GE(wound, 5);
   EXPECT_LT(wound_gap, 2e-3);
   // A straight link on the post touches it at its centre, which lies the chord's sagitta inside
@@ -93,9 +94,8 @@ TEST(CableScene, CondReachesOneInAMillionInThePaperSetting) {
   o.every = 50;
   o.quiet = true;
   o.reference_solvers = {};
-  const SimulateResult r =
-      Simulate(*FindScene("cable"),
-               ParseKeyValues("links=80,hard_grip=0,nodal_contacts=1,dt=0.001"), 1, o);
+  const SimulateResult r = Simulate(
+      *FindScene("cable"), ParseKeyValues("links=80,hard_grip=0,nodal_contacts=1,dt=0.001"), 1, o);
   ASSERT_EQ(r.recorded.size(), 2u);
   const SolverEntry& e = FindSolver("cond");
   const SolverJob job{&e, Settings::Parse("cond", e.settings, {})};
@@ -105,10 +105,11 @@ TEST(CableScene, CondReachesOneInAMillionInThePaperSetting) {
   ro.threads = 1;
   for (const ContactProblem& p : r.recorded) {
     const RunRecord rec = RunOne(p, Evaluator(p), job, ro, nullptr, 0);
-    std::printf("cable, 002's setting, %s: %d contacts, cond %s after %d iterations (res004 "
-                "%.2g)\n",
-                p.meta.name.c_str(), p.num_contacts(), ToString(rec.status), rec.iterations,
-                rec.final_metrics[Metric::kRes004]);
+    std::printf(
+        "cable, 002's setting, %s: %d contacts, cond %s after %d iterations (res004 "
+        "%.2g)\n",
+        p.meta.name.c_str(), p.num_contacts(), ToString(rec.status), rec.iterations,
+        rec.final_metrics[Metric::kRes004]);
     EXPECT_EQ(rec.status, Outcome::kConverged) << rec.message;
   }
 }

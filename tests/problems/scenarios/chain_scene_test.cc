@@ -175,10 +175,12 @@ TEST(ChainScene, JacobianIsTheContactPointsRelativeVelocity) {
     for (int k = 0; k < 5; ++k, row += 2) {
       const Vec3 xw = frame_b * point[k];
       const Vec3 on_b = s.BodyPose(j.body_b) * (before[j.body_b].inverse() * xw);
-      const Vec3 on_a = j.body_a < 0 ? xw : s.BodyPose(j.body_a) * (before[j.body_a].inverse() * xw);
+      const Vec3 on_a =
+          j.body_a < 0 ? xw : s.BodyPose(j.body_a) * (before[j.body_a].inverse() * xw);
       const Vec3 rate = (on_b - on_a) / step;
       const Vec3 n = frame_b.linear() * normal[k], t = frame_b.linear() * tangent[k];
-      worst = std::max({worst, std::abs(n.dot(rate) - Jv[row]), std::abs(t.dot(rate) - Jv[row + 1])});
+      worst =
+          std::max({worst, std::abs(n.dot(rate) - Jv[row]), std::abs(t.dot(rate) - Jv[row + 1])});
     }
   }
   EXPECT_EQ(row, p.num_rows());
@@ -189,9 +191,10 @@ TEST(ChainScene, FrictionStopsTheChainAndFreeJointsKeepSwinging) {
   // 5 links with the scene's stepper: 2 s (480 steps of 1/240 s) with friction, 1 s without.
   const ChainRun rough = StepChain("links=5", 480);
   const ChainRun smooth = StepChain("links=5,mu=0", 240);
-  std::printf("chain (5 links, default mu): joints stop at [s]%s; worst gap %.2g m; worst step res004 "
-              "%.2g; %.2f s\n",
-              Times(rough.stop_time).c_str(), rough.worst_gap, rough.worst_res004, rough.seconds);
+  std::printf(
+      "chain (5 links, default mu): joints stop at [s]%s; worst gap %.2g m; worst step res004 "
+      "%.2g; %.2f s\n",
+      Times(rough.stop_time).c_str(), rough.worst_gap, rough.worst_res004, rough.seconds);
   for (double th : {1e-2, 1e-1})
     std::printf("  below %g rad/s from [s]%s\n", th, Times(rough.StopTimes(th)).c_str());
   std::printf("chain (5 links, mu 0, 1 s): final joint rates [rad/s]%s; worst gap %.2g m; %.2f s\n",
@@ -208,7 +211,8 @@ TEST(ChainScene, FrictionStopsTheChainAndFreeJointsKeepSwinging) {
   // 003 Fig. 5a: the root joint stops first (measured 0.78 s, the others 1.25–1.40 s); the rest
   // stop in no fixed order.
   for (std::size_t k = 1; k < rough.stop_time.size(); ++k)
-    EXPECT_LT(rough.stop_time[0], rough.stop_time[k]) << "joint " << k << " stopped before the root";
+    EXPECT_LT(rough.stop_time[0], rough.stop_time[k])
+        << "joint " << k << " stopped before the root";
   // Without friction the chain still swings at the end.
   double fastest = 0.0;
   for (double w : smooth.final_rate) fastest = std::max(fastest, std::abs(w));
@@ -220,9 +224,10 @@ TEST(ChainScene, LargerJointRadiusStopsTheChainSooner) {
   const ChainRun large = StepChain("links=5,radius=0.05", 480);
   const double t_small = *std::max_element(small.stop_time.begin(), small.stop_time.end());
   const double t_large = *std::max_element(large.stop_time.begin(), large.stop_time.end());
-  std::printf("chain (5 links): all joints stopped at %.3f s (radius 2.5 cm), %.3f s (5 cm); joints"
-              "%s /%s\n",
-              t_small, t_large, Times(small.stop_time).c_str(), Times(large.stop_time).c_str());
+  std::printf(
+      "chain (5 links): all joints stopped at %.3f s (radius 2.5 cm), %.3f s (5 cm); joints"
+      "%s /%s\n",
+      t_small, t_large, Times(small.stop_time).c_str(), Times(large.stop_time).c_str());
   EXPECT_LT(t_large, t_small);
 }
 

@@ -28,12 +28,15 @@ TEST(DishInertia, MatchesGridIntegrationOfTheField) {
     double vol = 0, mz = 0, mzz = 0, mrr = 0;
     for (double r = h / 2; r < r1; r += h)
       for (double z = z0 + h / 2; z < z1; z += h)
-        if (dish.Eval2d({r, z}, nullptr) < 0) vol += r, mz += r * z, mzz += r * z * z, mrr += r * r * r;
-    const double zc = mz / vol, izz = 2.0 * mrr / vol, ixx = 2.0 * (mrr / 2 + mzz) / vol - 2.0 * zc * zc;
-    std::printf("dish b=(%.3f, %.3f): com z %.5f (grid %.5f), Ixx %.4e (%.4e), Izz %.4e (%.4e) "
-                "for 2 kg; volume %.4e (grid %.4e) m^3\n", dish.b().x(), dish.b().y(), m.com.z(),
-                zc, m.inertia(0, 0), ixx, m.inertia(2, 2), izz, dish.Volume(),
-                2 * M_PI * vol * h * h);
+        if (dish.Eval2d({r, z}, nullptr) < 0)
+          vol += r, mz += r * z, mzz += r * z * z, mrr += r * r * r;
+    const double zc = mz / vol, izz = 2.0 * mrr / vol,
+                 ixx = 2.0 * (mrr / 2 + mzz) / vol - 2.0 * zc * zc;
+    std::printf(
+        "dish b=(%.3f, %.3f): com z %.5f (grid %.5f), Ixx %.4e (%.4e), Izz %.4e (%.4e) "
+        "for 2 kg; volume %.4e (grid %.4e) m^3\n",
+        dish.b().x(), dish.b().y(), m.com.z(), zc, m.inertia(0, 0), ixx, m.inertia(2, 2), izz,
+        dish.Volume(), 2 * M_PI * vol * h * h);
     EXPECT_NEAR(m.com.z(), zc, 1e-5);
     EXPECT_NEAR(m.inertia(0, 0), ixx, 1e-3 * ixx);
     EXPECT_NEAR(m.inertia(2, 2), izz, 1e-3 * izz);

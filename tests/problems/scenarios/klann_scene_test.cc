@@ -36,8 +36,8 @@ double WorstClosure(const physics::MultibodySystem& s, const std::vector<physics
   double worst = 0.0;
   for (const physics::Coupling& c : s.couplings()) {
     if (!(c.rows & 1u)) continue;
-    const physics::Vec3 a = c.body_a < 0 ? c.frame_a.translation()
-                                         : poses[c.body_a] * c.frame_a.translation();
+    const physics::Vec3 a =
+        c.body_a < 0 ? c.frame_a.translation() : poses[c.body_a] * c.frame_a.translation();
     worst = std::max(worst, (poses[c.body_b] * c.frame_b.translation() - a).norm());
   }
   return worst;
@@ -96,7 +96,7 @@ TEST(KlannScene, TreeOfRevoluteJointsWithTwoPinsPerLegBuiltAtRest) {
       revolute += l.joint == physics::JointType::kRevolute;
     EXPECT_EQ(revolute, 1 + kLegs * 4);
     EXPECT_EQ(Count(p, ConstraintType::kBilateral), kLegs * 2 * 2);  // 12 pins, x and z rows
-    EXPECT_EQ(Count(p, ConstraintType::kSoft), 1);                    // the motor (PD servo)
+    EXPECT_EQ(Count(p, ConstraintType::kSoft), 1);                   // the motor (PD servo)
     EXPECT_EQ(Count(p, ConstraintType::kUnilateral), 0);
     ASSERT_EQ(p.structure.subsystems.size(), 1u);
     EXPECT_TRUE(p.structure.IsTree(0));
@@ -159,10 +159,11 @@ TEST(KlannScene, LoopClosuresHoldOverASimulatedSecond) {
     deepest = std::max(deepest, st.max_penetration);
     touching_steps += st.contacts > 0;
   }
-  std::printf("klann after 1 s (dt 0.25 ms, 0.5 rad/s): pins off their pivots by at most %.3g m; "
-              "crank turned %.4g rad; chassis walked %.4g m; deepest foot %.3g mm; worst step "
-              "res004 %.2g; %.2f s\n",
-              worst, angle, walked, deepest * 1e3, worst_step, r.seconds);
+  std::printf(
+      "klann after 1 s (dt 0.25 ms, 0.5 rad/s): pins off their pivots by at most %.3g m; "
+      "crank turned %.4g rad; chassis walked %.4g m; deepest foot %.3g mm; worst step "
+      "res004 %.2g; %.2f s\n",
+      worst, angle, walked, deepest * 1e3, worst_step, r.seconds);
   EXPECT_LT(worst, 1e-8);
   EXPECT_GT(angle, 0.4) << "the crank did not turn";
   // About 0.08 m per radian of crank along the flat of the stride; a foot slipping walks less.
@@ -179,8 +180,8 @@ TEST(KlannScene, ClosureDriftShrinksWithTheSquareOfTheStep) {
   const KlannRun fine = SimulateOneSecond("dt=0.00208333333333333333");
   const double e1 = WorstClosure(*coarse.scene.system, coarse.result.final_poses);
   const double e2 = WorstClosure(*fine.scene.system, fine.result.final_poses);
-  std::printf("klann after 1 s at 1 rad/s: pins off by %.3g m (dt 1/240 s), %.3g m (1/480 s)\n",
-              e1, e2);
+  std::printf("klann after 1 s at 1 rad/s: pins off by %.3g m (dt 1/240 s), %.3g m (1/480 s)\n", e1,
+              e2);
   EXPECT_LT(e1, 1e-5);
   EXPECT_GT(e1 / e2, 3.0);
   EXPECT_LT(e1 / e2, 5.0);

@@ -57,9 +57,12 @@ TEST(Manufactured, StatusMixIsAsChosen) {
     if (c.type != ConstraintType::kContact) continue;
     const double* l = p.reference->lambda.data() + c.row;
     const double ut = std::hypot(u[c.row + 1], u[c.row + 2]);
-    if (l[0] == 0.0) ++open;
-    else if (ut < 1e-9) ++stick;
-    else ++slip;
+    if (l[0] == 0.0)
+      ++open;
+    else if (ut < 1e-9)
+      ++stick;
+    else
+      ++slip;
   }
   // Fractions 0.2 / 0.4 / 0.4 of 300 contacts, within sampling noise.
   EXPECT_NEAR(open, 60, 25);
@@ -121,7 +124,8 @@ TEST(ManufacturedJointFriction, ValidDeterministicAndPhysical) {
 }
 
 TEST(ManufacturedJointFriction, ScenarioGeneratesAndRejectsBadOptions) {
-  const auto ps = FindScenario("joint_friction").generate({{"bodies", "4"}, {"branching", "1"}}, 2, 9);
+  const auto ps =
+      FindScenario("joint_friction").generate({{"bodies", "4"}, {"branching", "1"}}, 2, 9);
   ASSERT_EQ(ps.size(), 2u);
   EXPECT_EQ(ps[1].meta.name, "joint_friction-0001");
   EXPECT_EQ(ps[1].meta.scenario, "joint_friction");

@@ -32,8 +32,10 @@ std::vector<std::pair<std::string, const std::vector<ParamSpec>*>> AllSpecs() {
 // The error message of ParseParams on a registered scenario or scene.
 std::string ErrorOf(const std::string& scenario, const std::map<std::string, std::string>& given) {
   try {
-    if (const SceneEntry* scene = FindScene(scenario)) SceneParams(*scene, given);
-    else FindScenario(scenario).generate(given, 0, 1);
+    if (const SceneEntry* scene = FindScene(scenario))
+      SceneParams(*scene, given);
+    else
+      FindScenario(scenario).generate(given, 0, 1);
   } catch (const Error& e) {
     return e.what();
   }
@@ -88,8 +90,8 @@ TEST(ScenarioParams, RulesAndNumbersArePrintedShort) {
 }
 
 TEST(ScenarioParams, BadValuesAreOneLineErrorsNamingKeyValueAndRule) {
-  const std::pair<std::pair<std::string, std::map<std::string, std::string>>, std::string>
-      cases[] = {
+  const std::pair<std::pair<std::string, std::map<std::string, std::string>>, std::string> cases[] =
+      {
           // Out of range and not whole.
           {{"laikago_drop", {{"robots", "-3"}}},
            "laikago_drop.robots = -3: must be a whole number in [1, 1e6]"},
@@ -101,14 +103,16 @@ TEST(ScenarioParams, BadValuesAreOneLineErrorsNamingKeyValueAndRule) {
            "random.contacts = 1e7: must be a whole number in [0, 1e6]"},
           {{"random", {{"articulated", "2"}}},
            "random.articulated = 2: must be a whole number in [0, 1]"},
-          {{"random", {{"ground_fraction", "1.5"}}}, "random.ground_fraction = 1.5: must be in [0, 1]"},
+          {{"random", {{"ground_fraction", "1.5"}}},
+           "random.ground_fraction = 1.5: must be in [0, 1]"},
           {{"random", {{"body_size", "0"}}}, "random.body_size = 0: must be > 0"},
           {{"bolt_nut", {{"erp", "0"}}}, "bolt_nut.erp = 0: must be in (0, 1]"},
           {{"bolt_nut", {{"mu", "-1"}}}, "bolt_nut.mu = -1: must be >= 0"},
           {{"dish_piling", {{"segments", "12.5"}}},
            "dish_piling.segments = 12.5: must be a whole number in [8, 1e4]"},
           {{"dish_piling", {{"mass_pot", "-5"}}}, "dish_piling.mass_pot = -5: must be > 0"},
-          {{"soft_mat", {{"layers", "65"}}}, "soft_mat.layers = 65: must be a whole number in [0, 64]"},
+          {{"soft_mat", {{"layers", "65"}}},
+           "soft_mat.layers = 65: must be a whole number in [0, 64]"},
           {{"soft_mat", {{"size", "0"}}}, "soft_mat.size = 0: must be in (0, 64]"},
           {{"fem_beam", {{"gap", "0.05"}}}, "fem_beam.gap = 0.05: must be in (0, 0.05)"},
           {{"cable", {{"poisson", "0.5"}}}, "cable.poisson = 0.5: must be in [0, 0.5)"},
@@ -139,7 +143,8 @@ TEST(ScenarioParams, BadValuesAreOneLineErrorsNamingKeyValueAndRule) {
 
 TEST(ScenarioParams, UnknownKeysSuggestTheClosestName) {
   std::string msg = ErrorOf("random", {{"contcts", "8"}});
-  EXPECT_EQ(msg.rfind("random.contcts: unknown parameter; did you mean 'contacts'? (known: ", 0), 0u)
+  EXPECT_EQ(msg.rfind("random.contcts: unknown parameter; did you mean 'contacts'? (known: ", 0),
+            0u)
       << msg;
   msg = ErrorOf("laikago_drop", {{"robot", "2"}});
   EXPECT_EQ(msg.rfind("laikago_drop.robot: unknown parameter; did you mean 'robots'?", 0), 0u)
@@ -163,12 +168,21 @@ TEST(ScenarioParams, ParseParamsKeepsDefaultsAndReadsGivenValues) {
   v = ParseParams("t", specs, {{"x", "1e-3"}, {"n", "1e1"}});
   EXPECT_EQ(v.at("n"), 10.0);
   EXPECT_EQ(v.at("x"), 1e-3);
-  testing::ExpectError([&] { ParseParams("t", specs, {{"n", "11"}}); },
-                       {"t.n = 11: must be a whole number in [1, 10]"});
-  testing::ExpectError([&] { ParseParams("t", specs, {{"x", "-inf"}}); },
-                       {"t.x = -inf: must be a finite number in decimal notation"});
-  testing::ExpectError([&] { ParseParams("t", {}, {{"x", "1"}}); },
-                       {"t.x: unknown parameter (known: none)"});
+  testing::ExpectError(
+      [&] {
+        ParseParams("t", specs, {{"n", "11"}});
+      },
+      {"t.n = 11: must be a whole number in [1, 10]"});
+  testing::ExpectError(
+      [&] {
+        ParseParams("t", specs, {{"x", "-inf"}});
+      },
+      {"t.x = -inf: must be a finite number in decimal notation"});
+  testing::ExpectError(
+      [&] {
+        ParseParams("t", {}, {{"x", "1"}});
+      },
+      {"t.x: unknown parameter (known: none)"});
 }
 
 // Each line of `list scenarios` under a scenario: "      name  default D  range  — help".
@@ -180,8 +194,10 @@ TEST(ScenarioParams, ListScenariosShowsEveryParameterWithItsRange) {
   std::istringstream in(r.out);
   std::string line, current;
   while (std::getline(in, line)) {
-    if (line.rfind("      ", 0) == 0) lines[current].push_back(line.substr(6));
-    else if (line.rfind("  ", 0) == 0) current = line.substr(2, line.find(' ', 2) - 2);
+    if (line.rfind("      ", 0) == 0)
+      lines[current].push_back(line.substr(6));
+    else if (line.rfind("  ", 0) == 0)
+      current = line.substr(2, line.find(' ', 2) - 2);
   }
   auto find = [&](const std::string& scenario, const std::string& name) -> std::string {
     for (const std::string& l : lines[scenario])

@@ -16,7 +16,9 @@
 namespace ncp {
 namespace {
 
-ContactProblem FirstStep(const std::string& params) { return testing::FirstStep("umbrella", params); }
+ContactProblem FirstStep(const std::string& params) {
+  return testing::FirstStep("umbrella", params);
+}
 int Count(const ContactProblem& p, ConstraintType t) { return testing::CountConstraints(p, t); }
 
 TEST(UmbrellaScene, Table2SizesAndRows) {
@@ -67,9 +69,10 @@ TEST(UmbrellaScene, LoopClosuresHoldOverASimulatedSecond) {
   }
   double worst_step = 0.0;
   for (const StepStats& s : r.steps) worst_step = std::max(worst_step, s.res004);
-  std::printf("umbrella after 1 s: stretcher tips off their rib joints by at most %.3g m; rib "
-              "middles moved up to %.3g m; worst step res004 %.2g\n",
-              worst, moved, worst_step);
+  std::printf(
+      "umbrella after 1 s: stretcher tips off their rib joints by at most %.3g m; rib "
+      "middles moved up to %.3g m; worst step res004 %.2g\n",
+      worst, moved, worst_step);
   EXPECT_LT(worst, 1e-8);
   EXPECT_GT(moved, 1e-4) << "the umbrella did not move";
   EXPECT_LT(worst_step, 1e-6);

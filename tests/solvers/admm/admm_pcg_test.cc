@@ -48,9 +48,10 @@ TEST(AdmmPcg, SameIteratesAsCholmodOnTrees) {
   const double scale = direct.lambda.cwiseAbs().maxCoeff();
   const double dl = (pcg.lambda - direct.lambda).cwiseAbs().maxCoeff() / scale;
   const double dv = (pcg.v - direct.v).cwiseAbs().maxCoeff() / direct.v.cwiseAbs().maxCoeff();
-  std::printf("admm-full pcg-pbj vs cholmod after 60 iterations: λ %.2e, v %.2e apart "
-              "(relative); %g PCG iterations, %g refactorizations (β changes)\n",
-              dl, dv, InfoOf(pcg, "pcg_iterations"), InfoOf(pcg, "refactorizations"));
+  std::printf(
+      "admm-full pcg-pbj vs cholmod after 60 iterations: λ %.2e, v %.2e apart "
+      "(relative); %g PCG iterations, %g refactorizations (β changes)\n",
+      dl, dv, InfoOf(pcg, "pcg_iterations"), InfoOf(pcg, "refactorizations"));
   EXPECT_LT(dl, 1e-8);
   EXPECT_LT(dv, 1e-8);
   EXPECT_GT(InfoOf(pcg, "refactorizations"), 1.0) << "β never changed: the test misses SetScale";
@@ -61,9 +62,10 @@ TEST(AdmmPcg, PcgMaxItersFailsWithAMessage) {
   const ContactProblem p = MakeManufacturedProblem(testing::TreeOptions(12), "trees");
   const SolverEntry& e = FindSolver("admm-full");
   AdmmFullSolver s;
-  ASSERT_EQ(s.Setup(p, Settings::Parse("admm-full", e.settings,
-                                       {{"linear", "pcg-pbj"}, {"pcg_max_iters", "1"},
-                                        {"pcg_tol", "1e-14"}}),
+  ASSERT_EQ(s.Setup(p,
+                    Settings::Parse(
+                        "admm-full", e.settings,
+                        {{"linear", "pcg-pbj"}, {"pcg_max_iters", "1"}, {"pcg_tol", "1e-14"}}),
                     nullptr),
             Status::kRunning);
   Status st = Status::kRunning;

@@ -51,7 +51,8 @@ Worst Rise(const std::string& path, const std::string& solver, int iters, int& r
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
     if (r.status == Outcome::kNotApplicable) continue;
     EXPECT_TRUE(r.status == Outcome::kMaxIterations || r.status == Outcome::kConverged)
-        << solver << " on " << data.stem << "/" << r.problem << ": " << ToString(r.status) << " " << r.message;
+        << solver << " on " << data.stem << "/" << r.problem << ": " << ToString(r.status) << " "
+        << r.message;
     if (r.trace.empty()) continue;
     ++runs;
     const double start = r.trace.front().metrics[Metric::kRes004];

@@ -20,9 +20,9 @@ struct AlCase {
   const char* label;
   const char* solver;
   const char* settings;
-  int iters;           // AL iteration budget
-  int min_reached;     // of 20 problems reaching res004 ≤ 1e-8
-  double max_final;    // worst final res004 (a regression bound, 10× the measured floor)
+  int iters;         // AL iteration budget
+  int min_reached;   // of 20 problems reaching res004 ≤ 1e-8
+  double max_final;  // worst final res004 (a regression bound, 10× the measured floor)
 };
 
 class AlOnManufactured : public ::testing::TestWithParam<AlCase> {};
@@ -49,9 +49,10 @@ TEST_P(AlOnManufactured, ReachesItsMeasuredFloor) {
     }
   }
   std::sort(iters.begin(), iters.end());
-  std::printf("%-22s reached res004 <= 1e-8 on %d/20 within %d AL iterations (median %d), "
-              "worst final res004 %.2e\n",
-              c.label, reached, c.iters, iters.empty() ? -1 : iters[iters.size() / 2], worst);
+  std::printf(
+      "%-22s reached res004 <= 1e-8 on %d/20 within %d AL iterations (median %d), "
+      "worst final res004 %.2e\n",
+      c.label, reached, c.iters, iters.empty() ? -1 : iters[iters.size() / 2], worst);
   EXPECT_EQ(failed, 0);
   EXPECT_GE(reached, c.min_reached);
   EXPECT_LE(worst, c.max_final);
@@ -60,8 +61,8 @@ TEST_P(AlOnManufactured, ReachesItsMeasuredFloor) {
 INSTANTIATE_TEST_SUITE_P(
     All, AlOnManufactured,
     ::testing::Values(AlCase{"canal", "canal", "", 20, 19, 1e-8},
-                      AlCase{"canal_published", "canal", "perturbation_updates=1,perturbation_tol=0",
-                             60, 19, 1e-7},
+                      AlCase{"canal_published", "canal",
+                             "perturbation_updates=1,perturbation_tol=0", 60, 19, 1e-7},
                       AlCase{"canal_refresh3", "canal", "perturbation_updates=3,perturbation_tol=0",
                              60, 19, 1e-7},
                       // Four inner-Newton breakdowns end far off: the ablation's failure mode.
@@ -137,9 +138,10 @@ RatioTrend RatioTrendOf(const char* settings) {
 TEST(CanalRate, PenaltyRaisedEachAlIterationGivesSuperlinearTraces) {
   const RatioTrend raised = RatioTrendOf("beta=100,zeta=1e-6");
   const RatioTrend defaults = RatioTrendOf("");
-  std::printf("worst rho_{j+1}/rho_j above 1e-10: beta raised each AL iteration %.2f (fewest "
-              "ratios %d); defaults %.2f (fewest ratios %d)\n",
-              raised.worst, raised.fewest, defaults.worst, defaults.fewest);
+  std::printf(
+      "worst rho_{j+1}/rho_j above 1e-10: beta raised each AL iteration %.2f (fewest "
+      "ratios %d); defaults %.2f (fewest ratios %d)\n",
+      raised.worst, raised.fewest, defaults.worst, defaults.fewest);
   EXPECT_GE(raised.fewest, 3);
   EXPECT_LT(raised.worst, 0.7);
 }
@@ -184,8 +186,10 @@ TEST(CanalOnLaikago, ReachesTheToleranceOnTheDefaultFrames) {
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
     if (r.status == Outcome::kConverged) ++reached, most = std::max(most, r.iterations);
   }
-  std::printf("canal on laikago_drop: res004 <= 1e-8 on %d/8 frames within 20 AL iterations "
-              "(most %d)\n", reached, most);
+  std::printf(
+      "canal on laikago_drop: res004 <= 1e-8 on %d/8 frames within 20 AL iterations "
+      "(most %d)\n",
+      reached, most);
   EXPECT_EQ(reached, 8);
 }
 

@@ -37,10 +37,12 @@ TEST(Canal, HessianMatchesFiniteDifferencesOfR) {
     f.canal.Gradient(vp, r1);
     f.canal.Gradient(vm, r2);
     const Vec col = (r1 - r2) / (2 * h);
-    worst = std::max(worst, (col - K.col(j)).cwiseAbs().maxCoeff() / std::max(1.0, K.col(j).cwiseAbs().maxCoeff()));
+    worst = std::max(worst, (col - K.col(j)).cwiseAbs().maxCoeff() /
+                                std::max(1.0, K.col(j).cwiseAbs().maxCoeff()));
   }
   EXPECT_LT(worst, 1e-5);
-  std::printf("004:24 Hessian vs central differences of r: worst relative column error %.2e\n", worst);
+  std::printf("004:24 Hessian vs central differences of r: worst relative column error %.2e\n",
+              worst);
 }
 
 TEST(Canal, RIsTheGradientOfTheConvexObjective) {
@@ -113,7 +115,9 @@ TEST(OperatorJacobian, MatchesFiniteDifferencesForBothCones) {
       ++checked[cone == ConeOperator::kStrict];
       ASSERT_LT((fd - D).cwiseAbs().maxCoeff(), 1e-6)
           << (cone == ConeOperator::kStrict ? "strict" : "proximal") << " at " << x.transpose()
-          << " mu " << c.mu << "\n" << D << "\nfd\n" << fd;
+          << " mu " << c.mu << "\n"
+          << D << "\nfd\n"
+          << fd;
     }
   }
   EXPECT_GT(checked[0], 10000);

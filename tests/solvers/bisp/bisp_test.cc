@@ -82,9 +82,10 @@ TEST(Bisp, ReachesTheManufacturedSolutionsOfJointFrictionTrees) {
     s->Current(v, lam);
     worst_v = std::max(worst_v, (v - p.reference->v).norm() / p.reference->v.norm());
   }
-  std::printf("bisp: res004 <= 1e-8 within %d iterations; worst |v-v*|/|v*| %.2e, "
-              "|lambda-lambda*|/|lambda*| (all sliding) %.2e\n",
-              worst_iters, worst_v, worst_lambda);
+  std::printf(
+      "bisp: res004 <= 1e-8 within %d iterations; worst |v-v*|/|v*| %.2e, "
+      "|lambda-lambda*|/|lambda*| (all sliding) %.2e\n",
+      worst_iters, worst_v, worst_lambda);
   EXPECT_LT(worst_v, 1e-6);
   EXPECT_LT(worst_lambda, 1e-5);
 }

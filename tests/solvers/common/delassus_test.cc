@@ -54,10 +54,12 @@ double WorstRelativeError(int n, int m) {
 }
 
 TEST(Delassus, DenseAndBlockedAssemblyMatchADenseReference) {
-  const double dense = WorstRelativeError(60, 360);     // 360² ≤ 2e6: formed densely
+  const double dense = WorstRelativeError(60, 360);      // 360² ≤ 2e6: formed densely
   const double blocked = WorstRelativeError(300, 1500);  // 1500² > 2e6: 256-column blocks
-  std::printf("W = J A^-1 J^T vs dense Cholesky: worst error / max|W| %.2e (dense path, m = 360), "
-              "%.2e (blocked path, m = 1500)\n", dense, blocked);
+  std::printf(
+      "W = J A^-1 J^T vs dense Cholesky: worst error / max|W| %.2e (dense path, m = 360), "
+      "%.2e (blocked path, m = 1500)\n",
+      dense, blocked);
   EXPECT_LT(dense, 1e-13);
   EXPECT_LT(blocked, 1e-13);
 }

@@ -126,8 +126,8 @@ TEST(LiftedLocal, RankDeficientSamples) {
     EXPECT_LE(l.asymmetry, 1e-15);
     EXPECT_EQ(l.problem.J.rows(), l.rows);
     EXPECT_EQ(l.problem.J.cols(), l.rank);
-    std::printf("%s: m %d rank %d truncation %.2e asymmetry %.2e nnz(J) %ld\n",
-                p.meta.name.c_str(), l.rows, l.rank, l.truncation, l.asymmetry,
+    std::printf("%s: m %d rank %d truncation %.2e asymmetry %.2e nnz(J) %ld\n", p.meta.name.c_str(),
+                l.rows, l.rank, l.truncation, l.asymmetry,
                 static_cast<long>(l.problem.J.nonZeros()));
   }
 }
@@ -146,8 +146,7 @@ TEST(LiftedLocal, RefusesOversizeProblem) {
   EXPECT_NE(why.find(std::to_string(m) + " rows"), std::string::npos) << why;
   EXPECT_NE(why.find("limit"), std::string::npos) << why;
   auto s = FindSolver("admm-full").make();
-  EXPECT_EQ(s->Setup(p, AdmmDefaults(), nullptr),
-            Status::kNotApplicable);
+  EXPECT_EQ(s->Setup(p, AdmmDefaults(), nullptr), Status::kNotApplicable);
   EXPECT_NE(s->message().find("lifted local form"), std::string::npos) << s->message();
   EXPECT_NE(s->message().find("limit"), std::string::npos) << s->message();
 }
@@ -168,8 +167,8 @@ TEST(LiftedLocal, NotApplicableSaysWhy) {
   EXPECT_EQ(FindSolver("subadmm").local, LocalUse::kNone);
 }
 
-const char* const kWrapped[] = {"admm-full", "canal", "al-trdogleg", "al-dampedsn", "nnewton",
-                                "cond"};
+const char* const kWrapped[] = {"admm-full",   "canal",   "al-trdogleg",
+                                "al-dampedsn", "nnewton", "cond"};
 
 TEST(LiftedLocal, RegistryMarksWrappedSolvers) {
   for (const char* name : kWrapped) EXPECT_EQ(FindSolver(name).local, LocalUse::kLifted) << name;
@@ -252,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<SampleCase>& i) {
       std::string n = std::string(i.param.solver) + "_" + i.param.file;
       n = n.substr(0, n.find('.'));
-      std::replace_if(n.begin(), n.end(), [](char ch) { return !std::isalnum(ch); }, '_');
+      std::replace_if(
+          n.begin(), n.end(), [](char ch) { return !std::isalnum(ch); }, '_');
       return n;
     });
 
@@ -288,8 +288,9 @@ TEST(LiftedLocal, RoverExportReachesNatmapOnStoredW) {
   for (const char* solver : {"admm-full", "canal", "nnewton", "al-trdogleg", "al-dampedsn"}) {
     SCOPED_TRACE(solver);
     const RunRecord r = RunToNatmap(p, solver, 5000, 1e-9);
-    std::printf("%-12s Rover4493: %-15s iters %4d natmap_rel %.2e  %s\n", solver, ToString(r.status),
-                r.iterations, r.final_metrics[Metric::kNatmapRel], r.solver_info.c_str());
+    std::printf("%-12s Rover4493: %-15s iters %4d natmap_rel %.2e  %s\n", solver,
+                ToString(r.status), r.iterations, r.final_metrics[Metric::kNatmapRel],
+                r.solver_info.c_str());
     EXPECT_LE(r.final_metrics[Metric::kNatmapRel], 1e-8);
   }
 }
@@ -300,8 +301,7 @@ TEST(LiftedLocal, SymmetricWIsNeverCorrected) {
   ContactProblem p = ReadFclib(kLocalTest);
   p.W = SpMat(0.5 * (p.W + SpMat(p.W.transpose())));
   auto s = FindSolver("admm-full").make();
-  ASSERT_EQ(s->Setup(p, AdmmDefaults(), nullptr),
-            Status::kRunning);
+  ASSERT_EQ(s->Setup(p, AdmmDefaults(), nullptr), Status::kRunning);
   for (int k = 0; k < 200; ++k) ASSERT_EQ(s->Iterate(), Status::kRunning);
   EXPECT_EQ(InfoValue(*s, "lifted_corrections"), 0.0);
   EXPECT_EQ(InfoValue(*s, "lifted_rank"), 72.0);

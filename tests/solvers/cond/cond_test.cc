@@ -74,9 +74,11 @@ TEST(CondNodalization, DetectsNodalContactsAndDiagonalSurrogateDelassus) {
     if (c.kind == cond::NodeKind::kNodalD) W += pdiag[c.dof_b[0]] * c.R * c.R.transpose();
     for (int k = 0; k < 3; ++k) {
       spread = std::max(spread, std::abs(pdiag[c.dof_a[k]] - pdiag[c.dof_a[0]]));
-      if (c.dof_b[0] >= 0) spread = std::max(spread, std::abs(pdiag[c.dof_b[k]] - pdiag[c.dof_a[0]]));
+      if (c.dof_b[0] >= 0)
+        spread = std::max(spread, std::abs(pdiag[c.dof_b[k]] - pdiag[c.dof_a[0]]));
     }
-    off = std::max(off, (W - W(0, 0) * Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() / W(0, 0));
+    off =
+        std::max(off, (W - W(0, 0) * Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() / W(0, 0));
   }
   // Across contacts: the J rows of two nodal contacts share no dof, so W̃ has no coupling.
   SpMat Jn = p.J;
@@ -88,8 +90,10 @@ TEST(CondNodalization, DetectsNodalContactsAndDiagonalSurrogateDelassus) {
       if (it.row() / 3 != it.col() / 3 && it.row() < 3 * (o.s_contacts + o.d_contacts) &&
           it.col() < 3 * (o.s_contacts + o.d_contacts))
         cross = std::max(cross, std::abs(it.value()));
-  std::printf("surrogate Delassus: max relative off-diagonal %.1e, block p spread %.1e, "
-              "cross-contact %.1e\n", off, spread, cross);
+  std::printf(
+      "surrogate Delassus: max relative off-diagonal %.1e, block p spread %.1e, "
+      "cross-contact %.1e\n",
+      off, spread, cross);
   EXPECT_LE(off, 1e-12);
   EXPECT_EQ(spread, 0.0);
   EXPECT_EQ(cross, 0.0);
@@ -135,7 +139,8 @@ TEST_P(CondOnNodal, ReachesExactSolution) {
     const ContactProblem p = testing::MakeNodalProblem(o);
     WarmStart sol;
     const RunRecord r = RunCond(p, c.settings, c.iters, 1e-10, &sol);
-    ASSERT_TRUE(r.status == Outcome::kConverged || r.status == Outcome::kMaxIterations) << ToString(r.status) << r.message;
+    ASSERT_TRUE(r.status == Outcome::kConverged || r.status == Outcome::kMaxIterations)
+        << ToString(r.status) << r.message;
     const double verr = (sol.v - p.reference->v).norm() / p.reference->v.norm();
     worst_res = std::max(worst_res, r.final_metrics[Metric::kRes004]);
     worst_v = std::max(worst_v, verr);
@@ -248,8 +253,10 @@ TEST(CondVirtualNodes, EveryRowTypeConverges) {
   s.Current(v, lam);
   const Metrics m = Evaluator(p).Evaluate(v, lam);
   const double lerr = (lam - p.reference->lambda).norm() / p.reference->lambda.norm();
-  std::printf("acceptance problem, gamma 1000: %d iterations, res004 %.2e, dyn %.1e, "
-              "|l-l*|/|l*| %.2e\n", iters, m[Metric::kRes004], m[Metric::kDyn], lerr);
+  std::printf(
+      "acceptance problem, gamma 1000: %d iterations, res004 %.2e, dyn %.1e, "
+      "|l-l*|/|l*| %.2e\n",
+      iters, m[Metric::kRes004], m[Metric::kDyn], lerr);
   EXPECT_LE(m[Metric::kDyn], 1e-8);
   EXPECT_LE(m[Metric::kRes004], 1e-3);
   EXPECT_LE(lerr, 1e-2);
@@ -277,8 +284,10 @@ TEST(CondParallel, ThreadsAgreeToRounding) {
   EXPECT_EQ(used[1], 2);
   // One thread takes the upper-triangle product, two the full rows: the same sums in another
   // order, so the iterates agree to rounding (a race would corrupt whole entries).
-  const double dv = (v[0] - v[1]).norm() / v[0].norm(), dl = (lam[0] - lam[1]).norm() / lam[0].norm();
-  std::printf("1 vs 2 threads after 50 iterations: relative difference v %.2e, lambda %.2e\n", dv, dl);
+  const double dv = (v[0] - v[1]).norm() / v[0].norm(),
+               dl = (lam[0] - lam[1]).norm() / lam[0].norm();
+  std::printf("1 vs 2 threads after 50 iterations: relative difference v %.2e, lambda %.2e\n", dv,
+              dl);
   EXPECT_LE(dv, 1e-10);
   EXPECT_LE(dl, 1e-10);
 }

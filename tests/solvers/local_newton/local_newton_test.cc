@@ -40,8 +40,8 @@ Outcome Solve(const ContactProblem& p, int max_iters, const std::string& setting
   const SolverEntry& e = FindSolver("local-newton");
   auto solver = e.make();
   Outcome o;
-  o.status = solver->Setup(p, Settings::Parse("local-newton", e.settings, ParseKeyValues(settings)),
-                           warm);
+  o.status =
+      solver->Setup(p, Settings::Parse("local-newton", e.settings, ParseKeyValues(settings)), warm);
   if (o.status != Status::kRunning) return o;
   const Evaluator ev(p);
   Vec v;
@@ -58,8 +58,7 @@ Outcome Solve(const ContactProblem& p, int max_iters, const std::string& setting
 
 double Asymmetry(const SpMat& W) {
   const SpMat D = W - SpMat(W.transpose());
-  return D.coeffs().cwiseAbs().maxCoeff() /
-         W.coeffs().cwiseAbs().maxCoeff();
+  return D.coeffs().cwiseAbs().maxCoeff() / W.coeffs().cwiseAbs().maxCoeff();
 }
 
 class Fclib : public ::testing::TestWithParam<const char*> {};
@@ -126,7 +125,8 @@ ContactProblem Replicated(const ContactProblem& g, int copies) {
   }
   std::vector<std::vector<std::pair<int, double>>> rows(m);  // row r of J: (column, value)
   for (int k = 0; k < g.J.outerSize(); ++k)
-    for (SpMat::InnerIterator it(g.J, k); it; ++it) rows[it.row()].push_back({it.col(), it.value()});
+    for (SpMat::InnerIterator it(g.J, k); it; ++it)
+      rows[it.row()].push_back({it.col(), it.value()});
   int out = 0;
   for (const Constraint& c : g.constraints)
     for (int k = 0; k < copies; ++k)

@@ -38,9 +38,10 @@ TEST(NNewton, ConvergesToTheManufacturedSolutionsDownToRounding) {
     floor = std::max(floor, f.final_metrics[Metric::kRes004]);
     worst_err = std::max(worst_err, f.lambda_err);
   }
-  std::printf("nnewton: res004 <= 1e-8 on %d/20 within 12 steps (most %d); floor after 30 "
-              "steps: worst res004 %.2e, worst |lambda-lambda*|/|lambda*| %.2e\n",
-              reached, most, floor, worst_err);
+  std::printf(
+      "nnewton: res004 <= 1e-8 on %d/20 within 12 steps (most %d); floor after 30 "
+      "steps: worst res004 %.2e, worst |lambda-lambda*|/|lambda*| %.2e\n",
+      reached, most, floor, worst_err);
   EXPECT_EQ(reached, 20);
   EXPECT_LE(floor, 1e-14);
   EXPECT_LE(worst_err, 1e-10);
@@ -71,7 +72,8 @@ TEST(NNewton, JacobianMatchesFiniteDifferencesAwayFromKinks) {
     const Eigen::MatrixXd Gp = Eigen::MatrixXd(s.Jacobian(xp));
     s.Residual(xm, fm);
     const Eigen::MatrixXd Gm = Eigen::MatrixXd(s.Jacobian(xm));
-    if ((Gp.col(j) - Gm.col(j)).cwiseAbs().maxCoeff() > 1e-3 * std::max(1.0, G.col(j).cwiseAbs().maxCoeff()))
+    if ((Gp.col(j) - Gm.col(j)).cwiseAbs().maxCoeff() >
+        1e-3 * std::max(1.0, G.col(j).cwiseAbs().maxCoeff()))
       continue;
     ++checked;
     const Vec fd = (fp - fm) / (2 * h);
@@ -87,8 +89,10 @@ TEST(NNewton, JacobianMatchesFiniteDifferencesAwayFromKinks) {
 TEST(NNewton, NonFiniteInputIsReportedAsDiverged) {
   for (int which = 0; which < 2; ++which) {
     ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(7), "nan");
-    if (which == 0) p.b[3] = std::numeric_limits<double>::quiet_NaN();
-    else p.e[0] = std::numeric_limits<double>::infinity();
+    if (which == 0)
+      p.b[3] = std::numeric_limits<double>::quiet_NaN();
+    else
+      p.e[0] = std::numeric_limits<double>::infinity();
     const SolverEntry& e = FindSolver("nnewton");
     auto s = e.make();
     ASSERT_EQ(s->Setup(p, Settings::Parse("nnewton", e.settings, {}), nullptr), Status::kRunning);
@@ -104,9 +108,8 @@ TEST(NNewton, LocalProblemRunsOnItsLiftedForm) {
   EXPECT_EQ(e.local, LocalUse::kLifted);
   RunOptions opt;
   opt.budget.iters = 50;
-  const RunRecord r =
-      RunOne(p, Evaluator(p), SolverJob{&e, Settings::Parse("nnewton", e.settings, {})}, opt,
-             nullptr, 0);
+  const RunRecord r = RunOne(
+      p, Evaluator(p), SolverJob{&e, Settings::Parse("nnewton", e.settings, {})}, opt, nullptr, 0);
   ASSERT_NE(r.status, Outcome::kNotApplicable) << r.message;
   EXPECT_LE(r.final_metrics[Metric::kNatmapRel], 1e-10);
   EXPECT_NE(r.solver_info.find("lifted_rank"), std::string::npos) << r.solver_info;

@@ -91,7 +91,7 @@ ContactProblem ChainsProblem(Springs springs, bool loop) {
     spring(b1 + 1, b1 + 3, 1.0);  // within a chain
     spring(b1 + 2, b2 + 2, 0.5);  // across the chains
     spring(b2 + 0, b1 + 4, 2.0);
-    spring(-1, b2 + 4, 1.0);      // and to the world
+    spring(-1, b2 + 4, 1.0);  // and to the world
   }
   s.Finalize();
   if (loop) {
@@ -139,8 +139,7 @@ struct Solved {
   SolverStats stats;
 };
 
-Solved Solve(const ContactProblem& p, const std::map<std::string, std::string>& given,
-             int iters) {
+Solved Solve(const ContactProblem& p, const std::map<std::string, std::string>& given, int iters) {
   const SolverEntry& e = FindSolver("redmax");
   std::unique_ptr<Solver> s = e.make();
   Solved r;
@@ -199,8 +198,10 @@ TEST(Redmax, PreconditionerEqualsItsDefinition) {
   const double inverse = (X - Pinv).cwiseAbs().maxCoeff() / Pinv.cwiseAbs().maxCoeff();
   const double backward = (P * X - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff() /
                           (scale * X.cwiseAbs().maxCoeff());
-  std::printf("projected block-Jacobi, %d dofs: assembled %.2e, inverse %.2e, |P X - I| %.2e "
-              "(relative)\n", n, assembled, inverse, backward);
+  std::printf(
+      "projected block-Jacobi, %d dofs: assembled %.2e, inverse %.2e, |P X - I| %.2e "
+      "(relative)\n",
+      n, assembled, inverse, backward);
   EXPECT_LE(assembled, 1e-12);
   EXPECT_LE(inverse, 1e-12);
   EXPECT_LE(backward, 1e-12);
@@ -227,7 +228,8 @@ TEST(Redmax, TreeOperatorEqualsTheSparseProduct) {
     e[k] = 1.0;
     tree.Apply(e, y);
     op.Apply(e, ys);
-    worst = std::max({worst, (y - ys).cwiseAbs().maxCoeff(), (y - Af.col(k)).cwiseAbs().maxCoeff()});
+    worst =
+        std::max({worst, (y - ys).cwiseAbs().maxCoeff(), (y - Af.col(k)).cwiseAbs().maxCoeff()});
   }
   EXPECT_LE(worst, 1e-12 * Af.cwiseAbs().maxCoeff());
   const Solved r = Solve(p, {}, 1);
@@ -295,9 +297,10 @@ TEST(Redmax, LinearSolversAgreeAndSolve) {
         const int row = p.constraints[i].row;
         closure = std::max(closure, std::abs(p.J.row(row).dot(r.v) + p.e[row]));
       }
-      std::printf("redmax %s%s: |v - v_dense|/|v_dense| %.2e, res004 %.2e, |G v + e|inf %.2e, "
-                  "PCG iterations %d\n", linear.c_str(), loop ? " (loop)" : "", dv, res, closure,
-                  r.stats.inner_iterations);
+      std::printf(
+          "redmax %s%s: |v - v_dense|/|v_dense| %.2e, res004 %.2e, |G v + e|inf %.2e, "
+          "PCG iterations %d\n",
+          linear.c_str(), loop ? " (loop)" : "", dv, res, closure, r.stats.inner_iterations);
       EXPECT_LE(dv, 1e-8);
       EXPECT_LE(res, 1e-6);
       EXPECT_LE(closure, 1e-8);
@@ -323,10 +326,11 @@ TEST(Redmax, PcgMaxItersFailsWithTheFigures) {
   const ContactProblem p = ChainsProblem(Springs::kBetweenBodies, false);
   const SolverEntry& e = FindSolver("redmax");
   std::unique_ptr<Solver> s = e.make();
-  ASSERT_EQ(s->Setup(p, Settings::Parse("redmax", e.settings, {{"pcg_max_iters", "1"},
-                                                                {"pcg_tol", "1e-12"}}),
-                     nullptr),
-            Status::kRunning)
+  ASSERT_EQ(
+      s->Setup(
+          p, Settings::Parse("redmax", e.settings, {{"pcg_max_iters", "1"}, {"pcg_tol", "1e-12"}}),
+          nullptr),
+      Status::kRunning)
       << s->message();
   EXPECT_EQ(s->Iterate(), Status::kFailed);
   EXPECT_NE(s->message().find("pcg_max_iters = 1"), std::string::npos) << s->message();
@@ -355,8 +359,7 @@ TEST(Redmax, PcgNeedsTreesMatchingA) {
   p.A.coeffRef(2, 2) += 1.0;
   const Solved pcg = Solve(p, {}, 0);
   EXPECT_EQ(pcg.setup, Status::kNotApplicable);
-  EXPECT_NE(pcg.message.find("differs from the bodies' inertia"), std::string::npos)
-      << pcg.message;
+  EXPECT_NE(pcg.message.find("differs from the bodies' inertia"), std::string::npos) << pcg.message;
   EXPECT_EQ(Solve(p, {{"linear", "cholmod"}}, 1).setup, Status::kRunning);
   // Soft rows without a structure layer: only the direct routes apply.
   const ContactProblem soft = testing::OnlyType(ConstraintType::kSoft);
@@ -373,12 +376,21 @@ TEST(Redmax, PcgNeedsTreesMatchingA) {
 
 TEST(Redmax, BadSettingsAreRefused) {
   const SolverEntry& e = FindSolver("redmax");
-  testing::ExpectError([&] { Settings::Parse("redmax", e.settings, {{"pcg_tol", "-1"}}); },
-                       {"redmax.pcg_tol", "-1"});
-  testing::ExpectError([&] { Settings::Parse("redmax", e.settings, {{"linear", "foo"}}); },
-                       {"redmax.linear", "foo", "pcg-pbj"});
-  testing::ExpectError([&] { Settings::Parse("redmax", e.settings, {{"pcg_max_iters", "0"}}); },
-                       {"redmax.pcg_max_iters", "0"});
+  testing::ExpectError(
+      [&] {
+        Settings::Parse("redmax", e.settings, {{"pcg_tol", "-1"}});
+      },
+      {"redmax.pcg_tol", "-1"});
+  testing::ExpectError(
+      [&] {
+        Settings::Parse("redmax", e.settings, {{"linear", "foo"}});
+      },
+      {"redmax.linear", "foo", "pcg-pbj"});
+  testing::ExpectError(
+      [&] {
+        Settings::Parse("redmax", e.settings, {{"pcg_max_iters", "0"}});
+      },
+      {"redmax.pcg_max_iters", "0"});
 }
 
 }  // namespace

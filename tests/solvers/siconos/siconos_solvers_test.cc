@@ -40,7 +40,9 @@ const char* const kFclibFiles[] = {"local_problem_test.hdf5",
                                    "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
                                    "Box_Stacks-i0035-31-0.hdf5", "CubeH8.hdf5"};
 
-ContactProblem Fclib(const std::string& file) { return ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + file); }
+ContactProblem Fclib(const std::string& file) {
+  return ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + file);
+}
 
 struct Outcome {
   Status status = Status::kFailed;
@@ -141,7 +143,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"siconos:g-admm", {0, 0, 1e-8, 1e-8}, 1e-5}),
     [](const auto& info) {
       std::string n = std::string(info.param.solver).substr(8);
-      for (char& ch : n) if (ch == '-') ch = '_';
+      for (char& ch : n)
+        if (ch == '-') ch = '_';
       return n;
     });
 
@@ -162,7 +165,8 @@ TEST(SiconosSolver, UnilateralAndBilateralRowsAreNotApplicable) {
     const ContactProblem p = testing::OnlyType(t);
     const SolverEntry& e = FindSolver("siconos:nsgs");
     auto s = e.make();
-    EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {}), nullptr), Status::kNotApplicable);
+    EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {}), nullptr),
+              Status::kNotApplicable);
     EXPECT_NE(s->message().find(ToString(t)), std::string::npos) << s->message();
   }
 }
@@ -174,7 +178,8 @@ TEST(SiconosSolver, ProxRefusesProblemsAboveMaxRows) {
   EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"max_rows", "179"}}), nullptr),
             Status::kNotApplicable);
   EXPECT_NE(s->message().find("180 rows > max_rows = 179"), std::string::npos) << s->message();
-  EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"max_rows", "180"}}), nullptr), Status::kRunning);
+  EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"max_rows", "180"}}), nullptr),
+            Status::kRunning);
 }
 
 TEST(SiconosSolver, ChunksWarmStartLikeOneLongRun) {
@@ -183,7 +188,8 @@ TEST(SiconosSolver, ChunksWarmStartLikeOneLongRun) {
   const SolverEntry& e = FindSolver("siconos:nsgs");
   auto run = [&](int chunk, int calls) {
     auto s = e.make();
-    EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", std::to_string(chunk)}}), nullptr),
+    EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", std::to_string(chunk)}}),
+                       nullptr),
               Status::kRunning);
     for (int i = 0; i < calls; ++i) EXPECT_EQ(s->Iterate(), Status::kRunning);
     Vec v, l;
@@ -220,11 +226,10 @@ TEST(SiconosSolver, HeapGrowthPerCallIsBounded) {
   const struct {
     const char* solver;
     double bytes_per_call;
-  } kBounds[] = {{"siconos:nsgs", 128},      {"siconos:prox", 128},
-                 {"siconos:vi-eg", 128},     {"siconos:admm", 128},
-                 {"siconos:g-nsgs-wr", 128}, {"siconos:g-prox-wr", 128},
-                 {"siconos:nsn-ac", 512},    {"siconos:nsn-fb", 512},
-                 {"siconos:g-nsn-ac", 512},  {"siconos:g-admm", 512}};
+  } kBounds[] = {{"siconos:nsgs", 128},   {"siconos:prox", 128},      {"siconos:vi-eg", 128},
+                 {"siconos:admm", 128},   {"siconos:g-nsgs-wr", 128}, {"siconos:g-prox-wr", 128},
+                 {"siconos:nsn-ac", 512}, {"siconos:nsn-fb", 512},    {"siconos:g-nsn-ac", 512},
+                 {"siconos:g-admm", 512}};
   constexpr int kWarmUp = 20, kCalls = 60;
   for (const auto& [solver, bound] : kBounds) {
     const SolverEntry& e = FindSolver(solver);
@@ -297,7 +302,8 @@ TEST(SiconosSolver, MaxIterCapsTheSiconosIterations) {
   const ContactProblem p = Fclib("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
   const SolverEntry& e = FindSolver("siconos:nsgs");
   auto s = e.make();
-  ASSERT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", "4"}, {"max_iter", "10"}}), nullptr),
+  ASSERT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", "4"}, {"max_iter", "10"}}),
+                     nullptr),
             Status::kRunning);
   EXPECT_EQ(s->Iterate(), Status::kRunning);
   EXPECT_EQ(s->Iterate(), Status::kRunning);
@@ -322,7 +328,8 @@ TEST(SiconosSolver, NatmapEqualsSiconosErrorOnSiconosIterates) {
     int compared = 0;
     double worst_rel = 0.0, worst_abs_small = 0.0;
     for (const char* name : {"nsgs", "vi-eg"}) {
-      const std::string solver = std::string(local ? "siconos:" : "siconos:g-") + name + (local ? "" : "-wr");
+      const std::string solver =
+          std::string(local ? "siconos:" : "siconos:g-") + name + (local ? "" : "-wr");
       const auto& methods = siconos::Methods();
       auto method = std::find_if(methods.begin(), methods.end(), [&](const siconos::Method& m) {
         return "siconos:" + m.name == solver;
@@ -334,7 +341,8 @@ TEST(SiconosSolver, NatmapEqualsSiconosErrorOnSiconosIterates) {
       ASSERT_NE(method, methods.end()) << solver;
       const SolverEntry& e = FindSolver("siconos:" + method->name);
       siconos::SiconosSolver s(*method);
-      ASSERT_EQ(s.Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", "1"}}), nullptr), Status::kRunning);
+      ASSERT_EQ(s.Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", "1"}}), nullptr),
+                Status::kRunning);
       for (int it = 0; it < 30; ++it) {
         ASSERT_EQ(s.Iterate(), Status::kRunning) << file << " " << e.name;
         FrictionContactProblem* fc = s.local_problem();
@@ -362,9 +370,10 @@ TEST(SiconosSolver, NatmapEqualsSiconosErrorOnSiconosIterates) {
         }
       }
     }
-    std::printf("%s: %d (iterate, Siconos error) pairs >= 1e-6, worst relative difference %.2e; "
-                "below 1e-6 worst absolute difference %.2e\n",
-                file, compared, worst_rel, worst_abs_small);
+    std::printf(
+        "%s: %d (iterate, Siconos error) pairs >= 1e-6, worst relative difference %.2e; "
+        "below 1e-6 worst absolute difference %.2e\n",
+        file, compared, worst_rel, worst_abs_small);
     EXPECT_GT(compared, 0) << file;
   }
 }

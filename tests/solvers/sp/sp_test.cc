@@ -14,8 +14,8 @@
 namespace ncp {
 namespace {
 
-RunRecord RunSp(const ContactProblem& p, const std::map<std::string, std::string>& given,
-                int iters, double tol) {
+RunRecord RunSp(const ContactProblem& p, const std::map<std::string, std::string>& given, int iters,
+                double tol) {
   const SolverEntry& e = FindSolver("sp");
   RunOptions opt;
   opt.budget.iters = iters;
@@ -39,9 +39,10 @@ TEST(Sp, ExactConeReachesTheManufacturedSolutions) {
     EXPECT_EQ(r.status, Outcome::kConverged)
         << p.meta.name << ": res004 " << r.final_metrics[Metric::kRes004] << " " << r.message;
   }
-  std::printf("sp (exact): res004 <= 1e-8 on %d/10 within 400 iterations; worst "
-              "|lambda-lambda*|/|lambda*| %.2e\n",
-              reached, worst_err);
+  std::printf(
+      "sp (exact): res004 <= 1e-8 on %d/10 within 400 iterations; worst "
+      "|lambda-lambda*|/|lambda*| %.2e\n",
+      reached, worst_err);
   EXPECT_LT(worst_err, 1e-5);
 }
 

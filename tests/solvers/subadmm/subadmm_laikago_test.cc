@@ -24,8 +24,7 @@ TEST(SubAdmmOnLaikago, AgreesWithAdmmFullWhenConverged) {
   sim.steps = 12 * 24;
   sim.reference_solvers.clear();
   sim.quiet = true;
-  std::vector<ContactProblem> frames =
-      Simulate(*FindScene("laikago_drop"), {}, 1, sim).recorded;
+  std::vector<ContactProblem> frames = Simulate(*FindScene("laikago_drop"), {}, 1, sim).recorded;
   ASSERT_GE(frames.size(), 2u);
   frames.erase(frames.begin(), frames.end() - 3);  // the settling pile: steps 239, 263, 287
   RunOptions opt;
@@ -34,8 +33,8 @@ TEST(SubAdmmOnLaikago, AgreesWithAdmmFullWhenConverged) {
   opt.threads = 1;
   auto solve = [&](const ContactProblem& p, const char* name, const ParamMap& set, WarmStart& out) {
     const SolverEntry& e = FindSolver(name);
-    const RunRecord r =
-        RunOne(p, Evaluator(p), {&e, Settings::Parse(name, e.settings, set)}, opt, nullptr, 0, &out);
+    const RunRecord r = RunOne(p, Evaluator(p), {&e, Settings::Parse(name, e.settings, set)}, opt,
+                               nullptr, 0, &out);
     std::printf("  %-15s %-15s %6d iterations, res004 %.2e\n", name, ToString(r.status),
                 r.iterations, r.final_metrics[Metric::kRes004]);
     EXPECT_EQ(r.status, Outcome::kConverged) << name << " on " << p.meta.name;

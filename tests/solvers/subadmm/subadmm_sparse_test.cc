@@ -48,9 +48,7 @@ std::unique_ptr<Solver> Start(const ContactProblem& p, const std::string& settin
   return s;
 }
 
-double RelDiff(const Vec& a, const Vec& b) {
-  return (a - b).norm() / std::max(1e-300, b.norm());
-}
+double RelDiff(const Vec& a, const Vec& b) { return (a - b).norm() / std::max(1e-300, b.norm()); }
 
 TEST(SubAdmmSparse, SameIteratesAsDenseOnFemBeam) {
   const ContactProblem& p = SmallBeam();

@@ -186,8 +186,8 @@ TEST_P(SubAdmmOnManufactured, ReachesTolerance) {
   int reached = 0, most = 0, unique = 0;
   double worst_err = 0.0;
   for (int k = 0; k < 10; ++k) {
-    ManufacturedOptions o = c.articulated ? testing::TreeOptions(300 + k)
-                                          : testing::AcceptanceOptions(100 + k);
+    ManufacturedOptions o =
+        c.articulated ? testing::TreeOptions(300 + k) : testing::AcceptanceOptions(100 + k);
     const ContactProblem p = MakeManufacturedProblem(o, fmt::format("m{}", k));
     const RunRecord r = RunOne(p, Evaluator(p), job, opt, nullptr, 0);
     reached += r.status == Outcome::kConverged;
@@ -200,9 +200,10 @@ TEST_P(SubAdmmOnManufactured, ReachesTolerance) {
     ++unique;
     worst_err = std::max(worst_err, r.lambda_err);
   }
-  std::printf("%-24s res004 <= 1e-8 on %d/10, at most %d iterations, worst |λ−λ*|/|λ*| %.2e "
-              "over the %d with J of full row rank\n",
-              c.label, reached, most, worst_err, unique);
+  std::printf(
+      "%-24s res004 <= 1e-8 on %d/10, at most %d iterations, worst |λ−λ*|/|λ*| %.2e "
+      "over the %d with J of full row rank\n",
+      c.label, reached, most, worst_err, unique);
   EXPECT_EQ(reached, 10);
   EXPECT_GE(unique, 8);
   EXPECT_LE(worst_err, 1e-4);
@@ -210,14 +211,15 @@ TEST_P(SubAdmmOnManufactured, ReachesTolerance) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, SubAdmmOnManufactured,
-    ::testing::Values(SubAdmmCase{"subadmm_trees", "subadmm", "", true},
-                      SubAdmmCase{"subadmm_trees_aba", "subadmm", "factorization=aba", true},
-                      SubAdmmCase{"subadmm_trees_bodies", "subadmm", "apply=bodies;joint_rows=body", true},
-                      SubAdmmCase{"subadmm_trees_dense", "subadmm", "factorization=dense", true},
-                      SubAdmmCase{"subadmm_rigid", "subadmm", "", false},
-                      SubAdmmCase{"nobody_trees", "subadmm-nobody", "", true},
-                      SubAdmmCase{"nobody_trees_density", "subadmm-nobody", "beta_rule=density", true},
-                      SubAdmmCase{"nobody_rigid", "subadmm-nobody", "", false}),
+    ::testing::Values(
+        SubAdmmCase{"subadmm_trees", "subadmm", "", true},
+        SubAdmmCase{"subadmm_trees_aba", "subadmm", "factorization=aba", true},
+        SubAdmmCase{"subadmm_trees_bodies", "subadmm", "apply=bodies;joint_rows=body", true},
+        SubAdmmCase{"subadmm_trees_dense", "subadmm", "factorization=dense", true},
+        SubAdmmCase{"subadmm_rigid", "subadmm", "", false},
+        SubAdmmCase{"nobody_trees", "subadmm-nobody", "", true},
+        SubAdmmCase{"nobody_trees_density", "subadmm-nobody", "beta_rule=density", true},
+        SubAdmmCase{"nobody_rigid", "subadmm-nobody", "", false}),
     [](const auto& info) { return std::string(info.param.label); });
 
 // The two ways of applying J_s and J_sᵀ (through body twists and the tree, or through each
@@ -236,8 +238,8 @@ TEST(SubAdmm, RowsAndBodiesApplyTheSameOperator) {
     const Evaluator ev(p);
     WarmStart rows, bodies;
     for (auto [apply, out] : {std::pair{"rows", &rows}, std::pair{"bodies", &bodies}}) {
-      const SolverJob job{&e, Settings::Parse("subadmm", e.settings,
-                                              {{"apply", apply}, {"adaptive", "0"}})};
+      const SolverJob job{
+          &e, Settings::Parse("subadmm", e.settings, {{"apply", apply}, {"adaptive", "0"}})};
       const RunRecord r = RunOne(p, ev, job, opt, nullptr, 0, out);
       ASSERT_EQ(r.status, Outcome::kMaxIterations) << apply << ": " << r.message;
     }
