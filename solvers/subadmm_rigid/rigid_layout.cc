@@ -91,9 +91,8 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
   out.nb = nb;
   out.dof_begin.assign(nb, 0);
   std::vector<int>& body_of_sub = out.scratch_body_of_sub;
-  std::vector<int>& sub_of_dof = out.scratch_sub_of_dof;
   std::vector<int>& sub_of_body = out.scratch_sub_of_body;
-  body_of_sub.assign(nb, -1), sub_of_dof.assign(p.num_dofs(), -1), sub_of_body.resize(nb);
+  body_of_sub.assign(nb, -1), sub_of_body.resize(nb);
   for (int k = 0; k < nb; ++k) {
     const Structure::Body& body = st.bodies[k];
     const Structure::Subsystem& sub = st.subsystems[body.subsystem];
@@ -102,11 +101,19 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
     body_of_sub[body.subsystem] = k;
     sub_of_body[k] = body.subsystem;
   }
-  // Bodies in subsystem order (the order of SubAdmmSolver for one body per subsystem).
+  // Bodies in subsystem order (the order of SubAdmmSolver for one body per subsystem); each
+  // dof's place 6 × body + dof within it, −1 for a dof no subsystem holds.
+  out.dof_place.assign(p.num_dofs(), -1);
   for (int j = 0; j < nb; ++j) {
     out.dof_begin[j] = st.subsystems[j].dof_begin;
-    for (int d = 0; d < 6; ++d) sub_of_dof[out.dof_begin[j] + d] = j;
+    if (out.dof_begin[j] < 0 || out.dof_begin[j] + 6 > p.num_dofs())
+      return fmt::format("subsystem {}: dofs [{}, {}) outside the problem's {}", j,
+                         out.dof_begin[j], out.dof_begin[j] + 6, p.num_dofs());
+    for (int d = 0; d < 6; ++d) out.dof_place[out.dof_begin[j] + d] = 6 * j + d;
   }
+  const auto sub_of_dof = [&out](int dof) {
+    return out.dof_place[dof] < 0 ? -1 : out.dof_place[dof] / 6;
+  };
   // The paper's 4-number form when every A_b is diag(m, m, m, Ixx, Iyy, Izz) exactly (one pass
   // over A's columns), else the packed triangles.
   out.mass.resize(4 * nb);
@@ -139,7 +146,7 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
         const int c = out.dof_begin[j] + d;
         for (SpMat::InnerIterator it(p.A, c); it; ++it) {
           if (it.value() == 0.0) continue;
-          if (sub_of_dof[it.row()] != j) {
+          if (sub_of_dof(static_cast<int>(it.row())) != j) {
             bad_column = std::min(bad_column, c);
             continue;
           }
@@ -149,7 +156,7 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
       }
     if (bad_column < p.num_dofs()) {
       for (SpMat::InnerIterator it(p.A, bad_column); it; ++it)
-        if (it.value() != 0.0 && sub_of_dof[it.row()] != sub_of_dof[bad_column]) {
+        if (it.value() != 0.0 && sub_of_dof(static_cast<int>(it.row())) != sub_of_dof(bad_column)) {
           bad_row = static_cast<int>(it.row());
           break;
         }
@@ -217,9 +224,6 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
       if (s->body[s->n + k] >= 0 && s->body[s->n + k] < s->body[k])
         std::swap(s->body[k], s->body[s->n + k]);
     }
-  out.dof_place.resize(p.num_dofs());
-  for (int j = 0; j < nb; ++j)
-    for (int d = 0; d < 6; ++d) out.dof_place[out.dof_begin[j] + d] = 6 * j + d;
   if (!opt.host_work) {  // the device scatters J itself
     out.contacts.J.clear(), out.joints.J.clear();
     return {};
@@ -235,7 +239,7 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
     return fmt::format(
         "J column {}: a nonzero in a row of a constraint whose structure blocks do "
         "not name body {}",
-        bad_j, out.dof_place[bad_j] / 6);
+        bad_j, sub_of_dof(bad_j));
   return {};
 }
 

@@ -32,9 +32,9 @@ struct RigidLayout {
   RigidSet contacts{3}, joints{1};
   // Places of J's dofs and rows in the layout (JSource).
   std::vector<int> dof_place, row_place;
-  // Of the build: body per subsystem, subsystem per body and per dof, the constraints of each
+  // Of the build: body per subsystem, subsystem per body, the constraints of each
   // set in order.
-  std::vector<int> scratch_body_of_sub, scratch_sub_of_body, scratch_sub_of_dof;
+  std::vector<int> scratch_body_of_sub, scratch_sub_of_body;
   std::vector<int> scratch_contact_of, scratch_joint_of;
   BodyView Bodies();
   // The problem's J with this layout's places (the problem must outlive the view).

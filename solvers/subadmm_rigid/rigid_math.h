@@ -157,6 +157,11 @@ NCP_HD bool ScatterColumn(const JSource& src, const ConstraintView& contacts,
   const int begin = src.col_begin[col];
   const int end = src.col_count ? begin + src.col_count[col] : src.col_begin[col + 1];
   const int body = src.dof_place[col] / 6, d = src.dof_place[col] % 6;
+  if (src.dof_place[col] < 0) {  // a dof of no body: J must be empty there
+    for (int o = begin; o < end; ++o)
+      if (src.value[o] != 0.0) return false;
+    return true;
+  }
   bool ok = true;
   for (int o = begin; o < end; ++o) {
     const double x = src.value[o];
