@@ -12,24 +12,28 @@
 #include "solvers/common/dual_problem.h"
 #include "solvers/common/dual_update.h"
 #include "solvers/registry.h"
+#include "solvers/settings_table.h"
 
 namespace {
 
 using ncp::Status;
 
+// The settings, declared once: the members' initializers are the defaults, and the table binds
+// each member to its name, range and help (solvers/settings_table.h). Specs(), parsing and the
+// read-back all come from it, so a default cannot drift from its spec.
+struct MySettings {
+  double step_scale = 1.0;
+  static const ncp::SettingsTable<MySettings>& Table() {
+    static const auto t = ncp::SettingsTable<MySettings>().Real(
+        &MySettings::step_scale, "step_scale",
+        {.min = 0.0, .max = 2.0, .min_open = true, .max_open = true},
+        "step = step_scale / ||W||_inf (< 2 for convergence of the linear part)");
+    return t;
+  }
+};
+
 class MySolver : public ncp::Solver {
  public:
-  static std::vector<ncp::SettingSpec> Specs() {
-    // A choice setting would be ncp::ChoiceSpec<kNames>(name, default, help) over an enum.
-    return {{.name = "step_scale",
-             .default_value = 1.0,
-             .min = 0.0,
-             .max = 2.0,
-             .min_open = true,
-             .max_open = true,
-             .help = "step = step_scale / ||W||_inf (< 2 for convergence of the linear part)"}};
-  }
-
   // Timed by the harness: factorizations and assembly belong here.
   Status Setup(const ncp::ContactProblem& p, const ncp::Settings& s,
                const ncp::WarmStart* warm) override {
@@ -47,7 +51,7 @@ class MySolver : public ncp::Solver {
       message_ = "W = 0: nothing to solve";
       return Status::kNotApplicable;
     }
-    step_ = s.Get("step_scale") / norm;
+    step_ = MySettings::Table().From(s).step_scale / norm;
     return Status::kRunning;
   }
 
@@ -90,7 +94,10 @@ class MySolver : public ncp::Solver {
 }  // namespace
 
 // Runs when the plug-in is loaded; a name already taken is reported as bad input.
-NCP_REGISTER_SOLVER(my_solver,
-                    {"my-solver", "projected gradient on the dual, scalar step (plug-in template)",
-                     MySolver::Specs(), ncp::LocalUse::kAsStored,
-                     [] { return std::make_unique<MySolver>(); }})
+NCP_REGISTER_SOLVER(
+    my_solver, {.name = "my-solver",
+                .description = "projected gradient on the dual, scalar step (plug-in template)",
+                .settings = MySettings::Table().Specs(),
+                .local = ncp::LocalUse::kAsStored,
+                .make = [] { return std::make_unique<MySolver>(); },
+                .read_back = MySettings::Table().ReadBack()})

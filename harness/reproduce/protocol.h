@@ -43,6 +43,8 @@ struct PublishedTable {
   double Get(const std::string& metric, const std::string& column) const;
 };
 PublishedTable ReadPublished(const std::string& id);
+// The same from a file named by its path (a missing file: an empty table).
+PublishedTable ReadPublishedFile(const std::string& path);
 
 // What a report is rendered from: the records read back from <id>.h5 (with the options the
 // measurement ran under, ProtocolRecords::options()), the paper's numbers, the folder its

@@ -17,7 +17,10 @@ double PublishedTable::Get(const std::string& metric, const std::string& column)
 }
 
 PublishedTable ReadPublished(const std::string& id) {
-  const std::string path = std::string(NCPBENCH_SOURCE_DIR) + "/results/papers/" + id + ".csv";
+  return ReadPublishedFile(std::string(NCPBENCH_SOURCE_DIR) + "/results/papers/" + id + ".csv");
+}
+
+PublishedTable ReadPublishedFile(const std::string& path) {
   PublishedTable t;
   t.path = path;
   std::ifstream f(path);
