@@ -7,7 +7,7 @@ NCPBENCH := $(BUILD)/ncpbench
 DEB_PACKAGES := cmake ninja-build g++ pkg-config libeigen3-dev libsuitesparse-dev libhdf5-dev \
   libfmt-dev libcli11-dev libfcl-dev liburdfdom-dev libgtest-dev libbenchmark-dev libfclib-dev libsiconos-numerics-dev libmumps-headers-dev libmujoco-dev \
   libopenmpi-dev openmpi-bin \
-  clang-format python3-matplotlib python3-h5py python3-numpy python3-scipy pybind11-dev python3-pybind11 python3-pytest
+  clang-format parallel python3-matplotlib python3-h5py python3-numpy python3-scipy pybind11-dev python3-pybind11 python3-pytest
 
 .PHONY: deps build test bench clean datasets regress sanitize sanitize-readers fuzz fuzz-long
 
@@ -61,7 +61,7 @@ regress: build
 SAN_BUILD ?= build-sanitize
 SAN_TARGETS ?= ncpbench_tests ncpbench
 SAN_CMAKE ?=
-SAN_EXCLUDE ?= python_pytest|plugin_example|readme_commands
+SAN_EXCLUDE ?= python_pytest|plugin_example|walkthrough
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
@@ -109,7 +109,7 @@ fuzz-long: build
 SAN_READER_TESTS := io_dataset;io_declared_size;io_guarded_read;io_fclib
 sanitize-readers:
 	@$(MAKE) --no-print-directory sanitize SAN_BUILD=build-sanitize-readers SAN_TARGETS=ncpbench_tests \
-	  SAN_EXCLUDE='python_pytest|plugin_example|readme_commands|misuse_campaign' \
+	  SAN_EXCLUDE='python_pytest|plugin_example|walkthrough|misuse_campaign' \
 	  SAN_CMAKE="-DNCPBENCH_TEST_GLOB='$(SAN_READER_TESTS)' -DNCPBENCH_TEST_LINK=ncp_io \
 	  -DNCPBENCH_BENCHMARKS=OFF $(SAN_CMAKE)"
 
