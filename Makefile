@@ -57,7 +57,7 @@ regress: build
 # The test suite under AddressSanitizer (+ LeakSanitizer) and UndefinedBehaviorSanitizer, in its
 # own build folder. SAN_CMAKE narrows what is built (CI: the readers' tests, see .ci/run);
 # the Python module and the plug-in example need an instrumented interpreter and are left out,
-# and so is the README walk-through (it builds the micro-benchmarks; the CLI tests cover its paths).
+# and so is the walk-through (it builds a plug-in and runs the CLI, whose paths the CLI tests cover).
 SAN_BUILD ?= build-sanitize
 SAN_TARGETS ?= ncpbench_tests ncpbench
 SAN_CMAKE ?=

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "harness/markdown.h"
 
 namespace ncp {
 namespace {
@@ -205,30 +206,36 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
 }
 
 std::string CompareMarkdown(const CompareResult& r, const CompareOptions& opt) {
-  std::string head = "| dataset | problem | solver | status |", rule = "|---|---|---|---|";
+  std::vector<std::string> head = {"dataset", "problem", "solver", "status"};
+  std::string align = "llll";
   for (Metric m : opt.metrics) {
     const char* name = kMetricNames[static_cast<int>(m)];
-    head += fmt::format(" {0} base | {0} new | Δ decades |", name);
-    rule += "---:|---:|---:|";
+    head.insert(head.end(),
+                {fmt::format("{} base", name), fmt::format("{} new", name), "Δ decades"});
+    align += "rrr";
   }
-  head += " time ratio | verdict |";
-  rule += "---:|---|";
-  std::string md = head + "\n" + rule + "\n";
+  head.insert(head.end(), {"time ratio", "verdict"});
+  align += "rl";
+  markdown::Table table(std::move(head), align);
   for (const CompareRow& row : r.rows) {
     const std::string status =
         row.base_status == row.new_status
             ? std::string(ToString(row.base_status))
             : fmt::format("{} → {}", ToString(row.base_status), ToString(row.new_status));
-    md += fmt::format("| {} | {} | {}{} | {} |", row.dataset, row.problem, row.solver,
-                      row.settings_changed ? " (settings changed)" : "", status);
+    std::vector<std::string> cells = {
+        row.dataset, row.problem, row.solver + (row.settings_changed ? " (settings changed)" : ""),
+        status};
     bool better = StatusRank(row.new_status) < StatusRank(row.base_status);
     for (const MetricChange& c : row.metrics) {
-      md += fmt::format(" {} | {} | {} |", Num(c.base), Num(c.now), Dec(c.decades));
+      cells.insert(cells.end(), {Num(c.base), Num(c.now), Dec(c.decades)});
       better |= c.decades < -opt.tol_decades;
     }
+    // No verdict is an empty cell, "| |".
     const char* verdict = row.regression() ? "**REGRESSION**" : better ? "better" : "";
-    md += fmt::format(" {} | {} |\n", Num(row.time_ratio), verdict);
+    cells.insert(cells.end(), {Num(row.time_ratio), verdict});
+    table.Row(std::move(cells));
   }
+  std::string md = table.str();
   if (r.only_in_base || r.only_in_new)
     md += fmt::format("\nUnmatched jobs: {} only in the baseline, {} only in the new file.\n",
                       r.only_in_base, r.only_in_new);

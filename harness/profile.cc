@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "harness/markdown.h"
 #include "harness/report.h"
 
 namespace ncp {
@@ -316,29 +317,32 @@ std::vector<RunRecord> RunsOnCommonProblems(const std::vector<RunRecord>& rows) 
 
 namespace {
 
-std::string TableRow(const SolverProfile& s) {
+std::vector<std::string> TableRow(const SolverProfile& s) {
   const double taus[] = {1, 2, 4, 10, 100};
-  std::string out =
-      fmt::format("| {}{} | {}/{}{} |", s.virtual_best ? "*" + s.solver + "*" : s.solver,
-                  s.peer && !s.virtual_best ? " (peer)" : "", s.solved, s.problems,
-                  s.not_applicable ? fmt::format(" ({} n/a)", s.not_applicable) : "");
-  for (double t : taus) out += fmt::format(" {:.2f} |", s.Fraction(t));
-  return out + fmt::format(" {} |\n", Sig(s.shgeom_time_s * 1e3));
+  std::vector<std::string> row = {
+      fmt::format("{}{}", s.virtual_best ? "*" + s.solver + "*" : s.solver,
+                  s.peer && !s.virtual_best ? " (peer)" : ""),
+      fmt::format("{}/{}{}", s.solved, s.problems,
+                  s.not_applicable ? fmt::format(" ({} n/a)", s.not_applicable) : "")};
+  for (double t : taus) row.push_back(fmt::format("{:.2f}", s.Fraction(t)));
+  row.push_back(Sig(s.shgeom_time_s * 1e3));
+  return row;
 }
 
 std::string SolverTable(const ProfileResult& r) {
-  std::string out =
-      "| solver | solved | ρ(1) | ρ(2) | ρ(4) | ρ(10) | ρ(100) | shifted geomean time (ms) |\n"
-      "|---|---|---|---|---|---|---|---|\n";
-  for (const SolverProfile& s : r.solvers) out += TableRow(s);
-  for (const SolverProfile& s : r.virtual_best) out += TableRow(s);
-  return out;
+  markdown::Table table(
+      {"solver", "solved", "ρ(1)", "ρ(2)", "ρ(4)", "ρ(10)", "ρ(100)", "shifted geomean time (ms)"},
+      "llllllll");
+  for (const SolverProfile& s : r.solvers) table.Row(TableRow(s));
+  for (const SolverProfile& s : r.virtual_best) table.Row(TableRow(s));
+  return table.str();
 }
 
 std::string Ms(double s) { return std::isfinite(s) ? Sig(s * 1e3) : "—"; }
 
-std::string VersusSection(const ProfileResult& r, const std::string& h) {
-  std::string out = fmt::format("\n{} Our best vs Siconos' best, per problem\n\n", h);
+// `level`: the heading level of the section.
+std::string VersusSection(const ProfileResult& r, int level) {
+  std::string out = "\n" + markdown::Heading(level, "Our best vs Siconos' best, per problem");
   if (!r.has_ours || !r.has_peers)
     return out + (r.has_peers ? "None of our solvers ran.\n" : "No Siconos solver ran.\n");
   const VersusSummary& v = r.versus_summary;
@@ -361,50 +365,48 @@ std::string VersusSection(const ProfileResult& r, const std::string& h) {
         "Only the problems where Siconos' best wins are listed (at most {}); the "
         "CSV has every problem.\n\n",
         kMaxVersusRows);
-  out +=
-      "| dataset | problem | our fastest | time (ms) | Siconos' fastest | time (ms) | "
-      "ours / Siconos |\n|---|---|---|---|---|---|---|\n";
+  markdown::Table table({"dataset", "problem", "our fastest", "time (ms)", "Siconos' fastest",
+                         "time (ms)", "ours / Siconos"},
+                        "lllllll");
   std::size_t listed = 0;
   for (const ProblemVersus& p : r.versus) {
     const bool peer_wins = std::isfinite(p.peer_s) && !(p.ours_s <= p.peer_s);
     if (!all && (!peer_wins || listed >= kMaxVersusRows)) continue;
     ++listed;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", p.dataset, p.problem,
-                       p.best_ours.empty() ? "none" : p.best_ours, Ms(p.ours_s),
-                       p.best_peer.empty() ? "none" : p.best_peer, Ms(p.peer_s),
-                       std::isfinite(p.ratio) ? Sig(p.ratio) : "—");
+    table.Row({p.dataset, p.problem, p.best_ours.empty() ? "none" : p.best_ours, Ms(p.ours_s),
+               p.best_peer.empty() ? "none" : p.best_peer, Ms(p.peer_s),
+               std::isfinite(p.ratio) ? Sig(p.ratio) : "—"});
   }
-  return out;
+  return out + table.str();
 }
 
-std::string BinSection(const ProfileResult& r, const std::string& h) {
+std::string BinSection(const ProfileResult& r, int level) {
   if (r.bins.empty()) return "";
-  std::string out = fmt::format(
-      "\n{} Success by problem descriptor\n\nShare of the problems in each bin that a solver "
-      "solves (rank ratio: numerical rank of W / rows, not computed above the size limit of "
-      "problems/model/descriptors.h; mass ratio in decades; contacts in decades).\n\n"
-      "| descriptor | bin | problems | {} |",
-      h, kVirtualBest);
-  for (const SolverProfile& s : r.solvers) out += " " + s.solver + " |";
-  out += "\n|---|---|---|---|";
-  for (std::size_t i = 0; i < r.solvers.size(); ++i) out += "---|";
-  out += "\n";
+  const std::string out =
+      "\n" + markdown::Heading(level, "Success by problem descriptor") +
+      "Share of the problems in each bin that a solver solves (rank ratio: numerical rank of W / "
+      "rows, not computed above the size limit of problems/model/descriptors.h; mass ratio in "
+      "decades; contacts in decades).\n\n";
+  std::vector<std::string> head = {"descriptor", "bin", "problems", kVirtualBest};
+  for (const SolverProfile& s : r.solvers) head.push_back(s.solver);
+  const std::string align(head.size(), 'l');
+  markdown::Table table(std::move(head), align);
   auto pct = [](int k, int n) { return fmt::format("{:.0f}%", 100.0 * k / std::max(n, 1)); };
   for (const DescriptorBin& b : r.bins) {
     auto solved = [&](const std::string& l) {
       const auto it = b.solved.find(l);
       return it == b.solved.end() ? 0 : it->second;
     };
-    out += fmt::format("| {} | {} | {} | {} |", b.descriptor, b.bin, b.problems,
-                       pct(solved(kVirtualBest), b.problems));
-    for (const SolverProfile& s : r.solvers) out += " " + pct(solved(s.solver), b.problems) + " |";
-    out += "\n";
+    std::vector<std::string> row = {b.descriptor, b.bin, std::to_string(b.problems),
+                                    pct(solved(kVirtualBest), b.problems)};
+    for (const SolverProfile& s : r.solvers) row.push_back(pct(solved(s.solver), b.problems));
+    table.Row(std::move(row));
   }
-  return out;
+  return out + table.str();
 }
 
-// Everything below the title of one tolerance; `h` is the heading marker of its subsections.
-std::string ProfileBody(const ProfileResult& r, const ProfileResult* common, const std::string& h) {
+// Everything below the title of one tolerance; `level` is the heading level of its subsections.
+std::string ProfileBody(const ProfileResult& r, const ProfileResult* common, int level) {
   const std::string m = MetricName(r.metric);
   const int problems = r.solvers.empty() ? 0 : r.solvers.front().problems;
   std::string out = fmt::format(
@@ -417,7 +419,7 @@ std::string ProfileBody(const ProfileResult& r, const ProfileResult* common, con
       "Siconos').\n\n",
       problems, kTimeShiftS * 1e3);
   out += SolverTable(r);
-  out += fmt::format("\n{} Fastest solver per dataset\n\n", h);
+  out += "\n" + markdown::Heading(level, "Fastest solver per dataset");
   for (const DatasetVerdict& d : r.datasets) {
     if (d.fastest.empty()) {
       out += fmt::format("- **{}**: no solver reached {} ≤ {:g} ({} problems).\n", d.dataset, m,
@@ -435,12 +437,13 @@ std::string ProfileBody(const ProfileResult& r, const ProfileResult* common, con
                                              : fmt::format(" (our fastest: {})", d.best_ours));
     out += "\n";
   }
-  out += VersusSection(r, h);
-  out += BinSection(r, h);
+  out += VersusSection(r, level);
+  out += BinSection(r, level);
   if (common) {
     const int n = common->solvers.empty() ? 0 : common->solvers.front().problems;
     if (n == problems) return out + "\nEvery solver could take every problem.\n";
-    out += fmt::format("\n{} Only the {} problems every solver can take\n\n", h, n);
+    out += "\n" +
+           markdown::Heading(level, fmt::format("Only the {} problems every solver can take", n));
     out += n > 0 ? SolverTable(*common) : "None: some solver is not applicable to every problem.\n";
   }
   return out;
@@ -449,22 +452,23 @@ std::string ProfileBody(const ProfileResult& r, const ProfileResult* common, con
 }  // namespace
 
 std::string ProfileMarkdown(const ProfileResult& r, const ProfileResult* common) {
-  return fmt::format("# Performance profiles (time to {} ≤ {:g})\n\n", MetricName(r.metric),
-                     r.tol) +
-         ProfileBody(r, common, "##");
+  return markdown::Heading(1, fmt::format("Performance profiles (time to {} ≤ {:g})",
+                                          MetricName(r.metric), r.tol)) +
+         ProfileBody(r, common, 2);
 }
 
 std::string CampaignMarkdown(const std::string& intro, const std::vector<std::string>& skipped,
                              const std::vector<ProfileResult>& per_tol,
                              const std::vector<ProfileResult>& common) {
-  std::string out = "# Performance profiles\n\n" + intro + "\n";
+  std::string out = markdown::Heading(1, "Performance profiles") + intro + "\n";
   if (!skipped.empty()) {
-    out += fmt::format("\n## Inputs left out ({}, --skip-invalid)\n\n", skipped.size());
+    out += "\n" + markdown::Heading(
+                      2, fmt::format("Inputs left out ({}, --skip-invalid)", skipped.size()));
     for (const std::string& s : skipped) out += "- " + s + "\n";
   }
-  out +=
-      "\n## Summary\n\n| tolerance | problems | virtual best solves | ours (best of) | "
-      "Siconos (best of) | Siconos' best solves, ours not |\n|---|---|---|---|---|---|\n";
+  markdown::Table table({"tolerance", "problems", "virtual best solves", "ours (best of)",
+                         "Siconos (best of)", "Siconos' best solves, ours not"},
+                        "llllll");
   for (const ProfileResult& r : per_tol) {
     auto solved = [&](const char* name) -> std::string {
       for (const SolverProfile& s : r.virtual_best)
@@ -473,15 +477,17 @@ std::string CampaignMarkdown(const std::string& intro, const std::vector<std::st
     };
     const bool both = r.has_ours && r.has_peers;
     const int problems = r.virtual_best.empty() ? 0 : r.virtual_best.front().problems;
-    out += fmt::format("| {} ≤ {:g} | {} | {} | {} | {} | {} |\n", MetricName(r.metric), r.tol,
-                       problems, solved(kVirtualBest), both ? solved(kVirtualBestOurs) : "—",
-                       both ? solved(kVirtualBestPeer) : "—",
-                       both ? std::to_string(r.versus_summary.peer_only) : "—");
+    table.Row({fmt::format("{} ≤ {:g}", MetricName(r.metric), r.tol), std::to_string(problems),
+               solved(kVirtualBest), both ? solved(kVirtualBestOurs) : "—",
+               both ? solved(kVirtualBestPeer) : "—",
+               both ? std::to_string(r.versus_summary.peer_only) : "—"});
   }
+  out += "\n" + markdown::Heading(2, "Summary") + table.str();
   for (std::size_t i = 0; i < per_tol.size(); ++i) {
     const ProfileResult& r = per_tol[i];
-    out += fmt::format("\n## Time to {} ≤ {:g}\n\n", MetricName(r.metric), r.tol);
-    out += ProfileBody(r, i < common.size() ? &common[i] : nullptr, "###");
+    out +=
+        "\n" + markdown::Heading(2, fmt::format("Time to {} ≤ {:g}", MetricName(r.metric), r.tol));
+    out += ProfileBody(r, i < common.size() ? &common[i] : nullptr, 3);
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "harness/markdown.h"
 #include "harness/report_summary.h"
 #include "harness/results_store.h"
 #include "solvers/settings.h"
@@ -281,7 +282,7 @@ std::string Attr(const std::map<std::string, std::string>& attrs, const std::str
 std::string Header(const std::map<std::string, std::string>& attrs) {
   const std::string threads = attrs.count(kRunAttrThreads) ? Attr(attrs, kRunAttrThreads)
                                                            : Attr(attrs, kRunAttrHostThreads);
-  std::string out = "# ncpbench report\n\n";
+  std::string out = markdown::Heading(1, "ncpbench report");
   out += fmt::format("- Date: {}\n", Attr(attrs, kRunAttrDate));
   out += fmt::format("- CPU: {}\n", Attr(attrs, kRunAttrCpu));
   out += fmt::format("- Threads: {}{}\n", threads,
@@ -338,8 +339,7 @@ std::string ProfilesText(const std::vector<DatasetSummary>& datasets) {
 }
 
 std::string HowToRead(const std::vector<DatasetSummary>& datasets) {
-  return fmt::format(
-      "## How to read the dataset tables\n\n"
+  const std::string text = fmt::format(
       "Success at a profile ({}): final metric ≤ the profile's tolerance, finite, and status "
       "neither diverged nor failed. **Time in the tables** (one definition): shifted geometric "
       "mean of total_time_s (setup + solve, minimum over repeats per problem, shift {:g} ms) over "
@@ -356,38 +356,39 @@ std::string HowToRead(const std::vector<DatasetSummary>& datasets) {
       "section.\n\n",
       ProfilesText(datasets), kTimeShiftS * 1e3, Tolerance(kTimeToTolerance),
       Tolerance(kTimeToTolerance));
+  return markdown::Heading(2, "How to read the dataset tables") + text;
 }
 
-std::string TableHead(const DatasetSummary& d) {
-  std::string head = "| solver | problems |";
+// The dataset table: two label columns, then numbers (right-aligned).
+markdown::Table DatasetTable(const DatasetSummary& d) {
+  std::vector<std::string> head = {"solver", "problems"};
   for (Metric m : kReportMetrics) {
     for (std::size_t p = 0; p < kAccuracyProfiles.size(); ++p) {
-      head += fmt::format(" {} ≤ {} |", kMetricNames[static_cast<std::size_t>(m)],
-                          Tolerance(d.tolerances[p]));
+      head.push_back(fmt::format("{} ≤ {}", kMetricNames[static_cast<std::size_t>(m)],
+                                 Tolerance(d.tolerances[p])));
     }
   }
-  head += fmt::format(
-      " reached res004 ≤ {} (trace) | median time to it [ms] | time shgeom [ms] | time rel. |"
-      " median iters | median res004 | res004 at best time | median natmap_rel |"
-      " status conv/max-it/time/div/fail/n-a/stop |\n",
-      Tolerance(kTimeToTolerance));
-  const std::size_t columns = std::count(head.begin(), head.end(), '|') - 1;
-  std::string rule = "|";
-  for (std::size_t i = 0; i < columns; ++i) rule += i < 2 ? "---|" : "---:|";
-  return head + rule + "\n";
+  head.push_back(fmt::format("reached res004 ≤ {} (trace)", Tolerance(kTimeToTolerance)));
+  for (const char* h :
+       {"median time to it [ms]", "time shgeom [ms]", "time rel.", "median iters", "median res004",
+        "res004 at best time", "median natmap_rel", "status conv/max-it/time/div/fail/n-a/stop"})
+    head.emplace_back(h);
+  const std::string align = "ll" + std::string(head.size() - 2, 'r');
+  return markdown::Table(std::move(head), align);
 }
 
-std::string TableRow(const SolverSummary& s) {
-  std::string row = fmt::format("| {} | {} |", Escape(s.label), s.problems);
+// The label is escaped by the table.
+std::vector<std::string> TableRow(const SolverSummary& s) {
+  std::vector<std::string> row = {s.label, std::to_string(s.problems)};
   for (const auto& rates : s.success_rate) {
-    for (double rate : rates) row += " " + Percent(rate) + " |";
+    for (double rate : rates) row.push_back(Percent(rate));
   }
-  row += fmt::format(" {}/{} | {} |", s.reached_tolerance, s.problems,
-                     Sig(s.median_time_to_tolerance_s * 1e3));
-  row += fmt::format(" {} | {} | {} | {} | {} | {} | {} |\n", Sig(s.shgeom_time_s * 1e3),
-                     Sig(s.relative_time), Count(s.median_iterations), Residual(s.median_res004),
-                     Residual(s.median_res004_at_best_time), Residual(s.median_natmap_rel),
-                     fmt::join(s.status_counts, "/"));
+  row.insert(row.end(),
+             {fmt::format("{}/{}", s.reached_tolerance, s.problems),
+              Sig(s.median_time_to_tolerance_s * 1e3), Sig(s.shgeom_time_s * 1e3),
+              Sig(s.relative_time), Count(s.median_iterations), Residual(s.median_res004),
+              Residual(s.median_res004_at_best_time), Residual(s.median_natmap_rel)});
+  row.push_back(fmt::format("{}", fmt::join(s.status_counts, "/")));
   return row;
 }
 
@@ -454,10 +455,11 @@ std::string Verdicts(const DatasetSummary& d) {
 }
 
 std::string DatasetSection(const DatasetSummary& d) {
-  std::string out = fmt::format("## Dataset {}\n\n", d.dataset.empty() ? "(unnamed)" : d.dataset);
-  out += TableHead(d);
-  for (const SolverSummary& s : d.solvers) out += TableRow(s);
-  out += "\n" + Verdicts(d);
+  std::string out =
+      markdown::Heading(2, "Dataset " + (d.dataset.empty() ? "(unnamed)" : d.dataset));
+  markdown::Table table = DatasetTable(d);
+  for (const SolverSummary& s : d.solvers) table.Row(TableRow(s));
+  out += table.str() + "\n" + Verdicts(d);
   std::string reasons;
   for (const SolverSummary& s : d.solvers)
     if (!s.reasons.empty())
@@ -569,7 +571,7 @@ std::string HostsLines(const std::vector<RunRecord>& rows) {
 
 // The report's metrics with their units and sources, and the papers they come from by title.
 std::string MetricDefinitions() {
-  std::string out = "## Metrics and sources\n\n";
+  std::string out = markdown::Heading(2, "Metrics and sources");
   for (Metric m : {Metric::kRes004, Metric::kNatmapRel, Metric::kNatmapAbs}) {
     const auto i = static_cast<std::size_t>(m);
     out += fmt::format("- **{}**: {}.\n", kMetricNames[i], kMetricMeanings[i]);

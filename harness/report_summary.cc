@@ -8,6 +8,8 @@
 #include <set>
 #include <tuple>
 
+#include "harness/markdown.h"
+
 namespace ncp {
 namespace {
 
@@ -87,7 +89,7 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
   for (const DatasetSummary& d : datasets) highs.insert(d.tolerances[kHigh]);
   const bool one_high = highs.size() == 1;
   const std::string high = one_high ? Tol(*highs.begin()) : "high";
-  std::string out = "## Summary\n\n";
+  std::string out = markdown::Heading(2, "Summary");
   out += fmt::format(
       "Per dataset: **recommended** is the solver with the most problems solved to res004 ≤ {} "
       "(final value; diverged, failed and not-applicable runs never count), ties broken by the "
@@ -96,12 +98,10 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
       "mid, then low. Counts are solved / problems. A solver that solves nothing is not ranked; "
       "its statuses are listed.\n\n",
       mid, mid, high, one_high ? "" : ": the run's --tol per dataset, given in the cell");
-  out += fmt::format(
-      "| dataset | problems | recommended at ≤ {} | solved | time to {} (median) | "
-      "runner-up (solved, median time) | most robust | solved ≤ {} / ≤ {} | not "
-      "ranked |\n",
-      mid, mid, high, mid);
-  out += "|---|---:|---|---:|---:|---|---|---:|---|\n";
+  markdown::Table table({"dataset", "problems", fmt::format("recommended at ≤ {}", mid), "solved",
+                         fmt::format("time to {} (median)", mid), "runner-up (solved, median time)",
+                         "most robust", fmt::format("solved ≤ {} / ≤ {}", high, mid), "not ranked"},
+                        "lrlrrllrl");
   // Across datasets: per solver name, the datasets it ran on, its mean success rate at mid and
   // the datasets where it is recommended.
   struct Cross {
@@ -123,19 +123,19 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
     const SolverSummary* rec = pick.recommended >= 0 ? &d.solvers[pick.recommended] : nullptr;
     const SolverSummary* rob = pick.robust >= 0 ? &d.solvers[pick.robust] : nullptr;
     const SolverSummary* run = pick.runner_up >= 0 ? &d.solvers[pick.runner_up] : nullptr;
-    out += fmt::format("| {} | {}{} | {} | {} | {} | {} | {} | {} | {} |\n", d.dataset, problems,
-                       problems < kSmallSample ? " ⚠" : "", rec ? "**" + rec->label + "**" : "none",
-                       rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
-                       rec ? Ms(rec->median_time_to_tolerance_s) : "—",
-                       run ? fmt::format("{} ({}/{}, {})", run->label, Solved(*run, kMid),
-                                         run->problems, Ms(run->median_time_to_tolerance_s))
-                           : "—",
-                       rob ? rob->label : "none",
-                       rob ? fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
-                                         one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
-                                         Solved(*rob, kMid), rob->problems)
-                           : "—",
-                       unranked.empty() ? "—" : unranked);
+    table.Row({d.dataset, fmt::format("{}{}", problems, problems < kSmallSample ? " ⚠" : ""),
+               rec ? "**" + rec->label + "**" : "none",
+               rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
+               rec ? Ms(rec->median_time_to_tolerance_s) : "—",
+               run ? fmt::format("{} ({}/{}, {})", run->label, Solved(*run, kMid), run->problems,
+                                 Ms(run->median_time_to_tolerance_s))
+                   : "—",
+               rob ? rob->label : "none",
+               rob ? fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
+                                 one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
+                                 Solved(*rob, kMid), rob->problems)
+                   : "—",
+               unranked.empty() ? "—" : unranked});
     for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
       const SolverSummary& s = d.solvers[i];
       Cross& c = cross[s.label];
@@ -151,6 +151,7 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
       c.robust += i == pick.robust;
     }
   }
+  out += table.str();
   if (!small.empty()) {
     out += fmt::format("\n⚠ fewer than {} problems: ", kSmallSample);
     for (std::size_t i = 0; i < small.size(); ++i) out += (i ? ", " : "") + small[i];
@@ -162,22 +163,23 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
     return std::make_tuple(-a.second.recommended, -mean(a.second), a.first) <
            std::make_tuple(-b.second.recommended, -mean(b.second), b.first);
   });
-  out += fmt::format(
-      "\n### Across datasets\n\nRanked by the datasets where a solver is recommended, then by "
-      "its mean share of problems solved to res004 ≤ {} over the datasets it applies to; a "
-      "dataset where every run of it is not applicable is left out of the mean and counted "
-      "apart.\n\n"
-      "| rank | solver | recommended on | mean solved ≤ {} | datasets it applies to | not "
-      "applicable on | most robust on |\n"
-      "|---:|---|---:|---:|---:|---:|---:|\n",
-      mid, mid);
+  out += "\n" + markdown::Heading(3, "Across datasets") +
+         fmt::format(
+             "Ranked by the datasets where a solver is recommended, then by its mean share of "
+             "problems solved to res004 ≤ {} over the datasets it applies to; a dataset where "
+             "every run of it is not applicable is left out of the mean and counted apart.\n\n",
+             mid);
+  markdown::Table across({"rank", "solver", "recommended on", fmt::format("mean solved ≤ {}", mid),
+                          "datasets it applies to", "not applicable on", "most robust on"},
+                         "rlrrrrr");
   int rank = 0;
   for (const auto& [label, c] : ranked) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ++rank, label, c.recommended,
-                       c.datasets ? fmt::format("{:.0f}%", 100.0 * mean(c)) : std::string("—"),
-                       c.datasets, c.not_applicable, c.robust);
+    across.Row({std::to_string(++rank), label, std::to_string(c.recommended),
+                c.datasets ? fmt::format("{:.0f}%", 100.0 * mean(c)) : std::string("—"),
+                std::to_string(c.datasets), std::to_string(c.not_applicable),
+                std::to_string(c.robust)});
   }
-  return out + "\n";
+  return out + across.str() + "\n";
 }
 
 }  // namespace ncp

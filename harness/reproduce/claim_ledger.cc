@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/markdown.h"
+
 namespace ncp {
 namespace {
 
@@ -51,13 +53,13 @@ std::string ClaimLedger::Row(const std::string& statement, const std::string& ou
   std::string verdict = c.verdict;
   if (!c.held.empty()) verdict += ": " + c.held;
   if (!c.cause.empty()) verdict += "; cause: " + c.cause;
-  return fmt::format("| {} | {} | {} |\n", statement, ours, verdict);
+  return markdown::RowOf({statement, ours, verdict});
 }
 
 std::string ClaimLedger::NotAssessed(const std::string& statement, const std::string& ours,
                                      const std::string& reason) {
   Add(statement, ours, Verdict::kNotAssessed, "", reason, {});
-  return fmt::format("| {} | {} | not assessed ({}) |\n", statement, ours, reason);
+  return markdown::RowOf({statement, ours, "not assessed (" + reason + ")"});
 }
 
 std::string RanAt(const ReproduceOptions& ran) {

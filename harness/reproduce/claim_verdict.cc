@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/markdown.h"
+
 namespace ncp {
 
 const char* ToString(Verdict v) {
@@ -88,8 +90,8 @@ Verdict NearVerdict(const std::vector<double>& ours, double claimed, double tol)
 }
 
 std::string ClaimHeader() {
-  return "\n## The paper's claims against ours\n\n| claim (paper) | ours | verdict "
-         "|\n|---|---|---|\n";
+  return "\n" + markdown::Heading(2, "The paper's claims against ours") +
+         markdown::HeaderOf({"claim (paper)", "ours", "verdict"}, "lll");
 }
 
 }  // namespace ncp

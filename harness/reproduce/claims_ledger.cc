@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "harness/markdown.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/report_render.h"
 #include "harness/results_store.h"
@@ -61,14 +62,6 @@ std::string Quote(const std::string& s) {
   return q + "\"";
 }
 
-// Markdown cell: a '|' would end the cell.
-std::string Cell(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
-}
-
 std::string Minutes(double s) {
   if (s < 0) return "unknown";
   return s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.1f} min", s / 60);
@@ -104,6 +97,58 @@ std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
   }
   if (rows.back().size() == 1 && rows.back()[0].empty()) rows.pop_back();
   return rows;
+}
+
+// Counts per paper and verdict, and over all papers.
+std::string CountsTable(const Ledger& l) {
+  std::map<std::string, std::array<int, kVerdicts.size()>> counts;
+  std::array<int, kVerdicts.size()> total{};
+  for (const ClaimRecord& c : l.claims)
+    for (std::size_t v = 0; v < kVerdicts.size(); ++v)
+      if (c.verdict == kVerdicts[v]) ++counts[c.paper][v], ++total[v];
+  markdown::Table t(
+      {"paper", "reproduced", "not reproduced", "contradicted", "not assessed", "claims"},
+      "lrrrrr");
+  auto count_row = [&t](const std::string& name, const std::array<int, kVerdicts.size()>& n) {
+    int sum = 0;
+    for (int x : n) sum += x;
+    t.Row({name, fmt::format("{}", n[0]), fmt::format("{}", n[1]), fmt::format("{}", n[2]),
+           fmt::format("{}", n[3]), fmt::format("{}", sum)});
+  };
+  for (const auto& [paper, n] : counts) count_row(paper, n);
+  count_row("**all**", total);
+  return t.str();
+}
+
+// One row per reproduction file: its claims, budget, time, machine and whether it is superseded.
+std::string ProtocolsTable(const Ledger& l) {
+  markdown::Table t(
+      {"protocol", "claims", "assessed", "budget", "time", "machine", "revision", "date", "file"},
+      "lrrlrllll");
+  for (const LedgerFile& f : l.files) {
+    int n = 0;
+    std::string budget = "—";
+    for (std::size_t i = 0; i < l.claims.size(); ++i)
+      if (l.files[l.claim_file[i]].path == f.path) ++n, budget = Budget(l.claims[i]);
+    t.Row({f.protocol, fmt::format("{}", n), fmt::format("{}", f.assessed), budget,
+           Minutes(f.wall_s), f.machine, f.revision, f.date,
+           "`" + f.path + "`" +
+               (f.superseded_by.empty() ? "" : " (superseded by `" + f.superseded_by + "`)")});
+  }
+  return t.str();
+}
+
+// Every kept claim: statement, our figure, the paper's, the verdict and what held, why, cause.
+std::string ClaimsTable(const Ledger& l) {
+  markdown::Table t({"protocol", "claim", "ours", "paper", "verdict", "what held, why, cause"},
+                    "llllll");
+  for (const ClaimRecord& c : l.claims) {
+    std::string why = c.held;
+    if (!c.reason.empty()) why += (why.empty() ? "" : "; ") + c.reason;
+    if (!c.cause.empty()) why += (why.empty() ? "" : "; ") + std::string("cause: ") + c.cause;
+    t.Row({c.protocol, c.statement, c.ours, c.paper_figure, c.verdict, why});
+  }
+  return t.str();
 }
 
 constexpr const char* kCsvHeader =
@@ -189,7 +234,7 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
 }
 
 std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
-  std::string md = "# The papers' claims against ours\n\n";
+  std::string md = markdown::Heading(1, "The papers' claims against ours");
   md += fmt::format(
       "Made by `{}`: {} claims from {} reproduction files{}. A verdict is given only "
       "where the run can carry it: a run capped by `--max-iters` or with fewer cases "
@@ -208,45 +253,9 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
     for (std::size_t i = 0; i < absent.size(); ++i) md += (i ? ", " : "") + absent[i];
     md += "; their claims are not in this ledger.\n";
   }
-  // Counts per paper and verdict.
-  std::map<std::string, std::array<int, kVerdicts.size()>> counts;
-  std::array<int, kVerdicts.size()> total{};
-  for (const ClaimRecord& c : l.claims)
-    for (std::size_t v = 0; v < kVerdicts.size(); ++v)
-      if (c.verdict == kVerdicts[v]) ++counts[c.paper][v], ++total[v];
-  md +=
-      "\n| paper | reproduced | not reproduced | contradicted | not assessed | claims |\n"
-      "|---|---:|---:|---:|---:|---:|\n";
-  auto count_row = [](const std::string& name, const std::array<int, kVerdicts.size()>& n) {
-    int sum = 0;
-    for (int x : n) sum += x;
-    return fmt::format("| {} | {} | {} | {} | {} | {} |\n", name, n[0], n[1], n[2], n[3], sum);
-  };
-  for (const auto& [paper, n] : counts) md += count_row(paper, n);
-  md += count_row("**all**", total);
-  md +=
-      "\n## Protocols\n\n| protocol | claims | assessed | budget | time | machine | revision | "
-      "date | file |\n|---|---:|---:|---|---:|---|---|---|---|\n";
-  for (const LedgerFile& f : l.files) {
-    int n = 0;
-    std::string budget = "—";
-    for (std::size_t i = 0; i < l.claims.size(); ++i)
-      if (l.files[l.claim_file[i]].path == f.path) ++n, budget = Budget(l.claims[i]);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | `{}`{} |\n", f.protocol, n,
-                      f.assessed, budget, Minutes(f.wall_s), Cell(f.machine), f.revision, f.date,
-                      f.path,
-                      f.superseded_by.empty() ? "" : " (superseded by `" + f.superseded_by + "`)");
-  }
-  md +=
-      "\n## Claims\n\n| protocol | claim | ours | paper | verdict | what held, why, cause |\n"
-      "|---|---|---|---|---|---|\n";
-  for (const ClaimRecord& c : l.claims) {
-    std::string why = c.held;
-    if (!c.reason.empty()) why += (why.empty() ? "" : "; ") + c.reason;
-    if (!c.cause.empty()) why += (why.empty() ? "" : "; ") + std::string("cause: ") + c.cause;
-    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", c.protocol, Cell(c.statement),
-                      Cell(c.ours), Cell(c.paper_figure), c.verdict, Cell(why));
-  }
+  md += "\n" + CountsTable(l);
+  md += "\n" + markdown::Heading(2, "Protocols") + ProtocolsTable(l);
+  md += "\n" + markdown::Heading(2, "Claims") + ClaimsTable(l);
   return md;
 }
 

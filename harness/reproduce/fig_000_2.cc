@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "harness/markdown.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
@@ -142,26 +143,30 @@ using SolverSizes = std::map<std::string, std::map<std::string, Size>>;
 
 // The family's heading and its table of sizes: bodies, DOF, contacts and each solver's time.
 std::string SizeTable(const Family& f, const SolverSizes& data, int count) {
-  std::string md = fmt::format("\n## {} (sweep of `{}` over {} = ", f.scene, f.scene, f.param);
-  for (std::size_t k = 0; k < f.values.size(); ++k) md += (k ? ", " : "") + f.values[k];
-  md += fmt::format("; {} frames per size)\n\n| size | bodies | DOF | contacts |", count);
-  for (const char* solver : kSolvers) md += fmt::format(" {} [ms] |", solver);
-  md += "\n|---:|---:|---:|---:|";
-  for (std::size_t k = 0; k < std::size(kSolvers); ++k) md += "---:|";
-  md += "\n";
+  std::string values;
+  for (std::size_t k = 0; k < f.values.size(); ++k) values += (k ? ", " : "") + f.values[k];
+  std::vector<std::string> header = {"size", "bodies", "DOF", "contacts"};
+  for (const char* solver : kSolvers) header.push_back(fmt::format("{} [ms]", solver));
+  const std::string align(header.size(), 'r');
+  markdown::Table t(std::move(header), align);
   for (const std::string& v : f.values) {
     const std::string part = SizePart(f, v);
     const auto& first =
         data.count(kSolvers[0]) ? data.at(kSolvers[0]) : std::map<std::string, Size>{};
     const Size ref = first.count(part) ? first.at(part) : Size{};
-    md += fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} |", v, ref.bodies, ref.dofs, ref.contacts);
+    std::vector<std::string> row = {v, fmt::format("{:.0f}", ref.bodies),
+                                    fmt::format("{:.0f}", ref.dofs),
+                                    fmt::format("{:.0f}", ref.contacts)};
     for (const char* solver : kSolvers) {
       const bool has = data.count(solver) && data.at(solver).count(part);
-      md += has ? fmt::format(" {:.3f} |", data.at(solver).at(part).time_ms) : " — |";
+      row.push_back(has ? fmt::format("{:.3f}", data.at(solver).at(part).time_ms) : "—");
     }
-    md += "\n";
+    t.Row(std::move(row));
   }
-  return md;
+  return "\n" +
+         markdown::Heading(2, fmt::format("{} (sweep of `{}` over {} = {}; {} frames per size)",
+                                          f.scene, f.scene, f.param, values, count)) +
+         t.str();
 }
 
 // The fit table's Markdown and subadmm's fits, which its claim reads.
@@ -173,10 +178,9 @@ struct Fits {
 // Each solver's linear and log-log fits of time against bodies, as a table.
 Fits FitTable(const Family& f, const PublishedTable& paper, const SolverSizes& data) {
   Fits out;
-  std::string& md = out.md;
-  md +=
-      "\n| solver | linear fit: time [ms] per body | R² (linear) | paper R² | log-log slope "
-      "(time ∝ bodies^k) | R² (log-log) |\n|---|---:|---:|---:|---:|---:|\n";
+  markdown::Table t({"solver", "linear fit: time [ms] per body", "R² (linear)", "paper R²",
+                     "log-log slope (time ∝ bodies^k)", "R² (log-log)"},
+                    "lrrrrr");
   for (const char* solver : kSolvers) {
     std::vector<double> bodies, times;
     if (data.count(solver))
@@ -187,11 +191,14 @@ Fits FitTable(const Family& f, const PublishedTable& paper, const SolverSizes& d
         std::string(solver) == "subadmm"
             ? fmt::format("{:.4f}", paper.Get("r_squared_linear", f.paper_column))
             : "—";
-    md += lin.valid ? fmt::format("| {} | {:.4f} | {:.4f} | {} | {:.3f} | {:.4f} |\n", solver,
-                                  lin.slope, lin.r2, paper_r2, pw.slope, pw.r2)
-                    : fmt::format("| {} | — | — | {} | — | — |\n", solver, paper_r2);
+    if (lin.valid)
+      t.Row({solver, fmt::format("{:.4f}", lin.slope), fmt::format("{:.4f}", lin.r2), paper_r2,
+             fmt::format("{:.3f}", pw.slope), fmt::format("{:.4f}", pw.r2)});
+    else
+      t.Row({solver, "—", "—", paper_r2, "—", "—"});
     if (std::string(solver) == "subadmm") out.sub_lin = lin, out.sub_pw = pw;
   }
+  out.md = "\n" + t.str();
   return out;
 }
 
@@ -243,13 +250,15 @@ std::string ReportFamily(const Family& f, const ReportInput& in, std::string& cl
     claims += in.claims.NotAssessed(
         fmt::format("000: SubADMM's time is linear in the size ({})", f.scene), "failed",
         "the scene failed: " + rec.Text(f.scene, "failed"));
-    return fmt::format("\n## {}\n\nFailed: {}\n", f.scene, rec.Text(f.scene, "failed"));
+    return "\n" + markdown::Heading(2, f.scene) +
+           fmt::format("Failed: {}\n", rec.Text(f.scene, "failed"));
   }
   if (rec.Value(f.scene, "registered") == 0)
-    return fmt::format(
-        "\n## {}\n\nNot run: no `{}` scene with a `{}` parameter is registered "
-        "yet (paper: R² {:.4f}).\n",
-        f.scene, f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
+    return "\n" + markdown::Heading(2, f.scene) +
+           fmt::format(
+               "Not run: no `{}` scene with a `{}` parameter is registered yet (paper: R² "
+               "{:.4f}).\n",
+               f.scene, f.param, paper.Get("r_squared_linear", f.paper_column));
   const int count = rec.options().cases > 0 ? rec.options().cases : 3;
   const auto data = Collect(rec, f);
 
@@ -263,7 +272,7 @@ std::string ReportFamily(const Family& f, const ReportInput& in, std::string& cl
 
 std::string Report(const ReportInput& in) {
   std::string md =
-      "# 000 Fig. 2 — SubADMM scalability with the number of subsystems\n\n"
+      markdown::Heading(1, "000 Fig. 2 — SubADMM scalability with the number of subsystems") +
       "Each scene generated at several sizes by `ncpbench sweep` (frames recorded from an "
       "admm-full run), then subadmm and subadmm-nobody with 60 iterations per frame (the "
       "paper's budget), single thread, best of 5 runs; time = setup + iterations, mean over "

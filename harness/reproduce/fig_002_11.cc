@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/markdown.h"
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
@@ -87,10 +88,12 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
         RunOnFrames(sf.frames, s, {}, kTol, 20000, 60000, opt, SizePart(sf.size), &sf.warm);
 }
 
-// Per solver, its points in size order (the fits' inputs) and the table's rows.
+// Per solver, its points in size order (the fits' inputs) and the table of every point.
 struct Series {
   std::map<std::string, std::vector<double>> dofs, times, per_iter;
-  std::string rows;  // the Markdown table's rows
+  markdown::Table table{{"solver", "DOF", "contacts", "time [ms]", "setup [ms]", "iterations",
+                         "µs / iteration", "reached"},
+                        "lrrrrrrr"};
 };
 
 // A size's summary for solver s: cond's best round, pgs and apgd's single run.
@@ -107,7 +110,7 @@ FrameSummary SizeSummary(const ProtocolRecords& rec, double size, const char* s)
   return r;
 }
 
-// Every solver's point at every size: writes them to `csv` and returns them with the table rows.
+// Every solver's point at every size: writes them to `csv` and returns them with their table.
 Series CollectSeries(const ProtocolRecords& rec, const std::string& csv) {
   std::ostringstream out;
   out << "solver,size,dofs,contacts,time_ms,setup_ms,iterations,reached\n";
@@ -124,9 +127,10 @@ Series CollectSeries(const ProtocolRecords& rec, const std::string& csv) {
       d.times[s].push_back(r.total_ms);
       const double per_it = r.iterations > 0 ? (r.total_ms - r.setup_ms) / r.iterations : NAN;
       d.per_iter[s].push_back(per_it);
-      d.rows += fmt::format(
-          "| {} | {:.0f} | {:.0f} | {:.4g} | {:.3g} | {:.1f} | {:.4g} | {}/{} |\n", s, n, contacts,
-          r.total_ms, r.setup_ms, r.iterations, 1e3 * per_it, r.reached, r.frames);
+      d.table.Row({s, fmt::format("{:.0f}", n), fmt::format("{:.0f}", contacts),
+                   fmt::format("{:.4g}", r.total_ms), fmt::format("{:.3g}", r.setup_ms),
+                   fmt::format("{:.1f}", r.iterations), fmt::format("{:.4g}", 1e3 * per_it),
+                   fmt::format("{}/{}", r.reached, r.frames)});
     }
   }
   WriteFileAtomically(csv, out.str());
@@ -139,11 +143,11 @@ std::string Report(const ReportInput& in) {
   std::filesystem::create_directories(in.out_dir);
   const std::string csv = in.out_dir + "/002-fig11.csv";
   Series series = CollectSeries(rec, csv);
-  auto& [dofs, times, per_iter, rows] = series;
+  auto& [dofs, times, per_iter, table] = series;
   const PublishedTable& paper = in.paper;
   const LineFit c = FitPowerLaw(dofs["cond"], times["cond"]);
-  std::string md = fmt::format(
-      "# 002 Fig. 11 — COND solver time vs DOF (soft mat)\n\n"
+  std::string md = markdown::Heading(1, "002 Fig. 11 — COND solver time vs DOF (soft mat)");
+  md += fmt::format(
       "`soft_mat` at size {}…{} with {} cell layers through the thickness (refined in-plane: {}–{} "
       "DOF, {:.1f}× span), {} frame(s) per size, every {} steps of a cond-stepped simulation; "
       "every solver warm-started from the previous step (002 §V-A5) to res004 ≤ {:g}, single "
@@ -151,12 +155,10 @@ std::string Report(const ReportInput& in) {
       "+ iterations, mean over the frames, cond's the best of {} rounds over all sizes; "
       "each timed in a rerun of the same iterations without the per-iteration res004 test (its "
       "solve with A would leave each iteration a cold cache). "
-      "PGS and APGD only up to size {}.\n\n"
-      "| solver | DOF | contacts | time [ms] | setup [ms] | iterations | µs / iteration | reached "
-      "|\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+      "PGS and APGD only up to size {}.\n\n",
       kSizes[0], kSizes[std::size(kSizes) - 1], kLayers, dofs["cond"].front(), dofs["cond"].back(),
       dofs["cond"].back() / dofs["cond"].front(), frames, kEvery, kTol, kRounds, kBaselineMaxSize);
-  md += rows;
+  md += table.str();
   md += fmt::format(
       "\nPower-law fit time ∝ DOF^slope (least squares on log10): cond slope {:.3f}, R² {:.4f} "
       "(paper: near-linear, R² {}).",

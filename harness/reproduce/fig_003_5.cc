@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
@@ -88,6 +89,12 @@ std::string Times(const std::vector<double>& t) {
   std::string s;
   for (double x : t) s += std::isfinite(x) ? fmt::format(" {:.3f}", x) : std::string(" —");
   return s;
+}
+
+// The stop times as one table cell: Times without its leading space.
+std::string TimesCell(const std::vector<double>& t) {
+  const std::string s = Times(t);
+  return s.empty() ? s : s.substr(1);
 }
 
 // "Stops from the root rather than the tip": reproduced when the root joint is the first to stop
@@ -191,12 +198,14 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
 // The stepper table and the solve-time ratio line; `ratio`: sp / bisp.
 std::string StepperTable(const ChainRun& bisp, const ChainRun& sp, double ratio,
                          const PublishedTable& paper) {
-  std::string md =
-      "| stepper | steps | unconverged steps | mean iterations | solve time [s] | stop time per "
-      "joint, root first [s] |\n|---|---:|---:|---:|---:|---|\n";
+  markdown::Table t({"stepper", "steps", "unconverged steps", "mean iterations", "solve time [s]",
+                     "stop time per joint, root first [s]"},
+                    "lrrrrl");
   for (const auto& [name, r] : {std::pair{"bisp", &bisp}, std::pair{"sp", &sp}})
-    md += fmt::format("| {} | {} | {} | {:.1f} | {:.3f} |{} |\n", name, r->steps, r->unconverged,
-                      r->iterations, r->solve_s, Times(r->stop_time));
+    t.Row({name, fmt::format("{}", r->steps), fmt::format("{}", r->unconverged),
+           fmt::format("{:.1f}", r->iterations), fmt::format("{:.3f}", r->solve_s),
+           TimesCell(r->stop_time)});
+  std::string md = t.str();
   md += fmt::format(
       "\nSolve-time ratio sp / bisp = **{:.1f}×** (paper: \"about an order of "
       "magnitude\", {:g}×).\n",
@@ -214,20 +223,16 @@ struct RadiusRows {
 RadiusRows RadiusTable(const ProtocolRecords& rec, int links, double r0) {
   RadiusRows out;
   std::vector<double>& last_stop = out.last_stop;
-  std::string radius_rows;
+  markdown::Table t({"radius [m]", "chain stopped at [s]", "per joint, root first [s]"}, "rrl");
   for (double f : kRadiusFactors) {
     const ChainRun r = ReadChain(rec, RadiusPart(f), links);
     last_stop.push_back(Last(r.stop_time));
-    radius_rows +=
-        fmt::format("| {:g} | {} |{} |\n", f * r0,
-                    std::isfinite(last_stop.back()) ? fmt::format("{:.3f}", last_stop.back())
-                                                    : std::string("not stopped"),
-                    Times(r.stop_time));
+    t.Row({fmt::format("{:g}", f * r0),
+           std::isfinite(last_stop.back()) ? fmt::format("{:.3f}", last_stop.back())
+                                           : std::string("not stopped"),
+           TimesCell(r.stop_time)});
   }
-  out.md =
-      "\nJoint radius against stopping time (bisp):\n\n| radius [m] | chain stopped at [s] | per "
-      "joint, root first [s] |\n|---:|---:|---|\n" +
-      radius_rows;
+  out.md = "\nJoint radius against stopping time (bisp):\n\n" + t.str();
   return out;
 }
 
@@ -236,30 +241,33 @@ std::string FrameTables(const ProtocolRecords& rec) {
   const FrameSummary fb = SummarizeFrames(rec.Part("chain-bisp", "bisp"));
   const FrameSummary fs = SummarizeFrames(rec.Part("chain-sp-direct", "sp"));
   const FrameSummary fp = SummarizeFrames(rec.Part("chain-sp-pgs", "sp"));
-  std::string md = fmt::format(
-      "\nTwo frames of the swing (steps {:.0f} and {:.0f}), each solver alone to res004 {:g} (≤ {} "
-      "iterations for sp):\n\n| solver | reached | iterations | time [ms] | setup [ms] | / bisp |\n"
-      "|---|---:|---:|---:|---:|---:|\n",
-      rec.Value("chain", "first_step"), rec.Value("chain", "last_step"), kStepTol, kSpIters);
+  markdown::Table alone({"solver", "reached", "iterations", "time [ms]", "setup [ms]", "/ bisp"},
+                        "lrrrrr");
   for (const auto& [name, f] : {std::pair{"bisp", &fb}, std::pair{"sp (contact_qp = direct)", &fs},
                                 std::pair{"sp (contact_qp = pgs)", &fp}})
-    md += fmt::format("| {} | {}/{} | {:.1f} | {:.3f} | {:.3f} | {:.1f}× |\n", name, f->reached,
-                      f->frames, f->iterations, f->total_ms, f->setup_ms,
-                      f->total_ms / std::max(fb.total_ms, 1e-300));
-
-  md +=
-      "\nThe same frames against the tolerance (mean time per frame [ms], frames reached):\n\n"
-      "| res004 ≤ | bisp | sp (contact_qp = direct) | sp / bisp |\n|---:|---:|---:|---:|\n";
+    alone.Row({name, fmt::format("{}/{}", f->reached, f->frames),
+               fmt::format("{:.1f}", f->iterations), fmt::format("{:.3f}", f->total_ms),
+               fmt::format("{:.3f}", f->setup_ms),
+               fmt::format("{:.1f}×", f->total_ms / std::max(fb.total_ms, 1e-300))});
+  markdown::Table by_tol({"res004 ≤", "bisp", "sp (contact_qp = direct)", "sp / bisp"}, "rrrr");
   for (double tol : kTols) {
     const FrameSummary b =
         SummarizeFrames(rec.Part(fmt::format("chain-bisp-tol{:g}", tol), "bisp"));
     const FrameSummary s =
         SummarizeFrames(rec.Part(fmt::format("chain-sp-direct-tol{:g}", tol), "sp"));
-    md += fmt::format("| {:g} | {:.3f} ({}/{}) | {:.3f} ({}/{}) | {:.1f}× |\n", tol, b.total_ms,
-                      b.reached, b.frames, s.total_ms, s.reached, s.frames,
-                      s.total_ms / std::max(b.total_ms, 1e-300));
+    by_tol.Row({fmt::format("{:g}", tol),
+                fmt::format("{:.3f} ({}/{})", b.total_ms, b.reached, b.frames),
+                fmt::format("{:.3f} ({}/{})", s.total_ms, s.reached, s.frames),
+                fmt::format("{:.1f}×", s.total_ms / std::max(b.total_ms, 1e-300))});
   }
-  return md;
+  return fmt::format(
+             "\nTwo frames of the swing (steps {:.0f} and {:.0f}), each solver alone to res004 "
+             "{:g} (≤ {} iterations for sp):\n\n",
+             rec.Value("chain", "first_step"), rec.Value("chain", "last_step"), kStepTol,
+             kSpIters) +
+         alone.str() +
+         "\nThe same frames against the tolerance (mean time per frame [ms], frames reached):\n\n" +
+         by_tol.str();
 }
 
 // The three claim rows: root-first stopping, SP's cost, radius against stopping time.
@@ -296,13 +304,15 @@ std::string Report(const ReportInput& in) {
   const ProtocolRecords& rec = in.records;
   const int links = Links(rec.options());
   const double r0 = rec.Value("chain", "radius");
-  std::string md = fmt::format(
-      "# 003-fig5 — chain with joint friction: stopping order, BISP vs SP, joint radius\n\n"
-      "Scene `chain` ({} links, its defaults otherwise), each step solved to res004 {:g} from a "
-      "cold start (bisp ≤ {} iterations, sp ≤ {} with its equality contact QP solved exactly); a "
-      "joint has stopped once its rate stays below {:g} rad/s. Times in s of scene time; solve "
-      "times are wall-clock, one thread.\n\n",
-      links, kStepTol, kBispIters, kSpIters, kStopRate);
+  std::string md =
+      markdown::Heading(
+          1, "003-fig5 — chain with joint friction: stopping order, BISP vs SP, joint radius") +
+      fmt::format(
+          "Scene `chain` ({} links, its defaults otherwise), each step solved to res004 {:g} from "
+          "a cold start (bisp ≤ {} iterations, sp ≤ {} with its equality contact QP solved "
+          "exactly); a joint has stopped once its rate stays below {:g} rad/s. Times in s of scene "
+          "time; solve times are wall-clock, one thread.\n\n",
+          links, kStepTol, kBispIters, kSpIters, kStopRate);
   const ChainRun bisp = ReadChain(rec, "sim-bisp", links);
   const ChainRun sp = ReadChain(rec, "sim-sp", links);
   const double dt = bisp.scene_time / std::max(1, bisp.steps);

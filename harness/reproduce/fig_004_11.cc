@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "harness/compare.h"
+#include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
@@ -216,16 +217,18 @@ void MeasureDiagnosis(int particles, const ReproduceOptions& opt, ProtocolRecord
 
 std::string DiagnosisReport(const ProtocolRecords& rec) {
   const double particles = rec.Value("diagnosis", "particles");
-  std::string md = fmt::format(
-      "\n## Why subadmm's residual is above pgs's\n\n{:.0f} frames of a pgs-driven run with {:.0f} "
+  std::string md = "\n" + markdown::Heading(2, "Why subadmm's residual is above pgs's");
+  md += fmt::format(
+      "{:.0f} frames of a pgs-driven run with {:.0f} "
       "particles (every 12th step; {:.0f}–{:.0f} contacts), every solver from zero on the same "
       "frames (as the simulation solves each step), single thread. Wall share: the part of the "
       "summed res004 on contacts with the kinematic bottle or cup (one body, inside one "
-      "subsystem); the rest is on particle–particle contacts, which couple two subsystems.\n\n"
-      "| solver | iterations | mean res004 | median res004 | mean / pgs's | wall share |\n"
-      "|---|---:|---:|---:|---:|---:|\n",
+      "subsystem); the rest is on particle–particle contacts, which couple two subsystems.\n\n",
       rec.Value("diagnosis", "frames"), particles, rec.Value("diagnosis", "min_contacts"),
       rec.Value("diagnosis", "max_contacts"));
+  markdown::Table t(
+      {"solver", "iterations", "mean res004", "median res004", "mean / pgs's", "wall share"},
+      "lrrrrr");
   double pgs_mean = NAN;
   std::map<std::string, double> means, medians, walls, worst;  // by part
   for (const Config& c : kConfigs) {
@@ -247,9 +250,11 @@ std::string DiagnosisReport(const ProtocolRecords& rec) {
       all += sorted[k], top += k < std::max<std::size_t>(1, sorted.size() / 10) ? sorted[k] : 0.0;
     means[c.part] = mean, medians[c.part] = MedianBest(res);
     walls[c.part] = total > 0 ? wall / total : NAN, worst[c.part] = all > 0 ? top / all : NAN;
-    md += fmt::format("| {} | {} | {:.2e} | {:.2e} | {:.3g} | {:.0f}% |\n", c.label, c.iters, mean,
-                      MedianBest(res), mean / pgs_mean, total > 0 ? 100.0 * wall / total : NAN);
+    t.Row({c.label, fmt::format("{}", c.iters), fmt::format("{:.2e}", mean),
+           fmt::format("{:.2e}", MedianBest(res)), fmt::format("{:.3g}", mean / pgs_mean),
+           fmt::format("{:.0f}%", total > 0 ? 100.0 * wall / total : NAN)});
   }
+  md += t.str();
   const std::string sub = "diagnosis-subadmm", sub1000 = "diagnosis-subadmm-1000";
   md += fmt::format(
       "\nMeasured reason: the gap is subadmm's first-order convergence on the few frames where "
@@ -316,8 +321,9 @@ bool DrawFigure(const std::string& csv, const std::string& png) {
 
 // The report's title, the setting and one table row per solver and size.
 std::string RunTable(const ProtocolRecords& rec, int sizes) {
-  std::string md = fmt::format(
-      "# 004 Fig. 11 — pouring: 5 CANAL vs 100 SubADMM / PGS iterations per step\n\n"
+  std::string md = markdown::Heading(
+      1, "004 Fig. 11 — pouring: 5 CANAL vs 100 SubADMM / PGS iterations per step");
+  md += fmt::format(
       "`pouring` with {} particle count(s) (the paper: 9, 18, 27, 36, 45), r = 5 mm, 10 g/cm³, in "
       "an SDF bottle (004 App. B profile) tilted by {:g}° on a prescribed gripper trajectory so "
       "that they pour into a cup; {:.0f} steps of 1/240 s. Every step is solved with the fixed "
@@ -326,20 +332,25 @@ std::string RunTable(const ProtocolRecords& rec, int sizes) {
       "step's solve, averaged likewise. Each solver drives its own simulation, so the averages are "
       "over different trajectories: the last column says whether the task succeeded (particles "
       "in the cup / still in the bottle at the end). System DOF = 6 × particles (the paper adds "
-      "its 28-DOF dual-arm robot, replaced here by its trajectory).\n\n"
-      "| solver | particles | DOF | time per step [ms] | mean res004 | max penetration [mm] | "
-      "in cup / left in bottle |\n|---|---:|---:|---:|---:|---:|---:|\n",
+      "its 28-DOF dual-arm robot, replaced here by its trajectory).\n\n",
       sizes, rec.Value("pouring", "tilt_deg"), rec.Value("pouring", "steps"));
+  markdown::Table t({"solver", "particles", "DOF", "time per step [ms]", "mean res004",
+                     "max penetration [mm]", "in cup / left in bottle"},
+                    "lrrrrrr");
   for (const Budgeted& b : kSolvers)
-    for (const RunRecord* r : rec.Part("pouring", b.solver))
-      md += !Failed(*r)
-                ? fmt::format("| {} | {:.0f} | {} | {:.3f} | {:.2e} | {:.2f} | {:.0f} / {:.0f} |\n",
-                              b.solver, RunParticles(r), r->num_dofs, RunObservation(*r, "time_ms"),
-                              RunRes004(r), RunObservation(*r, "penetration_mm"),
-                              RunObservation(*r, "in_cup"), RunObservation(*r, "in_bottle"))
-                : fmt::format("| {} | {:.0f} | {} | failed: {} | | | |\n", b.solver,
-                              RunParticles(r), r->num_dofs, r->message);
-  return md;
+    for (const RunRecord* r : rec.Part("pouring", b.solver)) {
+      const std::string particles = fmt::format("{:.0f}", RunParticles(r));
+      const std::string dofs = fmt::format("{}", r->num_dofs);
+      if (Failed(*r))
+        t.Row({b.solver, particles, dofs, "failed: " + r->message, "", "", ""});
+      else
+        t.Row({b.solver, particles, dofs, fmt::format("{:.3f}", RunObservation(*r, "time_ms")),
+               fmt::format("{:.2e}", RunRes004(r)),
+               fmt::format("{:.2f}", RunObservation(*r, "penetration_mm")),
+               fmt::format("{:.0f} / {:.0f}", RunObservation(*r, "in_cup"),
+                           RunObservation(*r, "in_bottle"))});
+    }
+  return md + t.str();
 }
 
 // Per solver, over the sizes that ran: the power law of time over DOF and the geometric mean of
@@ -371,11 +382,14 @@ SizeSummary SummarizeSizes(const ProtocolRecords& rec) {
 std::string ComparisonTable(const PublishedTable& paper, const SizeSummary& sum) {
   const std::map<std::string, LineFit>& growth = sum.growth;
   const std::map<std::string, double>& mean_res = sum.mean_res;
-  std::string md = "\n| | canal | subadmm | pgs |\n|---|---:|---:|---:|\n";
+  std::vector<std::string> header = {""};
+  for (const Budgeted& b : kSolvers) header.push_back(b.solver);
+  const std::string align = "l" + std::string(std::size(kSolvers), 'r');
+  markdown::Table t(std::move(header), align);
   auto line = [&](const std::string& label, auto get) {
-    md += "| " + label + " |";
-    for (const Budgeted& b : kSolvers) md += " " + get(b.solver) + " |";
-    md += "\n";
+    std::vector<std::string> row = {label};
+    for (const Budgeted& b : kSolvers) row.push_back(get(b.solver));
+    t.Row(std::move(row));
   };
   line("iterations per step (paper)",
        [&](const char* s) { return Num(paper.Get("iterations_per_step", s)); });
@@ -394,6 +408,7 @@ std::string ComparisonTable(const PublishedTable& paper, const SizeSummary& sum)
   });
   line("time growth rank, 1 = slowest (paper)",
        [&](const char* s) { return Num(paper.Get("time_growth_rank", s), "{:.0f}"); });
+  std::string md = "\n" + t.str();
   md +=
       "\nPaper (§VII-C): time grows with DOF as SubADMM < PGS < CANAL (CANAL superlinear "
       "from its Hessian factorization, well below 3); CANAL reaches a residual under 1e-5 in "
@@ -490,8 +505,7 @@ Protocol MakeFig004_11() {
           .title = "pouring: 5 CANAL vs 100 SubADMM/PGS iterations: time and residual vs DOF",
           .setting =
               "pouring with 9, 18, 27, 36, 45 particles (--cases k: the first k counts), "
-              "360 steps; canal 5, subadmm 100, pgs 100 iterations per step; single thread "
-              "(about 6 min of CPU for the five sizes)",
+              "360 steps; canal 5, subadmm 100, pgs 100 iterations per step; single thread",
           .measure = Measure,
           .report = Report,
           .min_cases = 5};

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
@@ -17,6 +18,10 @@
 
 namespace ncp {
 namespace {
+
+// The budget of every run: the Measure call and the report's text both read it.
+constexpr int kIters = 5000;
+constexpr double kTimeMs = 500;
 
 // The stack's touching pairs, bottom up, as named in the problems' params.
 const char* kPairs[][2] = {{"bowl0_ground", "bowl0–ground"},
@@ -37,24 +42,26 @@ void ObservePairs(const std::vector<ContactProblem>& problems, ProtocolRecords& 
 }
 
 std::string PairTable(const ProtocolRecords& rec, int cases) {
-  std::string md = "| case | contacts |";
-  for (const auto& pr : kPairs) md += fmt::format(" {} |", pr[1]);
-  md += " other pairs | candidates |\n|---|---:|";
-  for (std::size_t i = 0; i < std::size(kPairs) + 2; ++i) md += "---:|";
-  md += "\n";
+  std::vector<std::string> head = {"case", "contacts"};
+  for (const auto& pr : kPairs) head.push_back(pr[1]);
+  head.push_back("other pairs");
+  head.push_back("candidates");
+  markdown::Table t(std::move(head), "l" + std::string(std::size(kPairs) + 3, 'r'));
   for (int k = 0; k < cases; ++k) {
     double adjacent = 0;
     const double contacts = rec.Value("cases", fmt::format("contacts_{}", k));
-    md += fmt::format("| {} | {} |", rec.Text("pairs", fmt::format("name_{}", k)), contacts);
+    std::vector<std::string> row = {rec.Text("pairs", fmt::format("name_{}", k)),
+                                    fmt::format("{}", contacts)};
     for (const auto& pr : kPairs) {
       const double c = rec.Value("pairs", fmt::format("{}_{}", pr[0], k));
       adjacent += c;
-      md += fmt::format(" {:.0f} |", c);
+      row.push_back(fmt::format("{:.0f}", c));
     }
-    md += fmt::format(" {:.0f} | {:.0f} |\n", contacts - adjacent,
-                      rec.Value("pairs", fmt::format("candidates_{}", k)));
+    row.push_back(fmt::format("{:.0f}", contacts - adjacent));
+    row.push_back(fmt::format("{:.0f}", rec.Value("pairs", fmt::format("candidates_{}", k))));
+    t.Row(std::move(row));
   }
-  return md;
+  return t.str();
 }
 
 void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
@@ -63,22 +70,24 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   ObservePairs(problems, rec);
   MeasureTraceStudy("004-fig9", problems,
                     {"canal", "subadmm", "subadmm-nobody", "pgs", "admm-full", "apgd", "nnewton"},
-                    opt, 5000, 500);
+                    opt, kIters, kTimeMs);
 }
 
 std::string Report(const ReportInput& in) {
   const TraceStudy s = ReportTraceStudy(in.records, in.out_dir);
   const PublishedTable& paper = in.paper;
-  std::string md = fmt::format(
-      "# 004 Fig. 9 — dish-piling single-step cases\n\n"
-      "{} cases of `dish_piling` (one settled bowl-bowl-plate-pot stack, masses 0.1/0.1/0.1/5 kg, "
-      "× random wrenches on every dish; the paper used 100), {} contacts after k-means, 24 dofs "
-      "(4 free bodies). Every solver with its defaults, single thread, at most 5000 iterations or "
-      "500 ms (the first-order solvers need thousands of iterations here), stopping at res004 "
-      "≤ 1e-10; res004 evaluated after every iteration (not timed). Median time to reach each "
-      "tolerance over the cases that reached it, with how many did; time per iteration and best "
-      "res004 are medians over cases.\n\n",
-      s.cases, in.records.Value("cases", "contacts_0"));
+  std::string md =
+      markdown::Heading(1, "004 Fig. 9 — dish-piling single-step cases") +
+      fmt::format(
+          "{} cases of `dish_piling` (one settled bowl-bowl-plate-pot stack, masses 0.1/0.1/0.1/5 "
+          "kg, × random wrenches on every dish; the paper used 100), {} contacts after k-means, {} "
+          "dofs (4 free bodies). Every solver with its defaults, single thread, at most {} "
+          "iterations or {:g} ms (the first-order solvers need thousands of iterations here), "
+          "stopping at res004 ≤ 1e-10; res004 evaluated after every iteration (not timed). Median "
+          "time to reach each tolerance over the cases that reached it, with how many did; time "
+          "per iteration and best res004 are medians over cases.\n\n",
+          s.cases, in.records.Value("cases", "contacts_0"), in.records.Value("cases", "dofs_0"),
+          kIters, kTimeMs);
   md += TraceTable(s);
   md += ClaimHeader();
   const double n = s.cases;
@@ -125,9 +134,9 @@ std::string Report(const ReportInput& in) {
       "widens the gap between the solvers compared with bolt-nut; per-iteration cost CANAL > "
       "PGS > SubADMM, CANAL's falling as the iterations proceed.\n";
   md += TraceFigureNote(s);
-  md +=
-      "\n## Contacts per dish pair\n\nEvery case is the same stack, so the contacts are the "
-      "same in every case; only the wrenches (b) differ.\n\n";
+  md += "\n" + markdown::Heading(2, "Contacts per dish pair") +
+        "Every case is the same stack, so the contacts are the same in every case; only the "
+        "wrenches (b) differ.\n\n";
   md += PairTable(in.records, s.cases);
   return md;
 }

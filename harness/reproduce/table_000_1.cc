@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 
+#include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/claim_ledger.h"
@@ -127,17 +128,18 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 }
 
-// The beam split's two paragraphs, from its recorded runs (MeasureBeamSplit).
-std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
-  std::string md =
-      "\nWhere the beam's AA goes (subadmm-nobody, mean −log10 error per constraint of each "
-      "kind over the frames; contacts and ties (bilateral rows) on u = J A⁻¹(b + Jᵀλ) + e as in "
-      "AA above, ties also on the solver's own v):\n\n| iterations | contacts | ties on u(λ) | "
-      "ties on J v + e | AA | AA with ties on J v + e |\n|---:|---:|---:|---:|---:|---:|\n";
-  struct Cost {
-    double setup_ms = 0, iteration_ms = 0, flops = 0, nnz = 0;
-  };
-  std::map<int, Cost> costs;
+// The beam split's cost at one budget, per frame: the setup, and the time per iteration, the
+// factorization's flops and nnz(L) each divided by the 3 budgets (their sum is the mean).
+struct Cost {
+  double setup_ms = 0, iteration_ms = 0, flops = 0, nnz = 0;
+};
+
+// The beam split's paragraph and table, from its recorded runs (MeasureBeamSplit); `costs`
+// receives each budget's cost for the paragraph after it.
+std::string BeamSplitTable(const ProtocolRecords& rec, std::map<int, Cost>& costs) {
+  markdown::Table t({"iterations", "contacts", "ties on u(λ)", "ties on J v + e", "AA",
+                     "AA with ties on J v + e"},
+                    "rrrrrr");
   for (const int iters : kSplitIters) {
     Cost& cost = costs[iters];
     const std::vector<const RunRecord*> runs = rec.Part(SplitPart(iters));
@@ -158,16 +160,21 @@ std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
     }
     if (nc + nt == 0) continue;
     const double all = nc + nt;
-    md += fmt::format(
-        "| {} | {:.2f} ({:.0f} a frame) | {:.2f} ({:.0f} a frame) | {:.2f} | {:.2f} | "
-        "{:.2f} |\n",
-        iters, contact / std::max(1.0, nc), nc / per_frame, tie_dual / std::max(1.0, nt),
-        nt / per_frame, tie_primal / std::max(1.0, nt), (contact + tie_dual) / all,
-        (contact + tie_primal) / all);
+    t.Row({fmt::format("{}", iters),
+           fmt::format("{:.2f} ({:.0f} a frame)", contact / std::max(1.0, nc), nc / per_frame),
+           fmt::format("{:.2f} ({:.0f} a frame)", tie_dual / std::max(1.0, nt), nt / per_frame),
+           fmt::format("{:.2f}", tie_primal / std::max(1.0, nt)),
+           fmt::format("{:.2f}", (contact + tie_dual) / all),
+           fmt::format("{:.2f}", (contact + tie_primal) / all)});
   }
-  md +=
-      "\nThe paper's beam AA for SubADMM is 4.33 / 4.74 / 4.93 at 30 / 60 / 90; which velocity "
-      "000 measures its hard constraints on is not in its text.\n";
+  return "\nWhere the beam's AA goes (subadmm-nobody, mean −log10 error per constraint of each "
+         "kind over the frames; contacts and ties (bilateral rows) on u = J A⁻¹(b + Jᵀλ) + e as in "
+         "AA above, ties also on the solver's own v):\n\n" +
+         t.str();
+}
+
+// The beam's cost paragraph: our setup and iteration against the paper's AT at 30 and 90.
+std::string BeamCostNote(const std::map<int, Cost>& costs, const PublishedTable& paper) {
   // AT = setup + k · (time per iteration): the paper's three points fix both.
   const double p30 = paper.Get("beam_AT", "subadmm-nobody@30"),
                p90 = paper.Get("beam_AT", "subadmm-nobody@90");
@@ -179,7 +186,7 @@ std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
     mean.flops += c.flops;
     mean.nnz += c.nnz;
   }
-  md += fmt::format(
+  return fmt::format(
       "\nWhere the beam's AT goes (subadmm-nobody, means over the frames and the three budgets): "
       "setup {:.3g} ms, of which the numeric factorization of the 20 FEM pieces is {:.3g} Mflop "
       "(CHOLMOD's count; {:.3g} GFLOP/s if it were all of the setup), then {:.3g} ms per "
@@ -197,7 +204,16 @@ std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
             "steps probably do not refactor every piece (a factorization kept across steps "
             "would fit)"
           : "");
-  return md;
+}
+
+// The beam split's two paragraphs, from its recorded runs (MeasureBeamSplit).
+std::string BeamNote(const ProtocolRecords& rec, const PublishedTable& paper) {
+  std::map<int, Cost> costs;
+  std::string md = BeamSplitTable(rec, costs);
+  md +=
+      "\nThe paper's beam AA for SubADMM is 4.33 / 4.74 / 4.93 at 30 / 60 / 90; which velocity "
+      "000 measures its hard constraints on is not in its text.\n";
+  return md + BeamCostNote(costs, paper);
 }
 
 // One solver at one budget on one scene, as the table shows it and the claims read it.
@@ -207,35 +223,34 @@ struct Cell {
 };
 using Cells = std::map<std::string, std::map<std::string, Cell>>;  // scene key → solver@iters
 
-// The title, the setup paragraph and the table's column titles.
-std::string TableHeader(int frames) {
-  std::string md =
-      "# 000 Table I — time and accuracy at 30/60/90 iterations\n\n" +
-      fmt::format(
-          "{} frames per scene, recorded from a simulation stepped by admm-full (200 "
-          "iterations a step; the cable by nnewton, 20 iterations); every solver from a "
-          "cold start at a fixed iteration count, single thread. "
-          "AT: mean setup + iterations [ms]; AA: mean over the constraints of −log10 of "
-          "each one's "
-          "Fischer–Burmeister error (bigger is better). The paper's value follows each "
-          "of ours after a slash; — : the paper's simulation failed.\n\n",
-          frames) +
-      "| scene | | ";
-  for (const SolverCol& s : kSolvers)
-    for (int it : s.iters) md += fmt::format("{}@{} | ", s.name, it);
-  md += "\n|---|---|";
-  for (int i = 0; i < 15; ++i) md += "---:|";
-  md += "\n";
-  return md;
+// The title and the setup paragraph.
+std::string TableIntro(int frames) {
+  return markdown::Heading(1, "000 Table I — time and accuracy at 30/60/90 iterations") +
+         fmt::format(
+             "{} frames per scene, recorded from a simulation stepped by admm-full (200 "
+             "iterations a step; the cable by nnewton, 20 iterations); every solver from a "
+             "cold start at a fixed iteration count, single thread. "
+             "AT: mean setup + iterations [ms]; AA: mean over the constraints of −log10 of "
+             "each one's "
+             "Fischer–Burmeister error (bigger is better). The paper's value follows each "
+             "of ours after a slash; — : the paper's simulation failed.\n\n",
+             frames);
 }
 
-// The table's AT and AA rows, a pair per scene; `got` receives every cell for the claims.
-std::string TableRows(const ProtocolRecords& rec, const PublishedTable& paper, Cells& got) {
-  std::string md;
+// The table: AT and AA rows, a pair per scene, a column per solver and budget; `got` receives
+// every cell for the claims.
+std::string ResultsTable(const ProtocolRecords& rec, const PublishedTable& paper, Cells& got) {
+  std::vector<std::string> header = {"scene", ""};
+  for (const SolverCol& s : kSolvers)
+    for (int it : s.iters) header.push_back(fmt::format("{}@{}", s.name, it));
+  const std::string align = "ll" + std::string(header.size() - 2, 'r');
+  markdown::Table t(std::move(header), align);
   for (const SceneRow& row : kScenes) {
-    std::string at = fmt::format("| {} ({:.0f} DOF, {:.0f} contacts) | AT |", row.key,
-                                 rec.Value(row.key, "dofs"), rec.Value(row.key, "contacts"));
-    std::string aa = "| | AA |";
+    std::vector<std::string> at = {
+        fmt::format("{} ({:.0f} DOF, {:.0f} contacts)", row.key, rec.Value(row.key, "dofs"),
+                    rec.Value(row.key, "contacts")),
+        "AT"};
+    std::vector<std::string> aa = {"", "AA"};
     for (const SolverCol& s : kSolvers)
       for (int it : s.iters) {
         const FrameSummary r = SummarizeFrames(rec.Part(FramePart(row.key, it), s.name));
@@ -244,17 +259,18 @@ std::string TableRows(const ProtocolRecords& rec, const PublishedTable& paper, C
           const double v = paper.Get(fmt::format("{}_{}", row.key, m), col);
           return std::isnan(v) ? std::string("—") : fmt::format("{:.4g}", v);
         };
-        at += fmt::format(" {:.4g} / {} |", r.total_ms, pub("AT"));
+        at.push_back(fmt::format("{:.4g} / {}", r.total_ms, pub("AT")));
         const auto diverged = std::count(r.statuses.begin(), r.statuses.end(), Outcome::kDiverged);
         got[row.key][col] = {r.total_ms, r.fb_aa, static_cast<long>(diverged)};
         if (diverged > 0 || !std::isfinite(r.fb_aa))  // a blown-up iterate has no accuracy
-          aa += fmt::format(" diverged {}/{} / {} |", diverged, r.frames, pub("AA"));
+          aa.push_back(fmt::format("diverged {}/{} / {}", diverged, r.frames, pub("AA")));
         else
-          aa += fmt::format(" {:.3f} / {} |", r.fb_aa, pub("AA"));
+          aa.push_back(fmt::format("{:.3f} / {}", r.fb_aa, pub("AA")));
       }
-    md += at + "\n" + aa + "\n";
+    t.Row(std::move(at));
+    t.Row(std::move(aa));
   }
-  return md;
+  return t.str();
 }
 
 // A cell's column: solver s at its k-th budget, e.g. "pgs@30".
@@ -334,9 +350,9 @@ std::string Report(const ReportInput& in) {
   const ProtocolRecords& rec = in.records;
   const PublishedTable& paper = in.paper;
   const int frames = rec.options().cases > 0 ? rec.options().cases : 3;
-  std::string md = TableHeader(frames);
+  std::string md = TableIntro(frames);
   Cells got;
-  md += TableRows(rec, paper, got);
+  md += ResultsTable(rec, paper, got);
   md += BeamNote(rec, paper);
   md +=
       "\nPaper (qualitative): SubADMM is the fastest on cable and beam with comparable accuracy; "

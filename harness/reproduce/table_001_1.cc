@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 
+#include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/claim_ledger.h"
@@ -146,7 +147,9 @@ Cell ReadCell(const ProtocolRecords& rec, const Case& c, const char* name) {
 // account, solver_info), the rest of the setup (workspace, scalars), and the iterations (one
 // chunk: one launch and one wait).
 std::string GpuBreakdown(const ProtocolRecords& rec) {
-  std::string rows;
+  markdown::Table t({"scenario", "upload [MB]", "layout", "pack", "copy", "setup kernel", "other",
+                     "setup", "iterations", "per iteration [µs]"},
+                    "lrrrrrrrrr");
   for (const Case& c : kCases) {
     const std::vector<const RunRecord*> runs = rec.Part(c.column, "subadmm-gpu");
     if (rec.Has(c.column, NoteKey("subadmm-gpu")) || runs.size() < kRepeat) continue;
@@ -165,62 +168,62 @@ std::string GpuBreakdown(const ProtocolRecords& rec) {
       setup += 1e3 * best->setup_time_s, iters += 1e3 * best->solve_time_s;
     }
     const double n = frames;
-    rows += fmt::format(
-        "| {} | {:.2f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.2f} |\n",
-        c.label, mb / n, layout / n, pack / n, copy / n, kernel / n,
-        (setup - layout - pack - copy - kernel) / n, setup / n, iters / n,
-        1e3 * iters / n / c.iters);
+    auto ms = [n](double total) { return fmt::format("{:.3f}", total / n); };
+    t.Row({c.label, fmt::format("{:.2f}", mb / n), ms(layout), ms(pack), ms(copy), ms(kernel),
+           ms(setup - layout - pack - copy - kernel), ms(setup), ms(iters),
+           fmt::format("{:.2f}", 1e3 * iters / n / c.iters)});
   }
-  if (rows.empty()) return {};
-  return "\n## subadmm-gpu: where a step's time goes\n\n"
+  if (t.empty()) return {};
+  return "\n" + markdown::Heading(2, "subadmm-gpu: where a step's time goes") +
          "Means over the frames of the fastest of the 3 runs of each frame, in ms. Setup: the host "
          "layout built from the problem, packed into pinned memory, one copy to the device, one "
          "setup kernel (assembly, factorization, slacks; CUDA events), and the rest (workspace, "
          "scalars, waits). Iterations: all of a case's iterations as one chunk, one cooperative "
-         "launch and one wait.\n\n"
-         "| scenario | upload [MB] | layout | pack | copy | setup kernel | other | setup | "
-         "iterations | "
-         "per iteration [µs] |\n"
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
-         rows;
+         "launch and one wait.\n\n" +
+         t.str();
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
-  const PublishedTable& paper = in.paper;
-  std::string md =
-      "# 001 Table I — GPU SubADMM, one rigid body per subsystem\n\n"
-      "Frames: each scene stepped with `subadmm` at the case's iterations and time step, a frame "
-      "recorded every 10 steps. Per frame: time per step = setup + iterations (best of 3), "
-      "θ_p = max ‖J v − z‖ and θ_d = ‖A v − b − Jᵀλ‖_∞ of 004:42 from the evaluator; means over "
-      "the frames. Paper: RTX 4080, averages over the scenario.\n\n"
-      "| scenario | DOFs | contacts avg (max) | it. | dt [ms] | solver | time/step [ms] | θ_p | "
-      "θ_d | "
-      "paper time [ms] | paper r_primal | paper r_dual |\n"
-      "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n";
-  std::map<std::string, std::map<std::string, Cell>> all;
+using Cells = std::map<std::string, std::map<std::string, Cell>>;  // case column, solver
+
+// One row per case and solver: the case's columns and the paper's on its first row only.
+std::string ResultsTable(const ProtocolRecords& rec, const PublishedTable& paper, Cells& all) {
+  markdown::Table t(
+      {"scenario", "DOFs", "contacts avg (max)", "it.", "dt [ms]", "solver", "time/step [ms]",
+       "θ_p", "θ_d", "paper time [ms]", "paper r_primal", "paper r_dual"},
+      "lrrrrlrrrrrr");
   for (const Case& c : kCases) {
     bool first = true;
     for (const char* name : kSolvers) {
       const Cell& cell = all[c.column][name] = ReadCell(rec, c, name);
-      const std::string head =
-          first ? fmt::format("| {} | {:.0f} | {:.0f} ({:.0f}) | {} | {:g} |", c.label,
-                              rec.Value(c.column, "dofs"), rec.Value(c.column, "contacts_avg"),
-                              rec.Value(c.column, "contacts_max"), c.iters, 1e3 * c.dt)
-                : "| | | | | |";
-      const std::string paper_cols =
-          first ? fmt::format(" {:.2f} | {:.2e} | {:.2e} |", paper.Get("time_ms", c.column),
-                              paper.Get("r_primal", c.column), paper.Get("r_dual", c.column))
-                : " | | |";
+      std::vector<std::string> row(5);
+      if (first)
+        row = {c.label, fmt::format("{:.0f}", rec.Value(c.column, "dofs")),
+               fmt::format("{:.0f} ({:.0f})", rec.Value(c.column, "contacts_avg"),
+                           rec.Value(c.column, "contacts_max")),
+               fmt::format("{}", c.iters), fmt::format("{:g}", 1e3 * c.dt)};
       if (cell.ran)
-        md += fmt::format("{} {} ({} thr.) | {:.3f} | {:.2e} | {:.2e} |{}\n", head, name,
-                          cell.threads, cell.time_ms, cell.primal, cell.dual, paper_cols);
+        row.insert(
+            row.end(),
+            {fmt::format("{} ({} thr.)", name, cell.threads), fmt::format("{:.3f}", cell.time_ms),
+             fmt::format("{:.2e}", cell.primal), fmt::format("{:.2e}", cell.dual)});
       else
-        md += fmt::format("{} {} | {} | | |{}\n", head, name, cell.note, paper_cols);
+        row.insert(row.end(), {name, cell.note, "", ""});
+      if (first)
+        row.insert(row.end(), {fmt::format("{:.2f}", paper.Get("time_ms", c.column)),
+                               fmt::format("{:.2e}", paper.Get("r_primal", c.column)),
+                               fmt::format("{:.2e}", paper.Get("r_dual", c.column))});
+      else
+        row.insert(row.end(), 3, "");
+      t.Row(std::move(row));
       first = false;
     }
   }
-  md += fmt::format(
+  return t.str();
+}
+
+// The growth of the time per step from 100 to 2000 cubes, the paper's and each solver's.
+std::string Growth(const PublishedTable& paper, Cells& all) {
+  std::string md = fmt::format(
       "\nGrowth of the time per step from 100 to 2000 cubes (paper: {:.2f} → {:.2f} ms, "
       "{:.2f}×, sub-linear in the 20× more bodies):",
       paper.Get("time_ms", "cubes100"), paper.Get("time_ms", "cubes2000"),
@@ -235,32 +238,45 @@ std::string Report(const ReportInput& in) {
       md += fmt::format(" {}: {};", name, a.note.empty() ? b.note : a.note);
   }
   md.back() = '.';
-  md += "\n";
-  md += GpuBreakdown(rec);
-  // 001's statement is about its GPU solver; the CPU rows are context, not its test. 20× the
-  // bodies in under 20× the time is sub-linear; 20× or more contradicts it.
-  md += ClaimHeader();
-  {
-    const Cell& a = all["cubes100"]["subadmm-gpu"];
-    const Cell& b = all["cubes2000"]["subadmm-gpu"];
-    const double paper_ratio = paper.Get("time_ms", "cubes2000") / paper.Get("time_ms", "cubes100");
-    const bool ran = a.ran && b.ran;
-    const std::string claim = fmt::format(
-        "001: GPU SubADMM's time per step grows sub-linearly from 100 to 2000 cubes ({:.2f}× "
-        "for 20× the bodies)",
-        paper_ratio);
-    if (!ran)  // no GPU (or no CUDA build) here: nothing was measured to judge
-      md +=
-          in.claims.NotAssessed(claim, "subadmm-gpu did not run", a.note.empty() ? b.note : a.note);
-    else
-      md += in.claims.Row(
-          claim,
-          fmt::format("subadmm-gpu {:.3f} → {:.3f} ms ({:.2f}×)", a.time_ms, b.time_ms,
-                      b.time_ms / a.time_ms),
-          b.time_ms / a.time_ms < 20.0 ? Verdict::kReproduced : Verdict::kContradicted,
-          {.paper = fmt::format("{:.2f} → {:.2f} ms", paper.Get("time_ms", "cubes100"),
-                                paper.Get("time_ms", "cubes2000"))});
-  }
+  return md + "\n";
+}
+
+// 001's statement is about its GPU solver; the CPU rows are context, not its test. 20× the
+// bodies in under 20× the time is sub-linear; 20× or more contradicts it.
+std::string Claims(const ReportInput& in, Cells& all) {
+  const PublishedTable& paper = in.paper;
+  const Cell& a = all["cubes100"]["subadmm-gpu"];
+  const Cell& b = all["cubes2000"]["subadmm-gpu"];
+  const double paper_ratio = paper.Get("time_ms", "cubes2000") / paper.Get("time_ms", "cubes100");
+  const std::string claim = fmt::format(
+      "001: GPU SubADMM's time per step grows sub-linearly from 100 to 2000 cubes ({:.2f}× "
+      "for 20× the bodies)",
+      paper_ratio);
+  std::string md = ClaimHeader();
+  if (!(a.ran && b.ran))  // no GPU (or no CUDA build) here: nothing was measured to judge
+    return md + in.claims.NotAssessed(claim, "subadmm-gpu did not run",
+                                      a.note.empty() ? b.note : a.note);
+  return md +
+         in.claims.Row(claim,
+                       fmt::format("subadmm-gpu {:.3f} → {:.3f} ms ({:.2f}×)", a.time_ms, b.time_ms,
+                                   b.time_ms / a.time_ms),
+                       b.time_ms / a.time_ms < 20.0 ? Verdict::kReproduced : Verdict::kContradicted,
+                       {.paper = fmt::format("{:.2f} → {:.2f} ms", paper.Get("time_ms", "cubes100"),
+                                             paper.Get("time_ms", "cubes2000"))});
+}
+
+std::string Report(const ReportInput& in) {
+  Cells all;
+  std::string md =
+      markdown::Heading(1, "001 Table I — GPU SubADMM, one rigid body per subsystem") +
+      "Frames: each scene stepped with `subadmm` at the case's iterations and time step, a frame "
+      "recorded every 10 steps. Per frame: time per step = setup + iterations (best of 3), "
+      "θ_p = max ‖J v − z‖ and θ_d = ‖A v − b − Jᵀλ‖_∞ of 004:42 from the evaluator; means over "
+      "the frames. Paper: RTX 4080, averages over the scenario.\n\n";
+  md += ResultsTable(in.records, in.paper, all);
+  md += Growth(in.paper, all);
+  md += GpuBreakdown(in.records);
+  md += Claims(in, all);
   return md;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 
+#include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
@@ -128,25 +129,26 @@ void MeasureCableSetting(const ReproduceOptions& opt) {
 }
 
 std::string ReportCableSetting(const ProtocolRecords& rec) {
-  std::string md =
-      "\nWhat decides cond on the cable (2 frames per setting, stepped alike by admm-full at 200 "
-      "iterations a step; cond from a cold start to res004 ≤ 1e-6, at most 5000 iterations). A "
-      "hard grip and contacts off the links' nodes each become virtual nodes, whose damping ties "
-      "(002:14) a first-order iteration converges through slowly; long steps make the "
-      "Cosserat stiffness h²K outweigh the links' inertia, so the block-diagonal step matrix no "
-      "longer approximates A (002 §IV-A, Theorem 1: contraction for a sufficiently small step).\n\n"
-      "| setting | parameters | virtual nodes | reached | iterations | res004 |\n"
-      "|---|---|---:|---:|---:|---:|\n";
+  markdown::Table t({"setting", "parameters", "virtual nodes", "reached", "iterations", "res004"},
+                    "llrrrr");
   int k = 0;
   for (const CableVariant& v : kCableVariants) {
     const FrameSummary r = SummarizeFrames(rec.Part(CableSettingPart(k++), "cond"));
     double nodes = 0.0;
     for (const std::string& info : r.solver_infos)
       nodes += InfoValue(info, "virtual_nodes", 0.0) / r.solver_infos.size();
-    md += fmt::format("| {} | `{}` | {:.0f} | {}/{} | {:.0f} | {:.2g} |\n", v.label, v.params,
-                      nodes, r.reached, r.frames, r.iterations, r.res004);
+    t.Row({v.label, fmt::format("`{}`", v.params), fmt::format("{:.0f}", nodes),
+           fmt::format("{}/{}", r.reached, r.frames), fmt::format("{:.0f}", r.iterations),
+           fmt::format("{:.2g}", r.res004)});
   }
-  return md;
+  return "\nWhat decides cond on the cable (2 frames per setting, stepped alike by admm-full at "
+         "200 iterations a step; cond from a cold start to res004 ≤ 1e-6, at most 5000 "
+         "iterations). A hard grip and contacts off the links' nodes each become virtual nodes, "
+         "whose damping ties (002:14) a first-order iteration converges through slowly; long "
+         "steps make the Cosserat stiffness h²K outweigh the links' inertia, so the block-diagonal "
+         "step matrix no longer approximates A (002 §IV-A, Theorem 1: contraction for a "
+         "sufficiently small step).\n\n" +
+         t.str();
 }
 
 // How the frames' reference solutions were made (Frames: the scene's overrides, as `generate`).
@@ -209,10 +211,7 @@ Verdict Lowest(double x, double a, double b) {
 std::string ThresholdSweep(const SceneCase& c, const ProtocolRecords& rec,
                            const std::map<std::string, FrameSummary>& at_tol,
                            const PublishedTable& paper) {
-  std::string md =
-      "\nMean iterations against the res004 threshold (warm-started as above; the paper's "
-      "threshold is missing from the text of our copy of 002, and its residual need not be "
-      "res004):\n\n| threshold | cond | pgs | apgd | order |\n|---|---:|---:|---:|---|\n";
+  markdown::Table table({"threshold", "cond", "pgs", "apgd", "order"}, "lrrrl");
   const double pc = paper.Get("iterations", "cond");
   const double frames = rec.Value(c.scene, "frames");
   double closest = INFINITY, closest_tol = 0.0;
@@ -221,11 +220,13 @@ std::string ThresholdSweep(const SceneCase& c, const ProtocolRecords& rec,
                  d = m.at("apgd").iterations;
     int reached = 0;
     for (const char* s : kSolvers) reached += m.at(s).reached;
-    md += fmt::format("| {:g} | {:.1f} | {:.1f} | {:.1f} | {}{} |\n", tol, a, b, d,
-                      a < std::min(b, d)   ? "cond fewest"
-                      : a > std::max(b, d) ? "cond most"
-                                           : "cond between",
-                      reached < 3 * frames ? " (some frames short of it)" : "");
+    table.Row({fmt::format("{:g}", tol), fmt::format("{:.1f}", a), fmt::format("{:.1f}", b),
+               fmt::format("{:.1f}", d),
+               fmt::format("{}{}",
+                           a < std::min(b, d)   ? "cond fewest"
+                           : a > std::max(b, d) ? "cond most"
+                                                : "cond between",
+                           reached < 3 * frames ? " (some frames short of it)" : "")});
     if (std::abs(std::log(a / pc)) < std::abs(std::log(closest / pc)))
       closest = a, closest_tol = tol;
   };
@@ -235,11 +236,15 @@ std::string ThresholdSweep(const SceneCase& c, const ProtocolRecords& rec,
     row(t.tol, m);
   }
   row(kTol, at_tol);
-  md += fmt::format(
-      "\ncond's count comes closest to the paper's {:.4g} at res004 ≤ {:g} ({:.1f} iterations); "
-      "the paper's pgs {:.4g} and apgd {:.4g}.\n",
-      pc, closest_tol, closest, paper.Get("iterations", "pgs"), paper.Get("iterations", "apgd"));
-  return md;
+  return "\nMean iterations against the res004 threshold (warm-started as above; the paper's "
+         "threshold is missing from the text of our copy of 002, and its residual need not be "
+         "res004):\n\n" +
+         table.str() +
+         fmt::format(
+             "\ncond's count comes closest to the paper's {:.4g} at res004 ≤ {:g} ({:.1f} "
+             "iterations); the paper's pgs {:.4g} and apgd {:.4g}.\n",
+             pc, closest_tol, closest, paper.Get("iterations", "pgs"),
+             paper.Get("iterations", "apgd"));
 }
 
 // Parts: c.scene (each solver warm-started to kTol), "<scene>-cold" (cond from a cold start),
@@ -259,33 +264,48 @@ void MeasureComparison(const SceneCase& c, const ReproduceOptions& opt, Protocol
   if (&c == &kCable) MeasureCableSetting(opt);
 }
 
+// Our cells of a solver's row in the comparison table: reached, MP, VE, ST (setup), IN, res004.
+std::vector<std::string> OurCells(const std::string& label, const FrameSummary& r) {
+  return {label,
+          fmt::format("{}/{}", r.reached, r.frames),
+          fmt::format("{:.4g}", r.max_penetration_mm),
+          fmt::format("{:.3g}", r.velocity_error),
+          fmt::format("{:.4g} ({:.3g})", r.total_ms, r.setup_ms),
+          fmt::format("{:.1f}", r.iterations),
+          fmt::format("{:.2g}", r.res004)};
+}
+
+// The comparison table: each solver against the paper's row, and cond from a cold start.
+std::string ComparisonTable(const SceneCase& c, std::map<std::string, FrameSummary>& m,
+                            const FrameSummary& cold, const PublishedTable& paper) {
+  markdown::Table t(
+      {"solver", "reached", "MP [mm]", "VE", "ST [ms]", "IN", "res004", "paper MP [mm]",
+       std::string("paper ") + c.index_label, "paper ST [ms]", "paper IN"},
+      "lrrrrrrrrrr");
+  for (const char* s : kSolvers) {
+    std::vector<std::string> row = OurCells(s, m[s]);
+    row.push_back(fmt::format("{}", paper.Get("max_penetration_mm", s)));
+    row.push_back(fmt::format("{}", paper.Get(c.index, s)));
+    row.push_back(
+        fmt::format("{} ({})", paper.Get("solver_time_ms", s), paper.Get("delassus_ms", s)));
+    row.push_back(fmt::format("{}", paper.Get("iterations", s)));
+    t.Row(std::move(row));
+  }
+  std::vector<std::string> row = OurCells("cond (cold start)", cold);
+  row.resize(row.size() + 4);  // the paper has no cold-start row: four empty cells
+  t.Row(std::move(row));
+  return t.str();
+}
+
 std::string ReportComparison(const SceneCase& c, const ReportInput& in) {
   const ProtocolRecords& rec = in.records;
   const PublishedTable& paper = in.paper;
   std::map<std::string, FrameSummary> m;
   for (const char* s : kSolvers) m[s] = SummarizeFrames(rec.Part(c.scene, s));
   const FrameSummary cold = SummarizeFrames(rec.Part(Part(c, "cold"), "cond"));
-  std::string md = fmt::format("# 002 {} — {}: COND vs PGS vs APGD\n\n", c.title, c.paper) +
-                   Header(c, rec) +
-                   "| solver | reached | MP [mm] | VE | ST [ms] | IN | res004 | paper MP [mm] | "
-                   "paper " +
-                   c.index_label +
-                   " | paper ST [ms] | paper IN |\n"
-                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  for (const char* s : kSolvers) {
-    const FrameSummary& r = m[s];
-    md += fmt::format(
-        "| {} | {}/{} | {:.4g} | {:.3g} | {:.4g} ({:.3g}) | {:.1f} | {:.2g} | {} | {} | "
-        "{} ({}) | {} |\n",
-        s, r.reached, r.frames, r.max_penetration_mm, r.velocity_error, r.total_ms, r.setup_ms,
-        r.iterations, r.res004, paper.Get("max_penetration_mm", s), paper.Get(c.index, s),
-        paper.Get("solver_time_ms", s), paper.Get("delassus_ms", s), paper.Get("iterations", s));
-  }
-  md += fmt::format(
-      "| cond (cold start) | {}/{} | {:.4g} | {:.3g} | {:.4g} ({:.3g}) | {:.1f} | {:.2g} | | | | "
-      "|\n",
-      cold.reached, cold.frames, cold.max_penetration_mm, cold.velocity_error, cold.total_ms,
-      cold.setup_ms, cold.iterations, cold.res004);
+  std::string md =
+      markdown::Heading(1, fmt::format("002 {} — {}: COND vs PGS vs APGD", c.title, c.paper)) +
+      Header(c, rec) + ComparisonTable(c, m, cold, paper);
   const double cond = m["cond"].total_ms;
   md += fmt::format(
       "\nSolver-time ratios: pgs / cond = {:.1f}× (paper {:.1f}×), apgd / cond = {:.1f}× (paper "
@@ -349,25 +369,19 @@ std::string ReportTable9(const ReportInput& in) {
   const ProtocolRecords& rec = in.records;
   const PublishedTable& paper = in.paper;
   const int max_iters = rec.options().max_iters;
-  std::string md =
-      "# 002 Table IX — COND iterations with and without Chebyshev acceleration\n\n"
-      "Mean iterations of cond with the Frobenius step (002 §IV-C1, the stationary iteration "
-      "Chebyshev acceleration is built for) and the strict operator, to res004 ≤ " +
-      fmt::format("{:g}", kTol) +
-      ", warm-started from the previous step (002 §V-A5), with `chebyshev=off` and `chebyshev=on`. "
-      "(cond's default Barzilai–Borwein step runs without it.)\n\n"
-      "| scene | frames | without | with | ratio | paper without | paper with | paper ratio |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  markdown::Table t(
+      {"scene", "frames", "without", "with", "ratio", "paper without", "paper with", "paper ratio"},
+      "lrrrrrrr");
   std::string claims;
   for (const auto& [c, key] : kTable9Rows) {
     const FrameSummary off = SummarizeFrames(rec.Part(Part(*c, "chebyshev-off"), "cond"));
     const FrameSummary on = SummarizeFrames(rec.Part(Part(*c, "chebyshev-on"), "cond"));
     const int n = static_cast<int>(rec.Value(c->scene, "frames"));
     const double pw = paper.Get(key, "without"), pc = paper.Get(key, "with");
-    md +=
-        fmt::format("| {} | {} (reached {}/{}) | {:.1f} | {:.1f} | {:.2f}× | {} | {} | {:.2f}× |\n",
-                    c->scene, n, std::min(off.reached, on.reached), n, off.iterations,
-                    on.iterations, off.iterations / on.iterations, pw, pc, pw / pc);
+    t.Row({c->scene, fmt::format("{} (reached {}/{})", n, std::min(off.reached, on.reached), n),
+           fmt::format("{:.1f}", off.iterations), fmt::format("{:.1f}", on.iterations),
+           fmt::format("{:.2f}×", off.iterations / on.iterations), fmt::format("{}", pw),
+           fmt::format("{}", pc), fmt::format("{:.2f}×", pw / pc)});
     const std::string claim = fmt::format(
         "002 Table IX: Chebyshev acceleration cuts COND's iterations on {} {:.2f}× (within 2×; "
         "below 1 is the reverse)",
@@ -388,8 +402,14 @@ std::string ReportTable9(const ReportInput& in) {
                                           on.iterations, off.iterations / on.iterations),
                               RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0));
   }
-  md += ClaimHeader() + claims;
-  return md;
+  return markdown::Heading(
+             1, "002 Table IX — COND iterations with and without Chebyshev acceleration") +
+         "Mean iterations of cond with the Frobenius step (002 §IV-C1, the stationary iteration "
+         "Chebyshev acceleration is built for) and the strict operator, to res004 ≤ " +
+         fmt::format("{:g}", kTol) +
+         ", warm-started from the previous step (002 §V-A5), with `chebyshev=off` and "
+         "`chebyshev=on`. (cond's default Barzilai–Borwein step runs without it.)\n\n" +
+         t.str() + ClaimHeader() + claims;
 }
 
 }  // namespace

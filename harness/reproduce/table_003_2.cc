@@ -19,6 +19,7 @@
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/fit.h"
 #include "common/error.h"
+#include "harness/markdown.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
@@ -199,22 +200,23 @@ std::string Figure(const std::string& out_dir, const Variant& v, const std::vect
 // iteration count is the scene's parameters. A run that failed prints its error.
 std::string Sensitivity(const ProtocolRecords& rec) {
   const Variant& v = kVariants[1];
-  std::string md =
-      "\nPCG iterations per step on Bridge [Flexy] against parameters 003 does not give "
-      "(defaults: tower_EI 4e8 N·m², cable EA 2e8 N):\n\n| parameters | " +
-      fmt::format("{} DOF | {} DOF |\n|---|---:|---:|\n", 1.5 * v.sizes[0], 1.5 * v.sizes[4]);
+  markdown::Table t({"parameters", fmt::format("{} DOF", 1.5 * v.sizes[0]),
+                     fmt::format("{} DOF", 1.5 * v.sizes[4])},
+                    "lrr");
   for (const char* c : kCases) {
-    md += fmt::format("| {} |", *c ? c : "defaults");
+    std::vector<std::string> row = {*c ? c : "defaults"};
     for (int i : kSensitivitySizes) {
       const std::string point = PointName(v, i, CaseSuffix(c));
       if (rec.Has(point, "failed"))
-        md += fmt::format(" failed: {} |", rec.Text(point, "failed"));
+        row.push_back("failed: " + rec.Text(point, "failed"));
       else
-        md += fmt::format(" {:.1f} |", ReadPoint(rec, v, i, CaseSuffix(c), 1).pcg_iters);
+        row.push_back(fmt::format("{:.1f}", ReadPoint(rec, v, i, CaseSuffix(c), 1).pcg_iters));
     }
-    md += "\n";
+    t.Row(std::move(row));
   }
-  return md;
+  return "\nPCG iterations per step on Bridge [Flexy] against parameters 003 does not give "
+         "(defaults: tower_EI 4e8 N·m², cable EA 2e8 N):\n\n" +
+         t.str();
 }
 
 void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
@@ -236,30 +238,36 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     }
 }
 
-// The title, the setting and the main table's header.
+// The title and the setting.
 std::string Intro(int frames) {
-  return fmt::format(
-      "# 003 Table 2 — RedMax bridge and umbrella: direct solve vs PCG with the projected "
-      "block-Jacobi preconditioner\n\n"
-      "Scenes `bridge` (003 §6: a hinged deck pinned at both ends with one stay spring per deck "
-      "piece; rigid towers, i.e. the world, or hinged towers with joint springs and 5× the "
-      "deck's weight) and `umbrella` (8 ribs and 8 stretchers of universal joints, 24 "
-      "loop-closure rows, canopy springs). Each step is one linear solve with the springs in A "
-      "(`redmax`): PCG to relative residual 1e-6 (003 §6) from the previous step's velocity, "
-      "CHOLMOD's sparse Cholesky, or dense Cholesky; the loop closures by the Schur complement "
-      "(003 §3.1: one PCG solve per closure row). The last {} of {} simulated steps are timed "
-      "(setup + solve of the solver, best of {} rounds, single thread) and scaled to Table 2's "
-      "scene time (bridge 5 s, umbrella 1 s): our figures are solver time, the paper's are "
-      "whole-simulation wall time (Pardiso for the direct solve). \"solve only\" leaves out "
-      "pcg-pbj's setup, which reads the frozen problem's A and J (O(n²) entries for a chain: its "
-      "mass matrix is dense, a spring row spans every joint above its body) where 003 never "
-      "forms them; its Schur columns' PCG solves are part of the setup too. PCG iterations per "
-      "step count every PCG iteration of the step (Schur columns included), as 003's.\n\n"
-      "| scene | DOF | pcg-pbj [s] | pcg-pbj solve only [s] | cholmod [s] | dense [s] | PCG "
-      "iterations / step (/ solve) | res004 (pcg-pbj) | paper direct [s] | paper PCG [s] | paper "
-      "iterations |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-      frames, 2 * frames, kRounds);
+  return markdown::Heading(1,
+                           "003 Table 2 — RedMax bridge and umbrella: direct solve vs PCG with the "
+                           "projected block-Jacobi preconditioner") +
+         fmt::format(
+             "Scenes `bridge` (003 §6: a hinged deck pinned at both ends with one stay spring per "
+             "deck piece; rigid towers, i.e. the world, or hinged towers with joint springs and 5× "
+             "the deck's weight) and `umbrella` (8 ribs and 8 stretchers of universal joints, 24 "
+             "loop-closure rows, canopy springs). Each step is one linear solve with the springs "
+             "in A (`redmax`): PCG to relative residual 1e-6 (003 §6) from the previous step's "
+             "velocity, CHOLMOD's sparse Cholesky, or dense Cholesky; the loop closures by the "
+             "Schur complement (003 §3.1: one PCG solve per closure row). The last {} of {} "
+             "simulated steps are timed (setup + solve of the solver, best of {} rounds, single "
+             "thread) and scaled to Table 2's scene time (bridge 5 s, umbrella 1 s): our figures "
+             "are solver time, the paper's are whole-simulation wall time (Pardiso for the direct "
+             "solve). \"solve only\" leaves out pcg-pbj's setup, which reads the frozen problem's "
+             "A and J (O(n²) entries for a chain: its mass matrix is dense, a spring row spans "
+             "every joint above its body) where 003 never forms them; its Schur columns' PCG "
+             "solves are part of the setup too. PCG iterations per step count every PCG iteration "
+             "of the step (Schur columns included), as 003's.\n\n",
+             frames, 2 * frames, kRounds);
+}
+
+// The main table, one row per variant and size (ReadSeries adds them).
+markdown::Table MainTable() {
+  return markdown::Table({"scene", "DOF", "pcg-pbj [s]", "pcg-pbj solve only [s]", "cholmod [s]",
+                          "dense [s]", "PCG iterations / step (/ solve)", "res004 (pcg-pbj)",
+                          "paper direct [s]", "paper PCG [s]", "paper iterations"},
+                         "lrrrrrrrrrr");
 }
 
 // One variant's five sizes, ours and the paper's, smallest first.
@@ -267,21 +275,22 @@ struct Series {
   std::vector<double> dof, t[3], res, solve, setup_share, iters, pdof, pdirect, ppcg, piters;
 };
 
-// Reads the variant's sizes into a Series: appends their rows of the main table to `md`, of
+// Reads the variant's sizes into a Series: appends their rows of the main table to `main`, of
 // the CSV file to `out`, and a note on each size with unconverged pcg-pbj steps to `notes`.
 Series ReadSeries(const ProtocolRecords& rec, const PublishedTable& paper, const Variant& v,
-                  std::string& md, std::ostringstream& out, std::string& notes) {
+                  markdown::Table& main, std::ostringstream& out, std::string& notes) {
   Series se;
   for (int i = 0; i < 5; ++i) {
     const Point pt = ReadPoint(rec, v, i);
     const std::string row = PointName(v, i, "");
     const double pd = paper.Get(row, "dof"), pdi = paper.Get(row, "direct_s"),
                  ppc = paper.Get(row, "pcg_s"), pit = paper.Get(row, "iters");
-    md += fmt::format(
-        "| {} | {} | {:.3g} | {:.3g} | {:.3g} | {:.3g} | {:.1f} ({:.1f}) | {:.1e} "
-        "| {:g} ({:g} DOF) | {:g} | {:g} |\n",
-        v.label, pt.dof, pt.seconds[0], pt.solve_seconds, pt.seconds[1], pt.seconds[2],
-        pt.pcg_iters, pt.pcg_per_solve, pt.res004, pdi, pd, ppc, pit);
+    main.Row({v.label, fmt::format("{}", pt.dof), fmt::format("{:.3g}", pt.seconds[0]),
+              fmt::format("{:.3g}", pt.solve_seconds), fmt::format("{:.3g}", pt.seconds[1]),
+              fmt::format("{:.3g}", pt.seconds[2]),
+              fmt::format("{:.1f} ({:.1f})", pt.pcg_iters, pt.pcg_per_solve),
+              fmt::format("{:.1e}", pt.res004), fmt::format("{:g} ({:g} DOF)", pdi, pd),
+              fmt::format("{:g}", ppc), fmt::format("{:g}", pit)});
     for (int r = 0; r < 3; ++r)
       out << fmt::format("{},{},{},{:.6g},{:.6g},{:.4g}\n", v.key, pt.dof, kRoutes[r],
                          pt.step_ms[r], pt.seconds[r], r == 0 ? pt.pcg_iters : NAN);
@@ -382,23 +391,24 @@ std::string Report(const ReportInput& in) {
   out << "variant,dof,route,step_ms,scene_seconds,pcg_iterations\n";
   std::string md = Intro(frames);
   std::string claims = ClaimHeader();
-  std::string slopes =
-      "\n| scene | slope pcg-pbj solve | slope pcg-pbj with setup | slope cholmod | slope dense | "
-      "paper PCG | paper direct |\n"
-      "|---|---:|---:|---:|---:|---:|---:|\n";
+  markdown::Table main = MainTable();
+  markdown::Table slopes({"scene", "slope pcg-pbj solve", "slope pcg-pbj with setup",
+                          "slope cholmod", "slope dense", "paper PCG", "paper direct"},
+                         "lrrrrrr");
+  const auto f2 = [](double x) { return fmt::format("{:.2f}", x); };
   std::string notes, figures;
   for (const Variant& v : kVariants) {
-    const Series se = ReadSeries(rec, in.paper, v, md, out, notes);
+    const Series se = ReadSeries(rec, in.paper, v, main, out, notes);
     figures += Figure(in.out_dir, v, se.dof, se.t, se.res, se.pdof, se.pdirect, se.ppcg);
     const Slopes sl = FitSlopes(in.paper, v, se);
-    slopes +=
-        fmt::format("| {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", v.label,
-                    sl.solve, sl.route[0], sl.route[1], sl.route[2], sl.paper_pcg, sl.paper_direct);
+    slopes.Row({v.label, f2(sl.solve), f2(sl.route[0]), f2(sl.route[1]), f2(sl.route[2]),
+                f2(sl.paper_pcg), f2(sl.paper_direct)});
     notes += VariantNotes(v, se);
     claims += VariantClaims(in.claims, v, se, sl);
   }
   WriteFileAtomically(csv, out.str());
-  md += slopes;
+  md += main.str();
+  md += "\n" + slopes.str();
   md += "\nCrossover (the smallest DOF from which PCG stays faster):\n" + notes;
   md += claims;
   md += Sensitivity(rec);

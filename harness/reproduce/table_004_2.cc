@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 
+#include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/claim_ledger.h"
@@ -21,6 +22,8 @@
 
 namespace ncp {
 namespace {
+
+constexpr int kLoops = 10;  // AL loops per case (004 §VII-D1)
 
 struct Column {
   const char* label;
@@ -39,15 +42,15 @@ const Column kColumns[] = {
     {"al-dampedsn", "al-dampedsn", "", "al-dampedsn", "al-dampedsn"}};
 
 std::string FirstLoopPart(const Column& c) { return fmt::format("first-loop-{}", c.part); }
-std::string TenLoopsPart(const Column& c) { return fmt::format("10-loops-{}", c.part); }
+std::string AllLoopsPart(const Column& c) { return fmt::format("{}-loops-{}", kLoops, c.part); }
 
 void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int count = opt.cases > 0 ? opt.cases : 20;
   const std::vector<ContactProblem> cases = FindScenario("dish_piling").generate({}, count, 1);
   rec.Observe("cases", "contacts", cases.front().num_contacts());
   RunOptions ro, first;
-  ro.budget.iters = 10;    // 10 AL loops per case, as in the paper
-  first.budget.iters = 1;  // where the steps go: the cold-started first loop vs the other nine
+  ro.budget.iters = kLoops;  // as in the paper
+  first.budget.iters = 1;    // where the steps go: the cold-started first loop vs the others
   CapBudget(opt, ro.budget);
   for (const Column& c : kColumns) {
     const SolverEntry& e = FindSolver(c.solver);
@@ -55,7 +58,7 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     for (const ContactProblem& p : cases) {
       const Evaluator ev(p);
       Record(opt, RunOne(p, ev, job, first, nullptr, 0), FirstLoopPart(c));
-      Record(opt, RunOne(p, ev, job, ro, nullptr, 0), TenLoopsPart(c));
+      Record(opt, RunOne(p, ev, job, ro, nullptr, 0), AllLoopsPart(c));
     }
     if (!opt.quiet) std::fprintf(stderr, "004-table2: %s done\n", c.label);
   }
@@ -67,11 +70,11 @@ constexpr char kPublished[] = "canal (published)";
 // Means over the cases, per column (keyed by its label).
 struct Means {
   std::map<std::string, double> inner, failures, residual, first_loop, solves;
-  // Inner iterations per loop over loops 2–10, after the cold first one.
-  double Later(const std::string& l) { return (inner[l] - first_loop[l]) / 9.0; }
+  // Inner iterations per loop over loops 2–kLoops, after the cold first one.
+  double Later(const std::string& l) { return (inner[l] - first_loop[l]) / (kLoops - 1); }
   // Inner iterations per surrogate solve (ablations: per loop).
   double PerSolve(const std::string& l) {
-    return solves[l] > 0 ? inner[l] / solves[l] : inner[l] / 10.0;
+    return solves[l] > 0 ? inner[l] / solves[l] : inner[l] / kLoops;
   }
 };
 
@@ -81,12 +84,12 @@ Means ComputeMeans(const ProtocolRecords& rec) {
     const std::vector<const RunRecord*> firsts = rec.Part(FirstLoopPart(c));
     for (const RunRecord* r : firsts)
       m.first_loop[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / firsts.size();
-    const std::vector<const RunRecord*> runs = rec.Part(TenLoopsPart(c));
+    const std::vector<const RunRecord*> runs = rec.Part(AllLoopsPart(c));
     for (const RunRecord* r : runs) {
       m.solves[c.label] += InfoValue(r->solver_info, "surrogate_solves", 0.0) / runs.size();
       m.inner[c.label] += InfoValue(r->solver_info, "inner_iterations", 0.0) / runs.size();
-      m.failures[c.label] +=
-          100.0 * InfoValue(r->solver_info, "inner_failures", 0.0) / (10.0 * runs.size());
+      m.failures[c.label] += 100.0 * InfoValue(r->solver_info, "inner_failures", 0.0) /
+                             (static_cast<double>(kLoops) * runs.size());
       const double res = r->final_metrics[Metric::kRes004];
       m.residual[c.label] += -std::log10(std::isfinite(res) && res > 0 ? res : 1e300) / runs.size();
     }
@@ -94,66 +97,64 @@ Means ComputeMeans(const ProtocolRecords& rec) {
   return m;
 }
 
-// The title, the setting and the table's header row.
+// The title and the setting.
 std::string Intro(int count, double contacts) {
-  std::string md = fmt::format(
-      "# 004 Table II — cascaded Newton (CANAL) vs direct semismooth Newton in the AL loop\n\n"
-      "Cases: {} single-step cases of `dish_piling` (the settled bowl-bowl-plate-pot stack, {:.0f} "
-      "contacts, under random wrenches; the paper used 100, `--cases 100`). 10 AL iterations "
-      "per case, defaults of each solver (β₀ = 1e4). Inner iterations: Newton steps over the 10 "
-      "AL loops; "
-      "failure: a surrogate not solved to the inner tolerance, per AL loop (canal counts each "
-      "re-solve); residual: mean −log10 res004. canal's defaults re-solve each surrogate with "
-      "the de Saxcé perturbation refreshed until its lag is below the AL step (not in the "
-      "paper); canal (published) refreshes it once per AL loop, as in Alg. 1. Both paper cells "
-      "of canal are the paper's CANAL. A failed surrogate ends its Newton loop early, so few inner "
-      "iterations together with many failures are not a sign of efficiency.\n\n|",
-      count, contacts);
-  for (const Column& c : kColumns) md += fmt::format(" | {}", c.label);
-  md += " |\n|---|";
-  for (std::size_t i = 0; i < std::size(kColumns); ++i) md += "---:|";
-  md += "\n";
-  return md;
+  return markdown::Heading(
+             1,
+             "004 Table II — cascaded Newton (CANAL) vs direct semismooth Newton in the AL loop") +
+         fmt::format(
+             "Cases: {} single-step cases of `dish_piling` (the settled bowl-bowl-plate-pot stack, "
+             "{:.0f} contacts, under random wrenches; the paper used 100, `--cases 100`). {} AL "
+             "iterations per case, defaults of each solver (β₀ = 1e4). Inner iterations: Newton "
+             "steps over the {} AL loops; failure: a surrogate not solved to the inner tolerance, "
+             "per AL loop (canal counts each re-solve); residual: mean −log10 res004. canal's "
+             "defaults re-solve each surrogate with the de Saxcé perturbation refreshed until its "
+             "lag is below the AL step (not in the paper); canal (published) refreshes it once per "
+             "AL loop, as in Alg. 1. Both paper cells of canal are the paper's CANAL. A failed "
+             "surrogate ends its Newton loop early, so few inner iterations together with many "
+             "failures are not a sign of efficiency.\n\n",
+             count, contacts, kLoops, kLoops);
 }
 
 // A metric's two rows: ours and the paper's, per column.
-std::string PaperRows(const PublishedTable& paper, const char* label,
-                      std::map<std::string, double>& ours, const char* metric, const char* format) {
-  std::string md = fmt::format("| {} (ours) |", label);
+void PaperRows(markdown::Table& t, const PublishedTable& paper, const char* label,
+               std::map<std::string, double>& ours, const char* metric, const char* format) {
+  std::vector<std::string> row = {fmt::format("{} (ours)", label)};
+  for (const Column& c : kColumns) row.push_back(fmt::format(fmt::runtime(format), ours[c.label]));
+  t.Row(std::move(row));
+  row = {fmt::format("{} (paper)", label)};
   for (const Column& c : kColumns)
-    md += " " + fmt::format(fmt::runtime(format), ours[c.label]) + " |";
-  md += fmt::format("\n| {} (paper) |", label);
-  for (const Column& c : kColumns)
-    md += " " + fmt::format(fmt::runtime(format), paper.Get(metric, c.paper)) + " |";
-  md += "\n";
-  return md;
+    row.push_back(fmt::format(fmt::runtime(format), paper.Get(metric, c.paper)));
+  t.Row(std::move(row));
 }
 
 // A row the paper does not have: `value` of each column's label.
 template <typename Value>
-std::string OursOnlyRow(const char* label, Value value) {
-  std::string md = fmt::format("| {} (ours) |", label);
-  for (const Column& c : kColumns) md += fmt::format(" {:.2f} |", value(c.label));
-  md += "\n";
-  return md;
+void OursOnlyRow(markdown::Table& t, const std::string& label, Value value) {
+  std::vector<std::string> row = {fmt::format("{} (ours)", label)};
+  for (const Column& c : kColumns) row.push_back(fmt::format("{:.2f}", value(c.label)));
+  t.Row(std::move(row));
 }
 
-// The table's rows and the inner iterations relative to canal, ours and the paper's.
-std::string Table(const PublishedTable& paper, Means& m) {
-  std::string md;
-  md += PaperRows(paper, "inner iterations", m.inner, "inner_iterations", "{:.2f}");
-  md += PaperRows(paper, "failures [%]", m.failures, "failure_percent", "{:.1f}");
-  md += PaperRows(paper, "−log10 residual", m.residual, "neg_log10_residual", "{:.4f}");
+// The table (a label column, then one per column of kColumns) and the inner iterations relative
+// to canal, ours and the paper's.
+std::string Results(const PublishedTable& paper, Means& m) {
+  std::vector<std::string> header = {""};
+  for (const Column& c : kColumns) header.push_back(c.label);
+  markdown::Table t(std::move(header), "l" + std::string(std::size(kColumns), 'r'));
+  PaperRows(t, paper, "inner iterations", m.inner, "inner_iterations", "{:.2f}");
+  PaperRows(t, paper, "failures [%]", m.failures, "failure_percent", "{:.1f}");
+  PaperRows(t, paper, "−log10 residual", m.residual, "neg_log10_residual", "{:.4f}");
   // Not in the paper: the split of the inner iterations and canal's surrogate solves.
-  md += OursOnlyRow("inner iterations, AL loop 1",
-                    [&](const std::string& l) { return m.first_loop[l]; });
-  md += OursOnlyRow("inner iterations per loop, loops 2–10",
-                    [&](const std::string& l) { return m.Later(l); });
-  md += OursOnlyRow("surrogate solves per loop (canal)",
-                    [&](const std::string& l) { return m.solves[l] / 10.0; });
-  md += OursOnlyRow("inner iterations per solve (ablations: per loop)",
-                    [&](const std::string& l) { return m.PerSolve(l); });
-  md += "\nInner iterations relative to canal: ours ";
+  OursOnlyRow(t, "inner iterations, AL loop 1",
+              [&](const std::string& l) { return m.first_loop[l]; });
+  OursOnlyRow(t, fmt::format("inner iterations per loop, loops 2–{}", kLoops),
+              [&](const std::string& l) { return m.Later(l); });
+  OursOnlyRow(t, "surrogate solves per loop (canal)",
+              [&](const std::string& l) { return m.solves[l] / kLoops; });
+  OursOnlyRow(t, "inner iterations per solve (ablations: per loop)",
+              [&](const std::string& l) { return m.PerSolve(l); });
+  std::string md = t.str() + "\nInner iterations relative to canal: ours ";
   for (const Column& c : kColumns)
     md += fmt::format("{} {:.2f}× ", c.label, m.inner[c.label] / m.inner["canal"]);
   md += "; paper ";
@@ -165,7 +166,7 @@ std::string Table(const PublishedTable& paper, Means& m) {
 }
 
 // The claims of 004 §VII-D1; `fewest`: the verdict on CANAL's fewest inner iterations.
-std::string Claims(ClaimLedger& claims, Means& m, Verdict fewest) {
+std::string Claims(ClaimLedger& claims, const PublishedTable& paper, Means& m, Verdict fewest) {
   const std::string pub = kPublished;
   std::string md = ClaimHeader();
   md += claims.Row(
@@ -182,17 +183,24 @@ std::string Claims(ClaimLedger& claims, Means& m, Verdict fewest) {
                   m.inner["al-trdogleg"], m.inner["al-dampedsn"] / m.inner["al-trdogleg"]),
       OrderVerdict({m.inner["al-dampedsn"], m.inner["al-trdogleg"]}));
   md += claims.Row(
-      "004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never (1.2% / "
-      "1.1% / 0%)",
+      fmt::format("004 §VII-D1: TRDogleg and DampedSN fail occasionally, CANAL never ({:g}% / "
+                  "{:g}% / {:g}%)",
+                  paper.Get("failure_percent", "al-trdogleg"),
+                  paper.Get("failure_percent", "al-dampedsn"),
+                  paper.Get("failure_percent", "canal")),
       fmt::format("{:.1f}% / {:.1f}% / {:.1f}% (canal published)", m.failures["al-trdogleg"],
                   m.failures["al-dampedsn"], m.failures[pub]),
       m.failures[pub] == 0.0 && m.failures["al-trdogleg"] > 0 && m.failures["al-dampedsn"] > 0
           ? Verdict::kReproduced
           : Verdict::kNotReproduced);
   const double base = 0.5 * (m.residual["al-trdogleg"] + m.residual["al-dampedsn"]);
+  // The paper's figure for the baselines: the mean of its two (the verdict takes our two's).
+  const double paper_base = 0.5 * (paper.Get("neg_log10_residual", "al-trdogleg") +
+                                   paper.Get("neg_log10_residual", "al-dampedsn"));
   md += claims.Row(
-      "004 §VII-D1: CANAL's residual after 10 loops similarly low to the baselines' "
-      "(Table II: 8.22 vs 8.57; here within 0.5 of their mean)",
+      fmt::format("004 §VII-D1: CANAL's residual after {} loops similarly low to the baselines' "
+                  "(Table II: {:.2f} vs {:.2f}; here within 0.5 of their mean)",
+                  kLoops, paper.Get("neg_log10_residual", "canal"), paper_base),
       fmt::format("−log10 {:.2f} (published) / {:.2f} (defaults) vs {:.2f}, {:.2f}",
                   m.residual[pub], m.residual["canal"], m.residual["al-trdogleg"],
                   m.residual["al-dampedsn"]),
@@ -201,7 +209,7 @@ std::string Claims(ClaimLedger& claims, Means& m, Verdict fewest) {
 }
 
 // Where the inner iterations go, from the split rows of the table.
-std::string Discussion(Means& m, Verdict fewest) {
+std::string Discussion(const PublishedTable& paper, Means& m, Verdict fewest) {
   const std::string pub = kPublished;
   return fmt::format(
       "\nThe paper's order (CANAL fewest inner iterations): {} here; the split "
@@ -209,19 +217,19 @@ std::string Discussion(Means& m, Verdict fewest) {
       "cold first loop ({:.1f} / {:.1f} steps) the strict operator's Newton needs {:.2f} / "
       "{:.2f} steps per loop from the previous loop's v̂, with {:.1f} / {:.1f}% failures; the "
       "paper "
-      "puts its 118.8 / 246.9 down to stalls of the merit function, which these cases do not "
+      "puts its {:.1f} / {:.1f} down to stalls of the merit function, which these cases do not "
       "show. (2) The published cascade's surrogate changes every loop with the lagged "
       "de Saxcé term p, so even warm-started it needs {:.2f} steps per loop, and p's lag "
-      "converges linearly: −log10 residual {:.2f} after 10 loops. Its cold first loop takes "
+      "converges linearly: −log10 residual {:.2f} after {} loops. Its cold first loop takes "
       "{:.1f} steps: the minimum along a Newton direction lies where contacts open or close, "
-      "which the Hessian at the current point does not see (case 0: exact line-search steps of "
-      "2.5e-3 to 0.7 in 11 of its 18 steps). (3) canal's defaults re-solve the surrogate {:.1f} "
-      "times per loop with p refreshed ({:.2f} steps per solve), which buys the residual "
-      "({:.2f}) at {:.1f}× the published cascade's steps.\n",
+      "which the Hessian at the current point does not see. (3) canal's defaults re-solve the "
+      "surrogate {:.1f} times per loop with p refreshed ({:.2f} steps per solve), which buys the "
+      "residual ({:.2f}) at {:.1f}× the published cascade's steps.\n",
       ToString(fewest), m.first_loop["al-trdogleg"], m.first_loop["al-dampedsn"],
       m.Later("al-trdogleg"), m.Later("al-dampedsn"), m.failures["al-trdogleg"],
-      m.failures["al-dampedsn"], m.Later(pub), m.residual[pub], m.first_loop[pub],
-      m.solves["canal"] / 10.0, m.PerSolve("canal"), m.residual["canal"],
+      m.failures["al-dampedsn"], paper.Get("inner_iterations", "al-trdogleg"),
+      paper.Get("inner_iterations", "al-dampedsn"), m.Later(pub), m.residual[pub], kLoops,
+      m.first_loop[pub], m.solves["canal"] / kLoops, m.PerSolve("canal"), m.residual["canal"],
       m.inner["canal"] / m.inner[pub]);
 }
 
@@ -230,11 +238,11 @@ std::string Report(const ReportInput& in) {
   const int count = rec.options().cases > 0 ? rec.options().cases : 20;
   Means m = ComputeMeans(rec);
   std::string md = Intro(count, rec.Value("cases", "contacts"));
-  md += Table(in.paper, m);
+  md += Results(in.paper, m);
   const Verdict fewest =
       OrderVerdict({std::min(m.inner["al-trdogleg"], m.inner["al-dampedsn"]), m.inner[kPublished]});
-  md += Claims(in.claims, m, fewest);
-  md += Discussion(m, fewest);
+  md += Claims(in.claims, in.paper, m, fewest);
+  md += Discussion(in.paper, m, fewest);
   return md;
 }
 
@@ -245,9 +253,10 @@ Protocol MakeTable004_2() {
           .title =
               "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner "
               "iterations, failures, residual",
-          .setting =
-              "10 AL loops per single-step case on dish_piling (paper: 100 cases; default "
+          .setting = fmt::format(
+              "{} AL loops per single-step case on dish_piling (paper: 100 cases; default "
               "here 20, --cases 100 for the paper's count)",
+              kLoops),
           .measure = Measure,
           .report = Report,
           .min_cases = 20};

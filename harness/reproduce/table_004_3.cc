@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <memory>
 
+#include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/claim_ledger.h"
@@ -242,24 +244,29 @@ FrameInfo ReadFrames(const ProtocolRecords& rec) {
 // The report's title, the setting and the table on 8 robots, with the time ratios.
 std::string Table8(const FrameInfo& fi, const PublishedTable& paper, const SolverRows& m8,
                    const SolverRows& m8t2) {
-  std::string md = fmt::format(
-      "# 004 Table III — SubADMM vs No Body (subadmm-nobody) vs No Sub (admm-full)\n\n"
-      "laikago_drop, 8 robots (144 DOF): {:.0f} frames with {:.0f}–{:.0f} contacts, recorded every "
-      "8 steps of an admm-full run (200 iterations a step); 100 iterations per frame from the "
-      "previous step's solution carried over, as a simulator starts them (004 §V-D), default "
-      "settings (adaptive β, 004:43; subadmm-nobody with the §VI-D β initialization of subadmm, "
-      "beta_rule=density, since 004's ablation removes only the body split), single thread, best "
-      "of {} runs in rounds over the three solvers, time per step = setup + 100 iterations. "
-      "Residual: mean −log10 res004 over the frames; res004 averages over all constraints, the "
-      "soft PD rows that drive the joints included; the contact residual is 004 §VII's, over the "
-      "contacts only (the paper does not say how its joints are driven: ours are held by PD rows, "
-      "kp = 30, kd = 1); the zero-start row runs the same frames from v = 0, λ = 0.\n\n"
-      "| | subadmm | subadmm-nobody | admm-full |\n|---|---:|---:|---:|\n",
-      fi.frames8, fi.c_lo, fi.c_hi, kRounds);
+  std::string md =
+      markdown::Heading(
+          1, "004 Table III — SubADMM vs No Body (subadmm-nobody) vs No Sub (admm-full)") +
+      fmt::format(
+          "laikago_drop, 8 robots (144 DOF): {:.0f} frames with {:.0f}–{:.0f} contacts, recorded "
+          "every 8 steps of an admm-full run (200 iterations a step); 100 iterations per frame "
+          "from the previous step's solution carried over, as a simulator starts them (004 §V-D), "
+          "default settings (adaptive β, 004:43; subadmm-nobody with the §VI-D β initialization "
+          "of subadmm, beta_rule=density, since 004's ablation removes only the body split), "
+          "single thread, best of {} runs in rounds over the three solvers, time per step = setup "
+          "+ 100 iterations. Residual: mean −log10 res004 over the frames; res004 averages over "
+          "all constraints, the soft PD rows that drive the joints included; the contact residual "
+          "is 004 §VII's, over the contacts only (the paper does not say how its joints are "
+          "driven: ours are held by PD rows, kp = 30, kd = 1); the zero-start row runs the same "
+          "frames from v = 0, λ = 0.\n\n",
+          fi.frames8, fi.c_lo, fi.c_hi, kRounds);
+  std::vector<std::string> header = {""};
+  for (const char* s : kSolvers) header.push_back(s);
+  markdown::Table t(std::move(header), "l" + std::string(std::size(kSolvers), 'r'));
   auto line = [&](const std::string& label, auto get) {
-    md += "| " + label + " |";
-    for (const char* s : kSolvers) md += " " + get(s) + " |";
-    md += "\n";
+    std::vector<std::string> row = {label};
+    for (const char* s : kSolvers) row.push_back(get(s));
+    t.Row(std::move(row));
   };
   line("time per step [ms] (ours)",
        [&](const char* s) { return fmt::format("{:.3f}", m8.at(s).time_ms); });
@@ -283,13 +290,14 @@ std::string Table8(const FrameInfo& fi, const PublishedTable& paper, const Solve
     return fmt::format("{:.2f}×", m8.at(s).time_ms / m8t2.at(s).time_ms);
   });
   const double sub = m8.at("subadmm").time_ms;
-  md += fmt::format(
-      "\nRatios (8 robots): admm-full / subadmm = {:.2f}× (paper {:.2f}×), subadmm-nobody / "
-      "subadmm = {:.2f}× (paper {:.2f}×).\n",
-      m8.at("admm-full").time_ms / sub,
-      paper.Get("time_ms", "admm-full") / paper.Get("time_ms", "subadmm"),
-      m8.at("subadmm-nobody").time_ms / sub,
-      paper.Get("time_ms", "subadmm-nobody") / paper.Get("time_ms", "subadmm"));
+  md += t.str() +
+        fmt::format(
+            "\nRatios (8 robots): admm-full / subadmm = {:.2f}× (paper {:.2f}×), subadmm-nobody / "
+            "subadmm = {:.2f}× (paper {:.2f}×).\n",
+            m8.at("admm-full").time_ms / sub,
+            paper.Get("time_ms", "admm-full") / paper.Get("time_ms", "subadmm"),
+            m8.at("subadmm-nobody").time_ms / sub,
+            paper.Get("time_ms", "subadmm-nobody") / paper.Get("time_ms", "subadmm"));
   return md;
 }
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 
+#include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/protocol_records.h"
@@ -148,26 +149,27 @@ std::vector<double> BestByTime(const TraceStudy& s, const std::string& solver, d
 }
 
 std::string TraceTable(const TraceStudy& s) {
-  std::string md =
-      "| solver | ≤ 1e-4 [ms] | ≤ 1e-6 [ms] | ≤ 1e-8 [ms] | iterations to 1e-8 | time per "
-      "iteration [µs] | best res004 (median) |\n|---|---:|---:|---:|---:|---:|---:|\n";
+  markdown::Table table({"solver", "≤ 1e-4 [ms]", "≤ 1e-6 [ms]", "≤ 1e-8 [ms]",
+                         "iterations to 1e-8", "time per iteration [µs]", "best res004 (median)"},
+                        "lrrrrrr");
   for (const std::string& name : s.solvers) {
-    md += fmt::format("| {} |", name);
+    std::vector<std::string> row = {name};
     const auto reach = s.reach.find(name);
     for (int t = 0; t < 3; ++t) {
       const std::vector<double> none;
       const auto& v = reach == s.reach.end() ? none : reach->second[t];
-      md += v.empty() ? fmt::format(" — (0/{}) |", s.cases)
-                      : fmt::format(" {:.3g} ({}/{}) |", 1e3 * Median(v), v.size(), s.cases);
+      row.push_back(v.empty() ? fmt::format("— (0/{})", s.cases)
+                              : fmt::format("{:.3g} ({}/{})", 1e3 * Median(v), v.size(), s.cases));
     }
     const auto it = s.iters_to_1e8.find(name);
-    md += it == s.iters_to_1e8.end() ? " — |" : fmt::format(" {:.0f} |", Median(it->second));
+    row.push_back(it == s.iters_to_1e8.end() ? "—" : fmt::format("{:.0f}", Median(it->second)));
     const auto pi = s.per_iter.find(name);
-    md += pi == s.per_iter.end() ? " — |" : fmt::format(" {:.3g} |", 1e6 * Median(pi->second));
+    row.push_back(pi == s.per_iter.end() ? "—" : fmt::format("{:.3g}", 1e6 * Median(pi->second)));
     const auto br = s.best_res.find(name);
-    md += br == s.best_res.end() ? " — |\n" : fmt::format(" {:.2e} |\n", Median(br->second));
+    row.push_back(br == s.best_res.end() ? "—" : fmt::format("{:.2e}", Median(br->second)));
+    table.Row(std::move(row));
   }
-  return md;
+  return table.str();
 }
 
 std::string TraceFigureNote(const TraceStudy& s) {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <iterator>
 
+#include "harness/markdown.h"
 #include "harness/peers/mujoco/mujoco_peer.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
@@ -365,19 +366,18 @@ std::string Report(const ReportInput& in) {
     rows.push_back(
         {"max penetration [mm]", [=](const Outcome& o) { return Fmt(1e3 * o.max_penetration); }});
     rows.push_back({"time per step [ms]", [=](const Outcome& o) { return Fmt(o.step_ms); }});
-    md += fmt::format("## {} ({}; {:.0f} bodies, {:.0f} steps)\n\n|  |", scene,
-                      rec.Text(scene, "params"), rec.Value(scene, "bodies"), steps);
-    for (const auto& col : kColumns) md += fmt::format(" {} |", col[0]);
-    md += "\n|---|";
-    for (int k = 0; k < kNumColumns; ++k) md += "---:|";
-    md += "\n";
+    md += markdown::Heading(
+        2, fmt::format("{} ({}; {:.0f} bodies, {:.0f} steps)", scene, rec.Text(scene, "params"),
+                       rec.Value(scene, "bodies"), steps));
+    std::vector<std::string> head = {""};
+    for (const auto& col : kColumns) head.push_back(col[0]);
+    markdown::Table table(std::move(head), "l" + std::string(kNumColumns, 'r'));
     for (const RowDef& r : rows) {
-      md += "| " + r.label + " |";
-      for (const Outcome& o : out)
-        md += " " + (o.finite && o.posed ? r.f(o) : std::string("—")) + " |";
-      md += "\n";
+      std::vector<std::string> cells = {r.label};
+      for (const Outcome& o : out) cells.push_back(o.finite && o.posed ? r.f(o) : std::string("—"));
+      table.Row(std::move(cells));
     }
-    md += "\n" + verdict + "\n\n";
+    md += table.str() + "\n" + verdict + "\n\n";
   }
   return md;
 }
