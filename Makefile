@@ -6,8 +6,9 @@ NCPBENCH := $(BUILD)/ncpbench
 
 DEB_PACKAGES := cmake ninja-build g++ pkg-config libeigen3-dev libsuitesparse-dev libhdf5-dev \
   libfmt-dev libcli11-dev libfcl-dev liburdfdom-dev libgtest-dev libbenchmark-dev libfclib-dev libsiconos-numerics-dev libmumps-headers-dev libmujoco-dev \
+  libbullet-dev libdart-dev libdart-external-odelcpsolver-dev \
   libopenmpi-dev openmpi-bin \
-  clang-format parallel python3-matplotlib python3-h5py python3-numpy python3-scipy pybind11-dev python3-pybind11 python3-pytest
+  clang-format parallel python3-matplotlib python3-h5py python3-numpy python3-scipy pybind11-dev python3-pybind11 python3-pytest python3-cvxopt
 
 .PHONY: deps build test bench clean datasets regress sanitize sanitize-readers fuzz fuzz-long
 

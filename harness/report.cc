@@ -292,18 +292,20 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
   out += fmt::format("- Git revision: {}\n", Attr(attrs, kRunAttrGitRevision));
   // The suite's version with what built it and the peers it compares against.
   std::string built;
-  for (const auto& [key, label] : {std::pair{kRunAttrVersionCompiler, ""},
-                                   std::pair{kRunAttrVersionSiconos, "Siconos Numerics "},
-                                   std::pair{kRunAttrVersionMujoco, "MuJoCo "}}) {
+  for (const auto& [key, label] :
+       {std::pair{kRunAttrVersionCompiler, ""},
+        std::pair{kRunAttrVersionSiconos, "Siconos Numerics "},
+        std::pair{kRunAttrVersionMujoco, "MuJoCo "}, std::pair{kRunAttrVersionBullet, "Bullet "},
+        std::pair{kRunAttrVersionDart, "DART "}}) {
     if (const auto it = attrs.find(key); it != attrs.end() && !it->second.empty())
       built += fmt::format("{}{}{}", built.empty() ? "" : ", ", label, it->second);
   }
   out += fmt::format("- Version: {}{}\n", Attr(attrs, kRunAttrVersion),
                      built.empty() ? "" : " (" + built + ")");
   const std::set<std::string> shown = {
-      kRunAttrDate,         kRunAttrCpu,     kRunAttrHostThreads,     kRunAttrThreads,
-      kRunAttrGitRevision,  kRunAttrVersion, kRunAttrVersionCompiler, kRunAttrVersionSiconos,
-      kRunAttrVersionMujoco};
+      kRunAttrDate,          kRunAttrCpu,           kRunAttrHostThreads,     kRunAttrThreads,
+      kRunAttrGitRevision,   kRunAttrVersion,       kRunAttrVersionCompiler, kRunAttrVersionSiconos,
+      kRunAttrVersionMujoco, kRunAttrVersionBullet, kRunAttrVersionDart};
   // Per-dataset hashes on one line: they identify the inputs, and one line each would push the
   // summary off the first screen.
   const std::string kHash = "dataset_hash:";

@@ -32,6 +32,8 @@ inline constexpr char kRunAttrHostThreads[] = "host_threads";
 inline constexpr char kRunAttrVersionCompiler[] = "version_compiler";
 inline constexpr char kRunAttrVersionSiconos[] = "version_siconos";
 inline constexpr char kRunAttrVersionMujoco[] = "version_mujoco";
+inline constexpr char kRunAttrVersionBullet[] = "version_bullet";
+inline constexpr char kRunAttrVersionDart[] = "version_dart";
 
 struct MergeStats {
   std::size_t rows = 0;      // rows of the merged file

@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <string_view>
 #include <thread>
+#include <utility>
 
 #include "build_revision.h"  // NCPBENCH_BUILD_REVISION, generated at build time
 #include "common/error.h"
@@ -109,6 +111,10 @@ std::map<std::string, std::string> BuildVersions() {
 #ifdef NCP_WITH_MUJOCO
   attrs[kRunAttrVersionMujoco] = mj_versionString();
 #endif
+  // The engine peers' Debian packages (solvers/engines), as for Siconos.
+  for (const auto& [key, version] : {std::pair{kRunAttrVersionBullet, NCPBENCH_BULLET_VERSION},
+                                     std::pair{kRunAttrVersionDart, NCPBENCH_DART_VERSION}})
+    if (std::string_view(version).size() > 0) attrs[key] = version;
   return attrs;
 }
 
@@ -133,6 +139,8 @@ std::string VersionLine() {
   if (a.count(kRunAttrVersionCompiler)) line += ", " + a.at(kRunAttrVersionCompiler);
   if (a.count(kRunAttrVersionSiconos)) line += ", Siconos Numerics " + a.at(kRunAttrVersionSiconos);
   if (a.count(kRunAttrVersionMujoco)) line += ", MuJoCo " + a.at(kRunAttrVersionMujoco);
+  if (a.count(kRunAttrVersionBullet)) line += ", Bullet " + a.at(kRunAttrVersionBullet);
+  if (a.count(kRunAttrVersionDart)) line += ", DART " + a.at(kRunAttrVersionDart);
 #ifdef NCPBENCH_HAVE_MPI
   line += ", MPI yes";
 #else

@@ -20,6 +20,12 @@
 #ifdef NCP_WITH_SICONOS
 #include "solvers/siconos/siconos_entries.h"
 #endif
+#ifdef NCP_WITH_BULLET
+#include "solvers/engines/bullet_peers.h"
+#endif
+#ifdef NCP_WITH_DART
+#include "solvers/engines/dart_peers.h"
+#endif
 
 namespace ncp {
 
@@ -45,6 +51,8 @@ const char* Describe(LocalUse u) {
       return "local (W, q): W as stored";
     case LocalUse::kLifted:
       return "local (W, q): lifted form of W's symmetric part";
+    case LocalUse::kSymmetricPart:
+      return "local (W, q): W's symmetric part";
     case LocalUse::kNone:
       return "global form only";
   }
@@ -71,6 +79,12 @@ std::vector<SolverEntry> MakeEntries() {
   entries.push_back(SubAdmmRigidCpuEntry());
 #ifdef NCP_WITH_SICONOS
   append(siconos::Entries());
+#endif
+#ifdef NCP_WITH_BULLET
+  append(engines::BulletEntries());
+#endif
+#ifdef NCP_WITH_DART
+  append(engines::DartEntries());
 #endif
   return entries;
 }

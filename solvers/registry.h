@@ -16,7 +16,8 @@ namespace ncp {
 enum class LocalUse {
   kAsStored,  // iterates on u = W λ + q with W exactly as stored (as Siconos' NSGS does)
   kLifted,  // runs on the lifted primal form of W's symmetric part (solvers/common/lifted_local.h)
-  kNone,    // global form only
+  kSymmetricPart,  // iterates on u = ½(W + Wᵀ) λ + q (the engine peers' pivoting factors it)
+  kNone,           // global form only
 };
 const char* Describe(LocalUse u);
 

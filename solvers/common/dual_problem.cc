@@ -28,6 +28,15 @@ SpMat DenseDelassus(const SpMat& J, CholmodLLT& chol, double drop_tol) {
 
 }  // namespace
 
+bool FactorDynamics(const ContactProblem& p, std::unique_ptr<CholmodLLT>& chol, Vec& v_free) {
+  chol = std::make_unique<CholmodLLT>();
+  chol->Analyze(p.A);
+  if (!chol->Factorize(p.A)) return false;
+  v_free = Vec(p.A.rows());
+  chol->Solve(p.b, v_free);
+  return true;
+}
+
 SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block, double drop_tol) {
   const int m = static_cast<int>(J.rows());
   const double n = static_cast<double>(J.cols());

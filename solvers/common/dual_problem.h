@@ -32,6 +32,12 @@ struct DualProblem {
 // 2e6 entries), else from dense blocks of A⁻¹Jᵀ `block` columns at a time to bound memory.
 DualProblem MakeDualProblem(const ContactProblem& p, int block = 256);
 
+// A global problem's dynamics factored for recovering v from λ: chol = Cholesky of A (analyzed
+// and factorized), v_free = A⁻¹ b. False when A is not SPD (the Cholesky failed).
+bool FactorDynamics(const ContactProblem& p, std::unique_ptr<CholmodLLT>& chol, Vec& v_free);
+// The message of a solver whose FactorDynamics failed.
+inline constexpr char kNotSpdMessage[] = "A: not symmetric positive definite (Cholesky failed)";
+
 // W = J A⁻¹ Jᵀ with an existing factorization of A (entries below drop_tol·max|W| dropped).
 SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block = 256, double drop_tol = 0.0);
 

@@ -45,14 +45,10 @@ void SiconosSolver::Release() {
 
 Status SiconosSolver::SetupGlobal(const ContactProblem& f) {
   const int nc = f.num_constraints();
-  chol_ = std::make_unique<CholmodLLT>();
-  chol_->Analyze(f.A);
-  if (!chol_->Factorize(f.A)) {
-    message_ = "A: not symmetric positive definite (Cholesky failed)";
+  if (!FactorDynamics(f, chol_, v_free_)) {
+    message_ = kNotSpdMessage;
     return Status::kFailed;
   }
-  v_free_ = Vec(f.A.rows());
-  chol_->Solve(f.b, v_free_);
   if (method_.form == Form::kLocal) {
     // Our Delassus operator W = J A⁻¹ Jᵀ, q = J A⁻¹ b + e (soft rows already folded into A, b).
     fc_ = frictionContactProblem_new_with_data(3, nc, ToNumerics(AssembleDelassus(f.J, *chol_)),
