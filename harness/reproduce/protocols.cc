@@ -17,6 +17,7 @@ Protocol MakeFig004_9();
 Protocol MakeFig004_11();
 Protocol MakeTable004_2();
 Protocol MakeTable004_3();
+Protocol MakeEngines();
 #ifdef NCP_WITH_MUJOCO
 Protocol MakeMujocoPeer();
 #endif
@@ -36,7 +37,7 @@ const std::vector<Protocol>& Protocols() {
   static const std::vector<Protocol> all = {
       MakeTable000_1(), MakeFig000_2(),  MakeTable001_1(), MakeTable002_2(), MakeTable002_5(),
       MakeTable002_9(), MakeFig002_11(), MakeTable003_2(), MakeFig003_5(),   MakeFig004_7(),
-      MakeFig004_9(),   MakeFig004_11(), MakeTable004_2(), MakeTable004_3(),
+      MakeFig004_9(),   MakeFig004_11(), MakeTable004_2(), MakeTable004_3(), MakeEngines(),
 #ifdef NCP_WITH_MUJOCO
       MakeMujocoPeer(),
 #else

@@ -36,9 +36,7 @@ std::string TolKey(const char* what, int t) {
 
 }  // namespace
 
-void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
-                       const std::vector<std::string>& solvers, const ReproduceOptions& opt,
-                       int iters, double time_ms) {
+RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_ms) {
   RunOptions ro;
   ro.budget.iters = iters;
   ro.budget.time_ms = time_ms;
@@ -46,6 +44,13 @@ void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>&
   ro.trace_every = 1;
   ro.threads = 1;
   CapBudget(opt, ro.budget);
+  return ro;
+}
+
+void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
+                       const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                       int iters, double time_ms) {
+  const RunOptions ro = StudyRunOptions(opt, iters, time_ms);
   if (opt.records) {
     opt.records->Observe("cases", "cases", static_cast<double>(problems.size()));
     for (std::size_t c = 0; c < problems.size(); ++c) {

@@ -11,6 +11,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/run_record.h"
+#include "harness/runner.h"
 #include "problems/model/contact_problem.h"
 
 namespace ncp {
@@ -30,6 +31,10 @@ struct TraceStudy {
   bool has_traces = false;  // the records hold traces (not written with --no-traces)
   bool drawn = false;
 };
+
+// A traced study's budget: `iters` iterations or `time_ms`, stopping at res004 ≤ 1e-10, res004
+// after every iteration, one thread, capped by opt.max_iters (budget_cap.h).
+RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_ms);
 
 // Measures: each solver with its defaults, single thread, at most `iters` iterations or
 // `time_ms` per case, stopping at res004 ≤ 1e-10 (a reference solution's accuracy: what follows

@@ -13,9 +13,10 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
   const auto dir = testing::FreshDir("reproduce_list");
   const auto r = testing::RunCli("reproduce --list", dir);
   ASSERT_EQ(r.code, 0) << r.err;
-  for (const char* id : {"000-table1", "000-fig2", "001-table1", "002-table2", "002-table5",
-                         "002-table9", "002-fig11", "003-table2", "003-fig5", "004-fig7",
-                         "004-fig9", "004-fig11", "004-table2", "004-table3", "mujoco-peer"}) {
+  for (const char* id :
+       {"000-table1", "000-fig2", "001-table1", "002-table2", "002-table5", "002-table9",
+        "002-fig11", "003-table2", "003-fig5", "004-fig7", "004-fig9", "004-fig11", "004-table2",
+        "004-table3", "mujoco-peer", "engines"}) {
     const std::size_t at = r.out.find(std::string(id) + " ");
     ASSERT_NE(at, std::string::npos) << id << " missing from:\n" << r.out;
     // Each entry says whether it runs or which capability it waits for.
@@ -48,6 +49,22 @@ TEST(CliReproduce, PouringFigureRunsOnTheSmallestSize) {
   const std::string csv = testing::Slurp((dir / "004-fig11.csv").string());
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + 3 solvers
   std::printf("%s\n", r.out.substr(r.out.find("| solver")).c_str());
+}
+
+// `reproduce engines` at one problem per dataset and 50 iterations: a section per fclib sample and
+// default dataset, a row per engine peer and per solver of ours (one marked best), the physics
+// errors against the exact solution, and the figure's data with a line per counted run.
+TEST(CliReproduce, EnginesComparesEveryPeerWithOurBest) {
+  const auto dir = testing::FreshDir("reproduce_engines");
+  const auto r =
+      testing::RunCli("reproduce engines --cases 1 --max-iters 50 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* row : {"## fclib-CubeH8", "## bolt_nut", "| bullet:dantzig |", "| ode:dantzig |",
+                          "| dart:dantzig |", "| bullet:pgs |", "| dart:pgs |", "| bullet:lemke |",
+                          "(best)**", "slip [m/s]"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << " missing from:\n" << r.out;
+  const std::string csv = testing::Slurp((dir / "engines.csv").string());
+  EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 50) << csv;
 }
 
 // The report is rendered from <id>.h5: rendering it again from that file (`--from`, measuring
