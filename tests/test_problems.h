@@ -40,6 +40,17 @@ inline ManufacturedOptions AcceptanceOptions(std::uint64_t seed) {
   return o;
 }
 
+// A small problem of the acceptance family: `others` unilateral and as many bilateral rows.
+inline ManufacturedOptions SmallOptions(std::uint64_t seed, int num_bodies, int num_contacts,
+                                        int others, int num_soft) {
+  ManufacturedOptions o = AcceptanceOptions(seed);
+  o.num_bodies = num_bodies;
+  o.num_contacts = num_contacts;
+  o.num_unilateral = o.num_bilateral = others;
+  o.num_soft = num_soft;
+  return o;
+}
+
 // Structured family for the subsystem solvers: 24 random kinematic trees of 5 bodies (floating
 // root + 4 one-dof joints, 10 dofs each), contacts within and between trees, every row type.
 inline ManufacturedOptions TreeOptions(std::uint64_t seed) {

@@ -108,11 +108,16 @@ DualProblem MakeDualProblem(const ContactProblem& p, int block) {
   return d;
 }
 
+Vec VelocityOf(const SpMat& J, CholmodLLT& chol, const Vec& v_free, const Vec& lambda) {
+  const Vec rhs = J.transpose() * lambda;
+  Vec x(rhs.size());
+  chol.Solve(rhs, x);
+  return v_free + x;
+}
+
 Vec DualProblem::Velocity(const Vec& lambda) const {
   if (!chol) return Vec();
-  Vec rhs = J->transpose() * lambda, x(rhs.size());
-  chol->Solve(rhs, x);
-  return v_free + x;
+  return VelocityOf(*J, *chol, v_free, lambda);
 }
 
 }  // namespace ncp

@@ -35,6 +35,8 @@ DualProblem MakeDualProblem(const ContactProblem& p, int block = 256);
 // A global problem's dynamics factored for recovering v from λ: chol = Cholesky of A (analyzed
 // and factorized), v_free = A⁻¹ b. False when A is not SPD (the Cholesky failed).
 bool FactorDynamics(const ContactProblem& p, std::unique_ptr<CholmodLLT>& chol, Vec& v_free);
+// v = v_free + A⁻¹ Jᵀ λ with the factorization of FactorDynamics. Allocates: for Current().
+Vec VelocityOf(const SpMat& J, CholmodLLT& chol, const Vec& v_free, const Vec& lambda);
 // The message of a solver whose FactorDynamics failed.
 inline constexpr char kNotSpdMessage[] = "A: not symmetric positive definite (Cholesky failed)";
 

@@ -100,10 +100,7 @@ void BoxedLcpPeer::Current(Vec& v, Vec& lambda) const {
     lambda = lf;
     return;
   }
-  const Vec rhs = fold_->problem.J.transpose() * lf;
-  Vec dv(rhs.size());
-  chol_->Solve(rhs, dv);
-  v = v_free_ + dv;
+  v = VelocityOf(fold_->problem.J, *chol_, v_free_, lf);
   lambda = UnfoldMultipliers(*original_, *fold_, lf, v);
 }
 

@@ -184,10 +184,7 @@ void SiconosSolver::Current(Vec& v, Vec& lambda) const {
   if (method_.form == Form::kGlobal) {
     v = v_;
   } else {
-    const Vec rhs = fold_->problem.J.transpose() * r_;
-    Vec x(rhs.size());
-    chol_->Solve(rhs, x);
-    v = v_free_ + x;
+    v = VelocityOf(fold_->problem.J, *chol_, v_free_, r_);
   }
   lambda = UnfoldMultipliers(*original_, *fold_, r_, v);
 }

@@ -41,12 +41,7 @@ TEST(BoxedLcp, ZonotopeContainsAndTouchesTheDisk) {
 }
 
 TEST(BoxedLcp, MapsRowsBoundsAndOperator) {
-  ManufacturedOptions o = testing::AcceptanceOptions(7);
-  o.num_soft = 0;
-  o.num_bodies = 12;
-  o.num_contacts = 6;
-  o.num_unilateral = 2;
-  o.num_bilateral = 2;
+  const ManufacturedOptions o = testing::SmallOptions(7, 12, 6, 2, 0);
   // The constraint list of a manufactured problem, on a random SPD W and a random q.
   ContactProblem p = MakeManufacturedProblem(o, "boxed");
   const int m = p.num_rows();

@@ -172,12 +172,7 @@ TEST(EnginePeers, FrictionlessManufacturedReachesNatmap1e10) {
 #if !defined(NCP_HAVE_BULLET) && !defined(NCP_HAVE_DART)
   GTEST_SKIP() << "built without Bullet and DART (make deps installs them)";
 #endif
-  ManufacturedOptions o = testing::AcceptanceOptions(33);
-  o.num_bodies = 16;
-  o.num_contacts = 10;
-  o.num_unilateral = 3;
-  o.num_bilateral = 3;
-  o.num_soft = 3;
+  ManufacturedOptions o = testing::SmallOptions(33, 16, 10, 3, 3);
   o.mu_min = o.mu_max = 0.0;
   const ContactProblem p = MakeManufacturedProblem(o, "frictionless");
   for (const std::string& name : AllPeers()) {
