@@ -6,7 +6,11 @@
 #include <dart/external/odelcpsolver/lcp.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 #include <fmt/format.h>
 
 #include "solvers/engines/boxed_lcp_peer.h"
@@ -48,6 +52,12 @@ struct OdeArrays {
   }
 };
 
+// ODE reports what its pivoting had to work around ("LCP internal error, s <= 0" on a singular
+// principal block) through dMessage, which prints to stderr: counted instead, per solve, and
+// reported in the run's info.
+thread_local int ode_messages = 0;
+void CountMessage(int, const char*, va_list) { ++ode_messages; }
+
 // One Iterate() is the whole Dantzig solve, and ends the run.
 class Dantzig : public BoxedLcpPeer {
  public:
@@ -56,6 +66,8 @@ class Dantzig : public BoxedLcpPeer {
     const int n = lcp_.rows();
     if (solves_ > 0 || n == 0) return Status::kStopped;
     ode_.Load(lcp_);
+    ode::dSetMessageHandler(CountMessage);
+    ode_messages = 0;
     const bool ok =
         through_dart_
             ? dart_.solve(n, ode_.A.data(), ode_.x.data(), ode_.b.data(), 0, ode_.lo.data(),
@@ -63,6 +75,7 @@ class Dantzig : public BoxedLcpPeer {
             : ode::dSolveLCP(n, ode_.A.data(), ode_.x.data(), ode_.b.data(), ode_.w.data(), 0,
                              ode_.lo.data(), ode_.hi.data(), ode_.findex.data(), false);
     ++solves_;
+    messages_ = ode_messages;
     for (int i = 0; i < n; ++i) x_[i] = ode_.x[i];
     if (!ok) {
       message_ = "ODE's dSolveLCP reported failure";
@@ -70,13 +83,20 @@ class Dantzig : public BoxedLcpPeer {
     }
     return Checked(Status::kStopped);  // the solve is the whole method
   }
+  std::vector<std::pair<std::string, double>> Info() const override {
+    auto info = BoxedLcpPeer::Info();
+    info.emplace_back("ode_messages", messages_);
+    return info;
+  }
 
  private:
   Status Prepare() override {
     ode_.Reserve(lcp_.rows());
+    messages_ = 0;
     return Status::kRunning;
   }
   bool through_dart_;
+  int messages_ = 0;
   dart::constraint::DantzigBoxedLcpSolver dart_;
   OdeArrays ode_;
 };
