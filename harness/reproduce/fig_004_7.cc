@@ -125,7 +125,7 @@ std::string Claims(const TraceStudy& s, ClaimLedger& claims) {
   return md;
 }
 
-const std::vector<std::string> kSolvers = {"canal",     "subadmm", "pgs",
+const std::vector<StudySolver> kSolvers = {"canal",     "subadmm", "pgs",
                                            "admm-full", "apgd",    "nnewton"};
 
 void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {

@@ -18,6 +18,7 @@
 #include "harness/reproduce/thread_scope.h"
 #include "harness/runner.h"
 #include "common/file_write.h"
+#include "solvers/registry.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -47,8 +48,21 @@ RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_m
   return ro;
 }
 
+std::string StudyLabel(const std::string& solver, const std::string& settings) {
+  const auto it = std::find_if(Solvers().begin(), Solvers().end(),
+                               [&](const SolverEntry& e) { return e.name == solver; });
+  if (it == Solvers().end()) return solver;
+  const auto given = ParseKeyValues(settings);
+  const auto defaults = ParseKeyValues(Settings::Parse(it->name, it->settings, {}).ToString());
+  std::string differ;
+  for (const auto& [k, v] : given)
+    if (const auto d = defaults.find(k); d == defaults.end() || d->second != v)
+      differ += fmt::format("{}{}={}", differ.empty() ? "" : ", ", k, v);
+  return differ.empty() ? solver : fmt::format("{} ({})", solver, differ);
+}
+
 void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
-                       const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                       const std::vector<StudySolver>& solvers, const ReproduceOptions& opt,
                        int iters, double time_ms) {
   const RunOptions ro = StudyRunOptions(opt, iters, time_ms);
   if (opt.records) {
@@ -60,9 +74,10 @@ void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>&
     }
   }
   const SolverThreadScope threads(1);
-  for (const std::string& name : solvers) {
+  for (const StudySolver& solver : solvers) {
+    const std::string& name = solver.name;
     const SolverEntry& e = FindSolver(name);
-    const SolverJob job{&e, Settings::Parse(name, e.settings, {})};
+    const SolverJob job{&e, Settings::Parse(name, e.settings, solver.settings)};
     for (std::size_t c = 0; c < problems.size(); ++c) {
       RunRecord r = RunOne(problems[c], Evaluator(problems[c]), job, ro, nullptr, 0);
       // What the study reads off the whole trace, before it is thinned.
@@ -97,7 +112,7 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
   s.cases = static_cast<int>(records.Value("cases", "cases"));
   const std::vector<const RunRecord*> runs = records.Part("cases");
   for (const RunRecord* r : runs) {
-    const std::string& name = r->solver;
+    const std::string name = StudyLabel(r->solver, r->settings);
     if (std::find(s.solvers.begin(), s.solvers.end(), name) == s.solvers.end())
       s.solvers.push_back(name);
     if (r->iterations > 0) s.per_iter[name].push_back(r->solve_time_s / r->iterations);
@@ -124,9 +139,11 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
     traces << "solver,case,iteration,time_s,res004\n";
     std::map<std::string, int> next_case;
     for (const RunRecord* r : runs) {
-      const int c = next_case[r->solver]++;
+      const std::string label = StudyLabel(r->solver, r->settings);
+      const int c = next_case[label]++;
+      const std::string field = label.find(',') == std::string::npos ? label : '"' + label + '"';
       for (const TracePoint& tp : r->trace)
-        traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", r->solver, c, tp.iteration, tp.time_s,
+        traces << fmt::format("{},{},{},{:.9g},{:.6g}\n", field, c, tp.iteration, tp.time_s,
                               tp.metrics[Metric::kRes004]);
     }
     WriteFileAtomically(s.csv, traces.str());

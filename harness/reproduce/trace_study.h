@@ -36,20 +36,33 @@ struct TraceStudy {
 // after every iteration, one thread, capped by opt.max_iters (budget_cap.h).
 RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_ms);
 
-// Measures: each solver with its defaults, single thread, at most `iters` iterations or
-// `time_ms` per case, stopping at res004 ≤ 1e-10 (a reference solution's accuracy: what follows
-// is no longer progress, and AL solvers whose β keeps growing past it only lose accuracy). Every
-// run is recorded under part "cases" (solver-major, cases in order) with its trace thinned to
-// every iteration up to 100, then every 10th and the last, and, as the run's observations, what
-// the study reads off the whole trace: best res004 and, per tolerance t of kTols, the time
-// (reach_s_<t>) and iteration (reach_iter_<t>) it was first met. Observations of part "cases":
-// `cases`, and of each case k the problem's `rows_k`, `contacts_k`, `dofs_k`.
+// A solver of the study: its defaults, or the settings given (a variant, e.g. the paper's).
+struct StudySolver {
+  StudySolver(const char* n) : name(n) {}  // NOLINT: implicit, so that {"pgs", "apgd"} works
+  StudySolver(std::string n, std::map<std::string, std::string> s)
+      : name(std::move(n)), settings(std::move(s)) {}
+  std::string name;
+  std::map<std::string, std::string> settings;
+};
+
+// A run's name in a study's tables and figure: the solver, followed by the settings that differ
+// from its defaults, e.g. "subadmm (adaptive=0)".
+std::string StudyLabel(const std::string& solver, const std::string& settings);
+
+// Measures: each solver with its settings (defaults unless a variant gives some), single thread, at
+// most `iters` iterations or `time_ms` per case, stopping at res004 ≤ 1e-10 (a reference solution's
+// accuracy: what follows is no longer progress, and AL solvers whose β keeps growing past it only
+// lose accuracy). Every run is recorded under part "cases" (solver-major, cases in order) with its
+// trace thinned to every iteration up to 100, then every 10th and the last, and, as the run's
+// observations, what the study reads off the whole trace: best res004 and, per tolerance t of
+// kTols, the time (reach_s_<t>) and iteration (reach_iter_<t>) it was first met. Observations of
+// part "cases": `cases`, and of each case k the problem's `rows_k`, `contacts_k`, `dofs_k`.
 void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
-                       const std::vector<std::string>& solvers, const ReproduceOptions& opt,
+                       const std::vector<StudySolver>& solvers, const ReproduceOptions& opt,
                        int iters = 500, double time_ms = 500);
 
-// The study's numbers from its recorded runs (part "cases"); writes the traces as
-// <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png from them.
+// The study's numbers from its recorded runs (part "cases"), keyed by StudyLabel; writes the traces
+// as <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png from them.
 TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& out_dir);
 
 double Median(std::vector<double> v);  // +∞ for none
