@@ -14,7 +14,6 @@
 #include <fstream>
 #include <string_view>
 #include <thread>
-#include <utility>
 
 #include "build_revision.h"  // NCPBENCH_BUILD_REVISION, generated at build time
 #include "common/error.h"
@@ -112,9 +111,14 @@ std::map<std::string, std::string> BuildVersions() {
   attrs[kRunAttrVersionMujoco] = mj_versionString();
 #endif
   // The engine peers' Debian packages (solvers/engines), as for Siconos.
-  for (const auto& [key, version] : {std::pair{kRunAttrVersionBullet, NCPBENCH_BULLET_VERSION},
-                                     std::pair{kRunAttrVersionDart, NCPBENCH_DART_VERSION}})
-    if (std::string_view(version).size() > 0) attrs[key] = version;
+#ifdef NCPBENCH_BULLET_VERSION
+  if (std::string_view(NCPBENCH_BULLET_VERSION).size() > 0)
+    attrs[kRunAttrVersionBullet] = NCPBENCH_BULLET_VERSION;
+#endif
+#ifdef NCPBENCH_DART_VERSION
+  if (std::string_view(NCPBENCH_DART_VERSION).size() > 0)
+    attrs[kRunAttrVersionDart] = NCPBENCH_DART_VERSION;
+#endif
   return attrs;
 }
 
