@@ -13,6 +13,7 @@
 #include <ctime>
 #include <fstream>
 #include <string_view>
+#include <utility>
 #include <thread>
 
 #include "build_revision.h"  // NCPBENCH_BUILD_REVISION, generated at build time
@@ -24,6 +25,17 @@
 #endif
 #ifndef NCPBENCH_SOURCE_DIR  // builds of the readers alone (fuzz/) know no source tree
 #define NCPBENCH_SOURCE_DIR ""
+#endif
+
+// Builds that record no peer version (the fuzz targets compile this file on its own).
+#ifndef NCPBENCH_SICONOS_VERSION
+#define NCPBENCH_SICONOS_VERSION ""
+#endif
+#ifndef NCPBENCH_BULLET_VERSION
+#define NCPBENCH_BULLET_VERSION ""
+#endif
+#ifndef NCPBENCH_DART_VERSION
+#define NCPBENCH_DART_VERSION ""
 #endif
 
 namespace ncp {
@@ -103,22 +115,14 @@ std::map<std::string, std::string> BuildVersions() {
 #elif defined(__GNUC__)
   attrs[kRunAttrVersionCompiler] = fmt::format("gcc {}", __VERSION__);
 #endif
-#ifdef NCPBENCH_SICONOS_VERSION
-  if (std::string_view(NCPBENCH_SICONOS_VERSION).size() > 0)
-    attrs[kRunAttrVersionSiconos] = NCPBENCH_SICONOS_VERSION;
-#endif
 #ifdef NCP_WITH_MUJOCO
   attrs[kRunAttrVersionMujoco] = mj_versionString();
 #endif
-  // The engine peers' Debian packages (solvers/engines), as for Siconos.
-#ifdef NCPBENCH_BULLET_VERSION
-  if (std::string_view(NCPBENCH_BULLET_VERSION).size() > 0)
-    attrs[kRunAttrVersionBullet] = NCPBENCH_BULLET_VERSION;
-#endif
-#ifdef NCPBENCH_DART_VERSION
-  if (std::string_view(NCPBENCH_DART_VERSION).size() > 0)
-    attrs[kRunAttrVersionDart] = NCPBENCH_DART_VERSION;
-#endif
+  // The peers' Debian packages, as the build recorded them ("" or undefined: not built in).
+  for (const auto& [key, version] : {std::pair{kRunAttrVersionSiconos, NCPBENCH_SICONOS_VERSION},
+                                     std::pair{kRunAttrVersionBullet, NCPBENCH_BULLET_VERSION},
+                                     std::pair{kRunAttrVersionDart, NCPBENCH_DART_VERSION}})
+    if (std::string_view(version).size() > 0) attrs[key] = version;
   return attrs;
 }
 

@@ -116,16 +116,6 @@ void ObservePlateau(RunRecord& r) {
     }
 }
 
-// Keeps a run's first 100 trace points, then every 10th and the last (the figure needs none:
-// the file stays small).
-void Thin(RunRecord& r) {
-  std::vector<TracePoint> kept;
-  for (std::size_t i = 0; i < r.trace.size(); ++i)
-    if (r.trace[i].iteration <= 100 || r.trace[i].iteration % 10 == 0 || i + 1 == r.trace.size())
-      kept.push_back(r.trace[i]);
-  r.trace = std::move(kept);
-}
-
 void MeasureProblem(const ContactProblem& p, const std::string& part,
                     const std::vector<std::string>& peers, const RunOptions& ro,
                     const ReproduceOptions& opt) {
@@ -162,7 +152,7 @@ void MeasureProblem(const ContactProblem& p, const std::string& part,
   for (RunRecord& r : rows) {
     ObservePlateau(r);
     ObserveRun(r, "exact_res004", exact.size() > 0 ? exact_res : NAN);
-    Thin(r);
+    ThinTrace(r);
     Record(opt, std::move(r), part, p.meta.name.empty() ? part : "");
   }
 }

@@ -37,6 +37,15 @@ std::string TolKey(const char* what, int t) {
 
 }  // namespace
 
+void ThinTrace(RunRecord& r) {
+  std::vector<TracePoint> kept;
+  for (std::size_t i = 0; i < r.trace.size(); ++i)
+    if (const TracePoint& tp = r.trace[i];
+        tp.iteration <= 100 || tp.iteration % 10 == 0 || i + 1 == r.trace.size())
+      kept.push_back(tp);
+  r.trace = std::move(kept);
+}
+
 RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_ms) {
   RunOptions ro;
   ro.budget.iters = iters;
@@ -91,15 +100,7 @@ void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>&
             ObserveRun(r, TolKey("reach_iter", t), tp.iteration);
             break;
           }
-      // The file keeps every iteration up to 100, then every 10th and the last: the traces only
-      // draw the figure (thousands of first-order iterations × a hundred cases would be tens of
-      // MB).
-      std::vector<TracePoint> kept;
-      for (std::size_t i = 0; i < r.trace.size(); ++i)
-        if (const TracePoint& tp = r.trace[i];
-            tp.iteration <= 100 || tp.iteration % 10 == 0 || i + 1 == r.trace.size())
-          kept.push_back(tp);
-      r.trace = std::move(kept);
+      ThinTrace(r);
       Record(opt, std::move(r), "cases",
              problems[c].meta.name.empty() ? fmt::format("case{}", c) : "");
     }

@@ -32,6 +32,10 @@ struct TraceStudy {
   bool drawn = false;
 };
 
+// Keeps a run's trace at every iteration up to 100, then every 10th and the last: the traces
+// only draw figures (thousands of first-order iterations × a hundred cases would be tens of MB).
+void ThinTrace(RunRecord& r);
+
 // A traced study's budget: `iters` iterations or `time_ms`, stopping at res004 ≤ 1e-10, res004
 // after every iteration, one thread, capped by opt.max_iters (budget_cap.h).
 RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_ms);
