@@ -228,6 +228,11 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
       if (m.links[l].parent >= 0) body.transform = TwistTransform(in.kin.local[l]);
       p.structure.bodies.push_back(body);
     }
+    // The push enters like the bias: its impulse over the step, in the root link's frame.
+    if (!in.push.isZero())
+      p.b.segment(in.v_offset, m.nv) += (1.0 - opt_.theta) * dt *
+                                        Jb[i][0].topRows<3>().transpose() *
+                                        (in.kin.world[0].linear().transpose() * in.push);
   }
   p.A.resize(ndofs_, ndofs_);
   p.A.setFromTriplets(at.begin(), at.end());

@@ -1,7 +1,8 @@
 // A multibody system: articulated instances (robots, free bodies), world and kinematic geoms.
 // Each step builds the frozen ContactProblem of 004:2/004:8 with its structure layer and
 // advances with the solver's v̂:
-//   A = blockdiag H_j(q),  b = H_j v_k − (1 − θ) dt C_j(q, v_k)   (C: RNEA bias incl. gravity)
+//   A = blockdiag H_j(q),  b = H_j v_k − (1 − θ) dt (C_j(q, v_k) − J_rootᵀ f_push)
+//   (C: RNEA bias incl. gravity; f_push: Instance::push),
 //   contact rows J_{i,b} = ±R_i [I −[p_i]] (004 App. A), joint-limit rows (unilateral),
 //   PD rows (soft, λ = −k e − d J v̂ with k = kp dt, d = kd dt + kp dt²),
 //   coupling rows between two bodies or a body and a world frame (rods, grippers; rod_coupling.h),
@@ -33,6 +34,8 @@ struct Instance {
   std::shared_ptr<const ArticulatedModel> model;
   VectorXd q, v;
   PdGains pd;
+  // A constant force in the world frame at the origin of the root link (a push, 002 §V-B) [N].
+  Vec3 push = Vec3::Zero();
   int v_offset = 0;    // first dof in the system
   int first_body = 0;  // first body (link) index in the system
   Kinematics kin;

@@ -1,5 +1,5 @@
 // Box scenes of paper 001: sliding cubes, vertical stacks (odd mass ratios), oblique stacks
-// (plates on cube columns, μ = 3), card houses.
+// (plates on cube columns, μ = 3), card houses; and paper 002's pushed box (§V-B).
 #include <cmath>
 #include <random>
 
@@ -34,6 +34,21 @@ Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t see
     AddBox(s, p.at("mass"), Vec3::Constant(h), p.at("mu"),
            At((i % side) * pitch, (i / side) * pitch, h + kGap), v);
   }
+  s.Finalize();
+  return sc;
+}
+
+Scene MakeBoxPush(const std::map<std::string, double>& p, std::uint64_t) {
+  // Resting exactly on the floor with no slop: any sinking is the contact model's error.
+  StepOptions opt;
+  opt.dt = p.at("dt");
+  opt.slop = 0.0;
+  Scene sc = NewScene(p, opt);
+  MultibodySystem& s = *sc.system;
+  AddFloor(s, p.at("mu"));
+  const double h = 0.5 * p.at("size");
+  const int box = AddBox(s, p.at("mass"), Vec3::Constant(h), p.at("mu"), At(0, 0, h));
+  s.instances()[box].push = Vec3(p.at("force"), 0, 0);
   s.Finalize();
   return sc;
 }

@@ -13,6 +13,7 @@ using namespace physics;
 Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeBoxPush(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
@@ -79,6 +80,15 @@ const std::vector<SceneEntry>& Scenes() {
        .default_steps = 240,
        .default_every = 24,
        .build = MakeSlidingCubes},
+      {.name = "box_push",
+       .description = "one box resting on the floor, pushed along +x by a constant force at its "
+                      "centre (002 §V-B); dt 1 ms, no resting slop",
+       .params = {Pos("size", 0.2, "box side [m]"), Pos("mass", 1.0, "box mass [kg]"), Mu(0.5),
+                  NonNeg("force", 7.0, "push along +x [N] (slides when above mu·mass·g)"),
+                  RealParam("dt", 1e-3, 0, 0.1, "time step [s]", true)},
+       .default_steps = 1000,
+       .default_every = 100,
+       .build = MakeBoxPush},
       {.name = "vertical_stacks",
        .description =
            "stacks of a 100 kg box on a 1 kg box on a 10 g box, top box pitched (001 §III-B2)",
