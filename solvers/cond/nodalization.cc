@@ -154,4 +154,29 @@ Nodalization Nodalize(const ContactProblem& p, double gamma) {
   return nd;
 }
 
+ContactProblem NodalizedProblem(const ContactProblem& p, const Nodalization& nd) {
+  ContactProblem q;
+  q.form = ProblemForm::kGlobal;
+  q.A = nd.A;
+  q.b = nd.b;
+  q.e = p.e;
+  q.constraints = p.constraints;
+  q.meta = p.meta;
+  std::vector<Eigen::Triplet<double>> t;
+  for (const NodalConstraint& c : nd.constraints) {
+    if (c.kind == NodeKind::kVirtual) {  // Ĵ_i = I on w_i
+      for (int k = 0; k < c.rows; ++k) t.emplace_back(c.row + k, c.dof_a[k], 1.0);
+      continue;
+    }
+    for (int r = 0; r < 3; ++r)  // Ĵ_i = R on node a, −R on node b
+      for (int k = 0; k < 3; ++k) {
+        t.emplace_back(c.row + r, c.dof_a[k], c.R(r, k));
+        if (c.kind == NodeKind::kNodalD) t.emplace_back(c.row + r, c.dof_b[k], -c.R(r, k));
+      }
+  }
+  q.J.resize(p.num_rows(), nd.dofs);
+  q.J.setFromTriplets(t.begin(), t.end());
+  return q;
+}
+
 }  // namespace ncp::cond

@@ -58,4 +58,9 @@ constexpr double kNodalTolerance = 1e-10;
 // compliance 1/γ_i (dimensionless, scale-free).
 Nodalization Nodalize(const ContactProblem& p, double gamma);
 
+// The nodalized problem of 002:15 as a global ContactProblem over v and the virtual nodes (Â, b̂,
+// Ĵ, the constraints and e of `p`), so that any solver can solve COND's formulation exactly: its
+// first `nd.n` velocities are the original system's. `nd` must be Nodalize(p, ·).
+ContactProblem NodalizedProblem(const ContactProblem& p, const Nodalization& nd);
+
 }  // namespace ncp::cond

@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Dense>
+
 #include "harness/runner.h"
 #include "solvers/cond/cond.h"
 #include "solvers/cond/row_groups.h"
@@ -117,6 +119,37 @@ TEST(CondNodalization, SecondContactOnANodeGetsAVirtualNode) {
   const cond::Nodalization nd = cond::Nodalize(p, 100.0);
   EXPECT_EQ(nd.nodal_s, 2);
   EXPECT_EQ(nd.virtual_nodes, 1);
+}
+
+// 002:15 as a problem of its own: eliminating the virtual nodes gives back A v = b + Jᵀλ for any
+// λ (002:18), and each virtual node moves with w_i = J_i v + λ_i/γ_i (002:17); on a problem whose
+// contacts are all nodal it is the problem itself.
+TEST(CondNodalization, NodalizedProblemEliminatesToTheOriginalDynamics) {
+  const ContactProblem p = testing::OnlyType(ConstraintType::kContact, 5);
+  const cond::Nodalization nd = cond::Nodalize(p, 50.0);
+  const ContactProblem q = cond::NodalizedProblem(p, nd);
+  ASSERT_EQ(q.num_dofs(), nd.dofs);
+  ASSERT_EQ(q.num_rows(), p.num_rows());
+  ASSERT_GT(nd.virtual_nodes, 0);
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> n01;
+  Vec lambda(p.num_rows());
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) lambda[i] = n01(rng);
+  const Eigen::MatrixXd Ahat(q.A), A(p.A);
+  const Vec x = Ahat.ldlt().solve(q.b + q.J.transpose() * lambda);
+  const Vec v = A.ldlt().solve(p.b + p.J.transpose() * lambda);
+  EXPECT_LE((x.head(nd.n) - v).norm(), 1e-9 * (1 + v.norm()));
+  const Vec Jv = p.J * v;
+  for (const cond::NodalConstraint& c : nd.constraints) {
+    ASSERT_EQ(c.kind, cond::NodeKind::kVirtual);
+    for (int k = 0; k < c.rows; ++k)
+      EXPECT_NEAR(x[c.dof_a[k]], Jv[c.row + k] + lambda[c.row + k] / c.gamma,
+                  1e-9 * (1 + std::abs(x[c.dof_a[k]])));
+  }
+  const ContactProblem nodal = testing::MakeNodalProblem({});
+  const ContactProblem same = cond::NodalizedProblem(nodal, cond::Nodalize(nodal, 50.0));
+  EXPECT_EQ((Eigen::MatrixXd(same.J) - Eigen::MatrixXd(nodal.J)).cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ((Eigen::MatrixXd(same.A) - Eigen::MatrixXd(nodal.A)).cwiseAbs().maxCoeff(), 0.0);
 }
 
 // --- Strict operator on nodal problems -------------------------------------------------------
