@@ -36,6 +36,15 @@ Status CondSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
   const int N = nd_.dofs;
   for (Vec* v : {&p_, &x_, &x_prev_, &xt_, &Ax_, &Ax_prev_}) *v = Vec::Zero(N);
   lambda_ = Vec::Zero(hard_->num_rows());
+  reg_.resize(0);
+  if (set_.regularization > 0) {  // R from the problem as given: the same R its inverse uses
+    const Vec R = Regularization(p, set_.regularization);
+    reg_.resize(static_cast<Eigen::Index>(nd_.constraints.size()));
+    for (std::size_t i = 0; i < nd_.constraints.size(); ++i) {
+      const int row = nd_.constraints[i].row;
+      reg_[i] = R[folded_ ? folded_->kept_rows[row] : row];
+    }
+  }
   ChooseStep();
   if (!(lambda_max_ > 0) || !std::isfinite(lambda_max_) || !p_.allFinite()) {
     message_ = "cond: the nodalized matrix has no positive spectrum (A not SPD?)";
@@ -117,6 +126,7 @@ void CondSolver::SolveConstraints() {
     }
     if (has_e)
       for (int k = 0; k < c.rows; ++k) u[k] += e[c.row + k];
+    if (reg_.size() > 0) w += reg_[i];  // W̃_i + R_i (002:37)
     SolveSurrogate(c.type, c.mu, set_.op == ContactOperator::kStrict, w, u, lam);
     for (int k = 0; k < c.rows; ++k) lambda_[c.row + k] = lam[k];
     // x̄ = x̃ + P Ĵ_iᵀ λ_i (002:24); constraints own disjoint dofs, so no write conflicts.
@@ -174,6 +184,7 @@ void CondSolver::Current(Vec& v, Vec& lambda) const {
 
 std::vector<std::pair<std::string, double>> CondSolver::Info() const {
   return {{"virtual_nodes", static_cast<double>(nd_.virtual_nodes)},
+          {"regularization", set_.regularization},
           {"nodal_s_contacts", static_cast<double>(nd_.nodal_s)},
           {"nodal_d_contacts", static_cast<double>(nd_.nodal_d)},
           {"grouped_rows", static_cast<double>(rows_.grouped_rows())},

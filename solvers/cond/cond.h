@@ -39,6 +39,7 @@ class CondSolver : public Solver {
   Vec p_;                               // diagonal of P
   Vec x_, x_prev_, xt_, Ax_, Ax_prev_;  // x_k, x_{k−1}, x̃, Â x_k, Â x_{k−1} (BB)
   Vec lambda_;                          // hard rows of the problem nodalized
+  Vec reg_;                             // R_i per hard constraint (002:37), empty when off
   Chebyshev cheb_{1, 0.0};
   double lambda_max_ = 0.0;  // λ_max(PÂ) of the initial P
   double bb_step_ = 0.0;

@@ -9,6 +9,9 @@ const SettingsTable<CondSettings>& CondSettings::Table() {
           .Choice<kContactOperators>(&C::op, "operator",
                                      "contact operator of 002:26: strict (exact Signorini-Coulomb) "
                                      "or proximal (CCP, 002:36)")
+          .Real(&C::regularization, "regularization", {.min = 0.0, .max = 1e12},
+                "invertible contact (002:37): R_i = regularization x the constraint's Jacobi "
+                "Delassus estimate, added to the surrogate W_i; 0: off")
           .Real(&C::gamma, "gamma", {.min = 0.0, .max = 1e12, .min_open = true},
                 "virtual-node damping gain (002:14) as a multiple of the contact's effective mass "
                 "1/sum_j(J_rj^2/A_jj); larger: smaller constraint perturbation, slower iteration")

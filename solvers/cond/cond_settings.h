@@ -25,6 +25,11 @@ inline constexpr auto kChebyshevModes = ChoiceNames<ChebyshevMode>(
 struct CondSettings {
   // Contact operator (002:26).
   ContactOperator op = ContactOperator::kStrict;  // strict (exact SCC) or proximal (CCP, 002:36)
+  // Invertible contact (002 §III-E1, 002:37): R_i = regularization · d_i on every hard
+  // constraint (d_i: Jacobi estimate of its Delassus diagonal, cond::Regularization), solved by
+  // using W̃_i + R_i in the surrogate (002:23). With the proximal operator λ_i is then the
+  // projection of −(J_i v + e_i)/R_i: the impulse follows from the velocity alone. 0: off.
+  double regularization = 0.0;
   // Virtual nodes (002 §III-A2).
   double gamma = 100.0;  // damping gain as a multiple of the contact's effective mass
   // Step matrix P (002 §IV-C).

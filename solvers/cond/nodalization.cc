@@ -154,6 +154,21 @@ Nodalization Nodalize(const ContactProblem& p, double gamma) {
   return nd;
 }
 
+Vec Regularization(const ContactProblem& p, double r) {
+  Vec R = Vec::Zero(p.num_rows());
+  const RowMat J = p.J;
+  const Vec Adiag = p.A.diagonal();
+  for (const Constraint& c : p.constraints) {
+    if (c.type == ConstraintType::kSoft) continue;
+    double d = 0.0;
+    for (int k = 0; k < c.rows(); ++k)
+      for (RowMat::InnerIterator it(J, c.row + k); it; ++it)
+        if (Adiag[it.col()] > 0) d += it.value() * it.value() / Adiag[it.col()];
+    R.segment(c.row, c.rows()).setConstant(r * d / c.rows());
+  }
+  return R;
+}
+
 ContactProblem NodalizedProblem(const ContactProblem& p, const Nodalization& nd) {
   ContactProblem q;
   q.form = ProblemForm::kGlobal;

@@ -58,6 +58,11 @@ constexpr double kNodalTolerance = 1e-10;
 // compliance 1/γ_i (dimensionless, scale-free).
 Nodalization Nodalize(const ContactProblem& p, double gamma);
 
+// Per row of `p`, the regularization R_i = r · d_i of 002:37 of its constraint (d_i as for γ:
+// the Jacobi estimate Σ_j J_rj²/A_jj averaged over the constraint's rows; soft rows get 0).
+// COND's regularization setting and the inverse of its contact model share it.
+Vec Regularization(const ContactProblem& p, double r);
+
 // The nodalized problem of 002:15 as a global ContactProblem over v and the virtual nodes (Â, b̂,
 // Ĵ, the constraints and e of `p`), so that any solver can solve COND's formulation exactly: its
 // first `nd.n` velocities are the original system's. `nd` must be Nodalize(p, ·).
