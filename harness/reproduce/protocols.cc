@@ -10,6 +10,7 @@ Protocol MakeTable002_2();
 Protocol MakeTable002_5();
 Protocol MakeTable002_9();
 Protocol MakeFig002_11();
+Protocol MakeFig002_13();
 Protocol MakeTable003_2();
 Protocol MakeFig003_5();
 Protocol MakeTable001_1();
@@ -36,10 +37,10 @@ Protocol Pending(const char* id, const char* title, const char* setting, const c
 
 const std::vector<Protocol>& Protocols() {
   static const std::vector<Protocol> all = {
-      MakeTable000_1(), MakeFig000_2(),   MakeTable001_1(), MakeTable002_1(),
-      MakeTable002_2(), MakeTable002_5(), MakeTable002_9(), MakeFig002_11(),
-      MakeTable003_2(), MakeFig003_5(),   MakeFig004_7(),   MakeFig004_9(),
-      MakeFig004_11(),  MakeTable004_2(), MakeTable004_3(), MakeEngines(),
+      MakeTable000_1(), MakeFig000_2(),   MakeTable001_1(), MakeTable002_1(), MakeTable002_2(),
+      MakeTable002_5(), MakeTable002_9(), MakeFig002_11(),  MakeFig002_13(),  MakeTable003_2(),
+      MakeFig003_5(),   MakeFig004_7(),   MakeFig004_9(),   MakeFig004_11(),  MakeTable004_2(),
+      MakeTable004_3(), MakeEngines(),
 #ifdef NCP_WITH_MUJOCO
       MakeMujocoPeer(),
 #else
