@@ -365,6 +365,24 @@ void MeasureTable9(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 }
 
+// Mean iterations of the frames that both runs (row k of each, the same frame) reached.
+struct BothReached {
+  int frames = 0;
+  double off = 0.0, on = 0.0;
+};
+BothReached ReachedByBoth(const std::vector<const RunRecord*>& off,
+                          const std::vector<const RunRecord*>& on) {
+  BothReached b;
+  for (std::size_t k = 0; k < std::min(off.size(), on.size()); ++k) {
+    if (off[k]->status != Outcome::kConverged || on[k]->status != Outcome::kConverged) continue;
+    ++b.frames;
+    b.off += off[k]->iterations;
+    b.on += on[k]->iterations;
+  }
+  if (b.frames > 0) b.off /= b.frames, b.on /= b.frames;
+  return b;
+}
+
 std::string ReportTable9(const ReportInput& in) {
   const ProtocolRecords& rec = in.records;
   const PublishedTable& paper = in.paper;
@@ -387,20 +405,39 @@ std::string ReportTable9(const ReportInput& in) {
         "below 1 is the reverse)",
         c->scene, pw / pc);
     // Iteration counts of frames that never reached the tolerance are the budget, not a speed:
-    // their ratio says nothing about the acceleration.
-    if (off.reached < n || on.reached < n)
+    // their ratio says nothing about the acceleration. The frames both runs reached still do.
+    const BothReached both = ReachedByBoth(rec.Part(Part(*c, "chebyshev-off"), "cond"),
+                                           rec.Part(Part(*c, "chebyshev-on"), "cond"));
+    const double plain = both.frames > 0 ? both.off : off.iterations;
+    const double ratio = both.frames > 0 ? both.off / both.on : NAN;
+    // Chebyshev's gain theory: a stationary iteration of spectral radius ρ needs ∝ 1/(1 − ρ)
+    // iterations, the accelerated one ∝ 1/√(1 − ρ): the gain grows as √(plain iterations).
+    const double predicted = (pw / pc) * std::sqrt(plain / pw);
+    const std::string cause = fmt::format(
+        "our frames need {:.1f} plain iterations where the paper's need {:g} ({:.1f}×); "
+        "Chebyshev's gain grows as √(plain iterations) (∝ 1/(1 − ρ) plain, 1/√(1 − ρ) "
+        "accelerated), which from the paper's {:.2f}× predicts {:.2f}× for ours",
+        plain, pw, plain / pw, pw / pc, predicted);
+    if (off.reached < n || on.reached < n) {
+      const std::string ours = fmt::format(
+          "reached res004 ≤ {:g} on {}/{} frames without and {}/{} with, within {} iterations{}",
+          kTol, off.reached, n, on.reached, n,
+          max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters,
+          both.frames > 0 ? fmt::format("; on the {} both reached {:.1f} → {:.1f} ({:.2f}×)",
+                                        both.frames, both.off, both.on, ratio)
+                          : std::string(": no iteration count to compare"));
+      const Judged j =
+          both.frames > 0 ? RatioVerdict(ratio, pw / pc, 2.0) : Judged(Verdict::kNotReproduced);
+      claims += in.claims.Row(claim, ours, j,
+                              {.cause = j.verdict == Verdict::kReproduced ? std::string() : cause});
+    } else {
+      const Judged j = RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0);
       claims +=
           in.claims.Row(claim,
-                        fmt::format("reached res004 ≤ {:g} on {}/{} frames without and {}/{} "
-                                    "with, within {} iterations: no iteration count to compare",
-                                    kTol, off.reached, n, on.reached, n,
-                                    max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters),
-                        Verdict::kNotReproduced);
-    else
-      claims += in.claims.Row(claim,
-                              fmt::format("{:.1f} → {:.1f} ({:.2f}×)", off.iterations,
-                                          on.iterations, off.iterations / on.iterations),
-                              RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0));
+                        fmt::format("{:.1f} → {:.1f} ({:.2f}×)", off.iterations, on.iterations,
+                                    off.iterations / on.iterations),
+                        j, {.cause = j.verdict == Verdict::kReproduced ? std::string() : cause});
+    }
   }
   return markdown::Heading(
              1, "002 Table IX — COND iterations with and without Chebyshev acceleration") +
