@@ -215,6 +215,35 @@ void MeasureDiagnosis(int particles, const ReproduceOptions& opt, ProtocolRecord
   }
 }
 
+// Per diagnosis part: the mean and median res004 over the frames, the wall share and the worst
+// tenth's share of the mean.
+struct DiagnosisStats {
+  std::map<std::string, double> means, medians, walls, worst;
+};
+
+DiagnosisStats ReadDiagnosis(const ProtocolRecords& rec) {
+  DiagnosisStats d;
+  for (const Config& c : kConfigs) {
+    std::vector<double> res;
+    double wall = 0.0, total = 0.0;
+    for (const RunRecord* r : rec.Part(c.part)) {
+      res.push_back(r->final_metrics[Metric::kRes004]);
+      wall += RunObservation(*r, "wall_res", 0.0);
+      total += RunObservation(*r, "res_sum", 0.0);
+    }
+    double mean = 0.0;
+    for (double r : res) mean += r / std::max<std::size_t>(1, res.size());
+    std::vector<double> sorted = res;
+    std::sort(sorted.rbegin(), sorted.rend());
+    double top = 0.0, all = 0.0;
+    for (std::size_t k = 0; k < sorted.size(); ++k)
+      all += sorted[k], top += k < std::max<std::size_t>(1, sorted.size() / 10) ? sorted[k] : 0.0;
+    d.means[c.part] = mean, d.medians[c.part] = MedianBest(res);
+    d.walls[c.part] = total > 0 ? wall / total : NAN, d.worst[c.part] = all > 0 ? top / all : NAN;
+  }
+  return d;
+}
+
 std::string DiagnosisReport(const ProtocolRecords& rec) {
   const double particles = rec.Value("diagnosis", "particles");
   std::string md = "\n" + markdown::Heading(2, "Why subadmm's residual is above pgs's");
@@ -229,31 +258,13 @@ std::string DiagnosisReport(const ProtocolRecords& rec) {
   markdown::Table t(
       {"solver", "iterations", "mean res004", "median res004", "mean / pgs's", "wall share"},
       "lrrrrr");
-  double pgs_mean = NAN;
-  std::map<std::string, double> means, medians, walls, worst;  // by part
-  for (const Config& c : kConfigs) {
-    std::vector<double> res;
-    double wall = 0.0, total = 0.0;
-    for (const RunRecord* r : rec.Part(c.part)) {
-      res.push_back(r->final_metrics[Metric::kRes004]);
-      wall += RunObservation(*r, "wall_res", 0.0);
-      total += RunObservation(*r, "res_sum", 0.0);
-    }
-    double mean = 0.0;
-    for (double r : res) mean += r / std::max<std::size_t>(1, res.size());
-    if (std::string(c.part) == "diagnosis-pgs") pgs_mean = mean;
-    // The part of the mean from the worst tenth of the frames.
-    std::vector<double> sorted = res;
-    std::sort(sorted.rbegin(), sorted.rend());
-    double top = 0.0, all = 0.0;
-    for (std::size_t k = 0; k < sorted.size(); ++k)
-      all += sorted[k], top += k < std::max<std::size_t>(1, sorted.size() / 10) ? sorted[k] : 0.0;
-    means[c.part] = mean, medians[c.part] = MedianBest(res);
-    walls[c.part] = total > 0 ? wall / total : NAN, worst[c.part] = all > 0 ? top / all : NAN;
-    t.Row({c.label, fmt::format("{}", c.iters), fmt::format("{:.2e}", mean),
-           fmt::format("{:.2e}", MedianBest(res)), fmt::format("{:.3g}", mean / pgs_mean),
-           fmt::format("{:.0f}%", total > 0 ? 100.0 * wall / total : NAN)});
-  }
+  const DiagnosisStats d = ReadDiagnosis(rec);
+  const double pgs_mean = d.means.at("diagnosis-pgs");
+  auto means = d.means, medians = d.medians, walls = d.walls, worst = d.worst;
+  for (const Config& c : kConfigs)
+    t.Row({c.label, fmt::format("{}", c.iters), fmt::format("{:.2e}", means[c.part]),
+           fmt::format("{:.2e}", medians[c.part]), fmt::format("{:.3g}", means[c.part] / pgs_mean),
+           fmt::format("{:.0f}%", 100.0 * walls[c.part])});
   md += t.str();
   const std::string sub = "diagnosis-subadmm", sub1000 = "diagnosis-subadmm-1000";
   md += fmt::format(
@@ -417,6 +428,28 @@ std::string ComparisonTable(const PublishedTable& paper, const SizeSummary& sum)
   return md;
 }
 
+// The measured reason SubADMM's residual misses the paper's ratio to PGS's (from the diagnosis),
+// or "" when the ratio holds or the diagnosis did not run.
+std::string DiagnosisCause(const ProtocolRecords& rec, double ratio, double claimed) {
+  if (RatioVerdict(ratio, claimed, 3.0).verdict == Verdict::kReproduced ||
+      rec.Part("diagnosis-pgs").empty())
+    return "";
+  const DiagnosisStats d = ReadDiagnosis(rec);
+  const double pgs = d.means.at("diagnosis-pgs");
+  const std::string sub = "diagnosis-subadmm";
+  return fmt::format(
+      "first-order convergence on the frames where the particles pile up: on {:.0f} frames "
+      "subadmm's mean res004 is {:.3g}× pgs's, its median {:.2e} against {:.2e}, the worst tenth "
+      "{:.0f}% of its mean; one β per subsystem {:.3g}×, a fixed β {:.3g}×; 1000 iterations "
+      "{:.2g}× pgs's at 100. Our pouring system holds the particles only, which 100 Gauss–Seidel "
+      "sweeps solve to round-off on most frames (the paper's couples a 28-DOF arm, where it "
+      "reports PGS unstable)",
+      rec.Value("diagnosis", "frames"), d.means.at(sub) / pgs, d.medians.at(sub),
+      d.medians.at("diagnosis-pgs"), 100.0 * d.worst.at(sub),
+      d.means.at("diagnosis-subadmm-row_scaling0") / pgs,
+      d.means.at("diagnosis-subadmm-adaptive0") / pgs, d.means.at("diagnosis-subadmm-1000") / pgs);
+}
+
 // The claims, each against our figures: CANAL's residual, SubADMM's against PGS's, the order of
 // the time growth and the residual's independence of the particle count.
 std::string Claims(ClaimLedger& claims, const PublishedTable& paper, const ProtocolRecords& rec,
@@ -436,7 +469,8 @@ std::string Claims(ClaimLedger& claims, const PublishedTable& paper, const Proto
                   "PGS\" (within 3×; above 1 is the reverse)",
                   paper.Get("residual_over_pgs", "subadmm")),
       fmt::format("{:.3g}× ({:.2e} / {:.2e})", ratio, mean_res.at("subadmm"), mean_res.at("pgs")),
-      RatioVerdict(ratio, paper.Get("residual_over_pgs", "subadmm"), 3.0));
+      RatioVerdict(ratio, paper.Get("residual_over_pgs", "subadmm"), 3.0),
+      {.cause = DiagnosisCause(rec, ratio, paper.Get("residual_over_pgs", "subadmm"))});
   const bool fits =
       growth.at("canal").valid && growth.at("pgs").valid && growth.at("subadmm").valid;
   const char* growth_claim = "004 §VII-C: time grows with DOF as SubADMM < PGS < CANAL";
