@@ -57,6 +57,20 @@ int IterateToFixedPoint(Solver& s, double tol, int max_iters) {
   return max_iters;
 }
 
+// COND on p with `settings` iterated to its V-FPI fixed point (residual 1e-13).
+struct FixedPoint {
+  Vec v, lambda;
+  int iters = 0;
+};
+FixedPoint CondFixedPoint(const ContactProblem& p, const std::string& settings, int max_iters) {
+  cond::CondSolver s;
+  EXPECT_EQ(s.Setup(p, CondSet(settings), nullptr), Status::kRunning);
+  FixedPoint f;
+  f.iters = IterateToFixedPoint(s, 1e-13, max_iters);
+  s.Current(f.v, f.lambda);
+  return f;
+}
+
 // --- Nodalization and diagonalization -------------------------------------------------------
 
 TEST(CondNodalization, DetectsNodalContactsAndDiagonalSurrogateDelassus) {
@@ -229,11 +243,7 @@ TEST(CondChebyshev, FewerIterationsThanPlainVfpi) {
 
 TEST(CondProximal, FixedPointSatisfiesRelaxedComplementarity) {
   const ContactProblem p = testing::MakeNodalProblem({});
-  cond::CondSolver s;
-  ASSERT_EQ(s.Setup(p, CondSet("operator=proximal"), nullptr), Status::kRunning);
-  const int iters = IterateToFixedPoint(s, 1e-13, 20000);
-  Vec v, lam;
-  s.Current(v, lam);
+  const auto [v, lam, iters] = CondFixedPoint(p, "operator=proximal", 20000);
   const Vec u = p.J * v + p.e;
   double cone = 0, dual_cone = 0, compl_ = 0;
   for (const Constraint& c : p.constraints) {
@@ -257,11 +267,7 @@ TEST(CondProximal, FixedPointSatisfiesRelaxedComplementarity) {
 // velocity alone, and R's effect vanishes as r → 0.
 TEST(CondProximal, RegularizedFixedPointIsInvertible) {
   const ContactProblem p = testing::MakeNodalProblem({});
-  cond::CondSolver s;
-  ASSERT_EQ(s.Setup(p, CondSet("operator=proximal;regularization=0.1"), nullptr), Status::kRunning);
-  const int iters = IterateToFixedPoint(s, 1e-13, 40000);
-  Vec v, lam;
-  s.Current(v, lam);
+  const auto [v, lam, iters] = CondFixedPoint(p, "operator=proximal;regularization=0.1", 40000);
   const Vec u = p.J * v + p.e;
   const Vec R = cond::Regularization(p, 0.1);
   Vec inverse(p.num_rows());
@@ -279,18 +285,11 @@ TEST(CondProximal, RegularizedFixedPointIsInvertible) {
   EXPECT_LE(err, 1e-9);
   EXPECT_LE(dyn, 1e-9);
   // R's effect vanishes with r: the regularized impulses approach the unregularized CCP ones.
-  auto solve = [&](const std::string& set) {
-    cond::CondSolver t;
-    EXPECT_EQ(t.Setup(p, CondSet(set), nullptr), Status::kRunning);
-    IterateToFixedPoint(t, 1e-13, 40000);
-    Vec tv, tl;
-    t.Current(tv, tl);
-    return tl;
-  };
-  const Vec plain = solve("operator=proximal");
+  const Vec plain = CondFixedPoint(p, "operator=proximal", 40000).lambda;
   const double far = (lam - plain).norm() / plain.norm();
   const double near =
-      (solve("operator=proximal;regularization=1e-4") - plain).norm() / plain.norm();
+      (CondFixedPoint(p, "operator=proximal;regularization=1e-4", 40000).lambda - plain).norm() /
+      plain.norm();
   std::printf("regularized vs plain CCP: r = 0.1: %.1e, r = 1e-4: %.1e\n", far, near);
   EXPECT_GT(far, 1e-3);
   EXPECT_LT(near * 100, far);
