@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <utility>
 
 #include "common/error.h"
@@ -60,6 +62,51 @@ TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& c
           m.tets.push_back(t);
         }
       }
+  return m;
+}
+
+TetMesh BallTetMesh(const Vec3& center, double radius, int cells) {
+  if (!(radius > 0)) throw Error(fmt::format("ball mesh radius = {}: must be > 0", radius));
+  if (cells < 2 || cells > 4096)
+    throw Error(fmt::format("ball mesh cells = {}: must be in [2, 4096]", cells));
+  const TetMesh box = BoxTetMesh(center - Vec3::Constant(radius), Vec3::Constant(2 * radius),
+                                 {cells, cells, cells}, 5);
+  // BoxTetMesh emits the 5 tets of each cell together, cell by cell.
+  TetMesh m;
+  std::vector<int> index(box.nodes.size(), -1);
+  for (std::size_t t = 0; t + 5 <= box.tets.size(); t += 5) {
+    Vec3 lo = Vec3::Constant(INFINITY), hi = -lo;  // the cell's corners
+    for (std::size_t k = t; k < t + 5; ++k)
+      for (int v : box.tets[k]) lo = lo.cwiseMin(box.nodes[v]), hi = hi.cwiseMax(box.nodes[v]);
+    if ((0.5 * (lo + hi) - center).norm() > radius) continue;
+    for (std::size_t k = t; k < t + 5; ++k) {
+      std::array<int, 4> tet;
+      for (int a = 0; a < 4; ++a) {
+        int& id = index[box.tets[k][a]];
+        if (id < 0) {
+          id = static_cast<int>(m.nodes.size());
+          m.nodes.push_back(box.nodes[box.tets[k][a]]);
+        }
+        tet[a] = id;
+      }
+      m.tets.push_back(tet);
+    }
+  }
+  std::map<std::array<int, 3>, int> faces;  // sorted node triple → tets holding it
+  for (const auto& t : m.tets)
+    for (int skip = 0; skip < 4; ++skip) {
+      std::array<int, 3> f;
+      for (int a = 0, b = 0; a < 4; ++a)
+        if (a != skip) f[b++] = t[a];
+      std::sort(f.begin(), f.end());
+      ++faces[f];
+    }
+  std::vector<char> on(m.nodes.size(), 0);
+  for (const auto& [f, count] : faces)
+    if (count == 1)
+      for (int v : f) on[v] = 1;
+  for (std::size_t v = 0; v < on.size(); ++v)
+    if (on[v]) m.surface.push_back(static_cast<int>(v));
   return m;
 }
 

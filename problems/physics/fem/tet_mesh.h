@@ -37,6 +37,12 @@ enum BoxFace : int {
 TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& cells,
                    int tets_per_cell = 6, int surface_faces = kAllFaces);
 
+// A ball of `radius` about `center`: the cells of a BoxTetMesh of its bounding cube
+// (`cells` per side, 5 tets each) whose centres lie inside the ball, kept whole so the mesh stays
+// conforming; its surface is the nodes of faces that belong to one tet only. Throws ncp::Error on
+// a non-positive radius or a count outside [2, 4096].
+TetMesh BallTetMesh(const Vec3& center, double radius, int cells);
+
 // Index of grid node (i, j, k) of a BoxTetMesh with `cells`.
 inline int BoxNode(const std::array<int, 3>& cells, int i, int j, int k) {
   return i + (cells[0] + 1) * (j + (cells[1] + 1) * k);

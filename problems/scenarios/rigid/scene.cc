@@ -18,6 +18,7 @@ Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t se
 Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeSoftBall(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t seed);
@@ -140,6 +141,28 @@ const std::vector<SceneEntry>& Scenes() {
        .default_steps = 120,
        .default_every = 40,
        .build = MakeSoftMat},
+      {.name = "soft_ball",
+       .description = "co-rotational FEM ball (size 1: 1983 nodes, 7360 tets) grasped and lifted "
+                      "by two rigid fingers on a prescribed path; E, nu, mu drawn from ranges "
+                      "(002 §V-C4)",
+       .params = {FemSize("resolution: round(14 × size) cells across the ball"),
+                  Pos("radius", 0.05, "ball radius [m]"),
+                  Pos("youngs_min", 5e4,
+                      "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
+                  Pos("youngs_max", 2e5, "largest Young's modulus [Pa]"),
+                  Poisson("poisson_min", 0.3,
+                          "Poisson ratio drawn from [poisson_min, poisson_max]"),
+                  Poisson("poisson_max", 0.45, "largest Poisson ratio"),
+                  NonNeg("mu_min", 0.5, "friction coefficient drawn from [mu_min, mu_max]"),
+                  NonNeg("mu_max", 0.8, "largest friction coefficient"),
+                  Pos("density", 1000, "ball density [kg/m³]"),
+                  RealParam("squeeze", 0.15, 0, 0.5, "fingers' closure as a share of the radius",
+                            true, true),
+                  NonNeg("lift", 0.08, "height the fingers lift the ball by [m]"), ElementDamping(),
+                  GeometricDamping()},
+       .default_steps = 120,
+       .default_every = 40,
+       .build = MakeSoftBall},
       {.name = "fem_beam",
        .description =
            "co-rotational FEM beam 0.05 x 0.05 x 0.5 m (size 1: 1675 nodes, 6336 tets) in 20 tied "

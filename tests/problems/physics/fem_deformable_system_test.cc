@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/SparseCholesky>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -160,6 +161,48 @@ TEST(DeformableSystem, SoftMatGripperLiftsTheEdge) {
       steps, edge, far);
   EXPECT_GT(edge, 0.09);
   EXPECT_LT(far, 0.03);
+}
+
+// The ball mesh: conforming cells inside the radius, every tet positive, the surface nodes on
+// the ball's outer layer (within a cell's diagonal of the radius) and the interior ones deeper.
+TEST(DeformableSystem, BallMeshIsAConformingSolidBall) {
+  const double r = 0.05;
+  const int n = 14;
+  const TetMesh m = BallTetMesh(Vec3(0, 0, r), r, n);
+  EXPECT_EQ(m.tets.size() % 5, 0u);
+  double volume = 0.0;
+  for (const auto& t : m.tets) {
+    const double v = TetVolume(m.nodes, t);
+    EXPECT_GT(v, 0.0);
+    volume += v;
+  }
+  const double ball = 4.0 / 3.0 * M_PI * r * r * r, cell = 2 * r / n;
+  EXPECT_NEAR(volume, ball, 0.1 * ball);  // a voxel ball: within 10% of the sphere
+  std::vector<char> on(m.nodes.size(), 0);
+  for (int v : m.surface) on[v] = 1;
+  for (std::size_t v = 0; v < m.nodes.size(); ++v) {
+    const double d = (m.nodes[v] - Vec3(0, 0, r)).norm();
+    if (on[v])
+      EXPECT_GT(d, r - 2 * std::sqrt(3.0) * cell) << v;
+    else
+      EXPECT_LT(d, r) << v;
+  }
+  EXPECT_THROW(BallTetMesh(Vec3::Zero(), 0.0, 14), Error);
+  EXPECT_THROW(BallTetMesh(Vec3::Zero(), 1.0, 1), Error);
+}
+
+// soft_ball at a small size: the fingers close (0.4 s) and lift 8 cm (to 1.2 s); at 1.4 s the
+// ball hangs clear of the floor, held by friction only.
+TEST(DeformableSystem, SoftBallIsLiftedByItsFingers) {
+  const SceneEntry& e = *FindScene("soft_ball");
+  Scene sc = e.build(SceneParams(e, {{"size", "0.5"}}), 1);
+  const int steps = static_cast<int>(1.4 / sc.deformable->options().dt);
+  const DeformableSystem& s = StepScene(sc, steps);
+  double lowest = 1e9;
+  const Vec& x = s.positions();
+  for (int i = 0; i < s.num_nodes(); ++i) lowest = std::min(lowest, x[3 * i + 2]);
+  std::printf("soft_ball size 0.5 after %d steps: lowest node z = %.3f m\n", steps, lowest);
+  EXPECT_GT(lowest, 0.04);
 }
 
 // soft_mat's `layers` fixes the cells through the thickness (in-plane refinement only); 0 scales
