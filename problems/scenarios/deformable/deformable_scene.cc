@@ -8,6 +8,14 @@
 
 namespace ncp {
 
+physics::StepOptions FemStepOptions() {
+  physics::StepOptions so;
+  so.dt = 1.0 / 60.0;
+  so.margin = 0.002;
+  so.slop = 1e-4;
+  return so;
+}
+
 Scene NewDeformableScene(const std::map<std::string, double>& params, physics::StepOptions opt) {
   Scene sc;
   sc.params = params;
@@ -31,6 +39,16 @@ double DrawParam(const std::map<std::string, double>& p, const std::string& scen
   if (!(lo <= hi))
     throw Error(fmt::format("{}.{}_max = {:g}: must be >= {}_min = {:g}", scene, key, hi, key, lo));
   return std::uniform_real_distribution<double>(lo, std::nextafter(hi, hi + 1))(rng);
+}
+
+physics::FemMaterial DrawMaterial(const std::map<std::string, double>& p, const std::string& scene,
+                                  std::mt19937_64& rng, double& mu) {
+  physics::FemMaterial mat;
+  mat.youngs = DrawParam(p, scene, "youngs", rng);
+  mat.poisson = DrawParam(p, scene, "poisson", rng);
+  mu = DrawParam(p, scene, "mu", rng);
+  mat.density = p.at("density");
+  return mat;
 }
 
 }  // namespace ncp

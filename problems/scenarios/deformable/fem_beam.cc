@@ -27,11 +27,7 @@ Scene MakeFemBeam(const std::map<std::string, double>& p, std::uint64_t seed) {
   const FemMaterial mat{p.at("youngs"), p.at("poisson"), p.at("density")};
   const double mu = p.at("mu"), speed = p.at("speed");
 
-  StepOptions so;
-  so.dt = 1.0 / 60.0;
-  so.margin = 0.002;
-  so.slop = 1e-4;
-  Scene sc = NewDeformableScene(p, so);
+  Scene sc = NewDeformableScene(p);
   DeformableSystem& s = *sc.deformable;
 
   // Pieces along x; the tip starts at x = 0.095, a few mm short of touching the funnel.

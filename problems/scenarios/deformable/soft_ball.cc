@@ -50,18 +50,10 @@ struct GraspPath {
 Scene MakeSoftBall(const std::map<std::string, double>& p, std::uint64_t seed) {
   const int n = ScaledCells(p, kCells, 4);
   std::mt19937_64 rng(seed);
-  FemMaterial mat;
-  mat.youngs = DrawParam(p, "soft_ball", "youngs", rng);
-  mat.poisson = DrawParam(p, "soft_ball", "poisson", rng);
-  const double mu = DrawParam(p, "soft_ball", "mu", rng);
-  mat.density = p.at("density");
+  double mu = 0.0;
+  const FemMaterial mat = DrawMaterial(p, "soft_ball", rng, mu);
   const double r = p.at("radius");
-
-  StepOptions so;
-  so.dt = 1.0 / 60.0;
-  so.margin = 0.002;
-  so.slop = 1e-4;
-  Scene sc = NewDeformableScene(p, so);
+  Scene sc = NewDeformableScene(p);
   DeformableSystem& s = *sc.deformable;
   // Resting on the floor: the lowest nodes (a grid layer, not the sphere's pole) touch z = 0.
   TetMesh mesh = BallTetMesh(Vec3(0, 0, r), r, n);

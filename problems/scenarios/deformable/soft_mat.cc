@@ -81,17 +81,9 @@ Scene MakeSoftMat(const std::map<std::string, double>& p, std::uint64_t seed) {
   const int layers =
       lp > 0 ? static_cast<int>(lp) : std::max(1, static_cast<int>(std::lround(2 * p.at("size"))));
   std::mt19937_64 rng(seed);
-  FemMaterial mat;
-  mat.youngs = DrawParam(p, "soft_mat", "youngs", rng);
-  mat.poisson = DrawParam(p, "soft_mat", "poisson", rng);
-  const double mu = DrawParam(p, "soft_mat", "mu", rng);
-  mat.density = p.at("density");
-
-  StepOptions so;
-  so.dt = 1.0 / 60.0;
-  so.margin = 0.002;
-  so.slop = 1e-4;
-  Scene sc = NewDeformableScene(p, so);
+  double mu = 0.0;
+  const FemMaterial mat = DrawMaterial(p, "soft_mat", rng, mu);
+  Scene sc = NewDeformableScene(p);
   DeformableSystem& s = *sc.deformable;
   const TetMesh mesh = BoxTetMesh(Vec3(-kSide / 2, -kSide / 2, 0), Vec3(kSide, kSide, kThickness),
                                   {n, n, layers}, 5);
