@@ -14,9 +14,11 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
   const auto r = testing::RunCli("reproduce --list", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* id :
-       {"000-table1", "000-fig2", "001-table1", "002-table1", "002-table2", "002-table5",
-        "002-table9", "002-fig11", "003-table2", "003-fig5", "004-fig7", "004-fig9", "004-fig11",
-        "004-table2", "004-table3", "mujoco-peer", "engines"}) {
+       {"000-table1", "000-fig2",   "001-table1", "002-table1",  "002-table2", "002-table5",
+        "002-table9", "002-fig11",  "003-table2", "003-fig5",    "004-fig7",   "004-fig9",
+        "004-fig11",  "004-table2", "004-table3", "mujoco-peer", "engines",    "002-table3",
+        "002-table6", "002-table7", "002-table8", "002-fig14",   "003-fig3",   "003-fig1c",
+        "003-fig5c",  "003-fig2"}) {
     const std::size_t at = r.out.find(std::string(id) + " ");
     ASSERT_NE(at, std::string::npos) << id << " missing from:\n" << r.out;
     // Each entry says whether it runs or which capability it waits for.
