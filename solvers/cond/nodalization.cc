@@ -58,6 +58,15 @@ bool DetectNodal(const RowMat& J, NodalConstraint& c) {
   return false;
 }
 
+// Jacobi estimate of a constraint's Delassus diagonal: Σ_j J_rj²/A_jj over its rows, averaged.
+double JacobiDelassus(const RowMat& J, const Vec& Adiag, int row, int rows) {
+  double d = 0.0;
+  for (int k = 0; k < rows; ++k)
+    for (RowMat::InnerIterator it(J, row + k); it; ++it)
+      if (Adiag[it.col()] > 0) d += it.value() * it.value() / Adiag[it.col()];
+  return d / rows;
+}
+
 }  // namespace
 
 Nodalization Nodalize(const ContactProblem& p, double gamma) {
@@ -126,11 +135,7 @@ Nodalization Nodalize(const ContactProblem& p, double gamma) {
   std::vector<Eigen::Triplet<double>> g;  // Γ^{1/2} Jᵥ, rows numbered by virtual dof
   for (NodalConstraint& c : nd.constraints) {
     if (c.kind != NodeKind::kVirtual) continue;
-    double d = 0.0;
-    for (int k = 0; k < c.rows; ++k)
-      for (RowMat::InnerIterator it(J, c.row + k); it; ++it)
-        if (Adiag[it.col()] > 0) d += it.value() * it.value() / Adiag[it.col()];
-    d /= c.rows;
+    const double d = JacobiDelassus(J, Adiag, c.row, c.rows);
     const double gi = d > 0 ? gamma / d : gamma;
     c.gamma = gi;
     for (int k = 0; k < c.rows; ++k) {
@@ -160,11 +165,7 @@ Vec Regularization(const ContactProblem& p, double r) {
   const Vec Adiag = p.A.diagonal();
   for (const Constraint& c : p.constraints) {
     if (c.type == ConstraintType::kSoft) continue;
-    double d = 0.0;
-    for (int k = 0; k < c.rows(); ++k)
-      for (RowMat::InnerIterator it(J, c.row + k); it; ++it)
-        if (Adiag[it.col()] > 0) d += it.value() * it.value() / Adiag[it.col()];
-    R.segment(c.row, c.rows()).setConstant(r * d / c.rows());
+    R.segment(c.row, c.rows()).setConstant(r * JacobiDelassus(J, Adiag, c.row, c.rows()));
   }
   return R;
 }
