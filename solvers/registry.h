@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/settings_table.h"
 #include "solvers/solver.h"
 
 namespace ncp {
@@ -46,6 +47,15 @@ struct SolverEntry {
   // initializers of plug-ins keep working.
   std::function<std::map<std::string, double>(const Settings&)> read_back;
 };
+
+// A built-in solver's entry `e` with its settings and their read-back taken from the one table of
+// its settings struct, so that what `list solvers` prints and what a run reads cannot disagree.
+template <typename S>
+SolverEntry WithSettings(const SettingsTable<S>& table, SolverEntry e) {
+  e.settings = table.Specs();
+  e.read_back = table.ReadBack();
+  return e;
+}
 
 // Empty when `e` can be set up on `p`; else the one-line reason it is not applicable.
 std::string NotApplicableReason(const SolverEntry& e, const ContactProblem& p);

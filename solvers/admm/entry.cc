@@ -9,13 +9,13 @@ namespace ncp {
 
 SolverEntry AdmmFullEntry() {
   // Runs on local (W, q) problems through their lifted form; global problems reach it unchanged.
-  return {.name = "admm-full",
-          .description = "full-system ADMM with adaptive beta (004:28, 004:43; 000 FADMM)",
-          .settings = AdmmFullSettings::Table().Specs(),
-          .local = LocalUse::kLifted,
-          .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<AdmmFullSolver>()); },
-          .deterministic = true,
-          .read_back = AdmmFullSettings::Table().ReadBack()};
+  return WithSettings(
+      AdmmFullSettings::Table(),
+      {.name = "admm-full",
+       .description = "full-system ADMM with adaptive beta (004:28, 004:43; 000 FADMM)",
+       .local = LocalUse::kLifted,
+       .make = [] { return std::make_unique<LiftedSolver>(std::make_unique<AdmmFullSolver>()); },
+       .deterministic = true});
 }
 
 }  // namespace ncp

@@ -7,16 +7,15 @@
 namespace ncp {
 
 SolverEntry BispEntry() {
-  return {.name = "bisp",
-          .description =
-              "bilateral staggered projections: joint friction with the contact QP "
-              "replaced by the reduced-coordinate solve (003 Alg. 3)",
-          .settings = BispSettings::Table().Specs(),
-          .local = LocalUse::kNone,
-          .make = [] { return std::make_unique<BispSolver>(); },
-          .deterministic = true,
-          .joint_friction = true,
-          .read_back = BispSettings::Table().ReadBack()};
+  return WithSettings(
+      BispSettings::Table(),
+      {.name = "bisp",
+       .description = "bilateral staggered projections: joint friction with the contact QP "
+                      "replaced by the reduced-coordinate solve (003 Alg. 3)",
+       .local = LocalUse::kNone,
+       .make = [] { return std::make_unique<BispSolver>(); },
+       .deterministic = true,
+       .joint_friction = true});
 }
 
 }  // namespace ncp

@@ -7,14 +7,13 @@
 namespace ncp {
 
 SolverEntry LocalNewtonEntry() {
-  return {
-      .name = "local-newton",
-      .description = "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
-      .settings = LocalNewtonSettings::Table().Specs(),
-      .local = LocalUse::kAsStored,
-      .make = [] { return std::make_unique<LocalNewtonSolver>(); },
-      .deterministic = true,
-      .read_back = LocalNewtonSettings::Table().ReadBack()};
+  return WithSettings(
+      LocalNewtonSettings::Table(),
+      {.name = "local-newton",
+       .description = "Alart–Curnier nonsmooth Newton with line search and proximal-point fallback",
+       .local = LocalUse::kAsStored,
+       .make = [] { return std::make_unique<LocalNewtonSolver>(); },
+       .deterministic = true});
 }
 
 }  // namespace ncp

@@ -7,16 +7,16 @@
 namespace ncp {
 
 SolverEntry PgsEntry() {
-  return {.name = "pgs",
-          .description =
-              "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, "
-              "000 §IV-B1)",
-          .settings = PgsSettings::Table().Specs(),
-          .local = LocalUse::kAsStored,
-          .make = [] { return std::make_unique<PgsSolver>(); },
-          .deterministic = true,
-          .joint_friction = true,
-          .read_back = PgsSettings::Table().ReadBack()};
+  return WithSettings(
+      PgsSettings::Table(),
+      {.name = "pgs",
+       .description =
+           "projected Gauss-Seidel on the dual, strict operator, SOR / NNCG options (004 §VII, "
+           "000 §IV-B1)",
+       .local = LocalUse::kAsStored,
+       .make = [] { return std::make_unique<PgsSolver>(); },
+       .deterministic = true,
+       .joint_friction = true});
 }
 
 }  // namespace ncp

@@ -7,13 +7,12 @@
 namespace ncp {
 
 SolverEntry PjEntry() {
-  return {.name = "pj",
-          .description = "projected Jacobi on the dual, parallel (000 §IV-B2)",
-          .settings = PjSettings::Table().Specs(),
-          .local = LocalUse::kAsStored,
-          .make = [] { return std::make_unique<PjSolver>(); },
-          .deterministic = true,
-          .read_back = PjSettings::Table().ReadBack()};
+  return WithSettings(PjSettings::Table(),
+                      {.name = "pj",
+                       .description = "projected Jacobi on the dual, parallel (000 §IV-B2)",
+                       .local = LocalUse::kAsStored,
+                       .make = [] { return std::make_unique<PjSolver>(); },
+                       .deterministic = true});
 }
 
 }  // namespace ncp

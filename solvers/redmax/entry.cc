@@ -8,16 +8,15 @@
 namespace ncp {
 
 SolverEntry RedmaxEntry() {
-  return {.name = "redmax",
-          .description =
-              "RedMax: soft rows folded in as implicit maximal springs, PCG with the "
-              "projected block-Jacobi preconditioner (or CHOLMOD / dense), loop-closing "
-              "bilateral rows by the Schur complement; no contact (003 §3-4)",
-          .settings = RedmaxSettings::Table().Specs(),
-          .local = LocalUse::kNone,
-          .make = [] { return std::make_unique<RedmaxSolver>(); },
-          .deterministic = true,
-          .read_back = RedmaxSettings::Table().ReadBack()};
+  return WithSettings(
+      RedmaxSettings::Table(),
+      {.name = "redmax",
+       .description = "RedMax: soft rows folded in as implicit maximal springs, PCG with the "
+                      "projected block-Jacobi preconditioner (or CHOLMOD / dense), loop-closing "
+                      "bilateral rows by the Schur complement; no contact (003 §3-4)",
+       .local = LocalUse::kNone,
+       .make = [] { return std::make_unique<RedmaxSolver>(); },
+       .deterministic = true});
 }
 
 }  // namespace ncp

@@ -9,22 +9,22 @@ namespace ncp {
 
 std::vector<SolverEntry> SubAdmmEntries() {
   return {
-      {.name = "subadmm",
-       .description =
-           "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
-       .settings = SubAdmmSettings::Table().Specs(),
-       .local = LocalUse::kNone,
-       .make = [] { return std::make_unique<SubAdmmSolver>(); },
-       .deterministic = true,
-       .read_back = SubAdmmSettings::Table().ReadBack()},
-      {.name = "subadmm-nobody",
-       .description =
-           "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
-       .settings = SubAdmmNobodySettings::Table().Specs(),
-       .local = LocalUse::kNone,
-       .make = [] { return std::make_unique<SubAdmmNobodySolver>(); },
-       .deterministic = true,
-       .read_back = SubAdmmNobodySettings::Table().ReadBack()},
+      WithSettings(
+          SubAdmmSettings::Table(),
+          {.name = "subadmm",
+           .description =
+               "subsystem ADMM with body splitting, tree factorization, adaptive beta (004 §VI)",
+           .local = LocalUse::kNone,
+           .make = [] { return std::make_unique<SubAdmmSolver>(); },
+           .deterministic = true}),
+      WithSettings(
+          SubAdmmNobodySettings::Table(),
+          {.name = "subadmm-nobody",
+           .description =
+               "subsystem ADMM without body splitting (000 eqs. 15-23; 004 Table III No Body)",
+           .local = LocalUse::kNone,
+           .make = [] { return std::make_unique<SubAdmmNobodySolver>(); },
+           .deterministic = true}),
   };
 }
 

@@ -7,15 +7,15 @@
 namespace ncp {
 
 SolverEntry SubAdmmRigidCpuEntry() {
-  return {.name = "subadmm-rigid-cpu",
-          .description =
-              "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element "
-              "functions in their order (001 §II)",
-          .settings = gpu::RigidSettings::Table().Specs(),
-          .local = LocalUse::kNone,
-          .make = [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); },
-          .deterministic = true,
-          .read_back = gpu::RigidSettings::Table().ReadBack()};
+  return WithSettings(
+      gpu::RigidSettings::Table(),
+      {.name = "subadmm-rigid-cpu",
+       .description =
+           "CPU path of the GPU SubADMM: one rigid body per subsystem, the kernels' per-element "
+           "functions in their order (001 §II)",
+       .local = LocalUse::kNone,
+       .make = [] { return std::make_unique<gpu::RigidSubAdmmCpu>(); },
+       .deterministic = true});
 }
 
 }  // namespace ncp
