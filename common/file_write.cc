@@ -13,6 +13,15 @@
 
 namespace ncp {
 
+void CreateParentFolders(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (parent.empty() || std::filesystem::is_directory(parent, ec)) return;
+  if (!std::filesystem::create_directories(parent, ec) || ec)
+    throw Error(fmt::format("{}: cannot create the folder '{}': {}", path, parent.string(),
+                            ec ? ec.message() : "a file of that name exists"));
+}
+
 void RemoveEntryAt(const std::string& path) {
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
@@ -22,10 +31,9 @@ void RemoveEntryAt(const std::string& path) {
 
 void WriteNewFile(const std::string& path, std::string_view bytes) {
   if (path.empty()) throw Error("output path '': must name a file");
-  std::error_code ec;
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  CreateParentFolders(path);
   RemoveEntryAt(path);
+  std::error_code ec;
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
   auto fail = [&](int err) {

@@ -11,6 +11,11 @@
 
 namespace ncp {
 
+// Creates the folders above `path` that do not exist (every command creates the folders of its
+// outputs); throws Error naming the folder when one cannot be made (a file of that name, no
+// permission).
+void CreateParentFolders(const std::string& path);
+
 // Unlinks what stands at `path` unless it is a folder: a stale file, or a link itself (never
 // its target). What creates a file there exclusively next cannot be redirected through a link.
 void RemoveEntryAt(const std::string& path);

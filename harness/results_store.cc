@@ -812,13 +812,7 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   // released by the kernel when the process ends, so a killed run never blocks a rerun.
   const std::string lock = path_ + ".lock";
   // Output folders are created, as for every other output (the lock is the first file in it).
-  if (const fs::path parent = fs::path(path_).parent_path(); !parent.empty()) {
-    std::error_code made;
-    fs::create_directories(parent, made);
-    if (made)
-      throw Error(fmt::format("{}: cannot create the folder '{}': {}", path_, parent.string(),
-                              made.message()));
-  }
+  CreateParentFolders(path_);
   // A run that finishes removes the lock file (Finalize); one that opened the file just before
   // that removal would hold a lock on a file no longer at the name: it tries again.
   for (int attempt = 0;; ++attempt) {

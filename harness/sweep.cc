@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "harness/distribute/cluster.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
@@ -73,8 +74,7 @@ int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptio
   CheckSweep(s);
   const std::string dir = DataDir(s);
   fs::create_directories(dir);
-  if (const fs::path parent = fs::path(s.out).parent_path(); !parent.empty())
-    fs::create_directories(parent);
+  CreateParentFolders(s.out);
   std::string values;
   for (const std::string& v : s.values) values += (values.empty() ? "" : ",") + v;
   opt.run_attrs = {{"sweep_scene", s.scene}, {"sweep_param", s.param}, {"sweep_values", values}};

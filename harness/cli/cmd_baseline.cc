@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
@@ -70,8 +71,7 @@ void AddBaseline(CLI::App& app, Action& action) {
                        {"baseline_iters", std::to_string(o->iters)}};
       for (const DatasetInput& d : data) {
         const std::string out = target(d);
-        const std::filesystem::path parent = std::filesystem::path(out).parent_path();
-        if (!parent.empty()) std::filesystem::create_directories(parent);
+        CreateParentFolders(out);
         // A baseline replaces the old one instead of resuming onto it: run into a side file
         // (resumable when interrupted), then rename it over the baseline.
         const std::string running = out + ".running.h5";

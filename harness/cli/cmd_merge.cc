@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "harness/cli/commands.h"
 #include "harness/results_store.h"
 
@@ -38,8 +39,7 @@ void AddMerge(CLI::App& app, Action& action) {
                        "jobs in its parts\n",
                        in.c_str());
       }
-      if (const fs::path parent = fs::path(o->out).parent_path(); !parent.empty())
-        fs::create_directories(parent);
+      CreateParentFolders(o->out);
       ResultsStore store(o->out);
       const MergeStats stats = store.Merge(o->inputs);
       if (stats.repeated > 0)

@@ -476,14 +476,7 @@ void CheckSize(const std::string& path, const char* what, Eigen::Index got, Eige
 template <typename WriteFn>
 void WriteAtomically(const std::string& path, WriteFn write) {
   h5::SilenceErrors();
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  // Every command creates the folders of its outputs, as `run -o` always has.
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec) &&
-      (!std::filesystem::create_directories(parent, ec) || ec)) {
-    throw Error(fmt::format("{}: cannot create the directory {}: {}", path, parent.string(),
-                            ec ? ec.message() : "a file of that name exists"));
-  }
+  CreateParentFolders(path);
   ReplaceFile(path, [&](const std::string& tmp) {
     if (write(tmp.c_str()) != 1)
       throw Error(fmt::format("{}: libfclib could not write the file", path));

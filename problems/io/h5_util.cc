@@ -578,14 +578,7 @@ void CloseWritten(Handle& file, const std::string& path) {
 
 File File::Create(const std::string& path) {
   SilenceErrors();
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  // Every command creates the folders of its outputs, as `run -o` always has.
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec) &&
-      (!std::filesystem::create_directories(parent, ec) || ec)) {
-    throw Error(fmt::format("{}: cannot create the directory {}: {}", path, parent.string(),
-                            ec ? ec.message() : "a file of that name exists"));
-  }
+  CreateParentFolders(path);
   Handle fcpl(H5Pcreate(H5P_FILE_CREATE));
   H5Pset_obj_track_times(fcpl.id(), false);  // the root group too (see Group::Create)
   errno = 0;
