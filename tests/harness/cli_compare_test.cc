@@ -11,6 +11,7 @@
 #include "problems/io/h5_util.h"
 #include "tests/cli_support.h"
 #include "tests/test_problems.h"
+#include "tests/record_support.h"
 
 namespace ncp {
 namespace {
@@ -34,18 +35,10 @@ void OverwriteFirstStatus(const std::string& path, const std::string& status) {
 namespace fs = std::filesystem;
 
 RunRecord Row(const std::string& solver, const std::string& problem, double res, double time_s) {
-  RunRecord r;
-  r.job_key = solver + "|" + problem;
-  r.dataset = "cubes";
-  r.problem = problem;
-  r.solver = solver;
-  r.settings = "omega=1";
-  r.budget = "iters=100;time_ms=0;tol=0;tol_metric=res004";
-  r.warm_start = "none";
-  r.status = Outcome::kConverged;
+  RunRecord r = testing::MadeRow(solver, problem, res, Outcome::kConverged,
+                                 "iters=100;time_ms=0;tol=0;tol_metric=res004");
   r.iterations = 40;
   r.total_time_s = time_s;
-  r.final_metrics[Metric::kRes004] = res;
   r.final_metrics[Metric::kNatmapAbs] = 10 * res;
   return r;
 }

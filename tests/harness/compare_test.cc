@@ -6,24 +6,17 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "tests/record_support.h"
 
 namespace ncp {
 namespace {
 
 RunRecord Row(const std::string& solver, const std::string& problem, double res004, double natmap,
               Outcome status = Outcome::kMaxIterations, double time_s = 0.01, int repeat = 0) {
-  RunRecord r;
-  r.job_key = solver + "/" + problem + "/" + std::to_string(repeat);
-  r.dataset = "cubes";
-  r.problem = problem;
-  r.solver = solver;
-  r.settings = "omega=1";
-  r.budget = "iters=100";
-  r.warm_start = "none";
+  RunRecord r = testing::MadeRow(solver, problem, res004, status);
+  r.job_key += "/" + std::to_string(repeat);
   r.repeat = repeat;
-  r.status = status;
   r.total_time_s = time_s;
-  r.final_metrics[Metric::kRes004] = res004;
   r.final_metrics[Metric::kNatmapAbs] = natmap;
   return r;
 }

@@ -6,24 +6,16 @@
 
 #include "harness/report_summary.h"
 #include "harness/results_store.h"
+#include "tests/record_support.h"
 
 namespace ncp {
 namespace {
 
 RunRecord Row(const std::string& solver, const std::string& problem, double res004,
               double natmap_rel, double total_time_s, Outcome status = Outcome::kConverged) {
-  RunRecord r;
-  r.job_key = solver + "/" + problem;
-  r.dataset = "cubes";
-  r.problem = problem;
-  r.solver = solver;
-  r.settings = "omega=1";
-  r.budget = "iters=100";
-  r.warm_start = "none";
-  r.status = status;
+  RunRecord r = testing::MadeRow(solver, problem, res004, status);
   r.iterations = 10;
   r.total_time_s = total_time_s;
-  r.final_metrics[Metric::kRes004] = res004;
   r.final_metrics[Metric::kNatmapRel] = natmap_rel;
   return r;
 }

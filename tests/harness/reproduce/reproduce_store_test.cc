@@ -16,6 +16,7 @@
 #include "tests/cli_support.h"
 #include "tests/expect_error.h"
 #include "tests/test_problems.h"
+#include "tests/record_support.h"
 
 namespace ncp {
 namespace {
@@ -26,15 +27,10 @@ SolverJob Job(const char* name) {
 }
 
 RunRecord Row(const std::string& solver, const std::string& problem) {
-  RunRecord r;
-  r.problem = problem;
-  r.solver = solver;
-  r.settings = "omega=1";
-  r.budget = "iters=10;time_ms=0;tol=0;tol_metric=res004";
-  r.warm_start = "none";
-  r.status = Outcome::kMaxIterations;
+  // Add() sets the dataset and the job key.
+  RunRecord r = testing::MadeRow(solver, problem, 1e-6, Outcome::kMaxIterations,
+                                 "iters=10;time_ms=0;tol=0;tol_metric=res004");
   r.threads_given = 1;
-  r.final_metrics[Metric::kRes004] = 1e-6;
   r.trace.push_back({});
   return r;
 }
