@@ -21,6 +21,7 @@
 
 #include "common/error.h"
 #include "common/file_write.h"
+#include "harness/results_columns.h"
 #include "harness/system_info.h"
 #include "problems/io/guarded_read.h"
 #include "problems/io/h5_util.h"
@@ -31,34 +32,19 @@ namespace {
 namespace fs = std::filesystem;
 
 // ---------------------------------------------------------------------------------------------
-// Column layout of /runs: one 1-D dataset per RunRecord field, plus final_<metric>.
+// Column layout of /runs: harness/results_columns.h.
 
-struct StringField {
-  const char* name;
-  std::string RunRecord::*member;
-};
-struct IntField {
-  const char* name;
-  int RunRecord::*member;
-};
-struct DoubleField {
-  const char* name;
-  double RunRecord::*member;
-};
+using columns::DescriptorDouble;
+using columns::DescriptorInt;
+using columns::DoubleField;
+using columns::IntField;
+using columns::kDescriptorDoubles;
+using columns::kDescriptorInts;
+using columns::kDoubleFields;
+using columns::kIntFields;
+using columns::kStringFields;
+using columns::StringField;
 
-constexpr StringField kStringFields[] = {{"job_key", &RunRecord::job_key},
-                                         {"dataset", &RunRecord::dataset},
-                                         {"problem", &RunRecord::problem},
-                                         {"solver", &RunRecord::solver},
-                                         {"settings", &RunRecord::settings},
-                                         {"budget", &RunRecord::budget},
-                                         {"warm_start", &RunRecord::warm_start},
-                                         {"message", &RunRecord::message},
-                                         {"solver_info", &RunRecord::solver_info},
-                                         {"observations", &RunRecord::observations},
-                                         {"host", &RunRecord::host},
-                                         {"cpu", &RunRecord::cpu},
-                                         {"worker", &RunRecord::worker}};
 // The /claims table's columns (a reproduction's judged claims, ClaimRecord).
 struct ClaimTextField {
   const char* name;
@@ -83,38 +69,6 @@ constexpr ClaimIntField kClaimInts[] = {{"cases", &ClaimRecord::cases},
 bool OptionalColumn(const std::string& name) {
   return name == "host" || name == "cpu" || name == "worker" || name == "observations";
 }
-constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
-                                   {"iterations", &RunRecord::iterations},
-                                   {"threads_given", &RunRecord::threads_given},
-                                   {"threads_used", &RunRecord::threads_used},
-                                   {"num_dofs", &RunRecord::num_dofs},
-                                   {"num_constraints", &RunRecord::num_constraints},
-                                   {"num_contacts", &RunRecord::num_contacts},
-                                   {"num_bodies", &RunRecord::num_bodies}};
-constexpr DoubleField kDoubleFields[] = {{"setup_time_s", &RunRecord::setup_time_s},
-                                         {"solve_time_s", &RunRecord::solve_time_s},
-                                         {"total_time_s", &RunRecord::total_time_s},
-                                         {"lambda_err", &RunRecord::lambda_err}};
-
-// Problem descriptors, one column each; optional when reading (older files lack them).
-struct DescriptorDouble {
-  const char* name;
-  double ProblemDescriptors::*member;
-};
-struct DescriptorInt {
-  const char* name;
-  int ProblemDescriptors::*member;
-};
-constexpr DescriptorInt kDescriptorInts[] = {{"num_rows", &ProblemDescriptors::rows},
-                                             {"w_rank", &ProblemDescriptors::rank}};
-constexpr DescriptorDouble kDescriptorDoubles[] = {
-    {"contact_density", &ProblemDescriptors::contact_density},
-    {"rank_ratio", &ProblemDescriptors::rank_ratio},
-    {"w_condition", &ProblemDescriptors::condition},
-    {"mass_ratio", &ProblemDescriptors::mass_ratio},
-    {"mu_min", &ProblemDescriptors::mu_min},
-    {"mu_max", &ProblemDescriptors::mu_max},
-    {"w_asymmetry", &ProblemDescriptors::asymmetry}};
 
 // The solver's statistics of a trace point (SolverStats), one trace column each, written only
 // when some point of that trace reports the field: solvers without statistics add nothing, and

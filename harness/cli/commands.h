@@ -12,6 +12,7 @@ void AddList(CLI::App& app, Action& action);
 void AddGenerate(CLI::App& app, Action& action);
 void AddRun(CLI::App& app, Action& action);
 void AddReport(CLI::App& app, Action& action);
+void AddExport(CLI::App& app, Action& action);
 void AddConvert(CLI::App& app, Action& action);
 void AddInfo(CLI::App& app, Action& action);
 void AddSimulate(CLI::App& app, Action& action);

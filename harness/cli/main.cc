@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   ncp::cli::AddGenerate(app, action);
   ncp::cli::AddRun(app, action);
   ncp::cli::AddReport(app, action);
+  ncp::cli::AddExport(app, action);
   ncp::cli::AddConvert(app, action);
   ncp::cli::AddInfo(app, action);
   ncp::cli::AddSimulate(app, action);

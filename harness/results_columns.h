@@ -1,0 +1,72 @@
+// The columns of a results file's /runs table: one per RunRecord field, in the order they are
+// written, plus final_<metric> (kMetricNames) and the problem descriptors. The HDF5 writer and
+// reader (results_store.cc) and the CSV export (results_csv.cc) share them, so the two formats
+// cannot list different columns.
+#pragma once
+
+#include <string>
+
+#include "harness/run_record.h"
+
+namespace ncp::columns {
+
+struct StringField {
+  const char* name;
+  std::string RunRecord::*member;
+};
+struct IntField {
+  const char* name;
+  int RunRecord::*member;
+};
+struct DoubleField {
+  const char* name;
+  double RunRecord::*member;
+};
+
+inline constexpr StringField kStringFields[] = {{"job_key", &RunRecord::job_key},
+                                                {"dataset", &RunRecord::dataset},
+                                                {"problem", &RunRecord::problem},
+                                                {"solver", &RunRecord::solver},
+                                                {"settings", &RunRecord::settings},
+                                                {"budget", &RunRecord::budget},
+                                                {"warm_start", &RunRecord::warm_start},
+                                                {"message", &RunRecord::message},
+                                                {"solver_info", &RunRecord::solver_info},
+                                                {"observations", &RunRecord::observations},
+                                                {"host", &RunRecord::host},
+                                                {"cpu", &RunRecord::cpu},
+                                                {"worker", &RunRecord::worker}};
+inline constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
+                                          {"iterations", &RunRecord::iterations},
+                                          {"threads_given", &RunRecord::threads_given},
+                                          {"threads_used", &RunRecord::threads_used},
+                                          {"num_dofs", &RunRecord::num_dofs},
+                                          {"num_constraints", &RunRecord::num_constraints},
+                                          {"num_contacts", &RunRecord::num_contacts},
+                                          {"num_bodies", &RunRecord::num_bodies}};
+inline constexpr DoubleField kDoubleFields[] = {{"setup_time_s", &RunRecord::setup_time_s},
+                                                {"solve_time_s", &RunRecord::solve_time_s},
+                                                {"total_time_s", &RunRecord::total_time_s},
+                                                {"lambda_err", &RunRecord::lambda_err}};
+
+// Problem descriptors, one column each; optional when reading (older files lack them).
+struct DescriptorDouble {
+  const char* name;
+  double ProblemDescriptors::*member;
+};
+struct DescriptorInt {
+  const char* name;
+  int ProblemDescriptors::*member;
+};
+inline constexpr DescriptorInt kDescriptorInts[] = {{"num_rows", &ProblemDescriptors::rows},
+                                                    {"w_rank", &ProblemDescriptors::rank}};
+inline constexpr DescriptorDouble kDescriptorDoubles[] = {
+    {"contact_density", &ProblemDescriptors::contact_density},
+    {"rank_ratio", &ProblemDescriptors::rank_ratio},
+    {"w_condition", &ProblemDescriptors::condition},
+    {"mass_ratio", &ProblemDescriptors::mass_ratio},
+    {"mu_min", &ProblemDescriptors::mu_min},
+    {"mu_max", &ProblemDescriptors::mu_max},
+    {"w_asymmetry", &ProblemDescriptors::asymmetry}};
+
+}  // namespace ncp::columns
