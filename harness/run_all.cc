@@ -216,11 +216,12 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   Campaign campaign(data, jobs, opt, store, quiet);
   const std::vector<Unit> units = MakeUnits(data, jobs.size(), opt.warm, opt.repeat);
   UnitCounts counts;
-  long skipped = 0;
+  long skipped = 0, selected = 0;
   if (Cluster::leader()) {
     for (std::size_t u = 0; u < units.size(); ++u) {
       // The shard is chosen by the unit's first job key, which no input order changes.
       if (!opt.shard.Selects(campaign.Key(units[u], units[u].begin, units[u].rep_begin))) continue;
+      ++selected;
       const std::size_t done = campaign.Done(units[u]), all = campaign.Jobs(units[u]);
       skipped += static_cast<long>(done);
       if (done < all) {
@@ -230,6 +231,13 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
     }
   }
   campaign.set_total(counts.total_jobs);
+  // A slice can be empty (slices go by a hash of the job keys): said, so that a shard file
+  // without rows is explained.
+  if (Cluster::leader() && !opt.shard.all() && selected == 0)
+    std::fprintf(stderr,
+                 "shard %d/%d: no jobs: the hashes of the job keys (%zu groups) put every one in "
+                 "another shard; its file holds no rows\n",
+                 opt.shard.index, opt.shard.count, units.size());
   int ran = 0;
   {
     const std::unique_ptr<WorkQueue> queue = MakeWorkQueue(counts, quiet);

@@ -122,6 +122,25 @@ TEST(CliDistribute, ShardsMergedEqualOneProcess) {
   EXPECT_EQ(Rows((dir / "all.h5").string()), single);
 }
 
+// One job over two shards: one slice is empty and says so; the other runs the job.
+TEST(CliDistribute, AShardWithoutJobsSaysSo) {
+  const fs::path dir = testing::FreshDir("distribute_empty_shard");
+  const std::string data = std::string(NCP_FCLIB_DIR) + "/CubeH8.hdf5";
+  int empty = 0;
+  for (int k = 1; k <= 2; ++k) {
+    const auto r =
+        testing::RunCli("run " + data + " -s pgs --iters 5 -q -o " + (dir / "r.h5").string() +
+                            " --shard " + std::to_string(k) + "/2",
+                        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string part = (dir / ("r.shard-" + std::to_string(k) + "-of-2.h5")).string();
+    const bool said = r.err.find("shard " + std::to_string(k) + "/2: no jobs") != std::string::npos;
+    EXPECT_EQ(said, ReadResults(part).empty()) << r.err;
+    empty += said;
+  }
+  EXPECT_EQ(empty, 1);
+}
+
 // The Slurm example as array tasks 1..3 of 3 (Slurm's variables set by hand), then merge.
 TEST(CliDistribute, SlurmArrayScriptSlicesMergeToOneProcessRun) {
   const fs::path dir = testing::FreshDir("distribute_slurm");
