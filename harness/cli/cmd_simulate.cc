@@ -6,6 +6,7 @@
 #include "common/registry.h"
 #include "harness/output_path.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/plugin_option.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
 #include "solvers/settings.h"
@@ -69,8 +70,10 @@ void AddSimulate(CLI::App& app, Action& action) {
       "--settle", o->settle,
       "time after which penetration is reported [s] (default: half the simulated time)");
   cmd->add_flag("-q,--quiet", o->sim.quiet, "no progress lines");
-  cmd->callback([&action, o] {
-    action = [o] {
+  const auto plugins = AddPluginOption(cmd);  // a plug-in's solver can step a scene too
+  cmd->callback([&action, o, plugins] {
+    action = [o, plugins] {
+      LoadPlugins(*plugins);  // before the solver name resolves
       const SceneEntry* e = &FindByName(Scenes(), o->scene, "scene");
       if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
       if (o->record.empty()) o->sim.every = 0;

@@ -22,7 +22,7 @@ cat "$work/err"
 grep -q "^ncpbench: error: --plugin = $work/copy.so: solver 'my-solver': already registered" \
   "$work/err"
 # Every command that resolves solver names takes --plugin: list, profile (next to a Siconos
-# solver when built with it), baseline and sweep.
+# solver when built with it), baseline, sweep and simulate.
 "$cli" list solvers --plugin "$work/b/my_solver.so" | grep -q "my-solver"
 peer=""
 "$cli" list solvers | grep -q "siconos:nsgs" && peer=",siconos:nsgs"
@@ -33,6 +33,8 @@ grep -q "| my-solver |" "$work/p.md"
   -o "$work/base.h5" >/dev/null
 "$cli" sweep random --param contacts --values 5,10 -n 1 --plugin "$work/b/my_solver.so" \
   -s my-solver --iters 20 -q -o "$work/s.h5" >/dev/null
+"$cli" simulate sliding_cubes -p cubes=4 --steps 5 --plugin "$work/b/my_solver.so" \
+  --solver my-solver --iters 20 -q >/dev/null
 # The same plug-in from Python, when the module is built.
 if [ -d "$build/python/ncpbench" ]; then
   PYTHONPATH="$build/python" /usr/bin/python3 -c "
