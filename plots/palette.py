@@ -9,33 +9,37 @@ style (styles).
 
 import zlib
 
+# Colour-blind safe for the main job's ten solvers (Okabe & Ito's palette, with Paul Tol's indigo,
+# wine and olive): pairwise ΔE ≥ 12 under deuteranopia and protanopia (python/tests/test_palette.py).
+# The others differ from every known colour by ΔE ≥ 12 with normal vision.
 KNOWN = {
-    # ours
-    "pgs": "#1f77b4",
-    "pj": "#17becf",
-    "apgd": "#2ca02c",
-    "admm-full": "#ff7f0e",
-    "subadmm": "#d62728",
-    "subadmm-nobody": "#9467bd",
-    "subadmm-rigid-cpu": "#e377c2",
-    "subadmm-gpu": "#8c564b",
+    # ours: the main job's ten
+    "pgs": "#0072B2",
+    "pj": "#E69F00",
+    "apgd": "#009E73",
+    "admm-full": "#D55E00",
+    "subadmm": "#CC79A7",
+    "subadmm-nobody": "#882255",
     "canal": "#000000",
-    "al-trdogleg": "#7f7f7f",
-    "al-dampedsn": "#bcbd22",
-    "nnewton": "#393b79",
-    "local-newton": "#637939",
-    "cond": "#843c39",
+    "nnewton": "#999933",
+    "local-newton": "#56B4E9",
+    "cond": "#332288",
+    # ours: the others
+    "subadmm-rigid-cpu": "#44AA99",
+    "subadmm-gpu": "#117733",
+    "al-trdogleg": "#888888",
+    "al-dampedsn": "#DDCC77",
     # Siconos Numerics
-    "siconos:nsgs": "#6baed6",
-    "siconos:prox": "#fdae6b",
-    "siconos:nsn-ac": "#74c476",
-    "siconos:nsn-fb": "#fb6a4a",
-    "siconos:vi-eg": "#9e9ac8",
-    "siconos:admm": "#c49c94",
-    "siconos:g-nsgs-wr": "#3182bd",
-    "siconos:g-prox-wr": "#e6550d",
-    "siconos:g-nsn-ac": "#31a354",
-    "siconos:g-admm": "#a55194",
+    "siconos:nsgs": "#9999DD",
+    "siconos:prox": "#EE8866",
+    "siconos:nsn-ac": "#BBCC33",
+    "siconos:nsn-fb": "#FFAABB",
+    "siconos:vi-eg": "#99DDFF",
+    "siconos:admm": "#AAAA00",
+    "siconos:g-nsgs-wr": "#225555",
+    "siconos:g-prox-wr": "#EE6677",
+    "siconos:g-nsn-ac": "#663333",
+    "siconos:g-admm": "#AA3377",
 }
 
 # For names not in KNOWN; none of these is a KNOWN colour.
