@@ -5,18 +5,11 @@
 
 #include <cmath>
 
+#include "common/csv.h"
 #include "harness/results_columns.h"
 
 namespace ncp {
 namespace {
-
-// RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
-std::string Field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 // Shortest text that reads back to the same double; "nan" and "inf" as pandas reads them.
 std::string Number(double x) {
@@ -39,7 +32,7 @@ std::string RunsCsv(const std::vector<RunRecord>& rows) {
   std::string out = fmt::format("{}\n", fmt::join(header, ","));
   for (const RunRecord& r : rows) {
     std::vector<std::string> row;
-    for (const auto& f : columns::kStringFields) row.push_back(Field(r.*f.member));
+    for (const auto& f : columns::kStringFields) row.push_back(CsvField(r.*f.member));
     row.push_back(ToString(r.status));
     for (const auto& f : columns::kIntFields) row.push_back(std::to_string(r.*f.member));
     for (const auto& f : columns::kDoubleFields) row.push_back(Number(r.*f.member));

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/csv.h"
 #include "common/error.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/protocol.h"
@@ -53,13 +54,6 @@ std::vector<ClaimRecord> ClaimsOf(const std::string& path, const ResultsFile& f,
   if (!p.runs()) return {};
   const TempDir tmp;
   return RenderReport(p, path, tmp.path).claims;
-}
-
-std::string Quote(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 std::string Minutes(double s) {
@@ -280,7 +274,7 @@ std::string LedgerCsv(const Ledger& l) {
                                             f.date,
                                             f.wall_s < 0 ? "" : fmt::format("{:.1f}", f.wall_s),
                                             f.path};
-    for (std::size_t k = 0; k < cells.size(); ++k) csv += (k ? "," : "") + Quote(cells[k]);
+    for (std::size_t k = 0; k < cells.size(); ++k) csv += (k ? "," : "") + CsvField(cells[k]);
     csv += "\n";
   }
   return csv;
