@@ -10,18 +10,17 @@
 
 namespace ncp::columns {
 
-struct StringField {
+// A column: its name in the file and the member of `Owner` it holds.
+template <typename Owner, typename T>
+struct Column {
   const char* name;
-  std::string RunRecord::*member;
+  T Owner::*member;
 };
-struct IntField {
-  const char* name;
-  int RunRecord::*member;
-};
-struct DoubleField {
-  const char* name;
-  double RunRecord::*member;
-};
+using StringField = Column<RunRecord, std::string>;
+using IntField = Column<RunRecord, int>;
+using DoubleField = Column<RunRecord, double>;
+using DescriptorDouble = Column<ProblemDescriptors, double>;
+using DescriptorInt = Column<ProblemDescriptors, int>;
 
 inline constexpr StringField kStringFields[] = {{"job_key", &RunRecord::job_key},
                                                 {"dataset", &RunRecord::dataset},
@@ -50,14 +49,6 @@ inline constexpr DoubleField kDoubleFields[] = {{"setup_time_s", &RunRecord::set
                                                 {"lambda_err", &RunRecord::lambda_err}};
 
 // Problem descriptors, one column each; optional when reading (older files lack them).
-struct DescriptorDouble {
-  const char* name;
-  double ProblemDescriptors::*member;
-};
-struct DescriptorInt {
-  const char* name;
-  int ProblemDescriptors::*member;
-};
 inline constexpr DescriptorInt kDescriptorInts[] = {{"num_rows", &ProblemDescriptors::rows},
                                                     {"w_rank", &ProblemDescriptors::rank}};
 inline constexpr DescriptorDouble kDescriptorDoubles[] = {

@@ -46,14 +46,8 @@ using columns::kStringFields;
 using columns::StringField;
 
 // The /claims table's columns (a reproduction's judged claims, ClaimRecord).
-struct ClaimTextField {
-  const char* name;
-  std::string ClaimRecord::*member;
-};
-struct ClaimIntField {
-  const char* name;
-  int ClaimRecord::*member;
-};
+using ClaimTextField = columns::Column<ClaimRecord, std::string>;
+using ClaimIntField = columns::Column<ClaimRecord, int>;
 constexpr ClaimTextField kClaimText[] = {{"protocol", &ClaimRecord::protocol},
                                          {"paper", &ClaimRecord::paper},
                                          {"statement", &ClaimRecord::statement},
@@ -73,14 +67,8 @@ bool OptionalColumn(const std::string& name) {
 // The solver's statistics of a trace point (SolverStats), one trace column each, written only
 // when some point of that trace reports the field: solvers without statistics add nothing, and
 // files without the columns read as "not reported" (NaN, −1), so the schema version stays.
-struct StatDouble {
-  const char* name;
-  double SolverStats::*member;
-};
-struct StatInt {
-  const char* name;
-  int SolverStats::*member;
-};
+using StatDouble = columns::Column<SolverStats, double>;
+using StatInt = columns::Column<SolverStats, int>;
 constexpr StatDouble kStatDoubles[] = {{"stat_primal_residual", &SolverStats::primal_residual},
                                        {"stat_dual_residual", &SolverStats::dual_residual},
                                        {"stat_penalty", &SolverStats::penalty}};
