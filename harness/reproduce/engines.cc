@@ -193,120 +193,138 @@ std::string Cell(const std::vector<double>& v, const char* fmt_spec, double scal
   return fmt::format(fmt::runtime(fmt_spec), Median(finite));
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
+// The peers, what is measured and how.
+std::string Setting(const ProtocolRecords& rec) {
   const int cases = static_cast<int>(rec.Value("setup", "cases"));
-  std::string md =
-      markdown::Heading(1, "engines — the engines' boxed-LCP solvers on our frozen problems") +
-      fmt::format(
-          "Peers: {}. Each solves the boxed LCP of the problem (solvers/common/boxed_lcp.h: 2 "
-          "tangent rows per contact bounded by ±μλ_n through the friction index, the engines' "
-          "box; the normal row without De Saxcé's μ‖u_t‖), and the evaluator measures its answer "
-          "on the exact Coulomb problem. Ours: {}. Up to {} problems per dataset (spread from "
-          "first to last), every run single-threaded, at most {} iterations or {:g} ms, stopping "
-          "at res004 ≤ 1e-10; a pivoting peer's run is its one solve.\n\n"
-          "**own convergence**: the first trace point whose res004 is within {:g}× of the run's "
-          "final one (the relaxation's answer for a peer); its time and res004 are medians over "
-          "the problems. **Physics errors** against the exact solution, the best of ours that "
-          "reached res004 ≤ {:.0e} on the problem (none: n/a): slip = largest ‖u_t − u_t*‖ over "
-          "the contacts; glide = largest |u_n| of a contact with λ_n > 0 (0 in the exact "
-          "problem); angle = the angle between a contact's force and the exact one, averaged "
-          "with the exact forces' magnitudes as weights; "
-          "dissipation = the maximal-dissipation metric |μλ_n‖u_t‖ + λ_t·u_t| (max over "
-          "contacts). All four at the run's final iterate (within 1% of its own-convergence "
-          "residual); medians over the problems of each dataset. **best** of ours: the most "
-          "problems at res004 ≤ 1e-6, then the shortest median time to own convergence.\n\n",
-          rec.Text("setup", "peers"), fmt::join(kOurs, ", "), cases, kIters, kTimeMs, kPlateau,
-          kExactRes);
-  std::ostringstream csv;
-  csv << "dataset,solver,own_ms,own_res004,slip\n";
-  for (int k = 0; rec.Has("inputs", fmt::format("input_{}", k)); ++k) {
-    const std::string key = fmt::format("input_{}", k);
-    const std::string& part = rec.Text("inputs", key);
-    md += markdown::Heading(2, part);
-    if (rec.Has("inputs", key + "_missing")) {
-      md += "Not run: " + rec.Text("inputs", key + "_missing") + ".\n\n";
-      continue;
+  return fmt::format(
+      "Peers: {}. Each solves the boxed LCP of the problem (solvers/common/boxed_lcp.h: 2 "
+      "tangent rows per contact bounded by ±μλ_n through the friction index, the engines' "
+      "box; the normal row without De Saxcé's μ‖u_t‖), and the evaluator measures its answer "
+      "on the exact Coulomb problem. Ours: {}. Up to {} problems per dataset (spread from "
+      "first to last), every run single-threaded, at most {} iterations or {:g} ms, stopping "
+      "at res004 ≤ 1e-10; a pivoting peer's run is its one solve.\n\n"
+      "**own convergence**: the first trace point whose res004 is within {:g}× of the run's "
+      "final one (the relaxation's answer for a peer); its time and res004 are medians over "
+      "the problems. **Physics errors** against the exact solution, the best of ours that "
+      "reached res004 ≤ {:.0e} on the problem (none: n/a): slip = largest ‖u_t − u_t*‖ over "
+      "the contacts; glide = largest |u_n| of a contact with λ_n > 0 (0 in the exact "
+      "problem); angle = the angle between a contact's force and the exact one, averaged "
+      "with the exact forces' magnitudes as weights; "
+      "dissipation = the maximal-dissipation metric |μλ_n‖u_t‖ + λ_t·u_t| (max over "
+      "contacts). All four at the run's final iterate (within 1% of its own-convergence "
+      "residual); medians over the problems of each dataset. **best** of ours: the most "
+      "problems at res004 ≤ 1e-6, then the shortest median time to own convergence.\n\n",
+      rec.Text("setup", "peers"), fmt::join(kOurs, ", "), cases, kIters, kTimeMs, kPlateau,
+      kExactRes);
+}
+
+// Our best solver on a dataset: the most problems at res004 ≤ 1e-6, then the shortest median
+// time to own convergence.
+std::string BestOfOurs(const std::map<std::string, std::vector<const RunRecord*>>& by) {
+  std::string best;
+  std::pair<int, double> best_key = {-1, 0.0};
+  for (const char* s : kOurs) {
+    const auto it = by.find(s);
+    if (it == by.end()) continue;
+    int solved = 0;
+    std::vector<double> own;
+    for (const RunRecord* r : it->second) {
+      solved += r->final_metrics[Metric::kRes004] <= 1e-6 && RanToEnd(r->status);
+      own.push_back(RunObservation(*r, "own_s", INFINITY));
     }
-    const std::vector<const RunRecord*> runs = rec.Part(part);
-    int exact = 0;
-    std::map<std::string, std::vector<const RunRecord*>> by;
-    std::vector<std::string> order;
-    for (const RunRecord* r : runs) {
-      if (!by.count(r->solver)) order.push_back(r->solver);
-      by[r->solver].push_back(r);
-    }
-    const int taken = static_cast<int>(rec.Value("inputs", key + "_taken"));
-    if (!by.empty())
-      for (const RunRecord* r : by.begin()->second)
-        exact += std::isfinite(RunObservation(*r, "exact_res004"));
-    md += fmt::format("{} of {} problems; exact solution on {} of them.\n\n", taken,
-                      rec.Value("inputs", key + "_problems"), exact);
-    markdown::Table t({"solver", "counted / runs", "own convergence [ms]", "res004 there",
-                       "slip [m/s]", "glide [m/s]", "angle [°]", "dissipation"},
-                      "llrrrrrr");
-    // Our best on this dataset.
-    std::string best;
-    std::pair<int, double> best_key = {-1, 0.0};
-    for (const char* s : kOurs) {
-      if (!by.count(s)) continue;
-      int solved = 0;
-      std::vector<double> own;
-      for (const RunRecord* r : by[s]) {
-        solved += r->final_metrics[Metric::kRes004] <= 1e-6 && RanToEnd(r->status);
-        own.push_back(RunObservation(*r, "own_s", INFINITY));
-      }
-      const std::pair<int, double> key = {solved, -Median(own)};
-      if (key > best_key) best_key = key, best = s;
-    }
-    std::string refused;
-    for (const std::string& s : order) {
-      std::vector<double> own_ms, own_res, slip, glide, angle, diss;
-      int ran = 0;
-      for (const RunRecord* r : by[s]) {
-        if (!RanToEnd(r->status)) {
-          if (refused.find(s + ":") == std::string::npos)
-            refused += fmt::format("- {}: {} — {}\n", s, ToString(r->status), r->message);
-          continue;
-        }
-        ++ran;
-        own_ms.push_back(1e3 * RunObservation(*r, "own_s"));
-        own_res.push_back(RunObservation(*r, "own_res004"));
-        slip.push_back(RunObservation(*r, "slip_err"));
-        glide.push_back(RunObservation(*r, "glide"));
-        angle.push_back(RunObservation(*r, "angle_deg"));
-        diss.push_back(r->final_metrics[Metric::kDissipation]);
-        csv << fmt::format("{},{},{:.6g},{:.6g},{:.6g}\n", part, s, own_ms.back(), own_res.back(),
-                           slip.back());
-      }
-      const bool ours = std::find(std::begin(kOurs), std::end(kOurs), s) != std::end(kOurs);
-      t.Row({ours ? (s == best ? "**ours: " + s + " (best)**" : "ours: " + s) : s,
-             fmt::format("{} / {}", ran, by[s].size()), Cell(own_ms, "{:.3g}"),
-             Cell(own_res, "{:.2e}"), ours ? "—" : Cell(slip, "{:.2e}"),
-             ours ? "—" : Cell(glide, "{:.2e}"), ours ? "—" : Cell(angle, "{:.3g}"),
-             Cell(diss, "{:.2e}")});
-    }
-    md += t.str();
-    if (!refused.empty())
-      md += "\nRuns that did not count (first reason per solver):\n\n" + refused;
-    md += "\n";
+    const std::pair<int, double> key = {solved, -Median(own)};
+    if (key > best_key) best_key = key, best = s;
   }
-  std::filesystem::create_directories(in.out_dir);
-  const std::string csv_path = in.out_dir + "/engines.csv";
-  const std::string png = in.out_dir + "/engines.png";
-  WriteFileAtomically(csv_path, csv.str());
+  return best;
+}
+
+// Dataset k's section: its table of every solver's runs; each counted run adds a CSV line.
+std::string DatasetSection(const ProtocolRecords& rec, int k, std::ostringstream& csv) {
+  const std::string key = fmt::format("input_{}", k);
+  const std::string& part = rec.Text("inputs", key);
+  std::string md = markdown::Heading(2, part);
+  if (rec.Has("inputs", key + "_missing")) {
+    return md + "Not run: " + rec.Text("inputs", key + "_missing") + ".\n\n";
+  }
+  const std::vector<const RunRecord*> runs = rec.Part(part);
+  int exact = 0;
+  std::map<std::string, std::vector<const RunRecord*>> by;
+  std::vector<std::string> order;
+  for (const RunRecord* r : runs) {
+    if (!by.count(r->solver)) order.push_back(r->solver);
+    by[r->solver].push_back(r);
+  }
+  const int taken = static_cast<int>(rec.Value("inputs", key + "_taken"));
+  if (!by.empty())
+    for (const RunRecord* r : by.begin()->second)
+      exact += std::isfinite(RunObservation(*r, "exact_res004"));
+  md += fmt::format("{} of {} problems; exact solution on {} of them.\n\n", taken,
+                    rec.Value("inputs", key + "_problems"), exact);
+  markdown::Table t({"solver", "counted / runs", "own convergence [ms]", "res004 there",
+                     "slip [m/s]", "glide [m/s]", "angle [°]", "dissipation"},
+                    "llrrrrrr");
+  const std::string best = BestOfOurs(by);
+  std::string refused;
+  for (const std::string& s : order) {
+    std::vector<double> own_ms, own_res, slip, glide, angle, diss;
+    int ran = 0;
+    for (const RunRecord* r : by[s]) {
+      if (!RanToEnd(r->status)) {
+        if (refused.find(s + ":") == std::string::npos)
+          refused += fmt::format("- {}: {} — {}\n", s, ToString(r->status), r->message);
+        continue;
+      }
+      ++ran;
+      own_ms.push_back(1e3 * RunObservation(*r, "own_s"));
+      own_res.push_back(RunObservation(*r, "own_res004"));
+      slip.push_back(RunObservation(*r, "slip_err"));
+      glide.push_back(RunObservation(*r, "glide"));
+      angle.push_back(RunObservation(*r, "angle_deg"));
+      diss.push_back(r->final_metrics[Metric::kDissipation]);
+      csv << fmt::format("{},{},{:.6g},{:.6g},{:.6g}\n", part, s, own_ms.back(), own_res.back(),
+                         slip.back());
+    }
+    const bool ours = std::find(std::begin(kOurs), std::end(kOurs), s) != std::end(kOurs);
+    t.Row({ours ? (s == best ? "**ours: " + s + " (best)**" : "ours: " + s) : s,
+           fmt::format("{} / {}", ran, by[s].size()), Cell(own_ms, "{:.3g}"),
+           Cell(own_res, "{:.2e}"), ours ? "—" : Cell(slip, "{:.2e}"),
+           ours ? "—" : Cell(glide, "{:.2e}"), ours ? "—" : Cell(angle, "{:.3g}"),
+           Cell(diss, "{:.2e}")});
+  }
+  md += t.str();
+  if (!refused.empty()) md += "\nRuns that did not count (first reason per solver):\n\n" + refused;
+  md += "\n";
+  return md;
+}
+
+// The CSV of every counted run and, when matplotlib is there, its figure.
+std::string Figure(const std::string& out_dir, const std::string& csv) {
+  std::filesystem::create_directories(out_dir);
+  const std::string csv_path = out_dir + "/engines.csv";
+  const std::string png = out_dir + "/engines.png";
+  WriteFileAtomically(csv_path, csv);
   const std::string draw = fmt::format("/usr/bin/python3 {}/plots/engines.py {} -o {} > /dev/null",
                                        NCPBENCH_SOURCE_DIR, csv_path, png);
-  md += std::system(draw.c_str()) == 0
-            ? fmt::format(
-                  "Figure: `{}` (time to own convergence against res004 there, one point "
-                  "per run). Data: `{}`.\n",
-                  png, csv_path)
-            : fmt::format(
-                  "Data: `{}` (the figure needs /usr/bin/python3 with matplotlib: "
-                  "plots/engines.py).\n",
-                  csv_path);
-  return md;
+  return std::system(draw.c_str()) == 0
+             ? fmt::format(
+                   "Figure: `{}` (time to own convergence against res004 there, one point "
+                   "per run). Data: `{}`.\n",
+                   png, csv_path)
+             : fmt::format(
+                   "Data: `{}` (the figure needs /usr/bin/python3 with matplotlib: "
+                   "plots/engines.py).\n",
+                   csv_path);
+}
+
+std::string Report(const ReportInput& in) {
+  std::string md =
+      markdown::Heading(1, "engines — the engines' boxed-LCP solvers on our frozen problems") +
+      Setting(in.records);
+  std::ostringstream csv;
+  csv << "dataset,solver,own_ms,own_res004,slip\n";
+  for (int k = 0; in.records.Has("inputs", fmt::format("input_{}", k)); ++k)
+    md += DatasetSection(in.records, k, csv);
+  return md + Figure(in.out_dir, csv.str());
 }
 
 }  // namespace

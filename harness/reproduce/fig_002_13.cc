@@ -220,60 +220,63 @@ std::string WriteSeries(const InverseRun& prox, const InverseRun& strict, const 
   return csv;
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
-  std::string md =
-      markdown::Heading(1,
-                        "002-fig13 — invertible contact: forward vs inverse forces, soft mat and "
-                        "soft ball") +
-      fmt::format(
-          "Scenes `soft_mat` and `soft_ball` at their defaults, every step solved by COND from a "
-          "cold start: with the "
-          "proximal operator and R_i = r · d_i (`cond.regularization`, d_i the constraint's "
-          "Jacobi Delassus estimate) for {} iterations (res004 measures the exact NCP, which the "
-          "regularized model does not solve: its own fixed point is what the inverse checks), "
-          "and with the strict operator to res004 {:g} (at most {} iterations) for the jitter "
-          "comparison. Inverse: λ_i = Π(−(J_i v̂ + e_i)/R_i) from "
-          "the step's velocity alone. Force: ‖λ‖/dt over the hard rows. Our copy of 002 gives "
-          "neither R nor the threshold: r is swept.\n\n",
-          kProximalIters, kStepTol, kStepIters);
+// The protocol's setting: scenes, operators, what the inverse and the force are.
+std::string Setting() {
+  return fmt::format(
+      "Scenes `soft_mat` and `soft_ball` at their defaults, every step solved by COND from a "
+      "cold start: with the "
+      "proximal operator and R_i = r · d_i (`cond.regularization`, d_i the constraint's "
+      "Jacobi Delassus estimate) for {} iterations (res004 measures the exact NCP, which the "
+      "regularized model does not solve: its own fixed point is what the inverse checks), "
+      "and with the strict operator to res004 {:g} (at most {} iterations) for the jitter "
+      "comparison. Inverse: λ_i = Π(−(J_i v̂ + e_i)/R_i) from "
+      "the step's velocity alone. Force: ‖λ‖/dt over the hard rows. Our copy of 002 gives "
+      "neither R nor the threshold: r is swept.\n\n",
+      kProximalIters, kStepTol, kStepIters);
+}
+
+// One row of the runs table: an operator's run with its iterations a step.
+std::vector<std::string> RunRow(const std::string& label, const std::string& iterations,
+                                const InverseRun& run, bool proximal) {
+  return {label,
+          iterations,
+          fmt::format("{:.1e}", run.res004),
+          proximal ? fmt::format("{}", run.virtual_nodes) : "—",
+          proximal ? fmt::format("{:.2e}", run.max_error) : "—",
+          fmt::format("{:.4f}", run.roughness),
+          fmt::format("{:.3f}", 1e3 * run.lift_speed),
+          fmt::format("{:.1f}%", 100 * run.lifting_share)};
+}
+
+std::string StrictIterations(const InverseRun& run) {
+  return fmt::format("to res004 {:g} (≤ {}; {} steps above)", kStepTol, kStepIters,
+                     run.unconverged);
+}
+
+std::string RunsTable(const ProtocolRecords& rec) {
   markdown::Table t(
       {"operator", "iterations a step", "mean res004", "virtual nodes (max)", "max ‖λ_inv − λ‖/‖λ‖",
        "force roughness", "lift-off speed [mm/s]", "loaded contacts lifting"},
       "lrrrrrrr");
-  for (double r : kRegs) {
-    const InverseRun run = ReadRun(rec, RegPart(r));
-    t.Row({fmt::format("proximal, r = {:g}", r), fmt::format("{}", kProximalIters),
-           fmt::format("{:.1e}", run.res004), fmt::format("{}", run.virtual_nodes),
-           fmt::format("{:.2e}", run.max_error), fmt::format("{:.4f}", run.roughness),
-           fmt::format("{:.3f}", 1e3 * run.lift_speed),
-           fmt::format("{:.1f}%", 100 * run.lifting_share)});
-  }
+  const std::string prox_iters = fmt::format("{}", kProximalIters);
+  for (double r : kRegs)
+    t.Row(RunRow(fmt::format("proximal, r = {:g}", r), prox_iters, ReadRun(rec, RegPart(r)), true));
   const InverseRun strict = ReadRun(rec, RegPart(0));
-  t.Row({"strict",
-         fmt::format("to res004 {:g} (≤ {}; {} steps above)", kStepTol, kStepIters,
-                     strict.unconverged),
-         fmt::format("{:.1e}", strict.res004), "—", "—", fmt::format("{:.4f}", strict.roughness),
-         fmt::format("{:.3f}", 1e3 * strict.lift_speed),
-         fmt::format("{:.1f}%", 100 * strict.lifting_share)});
-  const InverseRun ball = ReadRun(rec, RegPart(kFigureReg, kBall));
+  t.Row(RunRow("strict", StrictIterations(strict), strict, false));
+  t.Row(RunRow(fmt::format("soft_ball: proximal, r = {:g}", kFigureReg), prox_iters,
+               ReadRun(rec, RegPart(kFigureReg, kBall)), true));
   const InverseRun ball_strict = ReadRun(rec, RegPart(0, kBall));
-  t.Row({fmt::format("soft_ball: proximal, r = {:g}", kFigureReg),
-         fmt::format("{}", kProximalIters), fmt::format("{:.1e}", ball.res004),
-         fmt::format("{}", ball.virtual_nodes), fmt::format("{:.2e}", ball.max_error),
-         fmt::format("{:.4f}", ball.roughness), fmt::format("{:.3f}", 1e3 * ball.lift_speed),
-         fmt::format("{:.1f}%", 100 * ball.lifting_share)});
-  t.Row({"soft_ball: strict",
-         fmt::format("to res004 {:g} (≤ {}; {} steps above)", kStepTol, kStepIters,
-                     ball_strict.unconverged),
-         fmt::format("{:.1e}", ball_strict.res004), "—", "—",
-         fmt::format("{:.4f}", ball_strict.roughness),
-         fmt::format("{:.3f}", 1e3 * ball_strict.lift_speed),
-         fmt::format("{:.1f}%", 100 * ball_strict.lifting_share)});
-  md += t.str();
+  t.Row(RunRow("soft_ball: strict", StrictIterations(ball_strict), ball_strict, false));
+  return t.str();
+}
+
+// The per-step series as CSV and, when matplotlib is there, its figure.
+std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
+  std::string md;
   const InverseRun fig = ReadRun(rec, RegPart(kFigureReg));
-  const std::string csv = WriteSeries(fig, strict, in.out_dir + "/002-fig13.csv");
-  const std::string png = in.out_dir + "/002-fig13.png";
+  const InverseRun strict = ReadRun(rec, RegPart(0));
+  const std::string csv = WriteSeries(fig, strict, out_dir + "/002-fig13.csv");
+  const std::string png = out_dir + "/002-fig13.png";
   const std::string draw = fmt::format(
       "/usr/bin/python3 {}/plots/time_series.py {} -o {} --x time_s "
       "--y forward_N,inverse_N,strict_forward_N --y2 relative_error --ylabel 'contact force [N]' "
@@ -284,8 +287,16 @@ std::string Report(const ReportInput& in) {
                                        : std::string(
                                              " (the figure needs /usr/bin/python3 with matplotlib: "
                                              "plots/time_series.py).\n");
+  return md;
+}
 
-  md += "\n" + ClaimHeader();
+std::string Claims(const ReportInput& in) {
+  const ProtocolRecords& rec = in.records;
+  const InverseRun fig = ReadRun(rec, RegPart(kFigureReg));
+  const InverseRun strict = ReadRun(rec, RegPart(0));
+  const InverseRun ball = ReadRun(rec, RegPart(kFigureReg, kBall));
+  const InverseRun ball_strict = ReadRun(rec, RegPart(0, kBall));
+  std::string md = "\n" + ClaimHeader();
   double worst = 0;
   for (double r : kRegs) worst = std::max(worst, ReadRun(rec, RegPart(r)).max_error);
   md += in.claims.Row(
@@ -329,6 +340,14 @@ std::string Report(const ReportInput& in) {
                   100 * MeanForceDifference(fig, strict)),
       AtMostVerdict(ball_diff, kSimilarForces));
   return md;
+}
+
+std::string Report(const ReportInput& in) {
+  return markdown::Heading(
+             1,
+             "002-fig13 — invertible contact: forward vs inverse forces, soft mat and "
+             "soft ball") +
+         Setting() + RunsTable(in.records) + Figure(in.records, in.out_dir) + Claims(in);
 }
 
 }  // namespace
