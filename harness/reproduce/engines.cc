@@ -324,7 +324,8 @@ std::string Report(const ReportInput& in) {
   csv << "dataset,solver,own_ms,own_res004,slip\n";
   for (int k = 0; in.records.Has("inputs", fmt::format("input_{}", k)); ++k)
     md += DatasetSection(in.records, k, csv);
-  return md + Figure(in.out_dir, csv.str());
+  md += Figure(in.out_dir, csv.str());
+  return md;
 }
 
 }  // namespace

@@ -343,11 +343,10 @@ std::string Claims(const ReportInput& in) {
 }
 
 std::string Report(const ReportInput& in) {
-  return markdown::Heading(
-             1,
-             "002-fig13 — invertible contact: forward vs inverse forces, soft mat and "
-             "soft ball") +
-         Setting() + RunsTable(in.records) + Figure(in.records, in.out_dir) + Claims(in);
+  std::string md = markdown::Heading(
+      1, "002-fig13 — invertible contact: forward vs inverse forces, soft mat and soft ball");
+  md += Setting() + RunsTable(in.records) + Figure(in.records, in.out_dir) + Claims(in);
+  return md;
 }
 
 }  // namespace

@@ -320,9 +320,7 @@ std::string Report(const ReportInput& in) {
   md += SweepTable(rec);
   md += BudgetNote(rec, dt);
   md += "\n" + ClaimHeader();
-  md += GammaClaim(in, rec);
-  md += PenaltyClaim(in, rec);
-  md += BounceClaim(in, rec, dt);
+  md += GammaClaim(in, rec) + PenaltyClaim(in, rec) + BounceClaim(in, rec, dt);
   return md;
 }
 
