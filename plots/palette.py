@@ -14,32 +14,32 @@ import zlib
 # The others differ from every known colour by ΔE ≥ 12 with normal vision.
 KNOWN = {
     # ours: the main job's ten
-    "pgs": "#0072B2",
-    "pj": "#E69F00",
-    "apgd": "#009E73",
-    "admm-full": "#D55E00",
-    "subadmm": "#CC79A7",
+    "pgs": "#0072b2",
+    "pj": "#e69f00",
+    "apgd": "#009e73",
+    "admm-full": "#d55e00",
+    "subadmm": "#cc79a7",
     "subadmm-nobody": "#882255",
     "canal": "#000000",
     "nnewton": "#999933",
-    "local-newton": "#56B4E9",
+    "local-newton": "#56b4e9",
     "cond": "#332288",
     # ours: the others
-    "subadmm-rigid-cpu": "#44AA99",
+    "subadmm-rigid-cpu": "#44aa99",
     "subadmm-gpu": "#117733",
     "al-trdogleg": "#888888",
-    "al-dampedsn": "#DDCC77",
+    "al-dampedsn": "#ddcc77",
     # Siconos Numerics
-    "siconos:nsgs": "#9999DD",
-    "siconos:prox": "#EE8866",
-    "siconos:nsn-ac": "#BBCC33",
-    "siconos:nsn-fb": "#FFAABB",
-    "siconos:vi-eg": "#99DDFF",
-    "siconos:admm": "#AAAA00",
+    "siconos:nsgs": "#9999dd",
+    "siconos:prox": "#ee8866",
+    "siconos:nsn-ac": "#bbcc33",
+    "siconos:nsn-fb": "#ffaabb",
+    "siconos:vi-eg": "#99ddff",
+    "siconos:admm": "#aaaa00",
     "siconos:g-nsgs-wr": "#225555",
-    "siconos:g-prox-wr": "#EE6677",
+    "siconos:g-prox-wr": "#ee6677",
     "siconos:g-nsn-ac": "#663333",
-    "siconos:g-admm": "#AA3377",
+    "siconos:g-admm": "#aa3377",
 }
 
 # For names not in KNOWN; none of these is a KNOWN colour.
