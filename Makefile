@@ -28,9 +28,12 @@ build: deps
 
 # The default datasets are generated, not committed (about a minute); tests check every shipped one.
 DEFAULT_DATASETS := random-small random-large laikago_drop sliding_cubes bolt_nut dish_piling soft_mat cable
-test: build
+define ensure_datasets  # $(1): the build folder whose ncpbench generates them
 	@for f in $(DEFAULT_DATASETS); do \
-	  [ -f datasets/default/$$f.h5 ] || { ./scripts/make_datasets.sh $(BUILD); break; }; done
+	  [ -f datasets/default/$$f.h5 ] || { ./scripts/make_datasets.sh $(1); break; }; done
+endef
+test: build
+	$(call ensure_datasets,$(BUILD))
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The main job: every solver on the shipped default datasets, results + report + figure. It builds
@@ -70,6 +73,10 @@ sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNCPBENCH_SANITIZE=ON -DNCPBENCH_TESTS=ON \
 	  -DNCPBENCH_CUDA=OFF $(SAN_CMAKE)
 	$(SAN_ENV) cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_TARGETS)
+	@# The tests read the default datasets: made by the instrumented tool when it was built.
+	@if [ -x $(SAN_BUILD)/ncpbench ]; then for f in $(DEFAULT_DATASETS); do \
+	  [ -f datasets/default/$$f.h5 ] || { $(SAN_ENV) ./scripts/make_datasets.sh $(SAN_BUILD); break; }; \
+	  done; fi
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_EXCLUDE)'
 
 # libFuzzer on every reader and parser (fuzz/), FUZZ_SECONDS per target (JOBS targets at once),

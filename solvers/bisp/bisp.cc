@@ -65,7 +65,10 @@ Status BispSolver::Setup(const ContactProblem& p, const Settings& s, const WarmS
     }
     et[k] = p.e.size() > row ? p.e[row] : 0.0;
   }
-  const Eigen::MatrixXd X = Mr_.solve(Eigen::MatrixXd(TG.transpose()));  // (Gᵀ A G)⁻¹ (T G)ᵀ
+  // (Gᵀ A G)⁻¹ (T G)ᵀ; without joint rows there is nothing to solve (Eigen's triangular solve
+  // of zero columns binds a reference to a null coefficient: undefined behaviour).
+  const Eigen::MatrixXd X =
+      nt > 0 ? Eigen::MatrixXd(Mr_.solve(Eigen::MatrixXd(TG.transpose()))) : Eigen::MatrixXd(nr, 0);
   Wr_ = TG * X;
   const Vec vr0 = Mr_.solve(Vec(Gt_ * b_ - r0_));
   qr_ = TG * vr0 + Tg0 + et;
