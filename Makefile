@@ -27,13 +27,8 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The default datasets are generated, not committed (about a minute); tests check every shipped one.
-DEFAULT_DATASETS := random-small random-large laikago_drop sliding_cubes bolt_nut dish_piling soft_mat cable
-define ensure_datasets  # $(1): the build folder whose ncpbench generates them
-	@for f in $(DEFAULT_DATASETS); do \
-	  [ -f datasets/default/$$f.h5 ] || { ./scripts/make_datasets.sh $(1); break; }; done
-endef
 test: build
-	$(call ensure_datasets,$(BUILD))
+	./scripts/make_datasets.sh --if-missing $(BUILD)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The main job: every solver on the shipped default datasets, results + report + figure. It builds
@@ -74,9 +69,7 @@ sanitize: deps
 	  -DNCPBENCH_CUDA=OFF $(SAN_CMAKE)
 	$(SAN_ENV) cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_TARGETS)
 	@# The tests read the default datasets: made by the instrumented tool when it was built.
-	@if [ -x $(SAN_BUILD)/ncpbench ]; then for f in $(DEFAULT_DATASETS); do \
-	  [ -f datasets/default/$$f.h5 ] || { $(SAN_ENV) ./scripts/make_datasets.sh $(SAN_BUILD); break; }; \
-	  done; fi
+	if [ -x $(SAN_BUILD)/ncpbench ]; then $(SAN_ENV) ./scripts/make_datasets.sh --if-missing $(SAN_BUILD); fi
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_EXCLUDE)'
 
 # libFuzzer on every reader and parser (fuzz/), FUZZ_SECONDS per target (JOBS targets at once),

@@ -8,9 +8,7 @@ set -euo pipefail
 build=${1:-build}
 cd "$(dirname "$0")/.."
 ncp="$build/ncpbench"
-for f in random-small random-large laikago_drop sliding_cubes bolt_nut dish_piling soft_mat cable; do
-  [ -f "datasets/default/$f.h5" ] || { ./scripts/make_datasets.sh "$build"; break; }
-done
+./scripts/make_datasets.sh --if-missing "$build"
 mkdir -p results
 out=results/bench-latest.h5
 quiet=-q

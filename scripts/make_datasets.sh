@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Regenerates the default datasets (deterministic: same seeds, same problems), as many at once as
 # the machine has cores (JOBS), the longest first: about a minute on 2 cores.
+#   scripts/make_datasets.sh [--if-missing] [BUILD]   (--if-missing: nothing when all are there)
 set -euo pipefail
+if_missing=0
+[ "${1:-}" = --if-missing ] && { if_missing=1; shift; }
 build=${1:-build}
 cd "$(dirname "$0")/.."
+# The longest first (40, 25, 21, 18, 4 s and less on one core), so that the last to start are short.
+names=(cable sliding_cubes soft_mat bolt_nut laikago_drop dish_piling random-small random-large)
 export NCP="$build/ncpbench" OUT=${OUT:-datasets/default}
+if [ "$if_missing" = 1 ]; then
+  missing=0
+  for n in "${names[@]}"; do [ -f "$OUT/$n.h5" ] || missing=1; done
+  if [ "$missing" = 0 ]; then exit 0; fi
+fi
 jobs=${JOBS:-$(nproc --all)}
 # One thread a process: the processes share the cores, and the problems do not depend on the
 # machine (soft_mat's frames differ in their last bits between 1 and 2 threads: its stepping
@@ -44,6 +54,4 @@ one() {
 }
 export -f one
 
-# Longest first (40, 25, 21, 18, 4 s and less on one core), so that the last to start are short.
-printf '%s\n' cable sliding_cubes soft_mat bolt_nut laikago_drop dish_piling random-small \
-  random-large | xargs -P "$jobs" -I{} bash -c 'one "$1"' _ {}
+printf '%s\n' "${names[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$1"' _ {}

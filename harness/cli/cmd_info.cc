@@ -43,10 +43,6 @@ void PrintInfo(const std::vector<ContactProblem>& problems) {
                 num(d.mu_min, "{:.3g}").c_str(), num(d.mu_max, "{:.3g}").c_str(),
                 num(d.asymmetry, "{:.2g}").c_str());
   }
-  std::printf(
-      "rank and cond(W) from the eigenvalues of W's symmetric part above %g x the "
-      "largest, for m <= %d rows\n",
-      kRankRelTol, kDescribeMaxRows);
 }
 
 }  // namespace
@@ -62,6 +58,10 @@ void AddInfo(CLI::App& app, Action& action) {
         if (in->size() > 1) std::printf("%s== %s\n", i > 0 ? "\n" : "", (*in)[i].c_str());
         PrintInfo(LoadProblems((*in)[i]));
       }
+      std::printf(
+          "rank and cond(W) from the eigenvalues of W's symmetric part above %g x the "
+          "largest, for m <= %d rows\n",
+          kRankRelTol, kDescribeMaxRows);
       return 0;
     };
   });
