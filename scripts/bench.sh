@@ -37,11 +37,10 @@ fi
 # The report's verdict lines must say what its tables hold.
 /usr/bin/python3 scripts/check_report_lines.py results/bench-latest.md
 # One convergence figure per dataset, results/bench-latest-<dataset>.png, linked from the report.
-/usr/bin/python3 plots/convergence.py "$out" -o results/bench-latest.png | tee results/bench-latest.figures
+figures=$(/usr/bin/python3 plots/convergence.py "$out" -o results/bench-latest.png)
+echo "$figures"
 {
   printf '\n## Figures\n\nres004 against time and iteration, the median over each dataset'"'"'s problems per solver (`plots/convergence.py`).\n\n'
-  sed -n 's|^convergence.py: wrote results/\(bench-latest-\(.*\)\.png\)$|### \2\n\n![\2](\1)\n|p' \
-    results/bench-latest.figures
+  sed -n 's|^convergence.py: wrote results/\(bench-latest-\(.*\)\.png\)$|### \2\n\n![\2](\1)\n|p' <<<"$figures"
 } >> results/bench-latest.md
-rm -f results/bench-latest.figures
 echo "main job done: $out, results/bench-latest.md, results/bench-latest-*.png"
