@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Cholesky>
+#include <vector>
+
 #include "common/error.h"
 
 namespace ncp {
@@ -26,6 +29,61 @@ SpMat DenseDelassus(const SpMat& J, CholmodLLT& chol, double drop_tol) {
   return W;
 }
 
+// Above this many entries of m² (10⁴ rows, about 3300 contacts), the column blocks below cost
+// seconds to minutes (each block solves with the whole factor and scans m rows, O(m² + m nnz(L))).
+// Where A is block diagonal with small blocks (rigid bodies, the random problems), W = J A⁻¹ Jᵀ
+// is then formed from the blocks' inverses in O(nnz) instead. Smaller problems (every shipped
+// dataset and protocol, the 640-link cable's 2e7 included) keep the column blocks, and their bits.
+constexpr double kBlockInverseEntries = 1e8;
+constexpr int kMaxInverseBlock = 64;  // dofs of one block of A (a body, a small tree)
+
+// A⁻¹ when A's graph (dofs joined by a nonzero) falls apart into components of at most
+// kMaxInverseBlock dofs, each inverted densely; an empty matrix otherwise.
+SpMat SmallBlockInverse(const SpMat& A) {
+  const int n = static_cast<int>(A.rows());
+  std::vector<int> parent(n);
+  for (int i = 0; i < n; ++i) parent[i] = i;
+  const auto root = [&](int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (int k = 0; k < A.outerSize(); ++k)
+    for (SpMat::InnerIterator it(A, k); it; ++it)
+      parent[root(static_cast<int>(it.row()))] = root(k);
+  std::vector<std::vector<int>> blocks(n);
+  for (int i = 0; i < n; ++i) {
+    std::vector<int>& b = blocks[root(i)];
+    b.push_back(i);
+    if (static_cast<int>(b.size()) > kMaxInverseBlock) return {};
+  }
+  std::vector<Eigen::Triplet<double>> t;
+  for (const std::vector<int>& b : blocks) {
+    const int k = static_cast<int>(b.size());
+    if (k == 0) continue;
+    Eigen::MatrixXd Ab(k, k);
+    for (int r = 0; r < k; ++r)
+      for (int c = 0; c < k; ++c) Ab(r, c) = A.coeff(b[r], b[c]);
+    const Eigen::LLT<Eigen::MatrixXd> llt(Ab);
+    if (llt.info() != Eigen::Success) return {};
+    const Eigen::MatrixXd inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
+    for (int r = 0; r < k; ++r)
+      for (int c = 0; c < k; ++c) t.emplace_back(b[r], b[c], inv(r, c));
+  }
+  SpMat Ainv(n, n);
+  Ainv.setFromTriplets(t.begin(), t.end());
+  return Ainv;
+}
+
+// Exact symmetry (rounding makes W_ij and W_ji differ in the last bits), then pairs of
+// rounding-level W_ij = −W_ji, which sum to explicit zeros, dropped with the small entries.
+SpMat Symmetrized(const SpMat& W0, double drop_tol) {
+  SpMat W = 0.5 * (W0 + SpMat(W0.transpose()));
+  if (W.nonZeros() == 0) return W;  // J without entries: no largest |W_ij| to scale by
+  W.prune(drop_tol > 0 ? drop_tol * W.coeffs().cwiseAbs().maxCoeff() : 0.0, 1.0);
+  W.makeCompressed();
+  return W;
+}
+
 }  // namespace
 
 bool FactorDynamics(const ContactProblem& p, std::unique_ptr<CholmodLLT>& chol, Vec& v_free) {
@@ -37,11 +95,18 @@ bool FactorDynamics(const ContactProblem& p, std::unique_ptr<CholmodLLT>& chol, 
   return true;
 }
 
-SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block, double drop_tol) {
+SpMat AssembleDelassus(const SpMat& A, const SpMat& J, CholmodLLT& chol, int block,
+                       double drop_tol) {
   const int m = static_cast<int>(J.rows());
   const double n = static_cast<double>(J.cols());
   if (static_cast<double>(m) * m <= kDenseEntries && n * m <= kDenseEntries)
     return DenseDelassus(J, chol, drop_tol);
+  if (static_cast<double>(m) * m > kBlockInverseEntries) {
+    if (const SpMat Ainv = SmallBlockInverse(A); Ainv.rows() == A.rows()) {
+      const SpMat X = Ainv * SpMat(J.transpose());
+      return Symmetrized(SpMat(J * X), drop_tol);
+    }
+  }
   const SpMat Jt = J.transpose();
   std::vector<Eigen::Triplet<double>> t;
   Eigen::MatrixXd X;
@@ -56,12 +121,7 @@ SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block, double drop_
   }
   SpMat W(m, m);
   W.setFromTriplets(t.begin(), t.end());
-  // Exact symmetry: rounding makes W_ij and W_ji differ in the last bits.
-  W = 0.5 * (W + SpMat(W.transpose()));
-  // Pairs of rounding-level W_ij = −W_ji sum to explicit zeros: dropped with the small entries.
-  W.prune(drop_tol > 0 ? drop_tol * W.coeffs().cwiseAbs().maxCoeff() : 0.0, 1.0);
-  W.makeCompressed();
-  return W;
+  return Symmetrized(W, drop_tol);
 }
 
 namespace {
@@ -96,7 +156,7 @@ DualProblem MakeDualProblem(const ContactProblem& p, int block) {
     A.makeCompressed();
     d.chol->Analyze(A);
     if (!d.chol->Factorize(A)) throw Error("A: not symmetric positive definite (Cholesky failed)");
-    d.W = AssembleDelassus(p.J, *d.chol, block);
+    d.W = AssembleDelassus(p.A, p.J, *d.chol, block);
     d.v_free = Vec(p.A.rows());
     d.chol->Solve(p.b, d.v_free);
     d.q = p.J * d.v_free + p.e;

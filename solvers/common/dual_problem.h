@@ -40,7 +40,10 @@ Vec VelocityOf(const SpMat& J, CholmodLLT& chol, const Vec& v_free, const Vec& l
 // The message of a solver whose FactorDynamics failed.
 inline constexpr char kNotSpdMessage[] = "A: not symmetric positive definite (Cholesky failed)";
 
-// W = J A⁻¹ Jᵀ with an existing factorization of A (entries below drop_tol·max|W| dropped).
-SpMat AssembleDelassus(const SpMat& J, CholmodLLT& chol, int block = 256, double drop_tol = 0.0);
+// W = J A⁻¹ Jᵀ with an existing factorization `chol` of A (entries below drop_tol·max|W|
+// dropped). Beyond 10⁴ rows (m² > 1e8), a block-diagonal A with blocks of at most 64 dofs is
+// inverted block by block instead: O(nnz) where the factor's column blocks would take minutes.
+SpMat AssembleDelassus(const SpMat& A, const SpMat& J, CholmodLLT& chol, int block = 256,
+                       double drop_tol = 0.0);
 
 }  // namespace ncp

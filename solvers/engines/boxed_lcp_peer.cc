@@ -61,7 +61,7 @@ Status BoxedLcpPeer::Setup(const ContactProblem& p, const Settings& s, const War
       message_ = kNotSpdMessage;
       return Status::kFailed;
     }
-    W = AssembleDelassus(f.J, *chol_);
+    W = AssembleDelassus(f.A, f.J, *chol_);
     q = f.J * v_free_ + f.e;
   } else {
     W = 0.5 * (p.W + SpMat(p.W.transpose()));
