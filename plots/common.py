@@ -10,6 +10,9 @@ Rules (also in plots/README.md):
   the axis at the top edge, marked with an "x"; a diverged run never changes the limits.
 """
 
+import importlib
+import sys
+
 import numpy as np
 
 # Values above this factor times the largest initial value of the non-diverged runs are clipped.
@@ -129,3 +132,27 @@ def plot_clipped(ax, x, y, top, **style):
         ax.plot(np.asarray(x)[exits], np.full(len(exits), top), linestyle="none", marker="x",
                 markersize=8, markeredgewidth=2, color=line.get_color(), clip_on=False)
     return len(exits)
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend: the scripts write files and need no display."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def failer(script):
+    """fail(message): the one-line error of `script` on stderr, exit status 2."""
+    def fail(message):
+        print(f"{script}: {message}", file=sys.stderr)
+        sys.exit(2)
+    return fail
+
+
+def require(module, package, fail):
+    """The module, or fail() naming the Debian package that provides it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        fail(f"{module} is missing (install {package})")

@@ -23,30 +23,20 @@ import os
 import re
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import palette  # noqa: E402
 
-try:
-    import h5py  # noqa: E402
-except ImportError:
-    print("convergence.py: h5py is missing (install python3-h5py)", file=sys.stderr)
-    sys.exit(2)
+plt = common.pyplot()
+fail = common.failer("convergence.py")
+h5py = common.require("h5py", "python3-h5py", fail)
+
 
 VARIANT_FIELDS = ("solver", "settings", "budget", "warm_start")
 # Statuses of a run that ended normally; any other one is named in the legend.
 NORMAL = ("converged", "max-iterations", "time-limit")
-
-
-def fail(message):
-    print(f"convergence.py: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def load_runs(f, path):

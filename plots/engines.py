@@ -13,13 +13,12 @@ import os
 import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import palette  # noqa: E402
+
+plt = common.pyplot()
 
 FIELDS = {"dataset", "solver", "own_ms", "own_res004"}
 MARKERS = "osD^v<>phX*P8Hd"

@@ -23,21 +23,16 @@ import math
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import palette  # noqa: E402
 
+plt = common.pyplot()
+fail = common.failer("profiles.py")
+
 NEED = {"dataset", "problem", "solver", "peer", "time_to_tol_s", "ratio"}
-
-
-def fail(msg):
-    print(f"profiles.py: {msg}", file=sys.stderr)
-    sys.exit(2)
 
 
 def load(path):

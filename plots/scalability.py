@@ -17,30 +17,20 @@ import argparse
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import palette  # noqa: E402
 
-try:
-    import h5py  # noqa: E402
-except ImportError:
-    print("scalability.py: h5py is missing (install python3-h5py)", file=sys.stderr)
-    sys.exit(2)
+plt = common.pyplot()
+fail = common.failer("scalability.py")
+h5py = common.require("h5py", "python3-h5py", fail)
+
 
 MEASURES = (("num_dofs", "DOFs"), ("num_contacts", "contacts"), ("num_bodies", "bodies"))
 VARIANT_FIELDS = ("solver", "settings", "budget", "warm_start")
 NO_TIME = ("failed", "not-applicable")
-
-
-def fail(message):
-    print(f"scalability.py: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def load(path):

@@ -9,14 +9,13 @@ import os
 import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import palette  # noqa: E402
+
+plt = common.pyplot()
 
 FIELDS = {"solver", "particles", "dofs", "time_ms", "residual"}
 

@@ -14,15 +14,11 @@ import math
 import os
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-
-def fail(message):
-    print(f"time_series.py: {message}", file=sys.stderr)
-    sys.exit(2)
+plt = common.pyplot()
+fail = common.failer("time_series.py")
 
 
 def column(rows, name):

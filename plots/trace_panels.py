@@ -20,15 +20,13 @@ import sys
 import warnings
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import palette  # noqa: E402
+
+plt = common.pyplot()
 
 FIELDS = {"solver", "case", "iteration", "time_s", "res004"}
 
