@@ -57,21 +57,32 @@ def run_capped(cmd, cap_s, memory_bytes, env):
     """(return code or None on the time cap, peak RSS in MB, wall seconds, stderr tail)."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+    def reap(p, wait_s):
+        """wait4 on p for up to wait_s seconds: (status, rusage) or None."""
+        end = time.monotonic() + wait_s
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                return status, usage
+            if time.monotonic() > end:
+                return None
+            time.sleep(0.05)
+
     with tempfile.TemporaryFile() as err:
         start = time.monotonic()
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env,
                              preexec_fn=limit)
-        timed_out = False
-        while True:
-            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() - start > cap_s:
+        done = reap(p, cap_s)
+        timed_out = done is None
+        if timed_out:
+            # SIGTERM first: the tool then removes its lock and temporary files.
+            p.terminate()
+            done = reap(p, 10.0)
+            if done is None:
                 p.kill()
-                timed_out = True
-                pid, status, usage = os.wait4(p.pid, 0)
-                break
-            time.sleep(0.05)
+                done = reap(p, 1e9)
+        status, usage = done
         wall = time.monotonic() - start
         err.seek(0)
         tail = err.read().decode(errors="replace").strip().splitlines()[-1:] or [""]
@@ -167,7 +178,10 @@ def report(rows, args, solvers):
         lines.append(f"| {s} | {largest or '—'} | {fmt(k_it)} | {fmt(k_set)} | "
                      f"{mem:.0f} | {why} |")
     lines += ["", "A slope near 1 is linear in the problem's size; the first-order solvers' "
-              "iterations should be, and the fits are over the rungs each solver ran.", ""]
+              "iterations should be, and the fits are over the rungs each solver ran. The dual "
+              "solvers' setup forms W = J A⁻¹ Jᵀ from the factor's column blocks up to 10⁴ rows "
+              "and from A's block inverses beyond (O(nnz)): their setup slope spans both routes.",
+              ""]
     return "\n".join(lines)
 
 
