@@ -235,18 +235,27 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
       "than its protocol needs says **not assessed**, with the reason.\n",
       command, l.claims.size(), l.files.size(),
       l.skipped ? fmt::format(" ({} other .h5 files in the folders skipped)", l.skipped) : "");
-  // The protocols of this build with no file in the ledger: their claims are missing, not judged.
-  std::vector<std::string> absent;
+  // The protocols with no file in the ledger: their claims are missing, not judged. The papers'
+  // experiments that have no protocol yet are named apart: no file could be given for them.
+  std::vector<std::string> absent, pending;
   for (const Protocol& p : Protocols()) {
     bool found = false;
     for (const LedgerFile& f : l.files) found |= f.protocol == p.id;
-    if (!found) absent.push_back(p.id + (p.runs() ? "" : " (cannot run in this build)"));
+    if (!found) (p.runs() ? absent : pending).push_back(p.id);
   }
-  if (!absent.empty()) {
-    md += "\nNo results file given for: ";
-    for (std::size_t i = 0; i < absent.size(); ++i) md += (i ? ", " : "") + absent[i];
-    md += "; their claims are not in this ledger.\n";
-  }
+  const auto list = [](const std::vector<std::string>& ids) {
+    std::string s;
+    for (std::size_t i = 0; i < ids.size(); ++i) s += (i ? ", " : "") + ids[i];
+    return s;
+  };
+  if (!absent.empty())
+    md +=
+        "\nNo results file given for: " + list(absent) + "; their claims are not in this ledger.\n";
+  if (!pending.empty())
+    md +=
+        "\nThe papers' experiments without a protocol yet (`reproduce --list` says what each "
+        "needs): " +
+        list(pending) + ".\n";
   md += "\n" + CountsTable(l);
   md += "\n" + markdown::Heading(2, "Protocols") + ProtocolsTable(l);
   md += "\n" + markdown::Heading(2, "Claims") + ClaimsTable(l);
