@@ -92,6 +92,11 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   EXPECT_NE(md.find("1 \\| 2"), std::string::npos) << md;  // a '|' inside a cell is escaped
   EXPECT_NE(md.find("superseded by"), std::string::npos) << md;
   EXPECT_NE(md.find("No results file given for: 000-table1"), std::string::npos) << md;
+  // A pending experiment is named apart, never as a protocol whose file is missing.
+  const std::size_t pending = md.find("without a protocol yet");
+  ASSERT_NE(pending, std::string::npos) << md;
+  EXPECT_NE(md.find("002-table3", pending), std::string::npos) << md;
+  EXPECT_EQ(md.find("002-table3"), md.find("002-table3", pending)) << md;
   const std::string csv = LedgerCsv(l);
   EXPECT_NE(csv.find("\"s, with a comma\""), std::string::npos) << csv;
   WriteFileAtomically((dir / "claims.csv").string(), csv);
