@@ -51,9 +51,9 @@ Status SiconosSolver::SetupGlobal(const ContactProblem& f) {
   }
   if (method_.form == Form::kLocal) {
     // Our Delassus operator W = J A⁻¹ Jᵀ, q = J A⁻¹ b + e (soft rows already folded into A, b).
-    fc_ = frictionContactProblem_new_with_data(3, nc, ToNumerics(AssembleDelassus(f.A, f.J, *chol_)),
-                                               MallocCopy(f.J * v_free_ + f.e),
-                                               MuArray(f.constraints));
+    fc_ = frictionContactProblem_new_with_data(
+        3, nc, ToNumerics(AssembleDelassus(f.A, f.J, *chol_)), MallocCopy(f.J * v_free_ + f.e),
+        MuArray(f.constraints));
     return Status::kRunning;
   }
   gfc_ = globalFrictionContactProblem_new();
