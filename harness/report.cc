@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "harness/markdown.h"
+#include "harness/roofline.h"
 #include "harness/report_summary.h"
 #include "harness/results_store.h"
 #include "solvers/settings.h"
@@ -609,6 +610,7 @@ std::string MarkdownReport(const std::vector<RunRecord>& rows,
   out += HowToRead(datasets);
   if (datasets.empty()) out += "No results.\n";
   for (const DatasetSummary& d : datasets) out += DatasetSection(d);
+  out += RooflineMarkdown(ComputeRoofline(rows, run_attrs));
   return out + MetricDefinitions();
 }
 

@@ -43,10 +43,14 @@ inline constexpr IntField kIntFields[] = {{"repeat", &RunRecord::repeat},
                                           {"num_constraints", &RunRecord::num_constraints},
                                           {"num_contacts", &RunRecord::num_contacts},
                                           {"num_bodies", &RunRecord::num_bodies}};
-inline constexpr DoubleField kDoubleFields[] = {{"setup_time_s", &RunRecord::setup_time_s},
-                                                {"solve_time_s", &RunRecord::solve_time_s},
-                                                {"total_time_s", &RunRecord::total_time_s},
-                                                {"lambda_err", &RunRecord::lambda_err}};
+inline constexpr DoubleField kDoubleFields[] = {
+    {"setup_time_s", &RunRecord::setup_time_s}, {"solve_time_s", &RunRecord::solve_time_s},
+    {"total_time_s", &RunRecord::total_time_s}, {"lambda_err", &RunRecord::lambda_err},
+    {"work_bytes", &RunRecord::work_bytes},     {"work_flops", &RunRecord::work_flops}};
+// Columns added after the first files: a file without them reads as "not set".
+inline bool OptionalColumn(const std::string& name) {
+  return name == "num_bodies" || name == "work_bytes" || name == "work_flops";
+}
 
 // Problem descriptors, one column each; optional when reading (older files lack them).
 inline constexpr DescriptorInt kDescriptorInts[] = {{"num_rows", &ProblemDescriptors::rows},

@@ -202,12 +202,13 @@ class ResultsReader {
       }
     }
     for (const IntField& f : kIntFields) {
-      // num_bodies came later: files written before it read as "not set" (−1).
-      if (std::string(f.name) == "num_bodies" && !Exists("/runs/num_bodies")) continue;
+      // Columns that came later: files written before them read as "not set".
+      if (columns::OptionalColumn(f.name) && !Exists(std::string("/runs/") + f.name)) continue;
       const std::vector<int> v = ReadColumn<int>(f.name, rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
     }
     for (const DoubleField& f : kDoubleFields) {
+      if (columns::OptionalColumn(f.name) && !Exists(std::string("/runs/") + f.name)) continue;
       const std::vector<double> v = ReadColumn<double>(f.name, rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].*f.member = v[i];
     }

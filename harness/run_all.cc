@@ -14,6 +14,7 @@
 #include "harness/progress.h"
 #include "harness/results_store.h"
 #include "harness/runner.h"
+#include "harness/machine_peaks.h"
 #include "harness/system_info.h"
 #include "harness/thread_limits.h"
 #include "problems/model/descriptors.h"
@@ -250,6 +251,7 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   ran = static_cast<int>(Cluster::SumToLeader(ran));
   if (!Cluster::leader()) return ran;
   std::map<std::string, std::string> attrs = HostRunAttrs(NCPBENCH_SOURCE_DIR);
+  AddPeakAttrs(attrs);
   attrs[kRunAttrThreads] = std::to_string(opt.threads > 0 ? opt.threads : omp_get_max_threads());
   attrs["budget"] = opt.budget.ToString();
   if (Cluster::active()) attrs["mpi_ranks"] = std::to_string(Cluster::size());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -106,6 +107,10 @@ struct RunRecord {
   int num_bodies = -1;  // bodies of the structure layer, −1 without one
   Metrics final_metrics;
   double lambda_err = -1.0;  // ‖λ − λ*‖/‖λ*‖ against the stored reference, −1 without one
+  // What the iterations had to move and compute (Solver::Work(), docs/roofline.md); NaN where
+  // the solver does not count, the run did not iterate, or the file predates the columns.
+  double work_bytes = std::numeric_limits<double>::quiet_NaN();
+  double work_flops = std::numeric_limits<double>::quiet_NaN();
   // Difficulty of the problem (not of the run): filled by RunAll once per problem, untimed;
   // NaN where not computed (and in files written before these columns).
   ProblemDescriptors descriptors;

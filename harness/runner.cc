@@ -254,6 +254,8 @@ class JobRun {
       }
     }
     if (Ran()) {
+      const WorkCount work = solver_->Work();
+      r_.work_bytes = work.bytes, r_.work_flops = work.flops;
       r_.final_metrics = ev_.Evaluate(v_, lam_);
       CheckFinite();
       if (p_.reference && st_ != Status::kDiverged)

@@ -16,6 +16,9 @@ quiet=-q
 # The budget of every job: 1000 iterations or 2 s, whichever comes first, stopping at res004 ≤
 # 1e-10 (the report's profiles read 1e-6 and 1e-10 off the traces).
 budget=(--iters 1000 --time-ms 2000 --tol 1e-10 --trace 5 --threads 2)
+# The machine's bandwidth and flop rate for the report's roofline section: measured once on this
+# idle machine (about 3 s) and cached; later runs read the cache.
+"$ncp" peaks >/dev/null
 # A fresh run each time; an interrupted one resumes from results/bench-latest.h5.parts.
 rm -f "$out"
 "$ncp" run datasets/default/random-small.h5 datasets/default/random-large.h5 \

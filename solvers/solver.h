@@ -5,6 +5,7 @@
 //   Current(v, λ)                         — not timed
 //   Info()                                — solver-specific counters
 //   Stats()                               — per-iteration statistics as data; not timed
+//   Work()                                — bytes and flops the iterations had to move; not timed
 #pragma once
 
 #include <chrono>
@@ -54,6 +55,17 @@ struct SolverStats {
   int line_search_steps = -1;  // function evaluations made by line searches (mjSolverStat neval)
 };
 
+// What the iterations done since Setup had to move and compute, counted from the problem's
+// structure as the solver stores it (docs/roofline.md): every stored matrix entry an iteration
+// reads (value and index), every vector it reads or writes, once each; flops of its products,
+// solves and projections. Line-search trials and refactorizations count as they happen. A lower
+// bound on the traffic (caches may hold part of it), so achieved rates derived from it are
+// conservative. NaN where a solver does not count.
+struct WorkCount {
+  double bytes = std::numeric_limits<double>::quiet_NaN();
+  double flops = std::numeric_limits<double>::quiet_NaN();
+};
+
 class Solver {
  public:
   virtual ~Solver() = default;
@@ -77,6 +89,8 @@ class Solver {
   virtual std::vector<std::pair<std::string, double>> Info() const { return {}; }
   // Must not allocate: the harness calls it at every trace point.
   virtual SolverStats Stats() const { return {}; }
+  // Cumulative since Setup; read once after the run.
+  virtual WorkCount Work() const { return {}; }
   // Threads the solver actually uses (1 for sequential algorithms).
   virtual int ThreadsUsed() const { return 1; }
   const std::string& message() const { return message_; }

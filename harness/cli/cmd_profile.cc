@@ -13,6 +13,7 @@
 #include "harness/distribute/cluster.h"
 #include "harness/inputs.h"
 #include "harness/profile.h"
+#include "harness/roofline.h"
 #include "harness/results_store.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
@@ -168,7 +169,8 @@ void AddProfile(CLI::App& app, Action& action) {
       }
       const std::string csv = o->csv.empty() ? results + ".csv" : o->csv;
       WriteFileAtomically(csv, ProfileCsv(per_tol));
-      const std::string md = CampaignMarkdown(intro, skipped, per_tol, common);
+      const std::string md = CampaignMarkdown(intro, skipped, per_tol, common) +
+                             RooflineMarkdown(ComputeRoofline(rows, ReadRunAttrs(results)));
       if (o->report.empty()) {
         std::fputs(md.c_str(), stdout);
       } else {

@@ -24,5 +24,6 @@ void AddSweep(CLI::App& app, Action& action);
 void AddMerge(CLI::App& app, Action& action);
 void AddIsolatedJob(CLI::App& app, Action& action);
 void AddClaims(CLI::App& app, Action& action);
+void AddPeaks(CLI::App& app, Action& action);
 
 }  // namespace ncp::cli

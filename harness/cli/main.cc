@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   ncp::cli::AddCompare(app, action);
   ncp::cli::AddSweep(app, action);
   ncp::cli::AddMerge(app, action);
+  ncp::cli::AddPeaks(app, action);
   ncp::cli::AddIsolatedJob(app, action);
   // Peer solvers that may end their process run as `<this executable> isolated-job`.
   {

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "harness/reproduce/solver_info.h"
 #include "harness/results_store.h"
+#include "harness/machine_peaks.h"
 #include "harness/system_info.h"
 
 namespace ncp {
@@ -135,6 +136,7 @@ const std::string& ProtocolRecords::Text(const std::string& part, const std::str
 void ProtocolRecords::Write(const std::string& path,
                             const std::map<std::string, std::string>& attrs) const {
   std::map<std::string, std::string> all = HostRunAttrs(NCPBENCH_SOURCE_DIR);
+  AddPeakAttrs(all);
   all[kIdAttr] = id_;
   all[kCasesAttr] = std::to_string(options_.cases);
   all[kMaxItersAttr] = std::to_string(options_.max_iters);

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "problems/math/constraint_operator.h"
 #include "solvers/common/dual_update.h"
+#include "solvers/common/work_count.h"
 
 namespace ncp {
 
@@ -134,7 +135,38 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
   z_ = p.J * v_;
   iter_ = 0;
   theta_p_ = theta_d_ = 0.0;
+  setup_refactorizations_ = refactorizations_;
+  setup_pcg_iterations_ = pcg_iterations_;
   return Status::kRunning;
+}
+
+// Per iteration (n dofs, m rows): Jᵀ twice (the right-hand side, Jᵀλ), J and A once; the
+// m-vector passes of the right-hand side (4) and of the constraint steps (8), the n-vector
+// passes of rhs += b (3), the products' reads and writes (6) and θ_d (7); about 20 flops per
+// row and 6 per dof. The linear solve: the factor twice on the CHOLMOD route; on the PCG route
+// the residual product with K, then per PCG step a product with K and 12 n-vector passes (the
+// block-Jacobi apply counted as two). A refactorization: CHOLMOD's flop count, K read and the
+// factor written.
+WorkCount AdmmFullSolver::Work() const {
+  using namespace work;
+  if (p_ == nullptr) return {};
+  const double n = p_->num_dofs(), m = p_->num_rows();
+  WorkCount it = 2.0 * SparseProduct(Jt_) + SparseProduct(p_->J) + SparseProduct(p_->A) +
+                 Vectors(m, 14, 20) + Vectors(n, 16, 6);
+  WorkCount refactor = Zero();
+  if (linear_ == AdmmFullSettings::Linear::kCholmod) {
+    it = it + SparseFactorSolve(chol_.factor_nonzeros(), n);
+    refactor = SparseProduct(K_) +
+               WorkCount{chol_.factor_nonzeros() * (kValue + kIndex), chol_.factor_flops()};
+  } else {
+    it = it + SparseProduct(K_) + Vectors(n, 3, 2);
+    refactor = SparseProduct(K_);
+  }
+  WorkCount total = iter_ * it + (refactorizations_ - setup_refactorizations_) * refactor;
+  if (linear_ == AdmmFullSettings::Linear::kPcgPbj)
+    total = total +
+            (pcg_iterations_ - setup_pcg_iterations_) * (SparseProduct(K_) + Vectors(n, 12, 10));
+  return total;
 }
 
 bool AdmmFullSolver::Refactorize() {

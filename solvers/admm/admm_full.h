@@ -51,6 +51,7 @@ class AdmmFullSolver : public Solver {
   // θ_p and θ_d of the last iteration (those 004:43 balances), β (before the per-constraint
   // row scaling) and the refactorizations, Setup's included.
   SolverStats Stats() const override;
+  WorkCount Work() const override;
 
  private:
   bool Refactorize();
@@ -79,6 +80,9 @@ class AdmmFullSolver : public Solver {
   Vec v_, z_, u_, lambda_, Jv_, rhs_, tmp_, Av_;
   double theta_p_ = 0.0, theta_d_ = 0.0;
   int iter_ = 0, refactorizations_ = 0;
+  // At the end of Setup: the iterations' own refactorizations and PCG steps are the rest.
+  int setup_refactorizations_ = 0;
+  long setup_pcg_iterations_ = 0;
 };
 
 }  // namespace ncp

@@ -28,6 +28,7 @@ class ApgdSolver : public DualSolver {
   // factorization, and its restarts fit no field.
   SolverStats Stats() const override;
   int ThreadsUsed() const override;
+  WorkCount Work() const override;
 
  private:
   void Gradient(const Vec& x, Vec& Wx, Vec& g) const;  // Wx = W x, g = W x + q (+ de Saxcé)

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "solvers/common/dual_update.h"
+#include "solvers/common/work_count.h"
 
 namespace ncp {
 
@@ -14,6 +15,7 @@ bool DualSolver::SetupDual(const ContactProblem& p, const WarmStart* warm) {
   }
   const int m = dual_.rows();
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
+  iterations_ = 0;
   return true;
 }
 
@@ -21,6 +23,11 @@ Status DualSolver::CheckFinite() {
   if (AllFinite(lambda_)) return Status::kRunning;
   message_ = "non-finite or exploding multiplier";
   return Status::kDiverged;
+}
+
+WorkCount DualSolver::DualWork(double products, double passes, double flops) const {
+  using namespace work;
+  return products * SparseProduct(dual_.W) + Vectors(dual_.rows(), passes, flops);
 }
 
 void DualSolver::Current(Vec& v, Vec& lambda) const {

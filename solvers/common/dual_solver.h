@@ -17,9 +17,13 @@ class DualSolver : public Solver {
   bool SetupDual(const ContactProblem& p, const WarmStart* warm);
   // kRunning, or kDiverged with a message when λ is non-finite or exploding.
   Status CheckFinite();
+  // Work of `products` products with W, `passes` passes over m-vectors and `flops` operations
+  // per row besides the products (work_count.h conventions).
+  WorkCount DualWork(double products, double passes, double flops) const;
 
   DualProblem dual_;
   Vec lambda_;
+  long iterations_ = 0;  // since Setup, for Work()
 };
 
 }  // namespace ncp

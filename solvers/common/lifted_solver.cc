@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "problems/math/cone.h"
+#include "solvers/common/work_count.h"
 
 namespace ncp {
 
@@ -21,6 +22,7 @@ Status LiftedSolver::Setup(const ContactProblem& p, const Settings& s, const War
   corrections_ = 0;
   since_correction_ = 0;
   carried_ = {};
+  carried_work_ = {0.0, 0.0};
   if (p.form != ProblemForm::kLocal) {
     lifted_ = LiftedLocal{};
     return Forward(inner_->Setup(p, s, warm));
@@ -91,6 +93,7 @@ Status LiftedSolver::Correct() {
   const SolverStats before = inner_->Stats();
   for (int SolverStats::*count : kStatCounts)
     if (before.*count >= 0) carried_.*count = std::max(carried_.*count, 0) + before.*count;
+  carried_work_ = carried_work_ + inner_->Work();
   ++corrections_;
   since_correction_ = 0;
   return Forward(inner_->Setup(lifted_.problem, settings_, &state_));
@@ -105,6 +108,8 @@ void LiftedSolver::Current(Vec& v, Vec& lambda) const {
   inner_->Current(lifted_v, lambda);
   v.resize(0);
 }
+
+WorkCount LiftedSolver::Work() const { return carried_work_ + inner_->Work(); }
 
 SolverStats LiftedSolver::Stats() const {
   SolverStats s = inner_->Stats();

@@ -42,6 +42,9 @@ class LiftedSolver : public Solver {
   // The inner solver's stats; its counts carry over the set-ups of bias corrections, which
   // would otherwise restart them.
   SolverStats Stats() const override;
+  // The inner solver's work, carried over the set-ups of bias corrections; the wrapper's own
+  // residual checks on W are not counted.
+  WorkCount Work() const override;
   int ThreadsUsed() const override { return inner_->ThreadsUsed(); }
   void SetDeadline(std::chrono::steady_clock::time_point t) override {
     Solver::SetDeadline(t);
@@ -69,6 +72,7 @@ class LiftedSolver : public Solver {
   int corrections_ = 0;
   int since_correction_ = 0;
   SolverStats carried_;  // the inner counts before the last correction (−1: none)
+  WorkCount carried_work_{0.0, 0.0};
 };
 
 }  // namespace ncp

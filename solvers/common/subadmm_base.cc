@@ -7,6 +7,7 @@
 
 #include "problems/math/constraint_operator.h"
 #include "solvers/common/dual_update.h"
+#include "solvers/common/work_count.h"
 
 namespace ncp {
 
@@ -328,6 +329,17 @@ void SubAdmmBase::VelocityStep(int j) {
     rhs_[b0 + k] = p_->b[b0 + k] + beta_[j] * h_[b0 + k] + g_[b0 + k];
   Solve(j, rhs_.data() + b0, v_.data() + b0);
   SlackVelocities(j, v_.data() + b0);
+}
+
+WorkCount SubAdmmBase::Work() const {
+  using namespace work;
+  if (iter_ == 0) return Zero();
+  const double n = static_cast<double>(v_.size()), m = static_cast<double>(lambda_.size());
+  const double slacks = static_cast<double>(slack_con_.size());
+  const double records = static_cast<double>(contacts_.size()) * sizeof(ContactRecord) +
+                         static_cast<double>(softs_.size()) * sizeof(SoftRecord);
+  return iter_ * (SubsystemWork() + Vectors(n, 8, 4) + Vectors(slacks, 9, 0) + Vectors(m, 2, 30) +
+                  WorkCount{records, 0.0});
 }
 
 Status SubAdmmBase::Iterate() {

@@ -30,6 +30,12 @@ class SubAdmmBase : public Solver {
   // θ_p, θ_d of 004:42 as the β adaptation sees them, the geometric mean of the subsystems' β.
   SolverStats Stats() const override;
   int ThreadsUsed() const override { return threads_; }
+  // Per iteration: SubsystemWork(), the right-hand sides and θ_d's passes over v (8 passes, 4
+  // flops per dof), the λ-step's records, its slacks' w read and z written and the
+  // accumulation's read of z (9 doubles per slack), λ written and read (2 passes, about 30 flops
+  // per row). The refactorizations after a β change are not counted (the achieved rates are
+  // then low, never high).
+  WorkCount Work() const override;
   // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks
   // on the body (004 §VI-D); per dof (A_jj over rows) when the problem has no bodies. Public:
   // the rigid-body solvers (solvers/subadmm_rigid/, gpu/) start from the same β.
@@ -46,6 +52,8 @@ class SubAdmmBase : public Solver {
   virtual bool Factorize(int j, double beta) = 0;
   // v̂_j = K_j⁻¹ rhs (both of length n_j; they may alias).
   virtual void Solve(int j, const double* rhs, double* v) = 0;
+  // One Solve(), SlackVelocities() and Accumulate() of every subsystem (work_count.h).
+  virtual WorkCount SubsystemWork() const = 0;
   // w_s = J_s v̂_j for the slacks of subsystem j.
   virtual void SlackVelocities(int j, const double* v) = 0;
   // g_j = Σ_s J_sᵀ λ_i and h_j = Σ_s ω_i J_sᵀ z_s over the slacks of subsystem j.

@@ -357,4 +357,20 @@ void TreeFactor::JointForces2(Eigen::Matrix<double, 6, 2>* F, double* tau1, doub
   }
 }
 
+WorkCount TreeFactor::SolveWork() const {
+  const double n = n_, nb = static_cast<double>(bodies_.size());
+  if (method_ == Method::kCrba) {
+    const double anc = static_cast<double>(anc_.size());
+    return {2.0 * anc * (sizeof(double) + sizeof(int)) + 4.0 * n * sizeof(double),
+            4.0 * anc + 2.0 * n};
+  }
+  return {2.0 * nb * 3.0 * sizeof(Mat6) + 4.0 * n * sizeof(double), 2.0 * nb * 3.0 * 72.0};
+}
+
+WorkCount TreeFactor::PassWork() const {
+  const double n = n_, nb = static_cast<double>(bodies_.size());
+  return {nb * (sizeof(Mat6) + 6.0 * sizeof(double)) + n * (6.0 + 1.0) * sizeof(double),
+          nb * 72.0 + 12.0 * n};
+}
+
 }  // namespace ncp

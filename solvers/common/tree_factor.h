@@ -11,6 +11,7 @@
 
 #include "problems/model/contact_problem.h"
 #include "solvers/common/spatial_inertia.h"
+#include "solvers/solver.h"
 
 namespace ncp {
 
@@ -48,6 +49,11 @@ class TreeFactor {
   bool FactorizeSum(const Eigen::MatrixXd& A, double beta, const Eigen::MatrixXd& C);
   // x = K⁻¹ r (x may alias r).
   void Solve(const double* r, double* x);
+  // One Solve(): CRBA reads L along the ancestor lists twice (values, indices) and 1/D; ABA
+  // reads each body's X, U and D⁻¹ on the way up and down (solvers/common/work_count.h).
+  WorkCount SolveWork() const;
+  // One BodyTwists() or JointForces(): each body's X and its joint's S columns once.
+  WorkCount PassWork() const;
   // Body twists V_b = X_b V_parent + S_b q̇ (forward pass), written as 6 numbers per body.
   void BodyTwists(const double* v, double* V) const;
   // Joint forces τ = Σ_b J_bᵀ F_b (backward pass); F (6 per body) is overwritten.

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "solvers/common/dual_update.h"
+#include "solvers/common/work_count.h"
 #include "solvers/cond/step_size.h"
 #include "solvers/cond/surrogate.h"
 
@@ -101,6 +102,26 @@ void CondSolver::InitialIterate(const ContactProblem& p, const WarmStart* warm) 
     if (c.kind != NodeKind::kVirtual) continue;
     for (int k = 0; k < c.rows; ++k) x_[c.dof_a[k]] = Jv[c.row + k] + lam[c.row + k] / c.gamma;
   }
+}
+
+// Per iteration (N nodal dofs, m hard rows): the product with Â (RowGroups::MultiplyWork);
+// x̃ = x − P(Âx − b̂) (5 passes, 3 flops per dof); the residual (2, 3); with Barzilai–Borwein
+// steps their dots (4, 6) from the second iteration on; with Chebyshev the extrapolation (4, 6).
+// The constraints: each record once, x̃ read and written and P read at their dofs (3 rows'
+// worth per row), e read and λ written (2 passes over m), about 20 flops per row (the
+// rotations, the surrogate solve, the update); the finiteness check reads λ.
+WorkCount CondSolver::Work() const {
+  using namespace work;
+  if (iter_ == 0) return Zero();
+  const double N = nd_.dofs, m = static_cast<double>(lambda_.size());
+  const double nc = static_cast<double>(nd_.constraints.size());
+  const bool bb = set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower;
+  WorkCount it = rows_.MultiplyWork() + Vectors(N, 7, 6) + Vectors(m, 6, 20) +
+                 WorkCount{nc * sizeof(NodalConstraint), 0.0};
+  if (set_.UseChebyshev()) it = it + Vectors(N, 4, 6);
+  WorkCount total = iter_ * it;
+  if (bb) total = total + (iter_ - 1) * Vectors(N, 4, 6);
+  return total;
 }
 
 void CondSolver::SolveConstraints() {

@@ -24,6 +24,7 @@ class CondSolver : public Solver {
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
   int ThreadsUsed() const override;
+  WorkCount Work() const override;
 
  private:
   void InitialIterate(const ContactProblem& p, const WarmStart* warm);

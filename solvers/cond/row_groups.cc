@@ -110,4 +110,13 @@ void RowGroups::MultiplyUpper(const Vec& x, Vec& y) const {
   }
 }
 
+WorkCount RowGroups::MultiplyWork() const {
+  const double values = static_cast<double>(value_.size());
+  const double groups = static_cast<double>(group_row_.size());
+  const double record = sizeof(int) + sizeof(char) + sizeof(int) + sizeof(std::size_t);
+  const double bytes = values * sizeof(double) + static_cast<double>(index_.size()) * sizeof(int) +
+                       groups * record + (upper_ ? 4.0 : 2.0) * n_ * sizeof(double);
+  return {bytes, (upper_ ? 4.0 : 2.0) * values};
+}
+
 }  // namespace ncp::cond

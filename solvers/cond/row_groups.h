@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "solvers/common/dual_update.h"
+#include "solvers/solver.h"
 
 namespace ncp::cond {
 
@@ -25,6 +26,10 @@ class RowGroups {
   // y = Â x. No allocation.
   void Multiply(const Vec& x, Vec& y) const;
   int grouped_rows() const { return grouped_rows_; }
+  // One Multiply(): the stored groups (values, indices, group records) and the vector passes
+  // (x and y; the upper form also zeroes y and updates it in place); 2 flops per stored value
+  // and row it serves (4 for the upper form's off-diagonal entries, counted for all).
+  WorkCount MultiplyWork() const;
 
  private:
   void MultiplyUpper(const Vec& x, Vec& y) const;

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "solvers/common/dual_update.h"
+#include "solvers/common/work_count.h"
 #include "solvers/pgs/colouring.h"
 
 namespace ncp {
@@ -114,7 +115,15 @@ Status PgsSolver::Iterate() {
     }
     prev_norm2_ = norm2;
   }
+  ++iterations_;
   return CheckFinite();
+}
+
+// Per sweep: W once (each row's dot product reads its column); q, diag, λ read and written in
+// place, and the finiteness check's read: 5 passes, about 6 flops per row. NNCG adds the copy
+// to prev_ (2), the norm (2) and the update of dir_, λ from prev_ (5): 9 passes, 6 flops.
+WorkCount PgsSolver::Work() const {
+  return iterations_ * (set_.nncg ? DualWork(1, 14, 12) : DualWork(1, 5, 6));
 }
 
 std::vector<std::pair<std::string, double>> PgsSolver::Info() const {

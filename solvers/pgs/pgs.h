@@ -28,6 +28,7 @@ class PgsSolver : public DualSolver {
   Status Iterate() override;
   std::vector<std::pair<std::string, double>> Info() const override;
   int ThreadsUsed() const override;
+  WorkCount Work() const override;
 
  private:
   void Sweep();

@@ -17,6 +17,7 @@ class PjSolver : public DualSolver {
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
   int ThreadsUsed() const override;
+  WorkCount Work() const override;
 
  private:
   PjSettings set_;

@@ -4,6 +4,8 @@
 #include <array>
 #include <fmt/format.h>
 
+#include "solvers/common/work_count.h"
+
 namespace ncp {
 namespace {
 
@@ -580,6 +582,37 @@ std::vector<std::pair<std::string, double>> SubAdmmSolver::Info() const {
   for (char r : rows_mode_) rows += r;
   info.push_back({"row_applied_subsystems", static_cast<double>(rows)});
   return info;
+}
+
+// Per subsystem: the solve (tree or dense factor); the slack products, read twice (w = J v̂,
+// then Σ Jᵀλ and Σ Jᵀz): in rows mode the column pairs (6 values and an index, 12 flops out, 24
+// back); by body the 3 × 6 blocks (36 and 72 flops) with the body twists and joint forces (a
+// tree pass, or the dense J_{b,j} forward and twice back); the joint slacks' index and
+// coefficient.
+WorkCount SubAdmmSolver::SubsystemWork() const {
+  using namespace work;
+  WorkCount w = Zero();
+  const double jslack = 2.0 * (kIndex + kValue);
+  for (int j = 0; j < nsub_; ++j) {
+    const double n = sub_n_[j];
+    w = w + (mode_[j] == kTree ? tree_[j].SolveWork() : DenseFactorSolve(n));
+    const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
+    const double slacks = body_slack_begin_[b1] - body_slack_begin_[b0];
+    if (rows_mode_[j]) {
+      const double pairs =
+          spair_begin_[body_slack_begin_[b1]] - spair_begin_[body_slack_begin_[b0]];
+      w = w + WorkCount{2.0 * pairs * (6.0 * kValue + kIndex), 36.0 * pairs};
+    } else {
+      w = w + WorkCount{2.0 * slacks * sizeof(Block), 108.0 * slacks};
+      if (mode_[j] == kTree)
+        w = w + 2.0 * tree_[j].PassWork();
+      else
+        w = w + 3.0 * DenseProduct(6.0 * (b1 - b0), n);
+    }
+    w = w + WorkCount{jslack * (sub_jslack_begin_[j + 1] - sub_jslack_begin_[j]),
+                      6.0 * (sub_jslack_begin_[j + 1] - sub_jslack_begin_[j])};
+  }
+  return w;
 }
 
 }  // namespace ncp

@@ -398,6 +398,34 @@ TEST_P(ConformanceEntry, StatsDoNotAllocate) {
   }
 }
 
+// Work() (solver.h) is cumulative: a solver that counts reports finite, non-negative bytes and
+// flops that grow with every iteration it runs; one that does not count reports NaN for both.
+TEST_P(ConformanceEntry, WorkIsCumulativeOrNotCounted) {
+  const SolverEntry& e = entry();
+  const std::vector<const Family*> fams = Running();
+  if (fams.empty()) GTEST_SKIP() << e.name << " runs on none of the families";
+  for (const Family* f : fams) {
+    SCOPED_TRACE(f->label);
+    std::unique_ptr<Solver> solver = e.make();
+    std::string msg;
+    ASSERT_EQ(SafeSetup(e, *solver, f->problem, Defaults(e), msg), Status::kRunning) << msg;
+    WorkCount last = solver->Work();
+    if (std::isnan(last.bytes)) {
+      EXPECT_TRUE(std::isnan(last.flops)) << e.name << ": bytes not counted but flops are";
+      continue;
+    }
+    EXPECT_EQ(last.bytes, 0.0) << e.name << ": work counted before the first iteration";
+    for (int k = 0; k < 3; ++k) {
+      if (SafeIterate(*solver, msg) != Status::kRunning) break;
+      const WorkCount w = solver->Work();
+      ASSERT_TRUE(std::isfinite(w.bytes) && std::isfinite(w.flops)) << e.name;
+      EXPECT_GT(w.bytes, last.bytes) << e.name << ": iteration " << k + 1 << " moved no bytes";
+      EXPECT_GT(w.flops, last.flops) << e.name << ": iteration " << k + 1 << " did no flops";
+      last = w;
+    }
+  }
+}
+
 struct ThreadRun {
   Status status = Status::kFailed;
   std::string message;
