@@ -45,5 +45,9 @@ echo "$figures"
 {
   printf '\n## Figures\n\nres004 against time and iteration, the median over each dataset'"'"'s problems per solver (`plots/convergence.py`).\n\n'
   sed -n 's|^convergence.py: wrote results/\(bench-latest-\(.*\)\.png\)$|### \2\n\n![\2](\1)\n|p' <<<"$figures"
+  # The machine-limit section's figure (docs/roofline.md), when the peaks were measured.
+  if /usr/bin/python3 plots/roofline.py "$out" -o results/bench-latest-roofline.png >/dev/null; then
+    printf '### Machine limit\n\n![roofline](bench-latest-roofline.png)\n'
+  fi
 } >> results/bench-latest.md
 echo "main job done: $out, results/bench-latest.md, results/bench-latest-*.png"
