@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 
+#include "harness/results_store.h"
+
 namespace ncp {
 
 struct MachinePeaks {
@@ -40,14 +42,6 @@ std::string PeaksCachePath();
 std::optional<MachinePeaks> CachedPeaks();
 // Writes the cache file atomically (its folders created); throws Error when it cannot.
 void StorePeaks(const MachinePeaks& p);
-
-// Run attribute keys of the peaks (results_store.h's attributes).
-inline constexpr char kRunAttrPeakBandwidth1[] = "peak_bandwidth_gbs_1thread";
-inline constexpr char kRunAttrPeakBandwidth[] = "peak_bandwidth_gbs";
-inline constexpr char kRunAttrPeakFlops1[] = "peak_gflops_1thread";
-inline constexpr char kRunAttrPeakFlops[] = "peak_gflops";
-inline constexpr char kRunAttrPeakThreads[] = "peak_threads";
-inline constexpr char kRunAttrPeaksMeasured[] = "peaks_measured";
 
 // Adds the cached peaks to a results file's attributes; nothing when they were never measured
 // (or the cache file cannot be read: a run does not fail for want of them).

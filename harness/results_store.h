@@ -34,6 +34,13 @@ inline constexpr char kRunAttrVersionSiconos[] = "version_siconos";
 inline constexpr char kRunAttrVersionMujoco[] = "version_mujoco";
 inline constexpr char kRunAttrVersionBullet[] = "version_bullet";
 inline constexpr char kRunAttrVersionDart[] = "version_dart";
+// The machine's measured peaks (harness/machine_peaks.h): bandwidth, flop rate, threads, date.
+inline constexpr char kRunAttrPeakBandwidth1[] = "peak_bandwidth_gbs_1thread";
+inline constexpr char kRunAttrPeakBandwidth[] = "peak_bandwidth_gbs";
+inline constexpr char kRunAttrPeakFlops1[] = "peak_gflops_1thread";
+inline constexpr char kRunAttrPeakFlops[] = "peak_gflops";
+inline constexpr char kRunAttrPeakThreads[] = "peak_threads";
+inline constexpr char kRunAttrPeaksMeasured[] = "peaks_measured";
 
 struct MergeStats {
   std::size_t rows = 0;      // rows of the merged file

@@ -11,6 +11,7 @@ Rules (also in plots/README.md):
 """
 
 import importlib
+import os
 import sys
 
 import numpy as np
@@ -140,6 +141,40 @@ def pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def open_results(path, h5py, fail, columns=()):
+    """The results file at `path`, open for reading, whose /runs holds `columns`; anything else
+    (no file, not HDF5, not a results file) fails with one line naming the file."""
+    if not os.path.isfile(path):
+        fail(f"{path}: no such file")
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        fail(f"{path}: not an HDF5 file ({e})")
+    missing = [c for c in columns if "runs" not in f or c not in f["runs"]]
+    if missing:
+        f.close()
+        fail(f"{path}: not an ncpbench results file (no /runs/{missing[0]})")
+    return f
+
+
+def attributes(f):
+    """The file's root attributes as strings."""
+    return {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f.attrs.items()}
+
+
+def save(fig, out, dpi=120, **savefig_args):
+    """Lays the figure out and writes it to `out` under a temporary name, renamed when complete:
+    a failed run leaves no partial image."""
+    import matplotlib.pyplot as plt
+    fig.tight_layout()
+    tmp = out + ".tmp.png"
+    try:
+        fig.savefig(tmp, dpi=dpi, **savefig_args)
+    finally:
+        plt.close(fig)
+    os.replace(tmp, out)
 
 
 def failer(script):

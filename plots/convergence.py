@@ -193,11 +193,7 @@ def draw(variants, metric, dataset, problem, rows, out, sidecar):
     if none:
         foot.append("no trace to draw: " + ", ".join(none))
     fig.text(0.01, 0.0, "\n".join(foot), fontsize="small", va="top", ha="left", wrap=True)
-    fig.tight_layout()
-    tmp = out + ".tmp.png"  # renamed when complete: a failed run leaves no partial image
-    fig.savefig(tmp, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    os.replace(tmp, out)
+    common.save(fig, out, bbox_inches="tight")
     if sidecar:
         info = {
             "dataset": dataset, "metric": metric, "problems": rows, "title": title,
@@ -230,13 +226,7 @@ def main():
                         help="also write PNG.json with the colours, line styles and y-limits")
     args = parser.parse_args()
 
-    if not os.path.isfile(args.results):
-        fail(f"{args.results} does not exist")
-    try:
-        f = h5py.File(args.results, "r")
-    except OSError as e:
-        fail(f"cannot open {args.results}: {e}")
-    with f:
+    with common.open_results(args.results, h5py, fail) as f:
         runs = load_runs(f, args.results)
         chosen = select_rows(runs, args.problem, args.dataset)
         if not chosen:

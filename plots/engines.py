@@ -64,8 +64,7 @@ def main():
     ax.add_artist(first)
     ax.legend(handles=dataset_handles, fontsize=7, loc="lower left", bbox_to_anchor=(1.01, 0.0),
               title="dataset")
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=120)
+    common.save(fig, a.out)
     print(f"{len(rows) - skipped} runs drawn, {skipped} without a finite time or residual")
 
 

@@ -145,11 +145,7 @@ def main():
         title = (f"time to {metric} <= {tol}, " if metric else "") + \
             f"{problems} problem{'s' * (problems != 1)} ({shown})"
         draw(ax, bx, g, title, a.shift_ms, what)
-    fig.tight_layout()
-    tmp = a.out + ".tmp.png"  # renamed when complete: a failed run leaves no partial image
-    fig.savefig(tmp, dpi=120)
-    plt.close(fig)
-    os.replace(tmp, a.out)
+    common.save(fig, a.out)
     print(f"profiles: {a.out}")
 
 

@@ -33,15 +33,7 @@ PEAKS = ("peak_bandwidth_gbs_1thread", "peak_bandwidth_gbs", "peak_gflops_1threa
 
 
 def load(path):
-    if not os.path.exists(path):
-        fail(f"{path}: no such file")
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        fail(f"{path}: not an HDF5 file ({e})")
-    with f:
-        if "runs" not in f or "solve_time_s" not in f["runs"]:
-            fail(f"{path}: not an ncpbench results file (no /runs/solve_time_s)")
+    with common.open_results(path, h5py, fail, ("solve_time_s",)) as f:
         runs = f["runs"]
         if "work_bytes" not in runs:
             fail(f"{path}: no work_bytes column (written before the work counts)")
@@ -50,7 +42,7 @@ def load(path):
             cols[k] = np.asarray(runs[k][()], dtype=float)
         for k in ("iterations", "threads_used"):
             cols[k] = np.asarray(runs[k][()], dtype=int)
-        attrs = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f.attrs.items()}
+        attrs = common.attributes(f)
     peaks = {}
     for key in PEAKS:
         try:
@@ -134,11 +126,7 @@ def main():
     ax.legend(fontsize=7, loc="lower right")
     ax.set_title(f"{attrs.get('cpu', 'unknown CPU')}: filled 1 thread, hollow several",
                  fontsize="medium")
-    fig.tight_layout()
-    # Written to a temporary name and renamed: a failed run leaves no partial image.
-    tmp = args.out + ".tmp.png"
-    fig.savefig(tmp, dpi=120)
-    os.replace(tmp, args.out)
+    common.save(fig, args.out)
 
 
 if __name__ == "__main__":

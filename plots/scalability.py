@@ -34,15 +34,7 @@ NO_TIME = ("failed", "not-applicable")
 
 
 def load(path):
-    if not os.path.exists(path):
-        fail(f"{path}: no such file")
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        fail(f"{path}: not an HDF5 file ({e})")
-    with f:
-        if "runs" not in f or "total_time_s" not in f["runs"] or "num_dofs" not in f["runs"]:
-            fail(f"{path}: not an ncpbench results file (no /runs/total_time_s, /runs/num_dofs)")
+    with common.open_results(path, h5py, fail, ("total_time_s", "num_dofs")) as f:
         runs = f["runs"]
         cols = {k: common.strings(runs[k][()])
                 for k in VARIANT_FIELDS + ("dataset", "problem", "status")}
@@ -51,8 +43,7 @@ def load(path):
         for name, _ in MEASURES:
             if name in runs:
                 cols[name] = np.asarray(runs[name][()], dtype=float)
-        cols["attrs"] = {k: (v.decode() if isinstance(v, bytes) else str(v))
-                         for k, v in f.attrs.items()}
+        cols["attrs"] = common.attributes(f)
     return cols
 
 
@@ -149,11 +140,7 @@ def main():
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle(title_of(cols, data), fontsize="medium")
-    fig.tight_layout()
-    # Written to a temporary name and renamed: a failed run leaves no partial image.
-    tmp = args.out + ".tmp.png"
-    fig.savefig(tmp, dpi=120)
-    os.replace(tmp, args.out)
+    common.save(fig, args.out)
 
 
 if __name__ == "__main__":

@@ -64,10 +64,7 @@ def main():
     fig.suptitle(f"{os.path.splitext(os.path.basename(a.csv))[0]}: {sizes} size"
                  f"{'s' * (sizes != 1)}, {a.title}",
                  fontsize="medium")
-    fig.tight_layout()
-    tmp = a.out + ".tmp.png"  # renamed when complete: a failed run leaves no partial image
-    fig.savefig(tmp, dpi=120)
-    os.replace(tmp, a.out)
+    common.save(fig, a.out)
     return 0
 
 

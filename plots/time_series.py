@@ -75,8 +75,7 @@ def main():
     axes[-1][0].set_xlabel(a.x)
     if a.title:
         fig.suptitle(a.title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=120)
+    common.save(fig, a.out)
     print(f"time_series.py: wrote {a.out}")
 
 

@@ -112,8 +112,7 @@ def main():
              "solver's longest case. x: the curve leaves the axis (diverged, or above "
              f"{common.CLIP_FACTOR:g} x the largest initial residual).", fontsize="small",
              va="top")
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=110, bbox_inches="tight")
+    common.save(fig, a.out, dpi=110, bbox_inches="tight")
     return 0
 
 
