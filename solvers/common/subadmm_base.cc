@@ -344,6 +344,11 @@ WorkCount SubAdmmBase::Work() const {
 
 Status SubAdmmBase::Iterate() {
   double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0, tp2 = 0.0, tp3 = 0.0;
+  // The relative rule's scales, when due, inside the parallel region: serial they cost the
+  // other thread a wait of several µs per iteration (maxima: the same bits in any order).
+  const bool scales = parallel_ && adaptive_ && adapter_.Due(iter_ + 1) &&
+                      adapter_.rule() == PenaltyRule::kRelative;
+  double ps2 = 0.0, ds2 = 0.0;
   if (!parallel_) {  // plain loops: even a one-thread OpenMP region costs a few µs per iteration
     for (int j = 0; j < nsub_; ++j) VelocityStep(j);
     ContactSteps(0, contacts_.size(), tp);
@@ -366,8 +371,15 @@ Status SubAdmmBase::Iterate() {
       for (std::size_t k = 0; k < con3_.size(); ++k) ConstraintStepRows<3>(con3_[k], tp1, ty1);
 #pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
       for (std::size_t k = 0; k < con1_.size(); ++k) ConstraintStepRows<1>(con1_[k], tp, ty);
-#pragma omp for schedule(static) reduction(max : td)
-      for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
+      if (scales) {
+#pragma omp for schedule(static) reduction(max : ps2) nowait
+        for (std::size_t k = 0; k < slack_con_.size(); ++k) ps2 = std::max(ps2, SlackScale2(k));
+      }
+#pragma omp for schedule(static) reduction(max : td, ds2)
+      for (int j = 0; j < nsub_; ++j) {
+        SubsystemStep(j, td);
+        if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
+      }
     }
   }
   tp = std::sqrt(std::max({tp, tp1, tp2, tp3})), ty += ty1;
@@ -381,7 +393,10 @@ Status SubAdmmBase::Iterate() {
   double scale = scale_;
   if (adaptive_ && adapter_.Due(iter_)) {
     double ps = 0.0, ds = 0.0;
-    if (adapter_.rule() == PenaltyRule::kRelative) ResidualScales(ps, ds);
+    if (scales)
+      ps = std::sqrt(ps2), ds = std::sqrt(ds2);
+    else if (adapter_.rule() == PenaltyRule::kRelative)
+      ResidualScales(ps, ds);
     scale = adapter_.Update(iter_, tp, td, ps, ds, scale_);
   }
   if (scale != scale_) {
@@ -399,20 +414,24 @@ Status SubAdmmBase::Iterate() {
 
 // The scales of θ_p and θ_d in their norms (largest per slack, per subsystem):
 // max_s max(‖J_s v̂‖, ‖z_s‖) and max_j max(‖b_j‖, ‖Σ J_sᵀλ‖). Only when β may change.
+double SubAdmmBase::SlackScale2(std::size_t k) const {
+  double w2 = 0.0, z2 = 0.0;
+  for (int r = 0; r < 3; ++r) {
+    w2 += w_[3 * k + r] * w_[3 * k + r];
+    z2 += z_[3 * k + r] * z_[3 * k + r];
+  }
+  return std::max(w2, z2);
+}
+
+double SubAdmmBase::SubsystemScale2(int j) const {
+  const int b0 = sub_begin_[j], n = sub_n_[j];
+  return std::max(p_->b.segment(b0, n).squaredNorm(), g_.segment(b0, n).squaredNorm());
+}
+
 void SubAdmmBase::ResidualScales(double& ps, double& ds) const {
   ps = 0.0, ds = 0.0;
-  for (std::size_t k = 0; 3 * k < w_.size(); ++k) {
-    double w2 = 0.0, z2 = 0.0;
-    for (int r = 0; r < 3; ++r) {
-      w2 += w_[3 * k + r] * w_[3 * k + r];
-      z2 += z_[3 * k + r] * z_[3 * k + r];
-    }
-    ps = std::max(ps, std::max(w2, z2));
-  }
-  for (int j = 0; j < nsub_; ++j) {
-    const int b0 = sub_begin_[j], n = sub_n_[j];
-    ds = std::max({ds, p_->b.segment(b0, n).squaredNorm(), g_.segment(b0, n).squaredNorm()});
-  }
+  for (std::size_t k = 0; 3 * k < w_.size(); ++k) ps = std::max(ps, SlackScale2(k));
+  for (int j = 0; j < nsub_; ++j) ds = std::max(ds, SubsystemScale2(j));
   ps = std::sqrt(ps), ds = std::sqrt(ds);
 }
 

@@ -88,6 +88,10 @@ class SubAdmmBase : public Solver {
   void SoftSteps(std::size_t k0, std::size_t k1, double& theta_p);
   void SubsystemStep(int j, double& theta_d);
   bool RefactorizeAll();
+  // The relative rule's scales (squared): of slack k, max(‖w_s‖², ‖z_s‖²); of subsystem j,
+  // max(‖b_j‖², ‖g_j‖²). ResidualScales: the square roots of their maxima.
+  double SlackScale2(std::size_t k) const;
+  double SubsystemScale2(int j) const;
   void ResidualScales(double& ps, double& ds) const;
   void UpdateConstraintBetas();
 
