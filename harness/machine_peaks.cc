@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -120,17 +119,9 @@ std::string PeaksCachePath() {
 
 namespace {
 
-// key=value lines; the numbers positive and finite.
-MachinePeaks ParsePeaks(const std::string& path, std::istream& in) {
-  std::map<std::string, std::string> kv;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto eq = line.find('=');
-    if (eq == std::string::npos)
-      throw Error(fmt::format("{}: line {} '{}': must be key=value", path, number, line));
-    kv[line.substr(0, eq)] = line.substr(eq + 1);
-  }
+// The peaks from key=value pairs (a cache file's lines, a results file's attributes): the
+// numbers positive and finite; `where` names the source in errors.
+MachinePeaks PeaksFrom(const std::string& where, const std::map<std::string, std::string>& kv) {
   auto number = [&](const char* key) {
     double v = 0.0;
     const auto it = kv.find(key);
@@ -138,7 +129,7 @@ MachinePeaks ParsePeaks(const std::string& path, std::istream& in) {
       throw Error(
           fmt::format("{}: {} = '{}': must be a positive number (run `ncpbench peaks "
                       "--remeasure`)",
-                      path, key, it == kv.end() ? "" : it->second));
+                      where, key, it == kv.end() ? "" : it->second));
     return v;
   };
   MachinePeaks p;
@@ -147,8 +138,8 @@ MachinePeaks ParsePeaks(const std::string& path, std::istream& in) {
   p.gflops_1 = number(kRunAttrPeakFlops1);
   p.gflops = number(kRunAttrPeakFlops);
   p.threads = static_cast<int>(number(kRunAttrPeakThreads));
-  p.array_bytes = number("array_bytes");
-  p.measured = kv.count(kRunAttrPeaksMeasured) ? kv[kRunAttrPeaksMeasured] : "";
+  if (const auto it = kv.find("array_bytes"); it != kv.end()) p.array_bytes = number("array_bytes");
+  if (const auto it = kv.find(kRunAttrPeaksMeasured); it != kv.end()) p.measured = it->second;
   return p;
 }
 
@@ -159,7 +150,16 @@ std::optional<MachinePeaks> CachedPeaks() {
   if (path.empty()) return std::nullopt;
   std::ifstream in(path);
   if (!in) return std::nullopt;
-  return ParsePeaks(path, in);
+  std::map<std::string, std::string> kv;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto eq = line.find('=');
+    if (eq == std::string::npos)
+      throw Error(fmt::format("{}: line {} '{}': must be key=value", path, number, line));
+    kv[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return PeaksFrom(path, kv);
 }
 
 void StorePeaks(const MachinePeaks& p) {
@@ -195,16 +195,8 @@ void AddPeakAttrs(std::map<std::string, std::string>& attrs) {
 
 std::optional<MachinePeaks> PeaksFromAttrs(const std::map<std::string, std::string>& attrs) {
   if (!attrs.count(kRunAttrPeakBandwidth)) return std::nullopt;
-  std::ostringstream text;
-  for (const char* key : {kRunAttrPeakBandwidth1, kRunAttrPeakBandwidth, kRunAttrPeakFlops1,
-                          kRunAttrPeakFlops, kRunAttrPeakThreads, kRunAttrPeaksMeasured}) {
-    const auto it = attrs.find(key);
-    text << key << '=' << (it == attrs.end() ? "" : it->second) << '\n';
-  }
-  text << "array_bytes=1\n";
-  std::istringstream in(text.str());
   try {
-    return ParsePeaks("results file attributes", in);
+    return PeaksFrom("results file attributes", attrs);
   } catch (const Error&) {
     return std::nullopt;  // a file with broken peak attributes is read without fractions
   }
