@@ -8,16 +8,14 @@
 
 namespace ncp {
 
-CholmodLLT::CholmodLLT() {
+CholmodLLT::CholmodLLT(Kind kind) {
   cholmod_start(&common_);
-  common_.supernodal = CHOLMOD_SUPERNODAL;
+  common_.supernodal = kind == Kind::kSupernodal   ? CHOLMOD_SUPERNODAL
+                       : kind == Kind::kSimplicial ? CHOLMOD_SIMPLICIAL
+                                                   : CHOLMOD_AUTO;
+  common_.final_ll = 1;  // keep LLᵀ (a simplicial factor is LDLᵀ by default)
   common_.print = 0;
   common_.error_handler = nullptr;
-}
-
-CholmodLLT::CholmodLLT(bool supernodal) : CholmodLLT() {
-  common_.supernodal = supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
-  common_.final_ll = 1;  // keep LLᵀ (a simplicial factor is LDLᵀ by default)
 }
 
 CholmodLLT::~CholmodLLT() {
@@ -65,17 +63,8 @@ bool CholmodLLT::Factorize(const SpMat& A) {
 }
 
 void CholmodLLT::Solve(const Vec& b, Vec& x) {
-  cholmod_dense B;
-  std::memset(&B, 0, sizeof(B));
-  B.nrow = n_, B.ncol = 1, B.nzmax = n_, B.d = n_;
-  B.x = const_cast<double*>(b.data());
-  B.xtype = CHOLMOD_REAL, B.dtype = CHOLMOD_DOUBLE;
-  if (x.size() != n_) throw Error("CholmodLLT::Solve: wrong argument size");
-  if (!cholmod_solve2(CHOLMOD_A, L_, &B, nullptr, &X_, nullptr, &Y_, &E_, &common_) || !X_) {
-    x.setConstant(std::numeric_limits<double>::quiet_NaN());  // the caller's guards see it
-    return;
-  }
-  std::memcpy(x.data(), X_->x, sizeof(double) * n_);
+  if (x.size() != n_ || b.size() != n_) throw Error("CholmodLLT::Solve: wrong argument size");
+  Solve(b.data(), x.data());
 }
 
 void CholmodLLT::Solve(const double* b, double* x) {

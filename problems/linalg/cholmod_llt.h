@@ -14,10 +14,12 @@ namespace ncp {
 
 class CholmodLLT {
  public:
-  CholmodLLT();
-  // supernodal = false: simplicial LLᵀ, faster on small factors whose supernodes are too narrow
-  // for BLAS to pay (e.g. a few hundred dofs of an FEM piece).
-  explicit CholmodLLT(bool supernodal);
+  // kSimplicial: faster on small factors whose supernodes are too narrow for BLAS to pay (a few
+  // hundred dofs of an FEM piece); kAuto: CHOLMOD's own choice at the analysis (supernodal when
+  // the factorization's flops per nonzero of L reach 40), so that a small problem neither pays
+  // BLAS's per-call overhead nor wakes BLAS's thread pool.
+  enum class Kind { kSupernodal, kSimplicial, kAuto };
+  explicit CholmodLLT(Kind kind = Kind::kSupernodal);
   ~CholmodLLT();
   CholmodLLT(const CholmodLLT&) = delete;
   CholmodLLT& operator=(const CholmodLLT&) = delete;
@@ -28,13 +30,15 @@ class CholmodLLT {
   // Numeric factorization with the analyzed pattern. Returns false when A is not SPD.
   bool Factorize(const SpMat& A);
   bool analyzed() const { return L_ != nullptr; }
+  bool supernodal() const { return L_ != nullptr && L_->is_super; }
   int rows() const { return n_; }
   // From the symbolic analysis: nonzeros of L and the floating-point operations of one numeric
   // factorization (CHOLMOD's lnz and fl); a solve costs about 4 nnz(L) operations.
   double factor_nonzeros() const { return factor_nonzeros_; }
   double factor_flops() const { return factor_flops_; }
 
-  // x = A⁻¹ b. x may alias nothing else; sizes must match rows().
+  // x = A⁻¹ b. x may alias nothing else; sizes must match rows(). Never allocates after the
+  // first call.
   void Solve(const Vec& b, Vec& x);
   // x = A⁻¹ b on raw arrays of rows() entries (x may alias b). Never allocates on a simplicial
   // factor (its own permuted triangular solves: cholmod_solve2 allocates there at every call);

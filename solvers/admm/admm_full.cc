@@ -31,6 +31,11 @@ const SettingsTable<AdmmFullSettings>& AdmmFullSettings::Table() {
                        "the v̂ solve: cholmod = sparse Cholesky refactored when β changes; pcg-pbj "
                        "= conjugate gradients preconditioned by 003's projected block Jacobi "
                        "(kinematic trees only)")
+        .Choice<kFactors>(&A::factor, "factor",
+                          "linear=cholmod: CHOLMOD's factor of K; auto = simplicial unless the "
+                          "factorization does ≥ 40 flops per nonzero of L (CHOLMOD's rule): on "
+                          "small or very sparse factors it avoids BLAS's per-call cost and thread "
+                          "pool")
         .Real(&A::pcg_tol, "pcg_tol", {.min = 0.0, .max = 1.0, .min_open = true},
               "pcg-pbj: relative residual of each v̂ solve")
         .Int(&A::pcg_max_iters, "pcg_max_iters", {.min = 1, .max = 1e6},
@@ -101,7 +106,8 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
     pcg_.Resize(p.num_dofs());
     residual_ = Vec::Zero(p.num_dofs()), dv_ = Vec::Zero(p.num_dofs());
   } else {
-    chol_.Analyze(K_);
+    chol_ = std::make_unique<CholmodLLT>(set.factor);
+    chol_->Analyze(K_);
   }
   refactorizations_ = 0;
   if (!Refactorize()) {
@@ -155,9 +161,9 @@ WorkCount AdmmFullSolver::Work() const {
                  Vectors(m, 14, 20) + Vectors(n, 16, 6);
   WorkCount refactor = Zero();
   if (linear_ == AdmmFullSettings::Linear::kCholmod) {
-    it = it + SparseFactorSolve(chol_.factor_nonzeros(), n);
+    it = it + SparseFactorSolve(chol_->factor_nonzeros(), n);
     refactor = SparseProduct(K_) +
-               WorkCount{chol_.factor_nonzeros() * (kValue + kIndex), chol_.factor_flops()};
+               WorkCount{chol_->factor_nonzeros() * (kValue + kIndex), chol_->factor_flops()};
   } else {
     it = it + SparseProduct(K_) + Vectors(n, 3, 2);
     refactor = SparseProduct(K_);
@@ -177,12 +183,12 @@ bool AdmmFullSolver::Refactorize() {
     pbj_.SetScale(beta_);
     return pbj_.Factorize();
   }
-  return chol_.Factorize(K_);
+  return chol_->Factorize(K_);
 }
 
 bool AdmmFullSolver::SolveK(const Vec& rhs, Vec& x) {
   if (linear_ == AdmmFullSettings::Linear::kCholmod) {
-    chol_.Solve(rhs, x);
+    chol_->Solve(rhs, x);
     return true;
   }
   // K dv = rhs − K x from the previous v̂, relative to ‖rhs‖.
@@ -279,7 +285,9 @@ std::vector<std::pair<std::string, double>> AdmmFullSolver::Info() const {
           {"theta_p", theta_p_},
           {"theta_d", theta_d_},
           {"refactorizations", static_cast<double>(refactorizations_)},
-          {"pcg_iterations", static_cast<double>(pcg_iterations_)}};
+          {"pcg_iterations", static_cast<double>(pcg_iterations_)},
+          // What factor=auto chose (1: supernodal); 0 on the PCG route.
+          {"supernodal", linear_ == AdmmFullSettings::Linear::kCholmod && chol_->supernodal()}};
 }
 
 SolverStats AdmmFullSolver::Stats() const {

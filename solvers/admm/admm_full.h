@@ -5,6 +5,8 @@
 // adaptive β of 004:43 (balance) and a numeric CHOLMOD refactorization on the fixed pattern.
 #pragma once
 
+#include <memory>
+
 #include "problems/linalg/cholmod_llt.h"
 #include "solvers/common/adaptive_penalty.h"
 #include "solvers/common/body_trees.h"
@@ -28,6 +30,13 @@ struct AdmmFullSettings {
   static constexpr auto kLinears =
       ChoiceNames<Linear>({{Linear::kCholmod, "cholmod"}, {Linear::kPcgPbj, "pcg-pbj"}});
 
+  // CHOLMOD's factor: supernodal (dense blocks through BLAS), simplicial (column by column, no
+  // BLAS), or auto (CHOLMOD's rule on the factorization's flops per nonzero).
+  using Factor = CholmodLLT::Kind;
+  static constexpr auto kFactors = ChoiceNames<Factor>({{Factor::kSupernodal, "supernodal"},
+                                                        {Factor::kSimplicial, "simplicial"},
+                                                        {Factor::kAuto, "auto"}});
+
   double beta = 0.0;  // 0: from beta_rule
   BetaRule beta_rule = BetaRule::kMass;
   bool adaptive = true;
@@ -36,6 +45,7 @@ struct AdmmFullSettings {
   double gamma = 10.0;
   int adapt_every = 1;
   Linear linear = Linear::kCholmod;
+  Factor factor = Factor::kAuto;
   double pcg_tol = 1e-10;  // relative to the right-hand side
   int pcg_max_iters = 1000;
 
@@ -66,7 +76,7 @@ class AdmmFullSolver : public Solver {
   bool adaptive_ = true;
   SpMat K_;  // A + β JᵀJ; its values are rebuilt in place when β changes
   std::vector<double> a_vals_, j_vals_;  // A and JᵀJ on K's pattern
-  CholmodLLT chol_;
+  std::unique_ptr<CholmodLLT> chol_;     // the cholmod route's factor of K
   AdmmFullSettings::Linear linear_ = AdmmFullSettings::Linear::kCholmod;
   double pcg_tol_ = 1e-10;
   int pcg_max_iters_ = 1000;

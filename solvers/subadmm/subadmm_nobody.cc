@@ -90,7 +90,7 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
       Ks_[j].makeCompressed();
       ka_[j].assign(Ka.valuePtr(), Ka.valuePtr() + Ka.nonZeros());
       kc_[j].assign(Kc.valuePtr(), Kc.valuePtr() + Kc.nonZeros());
-      chol_[j] = std::make_unique<CholmodLLT>(false);
+      chol_[j] = std::make_unique<CholmodLLT>(CholmodLLT::Kind::kSimplicial);
       chol_[j]->Analyze(Ks_[j]);
     } else {
       const SpMat full = C.selfadjointView<Eigen::Lower>();

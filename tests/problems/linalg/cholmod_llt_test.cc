@@ -22,20 +22,47 @@ SpMat Tridiagonal(int n) {
 }
 
 TEST(CholmodLLT, SolvesAndCountsItsFactor) {
-  for (const bool supernodal : {false, true}) {
+  using Kind = CholmodLLT::Kind;
+  for (const Kind kind : {Kind::kSimplicial, Kind::kSupernodal, Kind::kAuto}) {
+    const int label = static_cast<int>(kind);
     const int n = 200;
     const SpMat A = Tridiagonal(n);
-    CholmodLLT llt(supernodal);
+    CholmodLLT llt(kind);
     llt.Analyze(A);
     ASSERT_TRUE(llt.Factorize(A));
     const Vec b = Vec::LinSpaced(n, -1.0, 2.0);
     Vec x(n);
     llt.Solve(b, x);
-    EXPECT_LT((A * x - b).norm(), 1e-12 * b.norm()) << supernodal;
+    EXPECT_LT((A * x - b).norm(), 1e-12 * b.norm()) << label;
     // No fill-in whatever the ordering a path graph gets: L holds the diagonal and n − 1 more.
-    EXPECT_EQ(llt.factor_nonzeros(), 2.0 * n - 1) << supernodal;
+    EXPECT_EQ(llt.factor_nonzeros(), 2.0 * n - 1) << label;
     // Per column of L with k off-diagonal entries, CHOLMOD counts (k + 1)² flops.
-    EXPECT_EQ(llt.factor_flops(), 4.0 * (n - 1) + 1.0) << supernodal;
+    EXPECT_EQ(llt.factor_flops(), 4.0 * (n - 1) + 1.0) << label;
+  }
+}
+
+// kAuto is CHOLMOD's rule: simplicial when the factorization does fewer than 40 flops per
+// nonzero of L (a tridiagonal matrix: about 2), supernodal above (a dense one: about n/3). Both
+// solve to the same accuracy, in place too.
+TEST(CholmodLLT, AutoChoosesByFlopsPerNonzero) {
+  const SpMat sparse = Tridiagonal(300);
+  Eigen::MatrixXd M = Eigen::MatrixXd::Random(300, 300);
+  const SpMat dense =
+      (M * M.transpose() + 300.0 * Eigen::MatrixXd::Identity(300, 300)).sparseView();
+  for (const SpMat* A : {&sparse, &dense}) {
+    const bool expect_super = A == &dense;
+    CholmodLLT llt(CholmodLLT::Kind::kAuto);
+    llt.Analyze(*A);
+    ASSERT_TRUE(llt.Factorize(*A));
+    EXPECT_EQ(llt.factor_flops() / llt.factor_nonzeros() >= 40.0, expect_super);
+    EXPECT_EQ(llt.supernodal(), expect_super);
+    const Vec b = Vec::LinSpaced(300, -1.0, 2.0);
+    Vec x(300);
+    llt.Solve(b, x);
+    EXPECT_LT((*A * x - b).norm(), 1e-12 * b.norm()) << expect_super;
+    Vec y = b;
+    llt.Solve(y.data(), y.data());
+    EXPECT_LT((y - x).norm(), 1e-14 * x.norm()) << expect_super;
   }
 }
 
