@@ -118,6 +118,8 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
   u_ = -lambda_;
   Jv_ = Vec::Zero(m), rhs_ = Vec::Zero(n), tmp_ = Vec::Zero(n), Av_ = Vec::Zero(n);
+  dual_ = Vec::Zero(n);
+  b_norm_ = p.b.norm();
   if (warm && warm->v.size() == n) {
     v_ = warm->v;
   } else {
@@ -217,7 +219,11 @@ Status AdmmFullSolver::Iterate() {
   rhs_ += p.b;
   if (!SolveK(rhs_, v_)) return Status::kFailed;
   Jv_.noalias() = p.J * v_;
-  // λ, z, u steps per constraint (closed form of 004:14–16).
+  // λ, z, u steps per constraint (closed form of 004:14–16). When β may change by the relative
+  // rule after this iteration, θ_p's scale max(‖J v̂‖, ‖z‖) per constraint comes in the same pass.
+  const bool scales =
+      adaptive_ && adapter_.Due(iter_ + 1) && adapter_.rule() == PenaltyRule::kRelative;
+  double ps = 0.0;
   theta_p_ = 0.0;
   for (const Constraint& c : p.constraints) {
     const int r = c.row, nr = c.rows();
@@ -234,13 +240,18 @@ Status AdmmFullSolver::Iterate() {
       u_[r + k] += bc * d;
     }
     theta_p_ = std::max(theta_p_, std::sqrt(prim2));
+    if (scales) {
+      double jv2 = 0.0, z2 = 0.0;
+      for (int k = 0; k < nr; ++k) jv2 += Jv_[r + k] * Jv_[r + k], z2 += z_[r + k] * z_[r + k];
+      ps = std::max(ps, std::sqrt(std::max(jv2, z2)));
+    }
   }
   // Dual residual θ_d = ‖A v̂ − b − Jᵀλ‖ (004:42, one subsystem).
-  Av_.noalias() = p.A * v_;
+  Av_.noalias() = p.A * v_;  // kept for the relative rule's scale below
   tmp_.noalias() = Jt_ * lambda_;
-  Av_ -= p.b;
-  Av_ -= tmp_;
-  theta_d_ = Av_.norm();
+  dual_ = Av_ - p.b;
+  dual_ -= tmp_;
+  theta_d_ = dual_.norm();
   ++iter_;
   if (!std::isfinite(theta_p_) || !std::isfinite(theta_d_) || !AllFinite(v_)) {
     message_ = "non-finite iterate";
@@ -250,19 +261,9 @@ Status AdmmFullSolver::Iterate() {
   const double scale = beta_ / beta0_;
   double next = scale;
   if (adaptive_ && adapter_.Due(iter_)) {
-    // The residuals' scales (relative rule): max(‖J v̂‖, ‖z‖) and max(‖A v̂‖, ‖b‖, ‖Jᵀλ‖), in
-    // the norms of θ_p (largest per constraint) and θ_d (2-norm).
-    double ps = 0.0, ds = 0.0;
-    if (adapter_.rule() == PenaltyRule::kRelative) {
-      for (const Constraint& c : p.constraints) {
-        double jv2 = 0.0, z2 = 0.0;
-        for (int k = 0; k < c.rows(); ++k)
-          jv2 += Jv_[c.row + k] * Jv_[c.row + k], z2 += z_[c.row + k] * z_[c.row + k];
-        ps = std::max(ps, std::sqrt(std::max(jv2, z2)));
-      }
-      Av_.noalias() = p.A * v_;
-      ds = std::max({Av_.norm(), p.b.norm(), tmp_.norm()});
-    }
+    // The residuals' scales (relative rule): max(‖J v̂‖, ‖z‖) (ps, from the constraint pass) and
+    // max(‖A v̂‖, ‖b‖, ‖Jᵀλ‖), in the norms of θ_p (largest per constraint) and θ_d (2-norm).
+    const double ds = scales ? std::max({Av_.norm(), b_norm_, tmp_.norm()}) : 0.0;
     next = adapter_.Update(iter_, theta_p_, theta_d_, ps, ds, scale);
   }
   if (next != scale) {

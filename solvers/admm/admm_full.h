@@ -87,7 +87,8 @@ class AdmmFullSolver : public Solver {
   long pcg_iterations_ = 0;
   SpMat Jt_;
   Vec rw_;  // per row: weight of β (the same for a constraint's rows)
-  Vec v_, z_, u_, lambda_, Jv_, rhs_, tmp_, Av_;
+  Vec v_, z_, u_, lambda_, Jv_, rhs_, tmp_, Av_, dual_;  // tmp_: Jᵀλ; Av_: A v̂
+  double b_norm_ = 0.0;
   double theta_p_ = 0.0, theta_d_ = 0.0;
   int iter_ = 0, refactorizations_ = 0;
   // At the end of Setup: the iterations' own refactorizations and PCG steps are the rest.
