@@ -31,15 +31,11 @@ const SettingsTable<AdmmFullSettings>& AdmmFullSettings::Table() {
                        "the v̂ solve: cholmod = sparse Cholesky refactored when β changes; pcg-pbj "
                        "= conjugate gradients preconditioned by 003's projected block Jacobi "
                        "(kinematic trees only)")
-        .Choice<kFactors>(&A::factor, "factor",
-                          "linear=cholmod: CHOLMOD's factor of K; auto = simplicial unless the "
-                          "factorization does ≥ 40 flops per nonzero of L (CHOLMOD's rule): on "
-                          "small or very sparse factors it avoids BLAS's per-call cost and thread "
-                          "pool")
         .Real(&A::pcg_tol, "pcg_tol", {.min = 0.0, .max = 1.0, .min_open = true},
               "pcg-pbj: relative residual of each v̂ solve")
         .Int(&A::pcg_max_iters, "pcg_max_iters", {.min = 1, .max = 1e6},
              "pcg-pbj: most PCG iterations per v̂ solve");
+    AddFactorSetting(t, &A::factor, "linear=cholmod: ");
     return t;
   }();
   return t;

@@ -10,6 +10,7 @@
 #include "problems/linalg/cholmod_llt.h"
 #include "solvers/common/adaptive_penalty.h"
 #include "solvers/common/body_trees.h"
+#include "solvers/common/factor_setting.h"
 #include "solvers/common/pcg.h"
 #include "solvers/common/projected_block_jacobi.h"
 #include "solvers/solver.h"
@@ -30,13 +31,6 @@ struct AdmmFullSettings {
   static constexpr auto kLinears =
       ChoiceNames<Linear>({{Linear::kCholmod, "cholmod"}, {Linear::kPcgPbj, "pcg-pbj"}});
 
-  // CHOLMOD's factor: supernodal (dense blocks through BLAS), simplicial (column by column, no
-  // BLAS), or auto (CHOLMOD's rule on the factorization's flops per nonzero).
-  using Factor = CholmodLLT::Kind;
-  static constexpr auto kFactors = ChoiceNames<Factor>({{Factor::kSupernodal, "supernodal"},
-                                                        {Factor::kSimplicial, "simplicial"},
-                                                        {Factor::kAuto, "auto"}});
-
   double beta = 0.0;  // 0: from beta_rule
   BetaRule beta_rule = BetaRule::kMass;
   bool adaptive = true;
@@ -45,8 +39,8 @@ struct AdmmFullSettings {
   double gamma = 10.0;
   int adapt_every = 1;
   Linear linear = Linear::kCholmod;
-  Factor factor = Factor::kAuto;
-  double pcg_tol = 1e-10;  // relative to the right-hand side
+  CholmodLLT::Kind factor = CholmodLLT::Kind::kAuto;  // solvers/common/factor_setting.h
+  double pcg_tol = 1e-10;                             // relative to the right-hand side
   int pcg_max_iters = 1000;
 
   static const SettingsTable<AdmmFullSettings>& Table();

@@ -4,6 +4,7 @@
 
 #include "solvers/al/line_search.h"
 #include "solvers/common/dual_update.h"
+#include "solvers/common/factor_setting.h"
 
 namespace ncp {
 
@@ -31,6 +32,7 @@ const SettingsTable<CanalSettings>& CanalSettings::Table() {
               "more than half")
         .Real(&C::min_relaxation, "min_relaxation", {.min = 0.0, .max = 1.0, .min_open = true},
               "lower bound of that ω");
+    AddFactorSetting(t, &C::factor);
     return t;
   }();
   return t;
@@ -45,7 +47,8 @@ Status CanalSolver::Setup(const ContactProblem& p, const Settings& s, const Warm
   min_omega_ = set.min_relaxation;
   surrogate_solves_ = 0;
   K_.Setup(p);
-  chol_.Analyze(K_.matrix());
+  chol_ = std::make_unique<CholmodLLT>(set.factor);
+  chol_->Analyze(K_.matrix());
   const int n = p.num_dofs(), m = p.num_rows();
   D_.assign(p.constraints.size(), Mat3r::Zero());
   for (Vec* x : {&trial_, &Jd_, &z_work_}) *x = Vec::Zero(m);
@@ -92,11 +95,11 @@ Status CanalSolver::SolveSurrogate(int& k, bool& solved) {
     if (k >= max_newton_ || PastDeadline()) break;
     Hessian(v_);
     ++factorizations_;
-    if (!chol_.Factorize(K_.matrix())) {
+    if (!chol_->Factorize(K_.matrix())) {
       message_ = "Newton matrix of 004:24 not positive definite";
       return Status::kFailed;
     }
-    chol_.Solve(r_, d_);
+    chol_->Solve(r_, d_);
     d_ = -d_;
     // Exact line search on h(v̂ + α d): h' = dᵀ r(v̂ + α d), h'' = dᵀ K(v̂ + α d) d.
     Jd_.noalias() = p.J * d_;
@@ -199,6 +202,7 @@ std::vector<std::pair<std::string, double>> CanalSolver::Info() const {
   auto info = AlSolverBase::Info();
   info.emplace_back("surrogate_solves", static_cast<double>(surrogate_solves_));
   info.emplace_back("relaxation", omega_);
+  info.emplace_back("supernodal", chol_ && chol_->supernodal());  // what factor=auto chose
   return info;
 }
 

@@ -6,6 +6,8 @@
 // refresh cycles (settings perturbation_*; perturbation_updates = 1 is the published cascade).
 #pragma once
 
+#include <memory>
+
 #include "problems/linalg/cholmod_llt.h"
 #include "solvers/al/al_base.h"
 #include "solvers/al/penalized_matrix.h"
@@ -20,6 +22,7 @@ struct CanalSettings : AlSettings {
   // 0.3: on laikago_drop frames (seeds 1–3, 8 and 12 robots) 0.2–0.3 all converge but one of
   // 40; 0.05 leaves the damped refresh too slow on 5 of 16 later frames.
   double min_relaxation = 0.3;
+  CholmodLLT::Kind factor = CholmodLLT::Kind::kAuto;  // solvers/common/factor_setting.h
   static const SettingsTable<CanalSettings>& Table();
 };
 
@@ -45,7 +48,7 @@ class CanalSolver : public AlSolverBase {
   double perturbation_tol_ = 0.0, omega_ = 1.0, omega0_ = 1.0, min_omega_ = 0.3;
   int surrogate_solves_ = 0;
   PenalizedMatrix K_;
-  CholmodLLT chol_;
+  std::unique_ptr<CholmodLLT> chol_;  // K's factor
   std::vector<Mat3r> D_;
   Vec z_work_, trial_, r_, d_, Jd_, Av_, Ad_;
 };
