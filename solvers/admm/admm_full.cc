@@ -58,6 +58,7 @@ double AdmmFullSolver::InitialBeta(const ContactProblem& p) {
 }
 
 Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) {
+  chol_.reset();  // a factor from an earlier Setup of this instance is not this problem's
   if (p.form != ProblemForm::kGlobal) {
     message_ = "admm-full needs the global form (A, b, J); a local (W, q) problem has none";
     return Status::kNotApplicable;
@@ -153,7 +154,7 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
 // factor written.
 WorkCount AdmmFullSolver::Work() const {
   using namespace work;
-  if (p_ == nullptr) return {};
+  if (p_ == nullptr || (linear_ == AdmmFullSettings::Linear::kCholmod && !chol_)) return {};
   const double n = p_->num_dofs(), m = p_->num_rows();
   WorkCount it = 2.0 * SparseProduct(Jt_) + SparseProduct(p_->J) + SparseProduct(p_->A) +
                  Vectors(m, 14, 20) + Vectors(n, 16, 6);
@@ -283,8 +284,8 @@ std::vector<std::pair<std::string, double>> AdmmFullSolver::Info() const {
           {"theta_d", theta_d_},
           {"refactorizations", static_cast<double>(refactorizations_)},
           {"pcg_iterations", static_cast<double>(pcg_iterations_)},
-          // What factor=auto chose (1: supernodal); 0 on the PCG route.
-          {"supernodal", linear_ == AdmmFullSettings::Linear::kCholmod && chol_->supernodal()}};
+          // What factor=auto chose (1: supernodal); 0 on the PCG route or before a factor.
+          {"supernodal", chol_ && chol_->supernodal()}};
 }
 
 SolverStats AdmmFullSolver::Stats() const {
