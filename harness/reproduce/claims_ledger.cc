@@ -1,6 +1,7 @@
 #include "harness/reproduce/claims_ledger.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -93,6 +94,91 @@ std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
   return rows;
 }
 
+constexpr const char* kCsvHeader =
+    "protocol,paper,statement,ours,paper_figure,verdict,held,reason,cause,cases,max_iters,"
+    "machine,revision,date,protocol_wall_s,file";
+
+// A whole-number cell of a ledger CSV, or ncp::Error naming the file, line and column.
+int CsvInt(const std::string& path, std::size_t line, const char* column, const std::string& v) {
+  std::size_t used = 0;
+  int x = 0;
+  try {
+    x = std::stoi(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (v.empty() || used != v.size() || x < 0)
+    throw Error(fmt::format("claims: ledger '{}' line {}: {} '{}' is not a whole number ≥ 0", path,
+                            line, column, v));
+  return x;
+}
+
+// The files and claims of an earlier ledger CSV, one LedgerFile per file it names.
+void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
+                   std::vector<std::vector<ClaimRecord>>& claims) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("claims: ledger '{}': cannot be read", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto rows = ParseCsv(ss.str());
+  if (rows.empty() || fmt::format("{}", fmt::join(rows[0], ",")) != kCsvHeader)
+    throw Error(
+        fmt::format("claims: ledger '{}' line 1: the header must be '{}' (a CSV written by "
+                    "`ncpbench claims --csv`)",
+                    path, kCsvHeader));
+  const std::size_t columns = rows[0].size();
+  std::map<std::string, std::size_t> index;  // a named file → its entry in files
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const std::vector<std::string>& r = rows[i];
+    if (r.size() != columns)
+      throw Error(fmt::format("claims: ledger '{}' line {}: {} cells where the header has {}", path,
+                              i + 1, r.size(), columns));
+    ClaimRecord c{.protocol = r[0],
+                  .paper = r[1],
+                  .statement = r[2],
+                  .ours = r[3],
+                  .paper_figure = r[4],
+                  .verdict = r[5],
+                  .held = r[6],
+                  .reason = r[7],
+                  .cause = r[8],
+                  .cases = CsvInt(path, i + 1, "cases", r[9]),
+                  .max_iters = CsvInt(path, i + 1, "max_iters", r[10])};
+    if (std::find(kVerdicts.begin(), kVerdicts.end(), c.verdict) == kVerdicts.end())
+      throw Error(
+          fmt::format("claims: ledger '{}' line {}: verdict '{}' is not one of reproduced, "
+                      "not reproduced, contradicted, not assessed",
+                      path, i + 1, c.verdict));
+    if (c.protocol.empty() || r[15].empty())
+      throw Error(
+          fmt::format("claims: ledger '{}' line {}: protocol and file must be given", path, i + 1));
+    auto [it, fresh] = index.emplace(r[15], files.size());
+    if (fresh) {
+      LedgerFile f{.path = r[15],
+                   .protocol = c.protocol,
+                   .machine = r[11],
+                   .revision = r[12],
+                   .date = r[13],
+                   .via = path};
+      try {
+        f.wall_s = r[14].empty() ? -1.0 : std::stod(r[14]);
+      } catch (const std::exception&) {
+        throw Error(fmt::format("claims: ledger '{}' line {}: protocol_wall_s '{}' is not a number",
+                                path, i + 1, r[14]));
+      }
+      files.push_back(f);
+      claims.emplace_back();
+    } else if (files[it->second].protocol != c.protocol) {
+      throw Error(
+          fmt::format("claims: ledger '{}' line {}: file '{}' is listed under protocols "
+                      "'{}' and '{}'",
+                      path, i + 1, r[15], files[it->second].protocol, c.protocol));
+    }
+    files[it->second].assessed += c.verdict != "not assessed";
+    claims[it->second].push_back(std::move(c));
+  }
+}
+
 // Counts per paper and verdict, and over all papers.
 std::string CountsTable(const Ledger& l) {
   std::map<std::string, std::array<int, kVerdicts.size()>> counts;
@@ -126,7 +212,7 @@ std::string ProtocolsTable(const Ledger& l) {
       if (l.files[l.claim_file[i]].path == f.path) ++n, budget = Budget(l.claims[i]);
     t.Row({f.protocol, fmt::format("{}", n), fmt::format("{}", f.assessed), budget,
            Minutes(f.wall_s), f.machine, f.revision, f.date,
-           "`" + f.path + "`" +
+           "`" + f.path + "`" + (f.via.empty() ? "" : " (as listed in `" + f.via + "`)") +
                (f.superseded_by.empty() ? "" : " (superseded by `" + f.superseded_by + "`)")});
   }
   return t.str();
@@ -145,15 +231,11 @@ std::string ClaimsTable(const Ledger& l) {
   return t.str();
 }
 
-constexpr const char* kCsvHeader =
-    "protocol,paper,statement,ours,paper_figure,verdict,held,reason,cause,cases,max_iters,"
-    "machine,revision,date,protocol_wall_s,file";
-
 }  // namespace
 
 Ledger CollectClaims(const std::vector<std::string>& inputs) {
   Ledger l;
-  std::vector<std::string> paths;
+  std::vector<std::string> paths, ledgers;
   for (const std::string& in : inputs) {
     std::error_code ec;
     if (fs::is_directory(in, ec)) {
@@ -176,6 +258,8 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
         else
           paths.push_back(f);
       }
+    } else if (fs::path(in).extension() == ".csv" && fs::is_regular_file(in, ec)) {
+      ledgers.push_back(in);
     } else if (fs::exists(in, ec)) {
       paths.push_back(in);
     } else {
@@ -205,6 +289,17 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
     per_file.push_back(ClaimsOf(path, f, lf.protocol));
     for (const ClaimRecord& c : per_file.back()) lf.assessed += c.verdict != "not assessed";
     l.files.push_back(lf);
+  }
+  for (const std::string& csv : ledgers) {
+    std::vector<LedgerFile> files;
+    std::vector<std::vector<ClaimRecord>> claims;
+    ReadLedgerCsv(csv, files, claims);
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      // A results file given by the same path replaces the rows an earlier ledger kept of it.
+      if (std::find(paths.begin(), paths.end(), files[k].path) != paths.end()) continue;
+      l.files.push_back(std::move(files[k]));
+      per_file.push_back(std::move(claims[k]));
+    }
   }
   // One file per protocol: the most assessed claims, then the latest date, then the first named.
   std::map<std::string, std::size_t> kept;

@@ -16,6 +16,7 @@ struct LedgerFile {
   double wall_s = -1.0;       // how long the protocol ran (reproduce_wall_s); -1: unknown
   int assessed = 0;           // its claims with a verdict other than not assessed
   std::string superseded_by;  // another file of the same protocol that the ledger keeps
+  std::string via;            // the earlier ledger CSV its claims were read from, else ""
 };
 
 struct Ledger {
@@ -25,11 +26,14 @@ struct Ledger {
   int skipped = 0;                      // .h5 files in the folders that are no reproductions
 };
 
-// Reads the named results files and every reproduction .h5 directly in the named folders. Of
+// Reads the named results files, every reproduction .h5 directly in the named folders, and earlier
+// ledgers (a .csv written by LedgerCsv: its rows stand for the files they name, so one protocol's
+// rerun updates a ledger whose other files are not at hand; a results file given by the same path
+// replaces its rows). Of
 // several files of one protocol the ledger keeps the one with the most assessed claims (then the
 // latest). A file written before claims were stored is judged again from its records (its
 // report rendered in a temporary folder). ncp::Error for a missing path, a named file that is no
-// reproduction, or a corrupt one.
+// reproduction, a corrupt one, or a ledger CSV that is not one (naming its line and column).
 Ledger CollectClaims(const std::vector<std::string>& inputs);
 
 // Markdown: counts per paper and verdict, the protocols with budget, time, machine and revision,
