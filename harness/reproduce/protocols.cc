@@ -7,6 +7,7 @@ Protocol MakeTable000_1();
 Protocol MakeFig000_2();
 Protocol MakeTable002_1();
 Protocol MakeTable002_2();
+Protocol MakeTable002_3();
 Protocol MakeTable002_5();
 Protocol MakeTable002_9();
 Protocol MakeFig002_11();
@@ -40,6 +41,7 @@ const std::vector<Protocol>& Protocols() {
       MakeTable001_1(),
       MakeTable002_1(),
       MakeTable002_2(),
+      MakeTable002_3(),
       MakeTable002_5(),
       MakeTable002_9(),
       MakeFig002_11(),
@@ -62,10 +64,6 @@ const std::vector<Protocol>& Protocols() {
           "MuJoCo (libmujoco-dev not found at configure time, or NCPBENCH_MUJOCO=OFF)"),
 #endif
       // The papers' experiments still without a protocol, each with what it waits for.
-      Pending("002-table3",
-              "COND vs PGS/APGD on a rigid gripper grasping a soft ball: internal-force "
-              "error, iterations as the ball stiffens (Tables III-IV, Fig. 8)",
-              "soft_ball scene, stiffness sweep", "an internal-force error metric and the sweep"),
       Pending("002-table6", "soft FEM gripper holding a dynamic rigid object (Table VI, Fig. 10)",
               "about 14 681 DOF, 108 744 rows", "the soft_gripper scene"),
       Pending("002-table7",

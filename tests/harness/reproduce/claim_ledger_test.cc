@@ -95,8 +95,8 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   // A pending experiment is named apart, never as a protocol whose file is missing.
   const std::size_t pending = md.find("without a protocol yet");
   ASSERT_NE(pending, std::string::npos) << md;
-  EXPECT_NE(md.find("002-table3", pending), std::string::npos) << md;
-  EXPECT_EQ(md.find("002-table3"), md.find("002-table3", pending)) << md;
+  EXPECT_NE(md.find("002-table6", pending), std::string::npos) << md;
+  EXPECT_EQ(md.find("002-table6"), md.find("002-table6", pending)) << md;
   const std::string csv = LedgerCsv(l);
   EXPECT_NE(csv.find("\"s, with a comma\""), std::string::npos) << csv;
   WriteFileAtomically((dir / "claims.csv").string(), csv);
@@ -105,6 +105,66 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   EXPECT_EQ(LedgerDuration((dir / "claims.csv").string(), "004-fig9"), "");
   EXPECT_EQ(LedgerDuration((dir / "missing.csv").string(), "004-table2"), "");
   EXPECT_THROW(CollectClaims({(dir / "nothing-here").string()}), Error);
+}
+
+// An earlier ledger's CSV stands for the files it lists: read back, it gives the same claims and
+// CSV; a results file given by the same path replaces its rows; a malformed one is refused with
+// its line.
+TEST(ClaimLedger, EarlierLedgerCsvStandsForItsFiles) {
+  const auto dir = testing::FreshDir("claim_ledger_csv_" + std::to_string(getpid()));
+  const std::string h5 = (dir / "004-table2.h5").string();
+  ClaimRecord a{.protocol = "004-table2",
+                .paper = "004",
+                .statement = "s, with a comma",
+                .ours = "1 \"x\"",
+                .verdict = "not reproduced",
+                .cause = "measured",
+                .cases = 40};
+  WriteResults(h5, {},
+               {{"reproduce", "004-table2"},
+                {"date", "2026-11-28T00:00:00Z"},
+                {"cpu", "Test CPU"},
+                {"git_revision", "abc1234"},
+                {"reproduce_wall_s", "12.5"}},
+               {}, {a});
+  const std::string first = LedgerCsv(CollectClaims({h5}));
+  const std::string csv = (dir / "ledger.csv").string();
+  WriteFileAtomically(csv, first);
+
+  const Ledger again = CollectClaims({csv});
+  ASSERT_EQ(again.claims.size(), 1u);
+  EXPECT_EQ(again.claims[0].ours, "1 \"x\"");
+  EXPECT_EQ(again.claims[0].cases, 40);
+  EXPECT_EQ(again.files[0].via, csv);
+  EXPECT_EQ(LedgerCsv(again), first);
+  EXPECT_NE(LedgerMarkdown(again, "c").find("as listed in"), std::string::npos);
+
+  // The same file given again replaces the ledger's rows: one file, one claim.
+  const Ledger both = CollectClaims({csv, h5});
+  EXPECT_EQ(both.files.size(), 1u);
+  EXPECT_EQ(both.claims.size(), 1u);
+  EXPECT_TRUE(both.files[0].via.empty());
+
+  auto refused = [&](const std::string& text, const char* expect) {
+    const std::string bad = (dir / "bad.csv").string();
+    WriteFileAtomically(bad, text);
+    try {
+      CollectClaims({bad});
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
+    }
+  };
+  const std::string header = first.substr(0, first.find('\n') + 1);
+  const std::string row = first.substr(header.size());
+  refused("protocol,paper\n", "line 1: the header");
+  refused(header + "004-table2,004,s\n", "line 2: 3 cells");
+  std::string verdict = row;
+  verdict.replace(verdict.find("not reproduced"), 14, "maybe");
+  refused(header + verdict, "line 2: verdict 'maybe'");
+  std::string cases = row;
+  cases.replace(cases.find(",40,"), 4, ",x4,");
+  refused(header + cases, "line 2: cases 'x4'");
 }
 
 }  // namespace
