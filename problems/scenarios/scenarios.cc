@@ -156,6 +156,11 @@ const std::vector<ScenarioEntry>& Scenarios() {
 }
 
 const ScenarioEntry& FindScenario(const std::string& name) {
+  if (FindScene(name))  // else "unknown; did you mean 'x'?" for the scene x itself
+    throw Error(
+        fmt::format("scenario '{}': a scene, not a generator: its frames come from "
+                    "simulating it (FindScene and Simulate, or `ncpbench generate`)",
+                    name));
   // `generate` takes a scene's name too, so the scenes are named among the known ones.
   std::vector<std::string> scenes;
   for (const SceneEntry& e : Scenes()) scenes.push_back(e.name);

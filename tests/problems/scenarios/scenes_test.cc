@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "harness/simulate.h"
+#include "common/error.h"
 #include "problems/model/validate.h"
+#include "problems/scenarios/scenarios.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -83,6 +85,17 @@ INSTANTIATE_TEST_SUITE_P(AllScenes, SceneRecording, ::testing::ValuesIn(kCases),
 TEST(Scenes, UnknownParameterIsAnError) {
   EXPECT_THROW(SceneParams(*FindScene("stir"), {{"nosuch", "1"}}), std::runtime_error);
   EXPECT_THROW(SceneParams(*FindScene("stir"), {{"spheres", "x"}}), std::runtime_error);
+}
+
+// A scene asked for as a generator says it is a scene (it read "unknown; did you mean 'stir'?").
+TEST(Scenes, ASceneIsNotFoundAsAGenerator) {
+  try {
+    FindScenario("stir");
+    ADD_FAILURE() << "a scene found as a scenario";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'stir': a scene, not a generator"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
