@@ -13,6 +13,7 @@
 #include "harness/runner.h"
 #include "harness/warm_carry.h"
 #include "problems/model/validate.h"
+#include "problems/scenarios/scenarios.h"
 
 namespace ncp {
 namespace {
@@ -33,6 +34,24 @@ RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double
 void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim) {
   if (scene.reference_iters > 0) sim.reference_iters = scene.reference_iters;
   if (!scene.reference_solvers.empty()) sim.reference_solvers = scene.reference_solvers;
+}
+
+std::vector<ContactProblem> GenerateProblems(const std::string& name, const ParamMap& params,
+                                             int count, std::uint64_t seed, bool references,
+                                             bool quiet) {
+  const SceneEntry* scene = FindScene(name);
+  if (!scene) return FindScenario(name).generate(params, count, seed);
+  SimulateOptions sim;
+  if (!scene->stepper.empty()) sim.solver = scene->stepper, sim.iters = scene->stepper_iters;
+  sim.every = scene->default_every;
+  sim.steps = count * sim.every;
+  sim.max_frames = count;
+  sim.quiet = quiet;
+  if (references)
+    UseSceneReferences(*scene, sim);
+  else
+    sim.reference_solvers = {};
+  return Simulate(*scene, params, seed, sim).recorded;
 }
 
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,

@@ -64,4 +64,13 @@ void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim);
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt);
 
+// What `generate` makes of a name: `count` problems of a generator (problems/scenarios), or, for a
+// scene (looked up first), `count` frames, one every default_every steps, stepped by the scene's
+// own stepper where it names one (else admm-full at 200 iterations a step). With `references`,
+// each frame carries a reference solution from the scene's reference solvers (a sweep measures
+// time and leaves them out: their solves would dominate).
+std::vector<ContactProblem> GenerateProblems(const std::string& name, const ParamMap& params,
+                                             int count, std::uint64_t seed, bool references,
+                                             bool quiet);
+
 }  // namespace ncp

@@ -36,18 +36,7 @@ std::string ParamString(const ParamMap& p) {
 }
 
 std::vector<ContactProblem> Generate(const SweepOptions& s, const ParamMap& params) {
-  if (const SceneEntry* scene = FindScene(s.scene)) {
-    // As `generate`: `count` frames, one every default_every steps. No reference solutions:
-    // a sweep measures time, and the reference solves would dominate the generation time.
-    SimulateOptions sim;
-    sim.every = scene->default_every;
-    sim.steps = s.count * sim.every;
-    sim.max_frames = s.count;
-    sim.reference_solvers = {};
-    sim.quiet = true;
-    return Simulate(*scene, params, s.seed, sim).recorded;
-  }
-  return FindScenario(s.scene).generate(params, s.count, s.seed);
+  return GenerateProblems(s.scene, params, s.count, s.seed, false, true);
 }
 
 }  // namespace

@@ -13,22 +13,12 @@
 namespace ncp::py {
 namespace {
 
-// What `ncpbench generate` does: a scene is simulated and `count` frames recorded with their
-// reference solutions; a generator is called directly.
+// What `ncpbench generate` does (GenerateProblems), with the count checked as the CLI checks it.
 std::vector<ContactProblem> Generate(const std::string& name,
                                      const std::map<std::string, std::string>& params, int count,
                                      std::uint64_t seed) {
   if (count < 1) throw Error(fmt::format("--count = {}: must be >= 1", count));
-  if (const SceneEntry* scene = FindScene(name)) {
-    SimulateOptions sim;
-    sim.every = scene->default_every;
-    sim.steps = count * sim.every;
-    sim.max_frames = count;
-    sim.quiet = true;
-    UseSceneReferences(*scene, sim);
-    return Simulate(*scene, params, seed, sim).recorded;
-  }
-  return FindScenario(name).generate(params, count, seed);
+  return GenerateProblems(name, params, count, seed, true, true);
 }
 
 }  // namespace

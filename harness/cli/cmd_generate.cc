@@ -39,21 +39,8 @@ void AddGenerate(CLI::App& app, Action& action) {
             fmt::format("--count = {}: must be in [1, {}] (the problems are built in "
                         "memory before writing; generate larger sets in several files)",
                         o->count, kMaxCount));
-      std::vector<ContactProblem> problems;
-      if (const SceneEntry* scene = FindScene(o->scenario)) {
-        // A scene: simulate with admm-full (200 iterations per step, or the scene's own stepper)
-        // and record `count` frames.
-        SimulateOptions sim;
-        if (!scene->stepper.empty()) sim.solver = scene->stepper, sim.iters = scene->stepper_iters;
-        sim.every = scene->default_every;
-        sim.steps = o->count * sim.every;
-        sim.max_frames = o->count;
-        sim.quiet = o->quiet;
-        UseSceneReferences(*scene, sim);
-        problems = Simulate(*scene, ParseKeyValues(o->params), o->seed, sim).recorded;
-      } else {
-        problems = FindScenario(o->scenario).generate(ParseKeyValues(o->params), o->count, o->seed);
-      }
+      const std::vector<ContactProblem> problems = GenerateProblems(
+          o->scenario, ParseKeyValues(o->params), o->count, o->seed, true, o->quiet);
       CheckWritable(o->out, problems);
       WriteDataset(
           o->out, problems,
