@@ -15,15 +15,8 @@ namespace {
 TEST(SoftBall, AGraspedFrameRunsInEverySolverOrSaysWhyNot) {
   // Size 0.3: the smallest mesh (4 cells across); the second frame is at step 40 (0.67 s), after
   // the fingers closed (0.4 s), so it has finger contacts besides the floor's.
-  const SceneEntry* scene = FindScene("soft_ball");
-  ASSERT_NE(scene, nullptr);
-  SimulateOptions sim;
-  sim.every = scene->default_every;
-  sim.steps = 2 * sim.every;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   const std::vector<ContactProblem> frames =
-      Simulate(*scene, ParseKeyValues("size=0.3"), 1, sim).recorded;
+      GenerateProblems("soft_ball", {{"size", "0.3"}}, 2, 1, false, true);
   ASSERT_EQ(frames.size(), 2u);
   const ContactProblem& p = frames[1];
   // The fingers push along x: a contact whose normal row weighs a node's x coordinate most (the
