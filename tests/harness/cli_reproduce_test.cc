@@ -30,6 +30,19 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
   }
 }
 
+// A protocol that waits for a capability measures nothing: one error line naming what it needs,
+// exit 2, no results file (a script must not read it as done).
+TEST(CliReproduce, PendingIdExitsTwoSayingWhatItNeeds) {
+  const auto dir = testing::FreshDir("reproduce_pending");
+  const auto r = testing::RunCli("reproduce 002-table6 -o " + (dir / "out").string(), dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("002-table6: cannot run yet: needs the soft_gripper scene"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "002-table6.h5"));
+}
+
 TEST(CliReproduce, UnknownIdExitsTwoNamingTheKnownOnes) {
   const auto dir = testing::FreshDir("reproduce_unknown");
   const auto r = testing::RunCli("reproduce 999-table0", dir);
