@@ -376,9 +376,6 @@ Verdict PjFailsVerdict(const Cell& pj, double sub_aa) {
                                  : Verdict::kNotReproduced;
 }
 
-// "fails" or "does not fail" in the PJ claim's sense.
-const char* VerdictWord(Verdict v) { return v == Verdict::kReproduced ? "fails" : "does not fail"; }
-
 std::string PjText(const char* label, const Cell& pj) {
   return fmt::format("{}: {} diverged frames, AA {}", label, pj.diverged,
                      std::isfinite(pj.aa) ? fmt::format("{:.3f}", pj.aa)
