@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "common/csv.h"
 #include "common/error.h"
@@ -205,7 +206,14 @@ std::string ProtocolsTable(const Ledger& l) {
   markdown::Table t(
       {"protocol", "claims", "assessed", "budget", "time", "machine", "revision", "date", "file"},
       "lrrlrllll");
-  for (const LedgerFile& f : l.files) {
+  // By protocol, then path: the order does not depend on how the inputs were named.
+  std::vector<const LedgerFile*> files;
+  for (const LedgerFile& f : l.files) files.push_back(&f);
+  std::stable_sort(files.begin(), files.end(), [](const LedgerFile* a, const LedgerFile* b) {
+    return std::tie(a->protocol, a->path) < std::tie(b->protocol, b->path);
+  });
+  for (const LedgerFile* fp : files) {
+    const LedgerFile& f = *fp;
     int n = 0;
     std::string budget = "—";
     for (std::size_t i = 0; i < l.claims.size(); ++i)
@@ -351,9 +359,13 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
         "\nThe papers' experiments without a protocol yet (`reproduce --list` says what each "
         "needs): " +
         list(pending) + ".\n";
-  md += "\n" + CountsTable(l);
-  md += "\n" + markdown::Heading(2, "Protocols") + ProtocolsTable(l);
-  md += "\n" + markdown::Heading(2, "Claims") + ClaimsTable(l);
+  // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, falsely) on "\n" + temporary here.
+  for (const std::string& part :
+       {CountsTable(l), markdown::Heading(2, "Protocols") + ProtocolsTable(l),
+        markdown::Heading(2, "Claims") + ClaimsTable(l)}) {
+    md += '\n';
+    md += part;
+  }
   return md;
 }
 
@@ -378,7 +390,10 @@ std::string LedgerCsv(const Ledger& l) {
                                             f.date,
                                             f.wall_s < 0 ? "" : fmt::format("{:.1f}", f.wall_s),
                                             f.path};
-    for (std::size_t k = 0; k < cells.size(); ++k) csv += (k ? "," : "") + CsvField(cells[k]);
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      if (k) csv += ',';
+      csv += CsvField(cells[k]);
+    }
     csv += "\n";
   }
   return csv;
