@@ -511,7 +511,7 @@ std::string ReportStiffness(const ReportInput& in) {
       fmt::format("0.1 → 10 MPa: pgs {:.2f}×, apgd {:.2f}×, cond {:.2f}× ({:.1f} → {:.1f}){}", gp,
                   ga, gc, m["cond"].front().iterations, m["cond"].back().iterations, reached),
       v, {.cause = v == Verdict::kReproduced ? std::string() : cause});
-  return markdown::Heading(2, "002 Table IV — iterations as the ball stiffens") +
+  return "\n" + markdown::Heading(2, "002 Table IV — iterations as the ball stiffens") +
          fmt::format(
              "The soft ball at three Young's moduli (Poisson ratio and μ still drawn), each "
              "simulated on its own as above; every solver warm-started to res004 ≤ {:g} (at most "
