@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/parse_number.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
@@ -40,14 +41,8 @@ std::vector<double> ParseTols(const std::string& list, double tol, bool tol_give
   if (tol_given) throw Error(fmt::format("--tols = {}: give --tol or --tols, not both", list));
   std::vector<double> tols;
   for (const std::string& item : SplitComma(list)) {
-    std::size_t used = 0;
     double x = 0.0;
-    try {
-      x = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || !(x > 0))
+    if (!ParseDecimal(item, &x) || !(x > 0))
       throw Error(fmt::format("--tols = {}: '{}' must be a number > 0", list, item));
     tols.push_back(x);
   }

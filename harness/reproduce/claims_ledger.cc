@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 #include <tuple>
 
 #include "common/csv.h"
+#include "common/parse_number.h"
 #include "common/error.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/protocol.h"
@@ -101,17 +103,12 @@ constexpr const char* kCsvHeader =
 
 // A whole-number cell of a ledger CSV, or ncp::Error naming the file, line and column.
 int CsvInt(const std::string& path, std::size_t line, const char* column, const std::string& v) {
-  std::size_t used = 0;
-  int x = 0;
-  try {
-    x = std::stoi(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (v.empty() || used != v.size() || x < 0)
-    throw Error(fmt::format("claims: ledger '{}' line {}: {} '{}' is not a whole number ≥ 0", path,
-                            line, column, v));
-  return x;
+  double x = 0.0;
+  if (!ParseDecimal(v, &x) || x < 0 || x > 1e9 || x != std::floor(x))
+    throw Error(
+        fmt::format("claims: ledger '{}' line {}: {} '{}' is not a whole number in [0, 1e9]", path,
+                    line, column, v));
+  return static_cast<int>(x);
 }
 
 // The files and claims of an earlier ledger CSV, one LedgerFile per file it names.
@@ -161,12 +158,11 @@ void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
                    .revision = r[12],
                    .date = r[13],
                    .via = path};
-      try {
-        f.wall_s = r[14].empty() ? -1.0 : std::stod(r[14]);
-      } catch (const std::exception&) {
-        throw Error(fmt::format("claims: ledger '{}' line {}: protocol_wall_s '{}' is not a number",
-                                path, i + 1, r[14]));
-      }
+      if (!r[14].empty() && !(ParseDecimal(r[14], &f.wall_s) && f.wall_s >= 0))
+        throw Error(
+            fmt::format("claims: ledger '{}' line {}: protocol_wall_s '{}' is not a number "
+                        "≥ 0",
+                        path, i + 1, r[14]));
       files.push_back(f);
       claims.emplace_back();
     } else if (files[it->second].protocol != c.protocol) {
