@@ -24,12 +24,16 @@ void WriteClaims(const std::string& h5, const std::vector<ClaimRecord>& claims) 
   WriteResults(h5, f.rows, f.attrs, f.observations, claims);
 }
 
+// "<id>: cannot run yet: needs <capability>", for a protocol that waits for one.
+std::string CannotRunYet(const Protocol& p) {
+  return fmt::format("{}: cannot run yet: needs {}", p.id, p.missing);
+}
+
 // Measures into <id>.h5 (every run in the results schema, and the protocol's observations),
 // then renders the Markdown from that file. With `from`, only renders, from that file.
 int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from = "") {
   // A script that runs one protocol must not read "measured nothing" as success.
-  if (!p.runs())
-    throw Error(fmt::format("reproduce {}: cannot run yet: needs {}", p.id, p.missing));
+  if (!p.runs()) throw Error("reproduce " + CannotRunYet(p));
   std::filesystem::create_directories(o.out_dir);
   const std::string path = o.out_dir + "/" + p.id + ".md";
   std::string md, h5 = from;
@@ -138,7 +142,7 @@ void AddReproduce(CLI::App& app, Action& action) {
         int pending = 0;
         for (const Protocol& p : Protocols()) {
           if (!p.runs()) {  // listed with what it needs; not a failure of `all`
-            std::printf("%s: cannot run yet: needs %s\n", p.id.c_str(), p.missing.c_str());
+            std::printf("%s\n", CannotRunYet(p).c_str());
             ++pending;
             continue;
           }

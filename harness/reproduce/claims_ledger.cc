@@ -97,6 +97,16 @@ std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
   return rows;
 }
 
+// The rows of the CSV file at `path`; false when it cannot be read.
+bool ReadCsvRows(const std::string& path, std::vector<std::vector<std::string>>& rows) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  rows = ParseCsv(ss.str());
+  return true;
+}
+
 constexpr const char* kCsvHeader =
     "protocol,paper,statement,ours,paper_figure,verdict,held,reason,cause,cases,max_iters,"
     "machine,revision,date,protocol_wall_s,file";
@@ -114,11 +124,9 @@ int CsvInt(const std::string& path, std::size_t line, const char* column, const 
 // The files and claims of an earlier ledger CSV, one LedgerFile per file it names.
 void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
                    std::vector<std::vector<ClaimRecord>>& claims) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("claims: ledger '{}': cannot be read", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const auto rows = ParseCsv(ss.str());
+  std::vector<std::vector<std::string>> rows;
+  if (!ReadCsvRows(path, rows))
+    throw Error(fmt::format("claims: ledger '{}': cannot be read", path));
   if (rows.empty() || fmt::format("{}", fmt::join(rows[0], ",")) != kCsvHeader)
     throw Error(
         fmt::format("claims: ledger '{}' line 1: the header must be '{}' (a CSV written by "
@@ -400,12 +408,8 @@ std::string CommittedLedgerPath() {
 }
 
 std::string LedgerDuration(const std::string& csv_path, const std::string& protocol) {
-  std::ifstream in(csv_path, std::ios::binary);
-  if (!in) return "";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const auto rows = ParseCsv(ss.str());
-  if (rows.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  if (!ReadCsvRows(csv_path, rows) || rows.empty()) return "";
   const std::vector<std::string>& head = rows[0];
   auto col = [&](const char* name) -> int {
     const auto it = std::find(head.begin(), head.end(), name);
