@@ -20,6 +20,8 @@ const char* ToString(Verdict v) {
       return "contradicted";
     case Verdict::kNotAssessed:
       return "not assessed";
+    case Verdict::kReproducedForRange:
+      return "reproduced for a range";
   }
   return "not reproduced";
 }
@@ -60,6 +62,37 @@ Judged RatioVerdict(double ours, double claimed, double factor) {
   const bool further = std::abs(std::log(ours)) > std::abs(std::log(claimed));
   return {Verdict::kNotReproduced, fmt::format("direction reproduced, magnitude {} ({})",
                                                further ? "exceeded" : "short", figures)};
+}
+
+Judged RangeVerdict(const Judged& at_protocol, const std::string& unknown,
+                    std::vector<AtValue> sweep) {
+  if (at_protocol.verdict == Verdict::kReproduced || at_protocol.verdict == Verdict::kNotAssessed ||
+      sweep.empty())
+    return at_protocol;
+  std::sort(sweep.begin(), sweep.end(),
+            [](const AtValue& a, const AtValue& b) { return a.value < b.value; });
+  // The holding values, as one interval where they are neighbours in the sweep, else listed.
+  std::size_t first = sweep.size(), last = 0, held = 0;
+  for (std::size_t i = 0; i < sweep.size(); ++i)
+    if (sweep[i].verdict == Verdict::kReproduced) first = std::min(first, i), last = i, ++held;
+  const std::string swept = fmt::format("{:g}–{:g} swept", sweep.front().value, sweep.back().value);
+  const std::string before =
+      at_protocol.held.empty() ? ToString(at_protocol.verdict) : at_protocol.held;
+  if (held == 0)
+    return {at_protocol.verdict,
+            fmt::format("{}; at no value of {} over {}", before, unknown, swept)};
+  std::string where;
+  if (held == last - first + 1) {
+    where = first == last ? fmt::format("= {:g}", sweep[first].value)
+                          : fmt::format("∈ [{:g}, {:g}]", sweep[first].value, sweep[last].value);
+  } else {
+    for (const AtValue& a : sweep)
+      if (a.verdict == Verdict::kReproduced)
+        where += fmt::format("{}{:g}", where.empty() ? "at " : ", ", a.value);
+  }
+  return {Verdict::kReproducedForRange,
+          fmt::format("reproduced for {} {} of {}; at the protocol's value: {}", unknown, where,
+                      swept, before)};
 }
 
 Verdict OrderVerdict(const std::vector<double>& v) {

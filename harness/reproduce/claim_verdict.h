@@ -1,8 +1,9 @@
 // Verdicts of a paper's claims against our figures: "reproduced", "not reproduced" (ours falls
 // short of what the paper reports) or "contradicted" (ours does what the paper says cannot be
-// done, or the opposite of what it says happens); "not assessed" where the run that measured it
-// cannot carry a verdict (harness/reproduce/claim_ledger.h). A check tests the statement, never
-// restates it.
+// done, or the opposite of what it says happens); "reproduced for a range" where the figure
+// hangs on a value the paper does not give and the claim holds for part of that value's swept
+// range only; "not assessed" where the run that measured it cannot carry a verdict
+// (harness/reproduce/claim_ledger.h). A check tests the statement, never restates it.
 #pragma once
 
 #include <string>
@@ -11,7 +12,13 @@
 
 namespace ncp {
 
-enum class Verdict { kReproduced, kNotReproduced, kContradicted, kNotAssessed };
+enum class Verdict {
+  kReproduced,
+  kNotReproduced,
+  kContradicted,
+  kNotAssessed,
+  kReproducedForRange
+};
 
 // A verdict with what held of a claim that has a direction and a magnitude ("X is 2.2× Y"):
 // e.g. "direction reproduced, magnitude exceeded (6.9× vs the paper's 2.2×, beyond 3×)".
@@ -52,6 +59,22 @@ Verdict NearVerdict(const std::vector<double>& ours, double claimed, double tol)
 // 5–8× span, so the log-log slope decides: 0.8–1.2 with R² ≥ 0.99 reproduced, 1.5 or more
 // (clearly superlinear) contradicted, else not reproduced.
 Verdict LinearGrowthVerdict(double loglog_slope, double r2);
+
+// One value of an unknown the paper does not give (a stopping tolerance, a gain) and the
+// claim's verdict measured there.
+struct AtValue {
+  double value;
+  Verdict verdict;
+};
+
+// A claim whose figure hangs on `unknown` (e.g. "the res004 threshold"), judged at the
+// protocol's value (`at_protocol`) and over a sweep of the unknown's plausible range. Reproduced
+// at the protocol's value: unchanged. Else, where it holds at some swept values: "reproduced for
+// a range", what held naming them ("reproduced for the res004 threshold ∈ [0.002, 0.005] of
+// 1e-06–0.01 swept; at the protocol's value: …"). Else `at_protocol`, the sweep named in what
+// held ("at no value of … swept").
+Judged RangeVerdict(const Judged& at_protocol, const std::string& unknown,
+                    std::vector<AtValue> sweep);
 
 // Median over finite values, +inf for a non-finite one; NaN when empty.
 double MedianBest(std::vector<double> best);

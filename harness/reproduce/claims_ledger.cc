@@ -26,8 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<const char*, 4> kVerdicts = {"reproduced", "not reproduced", "contradicted",
-                                                  "not assessed"};
+// The ledger's columns, in this order.
+constexpr std::array<const char*, 5> kVerdicts = {"reproduced", "reproduced for a range",
+                                                  "not reproduced", "contradicted", "not assessed"};
 
 std::string Attr(const std::map<std::string, std::string>& a, const char* key) {
   const auto it = a.find(key);
@@ -151,10 +152,8 @@ void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
                   .cases = CsvInt(path, i + 1, "cases", r[9]),
                   .max_iters = CsvInt(path, i + 1, "max_iters", r[10])};
     if (std::find(kVerdicts.begin(), kVerdicts.end(), c.verdict) == kVerdicts.end())
-      throw Error(
-          fmt::format("claims: ledger '{}' line {}: verdict '{}' is not one of reproduced, "
-                      "not reproduced, contradicted, not assessed",
-                      path, i + 1, c.verdict));
+      throw Error(fmt::format("claims: ledger '{}' line {}: verdict '{}' is not one of {}", path,
+                              i + 1, c.verdict, fmt::join(kVerdicts, ", ")));
     if (c.protocol.empty() || r[15].empty())
       throw Error(
           fmt::format("claims: ledger '{}' line {}: protocol and file must be given", path, i + 1));
@@ -191,18 +190,26 @@ std::string CountsTable(const Ledger& l) {
   for (const ClaimRecord& c : l.claims)
     for (std::size_t v = 0; v < kVerdicts.size(); ++v)
       if (c.verdict == kVerdicts[v]) ++counts[c.paper][v], ++total[v];
-  markdown::Table t(
-      {"paper", "reproduced", "not reproduced", "contradicted", "not assessed", "claims"},
-      "lrrrrr");
+  std::vector<std::string> header = {"paper"};
+  header.insert(header.end(), kVerdicts.begin(), kVerdicts.end());
+  header.push_back("claims");
+  markdown::Table t(header, "lrrrrrr");
   auto count_row = [&t](const std::string& name, const std::array<int, kVerdicts.size()>& n) {
+    std::vector<std::string> cells = {name};
     int sum = 0;
-    for (int x : n) sum += x;
-    t.Row({name, fmt::format("{}", n[0]), fmt::format("{}", n[1]), fmt::format("{}", n[2]),
-           fmt::format("{}", n[3]), fmt::format("{}", sum)});
+    for (int x : n) sum += x, cells.push_back(fmt::format("{}", x));
+    cells.push_back(fmt::format("{}", sum));
+    t.Row(cells);
   };
   for (const auto& [paper, n] : counts) count_row(paper, n);
   count_row("**all**", total);
-  return t.str();
+  const double all = static_cast<double>(l.claims.size());
+  if (all == 0) return t.str();
+  return t.str() + fmt::format(
+                       "\nReproduced: {} of {} claims ({:.1f}%); with those reproduced for part of "
+                       "the swept range of a value their paper does not give, {} ({:.1f}%).\n",
+                       total[0], l.claims.size(), 100.0 * total[0] / all, total[0] + total[1],
+                       100.0 * (total[0] + total[1]) / all);
 }
 
 // One row per reproduction file: its claims, budget, time, machine and whether it is superseded.

@@ -79,16 +79,23 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   a.verdict = "reproduced";
   ClaimRecord na = a;
   na.verdict = "not assessed", na.reason = "--cases 1: below", na.cases = 1;
+  ClaimRecord range = a;
+  range.verdict = "reproduced for a range";
   write("capped.h5", "2026-11-29T00:00:00Z", {na});
-  write("full.h5", "2026-11-28T00:00:00Z", {a, a});
+  write("full.h5", "2026-11-28T00:00:00Z", {a, a, range});
   WriteFileAtomically((dir / "notes.h5").string(), "not an HDF5 file");
   const Ledger l = CollectClaims({dir.string()});
   EXPECT_EQ(l.files.size(), 2u);
   EXPECT_EQ(l.skipped, 1);
-  ASSERT_EQ(l.claims.size(), 2u);  // the assessed file wins over the later capped one
+  ASSERT_EQ(l.claims.size(), 3u);  // the assessed file wins over the later capped one
   EXPECT_EQ(l.claims[0].verdict, "reproduced");
   const std::string md = LedgerMarkdown(l, "ncpbench claims d");
-  EXPECT_NE(md.find("| 004 | 2 | 0 | 0 | 0 | 2 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 004 | 2 | 1 | 0 | 0 | 0 | 3 |"), std::string::npos) << md;
+  // A claim reproduced for part of an unknown's range is counted apart from the reproduced ones.
+  EXPECT_NE(md.find("Reproduced: 2 of 3 claims (66.7%); with those reproduced for part of the "
+                    "swept range of a value their paper does not give, 3 (100.0%)."),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("1 \\| 2"), std::string::npos) << md;  // a '|' inside a cell is escaped
   EXPECT_NE(md.find("superseded by"), std::string::npos) << md;
   EXPECT_NE(md.find("No results file given for: 000-table1"), std::string::npos) << md;

@@ -74,6 +74,39 @@ TEST(ClaimVerdict, AtMostAndNear) {
   EXPECT_EQ(NearVerdict({NAN}, 4.88, 0.3), Verdict::kNotReproduced);
 }
 
+// A claim that hangs on a value the paper leaves out: reproduced for the part of the swept range
+// where it holds, named as an interval when the holding values are neighbours, listed otherwise.
+TEST(ClaimVerdict, RangeNamesWhereTheClaimHolds) {
+  const Judged short_of(Verdict::kNotReproduced, "magnitude short");
+  const Judged j = RangeVerdict(short_of, "the threshold",
+                                {{1e-2, Verdict::kNotReproduced},
+                                 {5e-3, Verdict::kReproduced},
+                                 {2e-3, Verdict::kReproduced},
+                                 {1e-3, Verdict::kNotReproduced}});
+  EXPECT_EQ(j.verdict, Verdict::kReproducedForRange);
+  EXPECT_EQ(j.held,
+            "reproduced for the threshold ∈ [0.002, 0.005] of 0.001–0.01 swept; at the protocol's "
+            "value: magnitude short");
+  EXPECT_EQ(std::string(ToString(j.verdict)), "reproduced for a range");
+  // Holding at two values with a failing one between them: listed, not an interval.
+  const Judged gaps = RangeVerdict(
+      short_of, "kp",
+      {{0, Verdict::kReproduced}, {30, Verdict::kNotReproduced}, {100, Verdict::kReproduced}});
+  EXPECT_EQ(gaps.verdict, Verdict::kReproducedForRange);
+  EXPECT_NE(gaps.held.find("reproduced for kp at 0, 100 of 0–100 swept"), std::string::npos);
+  // Nowhere in the sweep: the protocol's verdict, the sweep named.
+  const Judged none = RangeVerdict(Judged(Verdict::kContradicted), "kp",
+                                   {{0, Verdict::kContradicted}, {100, Verdict::kNotReproduced}});
+  EXPECT_EQ(none.verdict, Verdict::kContradicted);
+  EXPECT_EQ(none.held, "contradicted; at no value of kp over 0–100 swept");
+  // Reproduced at the protocol's value, or not assessed: the sweep does not change it.
+  EXPECT_EQ(
+      RangeVerdict(Judged(Verdict::kReproduced), "kp", {{0, Verdict::kNotReproduced}}).verdict,
+      Verdict::kReproduced);
+  EXPECT_EQ(RangeVerdict(Judged(Verdict::kNotAssessed), "kp", {{0, Verdict::kReproduced}}).verdict,
+            Verdict::kNotAssessed);
+}
+
 TEST(ClaimVerdict, Header) {
   EXPECT_NE(ClaimHeader().find("| claim (paper) | ours | verdict |"), std::string::npos);
 }

@@ -47,7 +47,7 @@ TEST_F(Fig9Claims, ACappedRunAssessesNoClaim) {
       << md;
   const auto claims = testing::RunCli("claims " + dir_->string(), *dir_);
   ASSERT_EQ(claims.code, 0) << claims.err;
-  EXPECT_NE(claims.out.find("| 004 | 0 | 0 | 0 | 3 | 3 |"), std::string::npos) << claims.out;
+  EXPECT_NE(claims.out.find("| 004 | 0 | 0 | 0 | 0 | 3 | 3 |"), std::string::npos) << claims.out;
   EXPECT_NE(claims.out.find("--max-iters 2000: every run capped"), std::string::npos) << claims.out;
 }
 
