@@ -250,11 +250,14 @@ std::string ClaimsTable(const Ledger& l) {
   return t.str();
 }
 
-}  // namespace
-
-Ledger CollectClaims(const std::vector<std::string>& inputs) {
-  Ledger l;
-  std::vector<std::string> paths, ledgers;
+// The inputs by kind: reproduction files (a folder's .h5 files that are reproductions; others
+// counted in `skipped`) and earlier ledgers' CSV files.
+struct Inputs {
+  std::vector<std::string> results, ledgers;
+  int skipped = 0;
+};
+Inputs SortInputs(const std::vector<std::string>& inputs) {
+  Inputs out;
   for (const std::string& in : inputs) {
     std::error_code ec;
     if (fs::is_directory(in, ec)) {
@@ -269,58 +272,50 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
         try {
           a = ReadRunAttrs(f);
         } catch (const Error&) {
-          ++l.skipped;  // in a folder: a file that is no results file is not this ledger's
+          ++out.skipped;  // in a folder: a file that is no results file is not this ledger's
           continue;
         }
         if (Attr(a, "reproduce").empty())
-          ++l.skipped;
+          ++out.skipped;
         else
-          paths.push_back(f);
+          out.results.push_back(f);
       }
     } else if (fs::path(in).extension() == ".csv" && fs::is_regular_file(in, ec)) {
-      ledgers.push_back(in);
+      out.ledgers.push_back(in);
     } else if (fs::exists(in, ec)) {
-      paths.push_back(in);
+      out.results.push_back(in);
     } else {
       throw Error(fmt::format("claims: '{}': no such file or folder", in));
     }
   }
-  std::vector<std::vector<ClaimRecord>> per_file;
-  for (const std::string& path : paths) {
-    const ResultsFile f = ReadResultsFile(path);
-    LedgerFile lf;
-    lf.path = path;
-    lf.protocol = Attr(f.attrs, "reproduce");
-    if (lf.protocol.empty())
-      throw Error(
-          fmt::format("claims: results file '{}': attribute reproduce is missing: not "
-                      "written by `ncpbench reproduce`",
-                      path));
-    const std::string threads = Attr(f.attrs, "host_threads");
-    lf.machine = Attr(f.attrs, "cpu") + (threads.empty() ? "" : ", " + threads + " threads");
-    lf.revision = Attr(f.attrs, "git_revision");
-    lf.date = Attr(f.attrs, "date").substr(0, 10);
-    try {
-      lf.wall_s = std::stod(Attr(f.attrs, "reproduce_wall_s"));
-    } catch (const std::exception&) {
-      lf.wall_s = -1.0;
-    }
-    per_file.push_back(ClaimsOf(path, f, lf.protocol));
-    for (const ClaimRecord& c : per_file.back()) lf.assessed += c.verdict != "not assessed";
-    l.files.push_back(lf);
-  }
-  for (const std::string& csv : ledgers) {
-    std::vector<LedgerFile> files;
-    std::vector<std::vector<ClaimRecord>> claims;
-    ReadLedgerCsv(csv, files, claims);
-    for (std::size_t k = 0; k < files.size(); ++k) {
-      // A results file given by the same path replaces the rows an earlier ledger kept of it.
-      if (std::find(paths.begin(), paths.end(), files[k].path) != paths.end()) continue;
-      l.files.push_back(std::move(files[k]));
-      per_file.push_back(std::move(claims[k]));
-    }
-  }
-  // One file per protocol: the most assessed claims, then the latest date, then the first named.
+  return out;
+}
+
+// A reproduction's results file: its ledger line (protocol, machine, revision, date, wall time)
+// and its claims.
+LedgerFile ReadReproduction(const std::string& path, std::vector<ClaimRecord>& claims) {
+  const ResultsFile f = ReadResultsFile(path);
+  LedgerFile lf;
+  lf.path = path;
+  lf.protocol = Attr(f.attrs, "reproduce");
+  if (lf.protocol.empty())
+    throw Error(
+        fmt::format("claims: results file '{}': attribute reproduce is missing: not "
+                    "written by `ncpbench reproduce`",
+                    path));
+  const std::string threads = Attr(f.attrs, "host_threads");
+  lf.machine = Attr(f.attrs, "cpu") + (threads.empty() ? "" : ", " + threads + " threads");
+  lf.revision = Attr(f.attrs, "git_revision");
+  lf.date = Attr(f.attrs, "date").substr(0, 10);
+  if (!ParseDecimal(Attr(f.attrs, "reproduce_wall_s"), &lf.wall_s)) lf.wall_s = -1.0;
+  claims = ClaimsOf(path, f, lf.protocol);
+  for (const ClaimRecord& c : claims) lf.assessed += c.verdict != "not assessed";
+  return lf;
+}
+
+// One file per protocol: the most assessed claims, then the latest date, then the first named;
+// the others are marked superseded and their claims left out.
+void KeepOnePerProtocol(Ledger& l, const std::vector<std::vector<ClaimRecord>>& per_file) {
   std::map<std::string, std::size_t> kept;
   for (std::size_t i = 0; i < l.files.size(); ++i) {
     const auto [it, fresh] = kept.emplace(l.files[i].protocol, i);
@@ -338,6 +333,32 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
       l.claims.push_back(c);
       l.claim_file.push_back(i);
     }
+}
+
+}  // namespace
+
+Ledger CollectClaims(const std::vector<std::string>& inputs) {
+  const Inputs in = SortInputs(inputs);
+  Ledger l;
+  l.skipped = in.skipped;
+  std::vector<std::vector<ClaimRecord>> per_file;
+  for (const std::string& path : in.results) {
+    per_file.emplace_back();
+    l.files.push_back(ReadReproduction(path, per_file.back()));
+  }
+  for (const std::string& csv : in.ledgers) {
+    std::vector<LedgerFile> files;
+    std::vector<std::vector<ClaimRecord>> claims;
+    ReadLedgerCsv(csv, files, claims);
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      // A results file given by the same path replaces the rows an earlier ledger kept of it.
+      if (std::find(in.results.begin(), in.results.end(), files[k].path) != in.results.end())
+        continue;
+      l.files.push_back(std::move(files[k]));
+      per_file.push_back(std::move(claims[k]));
+    }
+  }
+  KeepOnePerProtocol(l, per_file);
   return l;
 }
 
