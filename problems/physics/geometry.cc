@@ -18,4 +18,16 @@ Mat3 ContactFrame(const Vec3& normal) {
   return R;
 }
 
+EllipticFrame EllipticContactFrame(const Vec3& normal, const Vec3& axis, double mu_x, double mu_y) {
+  const Vec3 n = normal.normalized();
+  const Vec3 in_plane = axis - n * n.dot(axis);
+  Mat3 R = ContactFrame(n);
+  if (in_plane.norm() > 1e-9 * axis.norm()) {
+    R.row(1) = in_plane.normalized();
+    R.row(2) = n.cross(Vec3(R.row(1)));
+  }
+  R.row(2) *= mu_y / mu_x;
+  return {R, mu_x};
+}
+
 }  // namespace ncp::physics

@@ -40,6 +40,11 @@ struct Geom {
   Shape shape;
   Pose local = Pose::Identity();  // shape frame in the body frame (world frame for body = −1)
   double mu = 0.5;                // friction; a pair uses the geometric mean
+  // Anisotropic (ellipsoidal) friction, 002 eq. (12): ≥ 0 is the coefficient along the shape
+  // frame's y axis as projected into the contact plane, `mu` then along its x axis; a pair's
+  // coefficient on each axis is the geometric mean of the two geoms' (an isotropic geom's `mu`
+  // on both). < 0: isotropic.
+  double mu_y = -1.0;
   // Geoms that share a non-zero group never collide (e.g. adjacent links of one robot).
   int group = 0;
   // The contact force acts at the body frame's origin instead of the contact point: a rod
@@ -57,5 +62,17 @@ struct ContactPoint {
 
 // Contact frame as rows [n; t1; t2] (right-handed, deterministic in n).
 Mat3 ContactFrame(const Vec3& normal);
+
+// The contact rows and the cone's μ for a pair with an ellipsoidal friction cone (002 eq. (12)):
+// ‖(λ_1/μ_x, λ_2/μ_y)‖ ≤ λ_n, the tangents t1 along `axis` projected into the contact plane and
+// t2 = n × t1. The ellipse is the disk of radius μ_x in the coordinates λ̃_2 = (μ_x/μ_y) λ_2: the
+// rows [n; t1; (μ_y/μ_x) t2] with μ = μ_x give every solver's isotropic cone that exact problem
+// (the maximal-dissipation solution of 002 Prop. 6 included: λ̃ maximizes −λ̃·ũ over the disk
+// exactly when λ maximizes −λ·u over the ellipse). The frame of `normal` when `axis` is along it.
+struct EllipticFrame {
+  Mat3 rows;
+  double mu = 0.0;
+};
+EllipticFrame EllipticContactFrame(const Vec3& normal, const Vec3& axis, double mu_x, double mu_y);
 
 }  // namespace ncp::physics

@@ -142,6 +142,9 @@ void MultibodySystem::GroupSubsystems(int first, int count, int per_subsystem,
 
 int MultibodySystem::AddWorldGeom(const Geom& g) {
   if (collision_) throw Error("MultibodySystem: AddWorldGeom after Finalize");
+  if (g.mu_y >= 0 && !(g.mu > 0 && g.mu_y > 0))
+    throw Error(fmt::format("geom friction mu = {}, mu_y = {}: an anisotropic geom needs both > 0",
+                            g.mu, g.mu_y));
   Geom w = g;
   w.body = -1;
   geoms_.push_back(w);
@@ -254,9 +257,23 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
   contacts_.clear();
   collision_->Detect(geom_poses_, opt_.margin, contacts_);
   for (const ContactPoint& c : contacts_) {
-    const Mat3 F = ContactFrame(c.normal);
-    const int ci = AddConstraint(p.constraints, ConstraintType::kContact,
-                                 std::sqrt(geoms_[c.geom_a].mu * geoms_[c.geom_b].mu));
+    const Geom &ga = geoms_[c.geom_a], &gb = geoms_[c.geom_b];
+    Mat3 F = ContactFrame(c.normal);
+    double mu = std::sqrt(ga.mu * gb.mu);
+    if (ga.mu_y >= 0 || gb.mu_y >= 0) {  // the anisotropic geom's axes
+      if (ga.mu_y >= 0 && gb.mu_y >= 0)
+        throw Error(
+            fmt::format("contact of geoms {} and {}: both anisotropic (one ellipse per "
+                        "pair: only one geom of a pair may set mu_y)",
+                        c.geom_a, c.geom_b));
+      const int g = ga.mu_y >= 0 ? c.geom_a : c.geom_b;
+      const double mu_y =
+          std::sqrt((ga.mu_y >= 0 ? ga.mu_y : ga.mu) * (gb.mu_y >= 0 ? gb.mu_y : gb.mu));
+      const EllipticFrame ef =
+          EllipticContactFrame(c.normal, geom_poses_[g].linear().col(0), mu, mu_y);
+      F = ef.rows, mu = ef.mu;
+    }
+    const int ci = AddConstraint(p.constraints, ConstraintType::kContact, mu);
     Vec3 ew = Vec3::Zero();  // velocity terms of kinematic geoms: u = F (v_b − v_a) + e
     for (const auto& [geom, sign] : {std::pair{c.geom_a, -1.0}, std::pair{c.geom_b, 1.0}}) {
       const GeomOwner& o = owner_[geom];

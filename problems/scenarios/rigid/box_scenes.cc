@@ -1,5 +1,6 @@
 // Box scenes of paper 001: sliding cubes, vertical stacks (odd mass ratios), oblique stacks
-// (plates on cube columns, μ = 3), card houses; and paper 002's pushed box (§V-B).
+// (plates on cube columns, μ = 3), card houses; and paper 002's pushed box (§V-B) and box
+// slipping on anisotropic friction (§V-G).
 #include <cmath>
 #include <random>
 
@@ -49,6 +50,28 @@ Scene MakeBoxPush(const std::map<std::string, double>& p, std::uint64_t) {
   const double h = 0.5 * p.at("size");
   const int box = AddBox(s, p.at("mass"), Vec3::Constant(h), p.at("mu"), At(0, 0, h));
   s.instances()[box].push = Vec3(p.at("force"), 0, 0);
+  s.Finalize();
+  return sc;
+}
+
+Scene MakeBoxSlip(const std::map<std::string, double>& p, std::uint64_t) {
+  StepOptions opt;
+  opt.dt = p.at("dt");
+  opt.slop = 0.0;
+  Scene sc = NewScene(p, opt);
+  MultibodySystem& s = *sc.system;
+  // A pair's coefficient on each axis is the geometric mean of its geoms': with the box's μ at
+  // mu_x, the floor's ellipse (mu_x, mu_y²/mu_x) makes the pair's (mu_x, mu_y).
+  const double mx = p.at("mu_x"), my = p.at("mu_y");
+  Geom floor;
+  floor.shape.type = ShapeType::kPlane;
+  floor.mu = mx;
+  floor.mu_y = my * my / mx;
+  s.AddWorldGeom(floor);
+  const double h = 0.5 * p.at("size"), a = p.at("angle_deg") * M_PI / 180.0;
+  Vec6 v = Vec6::Zero();
+  v[0] = p.at("speed") * std::cos(a), v[1] = p.at("speed") * std::sin(a);
+  AddBox(s, p.at("mass"), Vec3::Constant(h), mx, At(0, 0, h), v);
   s.Finalize();
   return sc;
 }

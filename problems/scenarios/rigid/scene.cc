@@ -14,6 +14,7 @@ Scene MakeLaikagoDrop(const std::map<std::string, double>& p, std::uint64_t seed
 Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeVerticalStacks(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeBoxPush(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeBoxSlip(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeObliqueStacks(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeCardHouses(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeStir(const std::map<std::string, double>& p, std::uint64_t seed);
@@ -90,6 +91,18 @@ const std::vector<SceneEntry>& Scenes() {
        .default_steps = 1000,
        .default_every = 100,
        .build = MakeBoxPush},
+      {.name = "box_slip",
+       .description = "one box slipping on a floor with anisotropic (ellipsoidal) friction from an "
+                      "initial velocity (002 §V-G, Fig. 14); dt 1 ms, no resting slop",
+       .params = {Pos("size", 0.2, "box side [m]"), Pos("mass", 1.0, "box mass [kg]"),
+                  Pos("mu_x", 0.2, "friction coefficient along the floor's x axis"),
+                  Pos("mu_y", 0.5, "friction coefficient along the floor's y axis"),
+                  Pos("speed", 2.0, "initial speed [m/s]"),
+                  RealParam("angle_deg", 45, -180, 180, "initial heading from +x [deg]"),
+                  RealParam("dt", 1e-3, 0, 0.1, "time step [s]", true)},
+       .default_steps = 1000,
+       .default_every = 100,
+       .build = MakeBoxSlip},
       {.name = "vertical_stacks",
        .description =
            "stacks of a 100 kg box on a 1 kg box on a 10 g box, top box pitched (001 §III-B2)",
