@@ -12,6 +12,7 @@ Protocol MakeTable002_5();
 Protocol MakeTable002_9();
 Protocol MakeFig002_11();
 Protocol MakeFig002_13();
+Protocol MakeFig002_14();
 Protocol MakeTable003_2();
 Protocol MakeFig003_5();
 Protocol MakeTable001_1();
@@ -46,6 +47,7 @@ const std::vector<Protocol>& Protocols() {
       MakeTable002_9(),
       MakeFig002_11(),
       MakeFig002_13(),
+      MakeFig002_14(),
       MakeTable003_2(),
       MakeFig003_5(),
       MakeFig004_7(),
@@ -74,10 +76,6 @@ const std::vector<Protocol>& Protocols() {
               "PBD with substepping vs COND on the cable: penetration, force error, "
               "time (Table VIII, Fig. 12)",
               "cable scene, 100 and 200 iterations", "a PBD stepper"),
-      Pending("002-fig14",
-              "anisotropic (ellipsoidal) friction: a slipping box's curved path vs "
-              "the maximal-dissipation solution (Fig. 14)",
-              "box with an initial velocity", "an ellipsoidal-cone constraint type"),
       Pending("003-fig3",
               "HAGFISH: 100 alternating revolute/universal joints with self-collision "
               "(Fig. 3)",

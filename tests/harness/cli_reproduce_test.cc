@@ -66,6 +66,25 @@ TEST(CliReproduce, PouringFigureRunsOnTheSmallestSize) {
   std::printf("%s\n", r.out.substr(r.out.find("| solver")).c_str());
 }
 
+// 002-fig14 on its isotropic set with COND capped: the exact step follows the maximal-dissipation
+// path to rounding, the capped COND rows are there, and the capped run assesses no claim.
+TEST(CliReproduce, SlippingBoxRunsItsFirstSetCapped) {
+  const auto dir = testing::FreshDir("reproduce_fig14");
+  const auto r =
+      testing::RunCli("reproduce 002-fig14 --cases 1 --max-iters 50 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::size_t exact = r.out.find("| 0.3, 0.3 | nnewton |");
+  ASSERT_NE(exact, std::string::npos) << r.out;
+  const std::string row = r.out.substr(exact, r.out.find('\n', exact) - exact);
+  EXPECT_NE(row.find("e-14 |"), std::string::npos) << row;  // deviation / path at rounding
+  for (const char* s : {"| 0.3, 0.3 | cond-g100 |", "| 0.3, 0.3 | cond-g10000 |", "not assessed"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
+  EXPECT_EQ(r.out.find("| 0.2, 0.5 |"), std::string::npos) << r.out;
+  const std::string csv = testing::Slurp((dir / "002-fig14.csv").string());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "x_mu0.3-0.3,y_mu0.3-0.3,ref_x_mu0.3-0.3,ref_y_mu0.3-0.3");
+}
+
 // `reproduce engines` at one problem per dataset and 50 iterations: a section per fclib sample and
 // default dataset, a row per engine peer and per solver of ours (one marked best), the physics
 // errors against the exact solution, and the figure's data with a line per counted run.
