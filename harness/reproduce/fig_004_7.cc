@@ -5,13 +5,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
+#include "common/parse_number.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/trace_study.h"
 #include "problems/scenarios/scenarios.h"
+#include "solvers/settings.h"
 
 namespace ncp {
 namespace {
@@ -19,6 +22,11 @@ namespace {
 // The budget of every run: the Measure call and the report's text both read it.
 constexpr int kIters = 5000;
 constexpr double kTimeMs = 500;
+
+// subadmm's imbalance ratio γ of 004:43, which 004 does not give (ours defaults to 10): the
+// "reaches 1e-8" claim is also judged over these, on the same cases and budget (part "gamma").
+constexpr double kSubadmmGammas[] = {1.5, 2, 3, 30};
+constexpr char kGammaPart[] = "gamma";
 
 // pgs against the paper's "struggles past 1e-4", from the traces: a floor shows as cases that
 // never reach 1e-8; without one, the sweeps from 1e-4 to 1e-8 give pgs's rate, and where pgs
@@ -86,6 +94,23 @@ std::string MissedCases(const ProtocolRecords& rec, const std::string& solver, d
   return out.empty() ? "" : "above " + fmt::format("{:.0e}", tol) + ": " + out;
 }
 
+// The "reaches 1e-8" claim at each γ of kSubadmmGammas (part "gamma") and at the default.
+std::vector<AtValue> GammaSweep(const ProtocolRecords& rec) {
+  std::map<double, std::vector<double>> best;
+  auto add = [&](const RunRecord& r) {
+    const auto kv = ParseKeyValues(r.settings);
+    double g = 0;
+    if (const auto it = kv.find("gamma"); it != kv.end() && ParseDecimal(it->second, &g))
+      best[g].push_back(RunObservation(r, "best_res004", INFINITY));
+  };
+  for (const RunRecord* r : rec.Part(kGammaPart, "subadmm")) add(*r);
+  for (const RunRecord* r : rec.Part("cases", "subadmm"))  // the default γ
+    if (StudyLabel(r->solver, r->settings) == "subadmm") add(*r);
+  std::vector<AtValue> sweep;
+  for (const auto& [g, b] : best) sweep.push_back({g, ReachesVerdict(b, 1e-8)});
+  return sweep.size() > 1 ? sweep : std::vector<AtValue>{};
+}
+
 // 004 §VII-B1's statements on bolt-nut, each tested on our traces.
 std::string Claims(const TraceStudy& s, const ProtocolRecords& rec, ClaimLedger& claims) {
   auto get = [](const std::map<std::string, std::vector<double>>& m, const char* solver) {
@@ -96,10 +121,12 @@ std::string Claims(const TraceStudy& s, const ProtocolRecords& rec, ClaimLedger&
   for (const char* solver : {"canal", "subadmm"}) {
     const std::vector<double> best = get(s.best_res, solver);
     const auto hit = std::count_if(best.begin(), best.end(), [](double r) { return r <= 1e-8; });
+    Judged j = ReachesVerdict(best, 1e-8);
+    if (std::string(solver) == "subadmm") j = RangeVerdict(j, "subadmm's γ", GammaSweep(rec));
     md += claims.Row(
         fmt::format("004: {} achieves residuals of 1e-8 or less", solver),
-        fmt::format("{}/{} cases, median best {:.2e}", hit, best.size(), MedianBest(best)),
-        ReachesVerdict(best, 1e-8), {.cause = MissedCases(rec, solver, 1e-8)});
+        fmt::format("{}/{} cases, median best {:.2e}", hit, best.size(), MedianBest(best)), j,
+        {.cause = MissedCases(rec, solver, 1e-8)});
   }
   // "PGS struggles to converge quickly past 1e-4": where pgs stands when canal and subadmm are
   // done (twice the later of their median times to 1e-8); a decade or more below 1e-4 by then
@@ -154,6 +181,10 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
                      {"wrenches", std::to_string(wrenches)}},
                     cases, 1);
   MeasureTraceStudy("004-fig7", problems, kSolvers, opt, kIters, kTimeMs);
+  std::vector<StudySolver> gammas;
+  for (double g : kSubadmmGammas)
+    gammas.push_back({"subadmm", {{"gamma", fmt::format("{:g}", g)}}});
+  MeasureTraceStudy("004-fig7", problems, gammas, opt, kIters, kTimeMs, kGammaPart);
 }
 
 std::string Report(const ReportInput& in) {

@@ -72,14 +72,14 @@ std::string StudyLabel(const std::string& solver, const std::string& settings) {
 
 void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
                        const std::vector<StudySolver>& solvers, const ReproduceOptions& opt,
-                       int iters, double time_ms) {
+                       int iters, double time_ms, const std::string& part) {
   const RunOptions ro = StudyRunOptions(opt, iters, time_ms);
   if (opt.records) {
-    opt.records->Observe("cases", "cases", static_cast<double>(problems.size()));
+    opt.records->Observe(part, "cases", static_cast<double>(problems.size()));
     for (std::size_t c = 0; c < problems.size(); ++c) {
-      opt.records->Observe("cases", fmt::format("rows_{}", c), problems[c].num_rows());
-      opt.records->Observe("cases", fmt::format("contacts_{}", c), problems[c].num_contacts());
-      opt.records->Observe("cases", fmt::format("dofs_{}", c), problems[c].num_dofs());
+      opt.records->Observe(part, fmt::format("rows_{}", c), problems[c].num_rows());
+      opt.records->Observe(part, fmt::format("contacts_{}", c), problems[c].num_contacts());
+      opt.records->Observe(part, fmt::format("dofs_{}", c), problems[c].num_dofs());
     }
   }
   const SolverThreadScope threads(1);
@@ -101,7 +101,7 @@ void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>&
             break;
           }
       ThinTrace(r);
-      Record(opt, std::move(r), "cases",
+      Record(opt, std::move(r), part,
              problems[c].meta.name.empty() ? fmt::format("case{}", c) : "");
     }
     if (!opt.quiet) std::fprintf(stderr, "%s: %s done\n", id.c_str(), name.c_str());

@@ -61,9 +61,11 @@ std::string StudyLabel(const std::string& solver, const std::string& settings);
 // observations, what the study reads off the whole trace: best res004 and, per tolerance t of
 // kTols, the time (reach_s_<t>) and iteration (reach_iter_<t>) it was first met. Observations of
 // part "cases": `cases`, and of each case k the problem's `rows_k`, `contacts_k`, `dofs_k`.
+// Another `part` keeps runs out of the study's tables and figure (e.g. a sweep of a setting the
+// paper does not give), measured alike.
 void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
                        const std::vector<StudySolver>& solvers, const ReproduceOptions& opt,
-                       int iters = 500, double time_ms = 500);
+                       int iters = 500, double time_ms = 500, const std::string& part = "cases");
 
 // The study's numbers from its recorded runs (part "cases"), keyed by StudyLabel; writes the traces
 // as <out_dir>/<id>-traces.csv and draws <out_dir>/<id>.png from them.
