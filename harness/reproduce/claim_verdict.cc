@@ -80,7 +80,8 @@ Judged RangeVerdict(const Judged& at_protocol, const std::string& unknown,
       at_protocol.held.empty() ? ToString(at_protocol.verdict) : at_protocol.held;
   if (held == 0)
     return {at_protocol.verdict,
-            fmt::format("{}; at no value of {} over {}", before, unknown, swept)};
+            fmt::format("{}at no value of {} over {}",
+                        at_protocol.held.empty() ? "" : at_protocol.held + "; ", unknown, swept)};
   std::string where;
   if (held == last - first + 1) {
     where = first == last ? fmt::format("= {:g}", sweep[first].value)

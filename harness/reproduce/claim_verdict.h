@@ -72,7 +72,7 @@ struct AtValue {
 // at the protocol's value: unchanged. Else, where it holds at some swept values: "reproduced for
 // a range", what held naming them ("reproduced for the res004 threshold ∈ [0.002, 0.005] of
 // 1e-06–0.01 swept; at the protocol's value: …"). Else `at_protocol`, the sweep named in what
-// held ("at no value of … swept").
+// held ("at no value of … over … swept").
 Judged RangeVerdict(const Judged& at_protocol, const std::string& unknown,
                     std::vector<AtValue> sweep);
 

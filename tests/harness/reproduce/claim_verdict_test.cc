@@ -98,7 +98,9 @@ TEST(ClaimVerdict, RangeNamesWhereTheClaimHolds) {
   const Judged none = RangeVerdict(Judged(Verdict::kContradicted), "kp",
                                    {{0, Verdict::kContradicted}, {100, Verdict::kNotReproduced}});
   EXPECT_EQ(none.verdict, Verdict::kContradicted);
-  EXPECT_EQ(none.held, "contradicted; at no value of kp over 0–100 swept");
+  EXPECT_EQ(none.held, "at no value of kp over 0–100 swept");
+  EXPECT_EQ(RangeVerdict(short_of, "kp", {{0, Verdict::kNotReproduced}}).held,
+            "magnitude short; at no value of kp over 0–0 swept");
   // Reproduced at the protocol's value, or not assessed: the sweep does not change it.
   EXPECT_EQ(
       RangeVerdict(Judged(Verdict::kReproduced), "kp", {{0, Verdict::kNotReproduced}}).verdict,
