@@ -17,6 +17,15 @@ Pose At(double x, double y, double z, double pitch = 0.0, double yaw = 0.0) {
   return T;
 }
 constexpr double kGap = 1e-4;  // initial clearance between resting boxes
+
+// 002's single-box scenes: the box rests exactly on the floor with no slop (any sinking is the
+// contact model's error), at the scene's time step.
+Scene NoSlopScene(const std::map<std::string, double>& p) {
+  StepOptions opt;
+  opt.dt = p.at("dt");
+  opt.slop = 0.0;
+  return NewScene(p, opt);
+}
 }  // namespace
 
 Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t seed) {
@@ -40,11 +49,7 @@ Scene MakeSlidingCubes(const std::map<std::string, double>& p, std::uint64_t see
 }
 
 Scene MakeBoxPush(const std::map<std::string, double>& p, std::uint64_t) {
-  // Resting exactly on the floor with no slop: any sinking is the contact model's error.
-  StepOptions opt;
-  opt.dt = p.at("dt");
-  opt.slop = 0.0;
-  Scene sc = NewScene(p, opt);
+  Scene sc = NoSlopScene(p);
   MultibodySystem& s = *sc.system;
   AddFloor(s, p.at("mu"));
   const double h = 0.5 * p.at("size");
@@ -55,10 +60,7 @@ Scene MakeBoxPush(const std::map<std::string, double>& p, std::uint64_t) {
 }
 
 Scene MakeBoxSlip(const std::map<std::string, double>& p, std::uint64_t) {
-  StepOptions opt;
-  opt.dt = p.at("dt");
-  opt.slop = 0.0;
-  Scene sc = NewScene(p, opt);
+  Scene sc = NoSlopScene(p);
   MultibodySystem& s = *sc.system;
   // A pair's coefficient on each axis is the geometric mean of its geoms': with the box's μ at
   // mu_x, the floor's ellipse (mu_x, mu_y²/mu_x) makes the pair's (mu_x, mu_y).
