@@ -177,6 +177,26 @@ def save(fig, out, dpi=120, **savefig_args):
     os.replace(tmp, out)
 
 
+def read_csv(path, fail):
+    """The rows of a CSV file as dicts, or fail() naming a missing or unreadable file."""
+    import csv
+    if not os.path.isfile(path):
+        fail(f"{path}: no such file")
+    try:
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        fail(f"{path}: {e}")
+
+
+def finish(fig, out, title, script):
+    """Titles, writes (save) and reports a single-figure script's figure."""
+    if title:
+        fig.suptitle(title, fontsize=10)
+    save(fig, out)
+    print(f"{script}: wrote {out}")
+
+
 def failer(script):
     """fail(message): the one-line error of `script` on stderr, exit status 2."""
     def fail(message):

@@ -7,7 +7,6 @@
 Exits 2 with a one-line message on a missing file or a file without x_/y_ column pairs.
 """
 import argparse
-import csv
 import math
 import os
 import sys
@@ -38,10 +37,7 @@ def main():
     ap.add_argument("--title", default="")
     ap.add_argument("--unit", default="m")
     a = ap.parse_args()
-    if not os.path.exists(a.csv):
-        fail(f"{a.csv}: no such file")
-    with open(a.csv, newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = common.read_csv(a.csv, fail)
     have = list(rows[0]) if rows else []
     names = [c[2:] for c in have if c.startswith("x_") and "y_" + c[2:] in have]
     if not names:
@@ -61,10 +57,7 @@ def main():
     ax.set_ylabel(f"y [{a.unit}]")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    if a.title:
-        fig.suptitle(a.title, fontsize=10)
-    common.save(fig, a.out)
-    print(f"paths.py: wrote {a.out}")
+    common.finish(fig, a.out, a.title, "paths.py")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ one-line message on a missing file or a file without usable rows.
 """
 
 import argparse
-import csv
 import math
 import os
 import sys
@@ -36,10 +35,7 @@ NEED = {"dataset", "problem", "solver", "peer", "time_to_tol_s", "ratio"}
 
 
 def load(path):
-    if not os.path.isfile(path):
-        fail(f"{path}: no such file")
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = common.read_csv(path, fail)
     if not rows or not NEED.issubset(rows[0].keys()):
         fail(f"{path}: expected the columns {sorted(NEED)} and at least one row")
     return rows

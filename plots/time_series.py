@@ -9,7 +9,6 @@ values are left out of their line.
 Exits 2 with a one-line message on a missing file or a column the file does not have.
 """
 import argparse
-import csv
 import math
 import os
 import sys
@@ -54,10 +53,7 @@ def main():
     ap.add_argument("--y2label", default="")
     ap.add_argument("--title", default="")
     a = ap.parse_args()
-    if not os.path.exists(a.csv):
-        fail(f"{a.csv}: no such file")
-    with open(a.csv, newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = common.read_csv(a.csv, fail)
     ys = [c for c in a.y.split(",") if c]
     y2s = [c for c in a.y2.split(",") if c]
     have = set(rows[0]) if rows else set()
@@ -73,10 +69,7 @@ def main():
         draw(axes[1][0], x, rows, y2s, True)
         axes[1][0].set_ylabel(a.y2label)
     axes[-1][0].set_xlabel(a.x)
-    if a.title:
-        fig.suptitle(a.title, fontsize=10)
-    common.save(fig, a.out)
-    print(f"time_series.py: wrote {a.out}")
+    common.finish(fig, a.out, a.title, "time_series.py")
 
 
 if __name__ == "__main__":
