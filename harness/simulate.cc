@@ -11,6 +11,7 @@
 #include "harness/metrics/evaluator.h"
 #include "harness/progress.h"
 #include "harness/runner.h"
+#include "harness/thread_limits.h"
 #include "harness/warm_carry.h"
 #include "problems/model/validate.h"
 #include "problems/scenarios/scenarios.h"
@@ -63,6 +64,10 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   if (opt.dt < 0 || opt.dt > 0.1)
     throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
   if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
+  if (opt.threads < 0 || opt.threads > 1024)
+    throw Error(
+        fmt::format("--threads = {}: must be in [0, 1024] (0: OMP_NUM_THREADS)", opt.threads));
+  const SolverThreadScope thread_scope(opt.threads);
   const std::vector<SolverJob> jobs = MakeSolverJobs({opt.solver}, opt.sets);
   const std::vector<SolverJob> ref = opt.reference_solvers.empty()
                                          ? std::vector<SolverJob>{}

@@ -23,6 +23,10 @@ struct SimulateOptions {
   double dt = 0.0;                // 0: the scene's default (1/240 s; FEM scenes 1/60 s)
   int every = 0;                  // record every K steps (0: none)
   int max_frames = 1 << 30;       // stop recording after this many frames
+  // Solver threads of every step's solve (OpenMP and OpenBLAS): 1 gives the same frames on every
+  // machine (a parallel reduction's rounding depends on the thread count) and keeps idle BLAS
+  // threads from spinning; 0 leaves the environment's count (OMP_NUM_THREADS).
+  int threads = 1;
   // Reference solutions: each solver in turn until one reaches reference_tol; the most
   // accurate result is kept and named in the problem. Empty: frames without a reference.
   std::vector<std::string> reference_solvers = {"admm-full", "pgs"};

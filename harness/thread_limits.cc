@@ -13,4 +13,10 @@ void SetSolverThreads(int n) {
   if (auto f = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) f(n);
 }
 
+SolverThreadScope::SolverThreadScope(int threads) : previous_(omp_get_max_threads()) {
+  SetSolverThreads(threads);
+}
+
+SolverThreadScope::~SolverThreadScope() { SetSolverThreads(previous_); }
+
 }  // namespace ncp

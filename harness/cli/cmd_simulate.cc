@@ -60,6 +60,10 @@ void AddSimulate(CLI::App& app, Action& action) {
   cmd->add_option("--set", o->sim.sets, "solver setting, e.g. --set admm-full.gamma=5");
   cmd->add_option("--iters", o->sim.iters, "solver iterations per step")->capture_default_str();
   cmd->add_option("--steps", o->sim.steps, "steps (0: the scene's default)");
+  cmd->add_option("--threads", o->sim.threads,
+                  "solver threads of each step (1: the same frames on every machine; 0: "
+                  "OMP_NUM_THREADS)")
+      ->capture_default_str();
   cmd->add_option("--dt", o->sim.dt,
                   "time step in s (0: the scene's default: 1/240, FEM scenes 1/60)");
   cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");

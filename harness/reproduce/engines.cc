@@ -20,7 +20,7 @@
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
-#include "harness/reproduce/thread_scope.h"
+#include "harness/thread_limits.h"
 #include "harness/reproduce/trace_study.h"
 #include "harness/runner.h"
 #include "problems/io/fclib_io.h"

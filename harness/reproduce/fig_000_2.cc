@@ -18,7 +18,7 @@
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
-#include "harness/reproduce/thread_scope.h"
+#include "harness/thread_limits.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/results_store.h"

@@ -24,7 +24,7 @@
 #include "harness/reproduce/fit.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
-#include "harness/reproduce/thread_scope.h"
+#include "harness/thread_limits.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
 #include "common/file_write.h"

@@ -21,7 +21,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
-#include "harness/reproduce/thread_scope.h"
+#include "harness/thread_limits.h"
 #include "harness/runner.h"
 #include "harness/simulate.h"
 #include "problems/math/constraint_operator.h"

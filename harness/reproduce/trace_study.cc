@@ -15,7 +15,7 @@
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/protocol_records.h"
-#include "harness/reproduce/thread_scope.h"
+#include "harness/thread_limits.h"
 #include "harness/runner.h"
 #include "common/file_write.h"
 #include "solvers/registry.h"

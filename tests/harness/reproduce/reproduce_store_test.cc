@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 #include "harness/reproduce/protocol_records.h"
-#include "harness/reproduce/thread_scope.h"
+#include "harness/thread_limits.h"
 #include "harness/results_store.h"
 #include "harness/runner.h"
 #include "tests/cli_support.h"
