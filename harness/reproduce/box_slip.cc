@@ -1,5 +1,6 @@
 #include "harness/reproduce/box_slip.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ncp {
