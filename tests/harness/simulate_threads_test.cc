@@ -6,10 +6,10 @@
 
 #include <vector>
 
-#include "common/error.h"
 #include "harness/simulate.h"
 #include "harness/thread_limits.h"
 #include "problems/scenarios/rigid/scene.h"
+#include "tests/expect_error.h"
 
 namespace ncp {
 namespace {
@@ -41,13 +41,8 @@ TEST(SimulateThreads, StepsRunOnTheirOwnCountAndRestoreTheOneAround) {
 TEST(SimulateThreads, ABadCountIsRefusedByName) {
   SimulateOptions sim;
   sim.threads = -1;
-  try {
-    Simulate(*FindScene("box_push"), {}, 1, sim);
-    ADD_FAILURE() << "accepted --threads -1";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--threads = -1: must be in [0, 1024]"), std::string::npos)
-        << e.what();
-  }
+  testing::ExpectError([&] { Simulate(*FindScene("box_push"), {}, 1, sim); },
+                       {"--threads = -1: must be in [0, 1024]"});
 }
 
 }  // namespace

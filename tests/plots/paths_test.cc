@@ -7,17 +7,12 @@
 #include <fstream>
 
 #include "tests/plots/plot_support.h"
-#include "tests/temp_dir_test_base.h"
+#include "tests/cli_support.h"
 
 namespace ncp {
 namespace {
 
 namespace fs = std::filesystem;
-
-class Paths : public testing::TempDirTest {
- protected:
-  Paths() : TempDirTest("ncp_paths") {}
-};
 
 std::string FirstLine(const fs::path& p) {
   std::ifstream e(p);
@@ -26,8 +21,9 @@ std::string FirstLine(const fs::path& p) {
   return line;
 }
 
-TEST_F(Paths, DrawsEachPairWithItsReferenceAndRejectsAFileWithoutPairs) {
-  const fs::path csv = dir_ / "p.csv", png = dir_ / "p.png", err = dir_ / "err";
+TEST(Paths, DrawsEachPairWithItsReferenceAndRejectsAFileWithoutPairs) {
+  const fs::path dir = testing::FreshDir("plots_paths");
+  const fs::path csv = dir / "p.csv", png = dir / "p.png", err = dir / "err";
   std::ofstream(csv) << "x_a,y_a,ref_x_a,ref_y_a\n0,0,0,0\n0.1,0.05,0.1,0.05\n,,0.2,0.08\n";
   const std::string run = std::string(testing::kPython) + " " + NCP_SOURCE_DIR + "/plots/paths.py ";
   ASSERT_EQ(testing::ExitCode(run + csv.string() + " -o " + png.string() + " > /dev/null"), 0);
@@ -35,13 +31,13 @@ TEST_F(Paths, DrawsEachPairWithItsReferenceAndRejectsAFileWithoutPairs) {
   char head[4] = {};
   p.read(head, 4);
   EXPECT_EQ(std::string(head + 1, 3), "PNG");
-  const fs::path bad = dir_ / "bad.csv";
+  const fs::path bad = dir / "bad.csv";
   std::ofstream(bad) << "a,b\n1,2\n";
   EXPECT_EQ(testing::ExitCode(run + bad.string() + " -o " + png.string() + " 2> " + err.string()),
             2);
   EXPECT_NE(FirstLine(err).find("no column pairs x_<name>, y_<name>"), std::string::npos)
       << FirstLine(err);
-  EXPECT_EQ(testing::ExitCode(run + (dir_ / "none.csv").string() + " -o " + png.string() + " 2> " +
+  EXPECT_EQ(testing::ExitCode(run + (dir / "none.csv").string() + " -o " + png.string() + " 2> " +
                               err.string()),
             2);
   EXPECT_NE(FirstLine(err).find("none.csv: no such file"), std::string::npos) << FirstLine(err);
