@@ -13,6 +13,7 @@ Protocol MakeTable002_9();
 Protocol MakeFig002_11();
 Protocol MakeFig002_13();
 Protocol MakeFig002_14();
+Protocol MakeFig003_5c();
 Protocol MakeTable003_2();
 Protocol MakeFig003_5();
 Protocol MakeTable001_1();
@@ -48,6 +49,7 @@ const std::vector<Protocol>& Protocols() {
       MakeFig002_11(),
       MakeFig002_13(),
       MakeFig002_14(),
+      MakeFig003_5c(),
       MakeTable003_2(),
       MakeFig003_5(),
       MakeFig004_7(),
@@ -84,10 +86,6 @@ const std::vector<Protocol>& Protocols() {
               "STARFISH: a 20-joint skeleton coupled to a co-rotational FEM mesh "
               "(Fig. 1c)",
               "prescribed joints, 221 vertices", "the starfish scene"),
-      Pending("003-fig5c",
-              "the Klann walker with joint friction: torque against time per "
-              "friction coefficient (Fig. 5c)",
-              "klann scene", "joint friction on the klann scene's joints in bisp"),
       Pending("003-fig2", "HAND: hyper-reduced coupled DIP/PIP joints (Fig. 2)",
               "prescribed fingertips and elbow", "the hand scene"),
   };

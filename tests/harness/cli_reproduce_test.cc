@@ -85,6 +85,21 @@ TEST(CliReproduce, SlippingBoxRunsItsFirstSetCapped) {
             "x_mu0.3-0.3,y_mu0.3-0.3,ref_x_mu0.3-0.3,ref_y_mu0.3-0.3");
 }
 
+// 003-fig5c for 12 steps at 20 PGS iterations: a row per joint μ, the torque series with a column
+// per μ, and claims not assessed below a crank turn.
+TEST(CliReproduce, KlannTorqueRunsAFewStepsCapped) {
+  const auto dir = testing::FreshDir("reproduce_fig5c");
+  const auto r =
+      testing::RunCli("reproduce 003-fig5c --cases 12 --max-iters 20 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"| 0 | 12 |", "| 0.8 | 12 |", "not assessed"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
+  const std::string csv = testing::Slurp((dir / "003-fig5c.csv").string());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "time_s,torque_mu0,torque_mu0.2,torque_mu0.4,torque_mu0.8");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + steps 0, 4, 8
+}
+
 // `reproduce engines` at one problem per dataset and 50 iterations: a section per fclib sample and
 // default dataset, a row per engine peer and per solver of ours (one marked best), the physics
 // errors against the exact solution, and the figure's data with a line per counted run.

@@ -272,4 +272,114 @@ Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
   return sc;
 }
 
+// klann_friction: the same walker hanging (the shaft fixed in the world, feet brushing the floor)
+// in maximal coordinates with joint friction, for 003 Fig. 5c: every link a free body, every
+// revolute joint and loop-closing pin a FrictionJoint about y (joint_contacts.h: a cylinder of
+// radius joint_radius held by five implicit contacts, |λ_t| ≤ joint_mu |λ_n| each), the shaft
+// held in the world by one whose contacts span the legs; the motor a bilateral row turning the
+// shaft at crank_speed (003's constant speed by inverse dynamics), the only bilateral row of the
+// frames, whose impulse over dt is the motor torque. The closing pins make the planar loops
+// over-constrained in 3D: their out-of-plane rows are dependent, and consistent.
+Scene MakeKlannFriction(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
+  const double s = p.at("crank_radius") / kAC;  // metres per unit
+  const double r_foot = p.at("foot_radius"), spacing = p.at("leg_spacing");
+  const double density = p.at("density");
+  StepOptions opt;
+  opt.dt = p.at("dt");
+  Scene sc = NewScene(p, opt);
+  MultibodySystem& sys = *sc.system;
+  AddFloor(sys, p.at("mu"));
+  std::array<double, kLegs> phase, y;
+  for (int i = 0; i < kLegs; ++i) {
+    phase[i] = 2 * M_PI * (i / 2) / 3 + M_PI * (i % 2);
+    y[i] = (i - 0.5 * (kLegs - 1)) * spacing;
+  }
+  const double height = p.at("clearance") + r_foot - s * LowestFoot();
+  auto world = [&](const P2& x, double plane) {
+    return Vec3(s * x.x(), plane, height + s * x.y());
+  };
+  auto at = [](const Vec3& x) { return Pose(Eigen::Translation3d(x)); };
+  // A free body with its frame at `origin` (world axes), made of bars given in world points.
+  auto add_body = [&](const std::string& name, const Vec3& origin,
+                      const std::vector<std::array<Vec3, 2>>& bars, std::vector<Geom> geoms) {
+    Link l;
+    l.name = name;
+    l.joint = JointType::kFloating;
+    std::vector<std::array<Vec3, 2>> local;
+    for (const auto& [a, b] : bars) local.push_back({a - origin, b - origin});
+    SetBars(l, local, density);
+    for (Geom& g : geoms) g.local.translation() -= origin;
+    l.geoms = std::move(geoms);
+    auto m = std::make_shared<ArticulatedModel>();
+    m->name = name;
+    m->links.push_back(l);
+    m->Finalize();
+    const int id = sys.AddInstance(m, PoseToQ(at(origin)), Eigen::VectorXd::Zero(6));
+    return sys.instances()[id].first_body;
+  };
+  const Vec3 A = world(P2::Zero(), 0);
+  std::vector<std::array<Vec3, 2>> shaft_bars = {
+      {Vec3(A.x(), y[0], A.z()), Vec3(A.x(), y[kLegs - 1], A.z())}};
+  for (int i = 0; i < kLegs; ++i)
+    shaft_bars.push_back({Vec3(A.x(), y[i], A.z()), world(Solve(phase[i]).C, y[i])});
+  const int shaft = add_body("shaft", A, shaft_bars, {});
+  struct Leg {
+    Vec3 C, H, F, E, B, D;
+    int rod, lower, leg, upper;
+  };
+  std::array<Leg, kLegs> legs;
+  for (int i = 0; i < kLegs; ++i) {
+    const LegPose k = Solve(phase[i]);
+    Leg& l = legs[i];
+    l.C = world(k.C, y[i]), l.H = world(k.H, y[i]), l.F = world(k.F, y[i]);
+    l.E = world(k.E, y[i]);
+    l.B = world(P2(kBx, kBy), y[i]), l.D = world(P2(kDx, kDy), y[i]);
+    const Vec3 G = world(k.G, y[i]);
+    Geom foot = SphereGeom(r_foot, p.at("mu"));
+    foot.local = at(G);  // made relative to the body's frame by add_body
+    l.rod = add_body(fmt::format("rod{}", i), l.C, {{l.C, l.H}, {l.H, l.F}}, {});
+    l.lower = add_body(fmt::format("lower_rocker{}", i), l.H, {{l.H, l.B}}, {});
+    l.leg = add_body(fmt::format("leg{}", i), l.F, {{l.E, l.F}, {l.F, G}}, {foot});
+    l.upper = add_body(fmt::format("upper_rocker{}", i), l.E, {{l.E, l.D}}, {});
+  }
+  sys.Finalize();
+
+  // Joint frames: z along the world's y, at the pin.
+  const Eigen::AngleAxisd z_to_y(-M_PI / 2, Vec3::UnitX());
+  auto joint = [&](int a, const Vec3& a_origin, int b, const Vec3& b_origin, const Vec3& pin,
+                   double half_length) {
+    FrictionJoint j;
+    j.body_a = a;
+    j.body_b = b;
+    j.frame_a = Pose(z_to_y);
+    j.frame_a.translation() = a < 0 ? pin : Vec3(pin - a_origin);
+    j.frame_b = Pose(z_to_y);
+    j.frame_b.translation() = pin - b_origin;
+    j.radius = p.at("joint_radius");
+    j.half_length = half_length;
+    j.mu = p.at("joint_mu");
+    sys.AddFrictionJoint(j);
+  };
+  const double h = p.at("joint_half_length");
+  joint(-1, Vec3::Zero(), shaft, A, A, std::max(h, 0.5 * (y[kLegs - 1] - y[0])));
+  for (const Leg& l : legs) {
+    const Vec3 crank_pin(l.C);
+    joint(shaft, A, l.rod, l.C, crank_pin, h);
+    joint(l.rod, l.C, l.lower, l.H, l.H, h);
+    joint(l.rod, l.C, l.leg, l.F, l.F, h);
+    joint(l.leg, l.F, l.upper, l.E, l.E, h);
+    joint(-1, Vec3::Zero(), l.lower, l.H, l.B, h);  // the closing pins to the frame
+    joint(-1, Vec3::Zero(), l.upper, l.E, l.D, h);
+  }
+  Coupling motor;
+  motor.body_a = -1;
+  motor.frame_a = at(A);
+  motor.body_b = shaft;
+  motor.rows = 1u << 4;
+  motor.anchor_angular = Vec3(0, -p.at("crank_speed"), 0);
+  motor.hard = true;
+  sys.AddCoupling(motor);
+  return sc;
+}
+
 }  // namespace ncp

@@ -25,6 +25,7 @@ Scene MakeCable(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeKlannFriction(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeChain(const std::map<std::string, double>& p, std::uint64_t seed);
 
 namespace {
@@ -337,6 +338,33 @@ const std::vector<SceneEntry>& Scenes() {
        .reference_solvers = {"local-newton", "nnewton"},
        .stepper = "local-newton",
        .stepper_iters = 50},
+      // Joint-friction rows with loop closures: pgs and sp solve them; bisp refuses (its
+      // external constraints, 003 §5.3, are not implemented).
+      {.name = "klann_friction",
+       .description =
+           "the Klann walker hanging (shaft fixed, feet brushing the floor) in maximal "
+           "coordinates with joint friction (003 §6, Fig. 5c): free links, every revolute joint "
+           "and loop-closing pin held by 5 implicit contacts (joint-friction rows), the shaft "
+           "turned at crank_speed by one bilateral row (the motor)",
+       .params = {Pos("crank_radius", 0.07,
+                      "crank length [m]; the linkage scales with it (leg ≈ 6.4 × crank)"),
+                  RealParam("crank_speed", 1, -100, 100, "the motor's speed [rad/s]"),
+                  Pos("density", 2, "mass per metre of the bars [kg/m]"),
+                  Pos("foot_radius", 0.01, "radius of the spherical feet [m]"),
+                  NonNeg("clearance", 0,
+                         "gap between the floor and the lowest point of the feet's path [m]"),
+                  NonNeg("leg_spacing", 0.08, "distance between neighbouring legs [m]"), Mu(0.8),
+                  NonNeg("joint_mu", 0.2, "friction coefficient of every joint and pin"),
+                  Pos("joint_radius", 0.005, "pin radius: the friction torque's lever arm [m]"),
+                  Pos("joint_half_length", 0.005, "pin half-length along its axis [m]"),
+                  RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+       .default_steps = 240,
+       .default_every = 24,
+       .build = MakeKlannFriction,
+       .reference_iters = 5000,
+       .reference_solvers = {"pgs"},
+       .stepper = "pgs",
+       .stepper_iters = 200},
       // Joint-friction rows: pgs, sp and bisp solve them (every other solver refuses the type);
       // bisp steps the chain exactly in a few iterations (003 Alg. 3).
       {.name = "chain",
