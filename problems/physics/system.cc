@@ -22,6 +22,14 @@ void AddBodyRows(const Eigen::MatrixXd& blk, const Eigen::MatrixXd& Jb, int row,
       if (rows(r, c) != 0.0) t.emplace_back(row + r, col0 + c, rows(r, c));
 }
 
+// An anisotropic geom (mu_y ≥ 0) needs both coefficients positive: the ellipse's rows scale by
+// their ratio.
+void CheckGeomFriction(const Geom& g) {
+  if (g.mu_y >= 0 && !(g.mu > 0 && g.mu_y > 0))
+    throw Error(fmt::format("geom friction mu = {}, mu_y = {}: an anisotropic geom needs both > 0",
+                            g.mu, g.mu_y));
+}
+
 }  // namespace
 
 void MultibodySystem::set_options(const StepOptions& o) {
@@ -53,6 +61,7 @@ int MultibodySystem::AddInstance(std::shared_ptr<const ArticulatedModel> model, 
   const int id = static_cast<int>(inst_.size());
   for (std::size_t l = 0; l < model->links.size(); ++l) {
     for (Geom g : model->links[l].geoms) {
+      CheckGeomFriction(g);
       g.body = nbodies_ + static_cast<int>(l);
       if (!self_collision) g.group = id + 1;
       geoms_.push_back(g);
@@ -142,9 +151,7 @@ void MultibodySystem::GroupSubsystems(int first, int count, int per_subsystem,
 
 int MultibodySystem::AddWorldGeom(const Geom& g) {
   if (collision_) throw Error("MultibodySystem: AddWorldGeom after Finalize");
-  if (g.mu_y >= 0 && !(g.mu > 0 && g.mu_y > 0))
-    throw Error(fmt::format("geom friction mu = {}, mu_y = {}: an anisotropic geom needs both > 0",
-                            g.mu, g.mu_y));
+  CheckGeomFriction(g);
   Geom w = g;
   w.body = -1;
   geoms_.push_back(w);
@@ -269,9 +276,11 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
       const int g = ga.mu_y >= 0 ? c.geom_a : c.geom_b;
       const double mu_y =
           std::sqrt((ga.mu_y >= 0 ? ga.mu_y : ga.mu) * (gb.mu_y >= 0 ? gb.mu_y : gb.mu));
-      const EllipticFrame ef =
-          EllipticContactFrame(c.normal, geom_poses_[g].linear().col(0), mu, mu_y);
-      F = ef.rows, mu = ef.mu;
+      if (mu > 0) {  // a frictionless partner (μ = 0) makes the pair frictionless on both axes
+        const EllipticFrame ef =
+            EllipticContactFrame(c.normal, geom_poses_[g].linear().col(0), mu, mu_y);
+        F = ef.rows, mu = ef.mu;
+      }
     }
     const int ci = AddConstraint(p.constraints, ConstraintType::kContact, mu);
     Vec3 ew = Vec3::Zero();  // velocity terms of kinematic geoms: u = F (v_b − v_a) + e

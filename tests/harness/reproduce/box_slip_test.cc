@@ -146,6 +146,24 @@ TEST(BoxSlip, AFrameRunsInEverySolverOrSaysWhyNot) {
   EXPECT_GE(ran, 20);
 }
 
+// A frictionless box on an anisotropic floor: the pair is frictionless on both axes, its rows
+// finite (the ellipse's ratio μ_y/μ_x would be 0/0).
+TEST(BoxSlip, AFrictionlessPartnerMakesAFrictionlessPair) {
+  physics::MultibodySystem s;
+  physics::Geom floor;
+  floor.shape.type = physics::ShapeType::kPlane;
+  floor.mu = 0.2, floor.mu_y = 0.5;
+  s.AddWorldGeom(floor);
+  physics::Pose pose = physics::Pose::Identity();
+  pose.translation() = physics::Vec3(0, 0, 0.1);
+  AddBox(s, 1.0, physics::Vec3::Constant(0.1), 0.0, pose);
+  s.Finalize();
+  const ContactProblem p = s.BuildProblem(nullptr);
+  ASSERT_EQ(p.num_contacts(), 4);
+  for (const Constraint& c : p.constraints) EXPECT_EQ(c.mu, 0.0);
+  EXPECT_TRUE(Eigen::MatrixXd(p.J).allFinite());
+}
+
 // One ellipse per pair, with both coefficients positive: anything else is refused by name.
 TEST(BoxSlip, RefusesAnEllipseWithoutBothCoefficients) {
   physics::MultibodySystem s;
