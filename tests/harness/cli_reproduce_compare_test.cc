@@ -21,23 +21,23 @@ TEST(CliReproduceCompare, TwoRunsOfFig7AgreeAndADegradedOneFails) {
     const auto r = testing::RunCli(
         "reproduce 004-fig7 --cases 2 --max-iters 200 --no-traces -q -o " + out, dir);
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("004-fig7.h5 (12 runs)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("004-fig7.h5 (20 runs)"), std::string::npos) << r.out;
   }
   const std::vector<RunRecord> rows = ReadResults(a + "/004-fig7.h5");
-  ASSERT_EQ(rows.size(), 12u);  // 6 solvers × 2 cases
+  ASSERT_EQ(rows.size(), 20u);  // 6 solvers × 2 cases, and subadmm at 4 more γ × 2 cases
   std::set<std::string> keys, keys_b;
   for (const RunRecord& r : rows) {
-    EXPECT_EQ(r.dataset, "004-fig7/cases");
+    EXPECT_TRUE(r.dataset == "004-fig7/cases" || r.dataset == "004-fig7/gamma") << r.dataset;
     EXPECT_TRUE(r.trace.empty());
     keys.insert(r.job_key);
   }
   for (const RunRecord& r : ReadResults(b + "/004-fig7.h5")) keys_b.insert(r.job_key);
-  EXPECT_EQ(keys.size(), 12u);
+  EXPECT_EQ(keys.size(), 20u);
   EXPECT_EQ(keys, keys_b);  // the same jobs, row by row
 
   const auto same = testing::RunCli("compare " + a + "/004-fig7.h5 " + b + "/004-fig7.h5", dir);
   EXPECT_EQ(same.code, 0) << same.out << same.err;
-  EXPECT_NE(same.out.find("compare: 12 jobs, 0 regressions"), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("compare: 20 jobs, 0 regressions"), std::string::npos) << same.out;
 
   // canal on one case loses three decades of accuracy.
   std::vector<RunRecord> worse = ReadResults(b + "/004-fig7.h5");
@@ -54,7 +54,7 @@ TEST(CliReproduceCompare, TwoRunsOfFig7AgreeAndADegradedOneFails) {
   WriteResults(c, worse, ReadRunAttrs(b + "/004-fig7.h5"));
   const auto bad = testing::RunCli("compare " + a + "/004-fig7.h5 " + c, dir);
   EXPECT_EQ(bad.code, 1) << bad.out << bad.err;
-  EXPECT_NE(bad.out.find("compare: 12 jobs, 1 regressions"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("compare: 20 jobs, 1 regressions"), std::string::npos) << bad.out;
   std::filesystem::remove_all(dir);
 }
 

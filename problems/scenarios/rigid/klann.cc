@@ -363,8 +363,7 @@ Scene MakeKlannFriction(const std::map<std::string, double>& p, std::uint64_t /*
   const double h = p.at("joint_half_length");
   joint(-1, Vec3::Zero(), shaft, A, A, std::max(h, 0.5 * (y[kLegs - 1] - y[0])));
   for (const Leg& l : legs) {
-    const Vec3 crank_pin(l.C);
-    joint(shaft, A, l.rod, l.C, crank_pin, h);
+    joint(shaft, A, l.rod, l.C, l.C, h);
     joint(l.rod, l.C, l.lower, l.H, l.H, h);
     joint(l.rod, l.C, l.leg, l.F, l.F, h);
     joint(l.leg, l.F, l.upper, l.E, l.E, h);
