@@ -119,6 +119,24 @@ void SetBars(Link& l, const std::vector<std::array<Vec3, 2>>& bars, double densi
               1e-3 * m * len * len * Mat3::Identity();
 }
 
+// What both walkers start from: the scene at its time step with the floor, and each leg's crank
+// phase (pairs 120° apart, a pair's legs 180°) and plane y along the shaft.
+struct Walker {
+  Scene scene;
+  std::array<double, kLegs> phase, y;
+};
+Walker NewWalker(const std::map<std::string, double>& p) {
+  StepOptions opt;
+  opt.dt = p.at("dt");
+  Walker w{NewScene(p, opt), {}, {}};
+  AddFloor(*w.scene.system, p.at("mu"));
+  for (int i = 0; i < kLegs; ++i) {
+    w.phase[i] = 2 * M_PI * (i / 2) / 3 + M_PI * (i % 2);
+    w.y[i] = (i - 0.5 * (kLegs - 1)) * p.at("leg_spacing");
+  }
+  return w;
+}
+
 }  // namespace
 
 Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
@@ -131,18 +149,12 @@ Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
                     kd));
   const double r_foot = p.at("foot_radius"), spacing = p.at("leg_spacing");
   const double density = p.at("density");
-  StepOptions opt;
-  opt.dt = p.at("dt");
-  Scene sc = NewScene(p, opt);
+  Walker w = NewWalker(p);
+  Scene sc = std::move(w.scene);
   MultibodySystem& sys = *sc.system;
-  AddFloor(sys, p.at("mu"));
-
+  const auto& phase = w.phase;
+  const auto& y = w.y;
   const bool moving = p.at("chassis") != 0;
-  std::array<double, kLegs> phase, y;
-  for (int i = 0; i < kLegs; ++i) {
-    phase[i] = 2 * M_PI * (i / 2) / 3 + M_PI * (i % 2);  // pairs 120° apart, a pair's legs 180°
-    y[i] = (i - 0.5 * (kLegs - 1)) * spacing;
-  }
   // A fixed chassis hangs where the lowest point of the path is `clearance` above the floor (any
   // lower, a foot would jam the 1-DOF linkage against it); a moving one starts with its lowest
   // foot there.
@@ -282,18 +294,12 @@ Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t /*seed*/) 
 // over-constrained in 3D: their out-of-plane rows are dependent, and consistent.
 Scene MakeKlannFriction(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
   const double s = p.at("crank_radius") / kAC;  // metres per unit
-  const double r_foot = p.at("foot_radius"), spacing = p.at("leg_spacing");
-  const double density = p.at("density");
-  StepOptions opt;
-  opt.dt = p.at("dt");
-  Scene sc = NewScene(p, opt);
+  const double r_foot = p.at("foot_radius"), density = p.at("density");
+  Walker w = NewWalker(p);
+  Scene sc = std::move(w.scene);
   MultibodySystem& sys = *sc.system;
-  AddFloor(sys, p.at("mu"));
-  std::array<double, kLegs> phase, y;
-  for (int i = 0; i < kLegs; ++i) {
-    phase[i] = 2 * M_PI * (i / 2) / 3 + M_PI * (i % 2);
-    y[i] = (i - 0.5 * (kLegs - 1)) * spacing;
-  }
+  const auto& phase = w.phase;
+  const auto& y = w.y;
   const double height = p.at("clearance") + r_foot - s * LowestFoot();
   auto world = [&](const P2& x, double plane) {
     return Vec3(s * x.x(), plane, height + s * x.y());
