@@ -305,7 +305,8 @@ std::string Claims(const ReportInput& in) {
   const InverseRun strict = ReadRun(rec, RegPart(0));
   const InverseRun ball = ReadRun(rec, RegPart(kFigureReg, kBall));
   const InverseRun ball_strict = ReadRun(rec, RegPart(0, kBall));
-  std::string md = "\n" + ClaimHeader();
+  std::string md = "\n";
+  md += ClaimHeader();  // appended: GCC 12 warns falsely on "\n" + temporary
   double worst = 0;
   for (double r : kRegs) worst = std::max(worst, ReadRun(rec, RegPart(r)).max_error);
   md += in.claims.Row(

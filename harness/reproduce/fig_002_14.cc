@@ -272,7 +272,8 @@ Verdict MatchVerdict(const ProtocolRecords& rec, const std::string& stepper, dou
 std::string Claims(const ReportInput& in) {
   const ProtocolRecords& rec = in.records;
   const std::string cond = fmt::format("cond-g{:g}", kDefaultGamma);
-  std::string md = "\n" + ClaimHeader();
+  std::string md = "\n";
+  md += ClaimHeader();  // appended: GCC 12 warns falsely on "\n" + temporary
   std::string turns;
   std::vector<AtValue> curved_by_gamma, match_by_gamma;
   std::string by_gamma;

@@ -369,7 +369,8 @@ std::string Report(const ReportInput& in) {
         "its simulation time, and the ratio, are lower bounds.\n",
         sp.unconverged, sp.steps, kSpIters, kStepTol);
 
-  md += "\n" + ClaimHeader();
+  md += '\n';
+  md += ClaimHeader();  // appended: GCC 12 warns falsely on "\n" + temporary
   md += ChainClaims(in, bisp, sp, dt, ratio, radius.last_stop);
   md += kStaggeringNote;
   return md;

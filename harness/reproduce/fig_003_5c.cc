@@ -156,7 +156,8 @@ std::string Claims(const ReportInput& in) {
     ours =
         fmt::format("μ {:g}: {:.4f}{}{}", *it, descending.back(), ours.empty() ? "" : "; ", ours);
   }
-  std::string md = "\n" + ClaimHeader();
+  std::string md = "\n";
+  md += ClaimHeader();  // appended: GCC 12 warns falsely on "\n" + temporary
   md += in.claims.Row(
       "003 Fig. 5c: more torque is needed to drive the linkage with more joint friction (here: "
       "the mean |τ| over a turn grows with each μ of 0, 0.2, 0.4, 0.8)",

@@ -319,7 +319,8 @@ std::string Report(const ReportInput& in) {
   md += "\nThe unknowns the penalty models depend on, swept (worst axis, whole run):\n\n";
   md += SweepTable(rec);
   md += BudgetNote(rec, dt);
-  md += "\n" + ClaimHeader();
+  md += '\n';
+  md += ClaimHeader();  // appended: GCC 12 warns falsely on "\n" + temporary
   md += GammaClaim(in, rec) + PenaltyClaim(in, rec) + BounceClaim(in, rec, dt);
   return md;
 }
