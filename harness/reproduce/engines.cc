@@ -18,6 +18,7 @@
 #include "common/file_write.h"
 #include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/thread_limits.h"
@@ -303,9 +304,7 @@ std::string Figure(const std::string& out_dir, const std::string& csv) {
   const std::string csv_path = out_dir + "/engines.csv";
   const std::string png = out_dir + "/engines.png";
   WriteFileAtomically(csv_path, csv);
-  const std::string draw = fmt::format("/usr/bin/python3 {}/plots/engines.py {} -o {} > /dev/null",
-                                       NCPBENCH_SOURCE_DIR, csv_path, png);
-  return std::system(draw.c_str()) == 0
+  return RunPlotScript("engines.py", {csv_path, "-o", png}).has_value()
              ? fmt::format(
                    "Figure: `{}` (time to own convergence against res004 there, one point "
                    "per run). Data: `{}`.\n",

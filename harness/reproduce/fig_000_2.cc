@@ -21,6 +21,7 @@
 #include "harness/thread_limits.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/results_store.h"
 #include "harness/sweep.h"
 #include "problems/scenarios/rigid/scene.h"
@@ -223,23 +224,15 @@ std::string LinearClaim(const Family& f, const ReportInput& in, const Fits& fits
 std::string FigureNote(const ProtocolRecords& rec, const Family& f, const std::string& out_dir) {
   const std::string results = WriteFamilyResults(rec, f, out_dir);
   const std::string png = out_dir + "/000-fig2-" + f.scene + ".png";
-  const std::string draw = fmt::format("/usr/bin/python3 {}/plots/scalability.py {} -o {} 2>&1",
-                                       NCPBENCH_SOURCE_DIR, results, png);
-  std::string printed;
-  bool drawn = false;
-  if (std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(draw.c_str(), "r"), pclose); pipe) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, pipe.get())) printed += buf;
-    drawn = pclose(pipe.release()) == 0;
-  }
-  return drawn ? fmt::format(
-                     "\nFigure: `{}` (plots/scalability.py: time against DOFs, contacts "
-                     "and bodies, log-log). Its fits:\n\n```\n{}```\n",
-                     png, printed)
-               : fmt::format(
-                     "\nResults: `{}` (the figure needs /usr/bin/python3 with matplotlib "
-                     "and h5py: plots/scalability.py).\n",
-                     results);
+  const std::optional<std::string> printed = RunPlotScript("scalability.py", {results, "-o", png});
+  return printed ? fmt::format(
+                       "\nFigure: `{}` (plots/scalability.py: time against DOFs, contacts "
+                       "and bodies, log-log). Its fits:\n\n```\n{}```\n",
+                       png, *printed)
+                 : fmt::format(
+                       "\nResults: `{}` (the figure needs /usr/bin/python3 with matplotlib "
+                       "and h5py: plots/scalability.py).\n",
+                       results);
 }
 
 // `claims`: the family's claim row is appended (the table goes after every family's section).

@@ -21,6 +21,7 @@
 #include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/simulate.h"
@@ -277,16 +278,15 @@ std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
   const InverseRun strict = ReadRun(rec, RegPart(0));
   const std::string csv = WriteSeries(fig, strict, out_dir + "/002-fig13.csv");
   const std::string png = out_dir + "/002-fig13.png";
-  const std::string draw = fmt::format(
-      "/usr/bin/python3 {}/plots/time_series.py {} -o {} --x time_s "
-      "--y forward_N,inverse_N,strict_forward_N --y2 relative_error --ylabel 'contact force [N]' "
-      "--y2label '|f_inv - f| / |f|' --title '002 Fig. 13: soft mat, r = {:g}' > /dev/null 2>&1",
-      NCPBENCH_SOURCE_DIR, csv, png, kFigureReg);
+  const bool drawn =
+      RunPlotScript(
+          "time_series.py",
+          {csv, "-o", png, "--x", "time_s", "--y", "forward_N,inverse_N,strict_forward_N", "--y2",
+           "relative_error", "--ylabel", "contact force [N]", "--y2label", "|f_inv - f| / |f|",
+           "--title", fmt::format("002 Fig. 13: soft mat, r = {:g}", kFigureReg)})
+          .has_value();
   md += fmt::format("\nPer-step forces (r = {:g}) and the strict run's: `{}`", kFigureReg, csv);
-  md += std::system(draw.c_str()) == 0 ? fmt::format("; figure: `{}`.\n", png)
-                                       : std::string(
-                                             " (the figure needs /usr/bin/python3 with matplotlib: "
-                                             "plots/time_series.py).\n");
+  md += FigureSentence(drawn, png, "time_series.py");
   return md;
 }
 

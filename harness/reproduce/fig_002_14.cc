@@ -24,6 +24,7 @@
 #include "harness/reproduce/box_slip.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/simulate.h"
@@ -230,16 +231,15 @@ std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
   }
   const std::string path = out_dir + "/002-fig14.csv", png = out_dir + "/002-fig14.png";
   WriteFileAtomically(path, csv);
-  const std::string draw = fmt::format(
-      "/usr/bin/python3 {}/plots/paths.py {} -o {} --title '002 Fig. 14: COND (γ = {:g}) and the "
-      "MDP path (dashed)' > /dev/null 2>&1",
-      NCPBENCH_SOURCE_DIR, path, png, kDefaultGamma);
+  const bool drawn =
+      RunPlotScript(
+          "paths.py",
+          {path, "-o", png, "--title",
+           fmt::format("002 Fig. 14: COND (γ = {:g}) and the MDP path (dashed)", kDefaultGamma)})
+          .has_value();
   std::string md =
       fmt::format("\nPaths of COND (γ = {:g}) and the MDP paths: `{}`", kDefaultGamma, path);
-  md +=
-      std::system(draw.c_str()) == 0
-          ? fmt::format("; figure: `{}`.\n", png)
-          : std::string(" (the figure needs /usr/bin/python3 with matplotlib: plots/paths.py).\n");
+  md += FigureSentence(drawn, png, "paths.py");
   return md;
 }
 

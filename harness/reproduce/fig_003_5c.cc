@@ -22,6 +22,7 @@
 #include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/simulate.h"
@@ -135,16 +136,13 @@ std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
   WriteFileAtomically(path, csv);
   std::string ys;
   for (double mu : kMus) ys += fmt::format("{}torque_mu{:g}", ys.empty() ? "" : ",", mu);
-  const std::string draw = fmt::format(
-      "/usr/bin/python3 {}/plots/time_series.py {} -o {} --x time_s --y {} --ylabel 'motor "
-      "torque [N m]' --title '003 Fig. 5c: Klann, torque against time per joint friction' > "
-      "/dev/null 2>&1",
-      NCPBENCH_SOURCE_DIR, path, png, ys);
+  const bool drawn =
+      RunPlotScript("time_series.py",
+                    {path, "-o", png, "--x", "time_s", "--y", ys, "--ylabel", "motor torque [N m]",
+                     "--title", "003 Fig. 5c: Klann, torque against time per joint friction"})
+          .has_value();
   std::string md = fmt::format("\nMotor torque per step and joint μ: `{}`", path);
-  md += std::system(draw.c_str()) == 0 ? fmt::format("; figure: `{}`.\n", png)
-                                       : std::string(
-                                             " (the figure needs /usr/bin/python3 with matplotlib: "
-                                             "plots/time_series.py).\n");
+  md += FigureSentence(drawn, png, "time_series.py");
   return md;
 }
 

@@ -22,6 +22,7 @@
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
 #include "harness/reproduce/fit.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/thread_limits.h"
@@ -326,10 +327,7 @@ void WriteCsv(const ProtocolRecords& rec, const std::string& csv) {
 
 // Draws the figure from the CSV; false where python3 or matplotlib is missing.
 bool DrawFigure(const std::string& csv, const std::string& png) {
-  const std::string draw =
-      fmt::format("/usr/bin/python3 {}/plots/size_panels.py {} -o {} > /dev/null",
-                  NCPBENCH_SOURCE_DIR, csv, png);
-  return std::system(draw.c_str()) == 0;
+  return RunPlotScript("size_panels.py", {csv, "-o", png}).has_value();
 }
 
 // The report's title, the setting and one table row per solver and size.

@@ -20,6 +20,7 @@
 #include "harness/reproduce/fit.h"
 #include "common/error.h"
 #include "harness/markdown.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
@@ -185,12 +186,12 @@ std::string Figure(const std::string& out_dir, const Variant& v, const std::vect
                        1e3 * pdirect[i], 1e3 * ppcg[i]);
     WriteFileAtomically(base + "-sizes.csv", f.str());
   }
-  const std::string draw = fmt::format(
-      "/usr/bin/python3 {}/plots/size_panels.py {}-sizes.csv -o {}.png --time-label 'time to "
-      "simulate {:g} s [ms]' --title '{}, ours (solver time) and 003 Table 2 (wall time)' > "
-      "/dev/null 2>&1",
-      NCPBENCH_SOURCE_DIR, base, base, v.scene_time, v.label);
-  const bool drawn = std::system(draw.c_str()) == 0;
+  const bool drawn =
+      RunPlotScript("size_panels.py",
+                    {base + "-sizes.csv", "-o", base + ".png", "--time-label",
+                     fmt::format("time to simulate {:g} s [ms]", v.scene_time), "--title",
+                     fmt::format("{}, ours (solver time) and 003 Table 2 (wall time)", v.label)})
+          .has_value();
   return drawn ? fmt::format("- {}: `{}.png` (data `{}-sizes.csv`)\n", v.label, base, base)
                : fmt::format(
                      "- {}: not drawn (needs /usr/bin/python3 with matplotlib); data "

@@ -14,6 +14,7 @@
 #include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
+#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/thread_limits.h"
 #include "harness/runner.h"
@@ -150,11 +151,8 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
     WriteFileAtomically(s.csv, traces.str());
   }
   s.png = out_dir + "/" + records.id() + ".png";
-  const std::string draw =
-      fmt::format("/usr/bin/python3 {}/plots/trace_panels.py {} -o {} > /dev/null",
-                  NCPBENCH_SOURCE_DIR, s.csv, s.png);
   s.has_traces = !runs.empty() && !runs.front()->trace.empty();
-  s.drawn = s.has_traces && std::system(draw.c_str()) == 0;
+  s.drawn = s.has_traces && RunPlotScript("trace_panels.py", {s.csv, "-o", s.png}).has_value();
   return s;
 }
 
