@@ -118,19 +118,23 @@ Vec Evaluator::ConstraintVelocity(const Vec& lambda) const {
   return p_.J * vhat + p_.e;
 }
 
-double Evaluator::ContactRes004(const Vec& lambda) const {
+double Evaluator::MeanResidual(const Vec& lambda, bool contacts_only) const {
   if (lambda.size() != p_.num_rows() || !lambda.allFinite()) return NAN;
   const Vec u = ConstraintVelocity(lambda);
   const Vec e = p_.e.size() == lambda.size() ? p_.e : Vec::Zero(lambda.size());
   double res = 0.0;
-  int contacts = 0;
+  int counted = 0;
   for (const Constraint& c : p_.constraints) {
-    if (c.type != ConstraintType::kContact) continue;
+    if (contacts_only && c.type != ConstraintType::kContact) continue;
     res += ResidualNorm(c, lambda.data() + c.row, u.data() + c.row, e.data() + c.row);
-    ++contacts;
+    ++counted;
   }
-  return res / std::max(1, contacts);
+  return res / std::max(1, counted);
 }
+
+double Evaluator::Res004(const Vec& lambda) const { return MeanResidual(lambda, false); }
+
+double Evaluator::ContactRes004(const Vec& lambda) const { return MeanResidual(lambda, true); }
 
 Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
   Metrics m;

@@ -24,9 +24,14 @@ class Evaluator {
   // 004 §VII's contact residual: res004 over the contacts only (Σ_i ‖J_i v̂ − z_i‖ / contacts).
   // res004 also counts the other rows, e.g. the soft PD rows that drive our robots' joints.
   double ContactRes004(const Vec& lambda) const;
+  // res004 alone (Evaluate's kRes004, NaN for a λ of the wrong size or not finite): the
+  // harness' tolerance test between trace points, without the other metrics' cost.
+  double Res004(const Vec& lambda) const;
   double q_norm() const { return q_norm_; }
 
  private:
+  double MeanResidual(const Vec& lambda, bool contacts_only) const;
+
   const ContactProblem& p_;
   std::unique_ptr<CholmodLLT> chol_;
   double q_norm_ = 0.0;

@@ -127,6 +127,24 @@ TEST(Runner, ToleranceTestedEveryKIterationsStopsOnAMultipleOfK) {
   EXPECT_LE(tenth.final_metrics[Metric::kRes004], 1e-6);
 }
 
+// A tolerance test without a trace point computes res004 alone; with one, every metric: the run
+// stops at the same iteration with the same final residual either way.
+TEST(Runner, ToleranceStopsAtTheSameIterationWithAndWithoutTraces) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(22), "k");
+  const Evaluator ev(p);
+  RunOptions opt;
+  opt.budget.iters = 100000;
+  opt.budget.tol = 1e-6;
+  const RunRecord plain = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  opt.trace_every = 1;
+  const RunRecord traced = RunOne(p, ev, Job("pgs"), opt, nullptr, 0);
+  EXPECT_EQ(plain.status, Outcome::kConverged);
+  EXPECT_EQ(traced.status, Outcome::kConverged);
+  EXPECT_EQ(plain.iterations, traced.iterations);
+  EXPECT_EQ(plain.final_metrics[Metric::kRes004], traced.final_metrics[Metric::kRes004]);
+  EXPECT_EQ(traced.trace.back().metrics[Metric::kRes004], traced.final_metrics[Metric::kRes004]);
+}
+
 TEST(Runner, TraceEveryKIterationsEndsAtTheFinalIterate) {
   const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(23), "t");
   RunOptions opt;

@@ -74,6 +74,21 @@ TEST(Evaluator, NonFiniteMultiplierGivesNaNNotCrash) {
   EXPECT_TRUE(std::isnan(m[Metric::kRes004]));
 }
 
+// The harness' tolerance test computes res004 alone: the same number, to the bit, as Evaluate's
+// (so a run stops at the same iteration whether or not it records a trace).
+TEST(Evaluator, Res004AloneEqualsEvaluatesBitwise) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(5), "mixed");
+  const Evaluator ev(p);
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> g;
+  Vec lam = p.reference->lambda;
+  for (auto& x : lam) x += 1e-3 * g(rng);
+  const double alone = ev.Res004(lam);
+  EXPECT_GT(alone, 0.0);
+  EXPECT_EQ(alone, ev.Evaluate(p.reference->v, lam)[Metric::kRes004]);
+  EXPECT_TRUE(std::isnan(ev.Res004(Vec::Zero(p.num_rows() + 1))));
+}
+
 #ifdef NCP_HAVE_SICONOS
 // Natural-map error against Siconos on the local fclib problems, at the same (r, u = W r + q).
 double SiconosError(const ContactProblem& p, const Vec& r) {
