@@ -100,7 +100,10 @@ Evaluator::Evaluator(const ContactProblem& p) : p_(p) {
     q_norm_ = p.q.norm();
     return;
   }
-  chol_ = std::make_unique<CholmodLLT>();
+  // CHOLMOD's own choice: a small or narrow A gets a simplicial factor, whose solves need no
+  // BLAS (OpenBLAS locks its buffer pool on every call, which cost more than such a solve: the
+  // tolerance tests solve once an iteration).
+  chol_ = std::make_unique<CholmodLLT>(CholmodLLT::Kind::kAuto);
   SpMat A = p.A;
   A.makeCompressed();
   chol_->Analyze(A);
