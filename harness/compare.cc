@@ -8,13 +8,11 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/float_limits.h"
 #include "harness/markdown.h"
 
 namespace ncp {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One job of one file: repeat 0 (or the lowest) for accuracy, minimum time over repeats.
 struct Job {

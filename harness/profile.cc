@@ -8,14 +8,12 @@
 #include <set>
 #include <tuple>
 
+#include "common/float_limits.h"
 #include "harness/markdown.h"
 #include "harness/report.h"
 
 namespace ncp {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Beyond this many problems the per-problem table of ours vs Siconos lists only the problems
 // where Siconos' best wins; the CSV has every problem.

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "common/float_limits.h"
 #include "harness/markdown.h"
 #include "harness/roofline.h"
 #include "harness/report_summary.h"
@@ -18,9 +19,6 @@
 
 namespace ncp {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 constexpr char kReportReferences[] =
     "J. Lee, M. Lee, S. Park, J. Yun, D. Lee, \"Variations of Augmented Lagrangian for Robotic "

@@ -19,7 +19,7 @@ using namespace physics;
 
 namespace {
 
-constexpr int kCells = 14;  // cells across the ball at size 1
+constexpr int kBallCells = 14;  // cells across the ball at size 1
 
 // The fingers' path: closing until t_close, lifting until t_lift, then holding.
 struct GraspPath {
@@ -48,7 +48,7 @@ struct GraspPath {
 }  // namespace
 
 Scene MakeSoftBall(const std::map<std::string, double>& p, std::uint64_t seed) {
-  const int n = ScaledCells(p, kCells, 4);
+  const int n = ScaledCells(p, kBallCells, 4);
   std::mt19937_64 rng(seed);
   double mu = 0.0;
   const FemMaterial mat = DrawMaterial(p, "soft_ball", rng, mu);

@@ -30,11 +30,6 @@ V3 RandomUnit(Rng& rng) {
   V3 x(g(rng), g(rng), g(rng));
   return x.normalized();
 }
-Mat3 Skew(const V3& p) {
-  Mat3 s;
-  s << 0, -p.z(), p.y(), p.z(), 0, -p.x(), -p.y(), p.x(), 0;
-  return s;
-}
 
 // Contact frame [n, t1, t2] as rows, from a random normal.
 Mat3 RandomFrame(Rng& rng) {
@@ -223,7 +218,7 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
       V3 pt(Uniform(rng, -o.body_size, o.body_size), Uniform(rng, -o.body_size, o.body_size),
             Uniform(rng, -o.body_size, o.body_size));
       Eigen::Matrix<double, 3, 6> G;
-      G << Mat3::Identity(), -Skew(pt);
+      G << Mat3::Identity(), -physics::Skew(pt);
       Eigen::MatrixXd blk = s.sign * (R * G).topRows(rows);
       if (o.articulated) {  // J_ij = J_ib J_bj in the subsystem's columns
         const Structure::Body& body = p.structure.bodies[s.body];

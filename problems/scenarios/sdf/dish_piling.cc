@@ -20,15 +20,15 @@ using physics::Mat3;
 using physics::Pose;
 using physics::Vec3;
 
-struct Params {
+struct DishSetting {
   double mass_bowl, mass_plate, mass_pot, penetration, margin, mesh_step;
   int segments, max_contacts;
   double mu, force, torque, dt, erp;
 };
 
-Params Parse(const std::map<std::string, std::string>& given) {
+DishSetting ParseSetting(const std::map<std::string, std::string>& given) {
   const std::map<std::string, double> v = ParseParams("dish_piling", DishPilingParams(), given);
-  Params p;
+  DishSetting p;
   p.mass_bowl = v.at("mass_bowl"), p.mass_plate = v.at("mass_plate"), p.mass_pot = v.at("mass_pot");
   p.penetration = v.at("penetration"), p.margin = v.at("margin"), p.mesh_step = v.at("mesh_step");
   p.segments = static_cast<int>(v.at("segments"));
@@ -102,7 +102,7 @@ const std::vector<ParamSpec>& DishPilingParams() {
 
 std::vector<ContactProblem> GenerateDishPiling(const std::map<std::string, std::string>& given,
                                                int count, std::uint64_t seed) {
-  const Params prm = Parse(given);
+  const DishSetting prm = ParseSetting(given);
   const double g = 9.81;
   std::vector<Dish> dishes;
   for (const auto& [name, sdf, mass] :
