@@ -2,12 +2,13 @@
 
 #include <fcntl.h>
 #include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 #include <fmt/format.h>
+
+#include "common/wait_pid.h"
 
 extern char** environ;
 
@@ -54,8 +55,7 @@ std::optional<std::string> RunPlotScript(std::string_view script,
   close(pipe_fd[0]);
   if (spawned != 0) return std::nullopt;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return std::nullopt;
+  if (WaitPid(pid, &status, 0) < 0) return std::nullopt;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
   return printed;
 }
