@@ -1,5 +1,5 @@
 // One registered solver on one problem through the harness (RunOne: budget, evaluator, statuses),
-// single thread, for tests that check a solver's outcome.
+// single thread, for tests that check a solver's outcome; a solver's default job.
 #pragma once
 
 #include <map>
@@ -9,6 +9,12 @@
 #include "solvers/registry.h"
 
 namespace ncp::testing {
+
+// A registered solver with its default settings.
+inline SolverJob Job(const char* name) {
+  const SolverEntry& e = FindSolver(name);
+  return {&e, Settings::Parse(name, e.settings, {})};
+}
 
 inline RunRecord RunSolverOn(const std::string& name, const ContactProblem& p, int iters,
                              double tol, const std::map<std::string, std::string>& settings = {},

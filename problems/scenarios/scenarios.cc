@@ -74,7 +74,7 @@ std::vector<ContactProblem> GenerateRandom(const std::map<std::string, std::stri
   o.body_size = v.at("body_size");
   // What is left are the rules between parameters (fractions' sum, mu_min <= mu_max, enough
   // bodies for the rows).
-  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("random." + err);
+  if (std::string err = OptionsError(o); !err.empty()) throw Error("random." + err);
   std::vector<ContactProblem> out;
   for (int i = 0; i < count; ++i) {
     o.seed = seed + static_cast<std::uint64_t>(i);
@@ -121,7 +121,7 @@ std::vector<ContactProblem> GenerateJointFriction(const std::map<std::string, st
   o.mass_ratio = v.at("mass_ratio");
   o.body_size = v.at("body_size");
   // What is left are the rules between parameters (mu_min <= mu_max, radius_min <= radius_max).
-  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("joint_friction." + err);
+  if (std::string err = OptionsError(o); !err.empty()) throw Error("joint_friction." + err);
   std::vector<ContactProblem> out;
   for (int i = 0; i < count; ++i)
     out.push_back(ManufacturedJointFrictionTree(o, seed + static_cast<std::uint64_t>(i),

@@ -21,6 +21,7 @@
 #include "solvers/subadmm_rigid/rigid_layout.h"
 #include "solvers/subadmm_rigid/rigid_math.h"
 #include "solvers/subadmm_rigid/subadmm_rigid_cpu.h"
+#include "tests/solver_info.h"
 #include "tests/test_problems.h"
 #ifdef NCPBENCH_HAVE_CUDA
 #include "gpu/cuda/rigid_device.h"
@@ -202,11 +203,7 @@ INSTANTIATE_TEST_SUITE_P(
                       ProblemCase{"manufactured_2", [] { return Manufactured(42); }}),
     [](const auto& info) { return std::string(info.param.label); });
 
-double InfoValue(const Solver& s, const std::string& key) {
-  for (const auto& [k, v] : s.Info())
-    if (k == key) return v;
-  return -1.0;
-}
+using testing::InfoValue;
 
 // Box scenes store A_b as the paper's 4 numbers (m, Ixx, Iyy, Izz); manufactured bodies with
 // dense 6×6 mass blocks the packed triangle. The equivalence tests above cover both forms.

@@ -34,7 +34,7 @@ void OverwriteFirstStatus(const std::string& path, const std::string& status) {
 
 namespace fs = std::filesystem;
 
-RunRecord Row(const std::string& solver, const std::string& problem, double res, double time_s) {
+RunRecord CliRow(const std::string& solver, const std::string& problem, double res, double time_s) {
   RunRecord r = testing::MadeRow(solver, problem, res, Outcome::kConverged,
                                  "iters=100;time_ms=0;tol=0;tol_metric=res004");
   r.iterations = 40;
@@ -47,8 +47,8 @@ class CliCompare : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = testing::FreshDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    rows_ = {Row("pgs", "p1", 1e-5, 0.01), Row("pgs", "p2", 1e-6, 0.02),
-             Row("admm-full", "p1", 1e-9, 0.03)};
+    rows_ = {CliRow("pgs", "p1", 1e-5, 0.01), CliRow("pgs", "p2", 1e-6, 0.02),
+             CliRow("admm-full", "p1", 1e-9, 0.03)};
     base_ = Write("base.h5", rows_);
   }
   std::string Write(const std::string& name, const std::vector<RunRecord>& rows) {

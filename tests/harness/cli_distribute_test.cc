@@ -30,19 +30,19 @@ constexpr char kSweep[] =
     "-s pgs,pj,apgd --iters 60 --threads 1 -q";
 constexpr int kSweepJobs = 60;
 
-struct Row {
+struct DistributedRow {
   Outcome status;
   int iterations;
   double res004;
-  bool operator==(const Row&) const = default;
+  bool operator==(const DistributedRow&) const = default;
 };
 
-std::map<std::string, Row> Rows(const std::string& path) {
-  std::map<std::string, Row> rows;
+std::map<std::string, DistributedRow> Rows(const std::string& path) {
+  std::map<std::string, DistributedRow> rows;
   for (const RunRecord& r : ReadResults(path)) {
-    EXPECT_TRUE(
-        rows.emplace(r.job_key, Row{r.status, r.iterations, r.final_metrics[Metric::kRes004]})
-            .second)
+    EXPECT_TRUE(rows.emplace(r.job_key, DistributedRow{r.status, r.iterations,
+                                                       r.final_metrics[Metric::kRes004]})
+                    .second)
         << "duplicate job key " << r.job_key;
   }
   return rows;
@@ -56,7 +56,7 @@ int Shell(const std::string& cmd, const fs::path& dir) {
 
 // The reference: the same sweep in one plain process, in the caller's own folder (ctest runs the
 // tests of this file in parallel processes).
-std::map<std::string, Row> SingleProcessRows(const std::string& test) {
+std::map<std::string, DistributedRow> SingleProcessRows(const std::string& test) {
   const fs::path dir = testing::FreshDir("distribute_single_" + test);
   const auto r = testing::RunCli(std::string(kSweep) + " -o " + (dir / "one.h5").string(), dir);
   EXPECT_EQ(r.code, 0) << r.err;
@@ -111,7 +111,7 @@ TEST(CliDistribute, ShardsMergedEqualOneProcess) {
   const auto m = testing::RunCli("merge -o " + (dir / "all.h5").string() + inputs, dir);
   ASSERT_EQ(m.code, 0) << m.err;
   EXPECT_NE(m.out.find("merged 3 files: 60 rows"), std::string::npos) << m.out;
-  const std::map<std::string, Row> single = SingleProcessRows("shards");
+  const std::map<std::string, DistributedRow> single = SingleProcessRows("shards");
   EXPECT_EQ(Rows((dir / "all.h5").string()), single);
   // Merging again changes nothing; an input given twice is named as such.
   const auto again = testing::RunCli(
@@ -282,7 +282,7 @@ TEST(CliDistribute, KilledRankThenRerunCompletesWithoutDuplicates) {
   EXPECT_FALSE(fs::exists(out)) << "the killed run finished anyway: the kill came too late";
   // Rerun: resumes from the parts and completes.
   ASSERT_EQ(Shell(cmd, dir), 0) << testing::Slurp((dir / "err.txt").string());
-  const std::map<std::string, Row> rows = Rows(out);  // Rows() fails on a duplicate key
+  const std::map<std::string, DistributedRow> rows = Rows(out);  // Rows() fails on a duplicate key
   EXPECT_EQ(rows.size(), static_cast<std::size_t>(kSweepJobs));
 }
 

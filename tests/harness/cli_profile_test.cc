@@ -13,22 +13,23 @@
 namespace ncp {
 namespace {
 
-const std::string kSamples = std::string(NCP_FCLIB_DIR) + "/CubeH8.hdf5 " + NCP_FCLIB_DIR +
-                             "/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5";
+const std::string kProfileSamples = std::string(NCP_FCLIB_DIR) + "/CubeH8.hdf5 " + NCP_FCLIB_DIR +
+                                    "/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5";
 
 // Ours and, when built, one Siconos peer.
 #ifdef NCP_HAVE_SICONOS
-const std::string kSolvers = "pgs,apgd,siconos:nsgs";
+const std::string kProfiled = "pgs,apgd,siconos:nsgs";
 #else
-const std::string kSolvers = "pgs,apgd";
+const std::string kProfiled = "pgs,apgd";
 #endif
 
 TEST(CliProfile, RunsAndReportsEveryDataset) {
   const auto dir = testing::FreshDir("cli_profile");
   const std::string out = (dir / "p.h5").string(), md = (dir / "p.md").string();
-  const testing::CliResult r = testing::RunCli(
-      "profile " + kSamples + " -q -s " + kSolvers + " --iters 3000 -o " + out + " --report " + md,
-      dir);
+  const testing::CliResult r =
+      testing::RunCli("profile " + kProfileSamples + " -q -s " + kProfiled + " --iters 3000 -o " +
+                          out + " --report " + md,
+                      dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string report = testing::Slurp(md);
   for (const char* dataset :
@@ -61,7 +62,7 @@ TEST(CliProfile, FolderWithCorruptFileAndSeveralTolerances) {
   std::ofstream(data / "corrupt.hdf5") << "not an HDF5 file";
   const std::string out = (dir / "p.h5").string(), md = (dir / "p.md").string();
   const std::string args =
-      "profile " + data.string() + " -s " + kSolvers +
+      "profile " + data.string() + " -s " + kProfiled +
       " --tol-metric natmap_rel --tols 1e-8,1e-4 --iters 3000 --time-ms 5000 -o " + out +
       " --report " + md;
   const testing::CliResult strict = testing::RunCli(args, dir);
@@ -110,18 +111,19 @@ TEST(CliProfile, FolderWithCorruptFileAndSeveralTolerances) {
 
 TEST(CliProfile, BadInputIsOneLineAndExitCode2) {
   const auto dir = testing::FreshDir("cli_profile_bad");
-  const testing::CliResult tol = testing::RunCli("profile " + kSamples + " --tol 0", dir);
+  const testing::CliResult tol = testing::RunCli("profile " + kProfileSamples + " --tol 0", dir);
   EXPECT_EQ(tol.code, 2);
   EXPECT_EQ(tol.err, "ncpbench: error: --tol = 0: must be > 0\n");
-  const testing::CliResult tols = testing::RunCli("profile " + kSamples + " --tols 1e-8,x", dir);
+  const testing::CliResult tols =
+      testing::RunCli("profile " + kProfileSamples + " --tols 1e-8,x", dir);
   EXPECT_EQ(tols.code, 2);
   EXPECT_EQ(tols.err, "ncpbench: error: --tols = 1e-8,x: 'x' must be a number > 0\n");
   const testing::CliResult both =
-      testing::RunCli("profile " + kSamples + " --tol 1e-6 --tols 1e-8", dir);
+      testing::RunCli("profile " + kProfileSamples + " --tol 1e-6 --tols 1e-8", dir);
   EXPECT_EQ(both.code, 2);
   EXPECT_EQ(both.err, "ncpbench: error: --tols = 1e-8: give --tol or --tols, not both\n");
   const testing::CliResult metric =
-      testing::RunCli("profile " + kSamples + " --tol-metric bogus", dir);
+      testing::RunCli("profile " + kProfileSamples + " --tol-metric bogus", dir);
   EXPECT_EQ(metric.code, 2);
   EXPECT_EQ(metric.err.rfind("ncpbench: error: --tol-metric = bogus: ", 0), 0u) << metric.err;
   const testing::CliResult none = testing::RunCli("profile", dir);

@@ -37,7 +37,7 @@ RunRecord MadeRun(const std::string& dataset, const std::string& problem, const 
   return r;
 }
 
-const SolverProfile& Find(const ProfileResult& r, const std::string& s) {
+const SolverProfile& FindProfile(const ProfileResult& r, const std::string& s) {
   for (const SolverProfile& p : r.solvers)
     if (p.solver == s) return p;
   throw std::runtime_error("no solver " + s);
@@ -49,8 +49,8 @@ TEST(Profile, RatiosFractionsAndMeans) {
       MadeRun("d", "p2", "pgs", 0.3),     MadeRun("d", "p2", "siconos:nsgs", 0.9),
       MadeRun("d", "p3", "pgs", -1, 2.0), MadeRun("d", "p3", "siconos:nsgs", 0.5)};
   const ProfileResult r = ComputeProfiles(rows, 1e-6, 0.0);
-  const SolverProfile& pgs = Find(r, "pgs");
-  const SolverProfile& sic = Find(r, "siconos:nsgs");
+  const SolverProfile& pgs = FindProfile(r, "pgs");
+  const SolverProfile& sic = FindProfile(r, "siconos:nsgs");
   EXPECT_FALSE(pgs.peer);
   EXPECT_TRUE(sic.peer);
   EXPECT_EQ(pgs.solved, 2);
@@ -78,7 +78,7 @@ TEST(Profile, TimeBudgetIsTheFloorOfAFailureAndOursCanWin) {
   const std::vector<RunRecord> rows = {MadeRun("a", "p", "pgs", 0.1),
                                        MadeRun("a", "p", "siconos:nsgs", -1, 0.01)};
   const ProfileResult r = ComputeProfiles(rows, 1e-6, 5.0);
-  EXPECT_NEAR(Find(r, "siconos:nsgs").shgeom_time_s, 5.0, 1e-12);  // 5 s budget, not 0.01 s
+  EXPECT_NEAR(FindProfile(r, "siconos:nsgs").shgeom_time_s, 5.0, 1e-12);  // 5 s budget, not 0.01 s
   ASSERT_EQ(r.datasets.size(), 1u);
   EXPECT_EQ(r.datasets[0].fastest, "pgs");
   EXPECT_FALSE(r.datasets[0].peer_beats_ours);
@@ -93,7 +93,7 @@ TEST(Profile, NotApplicableIsLeftOutOfTheSolversCountsAndMean) {
       ComputeProfiles({MadeRun("a", "p", "pgs", 0.4), na, MadeRun("a", "q", "pgs", 0.1),
                        MadeRun("a", "q", "admm-full", 0.2)},
                       1e-6, 0.0);
-  const SolverProfile& admm = Find(r, "admm-full");
+  const SolverProfile& admm = FindProfile(r, "admm-full");
   EXPECT_EQ(admm.not_applicable, 1);
   EXPECT_EQ(admm.problems, 1);
   EXPECT_EQ(admm.solved, 1);
@@ -210,7 +210,7 @@ TEST(Profile, OursVersusSiconosOverTheProblemsBothTake) {
   EXPECT_EQ(v.peer_not_applicable, 1);
   EXPECT_EQ(v.ours_only, 0);  // the unilateral problem is no win of ours
   EXPECT_EQ(v.peer_faster, 1);
-  const SolverProfile& nsgs = Find(r, "siconos:nsgs");
+  const SolverProfile& nsgs = FindProfile(r, "siconos:nsgs");
   EXPECT_EQ(nsgs.problems, 1);
   EXPECT_EQ(nsgs.not_applicable, 1);
   EXPECT_NEAR(nsgs.shgeom_time_s, 0.1, 1e-12);

@@ -11,8 +11,8 @@
 namespace ncp {
 namespace {
 
-RunRecord Row(const std::string& solver, const std::string& problem, double res004,
-              double natmap_rel, double total_time_s, Outcome status = Outcome::kConverged) {
+RunRecord ReportRow(const std::string& solver, const std::string& problem, double res004,
+                    double natmap_rel, double total_time_s, Outcome status = Outcome::kConverged) {
   RunRecord r = testing::MadeRow(solver, problem, res004, status);
   r.iterations = 10;
   r.total_time_s = total_time_s;
@@ -33,7 +33,7 @@ std::vector<TracePoint> Trace(double reach_s) {
   return trace;
 }
 
-const SolverSummary& Find(const DatasetSummary& d, const std::string& label) {
+const SolverSummary& FindSummary(const DatasetSummary& d, const std::string& label) {
   for (const SolverSummary& s : d.solvers) {
     if (s.label == label) return s;
   }
@@ -52,16 +52,16 @@ TEST(ReportTest, ShiftedGeometricMean) {
 
 TEST(ReportTest, SuccessRatesAtProfiles) {
   const std::vector<RunRecord> rows = {
-      Row("fast", "p1", 1e-7, 1e-2, 0.001), Row("fast", "p2", 1e-7, 1e-7, 0.001),
-      Row("fast", "p3", 1e-4, 1e-7, 0.001), Row("fast", "p4", 1e-10, 1e-10, 0.001),
+      ReportRow("fast", "p1", 1e-7, 1e-2, 0.001), ReportRow("fast", "p2", 1e-7, 1e-7, 0.001),
+      ReportRow("fast", "p3", 1e-4, 1e-7, 0.001), ReportRow("fast", "p4", 1e-10, 1e-10, 0.001),
       // Diverged runs fail whatever their residual.
-      Row("slow", "p1", 1e-12, 1e-12, 0.002, Outcome::kDiverged),
-      Row("slow", "p2", 1e-2, 1e-2, 0.002),
-      Row("slow", "p3", 1e-2, 1e-2, 0.002, Outcome::kMaxIterations),
-      Row("slow", "p4", 1e-2, 1e-2, 0.002, Outcome::kTimeLimit)};
+      ReportRow("slow", "p1", 1e-12, 1e-12, 0.002, Outcome::kDiverged),
+      ReportRow("slow", "p2", 1e-2, 1e-2, 0.002),
+      ReportRow("slow", "p3", 1e-2, 1e-2, 0.002, Outcome::kMaxIterations),
+      ReportRow("slow", "p4", 1e-2, 1e-2, 0.002, Outcome::kTimeLimit)};
   const std::vector<DatasetSummary> summary = SummarizeResults(rows);
   ASSERT_EQ(summary.size(), 1u);
-  const SolverSummary& fast = Find(summary[0], "fast");
+  const SolverSummary& fast = FindSummary(summary[0], "fast");
   EXPECT_EQ(fast.problems, 4);
   EXPECT_DOUBLE_EQ(fast.success_rate[0][0], 1.0);
   EXPECT_DOUBLE_EQ(fast.success_rate[0][1], 0.75);
@@ -69,7 +69,7 @@ TEST(ReportTest, SuccessRatesAtProfiles) {
   EXPECT_DOUBLE_EQ(fast.success_rate[1][0], 0.75);
   EXPECT_DOUBLE_EQ(fast.success_rate[1][1], 0.75);
   EXPECT_DOUBLE_EQ(fast.success_rate[1][2], 0.25);
-  const SolverSummary& slow = Find(summary[0], "slow");
+  const SolverSummary& slow = FindSummary(summary[0], "slow");
   EXPECT_DOUBLE_EQ(slow.success_rate[0][2], 0.0);
   EXPECT_EQ(slow.status_counts, (std::array<int, kOutcomeNames.size()>{1, 1, 1, 1, 0, 0, 0}));
 
@@ -81,34 +81,35 @@ TEST(ReportTest, SuccessRatesAtProfiles) {
 }
 
 TEST(ReportTest, TimesUseMinOverRepeatsAndBestSolverRatio) {
-  RunRecord slow_repeat = Row("a", "p1", 1e-7, 1e-7, 0.010);
+  RunRecord slow_repeat = ReportRow("a", "p1", 1e-7, 1e-7, 0.010);
   slow_repeat.repeat = 1;
   const std::vector<RunRecord> rows = {
-      Row("a", "p1", 1e-7, 1e-7, 0.004), slow_repeat, Row("a", "p2", 1e-7, 1e-7, 0.004),
-      Row("b", "p1", 1e-7, 1e-7, 0.008), Row("b", "p2", 1e-7, 1e-7, 0.008)};
+      ReportRow("a", "p1", 1e-7, 1e-7, 0.004), slow_repeat, ReportRow("a", "p2", 1e-7, 1e-7, 0.004),
+      ReportRow("b", "p1", 1e-7, 1e-7, 0.008), ReportRow("b", "p2", 1e-7, 1e-7, 0.008)};
   const DatasetSummary d = SummarizeResults(rows).at(0);
-  EXPECT_EQ(Find(d, "a").problems, 2);
-  EXPECT_NEAR(Find(d, "a").shgeom_time_s, 0.004, 1e-12);
-  EXPECT_NEAR(Find(d, "b").shgeom_time_s, 0.008, 1e-12);
-  EXPECT_NEAR(Find(d, "a").relative_time, 1.0, 1e-12);
-  EXPECT_NEAR(Find(d, "b").relative_time, 2.0, 1e-12);
+  EXPECT_EQ(FindSummary(d, "a").problems, 2);
+  EXPECT_NEAR(FindSummary(d, "a").shgeom_time_s, 0.004, 1e-12);
+  EXPECT_NEAR(FindSummary(d, "b").shgeom_time_s, 0.008, 1e-12);
+  EXPECT_NEAR(FindSummary(d, "a").relative_time, 1.0, 1e-12);
+  EXPECT_NEAR(FindSummary(d, "b").relative_time, 2.0, 1e-12);
   const std::string report = MarkdownReport(rows, {});
   EXPECT_TRUE(Contains(report, "| 4 | 1 | 10 | 1.00e-07 | n/a | 1.00e-07 |")) << report;
   EXPECT_TRUE(Contains(report, "| 8 | 2 | 10 |")) << report;
 }
 
 TEST(ReportTest, NamesMostAccurateAndFastest) {
-  std::vector<RunRecord> rows = {
-      Row("accurate", "p1", 1e-10, 1e-10, 0.01), Row("accurate", "p2", 1e-10, 1e-10, 0.01),
-      Row("quick", "p1", 1e-7, 1e-7, 0.01), Row("quick", "p2", 1e-5, 1e-5, 0.01)};
+  std::vector<RunRecord> rows = {ReportRow("accurate", "p1", 1e-10, 1e-10, 0.01),
+                                 ReportRow("accurate", "p2", 1e-10, 1e-10, 0.01),
+                                 ReportRow("quick", "p1", 1e-7, 1e-7, 0.01),
+                                 ReportRow("quick", "p2", 1e-5, 1e-5, 0.01)};
   rows[0].trace = Trace(0.002);
   rows[1].trace = Trace(0.004);
   rows[2].trace = Trace(0.001);
   rows[3].trace = Trace(std::nan(""));
   const DatasetSummary d = SummarizeResults(rows).at(0);
-  EXPECT_EQ(Find(d, "accurate").reached_tolerance, 2);
-  EXPECT_NEAR(Find(d, "accurate").median_time_to_tolerance_s, 0.003, 1e-12);
-  EXPECT_EQ(Find(d, "quick").reached_tolerance, 1);
+  EXPECT_EQ(FindSummary(d, "accurate").reached_tolerance, 2);
+  EXPECT_NEAR(FindSummary(d, "accurate").median_time_to_tolerance_s, 0.003, 1e-12);
+  EXPECT_EQ(FindSummary(d, "quick").reached_tolerance, 1);
   const std::string report = MarkdownReport(rows, {});
   EXPECT_TRUE(Contains(report, "Most accurate: **accurate** (median final res004 1.00e-10)"))
       << report;
@@ -130,8 +131,8 @@ TEST(ReportTest, NamesMostAccurateAndFastest) {
 
 TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
   RunRecord na =
-      Row("global-only", "p1", std::nan(""), std::nan(""), 1e-6, Outcome::kNotApplicable);
-  RunRecord ok = Row("dual", "p1", 1e-9, 1e-9, 0.02, Outcome::kConverged);
+      ReportRow("global-only", "p1", std::nan(""), std::nan(""), 1e-6, Outcome::kNotApplicable);
+  RunRecord ok = ReportRow("dual", "p1", 1e-9, 1e-9, 0.02, Outcome::kConverged);
   const std::string report = MarkdownReport({na, ok}, {});
   EXPECT_TRUE(
       Contains(report, "| global-only | 1 | 0% | 0% | 0% | 0% | 0% | 0% | 0/1 | n/a | n/a | n/a |"))
@@ -142,14 +143,14 @@ TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
 }
 
 TEST(ReportTest, HandlesNaNMetrics) {
-  RunRecord broken = Row("broken", "p1", std::nan(""), std::nan(""), -1.0, Outcome::kFailed);
+  RunRecord broken = ReportRow("broken", "p1", std::nan(""), std::nan(""), -1.0, Outcome::kFailed);
   broken.iterations = -1;
-  RunRecord blowup = Row("broken", "p2", INFINITY, std::nan(""), 0.5, Outcome::kDiverged);
+  RunRecord blowup = ReportRow("broken", "p2", INFINITY, std::nan(""), 0.5, Outcome::kDiverged);
   blowup.trace = Trace(std::nan(""));
   blowup.trace[1].metrics[Metric::kRes004] = std::nan("");
   const std::vector<RunRecord> rows = {broken, blowup};
   const DatasetSummary d = SummarizeResults(rows).at(0);
-  const SolverSummary& s = Find(d, "broken");
+  const SolverSummary& s = FindSummary(d, "broken");
   EXPECT_DOUBLE_EQ(s.success_rate[0][0], 0.0);
   EXPECT_TRUE(std::isinf(s.median_res004));
   EXPECT_EQ(d.most_accurate, -1);
@@ -170,16 +171,16 @@ TEST(ReportTest, HandlesNaNMetrics) {
 TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
   std::vector<RunRecord> rows;
   for (const char* p : {"p1", "p2", "p3"}) {
-    rows.push_back(Row("accurate", p, 1e-10, 1e-10, 0.5));
+    rows.push_back(ReportRow("accurate", p, 1e-10, 1e-10, 0.5));
     rows.back().trace = Trace(4e-3);
-    rows.push_back(Row("quick", p, 1e-7, 1e-7, 0.01));
+    rows.push_back(ReportRow("quick", p, 1e-7, 1e-7, 0.01));
     rows.back().trace = Trace(1e-3);
-    rows.push_back(Row("blowup", p, 1e-12, 1e-12, 1e-4, Outcome::kDiverged));
+    rows.push_back(ReportRow("blowup", p, 1e-12, 1e-12, 1e-4, Outcome::kDiverged));
   }
-  rows.push_back(Row("quick", "p4", 1e-2, 1e-2, 0.01, Outcome::kMaxIterations));
-  rows.push_back(Row("accurate", "p4", 1e-7, 1e-7, 0.5));
+  rows.push_back(ReportRow("quick", "p4", 1e-2, 1e-2, 0.01, Outcome::kMaxIterations));
+  rows.push_back(ReportRow("accurate", "p4", 1e-7, 1e-7, 0.5));
   rows.back().trace = Trace(4e-3);
-  rows.push_back(Row("blowup", "p4", 1e-12, 1e-12, 1e-4, Outcome::kDiverged));
+  rows.push_back(ReportRow("blowup", "p4", 1e-12, 1e-12, 1e-4, Outcome::kDiverged));
   const DatasetSummary d = SummarizeResults(rows).at(0);
   const DatasetPick pick = PickSolvers(d);
   ASSERT_GE(pick.recommended, 0);
@@ -197,7 +198,7 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
   // In the ranking across datasets the diverged solver comes last, with 0%.
   EXPECT_TRUE(Contains(report, "| 3 | blowup | 0 | 0% | 1 | 0 | 0 |")) << report;
   // Its time is not a time: the table shows none.
-  EXPECT_TRUE(std::isnan(Find(d, "blowup").shgeom_time_s));
+  EXPECT_TRUE(std::isnan(FindSummary(d, "blowup").shgeom_time_s));
 }
 
 // A run stopped at --tol 1e-8: the high profile is 1e-8 (1e-9 would only measure overshoot), the
@@ -205,14 +206,14 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
 TEST(ReportTest, HighProfileFollowsTheRunTolerance) {
   std::vector<RunRecord> rows;
   for (const char* p : {"p1", "p2"}) {
-    rows.push_back(Row("a", p, 9e-9, 9e-9, 0.01));
-    rows.push_back(Row("b", p, 5e-9, 5e-9, 0.02));
+    rows.push_back(ReportRow("a", p, 9e-9, 9e-9, 0.01));
+    rows.push_back(ReportRow("b", p, 5e-9, 5e-9, 0.02));
   }
   for (RunRecord& r : rows) r.budget = "iters=100;time_ms=0;tol=1e-08;tol_metric=res004";
   const DatasetSummary d = SummarizeResults(rows).at(0);
   EXPECT_DOUBLE_EQ(d.tolerances[2], 1e-8);
   EXPECT_DOUBLE_EQ(d.run_tolerance, 1e-8);
-  EXPECT_DOUBLE_EQ(Find(d, "a").success_rate[0][2], 1.0);
+  EXPECT_DOUBLE_EQ(FindSummary(d, "a").success_rate[0][2], 1.0);
   const std::string report = MarkdownReport(rows, {});
   EXPECT_TRUE(Contains(report, "| res004 ≤ 1e-8 |")) << report;
   EXPECT_TRUE(Contains(report, "high = the run's --tol (1e-8)")) << report;
@@ -234,18 +235,18 @@ TEST(ReportTest, HighProfileFollowsTheRunTolerance) {
 // the messages of runs that are not counted.
 TEST(ReportTest, ErrorAtTheBestSolversTimeAndReasons) {
   std::vector<RunRecord> rows;
-  rows.push_back(Row("quick", "p1", 1e-8, 1e-8, 0.004));
+  rows.push_back(ReportRow("quick", "p1", 1e-8, 1e-8, 0.004));
   rows.back().trace = Trace(2e-3);  // 1e-3 until 2 ms, then 1e-8
-  rows.push_back(Row("slow", "p1", 1e-8, 1e-8, 0.004));
+  rows.push_back(ReportRow("slow", "p1", 1e-8, 1e-8, 0.004));
   rows.back().trace = Trace(4e-3);
-  rows.push_back(Row("never", "p1", 1e-3, 1e-3, 0.004, Outcome::kDiverged));
+  rows.push_back(ReportRow("never", "p1", 1e-3, 1e-3, 0.004, Outcome::kDiverged));
   rows.back().message = "lambda not finite at iteration 3";
-  rows.push_back(Row("skip", "p1", 1e-3, 1e-3, 0.0, Outcome::kNotApplicable));
+  rows.push_back(ReportRow("skip", "p1", 1e-3, 1e-3, 0.0, Outcome::kNotApplicable));
   rows.back().message = "no unilateral rows";
   const DatasetSummary d = SummarizeResults(rows).at(0);
-  EXPECT_DOUBLE_EQ(Find(d, "quick").median_res004_at_best_time, 1e-8);
-  EXPECT_DOUBLE_EQ(Find(d, "slow").median_res004_at_best_time, 1e-3);
-  EXPECT_TRUE(std::isinf(Find(d, "skip").median_res004_at_best_time));
+  EXPECT_DOUBLE_EQ(FindSummary(d, "quick").median_res004_at_best_time, 1e-8);
+  EXPECT_DOUBLE_EQ(FindSummary(d, "slow").median_res004_at_best_time, 1e-3);
+  EXPECT_TRUE(std::isinf(FindSummary(d, "skip").median_res004_at_best_time));
   const std::string report = MarkdownReport(rows, {});
   EXPECT_TRUE(Contains(report, "- never: 1 × diverged: lambda not finite at iteration 3"))
       << report;
@@ -264,7 +265,7 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
                                                     {kRunAttrVersionCompiler, "gcc 12.2.0"},
                                                     {kRunAttrVersionSiconos, "4.4.0"},
                                                     {"dataset_hash:cubes", "feedbeef"}};
-  const std::string report = MarkdownReport({Row("a", "p1", 1e-7, 1e-7, 0.01)}, attrs);
+  const std::string report = MarkdownReport({ReportRow("a", "p1", 1e-7, 1e-7, 0.01)}, attrs);
   EXPECT_EQ(report.rfind("# ncpbench report", 0), 0u);
   for (const char* line :
        {"- Date: 2024-05-01T10:00:00Z", "- CPU: Test CPU", "- Threads: 8",
@@ -276,7 +277,8 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
 }
 
 TEST(ReportTest, HeaderListsHostsAndWarnsWhenCpuModelsMix) {
-  RunRecord a = Row("pgs", "p1", 1e-7, 1e-7, 0.01), b = Row("apgd", "p1", 1e-7, 1e-7, 0.02);
+  RunRecord a = ReportRow("pgs", "p1", 1e-7, 1e-7, 0.01),
+            b = ReportRow("apgd", "p1", 1e-7, 1e-7, 0.02);
   a.host = "node1", a.cpu = "CPU X";
   b.host = "node1", b.cpu = "CPU X";
   const std::string one = MarkdownReport({a, b}, {});
@@ -287,14 +289,14 @@ TEST(ReportTest, HeaderListsHostsAndWarnsWhenCpuModelsMix) {
   EXPECT_TRUE(Contains(two, "- Hosts: node1 (CPU X, 1 runs), node2 (CPU Y, 1 runs)")) << two;
   EXPECT_TRUE(Contains(two, "the runs come from 2 different CPU models")) << two;
   // Rows from files written before the host column: no Hosts line.
-  EXPECT_FALSE(Contains(MarkdownReport({Row("a", "p1", 1e-7, 1e-7, 0.01)}, {}), "- Hosts:"));
+  EXPECT_FALSE(Contains(MarkdownReport({ReportRow("a", "p1", 1e-7, 1e-7, 0.01)}, {}), "- Hosts:"));
 }
 
 TEST(ReportTest, VariantsOfOneSolverGetDistinctLabels) {
-  RunRecord a = Row("pgs", "p1", 1e-7, 1e-7, 0.01);
+  RunRecord a = ReportRow("pgs", "p1", 1e-7, 1e-7, 0.01);
   RunRecord b = a;
   b.settings = "omega=1.5";
-  RunRecord c = Row("apgd", "p1", 1e-7, 1e-7, 0.01);
+  RunRecord c = ReportRow("apgd", "p1", 1e-7, 1e-7, 0.01);
   c.dataset = "stack";
   const std::vector<DatasetSummary> d = SummarizeResults({a, b, c});
   ASSERT_EQ(d.size(), 2u);

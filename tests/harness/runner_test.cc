@@ -8,15 +8,13 @@
 #include "problems/io/dataset_hdf5.h"
 #include "tests/cli_support.h"
 #include "solvers/registry.h"
+#include "tests/run_support.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
 namespace {
 
-SolverJob Job(const char* name) {
-  const SolverEntry& e = FindSolver(name);
-  return {&e, Settings::Parse(name, e.settings, {})};
-}
+using testing::Job;
 
 TEST(Runner, WarmStartFromReferenceStartsAtTheSolution) {
   const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(21), "w");

@@ -28,8 +28,8 @@ bool PythonCanPlot() {
   return ExitCode(fmt::format("{} -c 'import h5py, matplotlib' >/dev/null 2>&1", kPython)) == 0;
 }
 
-RunRecord Traced(const std::string& solver, const std::string& problem, double rate,
-                 const std::string& dataset = "cubes", int iterations = 30) {
+RunRecord TracedRecord(const std::string& solver, const std::string& problem, double rate,
+                       const std::string& dataset = "cubes", int iterations = 30) {
   RunRecord r;
   r.job_key = dataset + "/" + solver + "/" + problem;
   r.dataset = dataset;
@@ -63,10 +63,10 @@ class PlotTest : public ::testing::Test {
     fs::create_directories(dir_);
     results_ = (dir_ / "results.h5").string();
     ResultsStore store(results_);
-    store.Add(Traced("pgs", "p1", 0.7));
-    store.Add(Traced("pgs", "p2", 0.8));
-    store.Add(Traced("admm", "p1", 0.5));
-    store.Add(Traced("admm", "p2", 0.6));
+    store.Add(TracedRecord("pgs", "p1", 0.7));
+    store.Add(TracedRecord("pgs", "p2", 0.8));
+    store.Add(TracedRecord("admm", "p1", 0.5));
+    store.Add(TracedRecord("admm", "p2", 0.6));
     store.Finalize({});
   }
   void TearDown() override {
@@ -145,19 +145,19 @@ TEST_F(PlotTest, OneFigurePerDatasetWithTheSameColourPerSolver) {
   {
     ResultsStore store(two);
     for (const char* p : {"p1", "p2"}) {
-      store.Add(Traced("pgs", p, 0.7, "boxes"));
-      store.Add(Traced("admm-full", p, 0.5, "boxes"));
-      store.Add(Traced("apgd", p, 0.6, "boxes"));
-      store.Add(Traced("pj", p, 0.8, "spheres"));
-      store.Add(Traced("admm-full", p, 0.4, "spheres"));
-      RunRecord slow = Traced("pgs", p, 0.9, "spheres");
+      store.Add(TracedRecord("pgs", p, 0.7, "boxes"));
+      store.Add(TracedRecord("admm-full", p, 0.5, "boxes"));
+      store.Add(TracedRecord("apgd", p, 0.6, "boxes"));
+      store.Add(TracedRecord("pj", p, 0.8, "spheres"));
+      store.Add(TracedRecord("admm-full", p, 0.4, "spheres"));
+      RunRecord slow = TracedRecord("pgs", p, 0.9, "spheres");
       slow.settings = "omega=1.5";
       slow.job_key += "/slow";
       store.Add(slow);
-      RunRecord fast = Traced("pgs", p, 0.6, "spheres");
+      RunRecord fast = TracedRecord("pgs", p, 0.6, "spheres");
       fast.settings = "omega=1";
       store.Add(fast);
-      RunRecord na = Traced("cond", p, 0.5, "spheres");
+      RunRecord na = TracedRecord("cond", p, 0.5, "spheres");
       na.status = Outcome::kNotApplicable;
       na.trace.clear();
       store.Add(na);
@@ -199,12 +199,12 @@ TEST_F(PlotTest, DivergedRunDoesNotMoveTheYLimits) {
   const std::string with = (dir_ / "with.h5").string();
   {
     ResultsStore store(with);
-    store.Add(Traced("pgs", "p1", 0.7));
-    store.Add(Traced("pgs", "p2", 0.8));
-    store.Add(Traced("admm", "p1", 0.5));
-    store.Add(Traced("admm", "p2", 0.6));
+    store.Add(TracedRecord("pgs", "p1", 0.7));
+    store.Add(TracedRecord("pgs", "p2", 0.8));
+    store.Add(TracedRecord("admm", "p1", 0.5));
+    store.Add(TracedRecord("admm", "p2", 0.6));
     for (const char* p : {"p1", "p2"}) {
-      RunRecord pj = Traced("pj", p, 1e4);  // 1, 1e4, 1e8, ... then infinite
+      RunRecord pj = TracedRecord("pj", p, 1e4);  // 1, 1e4, 1e8, ... then infinite
       pj.status = Outcome::kDiverged;
       pj.trace.resize(26);
       pj.trace.back().metrics[Metric::kRes004] = 1e100;
@@ -243,10 +243,10 @@ TEST_F(PlotTest, LinesEndWhereTheRunsStopped) {
   const std::string stopped = (dir_ / "stopped.h5").string();
   {
     ResultsStore store(stopped);
-    store.Add(Traced("pgs", "p1", 0.5, "cubes", 10));  // converged after 10 iterations, 11 ms
-    store.Add(Traced("pgs", "p2", 0.7, "cubes", 20));
-    store.Add(Traced("apgd", "p1", 0.6, "cubes", 30));
-    store.Add(Traced("apgd", "p2", 0.6, "cubes", 30));
+    store.Add(TracedRecord("pgs", "p1", 0.5, "cubes", 10));  // converged after 10 iterations, 11 ms
+    store.Add(TracedRecord("pgs", "p2", 0.7, "cubes", 20));
+    store.Add(TracedRecord("apgd", "p1", 0.6, "cubes", 30));
+    store.Add(TracedRecord("apgd", "p2", 0.6, "cubes", 30));
     store.Finalize({});
   }
   const std::string png = (dir_ / "end.png").string();

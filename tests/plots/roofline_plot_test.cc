@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 using testing::ExitCode;
 using testing::kPython;
 
-RunRecord Counted(const std::string& solver, double bytes, double flops, double time_s,
-                  int threads) {
+RunRecord CountedRecord(const std::string& solver, double bytes, double flops, double time_s,
+                        int threads) {
   RunRecord r;
   r.dataset = "d";
   r.problem = "p";
@@ -53,9 +53,11 @@ TEST_F(RooflinePlot, PrintsTheFractionOfTheBoundPerThreadsAndWritesAPng) {
   const std::map<std::string, std::string> peaks = {
       {kRunAttrPeakBandwidth1, "10"}, {kRunAttrPeakBandwidth, "16"}, {kRunAttrPeakFlops1, "50"},
       {kRunAttrPeakFlops, "90"},      {kRunAttrPeakThreads, "2"},    {kRunAttrPeaksMeasured, "x"}};
-  RunRecord peer = Counted("siconos:nsgs", NAN, NAN, 0.1, 1);  // not counted: left out
-  WriteResults(Path("r.h5"),
-               {Counted("pj", 1e9, 1e8, 0.2, 1), Counted("pgs", 1.6e9, 1e8, 0.4, 2), peer}, peaks);
+  RunRecord peer = CountedRecord("siconos:nsgs", NAN, NAN, 0.1, 1);  // not counted: left out
+  WriteResults(
+      Path("r.h5"),
+      {CountedRecord("pj", 1e9, 1e8, 0.2, 1), CountedRecord("pgs", 1.6e9, 1e8, 0.4, 2), peer},
+      peaks);
   const std::string png = Path("roof.png");
   ASSERT_EQ(Plot(Path("r.h5"), png), 0) << testing::Slurp(Path("err.txt"));
   const std::string out = testing::Slurp(Path("out.txt"));
@@ -74,7 +76,7 @@ TEST_F(RooflinePlot, PrintsTheFractionOfTheBoundPerThreadsAndWritesAPng) {
 }
 
 TEST_F(RooflinePlot, AFileWithoutPeaksOrCountsIsAOneLineErrorAndNoImage) {
-  WriteResults(Path("nopeaks.h5"), {Counted("pj", 1e9, 1e8, 0.2, 1)}, {});
+  WriteResults(Path("nopeaks.h5"), {CountedRecord("pj", 1e9, 1e8, 0.2, 1)}, {});
   const std::string png = Path("bad.png");
   EXPECT_EQ(Plot(Path("nopeaks.h5"), png), 2);
   EXPECT_NE(testing::Slurp(Path("err.txt")).find("peak_bandwidth_gbs_1thread"), std::string::npos);

@@ -28,7 +28,7 @@ struct SolverRun {
   WarmStart solution;
 };
 
-SolverRun RunSolver(const std::string& name, const ContactProblem& p, int iters, double tol) {
+SolverRun RunFriction(const std::string& name, const ContactProblem& p, int iters, double tol) {
   SolverRun r;
   r.record = testing::RunSolverOn(name, p, iters, tol, {}, &r.solution);
   return r;
@@ -36,7 +36,7 @@ SolverRun RunSolver(const std::string& name, const ContactProblem& p, int iters,
 
 double RelErr(const Vec& x, const Vec& ref) { return (x - ref).norm() / ref.norm(); }
 
-struct Case {
+struct FrictionCase {
   const char* label;
   int bodies;
   double branching;
@@ -46,13 +46,13 @@ struct Case {
 
 // Chains of 4–6 bodies and small trees, with sticking and sliding joints, and all-sliding ones
 // (where λ* is unique).
-const Case kCases[] = {
+const FrictionCase kFrictionCases[] = {
     {"chain4", 4, 0.0, 0.5, 11},         {"chain6", 6, 0.0, 0.5, 12},
     {"tree6", 6, 1.0, 0.5, 13},          {"tree5", 5, 1.0, 0.5, 14},
     {"chain5-sliding", 5, 0.0, 0.0, 15}, {"tree6-sliding", 6, 1.0, 0.0, 16},
 };
 
-ContactProblem Make(const Case& c) {
+ContactProblem MakeProblem(const FrictionCase& c) {
   JointFrictionTreeOptions o;
   o.bodies = c.bodies;
   o.branching = c.branching;
@@ -72,12 +72,12 @@ ContactProblem Make(const Case& c) {
 // Bounds: v within 2e-3 of v* (and of each other), λ within 1e-2 on the all-sliding cases.
 TEST(JointFriction, PgsAndSpReachTheManufacturedSolutions) {
   constexpr double kTol = 1e-6;
-  for (const Case& c : kCases) {
+  for (const FrictionCase& c : kFrictionCases) {
     SCOPED_TRACE(c.label);
-    const ContactProblem p = Make(c);
+    const ContactProblem p = MakeProblem(c);
     const Vec& vs = p.reference->v;
     const Vec& ls = p.reference->lambda;
-    SolverRun runs[2] = {RunSolver("pgs", p, 60000, kTol), RunSolver("sp", p, 20000, kTol)};
+    SolverRun runs[2] = {RunFriction("pgs", p, 60000, kTol), RunFriction("sp", p, 20000, kTol)};
     for (const SolverRun& r : runs) {
       const RunRecord& rec = r.record;
       const double vrel = RelErr(r.solution.v, vs), lrel = RelErr(r.solution.lambda, ls);
@@ -102,9 +102,9 @@ TEST(JointFriction, PgsAndSpReachTheManufacturedSolutions) {
 }
 
 TEST(JointFriction, OtherSolversAreNotApplicableWithAMessage) {
-  const ContactProblem p = Make(kCases[0]);
+  const ContactProblem p = MakeProblem(kFrictionCases[0]);
   for (const char* name : {"admm-full", "nnewton"}) {
-    const SolverRun r = RunSolver(name, p, 10, 0.0);
+    const SolverRun r = RunFriction(name, p, 10, 0.0);
     EXPECT_EQ(r.record.status, Outcome::kNotApplicable) << name;
     EXPECT_NE(r.record.message.find("joint-friction"), std::string::npos) << r.record.message;
     // The message names the solvers that handle joint friction.

@@ -15,7 +15,7 @@
 namespace ncp {
 namespace {
 
-std::string ErrorOf(const std::string& solver, std::map<std::string, std::string> kv) {
+std::string SettingsError(const std::string& solver, std::map<std::string, std::string> kv) {
   try {
     Settings::Parse(solver, FindSolver(solver).settings, kv);
   } catch (const Error& e) {
@@ -99,20 +99,21 @@ TEST(Settings, EveryChoiceDefaultIsOneOfItsChoices) {
 }
 
 TEST(Settings, ErrorsNameFieldValueAndRule) {
-  EXPECT_EQ(ErrorOf("pgs", {{"omega", "2.5"}}), "pgs.omega = 2.5: must be in (0, 2)");
-  EXPECT_EQ(ErrorOf("pgs", {{"omega", "abc"}}),
+  EXPECT_EQ(SettingsError("pgs", {{"omega", "2.5"}}), "pgs.omega = 2.5: must be in (0, 2)");
+  EXPECT_EQ(SettingsError("pgs", {{"omega", "abc"}}),
             "pgs.omega = abc: must be a finite number in decimal notation");
   // strtod would take these; a user typing them means something else or made a typo.
   for (const char* text : {"0x1", " 1", "1 ", "1e", ".", "+", "1.2.3", "infinity", "0x1p0"})
-    EXPECT_EQ(ErrorOf("pgs", {{"omega", text}}),
+    EXPECT_EQ(SettingsError("pgs", {{"omega", text}}),
               std::string("pgs.omega = ") + text + ": must be a finite number in decimal notation")
         << text;
   for (const char* text : {"1", "1.", ".5", "+1.5", "1e0", "1.5E-1", "-0.0e+0"})
-    EXPECT_EQ(ErrorOf("pgs", {{"omega", text}}).find("decimal"), std::string::npos) << text;
-  EXPECT_EQ(ErrorOf("pgs", {{"nncg", "0.5"}}), "pgs.nncg = 0.5: must be an integer in [0, 1]");
-  EXPECT_EQ(ErrorOf("apgd", {{"friction_model", "x"}}),
+    EXPECT_EQ(SettingsError("pgs", {{"omega", text}}).find("decimal"), std::string::npos) << text;
+  EXPECT_EQ(SettingsError("pgs", {{"nncg", "0.5"}}),
+            "pgs.nncg = 0.5: must be an integer in [0, 1]");
+  EXPECT_EQ(SettingsError("apgd", {{"friction_model", "x"}}),
             "apgd.friction_model = x: must be one of coulomb ccp");
-  EXPECT_EQ(ErrorOf("pj", {{"foo", "1"}}), "pj.foo: unknown setting (known: omega)");
+  EXPECT_EQ(SettingsError("pj", {{"foo", "1"}}), "pj.foo: unknown setting (known: omega)");
 }
 
 TEST(Settings, UnknownSolverNamesTheKnownOnes) {

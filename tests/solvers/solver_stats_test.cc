@@ -12,6 +12,7 @@
 #include "harness/results_store.h"
 #include "harness/runner.h"
 #include "tests/cli_support.h"
+#include "tests/run_support.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
@@ -19,10 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-SolverJob Job(const char* name) {
-  const SolverEntry& e = FindSolver(name);
-  return {&e, Settings::Parse(name, e.settings, {})};
-}
+using testing::Job;
 
 RunRecord Traced(const ContactProblem& p, const char* solver, int iters, int every) {
   RunOptions opt;

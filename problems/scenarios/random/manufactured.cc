@@ -105,7 +105,7 @@ struct ContactSide {
 
 }  // namespace
 
-std::string ValidateOptions(const ManufacturedOptions& o) {
+std::string OptionsError(const ManufacturedOptions& o) {
   // Named as the `random` scenario's parameters, which is how users set them.
   auto bad = [](const char* f, double v, const std::string& rule) {
     return fmt::format("{} = {}: {}", f, v, rule);
@@ -146,7 +146,7 @@ std::string ValidateOptions(const ManufacturedOptions& o) {
 }
 
 ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::string& name) {
-  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("manufactured: " + err);
+  if (std::string err = OptionsError(o); !err.empty()) throw Error("manufactured: " + err);
   Rng rng(o.seed);
   const int nb = o.num_bodies;
   ContactProblem p;
@@ -365,7 +365,7 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
   return p;
 }
 
-std::string ValidateOptions(const JointFrictionTreeOptions& o) {
+std::string OptionsError(const JointFrictionTreeOptions& o) {
   // Named as the `joint_friction` scenario's parameters.
   auto bad = [](const char* f, double v, const std::string& rule) {
     return fmt::format("{} = {}: {}", f, v, rule);
@@ -392,7 +392,7 @@ std::string ValidateOptions(const JointFrictionTreeOptions& o) {
 
 ContactProblem ManufacturedJointFrictionTree(const JointFrictionTreeOptions& o, std::uint64_t seed,
                                              const std::string& name) {
-  if (std::string err = ValidateOptions(o); !err.empty()) throw Error("joint_friction." + err);
+  if (std::string err = OptionsError(o); !err.empty()) throw Error("joint_friction." + err);
   using physics::Pose;
   Rng rng(seed);
   const int nb = o.bodies, n = 6 * nb;

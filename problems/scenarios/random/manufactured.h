@@ -41,7 +41,7 @@ struct ManufacturedOptions {
 };
 
 // Returns "" when the options are valid, else "field = value: rule".
-std::string ValidateOptions(const ManufacturedOptions& o);
+std::string OptionsError(const ManufacturedOptions& o);
 
 // Deterministic in `o` (same options → bitwise identical problem).
 ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::string& name);
@@ -81,7 +81,7 @@ struct JointFrictionTreeOptions {
 };
 
 // Returns "" when the options are valid, else "field = value: rule".
-std::string ValidateOptions(const JointFrictionTreeOptions& o);
+std::string OptionsError(const JointFrictionTreeOptions& o);
 
 // Deterministic in (o, seed). Throws ncp::Error on invalid options.
 ContactProblem ManufacturedJointFrictionTree(const JointFrictionTreeOptions& o, std::uint64_t seed,

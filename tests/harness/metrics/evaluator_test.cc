@@ -6,6 +6,7 @@
 
 #include "harness/metrics/evaluator.h"
 #include "problems/io/fclib_io.h"
+#include "tests/fclib_samples.h"
 #include "tests/test_problems.h"
 
 #ifdef NCP_HAVE_SICONOS
@@ -112,7 +113,7 @@ double SiconosError(const ContactProblem& p, const Vec& r) {
 TEST(Evaluator, NatmapEqualsSiconosOnFclibLocalProblems) {
   for (const char* file :
        {"local_problem_test.hdf5", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"}) {
-    const ContactProblem p = ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + file);
+    const ContactProblem p = ReadFclib(testing::FclibSample(file));
     ASSERT_EQ(p.form, ProblemForm::kLocal);
     const Evaluator ev(p);
     std::mt19937_64 rng(9);

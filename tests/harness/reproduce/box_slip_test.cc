@@ -21,7 +21,7 @@
 namespace ncp {
 namespace {
 
-constexpr double kG = 9.81, kDt = 1e-3;
+constexpr double kG = 9.81, kSlipDt = 1e-3;
 
 // The tangent rows of the ellipse: t1 along the axis in the contact plane, t2 ⊥ it scaled by
 // μ_y/μ_x; the disk of radius μ_x λ_n in those coordinates maximizes the dissipation over the
@@ -71,19 +71,19 @@ TEST(EllipticFrame, AxisAlongTheNormalFallsBackToTheIsotropicTangents) {
 TEST(MdpPath, IsotropicSlidesStraightToItsStoppingDistance) {
   const Eigen::Vector2d v0(0.6, 0.8);
   const double mu = 0.3;
-  const std::vector<Eigen::Vector2d> x = MdpPath(v0, mu, mu, kG, kDt, 600);
+  const std::vector<Eigen::Vector2d> x = MdpPath(v0, mu, mu, kG, kSlipDt, 600);
   // Each step removes μ g dt of speed along the velocity: v_k = 1 − k μ g dt until it sticks.
   double dist = 0.0;
-  for (double s = 1.0 - mu * kG * kDt; s > 0; s -= mu * kG * kDt) dist += kDt * s;
+  for (double s = 1.0 - mu * kG * kSlipDt; s > 0; s -= mu * kG * kSlipDt) dist += kSlipDt * s;
   EXPECT_NEAR(x.back().norm(), dist, 1e-12);
   EXPECT_NEAR(x.back().normalized().dot(v0), 1.0, 1e-14);
   EXPECT_LT(HeadingTurn(x), 1e-6);
-  EXPECT_EQ(MdpStep(Eigen::Vector2d(1e-4, 0), mu, mu, kG, kDt), Eigen::Vector2d::Zero());
+  EXPECT_EQ(MdpStep(Eigen::Vector2d(1e-4, 0), mu, mu, kG, kSlipDt), Eigen::Vector2d::Zero());
 }
 
 TEST(MdpPath, AnisotropicCurvesTowardsTheLowerFriction) {
   const std::vector<Eigen::Vector2d> x =
-      MdpPath(Eigen::Vector2d(0.7071, 0.7071), 0.1, 0.6, kG, kDt, 1500);
+      MdpPath(Eigen::Vector2d(0.7071, 0.7071), 0.1, 0.6, kG, kSlipDt, 1500);
   EXPECT_GT(HeadingTurn(x), 30.0);
   EXPECT_GT(x.back().x(), 3 * x.back().y());  // most of the slide is along the slippery x
 }
@@ -98,16 +98,16 @@ TEST(BoxSlip, ExactStepFollowsTheMaximalDissipationPath) {
   sim.iters = 50;
   sim.step_tol = 1e-10;
   sim.steps = 300;
-  sim.dt = kDt;
+  sim.dt = kSlipDt;
   sim.reference_solvers = {};
   sim.quiet = true;
   std::vector<Eigen::Vector2d> path = {Eigen::Vector2d::Zero()};
   sim.on_step = [&](const ContactProblem&, const WarmStart& s) {
-    path.push_back(path.back() + kDt * Eigen::Vector2d(s.v[0], s.v[1]));
+    path.push_back(path.back() + kSlipDt * Eigen::Vector2d(s.v[0], s.v[1]));
   };
   Simulate(*scene, {{"mu_x", "0.1"}, {"mu_y", "0.6"}, {"speed", "1"}, {"angle_deg", "45"}}, 1, sim);
   const std::vector<Eigen::Vector2d> mdp =
-      MdpPath(Eigen::Vector2d(std::sqrt(0.5), std::sqrt(0.5)), 0.1, 0.6, kG, kDt, 300);
+      MdpPath(Eigen::Vector2d(std::sqrt(0.5), std::sqrt(0.5)), 0.1, 0.6, kG, kSlipDt, 300);
   ASSERT_EQ(path.size(), mdp.size());
   for (std::size_t k = 0; k < path.size(); ++k)
     ASSERT_LT((path[k] - mdp[k]).norm(), 1e-9) << "step " << k;

@@ -17,16 +17,14 @@
 #include "tests/expect_error.h"
 #include "tests/test_problems.h"
 #include "tests/record_support.h"
+#include "tests/run_support.h"
 
 namespace ncp {
 namespace {
 
-SolverJob Job(const char* name) {
-  const SolverEntry& e = FindSolver(name);
-  return {&e, Settings::Parse(name, e.settings, {})};
-}
+using testing::Job;
 
-RunRecord Row(const std::string& solver, const std::string& problem) {
+RunRecord StoredRow(const std::string& solver, const std::string& problem) {
   // Add() sets the dataset and the job key.
   RunRecord r = testing::MadeRow(solver, problem, 1e-6, Outcome::kMaxIterations,
                                  "iters=10;time_ms=0;tol=0;tol_metric=res004");
@@ -37,10 +35,10 @@ RunRecord Row(const std::string& solver, const std::string& problem) {
 
 TEST(ProtocolRecords, KeysNameProtocolPartProblemSolverAndRepeat) {
   ProtocolRecords rec("004-fig7");
-  rec.Add(Row("pgs", "c0"), "cases");
-  rec.Add(Row("pgs", "c0"), "cases");  // a second round of the same job
-  rec.Add(Row("pgs", "c0"), "first-loop");
-  rec.Add(Row("pgs", ""), "cases", "frame3");
+  rec.Add(StoredRow("pgs", "c0"), "cases");
+  rec.Add(StoredRow("pgs", "c0"), "cases");  // a second round of the same job
+  rec.Add(StoredRow("pgs", "c0"), "first-loop");
+  rec.Add(StoredRow("pgs", ""), "cases", "frame3");
   ASSERT_EQ(rec.rows().size(), 4u);
   EXPECT_EQ(rec.rows()[0].dataset, "004-fig7/cases");
   EXPECT_EQ(rec.rows()[0].repeat, 0);
@@ -52,14 +50,14 @@ TEST(ProtocolRecords, KeysNameProtocolPartProblemSolverAndRepeat) {
   EXPECT_EQ(keys.size(), 4u);
   EXPECT_EQ(rec.rows()[0].job_key.rfind("004-fig7/cases|c0|pgs|omega=1|iters=10;", 0), 0u)
       << rec.rows()[0].job_key;
-  EXPECT_THROW(rec.Add(Row("pgs", "c0"), ""), Error);
+  EXPECT_THROW(rec.Add(StoredRow("pgs", "c0"), ""), Error);
 }
 
 TEST(ProtocolRecords, WritesAResultsFileWithoutTracesWhenAsked) {
   const auto dir = testing::FreshDir("protocol_records_write_" + std::to_string(getpid()));
   ProtocolRecords rec("000-table1", /*traces=*/false);
-  rec.Add(Row("pgs", "stir-step00040"), "stir");
-  rec.Add(Row("pj", "stir-step00040"), "stir");
+  rec.Add(StoredRow("pgs", "stir-step00040"), "stir");
+  rec.Add(StoredRow("pj", "stir-step00040"), "stir");
   const std::string path = (dir / "000-table1.h5").string();
   rec.Write(path, {{"reproduce_cases", "1"}});
   const std::vector<RunRecord> back = ReadResults(path);
@@ -81,12 +79,12 @@ TEST(ProtocolRecords, ObservationsAndRowOrderSurviveTheFile) {
   opt.cases = 3;
   opt.max_iters = 70;
   rec.set_options(opt);
-  RunRecord a = Row("sp", "f1");
+  RunRecord a = StoredRow("sp", "f1");
   ObserveRun(a, "penetration_mm", 0.1 + 0.2);  // not a short decimal: must come back bit for bit
   ObserveRun(a, "velocity_error", 1e-300);
   rec.Add(a, "chain");
-  rec.Add(Row("bisp", "f0"), "chain");
-  rec.Add(Row("pgs", "f0"), "other");
+  rec.Add(StoredRow("bisp", "f0"), "chain");
+  rec.Add(StoredRow("pgs", "f0"), "other");
   rec.Observe("chain", "stop_s_3", 1.0 / 3.0);
   rec.Observe("chain", "stop_s_3", 2.0 / 3.0);  // replaces
   rec.Note("chain", "scene", "8 links, tilt 45°");
@@ -117,7 +115,7 @@ TEST(ProtocolRecords, ObservationsAndRowOrderSurviveTheFile) {
 TEST(ProtocolRecords, ReadRefusesAResultsFileThatIsNotAReproduction) {
   const auto dir = testing::FreshDir("protocol_records_plain_" + std::to_string(getpid()));
   const std::string path = (dir / "plain.h5").string();
-  WriteResults(path, {Row("pgs", "c0")}, {});
+  WriteResults(path, {StoredRow("pgs", "c0")}, {});
   testing::ExpectError([&] { ProtocolRecords::Read(path); }, {path, "reproduce"});
   std::filesystem::remove_all(dir);
 }
@@ -135,10 +133,10 @@ TEST(Protocols, EachMeasuresAndReportsOrNamesWhatItWaitsFor) {
 
 TEST(ProtocolRecords, RecordIsANoOpWithoutASink) {
   ReproduceOptions opt;
-  Record(opt, Row("pgs", "c0"), "cases");  // nothing to check but that it does not crash
+  Record(opt, StoredRow("pgs", "c0"), "cases");  // nothing to check but that it does not crash
   ProtocolRecords rec("x");
   opt.records = &rec;
-  Record(opt, Row("pgs", "c0"), "cases");
+  Record(opt, StoredRow("pgs", "c0"), "cases");
   EXPECT_EQ(rec.rows().size(), 1u);
 }
 

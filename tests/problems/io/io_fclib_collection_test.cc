@@ -16,6 +16,7 @@
 #include "problems/model/local_form.h"
 #include "problems/model/validate.h"
 #include "tests/bitwise.h"
+#include "tests/fclib_samples.h"
 #include "tests/temp_dir_test_base.h"
 #include "tests/test_problems.h"
 
@@ -24,23 +25,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Sample(const std::string& file) { return std::string(NCP_FCLIB_DIR) + "/" + file; }
+using testing::FclibSample;
 
 // Rover4493 as published: W dense 12×12 with max|W − Wᵀ|/max|W| = 3.3e-5 (README of the
 // samples); it must load, validate, and carry that figure.
 TEST(FclibCollection, NonSymmetricWLoadsWithItsAsymmetry) {
-  const ContactProblem p = ReadFclib(Sample("Rover4493.hdf5"));
+  const ContactProblem p = ReadFclib(FclibSample("Rover4493.hdf5"));
   EXPECT_EQ(Validate(p), "");
   ASSERT_TRUE(p.meta.params.count("asymmetry"));
   EXPECT_NEAR(p.meta.params.at("asymmetry"), 3.3e-5, 0.1e-5);
   EXPECT_NEAR(Asymmetry(p.W), p.meta.params.at("asymmetry"), 1e-18);
   // A double-precision export is symmetric to rounding (LMGC90's: 1.6e-16).
-  const ContactProblem lmgc = ReadFclib(Sample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"));
+  const ContactProblem lmgc = ReadFclib(FclibSample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"));
   EXPECT_LT(lmgc.meta.params.count("asymmetry") ? lmgc.meta.params.at("asymmetry") : 0.0, 1e-14);
 }
 
 TEST(FclibCollection, PerturbedWValidatesButNaNIsRefusedInOneLine) {
-  ContactProblem p = ReadFclib(Sample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"));
+  ContactProblem p = ReadFclib(FclibSample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"));
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const double scale = p.W.coeffs().cwiseAbs().maxCoeff();
@@ -57,23 +58,23 @@ TEST(FclibCollection, PerturbedWValidatesButNaNIsRefusedInOneLine) {
   EXPECT_NE(err.find("W("), std::string::npos) << err;
   EXPECT_NE(err.find("must be finite"), std::string::npos) << err;
   EXPECT_EQ(err.find('\n'), std::string::npos) << err;
-  ContactProblem neg = ReadFclib(Sample("Rover4493.hdf5"));
+  ContactProblem neg = ReadFclib(FclibSample("Rover4493.hdf5"));
   neg.constraints[1].mu = -0.1;
   EXPECT_NE(Validate(neg).find("constraint[1].mu = -0.1"), std::string::npos) << Validate(neg);
 }
 
 // local_problem_test ships r = 0 in /solution (no reference) and one guess with forces.
 TEST(FclibCollection, ZeroSolutionIsNoReferenceAndGuessesLoad) {
-  const ContactProblem p = ReadFclib(Sample("local_problem_test.hdf5"));
+  const ContactProblem p = ReadFclib(FclibSample("local_problem_test.hdf5"));
   EXPECT_FALSE(p.reference.has_value());
   ASSERT_EQ(p.guesses.size(), 1u);
   EXPECT_EQ(p.guesses[0].lambda.size(), 144);
   EXPECT_EQ(p.guesses[0].v.size(), 0);
-  h5::File f = h5::File::OpenReadOnly(Sample("local_problem_test.hdf5"));
+  h5::File f = h5::File::OpenReadOnly(FclibSample("local_problem_test.hdf5"));
   const std::vector<double> r = f.root().Open("guesses").Open("1").ReadDoubles("r");
   for (int k = 0; k < 144; ++k) EXPECT_EQ(p.guesses[0].lambda[k], r[k]) << k;
   // Box_Stacks: a global file whose solution and guess are all zeros.
-  const ContactProblem g = ReadFclib(Sample("Box_Stacks-i0035-31-0.hdf5"));
+  const ContactProblem g = ReadFclib(FclibSample("Box_Stacks-i0035-31-0.hdf5"));
   EXPECT_FALSE(g.reference.has_value());
   ASSERT_EQ(g.guesses.size(), 1u);
   EXPECT_EQ(g.guesses[0].v.size(), 450);
@@ -166,7 +167,7 @@ TEST(FclibCollection, RankDeficientManufacturedLocalForm) {
   const Evaluator ev(local);
   EXPECT_LT(ev.Evaluate(Vec(), local.reference->lambda)[Metric::kNatmapRel], 1e-10);
   o.rows_per_body = 2;
-  EXPECT_NE(ValidateOptions(o).find("rows_per_body = 2"), std::string::npos) << ValidateOptions(o);
+  EXPECT_NE(OptionsError(o).find("rows_per_body = 2"), std::string::npos) << OptionsError(o);
 }
 
 }  // namespace

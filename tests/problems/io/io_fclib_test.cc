@@ -5,6 +5,7 @@
 
 #include "tests/bitwise.h"
 #include "tests/expect_error.h"
+#include "tests/fclib_samples.h"
 #include "tests/temp_dir_test_base.h"
 #include <unistd.h>
 
@@ -26,7 +27,7 @@ using testing::ExpectSameSparse;
 using testing::ExpectSameVec;
 using testing::SameBits;
 
-std::string Sample(const std::string& file) { return std::string(NCP_FCLIB_DIR) + "/" + file; }
+using testing::FclibSample;
 
 constexpr char kBoxStacks[] = "Box_Stacks-i0035-31-0.hdf5";
 constexpr char kCubeH8[] = "CubeH8.hdf5";
@@ -51,7 +52,7 @@ class FclibIoTest : public testing::TempDirTest {
   // A writable copy of a sample file.
   std::string Copy(const std::string& sample) const {
     const std::string path = Path(sample);
-    fs::copy_file(Sample(sample), path);
+    fs::copy_file(FclibSample(sample), path);
     fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
     return path;
   }
@@ -72,7 +73,7 @@ class FclibSampleTest : public ::testing::TestWithParam<SampleCase> {};
 
 TEST_P(FclibSampleTest, LoadsWithExpectedFormAndSizes) {
   const SampleCase& c = GetParam();
-  const std::string path = Sample(c.file);
+  const std::string path = FclibSample(c.file);
   ASSERT_TRUE(IsFclibFile(path));
   EXPECT_FALSE(IsNcpbenchDataset(path));
   const ContactProblem p = ReadFclib(path);
@@ -122,13 +123,13 @@ INSTANTIATE_TEST_SUITE_P(Samples, FclibSampleTest,
                          });
 
 TEST(FclibSamples, BoxStacksMetadataAndFriction) {
-  const ContactProblem p = ReadFclib(Sample(kBoxStacks));
+  const ContactProblem p = ReadFclib(FclibSample(kBoxStacks));
   EXPECT_EQ(p.meta.case_name, "Box_stacks");
   for (const Constraint& c : p.constraints) EXPECT_EQ(c.mu, 0.3);
 }
 
 TEST(FclibSamples, LmgcHasTwoFrictionCoefficients) {
-  const ContactProblem p = ReadFclib(Sample(kLmgc));
+  const ContactProblem p = ReadFclib(FclibSample(kLmgc));
   int mu03 = 0, mu05 = 0;
   for (const Constraint& c : p.constraints) {
     mu03 += c.mu == 0.3;
@@ -141,7 +142,7 @@ TEST(FclibSamples, LmgcHasTwoFrictionCoefficients) {
 
 // CubeH8 stores only the upper triangle of M (as triplets); the import mirrors it.
 TEST(FclibSamples, CubeH8UpperTriangleIsExpanded) {
-  const ContactProblem p = ReadFclib(Sample(kCubeH8));
+  const ContactProblem p = ReadFclib(FclibSample(kCubeH8));
   EXPECT_EQ(p.A.nonZeros(), 2 * 3168 - 162);
   const SpMat asym = p.A - SpMat(p.A.transpose());
   EXPECT_EQ(asym.norm(), 0.0);
@@ -149,8 +150,8 @@ TEST(FclibSamples, CubeH8UpperTriangleIsExpanded) {
 
 // Full symmetric matrices are kept exactly as stored.
 TEST(FclibSamples, FullLocalMatrixIsKeptAsStored) {
-  EXPECT_EQ(ReadFclib(Sample(kLocalTest)).W.nonZeros(), 4896);
-  EXPECT_EQ(ReadFclib(Sample(kLmgc)).W.nonZeros(), 9576);
+  EXPECT_EQ(ReadFclib(FclibSample(kLocalTest)).W.nonZeros(), 4896);
+  EXPECT_EQ(ReadFclib(FclibSample(kLmgc)).W.nonZeros(), 9576);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,7 +167,7 @@ void ExpectGlobalRoundTrip(const ContactProblem& a, const ContactProblem& b) {
 }
 
 TEST_F(FclibIoTest, BoxStacksExportRoundTrip) {
-  const ContactProblem p = ReadFclib(Sample(kBoxStacks));
+  const ContactProblem p = ReadFclib(FclibSample(kBoxStacks));
   const std::string path = Path("box_stacks_export.hdf5");
   WriteFclibGlobal(path, p);
   EXPECT_FALSE(testing::TempFileLeftBeside(path));
@@ -177,14 +178,14 @@ TEST_F(FclibIoTest, BoxStacksExportRoundTrip) {
 }
 
 TEST_F(FclibIoTest, CubeH8ExportRoundTrip) {
-  const ContactProblem p = ReadFclib(Sample(kCubeH8));
+  const ContactProblem p = ReadFclib(FclibSample(kCubeH8));
   const std::string path = Path("cube.hdf5");
   WriteFclibGlobal(path, p);
   ExpectGlobalRoundTrip(p, ReadFclib(path));
 }
 
 TEST_F(FclibIoTest, LocalExportRoundTrip) {
-  const ContactProblem p = ReadFclib(Sample(kLocalTest));
+  const ContactProblem p = ReadFclib(FclibSample(kLocalTest));
   const std::string path = Path("local.hdf5");
   WriteFclibLocal(path, p);
   EXPECT_FALSE(testing::TempFileLeftBeside(path));
@@ -248,7 +249,7 @@ TEST_F(FclibIoTest, BilateralRowsGoToG) {
 }
 
 TEST_F(FclibIoTest, ExportReplacesExistingFile) {
-  ContactProblem p = ReadFclib(Sample(kBoxStacks));
+  ContactProblem p = ReadFclib(FclibSample(kBoxStacks));
   const std::string path = Path("replace.hdf5");
   WriteFclibGlobal(path, p);
   p.b *= 2.0;
@@ -260,7 +261,7 @@ TEST_F(FclibIoTest, ExportReplacesExistingFile) {
 // Soft rows are folded into M and f; a unilateral row becomes a μ = 0 contact in H with zero
 // tangent columns and comes back as a unilateral row.
 TEST_F(FclibIoTest, ExportFoldsSoftRowsAndKeepsUnilateralRows) {
-  ContactProblem p = ReadFclib(Sample(kBoxStacks));
+  ContactProblem p = ReadFclib(FclibSample(kBoxStacks));
   // Constraint 2 becomes a unilateral row (its normal row) and 3 a soft row: re-lay the rows.
   ContactProblem q = p;
   q.constraints.clear();
@@ -299,8 +300,8 @@ TEST_F(FclibIoTest, ExportFoldsSoftRowsAndKeepsUnilateralRows) {
 
 TEST_F(FclibIoTest, ExportRejectsWrongForm) {
   const std::string path = Path("form.hdf5");
-  ExpectError([&] { WriteFclibGlobal(path, ReadFclib(Sample(kLocalTest))); }, {"is local"});
-  ExpectError([&] { WriteFclibLocal(path, ReadFclib(Sample(kBoxStacks))); }, {"is global"});
+  ExpectError([&] { WriteFclibGlobal(path, ReadFclib(FclibSample(kLocalTest))); }, {"is local"});
+  ExpectError([&] { WriteFclibLocal(path, ReadFclib(FclibSample(kBoxStacks))); }, {"is global"});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,10 +359,10 @@ TEST_F(FclibIoTest, IndexOutOfRangeThrows) {
 
 TEST_F(FclibIoTest, LoadProblemsDispatchesByContent) {
   const std::string dataset = Path("dataset.h5");
-  WriteDataset(dataset, {ReadFclib(Sample(kBoxStacks)), ReadFclib(Sample(kLocalTest))});
+  WriteDataset(dataset, {ReadFclib(FclibSample(kBoxStacks)), ReadFclib(FclibSample(kLocalTest))});
   EXPECT_FALSE(IsFclibFile(dataset));
   EXPECT_EQ(LoadProblems(dataset).size(), 2u);
-  EXPECT_EQ(LoadProblems(Sample(kCubeH8)).size(), 1u);
+  EXPECT_EQ(LoadProblems(FclibSample(kCubeH8)).size(), 1u);
 
   const std::string plain = Path("plain.h5");
   h5::File::Create(plain).Close();

@@ -9,8 +9,8 @@
 namespace ncp {
 namespace {
 
-constexpr int kSamples = 100000;
-constexpr double kTol = 1e-12;
+constexpr int kDraws = 100000;
+constexpr double kConeTol = 1e-12;
 
 struct Sample {
   double mu;
@@ -18,7 +18,7 @@ struct Sample {
 };
 
 // Mixed scales and all regions (inside, polar cone, in between, on the axis).
-Sample Draw(std::mt19937_64& rng) {
+Sample DrawSample(std::mt19937_64& rng) {
   std::normal_distribution<double> g;
   std::uniform_real_distribution<double> u(-3, 3);
   Sample s;
@@ -38,22 +38,22 @@ double Norm(const double* a) { return std::sqrt(Dot(a, a)); }
 
 TEST(ProximalProjection, InsideIdempotentOrthogonal) {
   std::mt19937_64 rng(1);
-  for (int k = 0; k < kSamples; ++k) {
-    const Sample s = Draw(rng);
+  for (int k = 0; k < kDraws; ++k) {
+    const Sample s = DrawSample(rng);
     double y[3], yy[3];
     ProjectProximal(s.mu, s.x, y);
     const double scale = std::max(1.0, Norm(s.x));
-    ASSERT_TRUE(InCone(s.mu, y, kTol * scale)) << "sample " << k;
+    ASSERT_TRUE(InCone(s.mu, y, kConeTol * scale)) << "sample " << k;
     ProjectProximal(s.mu, y, yy);
-    for (int i = 0; i < 3; ++i) ASSERT_NEAR(yy[i], y[i], kTol * scale) << "sample " << k;
+    for (int i = 0; i < 3; ++i) ASSERT_NEAR(yy[i], y[i], kConeTol * scale) << "sample " << k;
     // Moreau: x − Π(x) lies in the polar cone and is orthogonal to Π(x).
     const double r[3] = {s.x[0] - y[0], s.x[1] - y[1], s.x[2] - y[2]};
-    ASSERT_NEAR(Dot(r, y), 0.0, kTol * scale * scale) << "sample " << k;
+    ASSERT_NEAR(Dot(r, y), 0.0, kConeTol * scale * scale) << "sample " << k;
     // Variational inequality against random cone members: ⟨x − Πx, c − Πx⟩ ≤ 0.
     std::uniform_real_distribution<double> u(0, 1);
     const double cn = u(rng) * scale, ang = 6.283185307179586 * u(rng), rad = u(rng) * s.mu * cn;
     const double c[3] = {cn - y[0], rad * std::cos(ang) - y[1], rad * std::sin(ang) - y[2]};
-    ASSERT_LE(Dot(r, c), kTol * scale * scale) << "sample " << k;
+    ASSERT_LE(Dot(r, c), kConeTol * scale * scale) << "sample " << k;
   }
 }
 
@@ -61,8 +61,8 @@ TEST(ProximalProjection, MatchesNearestPointOnBoundaryRay) {
   // Against an independent computation: the nearest point of the cone is either x, 0, or the
   // nearest point on the boundary ray through x's tangential direction.
   std::mt19937_64 rng(2);
-  for (int k = 0; k < kSamples; ++k) {
-    const Sample s = Draw(rng);
+  for (int k = 0; k < kDraws; ++k) {
+    const Sample s = DrawSample(rng);
     double y[3];
     ProjectProximal(s.mu, s.x, y);
     const double tn = std::hypot(s.x[1], s.x[2]);
@@ -84,14 +84,14 @@ TEST(ProximalProjection, MatchesNearestPointOnBoundaryRay) {
 
 TEST(StrictOperator, InsideAndIdempotent) {
   std::mt19937_64 rng(3);
-  for (int k = 0; k < kSamples; ++k) {
-    const Sample s = Draw(rng);
+  for (int k = 0; k < kDraws; ++k) {
+    const Sample s = DrawSample(rng);
     double y[3], yy[3];
     ProjectStrict(s.mu, s.x, y);
     const double scale = std::max(1.0, Norm(s.x));
-    ASSERT_TRUE(InCone(s.mu, y, kTol * scale)) << "sample " << k;
+    ASSERT_TRUE(InCone(s.mu, y, kConeTol * scale)) << "sample " << k;
     ProjectStrict(s.mu, y, yy);
-    for (int i = 0; i < 3; ++i) ASSERT_NEAR(yy[i], y[i], kTol * scale) << "sample " << k;
+    for (int i = 0; i < 3; ++i) ASSERT_NEAR(yy[i], y[i], kConeTol * scale) << "sample " << k;
   }
 }
 
@@ -100,8 +100,8 @@ TEST(StrictOperator, InsideAndIdempotent) {
 //   0 ≤ λ_n ⟂ w_n ≥ 0,  0 ≤ δ ⟂ μλ_n − ‖λ_t‖ ≥ 0,  δ λ_t + μ λ_n w_t = 0 for some δ.
 TEST(StrictOperator, SolvesSurrogateConditionsOf004Eq13) {
   std::mt19937_64 rng(4);
-  for (int k = 0; k < kSamples; ++k) {
-    const Sample s = Draw(rng);
+  for (int k = 0; k < kDraws; ++k) {
+    const Sample s = DrawSample(rng);
     const double beta = std::pow(10.0, std::uniform_real_distribution<double>(-3, 3)(rng));
     double y[3];
     ProjectStrict(s.mu, s.x, y);
@@ -134,7 +134,7 @@ TEST(StrictOperator, SolvesSurrogateConditionsOf004Eq13) {
 TEST(StrictOperator, RecoversEveryConstructedSolution) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> u(0, 1);
-  for (int k = 0; k < kSamples; ++k) {
+  for (int k = 0; k < kDraws; ++k) {
     const double mu = 2 * u(rng), beta = std::pow(10.0, 6 * u(rng) - 3);
     const double ang = 6.283185307179586 * u(rng), c = std::cos(ang), sn = std::sin(ang);
     double lam[3] = {0, 0, 0}, w[3] = {0, 0, 0};

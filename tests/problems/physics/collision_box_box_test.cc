@@ -18,10 +18,11 @@
 namespace ncp::physics {
 namespace {
 
-constexpr double kMargin = 0.01;
-constexpr double kTol = 1e-10;
+constexpr double kBoxTol = 1e-10;
 
 using testing::At;
+using testing::Detect;
+using testing::kMargin;
 using testing::Rot;
 
 Geom BoxGeom(int body, const Vec3& half) {
@@ -32,18 +33,10 @@ Geom BoxGeom(int body, const Vec3& half) {
   return g;
 }
 
-std::vector<ContactPoint> Detect(const std::vector<Geom>& geoms, const std::vector<Pose>& poses,
-                                 double margin = kMargin) {
-  CollisionWorld world(geoms);
-  std::vector<ContactPoint> out;
-  world.Detect(poses, margin, out);
-  return out;
-}
-
-void ExpectAll(const std::vector<ContactPoint>& out, double gap, const Vec3& normal) {
+void ExpectBoxContacts(const std::vector<ContactPoint>& out, double gap, const Vec3& normal) {
   for (const ContactPoint& c : out) {
-    EXPECT_NEAR(c.gap, gap, kTol);
-    EXPECT_NEAR((c.normal - normal).norm(), 0.0, kTol);
+    EXPECT_NEAR(c.gap, gap, kBoxTol);
+    EXPECT_NEAR((c.normal - normal).norm(), 0.0, kBoxTol);
   }
 }
 
@@ -52,13 +45,13 @@ TEST(CollisionBoxBox, FaceToFaceGivesFourPointsWithTheGap) {
     const auto out = Detect({BoxGeom(-1, Vec3(1.0, 1.0, 0.5)), BoxGeom(0, Vec3(0.3, 0.2, 0.1))},
                             {At(Vec3::Zero()), At(Vec3(0.2, -0.1, 0.5 + 0.1 + gap))});
     ASSERT_EQ(out.size(), 4u) << "gap " << gap;
-    ExpectAll(out, gap, Vec3::UnitZ());
+    ExpectBoxContacts(out, gap, Vec3::UnitZ());
     for (const ContactPoint& c : out) {
       EXPECT_EQ(c.geom_a, 0);
       EXPECT_EQ(c.geom_b, 1);
-      EXPECT_NEAR(std::abs(c.position.x() - 0.2), 0.3, kTol);
-      EXPECT_NEAR(std::abs(c.position.y() + 0.1), 0.2, kTol);
-      EXPECT_NEAR(c.position.z(), 0.5 + 0.5 * gap, kTol);
+      EXPECT_NEAR(std::abs(c.position.x() - 0.2), 0.3, kBoxTol);
+      EXPECT_NEAR(std::abs(c.position.y() + 0.1), 0.2, kBoxTol);
+      EXPECT_NEAR(c.position.z(), 0.5 + 0.5 * gap, kBoxTol);
     }
   }
 }
@@ -73,7 +66,7 @@ TEST(CollisionBoxBox, UpperBoxFirstGetsDownwardNormal) {
   const auto out = Detect({BoxGeom(0, Vec3(0.3, 0.2, 0.1)), BoxGeom(-1, Vec3(1.0, 1.0, 0.5))},
                           {At(Vec3(0.0, 0.0, 0.6 - 1e-4)), At(Vec3::Zero())});
   ASSERT_EQ(out.size(), 4u);
-  ExpectAll(out, -1e-4, -Vec3::UnitZ());
+  ExpectBoxContacts(out, -1e-4, -Vec3::UnitZ());
 }
 
 TEST(CollisionBoxBox, OverhangingBoxIsClippedToTheSupport) {
@@ -81,10 +74,10 @@ TEST(CollisionBoxBox, OverhangingBoxIsClippedToTheSupport) {
   const auto out = Detect({BoxGeom(0, Vec3(0.5, 0.5, 0.5)), BoxGeom(1, Vec3(1.0, 0.3, 0.2))},
                           {At(Vec3::Zero()), At(Vec3(0.0, 0.0, 0.7 - 1e-4))});
   ASSERT_EQ(out.size(), 4u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
+  ExpectBoxContacts(out, -1e-4, Vec3::UnitZ());
   for (const ContactPoint& c : out) {
-    EXPECT_NEAR(std::abs(c.position.x()), 0.5, kTol);
-    EXPECT_NEAR(std::abs(c.position.y()), 0.3, kTol);
+    EXPECT_NEAR(std::abs(c.position.x()), 0.5, kBoxTol);
+    EXPECT_NEAR(std::abs(c.position.y()), 0.3, kBoxTol);
   }
 }
 
@@ -96,11 +89,11 @@ TEST(CollisionBoxBox, RotatedStackKeepsFourPointsOnTheSupport) {
                           {At(Vec3::Zero()), At(Vec3(0.0, 0.0, 2 * h + gap),
                                                 Rot(std::numbers::pi / 4, Vec3::UnitZ()))});
   ASSERT_EQ(out.size(), 4u);
-  ExpectAll(out, gap, Vec3::UnitZ());
+  ExpectBoxContacts(out, gap, Vec3::UnitZ());
   for (const ContactPoint& c : out) {
-    EXPECT_LE(std::abs(c.position.x()), h + kTol);
-    EXPECT_LE(std::abs(c.position.y()), h + kTol);
-    EXPECT_NEAR(c.position.z(), h + 0.5 * gap, kTol);
+    EXPECT_LE(std::abs(c.position.x()), h + kBoxTol);
+    EXPECT_LE(std::abs(c.position.y()), h + kBoxTol);
+    EXPECT_NEAR(c.position.z(), h + 0.5 * gap, kBoxTol);
   }
   // The kept points span a patch, not a sliver: both x and y extents are large.
   double min_x = 1, max_x = -1, min_y = 1, max_y = -1;
@@ -120,12 +113,12 @@ TEST(CollisionBoxBox, SmallTurnedBoxOnLargeOneGivesItsFourCorners) {
       Detect({BoxGeom(0, Vec3(1.0, 1.0, 0.5)), BoxGeom(1, Vec3(0.3, 0.2, 0.1))},
              {At(Vec3::Zero()), At(Vec3(0.1, 0.1, 0.6 + 0.002), Rot(angle, Vec3::UnitZ()))});
   ASSERT_EQ(out.size(), 4u);
-  ExpectAll(out, 0.002, Vec3::UnitZ());
+  ExpectBoxContacts(out, 0.002, Vec3::UnitZ());
   const Mat3 r = Rot(angle, Vec3::UnitZ());
   for (const ContactPoint& c : out) {
     const Vec3 local = r.transpose() * (c.position - Vec3(0.1, 0.1, 0.0));
-    EXPECT_NEAR(std::abs(local.x()), 0.3, kTol);
-    EXPECT_NEAR(std::abs(local.y()), 0.2, kTol);
+    EXPECT_NEAR(std::abs(local.x()), 0.3, kBoxTol);
+    EXPECT_NEAR(std::abs(local.y()), 0.2, kBoxTol);
   }
 }
 
@@ -142,8 +135,8 @@ TEST(CollisionBoxBox, ThreeBoxStackGivesFourPointsPerInterface) {
   for (int k = 0; k < 8; ++k) {
     EXPECT_EQ(out[k].geom_a, k / 4);
     EXPECT_EQ(out[k].geom_b, k / 4 + 1);
-    EXPECT_NEAR(out[k].gap, gap, kTol);
-    EXPECT_NEAR((out[k].normal - Vec3::UnitZ()).norm(), 0.0, kTol);
+    EXPECT_NEAR(out[k].gap, gap, kBoxTol);
+    EXPECT_NEAR((out[k].normal - Vec3::UnitZ()).norm(), 0.0, kBoxTol);
   }
 }
 
@@ -155,7 +148,7 @@ TEST(CollisionBoxBox, TiltedBoxOnItsEdgeGivesTwo) {
       Detect({BoxGeom(0, Vec3(2.0, 2.0, 0.5)), BoxGeom(1, half)},
              {At(Vec3::Zero()), At(Vec3(0.0, 0.0, 0.5 + low - 1e-4), Rot(angle, Vec3::UnitX()))});
   ASSERT_EQ(out.size(), 2u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
+  ExpectBoxContacts(out, -1e-4, Vec3::UnitZ());
 }
 
 TEST(CollisionBoxBox, CrossedEdgesGiveOnePoint) {
@@ -168,9 +161,9 @@ TEST(CollisionBoxBox, CrossedEdgesGiveOnePoint) {
                {At(Vec3::Zero(), Rot(std::numbers::pi / 4, Vec3::UnitY())),
                 At(Vec3(0.0, 0.0, 2 * ridge + gap), Rot(std::numbers::pi / 4, Vec3::UnitX()))});
     ASSERT_EQ(out.size(), 1u) << "gap " << gap;
-    EXPECT_NEAR(out[0].gap, gap, kTol);
-    EXPECT_NEAR((out[0].normal - Vec3::UnitZ()).norm(), 0.0, kTol);
-    EXPECT_NEAR((out[0].position - Vec3(0.0, 0.0, ridge + 0.5 * gap)).norm(), 0.0, kTol);
+    EXPECT_NEAR(out[0].gap, gap, kBoxTol);
+    EXPECT_NEAR((out[0].normal - Vec3::UnitZ()).norm(), 0.0, kBoxTol);
+    EXPECT_NEAR((out[0].position - Vec3(0.0, 0.0, ridge + 0.5 * gap)).norm(), 0.0, kBoxTol);
   }
 }
 
@@ -190,7 +183,7 @@ struct RandomPair {
   Pose pose_a, pose_b;
 };
 
-RandomPair Draw(std::mt19937& rng) {
+RandomPair DrawPair(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), h(0.1, 0.6);
   const auto rotation = [&] {
     return Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized().toRotationMatrix();
@@ -209,7 +202,7 @@ TEST(CollisionBoxBox, PenetrationDepthAgreesWithFcl) {
   std::mt19937 rng(5);
   int penetrating = 0, agree = 0;
   for (int t = 0; t < 2000; ++t) {
-    const RandomPair p = Draw(rng);
+    const RandomPair p = DrawPair(rng);
     const auto out =
         Detect({BoxGeom(0, p.half_a), BoxGeom(1, p.half_b)}, {p.pose_a, p.pose_b}, 0.0);
     fcl::CollisionObjectd a(std::make_shared<fcl::Boxd>(2.0 * p.half_a), p.pose_a);
@@ -239,7 +232,7 @@ TEST(CollisionBoxBox, GapOfSeparatedBoxesIsTheirDistance) {
   const double margin = 0.05;
   int near = 0;
   for (int t = 0; t < 20000; ++t) {
-    const RandomPair p = Draw(rng);
+    const RandomPair p = DrawPair(rng);
     fcl::CollisionObjectd a(std::make_shared<fcl::Boxd>(2.0 * p.half_a), p.pose_a);
     fcl::CollisionObjectd b(std::make_shared<fcl::Boxd>(2.0 * p.half_b), p.pose_b);
     fcl::DistanceResultd result;

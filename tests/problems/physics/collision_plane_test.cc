@@ -12,10 +12,10 @@
 namespace ncp::physics {
 namespace {
 
-constexpr double kMargin = 0.01;
-constexpr double kTol = 1e-12;
+constexpr double kPlaneTol = 1e-12;
 
 using testing::At;
+using testing::kMargin;
 using testing::Rot;
 
 Geom WorldPlane() {
@@ -54,13 +54,13 @@ std::vector<ContactPoint> OnPlane(const Shape& shape, const Pose& pose, double m
   return out;
 }
 
-void ExpectAll(const std::vector<ContactPoint>& out, double gap, const Vec3& normal) {
+void ExpectPlaneContacts(const std::vector<ContactPoint>& out, double gap, const Vec3& normal) {
   for (const ContactPoint& c : out) {
     EXPECT_EQ(c.geom_a, 0);
     EXPECT_EQ(c.geom_b, 1);
-    EXPECT_NEAR(c.gap, gap, kTol);
-    EXPECT_NEAR((c.normal - normal).norm(), 0.0, kTol);
-    EXPECT_NEAR(c.normal.norm(), 1.0, kTol);
+    EXPECT_NEAR(c.gap, gap, kPlaneTol);
+    EXPECT_NEAR((c.normal - normal).norm(), 0.0, kPlaneTol);
+    EXPECT_NEAR(c.normal.norm(), 1.0, kPlaneTol);
   }
 }
 
@@ -68,18 +68,18 @@ TEST(CollisionPlane, BoxRestingFlatGivesFourCorners) {
   const Vec3 half(0.5, 0.3, 0.2);
   const auto out = OnPlane(Box(half), At(Vec3(1.0, 2.0, 0.2 - 1e-4)));
   ASSERT_EQ(out.size(), 4u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
+  ExpectPlaneContacts(out, -1e-4, Vec3::UnitZ());
   for (const ContactPoint& c : out) {
-    EXPECT_NEAR(std::abs(c.position.x() - 1.0), 0.5, kTol);
-    EXPECT_NEAR(std::abs(c.position.y() - 2.0), 0.3, kTol);
-    EXPECT_NEAR(c.position.z(), -0.5e-4, kTol);  // halfway between corner and plane
+    EXPECT_NEAR(std::abs(c.position.x() - 1.0), 0.5, kPlaneTol);
+    EXPECT_NEAR(std::abs(c.position.y() - 2.0), 0.3, kPlaneTol);
+    EXPECT_NEAR(c.position.z(), -0.5e-4, kPlaneTol);  // halfway between corner and plane
   }
 }
 
 TEST(CollisionPlane, BoxWithinMarginGivesFourPositiveGaps) {
   const auto out = OnPlane(Box(Vec3(0.5, 0.3, 0.2)), At(Vec3(0.0, 0.0, 0.2 + 0.003)));
   ASSERT_EQ(out.size(), 4u);
-  ExpectAll(out, 0.003, Vec3::UnitZ());
+  ExpectPlaneContacts(out, 0.003, Vec3::UnitZ());
 }
 
 TEST(CollisionPlane, BoxBeyondMarginGivesNone) {
@@ -93,22 +93,22 @@ TEST(CollisionPlane, BoxTiltedOnEdgeGivesTwo) {
   const double low = half.y() * std::sin(angle) + half.z() * std::cos(angle);
   const auto out = OnPlane(Box(half), At(Vec3(0.0, 0.0, low - 1e-4), Rot(angle, Vec3::UnitX())));
   ASSERT_EQ(out.size(), 2u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
-  EXPECT_NEAR(out[0].position.x(), -0.5, kTol);
-  EXPECT_NEAR(out[1].position.x(), 0.5, kTol);
+  ExpectPlaneContacts(out, -1e-4, Vec3::UnitZ());
+  EXPECT_NEAR(out[0].position.x(), -0.5, kPlaneTol);
+  EXPECT_NEAR(out[1].position.x(), 0.5, kPlaneTol);
 }
 
 TEST(CollisionPlane, BoxThinnerThanMarginKeepsFourDeepest) {
   const auto out = OnPlane(Box(Vec3(0.5, 0.5, 0.001)), At(Vec3(0.0, 0.0, 0.0005)));
   ASSERT_EQ(out.size(), 4u);
-  ExpectAll(out, -0.0005, Vec3::UnitZ());
+  ExpectPlaneContacts(out, -0.0005, Vec3::UnitZ());
 }
 
 TEST(CollisionPlane, SphereGivesOnePointHalfwayIntoThePlane) {
   const auto out = OnPlane(Round(ShapeType::kSphere, 0.3), At(Vec3(0.4, -0.2, 0.29)));
   ASSERT_EQ(out.size(), 1u);
-  ExpectAll(out, -0.01, Vec3::UnitZ());
-  EXPECT_NEAR((out[0].position - Vec3(0.4, -0.2, -0.005)).norm(), 0.0, kTol);
+  ExpectPlaneContacts(out, -0.01, Vec3::UnitZ());
+  EXPECT_NEAR((out[0].position - Vec3(0.4, -0.2, -0.005)).norm(), 0.0, kPlaneTol);
 }
 
 TEST(CollisionPlane, TiltedPlaneUsesItsOwnNormal) {
@@ -120,9 +120,9 @@ TEST(CollisionPlane, TiltedPlaneUsesItsOwnNormal) {
   std::vector<ContactPoint> out;
   world.Detect({At(origin, tilt), At(origin + (0.25 + 0.004) * n)}, kMargin, out);
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_NEAR(out[0].gap, 0.004, kTol);
-  EXPECT_NEAR((out[0].normal - n).norm(), 0.0, kTol);
-  EXPECT_NEAR((out[0].position - (origin + 0.002 * n)).norm(), 0.0, kTol);
+  EXPECT_NEAR(out[0].gap, 0.004, kPlaneTol);
+  EXPECT_NEAR((out[0].normal - n).norm(), 0.0, kPlaneTol);
+  EXPECT_NEAR((out[0].position - (origin + 0.002 * n)).norm(), 0.0, kPlaneTol);
 }
 
 TEST(CollisionPlane, PlaneAsSecondGeomPointsTowardsIt) {
@@ -132,8 +132,8 @@ TEST(CollisionPlane, PlaneAsSecondGeomPointsTowardsIt) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].geom_a, 0);
   EXPECT_EQ(out[0].geom_b, 1);
-  EXPECT_NEAR((out[0].normal + Vec3::UnitZ()).norm(), 0.0, kTol);
-  EXPECT_NEAR(out[0].gap, -0.01, kTol);
+  EXPECT_NEAR((out[0].normal + Vec3::UnitZ()).norm(), 0.0, kPlaneTol);
+  EXPECT_NEAR(out[0].gap, -0.01, kPlaneTol);
 }
 
 TEST(CollisionPlane, CapsuleLyingGivesTwoEndPoints) {
@@ -141,15 +141,15 @@ TEST(CollisionPlane, CapsuleLyingGivesTwoEndPoints) {
   const auto out =
       OnPlane(Round(ShapeType::kCapsule, 0.1, 0.5), At(Vec3(0.0, 0.0, 0.1 - 1e-4), lying));
   ASSERT_EQ(out.size(), 2u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
-  EXPECT_NEAR(out[0].position.x(), -0.5, kTol);
-  EXPECT_NEAR(out[1].position.x(), 0.5, kTol);
+  ExpectPlaneContacts(out, -1e-4, Vec3::UnitZ());
+  EXPECT_NEAR(out[0].position.x(), -0.5, kPlaneTol);
+  EXPECT_NEAR(out[1].position.x(), 0.5, kPlaneTol);
 }
 
 TEST(CollisionPlane, CapsuleStandingGivesOne) {
   const auto out = OnPlane(Round(ShapeType::kCapsule, 0.1, 0.5), At(Vec3(0.0, 0.0, 0.6 - 1e-4)));
   ASSERT_EQ(out.size(), 1u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
+  ExpectPlaneContacts(out, -1e-4, Vec3::UnitZ());
 }
 
 TEST(CollisionPlane, CylinderLyingGivesTwoRimPoints) {
@@ -159,10 +159,10 @@ TEST(CollisionPlane, CylinderLyingGivesTwoRimPoints) {
     const auto out =
         OnPlane(Round(ShapeType::kCylinder, 0.1, 0.5), At(Vec3(0.0, 0.0, 0.1 - 1e-4), lying));
     ASSERT_EQ(out.size(), 2u) << "roll " << roll;
-    ExpectAll(out, -1e-4, Vec3::UnitZ());
-    EXPECT_NEAR(out[0].position.x(), -0.5, kTol);
-    EXPECT_NEAR(out[1].position.x(), 0.5, kTol);
-    EXPECT_NEAR(out[0].position.y(), 0.0, kTol);
+    ExpectPlaneContacts(out, -1e-4, Vec3::UnitZ());
+    EXPECT_NEAR(out[0].position.x(), -0.5, kPlaneTol);
+    EXPECT_NEAR(out[1].position.x(), 0.5, kPlaneTol);
+    EXPECT_NEAR(out[0].position.y(), 0.0, kPlaneTol);
   }
 }
 
@@ -170,9 +170,9 @@ TEST(CollisionPlane, CylinderStandingGivesFourRimPoints) {
   const auto out = OnPlane(Round(ShapeType::kCylinder, 0.2, 0.5), At(Vec3(1.0, 0.0, 0.5 - 1e-4)));
   ASSERT_GE(out.size(), 3u);
   EXPECT_EQ(out.size(), 4u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
+  ExpectPlaneContacts(out, -1e-4, Vec3::UnitZ());
   for (const ContactPoint& c : out) {
-    EXPECT_NEAR(std::hypot(c.position.x() - 1.0, c.position.y()), 0.2, kTol);
+    EXPECT_NEAR(std::hypot(c.position.x() - 1.0, c.position.y()), 0.2, kPlaneTol);
   }
 }
 
@@ -190,7 +190,7 @@ TEST(CollisionPlane, CylinderTiltedOnRimGivesItsDeepestPoint) {
   const auto out = OnPlane(Round(ShapeType::kCylinder, r, h),
                            At(Vec3(0.0, 0.0, low - 1e-4), Rot(angle, Vec3::UnitX())));
   ASSERT_EQ(out.size(), 1u);
-  ExpectAll(out, -1e-4, Vec3::UnitZ());
+  ExpectPlaneContacts(out, -1e-4, Vec3::UnitZ());
 }
 
 TEST(CollisionPlane, TwoPlanesNeverCollide) {

@@ -19,14 +19,15 @@
 namespace ncp::physics {
 namespace {
 
-constexpr double kMargin = 0.01;
-constexpr double kTol = 1e-9;
+constexpr double kWorldTol = 1e-9;
 
 using testing::At;
+using testing::Detect;
+using testing::kMargin;
 using testing::Rot;
 
-Geom Make(int body, ShapeType type, double radius, double half_length = 0.0,
-          const Vec3& half = Vec3::Zero()) {
+Geom MakeGeom(int body, ShapeType type, double radius, double half_length = 0.0,
+              const Vec3& half = Vec3::Zero()) {
   Geom g;
   g.body = body;
   g.shape.type = type;
@@ -36,19 +37,11 @@ Geom Make(int body, ShapeType type, double radius, double half_length = 0.0,
   return g;
 }
 
-Geom Sphere(int body, double r) { return Make(body, ShapeType::kSphere, r); }
-Geom Box(int body, const Vec3& half) { return Make(body, ShapeType::kBox, 0.0, 0.0, half); }
-
-std::vector<ContactPoint> Detect(const std::vector<Geom>& geoms, const std::vector<Pose>& poses,
-                                 double margin = kMargin) {
-  CollisionWorld world(geoms);
-  std::vector<ContactPoint> out;
-  world.Detect(poses, margin, out);
-  return out;
-}
+Geom Sphere(int body, double r) { return MakeGeom(body, ShapeType::kSphere, r); }
+Geom Box(int body, const Vec3& half) { return MakeGeom(body, ShapeType::kBox, 0.0, 0.0, half); }
 
 void ExpectPoint(const ContactPoint& c, double gap, const Vec3& normal, const Vec3& position,
-                 double tol = kTol) {
+                 double tol = kWorldTol) {
   EXPECT_NEAR(c.gap, gap, tol);
   EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
   EXPECT_NEAR((c.normal - normal).norm(), 0.0, tol);
@@ -112,8 +105,8 @@ TEST(CollisionWorld, SwappingTheGeomsFlipsTheNormal) {
 
 TEST(CollisionWorld, FclPairsPointFromAToBInBothOrders) {
   // Capsules, cylinders and boxes against each other along x: a at the origin, b at +x.
-  const Geom capsule = Make(0, ShapeType::kCapsule, 0.3, 0.5);
-  const Geom cylinder = Make(0, ShapeType::kCylinder, 0.3, 0.5);
+  const Geom capsule = MakeGeom(0, ShapeType::kCapsule, 0.3, 0.5);
+  const Geom cylinder = MakeGeom(0, ShapeType::kCylinder, 0.3, 0.5);
   const Geom box = Box(0, Vec3(0.3, 0.3, 0.5));
   const Geom sphere = Sphere(0, 0.3);
   const std::vector<Geom> shapes = {capsule, cylinder, box, sphere};
@@ -140,9 +133,9 @@ TEST(CollisionWorld, CrossedCapsulesMatchTheAnalyticDistance) {
   // Axes along x (a) and y (b), 0.5 apart in z; radii 0.2 and 0.25.
   const Mat3 along_x = Rot(std::numbers::pi / 2, Vec3::UnitY());
   const Mat3 along_y = Rot(std::numbers::pi / 2, Vec3::UnitX());
-  const auto out =
-      Detect({Make(0, ShapeType::kCapsule, 0.2, 1.0), Make(1, ShapeType::kCapsule, 0.25, 1.0)},
-             {At(Vec3(0.0, 0.0, 0.0), along_x), At(Vec3(0.0, 0.0, 0.5), along_y)}, 0.1);
+  const auto out = Detect(
+      {MakeGeom(0, ShapeType::kCapsule, 0.2, 1.0), MakeGeom(1, ShapeType::kCapsule, 0.25, 1.0)},
+      {At(Vec3(0.0, 0.0, 0.0), along_x), At(Vec3(0.0, 0.0, 0.5), along_y)}, 0.1);
   ASSERT_EQ(out.size(), 1u);
   ExpectPoint(out[0], 0.05, Vec3::UnitZ(), Vec3(0.0, 0.0, 0.225), 1e-6);
 }
@@ -220,10 +213,10 @@ void Pile(int n, std::vector<Geom>& geoms, std::vector<Pose>& poses, unsigned se
         geoms.push_back(Box(k, Vec3(0.2, 0.15, 0.1)));
         break;
       case 2:
-        geoms.push_back(Make(k, ShapeType::kCapsule, 0.1, 0.2));
+        geoms.push_back(MakeGeom(k, ShapeType::kCapsule, 0.1, 0.2));
         break;
       default:
-        geoms.push_back(Make(k, ShapeType::kCylinder, 0.15, 0.1));
+        geoms.push_back(MakeGeom(k, ShapeType::kCylinder, 0.15, 0.1));
         break;
     }
     poses.push_back(
@@ -231,7 +224,7 @@ void Pile(int n, std::vector<Geom>& geoms, std::vector<Pose>& poses, unsigned se
   }
 }
 
-bool Identical(const std::vector<ContactPoint>& a, const std::vector<ContactPoint>& b) {
+bool SameContacts(const std::vector<ContactPoint>& a, const std::vector<ContactPoint>& b) {
   if (a.size() != b.size()) return false;
   for (size_t k = 0; k < a.size(); ++k) {
     if (a[k].geom_a != b[k].geom_a || a[k].geom_b != b[k].geom_b || a[k].gap != b[k].gap ||
@@ -253,8 +246,8 @@ TEST(CollisionWorld, OutputIsSortedAndDeterministic) {
   CollisionWorld other(geoms);
   other.Detect(poses, 0.02, fresh);
   ASSERT_GT(first.size(), 20u);
-  EXPECT_TRUE(Identical(first, second));
-  EXPECT_TRUE(Identical(first, fresh));
+  EXPECT_TRUE(SameContacts(first, second));
+  EXPECT_TRUE(SameContacts(first, fresh));
   for (size_t k = 0; k < first.size(); ++k) {
     const ContactPoint& c = first[k];
     EXPECT_LT(c.geom_a, c.geom_b);
@@ -281,7 +274,7 @@ TEST(CollisionWorld, MovedGeomsGiveTheSameAsAFreshWorld) {
   world.Detect(moved, 0.02, after);
   CollisionWorld(geoms).Detect(moved, 0.02, fresh);
   ASSERT_FALSE(after.empty());
-  EXPECT_TRUE(Identical(after, fresh));
+  EXPECT_TRUE(SameContacts(after, fresh));
 }
 
 TEST(CollisionWorld, AppendsToTheOutput) {

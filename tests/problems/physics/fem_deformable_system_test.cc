@@ -17,7 +17,7 @@
 namespace ncp::physics {
 namespace {
 
-const FemMaterial kRubber{1e5, 0.3, 1000};
+const FemMaterial kBlockRubber{1e5, 0.3, 1000};
 
 KinematicState Fixed(const Pose& pose, const Vec3& linear = Vec3::Zero()) {
   KinematicState s;
@@ -35,7 +35,7 @@ TEST(DeformableSystem, FreeFallStepIsExact) {
   StepOptions o;
   o.dt = 0.01;
   DeformableSystem s(o);
-  s.AddBody(BoxTetMesh(Vec3(0, 0, 1), Vec3(0.1, 0.1, 0.1), {2, 2, 2}), kRubber, 0.5);
+  s.AddBody(BoxTetMesh(Vec3(0, 0, 1), Vec3(0.1, 0.1, 0.1), {2, 2, 2}), kBlockRubber, 0.5);
   s.AddPlane(Vec3::UnitZ(), 0.0, 0.5);
   for (int k = 0; k < 3; ++k) {
     const ContactProblem p = s.BuildProblem();
@@ -53,7 +53,7 @@ TEST(DeformableSystem, ContactRowsAreNodalWithObstacleVelocity) {
   StepOptions o;
   o.dt = 0.01;
   DeformableSystem s(o);
-  s.AddBody(BoxTetMesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), {2, 2, 2}), kRubber, 0.5);
+  s.AddBody(BoxTetMesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), {2, 2, 2}), kBlockRubber, 0.5);
   s.AddPlane(Vec3::UnitZ(), 0.0, 0.5);  // touches the 9 bottom nodes
   const Vec3 vbox(0.3, -0.2, 0.1);
   // A box moving with vbox whose −x face is 1 mm from the body's x = 0.1 face (9 nodes).
@@ -97,8 +97,8 @@ TEST(DeformableSystem, TiedPiecesFallAsOneBody) {
   o.dt = 0.01;
   DeformableSystem s(o);
   const std::array<int, 3> cells = {1, 1, 1};
-  s.AddBody(BoxTetMesh(Vec3(0, 0, 1), Vec3(0.1, 0.1, 0.1), cells), kRubber, 0.5);
-  s.AddBody(BoxTetMesh(Vec3(0.1, 0, 1), Vec3(0.1, 0.1, 0.1), cells), kRubber, 0.5);
+  s.AddBody(BoxTetMesh(Vec3(0, 0, 1), Vec3(0.1, 0.1, 0.1), cells), kBlockRubber, 0.5);
+  s.AddBody(BoxTetMesh(Vec3(0.1, 0, 1), Vec3(0.1, 0.1, 0.1), cells), kBlockRubber, 0.5);
   for (int k = 0; k <= 1; ++k)
     for (int j = 0; j <= 1; ++j) s.AddTie(0, BoxNode(cells, 1, j, k), 1, BoxNode(cells, 0, j, k));
   const ContactProblem p = s.BuildProblem();

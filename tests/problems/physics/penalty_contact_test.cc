@@ -12,7 +12,7 @@
 namespace ncp::physics {
 namespace {
 
-constexpr double kMass = 2.0, kDt = 1e-3, kMu = 0.4, kG = 9.81;
+constexpr double kMass = 2.0, kStepDt = 1e-3, kMu = 0.4, kG = 9.81;
 
 // One frictional contact with the floor on a point mass moving at v: A = m I,
 // b = m v − dt m g ẑ, J the contact frame [n; t1; t2] with n = ẑ.
@@ -22,12 +22,12 @@ ContactProblem PointOnFloor(const Eigen::Vector3d& v) {
   p.A.resize(3, 3);
   p.A.setIdentity();
   p.A *= kMass;
-  p.b = kMass * v - kDt * kMass * kG * Eigen::Vector3d::UnitZ();
+  p.b = kMass * v - kStepDt * kMass * kG * Eigen::Vector3d::UnitZ();
   AddConstraint(p.constraints, ConstraintType::kContact, kMu);
   const Mat3 F = ContactFrame(Vec3::UnitZ());
   p.J = F.sparseView();
   p.e = Vec::Zero(3);
-  p.meta.dt = kDt;
+  p.meta.dt = kStepDt;
   return p;
 }
 
@@ -52,7 +52,7 @@ TEST(PenaltyContact, SpringImpulseOnAPenetrationAtRest) {
   const ContactProblem p = PointOnFloor(v);
   const Vec vhat = pc.Step(p, At(-d), v);
   // λ_n = dt k d pushes up; nothing moves sideways.
-  EXPECT_NEAR(vhat.z(), (p.b.z() + kDt * kn * d) / kMass, 1e-15);
+  EXPECT_NEAR(vhat.z(), (p.b.z() + kStepDt * kn * d) / kMass, 1e-15);
   EXPECT_NEAR(vhat.x(), 0.0, 1e-15);
   EXPECT_NEAR(vhat.y(), 0.0, 1e-15);
 }
@@ -65,7 +65,7 @@ TEST(PenaltyContact, SlidingFrictionIsCappedByTheCone) {
   const Vec vhat = pc.Step(p, At(-d), v);
   const double fn = kn * d;
   // The friction impulse opposes the slide with exactly μ dt f_n.
-  EXPECT_NEAR(kMass * (vhat.x() - v.x()), -kMu * kDt * fn, 1e-12);
+  EXPECT_NEAR(kMass * (vhat.x() - v.x()), -kMu * kStepDt * fn, 1e-12);
   EXPECT_NEAR(vhat.y(), 0.0, 1e-15);
 }
 
@@ -76,7 +76,7 @@ TEST(PenaltyContact, SettlesAtTheWeightOverTheStiffness) {
   double gap = 0.0;
   for (int k = 0; k < 3000; ++k) {
     v = pc.Step(PointOnFloor(v), At(gap), v);
-    gap += kDt * v.z();
+    gap += kStepDt * v.z();
   }
   EXPECT_NEAR(-gap, kMass * kG / kn, 1e-3 * kMass * kG / kn);
 }

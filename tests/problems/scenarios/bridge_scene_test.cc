@@ -15,13 +15,13 @@ namespace ncp {
 namespace {
 
 ContactProblem FirstStep(const std::string& params) { return testing::FirstStep("bridge", params); }
-int Count(const ContactProblem& p, ConstraintType t) { return testing::CountConstraints(p, t); }
+using testing::CountConstraints;
 
 TEST(BridgeScene, RigidTowersGiveOneDofPerPieceOneSpringEachAndAPin) {
   const ContactProblem p = FirstStep("pieces=16");
   EXPECT_EQ(p.num_dofs(), 16);
-  EXPECT_EQ(Count(p, ConstraintType::kSoft), 16);
-  EXPECT_EQ(Count(p, ConstraintType::kBilateral), 2);
+  EXPECT_EQ(CountConstraints(p, ConstraintType::kSoft), 16);
+  EXPECT_EQ(CountConstraints(p, ConstraintType::kBilateral), 2);
   EXPECT_EQ(p.num_contacts(), 0);
   ASSERT_EQ(p.structure.subsystems.size(), 1u);
   EXPECT_TRUE(p.structure.IsTree(0));
@@ -31,9 +31,9 @@ TEST(BridgeScene, RigidTowersGiveOneDofPerPieceOneSpringEachAndAPin) {
 
 TEST(BridgeScene, FlexibleTowersAddTwoHingedTowersWithJointSprings) {
   const ContactProblem p = FirstStep("pieces=16,flexible=1");
-  EXPECT_EQ(p.num_dofs(), 16 + 2 * 4);                     // towers of pieces / 4
-  EXPECT_EQ(Count(p, ConstraintType::kSoft), 16 + 2 * 4);  // cables, tower joint springs
-  EXPECT_EQ(Count(p, ConstraintType::kBilateral), 2);
+  EXPECT_EQ(p.num_dofs(), 16 + 2 * 4);                                // towers of pieces / 4
+  EXPECT_EQ(CountConstraints(p, ConstraintType::kSoft), 16 + 2 * 4);  // cables, tower joint springs
+  EXPECT_EQ(CountConstraints(p, ConstraintType::kBilateral), 2);
   ASSERT_EQ(p.structure.subsystems.size(), 3u);
   for (int j = 0; j < 3; ++j) EXPECT_TRUE(p.structure.IsTree(j)) << j;
   // 003 Table 2's flexible sizes: 40 deck pieces → 60 DOF.

@@ -24,9 +24,9 @@ namespace {
 using physics::Pose;
 using physics::Vec3;
 
-int Count(const ContactProblem& p, ConstraintType t) { return testing::CountConstraints(p, t); }
+using testing::CountConstraints;
 
-Scene Build(const std::string& params) {
+Scene ChainScene(const std::string& params) {
   const SceneEntry& e = *FindScene("chain");
   return e.build(SceneParams(e, ParseKeyValues(params)), 1);
 }
@@ -113,11 +113,11 @@ std::string Times(const std::vector<double>& t) {
 TEST(ChainScene, OnlyJointFrictionRowsBuiltAtRest) {
   for (const int links : {1, 4, 10}) {
     SCOPED_TRACE(links);
-    Scene sc = Build(fmt::format("links={},mu=0.4", links));
+    Scene sc = ChainScene(fmt::format("links={},mu=0.4", links));
     const ContactProblem p = sc.system->BuildProblem();
     EXPECT_EQ(p.num_dofs(), 6 * links);
     EXPECT_EQ(p.num_constraints(), 5 * links);
-    EXPECT_EQ(Count(p, ConstraintType::kJointFriction), 5 * links);
+    EXPECT_EQ(CountConstraints(p, ConstraintType::kJointFriction), 5 * links);
     EXPECT_EQ(p.num_rows(), 10 * links);
     EXPECT_EQ(p.num_contacts(), 0);
     for (const Constraint& c : p.constraints) EXPECT_EQ(c.mu, 0.4);
@@ -130,7 +130,7 @@ TEST(ChainScene, OnlyJointFrictionRowsBuiltAtRest) {
 }
 
 TEST(ChainScene, RejectsBadJoints) {
-  Scene sc = Build("links=2");
+  Scene sc = ChainScene("links=2");
   physics::MultibodySystem& s = *sc.system;
   physics::FrictionJoint j;
   j.body_b = 2;  // no such body
@@ -151,7 +151,7 @@ TEST(ChainScene, RejectsBadJoints) {
 TEST(ChainScene, JacobianIsTheContactPointsRelativeVelocity) {
   // Move every link with a random twist for a short h; each contact's material points on b and
   // on a (both at the contact point at rest) part by (J v) h along the rows' n and t, to O(h²).
-  Scene sc = Build("links=3");
+  Scene sc = ChainScene("links=3");
   physics::MultibodySystem& s = *sc.system;
   const ContactProblem p = s.BuildProblem();
   const double r = sc.params.at("radius"), h = sc.params.at("half_length");

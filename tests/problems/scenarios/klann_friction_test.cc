@@ -12,7 +12,7 @@
 namespace ncp {
 namespace {
 
-constexpr double kDt = 1.0 / 240;
+constexpr double kKlannDt = 1.0 / 240;
 
 struct Turned {
   double angle = 0.0;     // of the shaft [rad]
@@ -34,7 +34,7 @@ Turned Turn(double joint_mu, int steps) {
     for (const Constraint& c : p.constraints) {
       if (c.type == ConstraintType::kBilateral) {
         ++t.bilateral;
-        if (k > 0) t.mean_tau += std::abs(s.lambda[c.row]) / kDt / (steps - 1);
+        if (k > 0) t.mean_tau += std::abs(s.lambda[c.row]) / kKlannDt / (steps - 1);
       } else if (c.type == ConstraintType::kJointFriction) {
         ++t.joint_friction;
       } else if (c.type != ConstraintType::kContact) {
@@ -53,8 +53,8 @@ Turned Turn(double joint_mu, int steps) {
 TEST(KlannFriction, TheShaftTurnsAndMoreJointFrictionNeedsMoreTorque) {
   const int steps = 60;  // 0.25 s at 1 rad/s
   const Turned free = Turn(0.0, steps), rough = Turn(0.4, steps);
-  EXPECT_NEAR(free.angle, steps * kDt * 1.0, 0.02);
-  EXPECT_NEAR(rough.angle, steps * kDt * 1.0, 0.02);
+  EXPECT_NEAR(free.angle, steps * kKlannDt * 1.0, 0.02);
+  EXPECT_NEAR(rough.angle, steps * kKlannDt * 1.0, 0.02);
   EXPECT_EQ(free.bilateral, 1);
   EXPECT_EQ(free.joint_friction, 5 * (1 + 6 * 6));  // the shaft's joint, 6 per leg, 5 contacts
   EXPECT_EQ(free.other, 0);

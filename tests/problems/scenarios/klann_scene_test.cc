@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kLegs = 6;
 
-int Count(const ContactProblem& p, ConstraintType t) { return testing::CountConstraints(p, t); }
+using testing::CountConstraints;
 
 std::vector<physics::Pose> Poses(const physics::MultibodySystem& s) {
   std::vector<physics::Pose> poses;
@@ -95,9 +95,10 @@ TEST(KlannScene, TreeOfRevoluteJointsWithTwoPinsPerLegBuiltAtRest) {
     for (const physics::Link& l : s.instances()[0].model->links)
       revolute += l.joint == physics::JointType::kRevolute;
     EXPECT_EQ(revolute, 1 + kLegs * 4);
-    EXPECT_EQ(Count(p, ConstraintType::kBilateral), kLegs * 2 * 2);  // 12 pins, x and z rows
-    EXPECT_EQ(Count(p, ConstraintType::kSoft), 1);                   // the motor (PD servo)
-    EXPECT_EQ(Count(p, ConstraintType::kUnilateral), 0);
+    EXPECT_EQ(CountConstraints(p, ConstraintType::kBilateral),
+              kLegs * 2 * 2);                                  // 12 pins, x and z rows
+    EXPECT_EQ(CountConstraints(p, ConstraintType::kSoft), 1);  // the motor (PD servo)
+    EXPECT_EQ(CountConstraints(p, ConstraintType::kUnilateral), 0);
     ASSERT_EQ(p.structure.subsystems.size(), 1u);
     EXPECT_TRUE(p.structure.IsTree(0));
     // Built at rest: every closure at zero.
@@ -129,8 +130,8 @@ TEST(KlannScene, TreeOfRevoluteJointsWithTwoPinsPerLegBuiltAtRest) {
   // With the speed prescribed, the motor is one more bilateral row instead.
   Scene hard = entry.build(SceneParams(entry, ParseKeyValues("motor_kp=0,motor_kd=0")), 1);
   const ContactProblem q = hard.system->BuildProblem();
-  EXPECT_EQ(Count(q, ConstraintType::kBilateral), kLegs * 2 * 2 + 1);
-  EXPECT_EQ(Count(q, ConstraintType::kSoft), 0);
+  EXPECT_EQ(CountConstraints(q, ConstraintType::kBilateral), kLegs * 2 * 2 + 1);
+  EXPECT_EQ(CountConstraints(q, ConstraintType::kSoft), 0);
 }
 
 TEST(KlannScene, RejectsAMotorDamperWithoutItsSpring) {

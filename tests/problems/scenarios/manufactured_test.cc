@@ -73,7 +73,7 @@ TEST(Manufactured, StatusMixIsAsChosen) {
 TEST(Manufactured, RejectsBadOptions) {
   ManufacturedOptions o;
   o.mass_ratio = 0.5;
-  EXPECT_EQ(ValidateOptions(o), "mass_ratio = 0.5: must be >= 1");
+  EXPECT_EQ(OptionsError(o), "mass_ratio = 0.5: must be >= 1");
   EXPECT_THROW(MakeManufacturedProblem(o, "x"), std::runtime_error);
 }
 
@@ -133,7 +133,7 @@ TEST(ManufacturedJointFriction, ScenarioGeneratesAndRejectsBadOptions) {
   EXPECT_EQ(ps[0].num_constraints(), 20);
   JointFrictionTreeOptions o;
   o.radius_min = 0.3, o.radius_max = 0.2;
-  EXPECT_EQ(ValidateOptions(o), "radius_max = 0.2: must be finite and >= radius_min (0.3)");
+  EXPECT_EQ(OptionsError(o), "radius_max = 0.2: must be finite and >= radius_min (0.3)");
   EXPECT_THROW(ManufacturedJointFrictionTree(o, 1), std::runtime_error);
 }
 

@@ -30,7 +30,8 @@ std::vector<std::pair<std::string, const std::vector<ParamSpec>*>> AllSpecs() {
 }
 
 // The error message of ParseParams on a registered scenario or scene.
-std::string ErrorOf(const std::string& scenario, const std::map<std::string, std::string>& given) {
+std::string ParamsError(const std::string& scenario,
+                        const std::map<std::string, std::string>& given) {
   try {
     if (const SceneEntry* scene = FindScene(scenario))
       SceneParams(*scene, given);
@@ -137,23 +138,23 @@ TEST(ScenarioParams, BadValuesAreOneLineErrorsNamingKeyValueAndRule) {
       };
   for (const auto& [input, expected] : cases) {
     const auto& [scenario, given] = input;
-    EXPECT_EQ(ErrorOf(scenario, given), expected);
+    EXPECT_EQ(ParamsError(scenario, given), expected);
   }
 }
 
 TEST(ScenarioParams, UnknownKeysSuggestTheClosestName) {
-  std::string msg = ErrorOf("random", {{"contcts", "8"}});
+  std::string msg = ParamsError("random", {{"contcts", "8"}});
   EXPECT_EQ(msg.rfind("random.contcts: unknown parameter; did you mean 'contacts'? (known: ", 0),
             0u)
       << msg;
-  msg = ErrorOf("laikago_drop", {{"robot", "2"}});
+  msg = ParamsError("laikago_drop", {{"robot", "2"}});
   EXPECT_EQ(msg.rfind("laikago_drop.robot: unknown parameter; did you mean 'robots'?", 0), 0u)
       << msg;
   EXPECT_NE(msg.find("known: robots, kp, kd"), std::string::npos) << msg;
-  msg = ErrorOf("dish_piling", {{"zzzzzzzz", "1"}});
+  msg = ParamsError("dish_piling", {{"zzzzzzzz", "1"}});
   EXPECT_EQ(msg.rfind("dish_piling.zzzzzzzz: unknown parameter (known: ", 0), 0u) << msg;
   for (const auto& [scenario, specs] : AllSpecs()) {
-    const std::string m = ErrorOf(scenario, {{"nosuch_key", "1"}});
+    const std::string m = ParamsError(scenario, {{"nosuch_key", "1"}});
     EXPECT_EQ(m.rfind(scenario + ".nosuch_key: unknown parameter", 0), 0u) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
   }

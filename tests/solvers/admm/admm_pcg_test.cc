@@ -21,7 +21,8 @@ struct PcgRun {
   std::vector<std::pair<std::string, double>> info;
 };
 
-PcgRun Solve(const ContactProblem& p, const std::map<std::string, std::string>& given, int iters) {
+PcgRun SolvePcg(const ContactProblem& p, const std::map<std::string, std::string>& given,
+                int iters) {
   const SolverEntry& e = FindSolver("admm-full");
   AdmmFullSolver s;  // the bare solver: the entry wraps it for local problems
   PcgRun r;
@@ -42,8 +43,8 @@ double InfoOf(const PcgRun& r, const std::string& key) {
 
 TEST(AdmmPcg, SameIteratesAsCholmodOnTrees) {
   const ContactProblem p = MakeManufacturedProblem(testing::TreeOptions(11), "trees");
-  const PcgRun direct = Solve(p, {}, 60);
-  const PcgRun pcg = Solve(p, {{"linear", "pcg-pbj"}, {"pcg_tol", "1e-13"}}, 60);
+  const PcgRun direct = SolvePcg(p, {}, 60);
+  const PcgRun pcg = SolvePcg(p, {{"linear", "pcg-pbj"}, {"pcg_tol", "1e-13"}}, 60);
   ASSERT_EQ(pcg.setup, Status::kRunning) << pcg.message;
   const double scale = direct.lambda.cwiseAbs().maxCoeff();
   const double dl = (pcg.lambda - direct.lambda).cwiseAbs().maxCoeff() / scale;
@@ -77,7 +78,7 @@ TEST(AdmmPcg, PcgMaxItersFailsWithAMessage) {
 TEST(AdmmPcg, NotApplicableWithoutTrees) {
   const ContactProblem p =
       MakeManufacturedProblem(testing::ContactsOnlyOptions(13, 20, 16), "plain");
-  const PcgRun r = Solve(p, {{"linear", "pcg-pbj"}}, 0);
+  const PcgRun r = SolvePcg(p, {{"linear", "pcg-pbj"}}, 0);
   EXPECT_EQ(r.setup, Status::kNotApplicable);
   EXPECT_NE(r.message.find("linear=cholmod applies"), std::string::npos) << r.message;
 }

@@ -15,7 +15,7 @@
 namespace ncp {
 namespace {
 
-RunRecord RunSolver(const std::string& name, const ContactProblem& p, int iters, double tol) {
+RunRecord RunBisp(const std::string& name, const ContactProblem& p, int iters, double tol) {
   return testing::RunSolverOn(name, p, iters, tol);
 }
 
@@ -54,7 +54,7 @@ TEST(BispJointTree, ReducedCoordinatesSatisfyEveryJoint) {
 // Without friction the contact step is the exact constrained solve: one iteration suffices.
 TEST(Bisp, FrictionlessTreeIsExactAfterOneIteration) {
   const ContactProblem p = Tree(10, 0.5, 42, 0.5, 0.0);
-  const RunRecord r = RunSolver("bisp", p, 1, 0.0);
+  const RunRecord r = RunBisp("bisp", p, 1, 0.0);
   EXPECT_LT(r.final_metrics[Metric::kRes004], 1e-10) << r.message;
 }
 
@@ -68,7 +68,7 @@ TEST(Bisp, ReachesTheManufacturedSolutionsOfJointFrictionTrees) {
     // frac_stick = 0: every joint slides and λ* is unique; else compare v (unique).
     const double stick = k < 2 ? 0.0 : 0.5;
     const ContactProblem p = Tree(6 + k, branching, 50 + k, stick);
-    const RunRecord r = RunSolver("bisp", p, 500, 1e-8);
+    const RunRecord r = RunBisp("bisp", p, 500, 1e-8);
     ASSERT_EQ(r.status, Outcome::kConverged)
         << p.meta.name << ": res004 " << r.final_metrics[Metric::kRes004] << " " << r.message;
     worst_iters = std::max(worst_iters, r.iterations);
@@ -107,18 +107,18 @@ TEST(Bisp, AgreesWithPgs) {
 TEST(Bisp, RefusesProblemsItCannotReduce) {
   ManufacturedOptions o;  // contacts and other rows: not a joint-friction tree
   const ContactProblem contacts = MakeManufacturedProblem(o, "contacts");
-  const RunRecord r = RunSolver("bisp", contacts, 10, 0.0);
+  const RunRecord r = RunBisp("bisp", contacts, 10, 0.0);
   EXPECT_EQ(r.status, Outcome::kNotApplicable);
   EXPECT_NE(r.message.find("joint-friction constraints only"), std::string::npos) << r.message;
 
   ContactProblem bare = Tree(3, 0.0, 61);
   bare.structure = Structure{};
-  const RunRecord r2 = RunSolver("bisp", bare, 10, 0.0);
+  const RunRecord r2 = RunBisp("bisp", bare, 10, 0.0);
   EXPECT_EQ(r2.status, Outcome::kNotApplicable);
   EXPECT_NE(r2.message.find("structure"), std::string::npos) << r2.message;
 
   // 1500 joints: W_r would hold 7500² entries (450 MB) — refused before allocating.
-  const RunRecord big = RunSolver("bisp", Tree(1500, 0.0, 63), 10, 0.0);
+  const RunRecord big = RunBisp("bisp", Tree(1500, 0.0, 63), 10, 0.0);
   EXPECT_EQ(big.status, Outcome::kNotApplicable);
   EXPECT_NE(big.message.find("above the limit"), std::string::npos) << big.message;
 }

@@ -18,8 +18,8 @@ struct FactorRun {
   double supernodal = -1.0;
 };
 
-FactorRun Solve(const std::string& solver, const ContactProblem& p, const std::string& factor,
-                int iters) {
+FactorRun SolveWithFactor(const std::string& solver, const ContactProblem& p,
+                          const std::string& factor, int iters) {
   const SolverEntry& e = FindSolver(solver);
   const std::unique_ptr<Solver> s = e.make();
   const Status st = s->Setup(p, Settings::Parse(solver, e.settings, {{"factor", factor}}), nullptr);
@@ -39,9 +39,9 @@ TEST_P(FactorSetting, EveryFactorGivesTheSameIteratesToRounding) {
   const std::string solver = GetParam();
   const ContactProblem p = MakeManufacturedProblem(testing::TreeOptions(11), "trees");
   const int iters = solver == "canal" ? 5 : 60;
-  const FactorRun super = Solve(solver, p, "supernodal", iters);
-  const FactorRun simple = Solve(solver, p, "simplicial", iters);
-  const FactorRun automatic = Solve(solver, p, "auto", iters);
+  const FactorRun super = SolveWithFactor(solver, p, "supernodal", iters);
+  const FactorRun simple = SolveWithFactor(solver, p, "simplicial", iters);
+  const FactorRun automatic = SolveWithFactor(solver, p, "auto", iters);
   EXPECT_EQ(super.supernodal, 1.0);
   EXPECT_EQ(simple.supernodal, 0.0);
   // 11 trees of a few bodies: a sparse factor, well under CHOLMOD's 40 flops per nonzero.

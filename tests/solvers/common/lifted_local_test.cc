@@ -23,13 +23,16 @@
 #include "solvers/registry.h"
 #include "solvers/subadmm/subadmm.h"
 #include "tests/bitwise.h"
+#include "tests/fclib_samples.h"
+#include "tests/solver_info.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
 namespace {
 
-const std::string kLmgc = std::string(NCP_FCLIB_DIR) + "/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5";
-const std::string kLocalTest = std::string(NCP_FCLIB_DIR) + "/local_problem_test.hdf5";
+const std::string kLmgcPath =
+    std::string(NCP_FCLIB_DIR) + "/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5";
+const std::string kLocalTestPath = std::string(NCP_FCLIB_DIR) + "/local_problem_test.hdf5";
 const std::string kRover = std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5";
 
 double MaxAbs(const Eigen::MatrixXd& a) { return a.cwiseAbs().maxCoeff(); }
@@ -75,11 +78,7 @@ Settings AdmmDefaults() {
   return Settings::Parse("admm-full", FindSolver("admm-full").settings, {});
 }
 
-double InfoValue(const Solver& s, const std::string& key) {
-  for (const auto& [k, v] : s.Info())
-    if (k == key) return v;
-  return -1.0;
-}
+using testing::InfoValue;
 
 RunRecord RunToNatmap(const ContactProblem& p, const std::string& solver, int iters, double tol) {
   const SolverEntry& e = FindSolver(solver);
@@ -114,7 +113,7 @@ TEST(LiftedLocal, ReproducesSymmetricPartOnFullRank) {
 // The two fclib stacks: W = H M⁻¹ Hᵀ of 12 bodies (72 dofs) has rank 72 < m. The dropped pivots
 // are rounding noise, so what is lost is bounded by 1e-12 of max|W| (measured ~1e-16).
 TEST(LiftedLocal, RankDeficientSamples) {
-  for (const std::string& path : {kLocalTest, kLmgc}) {
+  for (const std::string& path : {kLocalTestPath, kLmgcPath}) {
     SCOPED_TRACE(path);
     const ContactProblem p = ReadFclib(path);
     LiftedLocal l;
@@ -153,7 +152,7 @@ TEST(LiftedLocal, RefusesOversizeProblem) {
 
 // A solver that needs a structure layer says so on the lifted form, whose A = I has none.
 TEST(LiftedLocal, NotApplicableSaysWhy) {
-  const ContactProblem p = ReadFclib(kLocalTest);
+  const ContactProblem p = ReadFclib(kLocalTestPath);
   LiftedSolver s(std::make_unique<SubAdmmSolver>());
   EXPECT_EQ(s.Setup(p, Settings::Parse("subadmm", SubAdmmSettings::Table().Specs(), {}), nullptr),
             Status::kNotApplicable);
@@ -201,18 +200,18 @@ TEST(LiftedLocal, GlobalProblemsPassThroughBitwise) {
   }
 }
 
-struct SampleCase {
+struct LiftedCase {
   const char* solver;
   const char* file;
   int iters;
   double max_natmap_rel;
 };
 
-class LiftedOnSample : public ::testing::TestWithParam<SampleCase> {};
+class LiftedOnSample : public ::testing::TestWithParam<LiftedCase> {};
 
 TEST_P(LiftedOnSample, ReachesNatmap) {
-  const SampleCase& c = GetParam();
-  const ContactProblem p = ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + c.file);
+  const LiftedCase& c = GetParam();
+  const ContactProblem p = ReadFclib(testing::FclibSample(c.file));
   const RunRecord r = RunToNatmap(p, c.solver, c.iters, 1e-9);
   std::printf("%-12s %-40s %-15s iters %4d  time %.3f s  natmap_rel %.2e  %s\n", c.solver, c.file,
               ToString(r.status), r.iterations, r.total_time_s, r.final_metrics[Metric::kNatmapRel],
@@ -230,25 +229,25 @@ TEST_P(LiftedOnSample, ReachesNatmap) {
 INSTANTIATE_TEST_SUITE_P(
     All, LiftedOnSample,
     ::testing::Values(
-        SampleCase{"admm-full", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 30000, 1e-8},
-        SampleCase{"canal", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 200, 1e-8},
+        LiftedCase{"admm-full", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 30000, 1e-8},
+        LiftedCase{"canal", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 200, 1e-8},
         // Measured floor: 3.6e-7 after 500 iterations (6.7e-8 after 3000): on the rank-deficient
         // lifted form the Armijo steps shrink to α ≈ 2e-3..8e-3, so progress is linear and slow.
-        SampleCase{"nnewton", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 500, 5e-7},
-        SampleCase{"al-trdogleg", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 200, 1e-8},
-        SampleCase{"al-dampedsn", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 200, 1e-8},
-        SampleCase{"admm-full", "local_problem_test.hdf5", 5000, 1e-8},
-        SampleCase{"canal", "local_problem_test.hdf5", 200, 1e-8},
-        SampleCase{"nnewton", "local_problem_test.hdf5", 500, 1e-8},
+        LiftedCase{"nnewton", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 500, 5e-7},
+        LiftedCase{"al-trdogleg", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 200, 1e-8},
+        LiftedCase{"al-dampedsn", "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 200, 1e-8},
+        LiftedCase{"admm-full", "local_problem_test.hdf5", 5000, 1e-8},
+        LiftedCase{"canal", "local_problem_test.hdf5", 200, 1e-8},
+        LiftedCase{"nnewton", "local_problem_test.hdf5", 500, 1e-8},
         // Measured: every surrogate solve of the semismooth Newton fails here (inner_failures =
         // iterations, β pushed to β_max), while canal, on the same AL loop with its line search,
         // converges in 8 iterations. al-trdogleg does not move λ from 0 (natmap_rel 1.0);
         // al-dampedsn's iterate grows without bound (natmap_rel 4.5e13 after 200 iterations): it
         // must end diverged (res004 grows 7e10× by iteration 10), not as max-iterations.
-        SampleCase{"al-trdogleg", "local_problem_test.hdf5", 200, 1.0},
-        SampleCase{"al-dampedsn", "local_problem_test.hdf5", 200,
+        LiftedCase{"al-trdogleg", "local_problem_test.hdf5", 200, 1.0},
+        LiftedCase{"al-dampedsn", "local_problem_test.hdf5", 200,
                    std::numeric_limits<double>::infinity()}),
-    [](const ::testing::TestParamInfo<SampleCase>& i) {
+    [](const ::testing::TestParamInfo<LiftedCase>& i) {
       std::string n = std::string(i.param.solver) + "_" + i.param.file;
       n = n.substr(0, n.find('.'));
       std::replace_if(
@@ -298,7 +297,7 @@ TEST(LiftedLocal, RoverExportReachesNatmapOnStoredW) {
 // Exactly symmetric W: no bias correction ever (no re-setup, no allocation beyond the inner
 // solver's). The stored sample is symmetric only to 1.6e-16, so it is symmetrized first.
 TEST(LiftedLocal, SymmetricWIsNeverCorrected) {
-  ContactProblem p = ReadFclib(kLocalTest);
+  ContactProblem p = ReadFclib(kLocalTestPath);
   p.W = SpMat(0.5 * (p.W + SpMat(p.W.transpose())));
   auto s = FindSolver("admm-full").make();
   ASSERT_EQ(s->Setup(p, AdmmDefaults(), nullptr), Status::kRunning);

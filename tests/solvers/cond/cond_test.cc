@@ -23,6 +23,7 @@
 #include "solvers/cond/step_size.h"
 #include "tests/expect_error.h"
 #include "tests/nodal_problems.h"
+#include "tests/solver_info.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
@@ -42,11 +43,7 @@ RunRecord RunCond(const ContactProblem& p, const std::string& settings, int iter
   return RunOne(p, Evaluator(p), job, opt, nullptr, 0, solution);
 }
 
-double InfoValue(const Solver& s, const std::string& key) {
-  for (const auto& [k, v] : s.Info())
-    if (k == key) return v;
-  return std::numeric_limits<double>::quiet_NaN();
-}
+using testing::InfoValue;
 
 // Iterates until the V-FPI residual ‖x̄_{k+1} − x_k‖ falls below `tol`; returns the iterations.
 int IterateToFixedPoint(Solver& s, double tol, int max_iters) {

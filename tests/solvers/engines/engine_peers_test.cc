@@ -44,8 +44,8 @@ std::vector<std::string> AllPeers() {
 
 // Runs `name` for up to `iters` iterations (a pivoting peer ends its run after its one solve)
 // and returns λ; fails the test on a status other than running or stopped.
-Vec Solve(const std::string& name, const ContactProblem& p, int iters,
-          const std::map<std::string, std::string>& given = {}) {
+Vec SolveEngine(const std::string& name, const ContactProblem& p, int iters,
+                const std::map<std::string, std::string>& given = {}) {
   const SolverEntry& e = FindSolver(name);
   auto s = e.make();
   EXPECT_EQ(s->Setup(p, Settings::Parse(name, e.settings, given), nullptr), Status::kRunning)
@@ -121,7 +121,7 @@ TEST(EnginePeers, OneContactBoxAnswerStickingAndSliding) {
   for (const Case& c : cases) {
     p.q = c.q;
     for (const std::string& name : AllPeers()) {
-      const Vec lambda = Solve(name, p, 5);
+      const Vec lambda = SolveEngine(name, p, 5);
       ASSERT_EQ(lambda.size(), 3) << name;
       EXPECT_LE((lambda - c.answer).cwiseAbs().maxCoeff(), 1e-12)
           << name << " (" << c.name << "): " << lambda.transpose();
@@ -142,13 +142,13 @@ TEST(EnginePeers, TwoDirectionsEqualSpBoxFixedPoint) {
 #endif
   const ContactProblem p =
       MakeManufacturedProblem(testing::ContactsOnlyOptions(321, 16, 12), "box-peers");
-  const Vec sp = Solve("sp", p, 2000, {{"cone", "box"}, {"inner_tol", "1e-14"}});
+  const Vec sp = SolveEngine("sp", p, 2000, {{"cone", "box"}, {"inner_tol", "1e-14"}});
   const double scale = sp.cwiseAbs().maxCoeff();
   ASSERT_GT(scale, 0.0);
   ASSERT_LE(BoxViolation(p, sp), 1e-10);
   for (const std::string& name : AllPeers()) {
     if (!name.ends_with(":pgs")) continue;
-    const Vec lambda = Solve(name, p, 5000);
+    const Vec lambda = SolveEngine(name, p, 5000);
     const double err = (lambda - sp).cwiseAbs().maxCoeff() / scale;
     std::printf("%s vs sp cone=box: max |Δλ| / max |λ| = %.2e, box violation %.2e\n", name.c_str(),
                 err, BoxViolation(p, lambda));
@@ -157,9 +157,9 @@ TEST(EnginePeers, TwoDirectionsEqualSpBoxFixedPoint) {
   }
   const std::vector<std::string> pivoting = PivotingPeers();
   if (pivoting.empty()) return;
-  const Vec first = Solve(pivoting[0], p, 1);
+  const Vec first = SolveEngine(pivoting[0], p, 1);
   for (const std::string& name : pivoting) {
-    const Vec lambda = Solve(name, p, 1);
+    const Vec lambda = SolveEngine(name, p, 1);
     std::printf("%s vs sp cone=box: max |Δλ| / max |λ| = %.2e, box violation %.2e\n", name.c_str(),
                 (lambda - sp).cwiseAbs().maxCoeff() / scale, BoxViolation(p, lambda));
     EXPECT_LE((lambda - first).cwiseAbs().maxCoeff() / scale, 1e-10) << name;

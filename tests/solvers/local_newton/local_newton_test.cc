@@ -13,6 +13,8 @@
 #include "solvers/common/dual_problem.h"
 #include "solvers/local_newton/local_newton.h"
 #include "solvers/registry.h"
+#include "tests/fclib_samples.h"
+#include "tests/solver_info.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
@@ -20,7 +22,7 @@ namespace {
 
 constexpr double kTol = 1e-8;  // natmap_rel, the target of the task (Acary et al. 2018)
 
-struct Outcome {
+struct NewtonOutcome {
   Status status = Status::kRunning;
   int iterations = 0;
   double natmap_rel = std::numeric_limits<double>::infinity();
@@ -28,18 +30,14 @@ struct Outcome {
   double prox_entries = 0.0;
 };
 
-double InfoValue(const Solver& s, const std::string& key) {
-  for (const auto& [k, v] : s.Info())
-    if (k == key) return v;
-  return -1.0;
-}
+using testing::InfoValue;
 
 // Plain loop of Iterate() until natmap_rel ≤ tol, a non-running status or max_iters.
-Outcome Solve(const ContactProblem& p, int max_iters, const std::string& settings = "",
-              const WarmStart* warm = nullptr) {
+NewtonOutcome SolveNewton(const ContactProblem& p, int max_iters, const std::string& settings = "",
+                          const WarmStart* warm = nullptr) {
   const SolverEntry& e = FindSolver("local-newton");
   auto solver = e.make();
-  Outcome o;
+  NewtonOutcome o;
   o.status =
       solver->Setup(p, Settings::Parse("local-newton", e.settings, ParseKeyValues(settings)), warm);
   if (o.status != Status::kRunning) return o;
@@ -64,9 +62,9 @@ double Asymmetry(const SpMat& W) {
 class Fclib : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Fclib, SolvesToNatmap1e8) {
-  const ContactProblem p = ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + GetParam());
+  const ContactProblem p = ReadFclib(testing::FclibSample(GetParam()));
   ASSERT_EQ(p.form, ProblemForm::kLocal);
-  const Outcome o = Solve(p, 300);
+  const NewtonOutcome o = SolveNewton(p, 300);
   std::printf("%s: %d iterations, natmap_rel %.3e, prox entries %g, asymmetry %.1e\n", GetParam(),
               o.iterations, o.natmap_rel, o.prox_entries, Asymmetry(p.W));
   EXPECT_EQ(o.status, Status::kRunning);
@@ -173,7 +171,7 @@ TEST_P(Perturbed, NonSymmetricWSolved) {
   for (ContactProblem* p : {&manufactured, &rover}) {
     Perturb(p->W, eps);
     ASSERT_GT(Asymmetry(p->W), 0.1 * eps);
-    const Outcome o = Solve(*p, 200);
+    const NewtonOutcome o = SolveNewton(*p, 200);
     std::printf("eps %.0e %s: %d iterations, natmap_rel %.3e, prox entries %g\n", eps,
                 p == &rover ? "Rover4493" : "manufactured", o.iterations, o.natmap_rel,
                 o.prox_entries);
@@ -196,7 +194,7 @@ TEST(LocalNewton, ManufacturedGlobalEveryRowTypeMatchesKnownSolution) {
   for (std::uint64_t seed : {1, 2, 3}) {
     for (const char* solver : {"linear_solver=dense", "linear_solver=sparse"}) {
       const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(seed), "a");
-      const Outcome o = Solve(p, 100, solver);
+      const NewtonOutcome o = SolveNewton(p, 100, solver);
       std::printf("global seed %llu %s: %d iterations, natmap_rel %.3e, |λ−λ*|/|λ*| %.2e\n",
                   static_cast<unsigned long long>(seed), solver, o.iterations, o.natmap_rel,
                   RelError(o.lambda, p.reference->lambda));
@@ -211,7 +209,7 @@ TEST(LocalNewton, ManufacturedLocalFormMassRatio1e4MatchesKnownSolution) {
   for (std::uint64_t seed : {4, 5}) {
     const ContactProblem g = MakeManufacturedProblem(ContactsOnly(seed, 40, 30, 1e4), "m");
     const ContactProblem p = LocalForm(g);
-    const Outcome o = Solve(p, 100);
+    const NewtonOutcome o = SolveNewton(p, 100);
     std::printf("local seed %llu (mass ratio 1e4): %d iterations, natmap_rel %.3e, err %.2e\n",
                 static_cast<unsigned long long>(seed), o.iterations, o.natmap_rel,
                 RelError(o.lambda, p.reference->lambda));
@@ -231,7 +229,7 @@ TEST(LocalNewton, RankDeficientMassRatio1e4GlobalAndLocal) {
       EXPECT_LE(ev.Evaluate(Vec(), g.reference->lambda)[Metric::kNatmapRel], 1e-10);
     }
     for (const ContactProblem& p : {g, LocalForm(g)}) {
-      const Outcome o = Solve(p, 300);
+      const NewtonOutcome o = SolveNewton(p, 300);
       std::printf("rank-deficient seed %llu %s: %d iterations, natmap_rel %.3e, prox %g\n",
                   static_cast<unsigned long long>(seed),
                   p.form == ProblemForm::kLocal ? "local" : "global", o.iterations, o.natmap_rel,
@@ -246,7 +244,7 @@ TEST(LocalNewton, ProximalModeAloneConverges) {
   // Proximal mode from the first iteration: its iterates must reach a solution of the
   // original problem (σ shrinks, the center follows).
   const ContactProblem p = ReadFclib(std::string(NCP_FCLIB_DIR) + "/local_problem_test.hdf5");
-  const Outcome o = Solve(p, 300, "proximal=always");
+  const NewtonOutcome o = SolveNewton(p, 300, "proximal=always");
   std::printf("forced prox: %d iterations, natmap_rel %.3e, prox entries %g\n", o.iterations,
               o.natmap_rel, o.prox_entries);
   EXPECT_GE(o.prox_entries, 1.0);

@@ -33,7 +33,7 @@ constexpr double kLink = 0.3;
 
 // A chain of n revolute links along x (joint axes y, z, x in turn, so that the chain moves in
 // 3D), its root jointed to the world at `base`.
-std::shared_ptr<ArticulatedModel> Chain(const std::string& name, int n, const Pose& base) {
+std::shared_ptr<ArticulatedModel> ChainModel(const std::string& name, int n, const Pose& base) {
   auto m = std::make_shared<ArticulatedModel>();
   m->name = name;
   const Vec3 axes[3] = {Vec3::UnitY(), Vec3::UnitZ(), Vec3::UnitX()};
@@ -69,8 +69,8 @@ ContactProblem ChainsProblem(Springs springs, bool loop) {
   q2 << -0.1, 0.25, -0.35, 0.2, 0.15;
   v1 << 0.5, -0.1, 0.2, 0.0, 0.3;
   v2 << -0.2, 0.4, 0.1, -0.3, 0.1;
-  const int c1 = s.AddInstance(Chain("a", n, Pose::Identity()), q1, v1);
-  const int c2 = s.AddInstance(Chain("b", n, Pose(Eigen::Translation3d(0, 0.4, 0.1))), q2, v2);
+  const int c1 = s.AddInstance(ChainModel("a", n, Pose::Identity()), q1, v1);
+  const int c2 = s.AddInstance(ChainModel("b", n, Pose(Eigen::Translation3d(0, 0.4, 0.1))), q2, v2);
   const int b1 = s.instances()[c1].first_body, b2 = s.instances()[c2].first_body;
   Vec6 K, D;
   K << 2e4, 1e4, 3e4, 50, 80, 20;
@@ -139,7 +139,8 @@ struct Solved {
   SolverStats stats;
 };
 
-Solved Solve(const ContactProblem& p, const std::map<std::string, std::string>& given, int iters) {
+Solved SolveRedmax(const ContactProblem& p, const std::map<std::string, std::string>& given,
+                   int iters) {
   const SolverEntry& e = FindSolver("redmax");
   std::unique_ptr<Solver> s = e.make();
   Solved r;
@@ -232,7 +233,7 @@ TEST(Redmax, TreeOperatorEqualsTheSparseProduct) {
         std::max({worst, (y - ys).cwiseAbs().maxCoeff(), (y - Af.col(k)).cwiseAbs().maxCoeff()});
   }
   EXPECT_LE(worst, 1e-12 * Af.cwiseAbs().maxCoeff());
-  const Solved r = Solve(p, {}, 1);
+  const Solved r = SolveRedmax(p, {}, 1);
   ASSERT_EQ(r.setup, Status::kRunning) << r.message;
   EXPECT_EQ(InfoValue(r, "tree_operator"), 1.0);
 }
@@ -251,7 +252,7 @@ TEST(Redmax, PcgConvergesInOneIterationWithSpringsToTheWorld) {
   op.Init(p, soft);
   const Eigen::MatrixXd Af = Eigen::MatrixXd(op.Assemble());
   EXPECT_LE((pbj.Assembled() - Af).cwiseAbs().maxCoeff(), 1e-12 * Af.cwiseAbs().maxCoeff());
-  const Solved r = Solve(p, {{"pcg_tol", "1e-10"}}, 1);
+  const Solved r = SolveRedmax(p, {{"pcg_tol", "1e-10"}}, 1);
   ASSERT_EQ(r.setup, Status::kRunning) << r.message;
   EXPECT_EQ(InfoValue(r, "pcg_iterations_last"), 1.0);
   EXPECT_EQ(r.stats.inner_iterations, 1);
@@ -265,7 +266,7 @@ TEST(Redmax, RigidBridgePcgTakesOneIterationPerSolve) {
   const SceneEntry& e = *FindScene("bridge");
   Scene sc = e.build(SceneParams(e, ParseKeyValues("pieces=16")), 1);
   const ContactProblem p = sc.stepped().BuildProblem();
-  const Solved r = Solve(p, {{"pcg_tol", "1e-10"}}, 1);
+  const Solved r = SolveRedmax(p, {{"pcg_tol", "1e-10"}}, 1);
   ASSERT_EQ(r.setup, Status::kRunning) << r.message;
   EXPECT_EQ(InfoValue(r, "pcg_iterations_last"), 1.0);
   EXPECT_EQ(r.stats.inner_iterations, 2);
@@ -284,11 +285,11 @@ TEST(Redmax, LinearSolversAgreeAndSolve) {
     const std::vector<int> bil = ConstraintsOf(p, ConstraintType::kBilateral);
     ASSERT_EQ(bil.size(), loop ? 6u : 0u);
     const Evaluator ev(p);
-    const Solved dense = Solve(p, {{"linear", "dense"}}, 1);
+    const Solved dense = SolveRedmax(p, {{"linear", "dense"}}, 1);
     ASSERT_EQ(dense.setup, Status::kRunning) << dense.message;
     for (const std::string linear : {"pcg-pbj", "cholmod", "dense"}) {
       SCOPED_TRACE(linear);
-      const Solved r = Solve(p, {{"linear", linear}}, linear == "pcg-pbj" ? 3 : 1);
+      const Solved r = SolveRedmax(p, {{"linear", linear}}, linear == "pcg-pbj" ? 3 : 1);
       ASSERT_EQ(r.setup, Status::kRunning) << r.message;
       const double dv = (r.v - dense.v).norm() / dense.v.norm();
       const double res = ev.Evaluate(r.v, r.lambda)[Metric::kRes004];
@@ -312,8 +313,8 @@ TEST(Redmax, LinearSolversAgreeAndSolve) {
 TEST(Redmax, SecondIterationRefines) {
   const ContactProblem p = ChainsProblem(Springs::kBetweenBodies, true);
   const Evaluator ev(p);
-  const Solved one = Solve(p, {{"pcg_tol", "1e-3"}}, 1);
-  const Solved two = Solve(p, {{"pcg_tol", "1e-3"}}, 2);
+  const Solved one = SolveRedmax(p, {{"pcg_tol", "1e-3"}}, 1);
+  const Solved two = SolveRedmax(p, {{"pcg_tol", "1e-3"}}, 2);
   ASSERT_EQ(one.setup, Status::kRunning) << one.message;
   const double r1 = ev.Evaluate(one.v, one.lambda)[Metric::kRes004];
   const double r2 = ev.Evaluate(two.v, two.lambda)[Metric::kRes004];
@@ -340,7 +341,7 @@ TEST(Redmax, PcgMaxItersFailsWithTheFigures) {
 TEST(Redmax, NotApplicableWithContactOrUnilateralRows) {
   for (const ConstraintType t : {ConstraintType::kContact, ConstraintType::kUnilateral}) {
     const ContactProblem p = testing::OnlyType(t);
-    const Solved r = Solve(p, {}, 0);
+    const Solved r = SolveRedmax(p, {}, 0);
     EXPECT_EQ(r.setup, Status::kNotApplicable);
     EXPECT_NE(r.message.find(t == ConstraintType::kContact ? "36 contact rows" : "12 unilateral"),
               std::string::npos)
@@ -348,7 +349,7 @@ TEST(Redmax, NotApplicableWithContactOrUnilateralRows) {
     EXPECT_NE(r.message.find("only soft and bilateral"), std::string::npos) << r.message;
     EXPECT_EQ(r.message.find('\n'), std::string::npos);
   }
-  const Solved local = Solve(testing::OneContactLocalProblem(), {}, 0);
+  const Solved local = SolveRedmax(testing::OneContactLocalProblem(), {}, 0);
   EXPECT_EQ(local.setup, Status::kNotApplicable);
   EXPECT_NE(local.message.find("global form"), std::string::npos) << local.message;
 }
@@ -357,18 +358,18 @@ TEST(Redmax, NotApplicableWithContactOrUnilateralRows) {
 TEST(Redmax, PcgNeedsTreesMatchingA) {
   ContactProblem p = ChainsProblem(Springs::kBetweenBodies, false);
   p.A.coeffRef(2, 2) += 1.0;
-  const Solved pcg = Solve(p, {}, 0);
+  const Solved pcg = SolveRedmax(p, {}, 0);
   EXPECT_EQ(pcg.setup, Status::kNotApplicable);
   EXPECT_NE(pcg.message.find("differs from the bodies' inertia"), std::string::npos) << pcg.message;
-  EXPECT_EQ(Solve(p, {{"linear", "cholmod"}}, 1).setup, Status::kRunning);
+  EXPECT_EQ(SolveRedmax(p, {{"linear", "cholmod"}}, 1).setup, Status::kRunning);
   // Soft rows without a structure layer: only the direct routes apply.
   const ContactProblem soft = testing::OnlyType(ConstraintType::kSoft);
   ContactProblem bare = soft;
   bare.structure = {};
-  const Solved none = Solve(bare, {}, 0);
+  const Solved none = SolveRedmax(bare, {}, 0);
   EXPECT_EQ(none.setup, Status::kNotApplicable);
   EXPECT_NE(none.message.find("structure layer"), std::string::npos) << none.message;
-  const Solved chol = Solve(bare, {{"linear", "cholmod"}}, 1);
+  const Solved chol = SolveRedmax(bare, {{"linear", "cholmod"}}, 1);
   ASSERT_EQ(chol.setup, Status::kRunning) << chol.message;
   // A manufactured problem's exact solution: res004 at rounding level.
   EXPECT_LE(Evaluator(bare).Evaluate(chol.v, chol.lambda)[Metric::kRes004], 1e-8);

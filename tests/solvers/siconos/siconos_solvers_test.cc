@@ -31,6 +31,7 @@ extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #include "solvers/siconos/driver_matrices.h"
 #include "solvers/siconos/mumps_instances.h"
 #include "solvers/siconos/siconos_solver.h"
+#include "tests/fclib_samples.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
@@ -40,11 +41,9 @@ const char* const kFclibFiles[] = {"local_problem_test.hdf5",
                                    "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
                                    "Box_Stacks-i0035-31-0.hdf5", "CubeH8.hdf5"};
 
-ContactProblem Fclib(const std::string& file) {
-  return ReadFclib(std::string(NCP_FCLIB_DIR) + "/" + file);
-}
+ContactProblem ReadSample(const std::string& file) { return ReadFclib(testing::FclibSample(file)); }
 
-struct Outcome {
+struct SiconosOutcome {
   Status status = Status::kFailed;
   bool converged = false;  // the loop's tolerance met (the harness' outcome, not a step status)
   int iterations = 0;
@@ -53,12 +52,13 @@ struct Outcome {
 };
 
 // The harness' loop in small: iterate until `metric` ≤ tol or `cap` iterations.
-Outcome Solve(const ContactProblem& p, const std::string& solver, Metric metric, double tol,
-              int cap, const std::map<std::string, std::string>& given = {}) {
+SiconosOutcome SolveSiconos(const ContactProblem& p, const std::string& solver, Metric metric,
+                            double tol, int cap,
+                            const std::map<std::string, std::string>& given = {}) {
   const SolverEntry& e = FindSolver(solver);
   const Settings s = Settings::Parse(solver, e.settings, given);
   auto sol = e.make();
-  Outcome o;
+  SiconosOutcome o;
   o.status = sol->Setup(p, s, nullptr);
   if (o.status != Status::kRunning) return o;
   const Evaluator ev(p);
@@ -82,22 +82,23 @@ Outcome Solve(const ContactProblem& p, const std::string& solver, Metric metric,
 // `chunk` Siconos iterations), in kFclibFiles order; 0 where Siconos does not get there (stated
 // per case), where only "no crash, no divergence" is asserted. Then the res004 the manufactured
 // contact problem reaches.
-struct Case {
+struct SiconosCase {
   const char* solver;
   double fclib_tol[4];
   double manufactured_tol;
 };
 constexpr int kCap = 300;
 
-class SiconosSolvers : public ::testing::TestWithParam<Case> {};
+class SiconosSolvers : public ::testing::TestWithParam<SiconosCase> {};
 
 TEST_P(SiconosSolvers, SolveTheShippedFclibProblems) {
-  const Case c = GetParam();
+  const SiconosCase c = GetParam();
   for (int k = 0; k < 4; ++k) {
-    const ContactProblem p = Fclib(kFclibFiles[k]);
+    const ContactProblem p = ReadSample(kFclibFiles[k]);
     const bool local_method = FindSolver(c.solver).supports_local();
     const double tol = c.fclib_tol[k];
-    const Outcome o = Solve(p, c.solver, Metric::kNatmapSiconos, tol > 0 ? tol : 1e-14, kCap);
+    const SiconosOutcome o =
+        SolveSiconos(p, c.solver, Metric::kNatmapSiconos, tol > 0 ? tol : 1e-14, kCap);
     std::printf("%s on %s: %s, natmap_siconos %.3e after %d iterations\n", c.solver, kFclibFiles[k],
                 ToString(o.status), o.metrics[Metric::kNatmapSiconos], o.iterations);
     if (p.form == ProblemForm::kLocal && !local_method) {
@@ -112,9 +113,9 @@ TEST_P(SiconosSolvers, SolveTheShippedFclibProblems) {
 }
 
 TEST_P(SiconosSolvers, SolveAManufacturedContactProblem) {
-  const Case c = GetParam();
+  const SiconosCase c = GetParam();
   const ContactProblem p = testing::OnlyType(ConstraintType::kContact, 5);
-  const Outcome o = Solve(p, c.solver, Metric::kRes004, c.manufactured_tol, kCap);
+  const SiconosOutcome o = SolveSiconos(p, c.solver, Metric::kRes004, c.manufactured_tol, kCap);
   ASSERT_TRUE(o.converged) << "res004 " << o.metrics[Metric::kRes004];
   // The manufactured solution is unique (W positive definite): λ converges to it.
   const Vec& ref = p.reference->lambda;
@@ -128,23 +129,23 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // NSGS crawls on the rank-deficient local_problem_test (7.7e-3 after 300 sweeps, 3.8e-4
         // after 2000).
-        Case{"siconos:nsgs", {1e-2, 1e-8, 1e-8, 1e-8}, 1e-10},
-        Case{"siconos:prox", {1e-8, 1e-8, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:nsgs", {1e-2, 1e-8, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:prox", {1e-8, 1e-8, 1e-8, 1e-8}, 1e-10},
         // NSN-AC (Newton without a proximal term) on the rank-deficient local_problem_test
         // depends on the machine with the same packages: 1e-8 within 300 chunks on an AMD EPYC,
         // a stall at 2.1e-3 (2.3e-3 after 3000) on an Intel Xeon, with OpenBLAS or the reference
         // BLAS alike. Only "no divergence" is asserted there; PROX is the method for that file.
-        Case{"siconos:nsn-ac", {0, 1e-8, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:nsn-ac", {0, 1e-8, 1e-8, 1e-8}, 1e-10},
         // NSN-FB trips an internal assertion of Siconos 4.4 on LMGC (kFailed, guarded).
-        Case{"siconos:nsn-fb", {1e-6, 0, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:nsn-fb", {1e-6, 0, 1e-8, 1e-8}, 1e-10},
         // VI-EG stalls near 1e-3 on local_problem_test.
-        Case{"siconos:vi-eg", {1e-2, 1e-6, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:vi-eg", {1e-2, 1e-6, 1e-8, 1e-8}, 1e-10},
         // ADMM is slow on LMGC (1e-3 after 2000 iterations, 8e-6 after 200000).
-        Case{"siconos:admm", {1e-8, 1e-3, 1e-8, 1e-8}, 1e-6},
-        Case{"siconos:g-nsgs-wr", {0, 0, 1e-8, 1e-8}, 1e-10},
-        Case{"siconos:g-prox-wr", {0, 0, 1e-8, 1e-8}, 1e-10},
-        Case{"siconos:g-nsn-ac", {0, 0, 1e-8, 1e-8}, 1e-10},
-        Case{"siconos:g-admm", {0, 0, 1e-8, 1e-8}, 1e-5}),
+        SiconosCase{"siconos:admm", {1e-8, 1e-3, 1e-8, 1e-8}, 1e-6},
+        SiconosCase{"siconos:g-nsgs-wr", {0, 0, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:g-prox-wr", {0, 0, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:g-nsn-ac", {0, 0, 1e-8, 1e-8}, 1e-10},
+        SiconosCase{"siconos:g-admm", {0, 0, 1e-8, 1e-8}, 1e-5}),
     [](const auto& info) {
       std::string n = std::string(info.param.solver).substr(8);
       for (char& ch : n)
@@ -157,7 +158,7 @@ TEST(SiconosSolver, SoftRowsAreFoldedIntoTheDynamics) {
   mo.num_unilateral = mo.num_bilateral = 0;
   const ContactProblem p = MakeManufacturedProblem(mo, "contact-soft");
   for (const char* solver : {"siconos:nsgs", "siconos:g-nsn-ac"}) {
-    const Outcome o = Solve(p, solver, Metric::kRes004, 1e-11, kCap);
+    const SiconosOutcome o = SolveSiconos(p, solver, Metric::kRes004, 1e-11, kCap);
     ASSERT_TRUE(o.converged) << solver << " res004 " << o.metrics[Metric::kRes004];
     const Vec& ref = p.reference->lambda;
     EXPECT_LE((o.lambda - ref).norm(), 1e-6 * ref.norm()) << solver;  // soft rows included
@@ -176,7 +177,7 @@ TEST(SiconosSolver, UnilateralAndBilateralRowsAreNotApplicable) {
 }
 
 TEST(SiconosSolver, ProxRefusesProblemsAboveMaxRows) {
-  const ContactProblem p = Fclib("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");  // 180 rows
+  const ContactProblem p = ReadSample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");  // 180 rows
   const SolverEntry& e = FindSolver("siconos:prox");
   auto s = e.make();
   EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"max_rows", "179"}}), nullptr),
@@ -188,7 +189,7 @@ TEST(SiconosSolver, ProxRefusesProblemsAboveMaxRows) {
 
 TEST(SiconosSolver, ChunksWarmStartLikeOneLongRun) {
   // NSGS keeps no state but the reaction: ten chunks of one sweep equal one chunk of ten.
-  const ContactProblem p = Fclib("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
+  const ContactProblem p = ReadSample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
   const SolverEntry& e = FindSolver("siconos:nsgs");
   auto run = [&](int chunk, int calls) {
     auto s = e.make();
@@ -226,7 +227,7 @@ std::size_t HeapInUse() {
 // measured 110–215 bytes over runs) sits under the bounds, which are far below the leaks they
 // replace, so that a leak that comes back fails here.
 TEST(SiconosSolver, HeapGrowthPerCallIsBounded) {
-  const ContactProblem p = Fclib("Box_Stacks-i0035-31-0.hdf5");
+  const ContactProblem p = ReadSample("Box_Stacks-i0035-31-0.hdf5");
   const struct {
     const char* solver;
     double bytes_per_call;
@@ -260,7 +261,7 @@ TEST(SiconosSolver, HeapGrowthPerCallIsBounded) {
 // The MUMPS instances Siconos starts inside a driver call and leaves running are ended when the
 // call returns; this fails if Siconos' MUMPS calls stop passing through the suite's dmumps_c.
 TEST(SiconosSolver, MumpsInstancesEndWithEachCall) {
-  const ContactProblem p = Fclib("Box_Stacks-i0035-31-0.hdf5");
+  const ContactProblem p = ReadSample("Box_Stacks-i0035-31-0.hdf5");
   for (const char* solver : {"siconos:nsn-ac", "siconos:g-nsn-ac"}) {
     const SolverEntry& e = FindSolver(solver);
     auto s = e.make();
@@ -278,7 +279,7 @@ TEST(SiconosSolver, MumpsInstancesEndWithEachCall) {
 // it: the problem's own matrices stay; this fails if Siconos' NM_create and NM_clear stop
 // passing through the suite's definitions.
 TEST(SiconosSolver, DriverMatricesFreedWithEachCall) {
-  const ContactProblem p = Fclib("Box_Stacks-i0035-31-0.hdf5");
+  const ContactProblem p = ReadSample("Box_Stacks-i0035-31-0.hdf5");
   const SolverEntry& e = FindSolver("siconos:g-admm");
   auto s = e.make();
   ASSERT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", "1"}}), nullptr),
@@ -303,7 +304,7 @@ TEST(SiconosSolver, DriverMatricesFreedWithEachCall) {
 }
 
 TEST(SiconosSolver, MaxIterCapsTheSiconosIterations) {
-  const ContactProblem p = Fclib("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
+  const ContactProblem p = ReadSample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
   const SolverEntry& e = FindSolver("siconos:nsgs");
   auto s = e.make();
   ASSERT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"chunk", "4"}, {"max_iter", "10"}}),
@@ -326,7 +327,7 @@ TEST(SiconosSolver, MaxIterCapsTheSiconosIterations) {
 // so there the bound is 1e-15 absolute.
 TEST(SiconosSolver, NatmapEqualsSiconosErrorOnSiconosIterates) {
   for (const char* file : kFclibFiles) {
-    const ContactProblem p = Fclib(file);
+    const ContactProblem p = ReadSample(file);
     const bool local = p.form == ProblemForm::kLocal;
     const Evaluator ev(p);
     int compared = 0;

@@ -12,6 +12,7 @@
 
 #include "harness/simulate.h"
 #include "solvers/registry.h"
+#include "tests/solver_info.h"
 #include "tests/test_problems.h"
 
 namespace ncp {
@@ -33,13 +34,9 @@ const ContactProblem& SmallBeam() {
   return p;
 }
 
-double InfoValue(const Solver& s, const std::string& key) {
-  for (const auto& [k, v] : s.Info())
-    if (k == key) return v;
-  return -1.0;
-}
+using testing::InfoValue;
 
-std::unique_ptr<Solver> Start(const ContactProblem& p, const std::string& settings) {
+std::unique_ptr<Solver> StartSubadmm(const ContactProblem& p, const std::string& settings) {
   const SolverEntry& e = FindSolver("subadmm-nobody");
   auto s = e.make();
   EXPECT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, ParseKeyValues(settings)), nullptr),
@@ -56,8 +53,8 @@ TEST(SubAdmmSparse, SameIteratesAsDenseOnFemBeam) {
   ASSERT_EQ(p.structure.subsystems.size(), 4u);
   for (const char* extra : {"", ";row_scaling=0", ";row_scaling=0;balance=paper"}) {
     SCOPED_TRACE(extra);
-    auto dense = Start(p, std::string("factorization=dense") + extra);
-    auto sparse = Start(p, std::string("factorization=sparse") + extra);
+    auto dense = StartSubadmm(p, std::string("factorization=dense") + extra);
+    auto sparse = StartSubadmm(p, std::string("factorization=sparse") + extra);
     EXPECT_EQ(InfoValue(*dense, "sparse_subsystems"), 0.0);
     EXPECT_EQ(InfoValue(*sparse, "sparse_subsystems"), 4.0);
     double worst_v = 0, worst_l = 0;
@@ -84,11 +81,11 @@ TEST(SubAdmmSparse, SameIteratesAsDenseOnFemBeam) {
 
 TEST(SubAdmmSparse, AutoFactorizesFemPiecesSparselyAndSmallBlocksDensely) {
   const ContactProblem& beam = SmallBeam();
-  EXPECT_EQ(InfoValue(*Start(beam, ""), "sparse_subsystems"), 4.0);
+  EXPECT_EQ(InfoValue(*StartSubadmm(beam, ""), "sparse_subsystems"), 4.0);
   // Manufactured rigid bodies: 6-dof subsystems stay dense.
   const ContactProblem rigid = MakeManufacturedProblem(testing::AcceptanceOptions(5), "r");
   ASSERT_FALSE(rigid.structure.empty());
-  EXPECT_EQ(InfoValue(*Start(rigid, ""), "sparse_subsystems"), 0.0);
+  EXPECT_EQ(InfoValue(*StartSubadmm(rigid, ""), "sparse_subsystems"), 0.0);
 }
 
 }  // namespace
