@@ -103,7 +103,7 @@ Evaluator::Evaluator(const ContactProblem& p) : p_(p) {
   // CHOLMOD's own choice: a small or narrow A gets a simplicial factor, whose solves need no
   // BLAS (OpenBLAS locks its buffer pool on every call, which cost more than such a solve: the
   // tolerance tests solve once an iteration).
-  chol_ = std::make_unique<CholmodLLT>(CholmodLLT::Kind::kAuto);
+  chol_ = std::make_unique<CholmodLLT>();
   SpMat A = p.A;
   A.makeCompressed();
   chol_->Analyze(A);

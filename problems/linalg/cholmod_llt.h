@@ -15,11 +15,11 @@ namespace ncp {
 class CholmodLLT {
  public:
   // kSimplicial: faster on small factors whose supernodes are too narrow for BLAS to pay (a few
-  // hundred dofs of an FEM piece); kAuto: CHOLMOD's own choice at the analysis (supernodal when
-  // the factorization's flops per nonzero of L reach 40), so that a small problem neither pays
-  // BLAS's per-call overhead nor wakes BLAS's thread pool.
+  // hundred dofs of an FEM piece); kAuto, the default: CHOLMOD's own choice at the analysis
+  // (supernodal when the factorization's flops per nonzero of L reach 40), so that a small problem
+  // neither pays BLAS's per-call overhead nor wakes BLAS's thread pool.
   enum class Kind { kSupernodal, kSimplicial, kAuto };
-  explicit CholmodLLT(Kind kind = Kind::kSupernodal);
+  explicit CholmodLLT(Kind kind = Kind::kAuto);
   ~CholmodLLT();
   CholmodLLT(const CholmodLLT&) = delete;
   CholmodLLT& operator=(const CholmodLLT&) = delete;

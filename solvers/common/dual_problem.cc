@@ -87,7 +87,7 @@ SpMat Symmetrized(const SpMat& W0, double drop_tol) {
 }  // namespace
 
 bool FactorDynamics(const ContactProblem& p, std::unique_ptr<CholmodLLT>& chol, Vec& v_free) {
-  chol = std::make_unique<CholmodLLT>(CholmodLLT::Kind::kAuto);
+  chol = std::make_unique<CholmodLLT>();
   chol->Analyze(p.A);
   if (!chol->Factorize(p.A)) return false;
   v_free = Vec(p.A.rows());
@@ -153,7 +153,7 @@ DualProblem MakeDualProblem(const ContactProblem& p, int block) {
   } else {
     // CHOLMOD's choice (supernodal where the factor is dense enough for BLAS to pay): a small or
     // narrow A's simplicial factor assembles W and recovers v without BLAS's per-call locking.
-    d.chol = std::make_shared<CholmodLLT>(CholmodLLT::Kind::kAuto);
+    d.chol = std::make_shared<CholmodLLT>();
     SpMat A = p.A;
     A.makeCompressed();
     d.chol->Analyze(A);
