@@ -85,6 +85,14 @@ std::map<std::string, std::map<std::string, Size>> Collect(const ProtocolRecords
 
 // Observations of part <scene>: `registered` (0: the scene or its size parameter does not
 // exist, nothing ran), or the text `failed` (the error that stopped the family).
+// A family's sweep as a results file, in a folder of its own: the output folder's <id>.h5 files
+// are the reproductions, which `ncpbench claims results/reproduce/*.h5` reads.
+std::string FamilyResultsPath(const std::string& out_dir, const std::string& scene) {
+  const std::string dir = out_dir + "/000-fig2-sweeps";
+  std::filesystem::create_directories(dir);
+  return dir + "/" + scene + ".h5";
+}
+
 void MeasureFamily(const Family& f, const ReproduceOptions& opt, ProtocolRecords& rec) {
   const SceneEntry* scene = FindScene(f.scene);
   const bool registered = scene && scene->defaults().count(f.param);
@@ -96,7 +104,7 @@ void MeasureFamily(const Family& f, const ReproduceOptions& opt, ProtocolRecords
   s.values = f.values;
   s.params = f.params;
   s.count = opt.cases > 0 ? opt.cases : 3;
-  s.out = opt.out_dir + "/000-fig2-" + f.scene + ".h5";
+  s.out = FamilyResultsPath(opt.out_dir, f.scene);
   s.quiet = opt.quiet;
   // The datasets are kept (same seed and sizes: reused); the times are always measured anew.
   std::filesystem::remove(s.out);
@@ -127,14 +135,14 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 }
 
-// The family's rows as a results file for plots/scalability.py: <out_dir>/000-fig2-<scene>.h5,
-// where the sweep wrote them while measuring. Returns its path.
+// The family's rows as a results file for plots/scalability.py, where the sweep wrote them while
+// measuring. Returns its path.
 std::string WriteFamilyResults(const ProtocolRecords& rec, const Family& f,
                                const std::string& out_dir) {
   std::vector<RunRecord> rows;
   for (const std::string& v : f.values)
     for (const RunRecord* r : rec.Part(SizePart(f, v))) rows.push_back(*r);
-  const std::string path = out_dir + "/000-fig2-" + f.scene + ".h5";
+  const std::string path = FamilyResultsPath(out_dir, f.scene);
   WriteResults(path, rows, {{"sweep_scene", f.scene}, {"sweep_param", f.param}});
   return path;
 }
