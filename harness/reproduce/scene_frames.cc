@@ -49,7 +49,8 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
                          int max_iters, double time_ms, const ReproduceOptions& opt,
-                         const std::string& part, const std::vector<WarmStart>* warm) {
+                         const std::string& part, const std::vector<WarmStart>* warm,
+                         int timing_rounds) {
   const SolverEntry& e = FindSolver(solver);
   const SolverJob job{&e, Settings::Parse(solver, e.settings, settings)};
   RunOptions ro;
@@ -68,6 +69,14 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
     const WarmStart* start = warm && f < warm->size() ? &(*warm)[f] : nullptr;
     const Evaluator ev(p);
     RunRecord r = RunOne(p, ev, job, ro, start, 0, &sol);
+    for (int k = 1; k < timing_rounds; ++k) {
+      const RunRecord again = RunOne(p, ev, job, ro, start, 0);
+      if (again.total_time_s >= 0 && again.total_time_s < r.total_time_s) {
+        r.setup_time_s = again.setup_time_s;
+        r.solve_time_s = again.solve_time_s;
+        r.total_time_s = again.total_time_s;
+      }
+    }
     // What the summary needs beyond the runner's metrics: the penetration in mm (the frame's
     // step) and the velocity error against the frame's reference.
     ObserveRun(r, "penetration_mm", 1e3 * p.meta.dt * r.final_metrics[Metric::kPenetration]);

@@ -43,10 +43,12 @@ struct FrameSummary {
 };
 // The summary of frame runs recorded by RunOnFrames (e.g. ProtocolRecords::Part(part, solver)).
 FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs);
-// `warm`: one warm start per frame, or null for cold starts.
+// `warm`: one warm start per frame, or null for cold starts. `timing_rounds` > 1: each frame's
+// times are the best of that many runs (the runs are deterministic; only the times differ).
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
                          int max_iters, double time_ms, const ReproduceOptions& opt,
-                         const std::string& part, const std::vector<WarmStart>* warm = nullptr);
+                         const std::string& part, const std::vector<WarmStart>* warm = nullptr,
+                         int timing_rounds = 1);
 
 }  // namespace ncp

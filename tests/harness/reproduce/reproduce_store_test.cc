@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "harness/reproduce/protocol_records.h"
+#include "harness/reproduce/scene_frames.h"
 #include "harness/thread_limits.h"
 #include "harness/results_store.h"
 #include "harness/runner.h"
@@ -178,6 +179,28 @@ TEST(Runner, RetimeWithoutTolKeepsTheOutcomeAndRetimes) {
   off.retime_without_tol = false;
   EXPECT_NE(JobKey("d", p, job, opt, 0), JobKey("d", p, job, off, 0));
   EXPECT_EQ(JobKey("d", p, job, off, 0).find("retime"), std::string::npos);
+}
+
+// Best-of-3 timing records one row per frame, the same outcome as a single round (the runs are
+// deterministic), and times that still add up.
+TEST(SceneFrames, TimingRoundsKeepOneRowPerFrameWithTheSameOutcome) {
+  const std::vector<ContactProblem> frames = {
+      MakeManufacturedProblem(testing::AcceptanceOptions(23), "f0"),
+      MakeManufacturedProblem(testing::AcceptanceOptions(24), "f1")};
+  ProtocolRecords one("000-table1"), three("000-table1");
+  ReproduceOptions opt;
+  opt.quiet = true;
+  opt.records = &one;
+  const FrameSummary a = RunOnFrames(frames, "pgs", {}, 0.0, 40, 0.0, opt, "p");
+  opt.records = &three;
+  const FrameSummary b = RunOnFrames(frames, "pgs", {}, 0.0, 40, 0.0, opt, "p", nullptr, 3);
+  ASSERT_EQ(three.Part("p", "pgs").size(), 2u);
+  EXPECT_EQ(b.iterations, a.iterations);
+  EXPECT_EQ(b.res004, a.res004);
+  for (const RunRecord* r : three.Part("p", "pgs")) {
+    EXPECT_GT(r->total_time_s, 0.0);
+    EXPECT_NEAR(r->total_time_s, r->setup_time_s + r->solve_time_s, 1e-12);
+  }
 }
 
 }  // namespace
