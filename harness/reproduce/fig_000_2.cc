@@ -83,8 +83,6 @@ std::map<std::string, std::map<std::string, Size>> Collect(const ProtocolRecords
   return out;
 }
 
-// Observations of part <scene>: `registered` (0: the scene or its size parameter does not
-// exist, nothing ran), or the text `failed` (the error that stopped the family).
 // A family's sweep as a results file, in a folder of its own: the output folder's <id>.h5 files
 // are the reproductions, which `ncpbench claims results/reproduce/*.h5` reads.
 std::string FamilyResultsPath(const std::string& out_dir, const std::string& scene) {
@@ -93,6 +91,8 @@ std::string FamilyResultsPath(const std::string& out_dir, const std::string& sce
   return dir + "/" + scene + ".h5";
 }
 
+// Observations of part <scene>: `registered` (0: the scene or its size parameter does not
+// exist, nothing ran), or the text `failed` (the error that stopped the family).
 void MeasureFamily(const Family& f, const ReproduceOptions& opt, ProtocolRecords& rec) {
   const SceneEntry* scene = FindScene(f.scene);
   const bool registered = scene && scene->defaults().count(f.param);

@@ -60,7 +60,7 @@ constexpr char kPaperPjOmega[] = "1";
 std::string PaperPjPart(const char* key) { return fmt::format("{}-90-pj-paper", key); }
 
 constexpr int kSplitIters[] = {30, 60, 90};
-// Each frame's time: the best of this many runs (the claims compare runs of 2 to 200 ms).
+// Each frame's time: the best of this many runs (the claims compare runs of a few ms to a second).
 constexpr int kTimingRounds = 3;
 // The beam split's runs at one budget.
 std::string SplitPart(int iters) { return fmt::format("beam-split-{}", iters); }
