@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/fit.h"
@@ -84,11 +85,10 @@ std::map<std::string, std::map<std::string, Size>> Collect(const ProtocolRecords
 }
 
 // A family's sweep as a results file, in a folder of its own: the output folder's <id>.h5 files
-// are the reproductions, which `ncpbench claims results/reproduce/*.h5` reads.
+// are the reproductions, which `ncpbench claims results/reproduce/*.h5` reads. Its writers
+// create the folder (RunSweep; WriteFamilyResults, which may write to another output folder).
 std::string FamilyResultsPath(const std::string& out_dir, const std::string& scene) {
-  const std::string dir = out_dir + "/000-fig2-sweeps";
-  std::filesystem::create_directories(dir);
-  return dir + "/" + scene + ".h5";
+  return out_dir + "/000-fig2-sweeps/" + scene + ".h5";
 }
 
 // Observations of part <scene>: `registered` (0: the scene or its size parameter does not
@@ -143,6 +143,7 @@ std::string WriteFamilyResults(const ProtocolRecords& rec, const Family& f,
   for (const std::string& v : f.values)
     for (const RunRecord* r : rec.Part(SizePart(f, v))) rows.push_back(*r);
   const std::string path = FamilyResultsPath(out_dir, f.scene);
+  CreateParentFolders(path);
   WriteResults(path, rows, {{"sweep_scene", f.scene}, {"sweep_param", f.param}});
   return path;
 }

@@ -40,9 +40,9 @@ constexpr int kEvery = 20;                // steps between recorded frames
 constexpr int kRounds = 10;
 
 // Parts: a size's pgs and apgd runs under "size<s>" (with its first frame's `dofs` and
-// `contacts`), cond's round r under "size<s>-round<r>", so that each round is summarized alone.
+// `contacts`), cond's round r under RoundPart("size<s>", r), so that each round is summarized
+// alone.
 std::string SizePart(double size) { return fmt::format("size{}", size); }
-std::string RoundPart(double size, int round) { return fmt::format("size{}-round{}", size, round); }
 
 void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   // 10 frames (the pinch, lift, carry and hold): a size's mean iteration count then varies
@@ -80,8 +80,8 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   // the machine's speed (±20% between runs here) then hits every size alike instead of a few.
   for (int round = 0; round < kRounds; ++round)
     for (const SizeFrames& sf : all)
-      RunOnFrames(sf.frames, "cond", {}, kTol, 20000, 60000, opt, RoundPart(sf.size, round),
-                  &sf.warm);
+      RunOnFrames(sf.frames, "cond", {}, kTol, 20000, 60000, opt,
+                  RoundPart(SizePart(sf.size), round), &sf.warm);
   for (const SizeFrames& sf : all)
     for (const char* s : {"pgs", "apgd"})
       if (sf.size <= kBaselineMaxSize)
@@ -98,16 +98,8 @@ struct Series {
 
 // A size's summary for solver s: cond's best round, pgs and apgd's single run.
 FrameSummary SizeSummary(const ProtocolRecords& rec, double size, const char* s) {
-  FrameSummary r;
-  if (std::string(s) == "cond") {
-    for (int round = 0; round < kRounds; ++round) {
-      const FrameSummary x = SummarizeFrames(rec.Part(RoundPart(size, round), "cond"));
-      if (round == 0 || x.total_ms < r.total_ms) r = x;
-    }
-  } else {
-    r = SummarizeFrames(rec.Part(SizePart(size), s));
-  }
-  return r;
+  if (std::string(s) == "cond") return BestRound(rec, SizePart(size), "cond", kRounds);
+  return SummarizeFrames(rec.Part(SizePart(size), s));
 }
 
 // Every solver's point at every size: writes them to `csv` and returns them with their table.

@@ -43,12 +43,19 @@ struct FrameSummary {
 };
 // The summary of frame runs recorded by RunOnFrames (e.g. ProtocolRecords::Part(part, solver)).
 FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs);
-// `warm`: one warm start per frame, or null for cold starts. `timing_rounds` > 1: each frame's
-// times are the best of that many runs (the runs are deterministic; only the times differ).
+// Timing rounds, for protocols whose claims compare times: every cell (a solver on a part's
+// frames) is run once per round, round r of all cells before round r + 1, under
+// RoundPart(part, r); a slow spell of a shared machine then hits every cell alike, where
+// back-to-back repeats would leave it on a few. The runs are deterministic: only times differ.
+std::string RoundPart(const std::string& part, int round);
+// The round of `part` whose frames took the least total time; a results file from before the
+// rounds (no round recorded) gives the runs under `part` itself.
+FrameSummary BestRound(const ProtocolRecords& rec, const std::string& part,
+                       const std::string& solver, int rounds);
+// `warm`: one warm start per frame, or null for cold starts.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
                          int max_iters, double time_ms, const ReproduceOptions& opt,
-                         const std::string& part, const std::vector<WarmStart>* warm = nullptr,
-                         int timing_rounds = 1);
+                         const std::string& part, const std::vector<WarmStart>* warm = nullptr);
 
 }  // namespace ncp
