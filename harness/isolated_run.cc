@@ -88,7 +88,8 @@ void WriteJob(const std::string& path, const SolverJob& job, const RunOptions& o
   f << "solver=" << job.entry->name << "\n"
     << "settings=" << job.settings.ToString() << "\n"
     << "iters=" << opt.budget.iters << "\n"
-    << fmt::format("time_ms={:.17g}\ntol={:.17g}\n", opt.budget.time_ms, opt.budget.tol)
+    << fmt::format("time_ms={:.17g}\ntol={:.17g}\nstep_tol={:.17g}\n", opt.budget.time_ms,
+                   opt.budget.tol, opt.budget.step_tol)
     << "tol_metric=" << kMetricNames[static_cast<int>(opt.budget.tol_metric)] << "\n"
     << "threads=" << opt.threads << "\n"
     << "trace_every=" << opt.trace_every << "\n"
@@ -273,6 +274,7 @@ int RunIsolatedJob(const std::string& dir_arg) {
     opt.budget.iters = std::stoi(get("iters"));
     opt.budget.time_ms = std::stod(get("time_ms"));
     opt.budget.tol = std::stod(get("tol"));
+    opt.budget.step_tol = std::stod(get("step_tol"));
     opt.budget.tol_metric = MetricFromName(get("tol_metric").c_str());
     opt.threads = std::stoi(get("threads"));
     opt.trace_every = std::stoi(get("trace_every"));

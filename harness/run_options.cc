@@ -14,9 +14,12 @@ RunOptions MakeRunOptions(const RunArgs& a) {
   if (a.repeat < 1) throw Error(fmt::format("--repeat = {}: must be >= 1", a.repeat));
   if (a.threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", a.threads));
   if (a.trace < 0) throw Error(fmt::format("--trace = {}: must be >= 0", a.trace));
+  if (!(a.step_tol >= 0 && a.step_tol < 1))
+    throw Error(fmt::format("--step-tol = {}: must be >= 0 and < 1 (a relative step)", a.step_tol));
   opt.budget.iters = a.iters;
   opt.budget.time_ms = a.time_ms;
   opt.budget.tol = a.tol;
+  opt.budget.step_tol = a.step_tol;
   opt.budget.tol_metric = MetricFromName(a.tol_metric.c_str());
   if (opt.budget.tol_metric == Metric::kFbAA)
     throw Error(

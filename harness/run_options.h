@@ -17,6 +17,7 @@ struct RunArgs {
   int threads = 0;
   int trace = 0;
   std::string warm = "none";
+  double step_tol = 0.0;  // Budget::step_tol
 };
 
 // Throws ncp::Error "--iters = 0: must be >= 1" and the like, named as the command line's flags.

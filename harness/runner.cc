@@ -45,6 +45,7 @@ Outcome ToOutcome(Status st, Outcome ended, const Budget& b, const RunRecord& r)
     case Status::kRunning:
       return ended;
     case Status::kStopped:
+      // A solver that stops itself is judged on its final iterate; a velocity step needs two.
       if (b.tol > 0 && r.final_metrics[b.tol_metric] <= b.tol) return Outcome::kConverged;
       if (b.time_ms > 0 && r.total_time_s * 1e3 >= b.time_ms) return Outcome::kTimeLimit;
       return Outcome::kStopped;
@@ -78,7 +79,7 @@ int ChunkSize(const Solver& s, const RunOptions& opt, int it, double spent_s, do
   const Budget& b = opt.budget;
   int k = std::min(most, b.iters - it);
   if (opt.trace_every > 0) k = std::min(k, opt.trace_every - it % opt.trace_every);
-  if (b.tol > 0) {
+  if (b.tol > 0 || b.step_tol > 0) {
     const int every = std::max(1, opt.tol_every);
     k = std::min(k, every - it % every);
   }
@@ -94,8 +95,10 @@ int ChunkSize(const Solver& s, const RunOptions& opt, int it, double spent_s, do
 }  // namespace
 
 std::string Budget::ToString() const {
-  return fmt::format("iters={};time_ms={};tol={};tol_metric={}", iters, time_ms, tol,
-                     kMetricNames[static_cast<int>(tol_metric)]);
+  // step_tol only where set, so that the keys of runs without it stay as they were.
+  return fmt::format("iters={};time_ms={};tol={};tol_metric={}{}", iters, time_ms, tol,
+                     kMetricNames[static_cast<int>(tol_metric)],
+                     step_tol > 0 ? fmt::format(";step_tol={}", step_tol) : "");
 }
 
 WarmMode WarmModeFromName(const std::string& name) {
@@ -225,6 +228,7 @@ class JobRun {
     // job, not the run.
     try {
       start_res004_ = (opt_.trace_every > 0 ? Trace(0) : Evaluate())[Metric::kRes004];
+      if (b_.step_tol > 0) v_tested_ = v_;  // the first step is measured from the start
       while (!Step()) {
       }
     } catch (const Interrupted&) {
@@ -269,7 +273,10 @@ class JobRun {
                                     "tolerance {:.3g}",
                                     kMetricNames[static_cast<int>(b_.tol_metric)],
                                     r_.final_metrics[b_.tol_metric], b_.tol)
-                              : std::string("the solver stopped; the run sets no tolerance");
+                   : b_.step_tol > 0 ? std::string(
+                                           "the solver stopped before the run's velocity step "
+                                           "was met (a step needs two tested iterates)")
+                                     : std::string("the solver stopped; the run sets no tolerance");
   }
 
   // The final point always closes the trace.
@@ -318,15 +325,26 @@ class JobRun {
   // the dynamics residual, cost a further pass over A and J at every iteration).
   struct Probe {
     double res004, tested;
+    double step = NAN;  // ‖v − v_tested_‖ / ‖v‖ where budget.step_tol is set
   };
   Probe Test(bool trace) {
+    Probe pr;
     if (!trace && b_.tol_metric == Metric::kRes004) {
       solver_->Current(v_, lam_);
-      const double res = ev_.Res004(lam_);
-      return {res, res};
+      pr.res004 = pr.tested = ev_.Res004(lam_);
+    } else {
+      const Metrics m = trace ? Trace(it_) : Evaluate();
+      pr.res004 = m[Metric::kRes004];
+      pr.tested = m[b_.tol_metric];
     }
-    const Metrics m = trace ? Trace(it_) : Evaluate();
-    return {m[Metric::kRes004], m[b_.tol_metric]};
+    if (b_.step_tol > 0 && v_.size() > 0 && v_.size() == v_tested_.size()) {
+      pr.step = (v_ - v_tested_).norm() / v_.norm();  // NaN at v = 0: never met
+      v_tested_ = v_;                                 // same size: no allocation
+    }
+    return pr;
+  }
+  bool Met(const Probe& pr) const {
+    return (b_.tol > 0 && pr.tested <= b_.tol) || (b_.step_tol > 0 && pr.step <= b_.step_tol);
   }
 
   // One call of the solver and the harness' tests after it; true when the run ends.
@@ -348,10 +366,10 @@ class JobRun {
     it_ += std::max(done, 1);
     if (st_ != Status::kRunning) return true;
     const bool want_trace = opt_.trace_every > 0 && it_ % opt_.trace_every == 0;
-    const bool want_tol = b_.tol > 0 && it_ % std::max(1, opt_.tol_every) == 0;
+    const bool want_tol = (b_.tol > 0 || b_.step_tol > 0) && it_ % std::max(1, opt_.tol_every) == 0;
     if (want_trace || want_tol) {
       const Probe m = Test(want_trace);
-      if (want_tol && m.tested <= b_.tol) return End(Outcome::kConverged);
+      if (want_tol && Met(m)) return End(Outcome::kConverged);
       if (Exploded(m.res004, start_res004_)) {
         st_ = Status::kDiverged;
         r_.message = GrowthMessage(m.res004, start_res004_, it_);
@@ -409,6 +427,7 @@ class JobRun {
   RunRecord r_;
   std::unique_ptr<Solver> solver_;
   Vec v_, lam_;
+  Vec v_tested_;  // v at the last tolerance test (budget.step_tol)
   Status st_ = Status::kFailed;
   Outcome ended_ = Outcome::kFailed;  // set where the harness ends a running solver
   double solve_ = 0.0;                // seconds in Iterate (evaluations excluded)
@@ -427,10 +446,11 @@ RunRecord RunInProcess(const ContactProblem& p, const Evaluator& ev, const Solve
   run.CloseTrace();
   RunRecord r = std::move(run.record());
   const Budget& b = opt.budget;
-  if (opt.retime_without_tol && b.tol > 0 && r.iterations > 0) {
+  if (opt.retime_without_tol && (b.tol > 0 || b.step_tol > 0) && r.iterations > 0) {
     RunOptions again = opt;
     again.budget.iters = r.iterations;
     again.budget.tol = 0.0;
+    again.budget.step_tol = 0.0;
     again.budget.time_ms = 0.0;
     again.trace_every = 0;
     again.retime_without_tol = false;

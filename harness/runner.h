@@ -21,6 +21,13 @@ struct Budget {
   double time_ms = 0.0;  // per problem, setup included; 0 = none
   double tol = 0.0;      // stop when tol_metric ≤ tol; 0 = none
   Metric tol_metric = Metric::kRes004;
+  // Stop when the velocity moved this little since the last test, relative to itself:
+  // ‖v_k − v_j‖ ≤ step_tol · ‖v_k‖ (j the last tested iterate, the start before the first
+  // test); 0 = none. 002 §V-C1's residual: a fixed-point iteration's change in velocity space,
+  // a dual solver's v being A⁻¹(b + Jᵀλ). A step this small says the iteration has stalled
+  // or converged, not which: the metrics of the final iterate say that. With tol too, the run
+  // converges at whichever is met first. Global problems only (a local one has no v).
+  double step_tol = 0.0;
   std::string ToString() const;
 };
 
@@ -39,14 +46,15 @@ struct RunOptions {
   int repeat = 1;
   int threads = 0;      // 0: OpenMP's default
   int trace_every = 0;  // record a trace point every K iterations; 0 = none
-  // Test budget.tol every K iterations (≥ 1): each test evaluates the metrics (res004 costs a
-  // solve with A), which dominates stepping a large scene whose solves only give warm starts.
+  // Test budget.tol (and step_tol) every K iterations (≥ 1): each test evaluates the metrics
+  // (res004 costs a solve with A), which dominates stepping a large scene whose solves only give
+  // warm starts.
   int tol_every = 1;
   WarmMode warm = WarmMode::kNone;
-  // With budget.tol > 0: the reported times are those of a second run of the same iterations
-  // without the tolerance tests (the solvers are deterministic). Each test evaluates the metrics
-  // (res004 costs a solve with A), untimed, but it evicts the solver's data from the cache and
-  // would bill a cold cache to every timed iteration.
+  // With budget.tol or step_tol > 0: the reported times are those of a second run of the same
+  // iterations without the tolerance tests (the solvers are deterministic). Each test evaluates the
+  // metrics (res004 costs a solve with A), untimed, but it evicts the solver's data from the cache
+  // and would bill a cold cache to every timed iteration.
   bool retime_without_tol = false;
   // Further root attributes of the results file (e.g. what a baseline or a sweep ran).
   std::map<std::string, std::string> run_attrs;

@@ -81,8 +81,8 @@ pyb::dict TraceDict(const std::vector<TracePoint>& trace) {
 }
 
 RunArgs Args(int iters, double time_ms, double tol, const std::string& tol_metric, int repeat,
-             int threads, int trace, const std::string& warm) {
-  return {iters, time_ms, tol, tol_metric, repeat, threads, trace, warm};
+             int threads, int trace, const std::string& warm, double step_tol) {
+  return {iters, time_ms, tol, tol_metric, repeat, threads, trace, warm, step_tol};
 }
 
 // Settings {"key": value} of one solver, parsed and checked as --set solver.key=value is.
@@ -290,9 +290,9 @@ void BindRun(pyb::module_& m) {
       "solve",
       [](const ContactProblem& p, pyb::object solver, pyb::dict settings, int iters, double time_ms,
          double tol, const std::string& tol_metric, int trace, int tol_every, int threads,
-         pyb::object warm) {
-        RunOptions opt =
-            MakeRunOptions(Args(iters, time_ms, tol, tol_metric, 1, threads, trace, "none"));
+         pyb::object warm, double step_tol) {
+        RunOptions opt = MakeRunOptions(
+            Args(iters, time_ms, tol, tol_metric, 1, threads, trace, "none", step_tol));
         if (tol_every < 1) throw Error(fmt::format("tol_every = {}: must be >= 1", tol_every));
         opt.tol_every = tol_every;
         return Solve(p, solver, settings, opt, warm);
@@ -301,6 +301,7 @@ void BindRun(pyb::module_& m) {
       pyb::arg("settings") = pyb::dict(), pyb::arg("iters") = 1000, pyb::arg("time_ms") = 0.0,
       pyb::arg("tol") = 0.0, pyb::arg("tol_metric") = "res004", pyb::arg("trace") = 0,
       pyb::arg("tol_every") = 1, pyb::arg("threads") = 0, pyb::arg("warm") = pyb::none(),
+      pyb::arg("step_tol") = 0.0,
       "Runs one solver (a name, or a Python solver object or class) on one problem through the "
       "harness runner: budgets, timing of setup/iterate only, final evaluation, trace.");
 
@@ -308,14 +309,15 @@ void BindRun(pyb::module_& m) {
       "run",
       [](pyb::object datasets, pyb::object solvers, pyb::dict settings, int iters, double time_ms,
          double tol, const std::string& tol_metric, int repeat, int threads, int trace,
-         const std::string& warm, const std::string& out, bool quiet, bool skip_invalid) {
+         const std::string& warm, const std::string& out, bool quiet, bool skip_invalid,
+         double step_tol) {
         std::vector<std::string> paths;
         if (pyb::isinstance<pyb::str>(datasets))
           paths.push_back(datasets.cast<std::string>());
         else
           for (pyb::handle d : datasets) paths.push_back(pyb::str(d));
-        const RunOptions opt =
-            MakeRunOptions(Args(iters, time_ms, tol, tol_metric, repeat, threads, trace, warm));
+        const RunOptions opt = MakeRunOptions(
+            Args(iters, time_ms, tol, tol_metric, repeat, threads, trace, warm, step_tol));
         pyb::list names;  // as -s: a comma-separated string, default the command line's
         if (solvers.is_none()) solvers = pyb::str("pgs,pj,apgd,admm-full");
         if (pyb::isinstance<pyb::str>(solvers)) {
@@ -330,7 +332,7 @@ void BindRun(pyb::module_& m) {
       pyb::arg("tol") = 0.0, pyb::arg("tol_metric") = "res004", pyb::arg("repeat") = 1,
       pyb::arg("threads") = 0, pyb::arg("trace") = 0, pyb::arg("warm") = "none",
       pyb::arg("out") = "results/runs/results.h5", pyb::arg("quiet") = true,
-      pyb::arg("skip_invalid") = false,
+      pyb::arg("skip_invalid") = false, pyb::arg("step_tol") = 0.0,
       "`ncpbench run` from Python: datasets (paths or folders) x solvers (names and Python "
       "solvers) into the results file `out` (atomic, resumable). Returns `out`.");
 }

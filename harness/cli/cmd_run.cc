@@ -21,7 +21,7 @@ void AddRun(CLI::App& app, Action& action) {
     std::string solvers = "pgs,pj,apgd,admm-full", out = "results/runs/results.h5",
                 tol_metric = "res004", warm = "none", shard;
     int iters = 1000, repeat = 1, threads = 0, trace = 0;
-    double time_ms = 0, tol = 0;
+    double time_ms = 0, tol = 0, step_tol = 0;
     bool quiet = false, skip_invalid = false;
   };
   auto o = std::make_shared<Opts>();
@@ -37,6 +37,9 @@ void AddRun(CLI::App& app, Action& action) {
                   "time budget per problem in ms, setup included (0: none)");
   cmd->add_option("--tol", o->tol, "stop when --tol-metric <= tol (0: none)");
   cmd->add_option("--tol-metric", o->tol_metric, "metric for --tol")->capture_default_str();
+  cmd->add_option("--step-tol", o->step_tol,
+                  "stop when the velocity moved less than this, relative, since the last test: "
+                  "002's fixed-point residual (0: none)");
   cmd->add_option("--repeat", o->repeat, "repeats per job (report uses the minimum time)");
   cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)");
   cmd->add_option("--trace", o->trace, "record metrics every K iterations (0: none)");
@@ -53,8 +56,8 @@ void AddRun(CLI::App& app, Action& action) {
   cmd->callback([&action, o, plugins] {
     action = [o, plugins] {
       // Every input is checked before the results file is touched.
-      RunOptions opt = MakeRunOptions(
-          {o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat, o->threads, o->trace, o->warm});
+      RunOptions opt = MakeRunOptions({o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat,
+                                       o->threads, o->trace, o->warm, o->step_tol});
       opt.shard = ParseShard(o->shard);
       CheckOutputNamed("--out", o->out);
       const std::string out = opt.shard.OutPath(o->out);

@@ -79,6 +79,7 @@ def test_python_solver_rows_share_the_results_file(manufactured, tmp_path):
     (["-s", "pgs", "--iters", "0"], {"solvers": ["pgs"], "iters": 0}),
     (["-s", "pgs", "--set", "apgd.eta=1"], {"solvers": ["pgs"], "settings": {"apgd.eta": 1}}),
     (["-s", "pgs", "--tol-metric", "fb_aa"], {"solvers": ["pgs"], "tol_metric": "fb_aa"}),
+    (["-s", "pgs", "--step-tol", "-1"], {"solvers": ["pgs"], "step_tol": -1}),
 ])
 def test_bad_options_raise_the_cli_message(cli, manufactured, tmp_path, cli_args, py_kwargs):
     import ncpbench

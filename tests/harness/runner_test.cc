@@ -3,7 +3,9 @@
 
 #include <memory>
 
+#include "common/error.h"
 #include "harness/results_store.h"
+#include "harness/run_options.h"
 #include "harness/runner.h"
 #include "problems/io/dataset_hdf5.h"
 #include "tests/cli_support.h"
@@ -130,6 +132,49 @@ TEST(Runner, ToleranceTestedEveryKIterationsStopsOnAMultipleOfK) {
   // The first multiple of 10 at or after the iteration the every-iteration test stopped at.
   EXPECT_EQ(tenth.iterations, (every.iterations + 9) / 10 * 10);
   EXPECT_LE(tenth.final_metrics[Metric::kRes004], 1e-6);
+}
+
+// --step-tol (002's residual): the run stops at the first iteration whose velocity moved at most
+// τ relative to itself since the previous one, found here by driving the solver directly; the
+// re-timed run keeps that count; τ = 0 leaves the budget alone; a bad τ is refused.
+TEST(Runner, StepToleranceStopsAtTheFirstSmallVelocityStep) {
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(22), "s");
+  const Evaluator ev(p);
+  const double tau = 1e-4;
+  for (const char* name : {"pgs", "apgd", "cond"}) {
+    const SolverJob job = Job(name);
+    const std::unique_ptr<Solver> s = job.entry->make();
+    ASSERT_EQ(s->Setup(p, job.settings, nullptr), Status::kRunning) << name;
+    Vec v, lam, prev;
+    s->Current(prev, lam);
+    int expected = -1;
+    for (int k = 1; k <= 5000 && expected < 0; ++k) {
+      ASSERT_EQ(s->Iterate(), Status::kRunning) << name;
+      s->Current(v, lam);
+      if ((v - prev).norm() <= tau * v.norm()) expected = k;
+      prev = v;
+    }
+    ASSERT_GT(expected, 1) << name << ": the threshold should need a few iterations";
+    RunOptions opt;
+    opt.budget.iters = 5000;
+    opt.budget.step_tol = tau;
+    const RunRecord r = RunOne(p, ev, job, opt, nullptr, 0);
+    EXPECT_EQ(r.status, Outcome::kConverged) << name;
+    EXPECT_EQ(r.iterations, expected) << name;
+    EXPECT_NE(r.budget.find("step_tol=0.0001"), std::string::npos) << r.budget;
+    opt.retime_without_tol = true;
+    EXPECT_EQ(RunOne(p, ev, job, opt, nullptr, 0).iterations, expected) << name;
+  }
+  RunOptions none;
+  none.budget.iters = 7;
+  const RunRecord r = RunOne(p, ev, Job("pgs"), none, nullptr, 0);
+  EXPECT_EQ(r.status, Outcome::kMaxIterations);
+  EXPECT_EQ(r.budget.find("step_tol"), std::string::npos);
+  RunArgs bad;
+  bad.step_tol = -1;
+  EXPECT_THROW(MakeRunOptions(bad), Error);
+  bad.step_tol = 1;
+  EXPECT_THROW(MakeRunOptions(bad), Error);
 }
 
 TEST(Runner, TraceEveryKIterationsEndsAtTheFinalIterate) {
