@@ -49,13 +49,15 @@ std::vector<ContactProblem> SceneFrames(const std::string& scene, const ParamMap
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
                          int max_iters, double time_ms, const ReproduceOptions& opt,
-                         const std::string& part, const std::vector<WarmStart>* warm) {
+                         const std::string& part, const std::vector<WarmStart>* warm,
+                         double step_tol) {
   const SolverEntry& e = FindSolver(solver);
   const SolverJob job{&e, Settings::Parse(solver, e.settings, settings)};
   RunOptions ro;
   ro.budget.iters = max_iters;
   ro.budget.time_ms = time_ms;
   ro.budget.tol = tol;
+  ro.budget.step_tol = step_tol;
   ro.threads = 1;
   CapBudget(opt, ro.budget);
   ro.warm = warm ? WarmMode::kPrevious : WarmMode::kNone;

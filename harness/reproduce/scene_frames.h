@@ -52,10 +52,11 @@ std::string RoundPart(const std::string& part, int round);
 // rounds (no round recorded) gives the runs under `part` itself.
 FrameSummary BestRound(const ProtocolRecords& rec, const std::string& part,
                        const std::string& solver, int rounds);
-// `warm`: one warm start per frame, or null for cold starts.
+// `warm`: one warm start per frame, or null for cold starts. `step_tol`: Budget::step_tol.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
                          int max_iters, double time_ms, const ReproduceOptions& opt,
-                         const std::string& part, const std::vector<WarmStart>* warm = nullptr);
+                         const std::string& part, const std::vector<WarmStart>* warm = nullptr,
+                         double step_tol = 0.0);
 
 }  // namespace ncp
