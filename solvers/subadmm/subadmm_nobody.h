@@ -32,6 +32,8 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   // Whether K_j (n × n with nnz entries in its pattern) is factorized sparsely under the
   // `factorization` setting.
   static bool UseSparse(Factorization setting, int n, long nnz);
+  // BuildSlacks for a subsystem that is dense whatever its pattern.
+  void DenseSubsystem(int j);
 
   SubAdmmNobodySettings set_;  // read in BuildSlacks
   // Slack s, row r: its nonzeros (subsystem-local column, value) are
