@@ -102,6 +102,16 @@ FrameSummary BestRound(const ProtocolRecords& rec, const std::string& part,
   return found ? best : SummarizeFrames(rec.Part(part, solver));
 }
 
+std::vector<double> RoundTotals(const ProtocolRecords& rec, const std::string& part,
+                                const std::string& solver, int rounds) {
+  std::vector<double> out;
+  for (int round = 0; round < rounds; ++round) {
+    const std::vector<const RunRecord*> runs = rec.Part(RoundPart(part, round), solver);
+    if (!runs.empty()) out.push_back(SummarizeFrames(runs).total_ms);
+  }
+  return out;
+}
+
 FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs) {
   FrameSummary s;
   int with_ref = 0;

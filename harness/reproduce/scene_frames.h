@@ -52,6 +52,10 @@ std::string RoundPart(const std::string& part, int round);
 // rounds (no round recorded) gives the runs under `part` itself.
 FrameSummary BestRound(const ProtocolRecords& rec, const std::string& part,
                        const std::string& solver, int rounds);
+// Each recorded round's total time of `part` [ms], in round order (empty for a file from before
+// the rounds): rounds run interleaved, so two cells' round r shared the machine's state.
+std::vector<double> RoundTotals(const ProtocolRecords& rec, const std::string& part,
+                                const std::string& solver, int rounds);
 // `warm`: one warm start per frame, or null for cold starts. `step_tol`: Budget::step_tol.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
