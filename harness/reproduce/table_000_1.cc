@@ -332,8 +332,10 @@ std::pair<double, double> SetupAndPerIteration(const SolverCol& s, At at) {
 int FasterInEveryRound(const Cell& a, const Cell& b) {
   if (a.rounds.size() < 2 || a.rounds.size() != b.rounds.size()) return a.at < b.at ? 1 : -1;
   int wins = 0, losses = 0;
-  for (std::size_t r = 0; r < a.rounds.size(); ++r)
-    wins += a.rounds[r]<b.rounds[r], losses += a.rounds[r]> b.rounds[r];
+  for (std::size_t r = 0; r < a.rounds.size(); ++r) {
+    if (a.rounds[r] < b.rounds[r]) ++wins;
+    if (a.rounds[r] > b.rounds[r]) ++losses;
+  }
   const int n = static_cast<int>(a.rounds.size());
   return wins == n ? 1 : losses == n ? -1 : 0;
 }
