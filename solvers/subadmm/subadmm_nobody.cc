@@ -74,15 +74,7 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
     }
     // C_j = Σ_s ω_i J_sᵀ J_s as triplets (lower triangle, duplicates summed).
     trip.clear();
-    for (int t = sub_slack_begin_[j]; t < sub_slack_begin_[j + 1]; ++t) {
-      const int sl = sub_slacks_[t];
-      const double w = con_w_[slack_con_[sl]];
-      for (int r = 0; r < 3; ++r)
-        for (int a = row_begin_[3 * sl + r]; a < row_begin_[3 * sl + r + 1]; ++a)
-          for (int b = row_begin_[3 * sl + r]; b < row_begin_[3 * sl + r + 1]; ++b)
-            if (nz_col_[a] >= nz_col_[b])
-              trip.emplace_back(nz_col_[a], nz_col_[b], w * nz_val_[a] * nz_val_[b]);
-    }
+    ForEachTermOfC(j, [&](int row, int col, double v) { trip.emplace_back(row, col, v); });
     SpMat C(n, n);
     C.setFromTriplets(trip.begin(), trip.end());
     trace_c_[j] = C.diagonal().sum();
@@ -115,14 +107,7 @@ void SubAdmmNobodySolver::DenseSubsystem(int j) {
   const int n = sub_n_[j];
   Eigen::MatrixXd& C = C_[j];
   C.setZero(n, n);
-  for (int t = sub_slack_begin_[j]; t < sub_slack_begin_[j + 1]; ++t) {
-    const int sl = sub_slacks_[t];
-    const double w = con_w_[slack_con_[sl]];
-    for (int r = 0; r < 3; ++r)
-      for (int a = row_begin_[3 * sl + r]; a < row_begin_[3 * sl + r + 1]; ++a)
-        for (int b = row_begin_[3 * sl + r]; b < row_begin_[3 * sl + r + 1]; ++b)
-          if (nz_col_[a] >= nz_col_[b]) C(nz_col_[a], nz_col_[b]) += w * nz_val_[a] * nz_val_[b];
-  }
+  ForEachTermOfC(j, [&](int row, int col, double v) { C(row, col) += v; });
   trace_c_[j] = C.diagonal().sum();
   C.triangularView<Eigen::StrictlyUpper>() = C.transpose();
   K_[j] = Eigen::MatrixXd::Zero(n, n);

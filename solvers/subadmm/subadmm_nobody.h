@@ -34,6 +34,19 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   static bool UseSparse(Factorization setting, int n, long nnz);
   // BuildSlacks for a subsystem that is dense whatever its pattern.
   void DenseSubsystem(int j);
+  // Each term ω_i J_s(r, a) J_s(r, b) of subsystem j's C_j in the lower triangle, as
+  // add(row, col, value), in one fixed order (the sparse and dense builds sum alike).
+  template <typename Add>
+  void ForEachTermOfC(int j, Add add) const {
+    for (int t = sub_slack_begin_[j]; t < sub_slack_begin_[j + 1]; ++t) {
+      const int sl = sub_slacks_[t];
+      const double w = con_w_[slack_con_[sl]];
+      for (int r = 0; r < 3; ++r)
+        for (int a = row_begin_[3 * sl + r]; a < row_begin_[3 * sl + r + 1]; ++a)
+          for (int b = row_begin_[3 * sl + r]; b < row_begin_[3 * sl + r + 1]; ++b)
+            if (nz_col_[a] >= nz_col_[b]) add(nz_col_[a], nz_col_[b], w * nz_val_[a] * nz_val_[b]);
+    }
+  }
 
   SubAdmmNobodySettings set_;  // read in BuildSlacks
   // Slack s, row r: its nonzeros (subsystem-local column, value) are
