@@ -135,10 +135,6 @@ struct Criterion {
 constexpr Criterion kRes004{kSweep, "res004", true};
 constexpr Criterion kStep{kStepSweep, "velocity step", false};
 
-// Each solver's runs at threshold t of a criterion.
-std::map<std::string, FrameSummary> AtThreshold(const SceneCase& c, const ProtocolRecords& rec,
-                                                const SweepTol& t);
-
 // What the paper's cable setting does for cond: frames of our scene with each of its three parts
 // (soft grip, nodal contacts, 1 ms) undone in turn, and of the scene's own defaults, all stepped
 // alike (admm-full, 200 iterations a step, as `generate`), cond from a cold start to res004 1e-6.
@@ -257,6 +253,7 @@ Verdict Lowest(double x, double a, double b) {
   return Verdict::kNotReproduced;
 }
 
+// Each solver's runs at threshold t of a criterion.
 std::map<std::string, FrameSummary> AtThreshold(const SceneCase& c, const ProtocolRecords& rec,
                                                 const SweepTol& t) {
   std::map<std::string, FrameSummary> m;
