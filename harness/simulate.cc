@@ -20,14 +20,15 @@ namespace ncp {
 namespace {
 
 // Solves p with `job` until `tol` (res004) or `iters`; returns (v̂, λ) and the run record.
-RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double tol, int tol_every,
-                WarmStart& out) {
+RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double tol,
+                double v_step_tol, int tol_every, const WarmStart* warm, WarmStart& out) {
   const Evaluator ev(p);
   RunOptions ro;
   ro.budget.iters = iters;
   ro.budget.tol = tol;
+  ro.budget.step_tol = v_step_tol;
   ro.tol_every = tol_every;
-  return RunOne(p, ev, job, ro, nullptr, 0, &out);
+  return RunOne(p, ev, job, ro, warm, 0, &out);
 }
 
 }  // namespace
@@ -60,6 +61,8 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   if (opt.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", opt.iters));
   if (!(opt.step_tol >= 0))
     throw Error(fmt::format("step tolerance = {}: must be >= 0", opt.step_tol));
+  if (!(opt.v_step_tol >= 0 && opt.v_step_tol < 1))
+    throw Error(fmt::format("velocity step tolerance = {}: must be in [0, 1)", opt.v_step_tol));
   if (opt.steps < 0) throw Error(fmt::format("--steps = {}: must be >= 0", opt.steps));
   if (opt.dt < 0 || opt.dt > 0.1)
     throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
@@ -83,7 +86,9 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   }
   const int steps = opt.steps > 0 ? opt.steps : scene.default_steps;
   std::vector<physics::ContactPoint> contacts;
-  // The previous step's problem (J and constraints only), its keys and solution, for keep_warm.
+  // The previous step's problem (J and constraints only), its keys and solution, for keep_warm
+  // and warm_steps.
+  const bool carry = opt.keep_warm || opt.warm_steps;
   ContactProblem prev;
   std::unique_ptr<ConstraintKeys> prev_keys;
   WarmStart prev_sol;
@@ -103,8 +108,16 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     st.contacts = p.num_contacts();
     st.constraints = p.num_constraints();
     for (const auto& c : contacts) st.max_penetration = std::max(st.max_penetration, -c.gap);
+    std::unique_ptr<ConstraintKeys> keys;
+    WarmStart carried;
+    if (carry) {
+      keys = std::make_unique<ConstraintKeys>(p);
+      if (prev_keys) carried = CarryOver(prev, *prev_keys, prev_sol, p, *keys);
+    }
     WarmStart sol;
-    const RunRecord r = Solve(p, jobs[0], opt.iters, opt.step_tol, opt.step_tol_every, sol);
+    const RunRecord r =
+        Solve(p, jobs[0], opt.iters, opt.step_tol, opt.v_step_tol, opt.step_tol_every,
+              opt.warm_steps && prev_keys ? &carried : nullptr, sol);
     st.solve_ms = r.total_time_s * 1e3;  // setup + iterations; evaluation excluded
     st.status = r.status;
     st.iterations = r.iterations;
@@ -120,7 +133,8 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
       best.res004 = std::numeric_limits<double>::infinity();
       for (const SolverJob& job : ref) {
         WarmStart refsol;
-        const RunRecord rr = Solve(p, job, opt.reference_iters, opt.reference_tol, 1, refsol);
+        const RunRecord rr =
+            Solve(p, job, opt.reference_iters, opt.reference_tol, 0.0, 1, nullptr, refsol);
         const double res = rr.final_metrics[Metric::kRes004];
         if (res < best.res004 && refsol.v.size() == p.num_dofs())
           best = Reference{refsol.v, refsol.lambda,
@@ -149,16 +163,12 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
         case_name += fmt::format("{}{}={:g}", case_name.empty() ? "" : " ", key, v);
       }
       p.meta.case_name = case_name;
-      if (opt.keep_warm) {
-        const ConstraintKeys keys(p);
-        res.warm.push_back(prev_keys ? CarryOver(prev, *prev_keys, prev_sol, p, keys)
-                                     : WarmStart{});
-      }
+      if (opt.keep_warm) res.warm.push_back(carried);
       res.recorded.push_back(std::move(p));
     }
-    if (opt.keep_warm) {
+    if (carry) {
       const ContactProblem& last = record ? res.recorded.back() : p;
-      prev_keys = std::make_unique<ConstraintKeys>(last);
+      prev_keys = std::move(keys);
       prev.J = last.J;
       prev.constraints = last.constraints;
       prev_sol = sol;

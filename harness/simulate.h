@@ -19,10 +19,13 @@ struct SimulateOptions {
   int iters = 200;                // solver iterations per step
   double step_tol = 0.0;          // a step's solve stops early at this res004 (0: never)
   int step_tol_every = 1;         // ... tested every this many iterations
-  int steps = 0;                  // 0: the scene's default
-  double dt = 0.0;                // 0: the scene's default (1/240 s; FEM scenes 1/60 s)
-  int every = 0;                  // record every K steps (0: none)
-  int max_frames = 1 << 30;       // stop recording after this many frames
+  // ... or once its velocity moves less than this, relative to itself, from one test to the next
+  // (Budget::step_tol, 002's residual; 0: never)
+  double v_step_tol = 0.0;
+  int steps = 0;             // 0: the scene's default
+  double dt = 0.0;           // 0: the scene's default (1/240 s; FEM scenes 1/60 s)
+  int every = 0;             // record every K steps (0: none)
+  int max_frames = 1 << 30;  // stop recording after this many frames
   // Solver threads of every step's solve (OpenMP and OpenBLAS): 1 gives the same frames on every
   // machine (a parallel reduction's rounding depends on the thread count) and keeps idle BLAS
   // threads from spinning; 0 leaves the environment's count (OMP_NUM_THREADS).
@@ -36,6 +39,10 @@ struct SimulateOptions {
   // Keep, for every recorded frame, the warm start carried over from the previous step's solve
   // (002 §V-A5; harness/warm_carry.h) in SimulateResult::warm.
   bool keep_warm = false;
+  // Start each step's solve from the previous step's solution carried over the same way (λ per
+  // matching constraint, v where the dofs agree) instead of from zero: a simulator's warm start,
+  // and 003 Alg. 2/3's friction force cached across steps.
+  bool warm_steps = false;
   // Called after every step's solve with the step's problem and solution (v̂, λ), before the
   // state advances: per-step observations a protocol needs (e.g. joint slip rates, 003 Fig. 5).
   std::function<void(const ContactProblem&, const WarmStart&)> on_step;

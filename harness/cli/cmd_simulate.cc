@@ -64,6 +64,8 @@ void AddSimulate(CLI::App& app, Action& action) {
                   "solver threads of each step (1: the same frames on every machine; 0: "
                   "OMP_NUM_THREADS)")
       ->capture_default_str();
+  cmd->add_flag("--warm", o->sim.warm_steps,
+                "start each step's solve from the previous step's solution (default: from zero)");
   cmd->add_option("--dt", o->sim.dt,
                   "time step in s (0: the scene's default: 1/240, FEM scenes 1/60)");
   cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");

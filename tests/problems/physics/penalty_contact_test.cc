@@ -82,13 +82,13 @@ TEST(PenaltyContact, SettlesAtTheWeightOverTheStiffness) {
 }
 
 TEST(PenaltyContact, BadInputGivesOneLineErrors) {
-  testing::ExpectError([] { PenaltyContact({-1, 0, 0, 0}); }, {"kn", "-1", ">= 0"});
-  testing::ExpectError([] { PenaltyContact({1, NAN, 0, 0}); }, {"cn", "finite"});
+  ncp::testing::ExpectError([] { PenaltyContact({-1, 0, 0, 0}); }, {"kn", "-1", ">= 0"});
+  ncp::testing::ExpectError([] { PenaltyContact({1, NAN, 0, 0}); }, {"cn", "finite"});
   PenaltyContact pc({1e4, 10, 1e4, 10});
   const ContactProblem p = PointOnFloor(Eigen::Vector3d::Zero());
-  testing::ExpectError([&] { pc.Step(p, At(0), Vec::Zero(2)); }, {"v", "expected 3, got 2"});
-  testing::ExpectError([&] { pc.Step(p, {}, Vec::Zero(3)); },
-                       {"0 contact points", "1 constraints"});
+  ncp::testing::ExpectError([&] { pc.Step(p, At(0), Vec::Zero(2)); }, {"v", "expected 3, got 2"});
+  ncp::testing::ExpectError([&] { pc.Step(p, {}, Vec::Zero(3)); },
+                            {"0 contact points", "1 constraints"});
 }
 
 }  // namespace
