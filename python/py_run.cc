@@ -303,7 +303,16 @@ void BindRun(pyb::module_& m) {
       pyb::arg("tol_every") = 1, pyb::arg("threads") = 0, pyb::arg("warm") = pyb::none(),
       pyb::arg("step_tol") = 0.0,
       "Runs one solver (a name, or a Python solver object or class) on one problem through the "
-      "harness runner: budgets, timing of setup/iterate only, final evaluation, trace.");
+      "harness runner: budgets, timing of setup/iterate only, final evaluation, trace.\n\n"
+      "settings: {key: value} of the solver's settings (`ncpbench list solvers`); iters: "
+      "iteration budget; time_ms: time budget, setup included (0: none); tol: stop when "
+      "tol_metric <= tol (0: none); tol_metric: a metric name (`ncpbench list metrics`); "
+      "trace: a trace point every this many iterations (0: none); tol_every: test the "
+      "tolerances every this many iterations; threads: OpenMP threads (0: OMP_NUM_THREADS); "
+      "warm: None, 'reference' (the problem's reference solution) or an initial (v, lambda); "
+      "step_tol: stop when the velocity moved less than "
+      "this since the last test, relative to itself (0: none; 002's residual). As "
+      "`ncpbench run`'s options of the same names.");
 
   m.def(
       "run",
@@ -334,7 +343,12 @@ void BindRun(pyb::module_& m) {
       pyb::arg("out") = "results/runs/results.h5", pyb::arg("quiet") = true,
       pyb::arg("skip_invalid") = false, pyb::arg("step_tol") = 0.0,
       "`ncpbench run` from Python: datasets (paths or folders) x solvers (names and Python "
-      "solvers) into the results file `out` (atomic, resumable). Returns `out`.");
+      "solvers) into the results file `out` (atomic, resumable). Returns `out`.\n\n"
+      "solvers: a comma-separated string or a list (default pgs,pj,apgd,admm-full); settings: "
+      "{\"solver.key\": value} as --set; iters, time_ms, tol, tol_metric, repeat, threads, "
+      "trace, step_tol: as `ncpbench run`'s options of the same names; warm: "
+      "none|reference|previous|guess; quiet: no progress lines; skip_invalid: run the valid "
+      "inputs and list the invalid ones (default: refuse them all).");
 }
 
 }  // namespace ncp::py
