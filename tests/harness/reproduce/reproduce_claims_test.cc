@@ -16,44 +16,26 @@
 namespace ncp {
 namespace {
 
-class Fig9Claims : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new std::filesystem::path(
-        testing::FreshDir("reproduce_claims_" + std::to_string(getpid())));
-    // Two cases, iteration-capped (no wall-time limit): the figures do not depend on the machine.
-    run_ = new testing::CliResult(testing::RunCli(
-        "reproduce 004-fig9 --cases 2 --max-iters 2000 -q -o " + dir_->string(), *dir_));
-  }
-  static void TearDownTestSuite() {
-    std::filesystem::remove_all(*dir_);
-    delete run_;
-    delete dir_;
-  }
-  static std::filesystem::path* dir_;
-  static testing::CliResult* run_;
-};
-std::filesystem::path* Fig9Claims::dir_ = nullptr;
-testing::CliResult* Fig9Claims::run_ = nullptr;
-
 // Capped at --max-iters, a run cannot carry the protocol's verdicts: each claim line says "not
 // assessed" with the reason, the header states the budget that ran, and the results file holds
-// the same claims (/claims) for `ncpbench claims`.
-TEST_F(Fig9Claims, ACappedRunAssessesNoClaim) {
-  ASSERT_EQ(run_->code, 0) << run_->err;
-  const std::string md = testing::Slurp((*dir_ / "004-fig9.md").string());
+// the same claims (/claims) for `ncpbench claims`. One test (ctest runs each in its own process,
+// so a shared fixture would run the protocol once per test).
+TEST(ReproduceClaims, ACappedRunAssessesNoClaim) {
+  const auto dir = testing::FreshDir("reproduce_claims_" + std::to_string(getpid()));
+  // Two cases, iteration-capped (no wall-time limit): the figures do not depend on the machine.
+  const auto run =
+      testing::RunCli("reproduce 004-fig9 --cases 2 --max-iters 2000 -q -o " + dir.string(), dir);
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string md = testing::Slurp((dir / "004-fig9.md").string());
   EXPECT_NE(md.find("Ran at: --cases 2, every measured run capped at 2000 iterations"),
             std::string::npos)
       << md;
-  const auto claims = testing::RunCli("claims " + dir_->string(), *dir_);
+  const auto claims = testing::RunCli("claims " + dir.string(), dir);
   ASSERT_EQ(claims.code, 0) << claims.err;
   EXPECT_NE(claims.out.find("| 004 | 0 | 0 | 0 | 0 | 3 | 3 |"), std::string::npos) << claims.out;
   EXPECT_NE(claims.out.find("--max-iters 2000: every run capped"), std::string::npos) << claims.out;
-}
 
-TEST_F(Fig9Claims, EveryClaimLineEndsInAVerdict) {
-  ASSERT_EQ(run_->code, 0) << run_->err;
-  const std::string md = testing::Slurp((*dir_ / "004-fig9.md").string());
+  // Every claim line ends in that verdict; none restates a yes/no of its own.
   const auto at = md.find("## The paper's claims against ours");
   ASSERT_NE(at, std::string::npos) << md;
   std::istringstream in(md.substr(at));
@@ -70,6 +52,7 @@ TEST_F(Fig9Claims, EveryClaimLineEndsInAVerdict) {
   EXPECT_EQ(rows, 3) << md;
   for (const char* restated : {"| yes |", "| no |", "holds"})
     EXPECT_EQ(md.find(restated), std::string::npos) << restated;
+  std::filesystem::remove_all(dir);
 }
 
 // Uncapped but with fewer cases than the protocol declares it needs (004-table2: 20): not
