@@ -282,6 +282,7 @@ std::string FrameTables(const ProtocolRecords& rec) {
         SummarizeFrames(rec.Part(fmt::format("chain-bisp-tol{:g}", tol), "bisp"));
     const FrameSummary s =
         SummarizeFrames(rec.Part(fmt::format("chain-sp-direct-tol{:g}", tol), "sp"));
+    if (b.frames == 0 || s.frames == 0) continue;  // a tolerance the file's run did not sweep
     by_tol.Row({fmt::format("{:g}", tol),
                 fmt::format("{:.3f} ({}/{})", b.total_ms, b.reached, b.frames),
                 fmt::format("{:.3f} ({}/{})", s.total_ms, s.reached, s.frames),
@@ -304,8 +305,14 @@ double VStepRatio(const ProtocolRecords& rec, double v_step) {
          std::max(rec.Value(VStepPart("bisp", v_step), "solve_s"), 1e-300);
 }
 
+// Whether the file holds the ε sweep (files written before it have the main runs only).
+bool HasVStepSweep(const ProtocolRecords& rec) {
+  return rec.Has(VStepPart("sp", kVSteps[0]), "solve_s");
+}
+
 // The simulations stopped on the velocity's step: solve times, accuracy reached, the ratio.
 std::string VStepTable(const ProtocolRecords& rec) {
+  if (!HasVStepSweep(rec)) return "";
   markdown::Table t({"velocity step ≤", "bisp solve [s]", "bisp median res004", "sp solve [s]",
                      "sp median res004", "sp steps at its cap", "sp / bisp"},
                     "rrrrrrr");
@@ -325,6 +332,11 @@ std::string VStepTable(const ProtocolRecords& rec) {
 }
 
 std::string ToleranceCause(const ProtocolRecords& rec, const ChainRun& sp, double claimed) {
+  if (!HasVStepSweep(rec))
+    return fmt::format(
+        "at res004 {:g} sp ended {} of {} steps at its iteration cap (a file "
+        "written before the sweep of 003's stopping ε)",
+        kStepTol, sp.unconverged, sp.steps);
   std::string per_tol, where;
   double prev_ratio = NAN, prev_tol = NAN;
   for (double v_step : kVSteps) {
@@ -358,8 +370,9 @@ std::string ChainClaims(const ReportInput& in, const ChainRun& bisp, const Chain
   const double claimed = in.paper.Get("sp_over_bisp_time", "paper");
   // At the simulation's tolerance, then over the plausible range of 003's unpublished one.
   std::vector<AtValue> sweep;
-  for (double v_step : kVSteps)
-    sweep.push_back({v_step, RatioVerdict(VStepRatio(in.records, v_step), claimed, 3.0).verdict});
+  if (HasVStepSweep(in.records))
+    for (double v_step : kVSteps)
+      sweep.push_back({v_step, RatioVerdict(VStepRatio(in.records, v_step), claimed, 3.0).verdict});
   const Judged judged = RangeVerdict(RatioVerdict(ratio, claimed, 3.0),
                                      "003's stopping ε (the velocity's step)", sweep);
   md += in.claims.Row(
