@@ -33,6 +33,16 @@ RunRecord Solve(const ContactProblem& p, const SolverJob& job, int iters, double
 
 }  // namespace
 
+SimulateOptions SteppingOptions(const std::string& solver, int iters, int steps) {
+  SimulateOptions sim;
+  sim.solver = solver;
+  sim.iters = iters;
+  sim.steps = steps;
+  sim.reference_solvers = {};
+  sim.quiet = true;
+  return sim;
+}
+
 void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim) {
   if (scene.reference_iters > 0) sim.reference_iters = scene.reference_iters;
   if (!scene.reference_solvers.empty()) sim.reference_solvers = scene.reference_solvers;

@@ -68,6 +68,10 @@ struct SimulateResult {
   std::vector<physics::Pose> final_poses;  // world pose of every rigid body after the last step
 };
 
+// Options that step with `solver` at `iters` iterations a step for `steps` steps (0: the scene's
+// default), without progress lines or reference solves: a simulation run for its trajectory.
+SimulateOptions SteppingOptions(const std::string& solver, int iters, int steps = 0);
+
 // The scene's own reference solvers and iterations (SceneEntry::reference_*), where it sets them,
 // over `sim`'s: what `generate` and `simulate` use for recorded frames.
 void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim);

@@ -91,17 +91,13 @@ double Roughness(const std::vector<double>& f) {
 InverseRun SimulateScene(const char* name, double r) {
   const SceneEntry* scene = FindScene(name);
   if (!scene) throw Error(fmt::format("002-fig13: scene '{}' not found", name));
-  SimulateOptions sim;
-  sim.solver = "cond";
-  if (r > 0) sim.sets = {"cond.operator=proximal", fmt::format("cond.regularization={:g}", r)};
   // The strict operator solves the NCP that res004 measures: to its threshold. The regularized
   // proximal operator solves another problem (002:37), whose solution res004 never calls
   // converged: a fixed budget, its own fixed point checked by the inverse.
-  sim.iters = r > 0 ? kProximalIters : kStepIters;
+  SimulateOptions sim = SteppingOptions("cond", r > 0 ? kProximalIters : kStepIters);
+  if (r > 0) sim.sets = {"cond.operator=proximal", fmt::format("cond.regularization={:g}", r)};
   sim.step_tol = r > 0 ? 0.0 : kStepTol;
   sim.step_tol_every = kTolEvery;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   InverseRun out;
   sim.on_step = [&](const ContactProblem& p, const WarmStart& sol) {
     const double dt = p.meta.dt > 0 ? p.meta.dt : 1.0;

@@ -88,15 +88,10 @@ Eigen::Vector2d V0() {
 void MeasureRun(const Coeffs& c, const Stepper& st, ProtocolRecords& rec) {
   const SceneEntry* scene = FindScene("box_slip");
   if (!scene) throw Error("002-fig14: scene 'box_slip' not found");
-  SimulateOptions sim;
-  sim.solver = st.solver;
+  SimulateOptions sim = SteppingOptions(st.solver, st.iters, Steps(c));
   sim.sets = st.sets;
-  sim.iters = st.iters;
   sim.step_tol = st.tol;
-  sim.steps = Steps(c);
   sim.dt = kDt;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   std::vector<Eigen::Vector2d> path = {Eigen::Vector2d::Zero()};
   double omega = 0.0;
   sim.on_step = [&](const ContactProblem&, const WarmStart& sol) {

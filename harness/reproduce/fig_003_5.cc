@@ -51,15 +51,11 @@ ChainRun SimulateChain(const std::string& solver, const ParamMap& params, int li
                        double tol = kStepTol, double v_step = 0.0) {
   const SceneEntry* scene = FindScene("chain");
   if (!scene) throw Error("003-fig5: scene 'chain' not found");
-  SimulateOptions sim;
-  sim.solver = solver;
+  SimulateOptions sim = SteppingOptions(solver, solver == "sp" ? kSpIters : kBispIters);
   if (solver == "sp") sim.sets = {"sp.contact_qp=direct"};
-  sim.iters = solver == "sp" ? kSpIters : kBispIters;
   sim.step_tol = tol;
   sim.v_step_tol = v_step;
   sim.warm_steps = true;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   const std::map<std::string, double> values = SceneParams(*scene, params);
   const double radius = values.at("radius");
   // Per joint: the last step at which it turned faster than kStopRate.
@@ -143,7 +139,8 @@ ChainRun ReadChain(const ProtocolRecords& rec, const std::string& part, int link
   ChainRun c;
   c.steps = static_cast<int>(rec.Value(part, "steps"));
   c.unconverged = static_cast<int>(rec.Value(part, "unconverged"));
-  c.res004_median = rec.Value(part, "res004_median");
+  // Files from before the median was recorded read NaN.
+  c.res004_median = rec.Has(part, "res004_median") ? rec.Value(part, "res004_median") : NAN;
   c.iterations = rec.Value(part, "iterations");
   c.solve_s = rec.Value(part, "solve_s");
   c.scene_time = rec.Value(part, "scene_time");
@@ -195,14 +192,9 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 
   // The same frames solved by both, recorded in the results schema (<id>.h5).
-  SimulateOptions sim;
-  sim.solver = "bisp";
-  sim.iters = kBispIters;
+  SimulateOptions sim = SteppingOptions("bisp", kBispIters, std::max(1, bisp.steps / 2));
   sim.step_tol = 1e-10;
   sim.every = std::max(1, bisp.steps / 8);
-  sim.steps = std::max(1, bisp.steps / 2);
-  sim.reference_solvers = {};
-  sim.quiet = true;
   const std::vector<ContactProblem> frames =
       SceneFrames("chain", base, 2, sim, 1, nullptr, /*min_contacts=*/0);
   rec.Observe("chain", "first_step", frames.front().meta.step);

@@ -53,13 +53,10 @@ double MotorTorque(const ContactProblem& p, const WarmStart& sol) {
 void MeasureMu(double mu, const ReproduceOptions& opt, ProtocolRecords& rec) {
   const SceneEntry* scene = FindScene("klann_friction");
   if (!scene) throw Error("003-fig5c: scene 'klann_friction' not found");
-  SimulateOptions sim;
-  sim.solver = "pgs";
-  sim.iters = opt.max_iters > 0 ? std::min(opt.max_iters, kIters) : kIters;
-  sim.steps = opt.cases > 0 ? std::min(opt.cases, Steps()) : Steps();
+  SimulateOptions sim =
+      SteppingOptions("pgs", opt.max_iters > 0 ? std::min(opt.max_iters, kIters) : kIters,
+                      opt.cases > 0 ? std::min(opt.cases, Steps()) : Steps());
   sim.dt = kDt;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   std::vector<double> tau;
   sim.on_step = [&](const ContactProblem& p, const WarmStart& sol) {
     tau.push_back(MotorTorque(p, sol));

@@ -157,13 +157,8 @@ std::string CableSettingPart(int k) { return fmt::format("cable-setting{}", k); 
 void MeasureCableSetting(const ReproduceOptions& opt) {
   int k = 0;
   for (const CableVariant& v : kCableVariants) {
-    SimulateOptions sim;
-    sim.solver = "admm-full";
-    sim.iters = 200;
-    sim.quiet = true;
+    SimulateOptions sim = SteppingOptions("admm-full", 200, 2 * v.every);
     sim.every = v.every;
-    sim.steps = 2 * v.every;
-    sim.reference_solvers = {};
     const std::vector<ContactProblem> f = SceneFrames("cable", ParseKeyValues(v.params), 2, sim, 1);
     RunOnFrames(f, "cond", {}, kTol, kMaxIters, kTimeMs, opt, CableSettingPart(k++));
   }

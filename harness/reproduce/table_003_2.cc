@@ -77,13 +77,9 @@ void MeasurePoint(const Variant& v, int i, int frames, const ReproduceOptions& o
   ParamMap params = ParseKeyValues(v.fixed);
   for (const auto& [k, val] : ParseKeyValues(extra)) params[k] = val;
   params[v.size] = std::to_string(v.sizes[i]);
-  SimulateOptions sim;
-  sim.solver = "redmax";
-  sim.iters = 1;  // one solve a step, at the PCG tolerance
-  sim.steps = 2 * frames;
+  // One solve a step, at the PCG tolerance.
+  SimulateOptions sim = SteppingOptions("redmax", 1, 2 * frames);
   sim.every = 1;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   std::vector<WarmStart> warm;
   const std::vector<ContactProblem> f =
       SceneFrames(v.scene, params, frames, sim, 1, &warm, /*min_contacts=*/0);

@@ -17,13 +17,8 @@ namespace {
 // The OpenMP thread count each step's callback saw, with `threads` asked and 2 in force around.
 std::vector<int> ThreadsSeen(int threads) {
   const SolverThreadScope around(2);
-  SimulateOptions sim;
-  sim.solver = "pgs";
-  sim.iters = 5;
-  sim.steps = 3;
+  SimulateOptions sim = SteppingOptions("pgs", 5, 3);
   sim.threads = threads;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   std::vector<int> seen;
   sim.on_step = [&](const ContactProblem&, const WarmStart&) {
     seen.push_back(omp_get_max_threads());

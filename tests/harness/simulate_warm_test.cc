@@ -12,15 +12,7 @@ namespace {
 
 constexpr int kWarmChainSteps = 40;
 
-SimulateOptions WarmChainSim() {
-  SimulateOptions sim;
-  sim.solver = "bisp";
-  sim.iters = 500;
-  sim.steps = kWarmChainSteps;
-  sim.reference_solvers = {};
-  sim.quiet = true;
-  return sim;
-}
+SimulateOptions WarmChainSim() { return SteppingOptions("bisp", 500, kWarmChainSteps); }
 
 int SumOfIterations(const SimulateResult& r) {
   int n = 0;

@@ -93,14 +93,9 @@ TEST(MdpPath, AnisotropicCurvesTowardsTheLowerFriction) {
 TEST(BoxSlip, ExactStepFollowsTheMaximalDissipationPath) {
   const SceneEntry* scene = FindScene("box_slip");
   ASSERT_NE(scene, nullptr);
-  SimulateOptions sim;
-  sim.solver = "nnewton";
-  sim.iters = 50;
+  SimulateOptions sim = SteppingOptions("nnewton", 50, 300);
   sim.step_tol = 1e-10;
-  sim.steps = 300;
   sim.dt = kSlipDt;
-  sim.reference_solvers = {};
-  sim.quiet = true;
   std::vector<Eigen::Vector2d> path = {Eigen::Vector2d::Zero()};
   sim.on_step = [&](const ContactProblem&, const WarmStart& s) {
     path.push_back(path.back() + kSlipDt * Eigen::Vector2d(s.v[0], s.v[1]));

@@ -46,13 +46,9 @@ TEST(BridgeScene, FlexibleTowersAddTwoHingedTowersWithJointSprings) {
 // weight).
 void ExpectDeckHangs(const std::string& params) {
   const SceneEntry& scene = *FindScene("bridge");
-  SimulateOptions o;
-  o.solver = "redmax";
-  o.iters = 3;  // PCG to 1e-6 relative, refined until res004 ≤ 1e-10 (at most 3 solves)
+  // PCG to 1e-6 relative, refined until res004 ≤ 1e-10 (at most 3 solves)
+  SimulateOptions o = SteppingOptions("redmax", 3, 100);
   o.step_tol = 1e-10;
-  o.steps = 100;
-  o.reference_solvers = {};
-  o.quiet = true;
   const SimulateResult r = Simulate(scene, ParseKeyValues(params), 1, o);
   const int n = static_cast<int>(r.params.at("pieces"));
   const double L = r.params.at("length"), H = r.params.at("height");

@@ -87,13 +87,8 @@ TEST(CableScene, PaperSettingGripsSoftlyAndPutsContactsOnTheNodes) {
 }
 
 TEST(CableScene, CondReachesOneInAMillionInThePaperSetting) {
-  SimulateOptions o;
-  o.solver = "admm-full";  // as `generate`
-  o.iters = 200;
-  o.steps = 100;
+  SimulateOptions o = SteppingOptions("admm-full", 200, 100);  // as `generate`
   o.every = 50;
-  o.quiet = true;
-  o.reference_solvers = {};
   const SimulateResult r = Simulate(
       *FindScene("cable"), ParseKeyValues("links=80,hard_grip=0,nodal_contacts=1,dt=0.001"), 1, o);
   ASSERT_EQ(r.recorded.size(), 2u);

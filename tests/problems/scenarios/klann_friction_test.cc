@@ -21,12 +21,7 @@ struct Turned {
 };
 
 Turned Turn(double joint_mu, int steps) {
-  SimulateOptions sim;
-  sim.solver = "pgs";
-  sim.iters = 200;
-  sim.steps = steps;
-  sim.reference_solvers = {};
-  sim.quiet = true;
+  SimulateOptions sim = SteppingOptions("pgs", 200, steps);
   Turned t;
   int k = 0;
   sim.on_step = [&](const ContactProblem& p, const WarmStart& s) {

@@ -64,12 +64,8 @@ struct KlannRun {
 
 KlannRun SimulateOneSecond(const std::string& params) {
   const SceneEntry& entry = *FindScene("klann");
-  SimulateOptions o;
-  o.solver = entry.stepper;
-  o.iters = entry.stepper_iters;
+  SimulateOptions o = SteppingOptions(entry.stepper, entry.stepper_iters);
   o.step_tol = 1e-13;
-  o.reference_solvers = {};
-  o.quiet = true;
   const std::map<std::string, double> p = SceneParams(entry, ParseKeyValues(params));
   o.steps = static_cast<int>(std::lround(1.0 / p.at("dt")));
   KlannRun r;

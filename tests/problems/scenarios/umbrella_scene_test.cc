@@ -40,12 +40,7 @@ TEST(UmbrellaScene, Table2SizesAndRows) {
 
 TEST(UmbrellaScene, LoopClosuresHoldOverASimulatedSecond) {
   const SceneEntry& scene = *FindScene("umbrella");
-  SimulateOptions o;
-  o.solver = "redmax";
-  o.iters = 1;
-  o.steps = 100;
-  o.reference_solvers = {};
-  o.quiet = true;
+  SimulateOptions o = SteppingOptions("redmax", 1, 100);
   const int ns = 3, nr = 6;
   const SimulateResult r = Simulate(scene, ParseKeyValues("stretcher_pieces=3"), 1, o);
   const double R = r.params.at("rib_length"), T = r.params.at("tube_height");
