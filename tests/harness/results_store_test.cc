@@ -77,26 +77,17 @@ void ExpectSameMetrics(const Metrics& a, const Metrics& b, const std::string& wh
 
 void ExpectSameRecord(const RunRecord& a, const RunRecord& b) {
   SCOPED_TRACE(a.job_key);
-  EXPECT_EQ(a.job_key, b.job_key);
-  EXPECT_EQ(a.dataset, b.dataset);
-  EXPECT_EQ(a.problem, b.problem);
-  EXPECT_EQ(a.solver, b.solver);
-  EXPECT_EQ(a.settings, b.settings);
-  EXPECT_EQ(a.budget, b.budget);
-  EXPECT_EQ(a.warm_start, b.warm_start);
-  EXPECT_EQ(a.repeat, b.repeat);
+  for (auto m :
+       {&RunRecord::job_key, &RunRecord::dataset, &RunRecord::problem, &RunRecord::solver,
+        &RunRecord::settings, &RunRecord::budget, &RunRecord::warm_start, &RunRecord::message})
+    EXPECT_EQ(a.*m, b.*m);
+  for (auto m : {&RunRecord::repeat, &RunRecord::iterations, &RunRecord::threads_given,
+                 &RunRecord::threads_used, &RunRecord::num_dofs, &RunRecord::num_constraints,
+                 &RunRecord::num_contacts, &RunRecord::num_bodies})
+    EXPECT_EQ(a.*m, b.*m);
   EXPECT_EQ(a.status, b.status);
-  EXPECT_EQ(a.message, b.message);
-  EXPECT_EQ(a.iterations, b.iterations);
-  EXPECT_TRUE(Same(a.setup_time_s, b.setup_time_s));
-  EXPECT_TRUE(Same(a.solve_time_s, b.solve_time_s));
-  EXPECT_TRUE(Same(a.total_time_s, b.total_time_s));
-  EXPECT_EQ(a.threads_given, b.threads_given);
-  EXPECT_EQ(a.threads_used, b.threads_used);
-  EXPECT_EQ(a.num_dofs, b.num_dofs);
-  EXPECT_EQ(a.num_constraints, b.num_constraints);
-  EXPECT_EQ(a.num_contacts, b.num_contacts);
-  EXPECT_EQ(a.num_bodies, b.num_bodies);
+  for (auto m : {&RunRecord::setup_time_s, &RunRecord::solve_time_s, &RunRecord::total_time_s})
+    EXPECT_TRUE(Same(a.*m, b.*m)) << a.*m << " vs " << b.*m;
   const ProblemDescriptors &da = a.descriptors, &db = b.descriptors;
   EXPECT_EQ(da.contacts, db.contacts);
   EXPECT_EQ(da.rows, db.rows);

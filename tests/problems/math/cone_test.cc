@@ -36,16 +36,24 @@ bool InCone(double mu, const double* y, double tol) {
 double Dot(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 double Norm(const double* a) { return std::sqrt(Dot(a, a)); }
 
+// y = Π(x) of sample k lies in the cone and Π(y) = y, both to kConeTol relative to ‖x‖.
+template <typename Project>
+void ExpectInsideAndIdempotent(Project project, const Sample& s, int k, double* y) {
+  double yy[3];
+  project(s.mu, s.x, y);
+  const double scale = std::max(1.0, Norm(s.x));
+  ASSERT_TRUE(InCone(s.mu, y, kConeTol * scale)) << "sample " << k;
+  project(s.mu, y, yy);
+  for (int i = 0; i < 3; ++i) ASSERT_NEAR(yy[i], y[i], kConeTol * scale) << "sample " << k;
+}
+
 TEST(ProximalProjection, InsideIdempotentOrthogonal) {
   std::mt19937_64 rng(1);
   for (int k = 0; k < kDraws; ++k) {
     const Sample s = DrawSample(rng);
-    double y[3], yy[3];
-    ProjectProximal(s.mu, s.x, y);
+    double y[3];
+    ASSERT_NO_FATAL_FAILURE(ExpectInsideAndIdempotent(ProjectProximal, s, k, y));
     const double scale = std::max(1.0, Norm(s.x));
-    ASSERT_TRUE(InCone(s.mu, y, kConeTol * scale)) << "sample " << k;
-    ProjectProximal(s.mu, y, yy);
-    for (int i = 0; i < 3; ++i) ASSERT_NEAR(yy[i], y[i], kConeTol * scale) << "sample " << k;
     // Moreau: x − Π(x) lies in the polar cone and is orthogonal to Π(x).
     const double r[3] = {s.x[0] - y[0], s.x[1] - y[1], s.x[2] - y[2]};
     ASSERT_NEAR(Dot(r, y), 0.0, kConeTol * scale * scale) << "sample " << k;
@@ -86,12 +94,8 @@ TEST(StrictOperator, InsideAndIdempotent) {
   std::mt19937_64 rng(3);
   for (int k = 0; k < kDraws; ++k) {
     const Sample s = DrawSample(rng);
-    double y[3], yy[3];
-    ProjectStrict(s.mu, s.x, y);
-    const double scale = std::max(1.0, Norm(s.x));
-    ASSERT_TRUE(InCone(s.mu, y, kConeTol * scale)) << "sample " << k;
-    ProjectStrict(s.mu, y, yy);
-    for (int i = 0; i < 3; ++i) ASSERT_NEAR(yy[i], y[i], kConeTol * scale) << "sample " << k;
+    double y[3];
+    ASSERT_NO_FATAL_FAILURE(ExpectInsideAndIdempotent(ProjectStrict, s, k, y));
   }
 }
 
