@@ -73,6 +73,10 @@ bool ReadAll(int fd, void* data, std::size_t n) {
 
 int g_child_fd = -1;  // the child's end of the socket, for a sanitizer's report
 
+// The probe's limit is on the child's CPU time (ProbeChild::Ask); its wall-clock time is capped
+// at this multiple of that limit (a reader starved by a loaded machine, or stalled).
+constexpr double kProbeWallFactor = 10.0;
+
 // Makes the child's faults plain: a crash on a corrupt file ends it by the signal, without a
 // sanitizer's report (which starts a symbolizer process per crash: half a fuzzer's time), and
 // the alarm ends it without the fuzzer's own timeout report. A sanitizer's report on the suite's
@@ -97,8 +101,8 @@ void PrepareChildSignals(int stderr_fd) {
   if (!ReadAll(fd, &q, sizeof q) || q.path_bytes > kMaxPath || q.out_bytes > kMaxPath) _exit(0);
   std::string path(q.path_bytes, '\0'), out(q.out_bytes, '\0');
   if (!ReadAll(fd, path.data(), path.size()) || !ReadAll(fd, out.data(), out.size())) _exit(0);
-  // A read looping inside a library ends, at the latest, shortly after its time limit.
-  alarm(static_cast<unsigned>(std::min(q.timeout_s, 1e6)) + 2);
+  // A read looping or stalled inside a library ends, at the latest, shortly after the wall cap.
+  alarm(static_cast<unsigned>(std::min(kProbeWallFactor * q.timeout_s, 1e6)) + 2);
   Reply r{0, 0};
   std::string message;
   try {
@@ -132,6 +136,25 @@ void ReapFinished(std::size_t keep_at_most) {
     WaitPid(pids.front(), nullptr, 0);
     pids.erase(pids.begin());
   }
+}
+
+// A process's CPU time so far [s] (user + system, /proc/<pid>/stat), or -1 where unreadable.
+double CpuSeconds(pid_t pid) {
+  std::FILE* f = std::fopen(fmt::format("/proc/{}/stat", pid).c_str(), "r");
+  if (!f) return -1.0;
+  char buf[1024];
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  buf[n] = '\0';
+  // Fields after the command name, which is in parentheses and may hold spaces: state is the
+  // 3rd field, utime and stime the 14th and 15th.
+  const char* p = std::strrchr(buf, ')');
+  unsigned long long utime = 0, stime = 0;
+  if (!p || std::sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+                        &stime) != 2)
+    return -1.0;
+  const long tick = sysconf(_SC_CLK_TCK);
+  return tick > 0 ? static_cast<double>(utime + stime) / static_cast<double>(tick) : -1.0;
 }
 
 // The probe: a forked child and the parent's end of the socket between them.
@@ -195,9 +218,13 @@ class ProbeChild {
   }
 
   enum class Result { kRead, kThrew, kEnded, kTimedOut, kSanitizer };
-  // One request. kEnded: the child is gone (status in `status`); kTimedOut: it was killed.
+  // One request. kEnded: the child is gone (status in `status`); kTimedOut: it was killed, having
+  // used `timeout_s` of CPU time, or waited kProbeWallFactor × timeout_s in all (`waited_s`,
+  // `cpu_s`). The limit is on CPU time because a loaded machine (or a sanitizer beside other jobs)
+  // slows a sound read several-fold in wall time, while a reader looping on a corrupt file burns
+  // CPU.
   Result Ask(const std::string& path, const std::string& out, ConvertFn convert, double timeout_s,
-             std::string& message, int& status) {
+             std::string& message, int& status, double& waited_s, double& cpu_s) {
     const Request q{convert, timeout_s, static_cast<std::uint32_t>(path.size()),
                     static_cast<std::uint32_t>(out.size())};
     if (!WriteAll(fd_, &q, sizeof q) || !WriteAll(fd_, path.data(), path.size()) ||
@@ -205,12 +232,21 @@ class ProbeChild {
       status = Stop();
       return Result::kEnded;
     }
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    const auto start = std::chrono::steady_clock::now();
+    auto deadline = start + std::chrono::duration<double>(timeout_s);
     for (;;) {
-      const double left =
-          std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+      const auto now = std::chrono::steady_clock::now();
+      const double left = std::chrono::duration<double>(deadline - now).count();
       if (left <= 0) {
+        waited_s = std::chrono::duration<double>(now - start).count();
+        cpu_s = CpuSeconds(pid_);
+        if (cpu_s >= 0 && cpu_s < timeout_s && waited_s < kProbeWallFactor * timeout_s) {
+          // Starved, not looping: wait for the CPU time it has left, within the wall cap.
+          const double more =
+              std::min(std::max(timeout_s - cpu_s, 0.05), kProbeWallFactor * timeout_s - waited_s);
+          deadline = now + std::chrono::duration<double>(more);
+          continue;
+        }
         status = Stop();
         return Result::kTimedOut;
       }
@@ -302,7 +338,8 @@ bool Probe(const std::string& path, const std::string& out, ConvertFn convert, d
   if (!child.Start()) return false;
   std::string message;
   int status = 0;
-  switch (child.Ask(path, out, convert, timeout_s, message, status)) {
+  double waited_s = 0.0, cpu_s = 0.0;
+  switch (child.Ask(path, out, convert, timeout_s, message, status, waited_s, cpu_s)) {
     case ProbeChild::Result::kRead:
       return true;
     case ProbeChild::Result::kThrew:
@@ -313,8 +350,13 @@ bool Probe(const std::string& path, const std::string& out, ConvertFn convert, d
                    path.c_str());
       std::abort();
     case ProbeChild::Result::kTimedOut:
-      throw Error(
-          fmt::format("{}: reading it took more than {:g} s: a corrupt file", path, timeout_s));
+      if (cpu_s >= timeout_s || cpu_s < 0)
+        throw Error(fmt::format("{}: reading it took more than {:g} s of CPU time: a corrupt file",
+                                path, timeout_s));
+      throw Error(fmt::format(
+          "{}: reading it took more than {:g} s ({:.3g} s waited, {:.3g} s of CPU time: the reader "
+          "stalled): a corrupt file or a stalled file system",
+          path, timeout_s, waited_s, cpu_s));
     case ProbeChild::Result::kEnded:
       ThrowEnded(path, status);
   }

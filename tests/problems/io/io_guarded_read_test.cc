@@ -64,6 +64,32 @@ TEST(GuardedRead, ChildOutcomesBecomeOneLineErrors) {
   for (const std::string& m : {exited, crashed, hung}) EXPECT_EQ(m.find('\n'), std::string::npos);
 }
 
+// The limit is on the reader's CPU time: one that computes past it is a corrupt file's loop; one
+// that is only slow in wall time (a loaded machine; here it sleeps) is waited for, up to ten times
+// the limit, and one idle past that is named as stalled.
+TEST(GuardedRead, TheLimitIsOnTheReadersCpuTime) {
+  const std::string looping = ProbeMessage(
+      [](const std::string&, const std::string&) {
+        for (volatile unsigned long k = 0;; k = k + 1) {
+        }
+      },
+      0.2);
+  EXPECT_NE(looping.find("took more than 0.2 s of CPU time: a corrupt file"), std::string::npos)
+      << looping;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(ProbeMessage([](const std::string&, const std::string&) { usleep(600000); }, 0.2), "");
+  EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.6);
+  const std::string stalled = ProbeMessage(
+      [](const std::string&, const std::string&) {
+        for (;;) pause();
+      },
+      0.2);
+  EXPECT_NE(stalled.find("s of CPU time: the reader stalled): a corrupt file or a stalled file "
+                         "system"),
+            std::string::npos)
+      << stalled;
+}
+
 // Reports as AddressSanitizer prints them (clang's runtime in the executable, gcc's libasan.so):
 // a libhdf5 use-after-free seen through the memcpy interceptor is the library's; a fault in the
 // suite's code, or the suite's own call of memcpy, is not.
