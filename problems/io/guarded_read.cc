@@ -350,9 +350,14 @@ bool Probe(const std::string& path, const std::string& out, ConvertFn convert, d
                    path.c_str());
       std::abort();
     case ProbeChild::Result::kTimedOut:
-      if (cpu_s >= timeout_s || cpu_s < 0)
+      if (cpu_s >= timeout_s)
         throw Error(fmt::format("{}: reading it took more than {:g} s of CPU time: a corrupt file",
                                 path, timeout_s));
+      if (cpu_s < 0)  // the reader's CPU time was unreadable: only the wall clock decided
+        throw Error(fmt::format(
+            "{}: reading it took more than {:g} s ({:.3g} s waited): a corrupt file or a stalled "
+            "file system",
+            path, timeout_s, waited_s));
       throw Error(fmt::format(
           "{}: reading it took more than {:g} s ({:.3g} s waited, {:.3g} s of CPU time: the reader "
           "stalled): a corrupt file or a stalled file system",

@@ -70,8 +70,8 @@ TEST(GuardedRead, ChildOutcomesBecomeOneLineErrors) {
 TEST(GuardedRead, TheLimitIsOnTheReadersCpuTime) {
   const std::string looping = ProbeMessage(
       [](const std::string&, const std::string&) {
-        for (volatile unsigned long k = 0;; k = k + 1) {
-        }
+        volatile unsigned long k = 0;
+        for (;;) k = k + 1;
       },
       0.2);
   EXPECT_NE(looping.find("took more than 0.2 s of CPU time: a corrupt file"), std::string::npos)
