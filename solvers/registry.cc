@@ -8,6 +8,7 @@
 #include "solvers/al/entry.h"
 #include "solvers/apgd/entry.h"
 #include "solvers/bisp/entry.h"
+#include "solvers/ccs/entry.h"
 #include "solvers/cond/entry.h"
 #include "solvers/local_newton/entry.h"
 #include "solvers/nnewton/entry.h"
@@ -73,6 +74,7 @@ std::vector<SolverEntry> MakeEntries() {
   entries.push_back(NNewtonEntry());
   entries.push_back(LocalNewtonEntry());
   entries.push_back(CondEntry());
+  entries.push_back(CcsEntry());
   entries.push_back(SpEntry());
   entries.push_back(BispEntry());
   entries.push_back(RedmaxEntry());

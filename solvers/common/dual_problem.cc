@@ -170,6 +170,19 @@ DualProblem MakeDualProblem(const ContactProblem& p, int block) {
   return d;
 }
 
+DualProblem MakeDiagonalDual(const ContactProblem& p, const Vec& a) {
+  DualProblem d;
+  d.constraints = &p.constraints;
+  const SpMat Jw = p.J * a.cwiseInverse().asDiagonal();
+  d.W = Symmetrized(Jw * p.J.transpose(), 0.0);
+  d.q = p.e;
+  d.e = p.e;
+  d.J = &p.J;
+  FoldSoftRows(p.constraints, d);
+  d.diag = d.W.diagonal();
+  return d;
+}
+
 Vec VelocityOf(const SpMat& J, CholmodLLT& chol, const Vec& v_free, const Vec& lambda) {
   const Vec rhs = J.transpose() * lambda;
   Vec x(rhs.size());

@@ -28,6 +28,11 @@ struct DualProblem {
   Vec Velocity(const Vec& lambda) const;
 };
 
+// The dual form with A replaced by the positive diagonal diag(a) (CCS's contact step):
+// W = J diag(a)⁻¹ Jᵀ and q = e with the soft rows folded, to which the caller adds J x for the
+// velocity x the step starts from. No factorization; v is not recoverable from it (chol empty).
+DualProblem MakeDiagonalDual(const ContactProblem& p, const Vec& a);
+
 // Throws ncp::Error when A is not SPD. W is formed densely when m² and n·m are small (up to
 // 2e6 entries), else from dense blocks of A⁻¹Jᵀ `block` columns at a time to bound memory.
 DualProblem MakeDualProblem(const ContactProblem& p, int block = 256);

@@ -56,6 +56,36 @@ inline double RowDot(const SpMat& W, int i, const Vec& x) {
   return s;
 }
 
+// One projected Gauss–Seidel step of constraint c against the current λ (PGS's sweep, CCS's
+// contact step): a contact's normal first, then its tangential pair against the updated normal
+// (strict operator); a joint-friction constraint's bilateral row, then its tangent in the box.
+[[gnu::always_inline]] inline void GaussSeidelUpdate(const DualProblem& d, const Constraint& c,
+                                                     double tangent_step, double omega,
+                                                     Vec& lambda) {
+  const SpMat& W = d.W;
+  const Vec& q = d.q;
+  const int r = c.row;
+  if (c.type == ConstraintType::kJointFriction) {
+    const double un = q[r] + RowDot(W, r, lambda);
+    lambda[r] = UpdateScalarRow(ConstraintType::kBilateral, lambda[r], un, d.diag[r], omega);
+    const double ut = q[r + 1] + RowDot(W, r + 1, lambda);
+    lambda[r + 1] =
+        UpdateJointFrictionTangent(c.mu, lambda[r], lambda[r + 1], ut, d.diag[r + 1], omega);
+    return;
+  }
+  if (c.type != ConstraintType::kContact) {
+    const double u = q[r] + RowDot(W, r, lambda);
+    lambda[r] = UpdateScalarRow(c.type, lambda[r], u, d.diag[r], omega);
+    return;
+  }
+  const double un = q[r] + RowDot(W, r, lambda);
+  const double ln = d.diag[r] > 0 ? lambda[r] - omega * un / d.diag[r] : lambda[r];
+  lambda[r] = ln > 0 ? ln : 0.0;
+  const double u1 = q[r + 1] + RowDot(W, r + 1, lambda);
+  const double u2 = q[r + 2] + RowDot(W, r + 2, lambda);
+  UpdateTangent(c.mu, lambda[r], tangent_step, omega, u1, u2, lambda[r + 1], lambda[r + 2]);
+}
+
 // Below this many rows a parallel region costs more than the work it splits.
 constexpr int kParallelRows = 1024;
 

@@ -46,31 +46,7 @@ int PgsSolver::ThreadsUsed() const { return Parallel() ? omp_get_max_threads() :
 
 // Inlined into both sweeps: a call per constraint costs the sequential sweep a few percent.
 [[gnu::always_inline]] inline void PgsSolver::Update(std::size_t i) {
-  const Constraint& c = (*dual_.constraints)[i];
-  const SpMat& W = dual_.W;
-  const Vec& q = dual_.q;
-  const double w = set_.omega;
-  const int r = c.row;
-  if (c.type == ConstraintType::kJointFriction) {  // n bilateral, then t in its box
-    const double un = q[r] + RowDot(W, r, lambda_);
-    lambda_[r] = UpdateScalarRow(ConstraintType::kBilateral, lambda_[r], un, dual_.diag[r], w);
-    const double ut = q[r + 1] + RowDot(W, r + 1, lambda_);
-    lambda_[r + 1] =
-        UpdateJointFrictionTangent(c.mu, lambda_[r], lambda_[r + 1], ut, dual_.diag[r + 1], w);
-    return;
-  }
-  if (c.type != ConstraintType::kContact) {
-    const double u = q[r] + RowDot(W, r, lambda_);
-    lambda_[r] = UpdateScalarRow(c.type, lambda_[r], u, dual_.diag[r], w);
-    return;
-  }
-  // Normal first, then the tangential pair against the updated normal (strict operator).
-  const double un = q[r] + RowDot(W, r, lambda_);
-  const double ln = dual_.diag[r] > 0 ? lambda_[r] - w * un / dual_.diag[r] : lambda_[r];
-  lambda_[r] = ln > 0 ? ln : 0.0;
-  const double u1 = q[r + 1] + RowDot(W, r + 1, lambda_);
-  const double u2 = q[r + 2] + RowDot(W, r + 2, lambda_);
-  UpdateTangent(c.mu, lambda_[r], tangent_step_[i], w, u1, u2, lambda_[r + 1], lambda_[r + 2]);
+  GaussSeidelUpdate(dual_, (*dual_.constraints)[i], tangent_step_[i], set_.omega, lambda_);
 }
 
 void PgsSolver::Sweep() {
