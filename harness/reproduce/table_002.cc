@@ -18,6 +18,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/scene_frames.h"
 #include "harness/reproduce/solver_info.h"
+#include "harness/reproduce/table_002.h"
 
 namespace ncp {
 namespace {
@@ -720,6 +721,24 @@ std::string ReportTable9(const ReportInput& in) {
 }
 
 }  // namespace
+
+std::vector<ContactProblem> SoftMatFrames(int frames, bool quiet, std::vector<WarmStart>* warm,
+                                          ProtocolRecords& rec) {
+  std::vector<ContactProblem> f = Frames(kMat, frames, quiet, warm);
+  ObserveFrames(kMat, f, rec);
+  return f;
+}
+
+std::string SoftMatFramesText(const ProtocolRecords& rec) {
+  return fmt::format(
+      "{:.0f} frames of `soft_mat` ({:.0f} DOF, {:.0f}–{:.0f} contacts, {:g} ms steps), recorded "
+      "from a simulation stepped by {} ({} iterations a step); each frame carries a reference "
+      "solution ({})",
+      rec.Value(kMat.scene, "frames"), rec.Value(kMat.scene, "dofs"),
+      rec.Value(kMat.scene, "contacts_min"), rec.Value(kMat.scene, "contacts_max"),
+      1e3 * rec.Value(kMat.scene, "dt"), kMat.stepper, kMat.stepper_iters,
+      rec.Text(kMat.scene, "reference"));
+}
 
 Protocol MakeTable002_2() {
   return {
