@@ -167,7 +167,18 @@ std::string Report(const ReportInput& in) {
           "50 iterations, {} vs {} at 100; within 2× of the paper's ratio)",
           paper.Get("max_penetration_mm", "ccs50"), paper.Get("max_penetration_mm", "cond50"),
           paper.Get("max_penetration_mm", "ccs100"), paper.Get("max_penetration_mm", "cond100")),
-      pen_ours, Both(pen[0], pen[1]));
+      pen_ours, Both(pen[0], pen[1]),
+      {.cause = Both(pen[0], pen[1]) == Verdict::kReproduced
+                    ? std::string()
+                    : fmt::format("the penetration a fixed budget leaves hangs on CCS's W: at "
+                                  "weight {} ccs leaves {:.3g} and {:.3g} mm ({:.2f}× and {:.2f}× "
+                                  "cond's); 002's W is not given",
+                                  kWeights[1], at("ccs", kWeights[1], 50).max_penetration_mm,
+                                  at("ccs", kWeights[1], 100).max_penetration_mm,
+                                  at("ccs", kWeights[1], 50).max_penetration_mm /
+                                      at("cond", nullptr, 50).max_penetration_mm,
+                                  at("ccs", kWeights[1], 100).max_penetration_mm /
+                                      at("cond", nullptr, 100).max_penetration_mm)});
 
   // Accuracy at equal iterations, at the protocol's weight and over the weights tried.
   std::string acc_ours;
