@@ -68,6 +68,30 @@ int DeformableSystem::AddBox(const Vec3& half, double mu, Trajectory trajectory)
   return static_cast<int>(obstacles_.size()) - 1;
 }
 
+int DeformableSystem::AddRigidBox(const Vec3& half, double mass, double mu, const Pose& pose) {
+  if (!(half.minCoeff() > 0) || !half.allFinite())
+    throw Error(
+        fmt::format("rigid box half extents ({}, {}, {}): must be > 0", half[0], half[1], half[2]));
+  if (!(mass > 0) || !std::isfinite(mass))
+    throw Error(fmt::format("rigid box mass = {}: must be > 0", mass));
+  if (!(mu >= 0) || !std::isfinite(mu))
+    throw Error(fmt::format("rigid box mu = {}: must be >= 0", mu));
+  RigidBox b;
+  b.half = half;
+  b.mass = mass;
+  b.mu = mu;
+  const Vec3 s2 = (2 * half).cwiseProduct(2 * half);
+  b.inertia = mass / 12.0 * Vec3(s2[1] + s2[2], s2[0] + s2[2], s2[0] + s2[1]);
+  b.state.pose = pose;
+  rigid_.push_back(b);
+  return num_rigid_boxes() - 1;
+}
+
+KinematicState DeformableSystem::RigidBoxState(int k) const {
+  if (k < 0 || k >= num_rigid_boxes()) throw Error(fmt::format("rigid box {}: out of range", k));
+  return rigid_[k].state;
+}
+
 void DeformableSystem::AddTie(int ba, int a, int bb, int b) {
   for (auto [body, node] : {std::pair{ba, a}, std::pair{bb, b}})
     if (body < 0 || body >= num_bodies() || node < 0 || node >= bodies_[body].fem.num_nodes())
@@ -154,6 +178,19 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
     }
     p.structure.subsystems.push_back({off, 3 * n, "fem"});
   }
+  for (int k = 0; k < num_rigid_boxes(); ++k) {
+    const RigidBox& rb = rigid_[k];
+    const int off = RigidOffset(k);
+    const Mat3 R = rb.state.pose.linear();
+    const Mat3 I = R * rb.inertia.asDiagonal() * R.transpose();
+    for (int c = 0; c < 3; ++c) at.emplace_back(off + c, off + c, rb.mass);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) at.emplace_back(off + 3 + r, off + 3 + c, I(r, c));
+    const Vec3 L = I * rb.state.angular;
+    p.b.segment<3>(off) = rb.mass * (rb.state.linear + h * opt_.gravity);
+    p.b.segment<3>(off + 3) = L - h * rb.state.angular.cross(L);
+    p.structure.subsystems.push_back({off, 6, "generic"});
+  }
   p.A.resize(ndofs, ndofs);
   p.A.setFromTriplets(at.begin(), at.end());
 
@@ -163,6 +200,19 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c)
         if (F(r, c) != 0.0) jt.emplace_back(row + r, 3 * node + c, F(r, c));
+  };
+
+  // Rows −F [I, −[r]×] on rigid box k: minus the velocity of its point at r from its centre.
+  auto add_box_rows = [&](int row, int k, const Mat3& F, const Vec3& r) {
+    const int off = RigidOffset(k);
+    Mat3 rx;
+    rx << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
+    const Mat3 Fw = F * rx;  // −F · (−[r]×)
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c) {
+        if (F(a, c) != 0.0) jt.emplace_back(row + a, off + c, -F(a, c));
+        if (Fw(a, c) != 0.0) jt.emplace_back(row + a, off + 3 + c, Fw(a, c));
+      }
   };
 
   // Contacts: the deepest obstacle of every surface node within the margin.
@@ -176,10 +226,18 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
       int best = -1;
       double best_gap = opt_.margin;
       Vec3 best_n, best_vel;
-      for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+      for (std::size_t o = 0; o < obstacles_.size() + rigid_.size(); ++o) {
         double gap;
         Vec3 n, vel;
-        Distance(obstacles_[o], states[o], x, gap, n, vel);
+        if (o < obstacles_.size()) {
+          Distance(obstacles_[o], states[o], x, gap, n, vel);
+        } else {
+          const RigidBox& rb = rigid_[o - obstacles_.size()];
+          Obstacle box;
+          box.plane = false;
+          box.half = rb.half;
+          Distance(box, rb.state, x, gap, n, vel);
+        }
         if (gap < best_gap) {
           best = static_cast<int>(o);
           best_gap = gap;
@@ -189,15 +247,47 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
       }
       if (best < 0) continue;
       const Mat3 F = ContactFrame(best_n);
-      const int ci = AddConstraint(p.constraints, ConstraintType::kContact,
-                                   std::sqrt(b.mu * obstacles_[best].mu));
+      const int rigid = best - static_cast<int>(obstacles_.size());  // ≥ 0: a rigid box
+      const double mu_other = rigid >= 0 ? rigid_[rigid].mu : obstacles_[best].mu;
+      const int ci =
+          AddConstraint(p.constraints, ConstraintType::kContact, std::sqrt(b.mu * mu_other));
       add_node_rows(p.constraints[ci].row, node, F);
-      const Vec3 ef = -(F * best_vel);  // u = F (v_node − v_obstacle) + stabilization
+      // u = F (v_node − v_obstacle) + stabilization; a rigid box's velocity is in J.
+      Vec3 ef = Vec3::Zero();
+      if (rigid >= 0)
+        add_box_rows(p.constraints[ci].row, rigid, F, x - rigid_[rigid].state.pose.translation());
+      else
+        ef = -(F * best_vel);
       e.push_back(StabilizeGap(best_gap, opt_) + ef[0]);
       e.push_back(ef[1]);
       e.push_back(ef[2]);
       found.push_back({best, node, x, best_n, best_gap});
     }
+
+  // Rigid boxes' corners on the planes: rows on the box alone, u = −F v_corner (the plane is
+  // body a, the box b: F's normal points from the plane to the box, so flip the sign).
+  for (int k = 0; k < num_rigid_boxes(); ++k) {
+    const RigidBox& rb = rigid_[k];
+    for (int corner = 0; corner < 8; ++corner) {
+      const Vec3 local((corner & 1 ? 1 : -1) * rb.half.x(), (corner & 2 ? 1 : -1) * rb.half.y(),
+                       (corner & 4 ? 1 : -1) * rb.half.z());
+      const Vec3 x = rb.state.pose * local;
+      for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+        const Obstacle& ob = obstacles_[o];
+        if (!ob.plane) continue;
+        const double gap = ob.normal.dot(x) - ob.offset;
+        if (gap >= opt_.margin) continue;
+        const Mat3 F = ContactFrame(ob.normal);
+        const int ci =
+            AddConstraint(p.constraints, ConstraintType::kContact, std::sqrt(rb.mu * ob.mu));
+        add_box_rows(p.constraints[ci].row, k, -F, x - rb.state.pose.translation());
+        e.push_back(StabilizeGap(gap, opt_));
+        e.push_back(0.0);
+        e.push_back(0.0);
+        found.push_back({static_cast<int>(o), -1 - k, x, ob.normal, gap});
+      }
+    }
+  }
 
   // Ties and drivers: 3 bilateral rows each (one per axis).
   for (const auto& [a, b] : ties_) {
@@ -236,8 +326,19 @@ void DeformableSystem::Advance(const Vec& vhat) {
   if (vhat.size() != num_dofs())
     throw Error(
         fmt::format("v: wrong argument size: expected {}, got {}", num_dofs(), vhat.size()));
-  v_ = vhat;
-  x_ += opt_.dt * vhat;
+  const int nodal = 3 * num_nodes_;
+  v_ = vhat.head(nodal);
+  x_ += opt_.dt * v_;
+  for (int k = 0; k < num_rigid_boxes(); ++k) {
+    KinematicState& s = rigid_[k].state;
+    s.linear = vhat.segment<3>(RigidOffset(k));
+    s.angular = vhat.segment<3>(RigidOffset(k) + 3);
+    s.pose.translation() += opt_.dt * s.linear;
+    const double angle = opt_.dt * s.angular.norm();
+    Eigen::Quaterniond q(s.pose.linear());
+    if (angle > 0) q = Eigen::AngleAxisd(angle, s.angular.normalized()) * q;
+    s.pose.linear() = q.normalized().toRotationMatrix();
+  }
   time_ += opt_.dt;
 }
 

@@ -13,7 +13,12 @@
 //     nodes of a body split into pieces (000 §III-A);
 //   drivers (bilateral, 3 rows per node): v − (X + d(t + h) − x)/h = 0 moves a node set on a
 //     prescribed displacement d(t).
-// Advance: v_{k+1} = v̂, x_{k+1} = x_k + h v̂.
+//   free rigid boxes (6 dofs each after the nodes': linear and angular velocity in the world
+//     frame, A = diag(m I, R I_b Rᵀ), b with gravity and the explicit gyroscopic term): a surface
+//     node against a box gets rows F_i on the node and −F_i [I, −[r]×] on the box (r from the
+//     box's centre to the node), so a contact between a node and a dynamic body is not nodal
+//     (002's virtual nodes); a box's corners touch the planes with rows on the box alone.
+// Advance: v_{k+1} = v̂, x_{k+1} = x_k + h v̂ (a box: c += h v, R ← exp(h ω) R).
 #pragma once
 
 #include <functional>
@@ -50,6 +55,10 @@ class DeformableSystem : public SteppedSystem {
   int AddPlane(const Vec3& normal, double offset, double mu);
   // A box with half extents `half`, posed by `trajectory` (a constant one for a fixed box).
   int AddBox(const Vec3& half, double mu, Trajectory trajectory);
+  // A free rigid box of `mass` (uniform) with half extents `half` at `pose`, at rest; returns its
+  // index. Its faces are obstacles to the bodies' surface nodes, its corners touch the planes
+  // (not the kinematic boxes nor other rigid boxes).
+  int AddRigidBox(const Vec3& half, double mass, double mu, const Pose& pose);
   // Joins node a of body ba to node b of body bb (3 bilateral rows).
   void AddTie(int ba, int a, int bb, int b);
   // Moves `nodes` of body `body` to rest position + displacement(t) (3 bilateral rows each).
@@ -57,7 +66,8 @@ class DeformableSystem : public SteppedSystem {
   // Recorded in every problem's params (e.g. the drawn material).
   void SetParam(const std::string& key, double value) { params_[key] = value; }
 
-  // `contacts`: geom_a = obstacle index, geom_b = global node index, position = the node.
+  // `contacts`: geom_a = obstacle index (rigid box k: obstacles + k), geom_b = global node index
+  // (a box's corner on a plane: −1 − k), position = the node (the corner).
   ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) override;
   void Advance(const Vec& vhat) override;
   double time() const override { return time_; }
@@ -65,7 +75,10 @@ class DeformableSystem : public SteppedSystem {
   // theta must be 0 (the scheme above has no θ).
   void set_options(const StepOptions& opt) override;
 
-  int num_dofs() const { return 3 * num_nodes_; }
+  int num_dofs() const { return 3 * num_nodes_ + 6 * static_cast<int>(rigid_.size()); }
+  int num_rigid_boxes() const { return static_cast<int>(rigid_.size()); }
+  // Pose and velocity of rigid box k.
+  KinematicState RigidBoxState(int k) const;
   int num_nodes() const { return num_nodes_; }
   int num_tets() const;
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
@@ -92,10 +105,17 @@ class DeformableSystem : public SteppedSystem {
     Trajectory trajectory;
     double mu = 0.0;
   };
+  struct RigidBox {
+    Vec3 half = Vec3::Zero();
+    double mass = 0.0, mu = 0.0;
+    Vec3 inertia = Vec3::Zero();  // principal moments about the box's axes
+    KinematicState state;         // pose, linear and angular velocity (world frame)
+  };
   struct Driver {
     std::vector<int> nodes;  // global
     std::function<Vec3(double)> displacement;
   };
+  int RigidOffset(int k) const { return 3 * num_nodes_ + 6 * k; }  // first dof of rigid box k
   // Gap, normal (obstacle → node) and surface velocity of obstacle o at point p.
   void Distance(const Obstacle& o, const KinematicState& s, const Vec3& p, double& gap, Vec3& n,
                 Vec3& vel) const;
@@ -103,6 +123,7 @@ class DeformableSystem : public SteppedSystem {
   StepOptions opt_;
   std::vector<Body> bodies_;
   std::vector<Obstacle> obstacles_;
+  std::vector<RigidBox> rigid_;
   std::vector<std::array<int, 2>> ties_;  // global node pairs
   std::vector<Driver> drivers_;
   std::map<std::string, double> params_;
