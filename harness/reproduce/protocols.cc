@@ -9,6 +9,7 @@ Protocol MakeTable002_1();
 Protocol MakeTable002_2();
 Protocol MakeTable002_3();
 Protocol MakeTable002_5();
+Protocol MakeTable002_6();
 Protocol MakeTable002_7();
 Protocol MakeTable002_9();
 Protocol MakeFig002_11();
@@ -46,6 +47,7 @@ const std::vector<Protocol>& Protocols() {
       MakeTable002_2(),
       MakeTable002_3(),
       MakeTable002_5(),
+      MakeTable002_6(),
       MakeTable002_7(),
       MakeTable002_9(),
       MakeFig002_11(),
@@ -70,8 +72,6 @@ const std::vector<Protocol>& Protocols() {
           "MuJoCo (libmujoco-dev not found at configure time, or NCPBENCH_MUJOCO=OFF)"),
 #endif
       // The papers' experiments still without a protocol, each with what it waits for.
-      Pending("002-table6", "soft FEM gripper holding a dynamic rigid object (Table VI, Fig. 10)",
-              "about 14 681 DOF, 108 744 rows", "the soft_gripper scene"),
       Pending("002-table8",
               "PBD with substepping vs COND on the cable: penetration, force error, "
               "time (Table VIII, Fig. 12)",

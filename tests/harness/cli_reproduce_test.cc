@@ -34,13 +34,12 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
 // exit 2, no results file (a script must not read it as done).
 TEST(CliReproduce, PendingIdExitsTwoSayingWhatItNeeds) {
   const auto dir = testing::FreshDir("reproduce_pending");
-  const auto r = testing::RunCli("reproduce 002-table6 -o " + (dir / "out").string(), dir);
+  const auto r = testing::RunCli("reproduce 002-table8 -o " + (dir / "out").string(), dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("002-table6: cannot run yet: needs the soft_gripper scene"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("002-table8: cannot run yet: needs a PBD stepper"), std::string::npos)
       << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "002-table6.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "002-table8.h5"));
 }
 
 TEST(CliReproduce, UnknownIdExitsTwoNamingTheKnownOnes) {
