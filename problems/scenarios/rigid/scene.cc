@@ -1,5 +1,7 @@
 #include "problems/scenarios/rigid/scene.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
 
@@ -57,6 +59,33 @@ ParamSpec ElementDamping() {
 ParamSpec GeometricDamping() {
   return Whole("geometric_damping", 0, 0, 1,
                "1: add the projected geometric stiffness to the damping (002 §II-A)");
+}
+
+// The material a FEM scene draws with its seed (DrawMaterial): Young's modulus, Poisson ratio and
+// μ each from [min, max], and the density of `body`.
+struct MaterialRanges {
+  double youngs_min, youngs_max, poisson_min, poisson_max, mu_min, mu_max, density;
+  const char* body;
+};
+// A FEM scene's parameters: `before`, the drawn material's, `after`, then the element and
+// geometric damping.
+std::vector<ParamSpec> FemParams(std::vector<ParamSpec> before, const MaterialRanges& m,
+                                 const std::vector<ParamSpec>& after = {}) {
+  for (const ParamSpec& p : std::vector<ParamSpec>{
+           Pos("youngs_min", m.youngs_min,
+               "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
+           Pos("youngs_max", m.youngs_max, "largest Young's modulus [Pa]"),
+           Poisson("poisson_min", m.poisson_min,
+                   "Poisson ratio drawn from [poisson_min, poisson_max]"),
+           Poisson("poisson_max", m.poisson_max, "largest Poisson ratio"),
+           NonNeg("mu_min", m.mu_min, "friction coefficient drawn from [mu_min, mu_max]"),
+           NonNeg("mu_max", m.mu_max, "largest friction coefficient"),
+           Pos("density", m.density, fmt::format("{} density [kg/m³]", m.body))})
+    before.push_back(p);
+  for (const ParamSpec& p : after) before.push_back(p);
+  before.push_back(ElementDamping());
+  before.push_back(GeometricDamping());
+  return before;
 }
 
 }  // namespace
@@ -143,16 +172,10 @@ const std::vector<SceneEntry>& Scenes() {
            "co-rotational FEM mat (size 1: 1452 nodes, 4410 tets) folded by a two-finger gripper; "
            "E, nu, "
            "mu drawn from ranges (002 §V-C3); layers: cells through the thickness (0: 2 × size)",
-       .params =
+       .params = FemParams(
            {FemSize("resolution: round(21 × size) cells per side"),
-            Whole("layers", 0, 0, 64, "cells through the thickness (0: round(2 × size))"),
-            Pos("youngs_min", 5e4, "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
-            Pos("youngs_max", 2e5, "largest Young's modulus [Pa]"),
-            Poisson("poisson_min", 0.3, "Poisson ratio drawn from [poisson_min, poisson_max]"),
-            Poisson("poisson_max", 0.45, "largest Poisson ratio"),
-            NonNeg("mu_min", 0.3, "friction coefficient drawn from [mu_min, mu_max]"),
-            NonNeg("mu_max", 0.7, "largest friction coefficient"),
-            Pos("density", 1000, "mat density [kg/m³]"), ElementDamping(), GeometricDamping()},
+            Whole("layers", 0, 0, 64, "cells through the thickness (0: round(2 × size))")},
+           {5e4, 2e5, 0.3, 0.45, 0.3, 0.7, 1000, "mat"}),
        .default_steps = 120,
        .default_every = 40,
        .build = MakeSoftMat},
@@ -160,21 +183,12 @@ const std::vector<SceneEntry>& Scenes() {
        .description = "co-rotational FEM ball (size 1: 1983 nodes, 7360 tets) grasped and lifted "
                       "by two rigid fingers on a prescribed path; E, nu, mu drawn from ranges "
                       "(002 §V-C4)",
-       .params = {FemSize("resolution: round(14 × size) cells across the ball"),
-                  Pos("radius", 0.05, "ball radius [m]"),
-                  Pos("youngs_min", 5e4,
-                      "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
-                  Pos("youngs_max", 2e5, "largest Young's modulus [Pa]"),
-                  Poisson("poisson_min", 0.3,
-                          "Poisson ratio drawn from [poisson_min, poisson_max]"),
-                  Poisson("poisson_max", 0.45, "largest Poisson ratio"),
-                  NonNeg("mu_min", 0.5, "friction coefficient drawn from [mu_min, mu_max]"),
-                  NonNeg("mu_max", 0.8, "largest friction coefficient"),
-                  Pos("density", 1000, "ball density [kg/m³]"),
-                  RealParam("squeeze", 0.15, 0, 0.5, "fingers' closure as a share of the radius",
-                            true, true),
-                  NonNeg("lift", 0.08, "height the fingers lift the ball by [m]"), ElementDamping(),
-                  GeometricDamping()},
+       .params = FemParams({FemSize("resolution: round(14 × size) cells across the ball"),
+                            Pos("radius", 0.05, "ball radius [m]")},
+                           {5e4, 2e5, 0.3, 0.45, 0.5, 0.8, 1000, "ball"},
+                           {RealParam("squeeze", 0.15, 0, 0.5,
+                                      "fingers' closure as a share of the radius", true, true),
+                            NonNeg("lift", 0.08, "height the fingers lift the ball by [m]")}),
        .default_steps = 120,
        .default_every = 40,
        .build = MakeSoftBall},
@@ -182,24 +196,16 @@ const std::vector<SceneEntry>& Scenes() {
        .description = "two co-rotational FEM fingers (size 1: 4554 nodes, 17600 tets) on a driven "
                       "actuator grip a free rigid block off the floor; E, nu, mu drawn from ranges "
                       "(002 §V-C6)",
-       .params = {FemSize("resolution: round(8, 10, 22 × size) cells per finger"),
-                  Pos("finger_thickness", 0.02, "finger size across the grip (x) [m]"),
-                  Pos("finger_width", 0.03, "finger width (y) [m]"),
-                  Pos("finger_height", 0.06, "finger height (z) [m]"),
-                  Pos("block", 0.04, "edge of the rigid cube [m]"),
-                  Pos("block_mass", 0.05, "mass of the rigid cube [kg]"),
-                  Pos("youngs_min", 5e4,
-                      "Young's modulus drawn from [youngs_min, youngs_max] [Pa]"),
-                  Pos("youngs_max", 1.5e5, "largest Young's modulus [Pa]"),
-                  Poisson("poisson_min", 0.45,
-                          "Poisson ratio drawn from [poisson_min, poisson_max]"),
-                  Poisson("poisson_max", 0.49, "largest Poisson ratio"),
-                  NonNeg("mu_min", 0.6, "friction coefficient drawn from [mu_min, mu_max]"),
-                  NonNeg("mu_max", 1.0, "largest friction coefficient"),
-                  Pos("density", 1070, "finger density [kg/m³] (silicone)"),
-                  NonNeg("squeeze", 0.004, "each finger's travel past touching the block [m]"),
-                  NonNeg("lift", 0.03, "height the actuator lifts the fingers by [m]"),
-                  ElementDamping(), GeometricDamping()},
+       .params =
+           FemParams({FemSize("resolution: round(8, 10, 22 × size) cells per finger"),
+                      Pos("finger_thickness", 0.02, "finger size across the grip (x) [m]"),
+                      Pos("finger_width", 0.03, "finger width (y) [m]"),
+                      Pos("finger_height", 0.06, "finger height (z) [m]"),
+                      Pos("block", 0.04, "edge of the rigid cube [m]"),
+                      Pos("block_mass", 0.05, "mass of the rigid cube [kg]")},
+                     {5e4, 1.5e5, 0.45, 0.49, 0.6, 1.0, 1070, "silicone finger"},
+                     {NonNeg("squeeze", 0.004, "each finger's travel past touching the block [m]"),
+                      NonNeg("lift", 0.03, "height the actuator lifts the fingers by [m]")}),
        .default_steps = 120,
        .default_every = 40,
        .build = MakeSoftGripper,
