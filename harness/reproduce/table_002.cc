@@ -226,35 +226,34 @@ void ObserveFrames(const SceneCase& c, const std::vector<ContactProblem>& f, Pro
   rec.Note(c.scene, "reference", ReferenceText(c.scene));
 }
 
-std::string Header(const SceneCase& c, const ProtocolRecords& rec) {
+// "4 frames of `soft_mat` (… DOF, … contacts, … ms steps), recorded from …": what ObserveFrames
+// recorded for the case.
+std::string FramesText(const SceneCase& c, const ProtocolRecords& rec) {
   return fmt::format(
-             "{:.0f} frames of `{}`{} ({:.0f} DOF, {:.0f}–{:.0f} contacts, {:g} ms steps), "
-             "recorded from "
-             "a simulation "
-             "stepped by {} ({} iterations a step); each frame carries a reference solution ({}). "
-             "Every "
-             "solver "
-             "is warm-started as in 002 §V-A5 from the previous step's solve (cond: the velocity; "
-             "pgs/apgd: the multipliers of the constraints on the same nodes) and runs until "
-             "res004 ≤ "
-             "{:g} (at most {} iterations or {:g} s), single thread; values are means over the "
-             "frames; "
-             "the cold-start row shows cond without the warm start. MP = dt · max(0, −(J v + e)) "
-             "over "
-             "normal rows "
-             "(the penetration left after the step); VE = ‖v − v*‖/‖v*‖ against the reference, our "
-             "stand-in for the paper's dynamics index (the frozen problem does not carry the "
-             "physical "
-             "state the paper measures {} on); ST = setup + iterations, with the setup (Delassus "
-             "assembly for PGS/APGD) in parentheses, timed in a second run of the same iterations "
-             "without the per-iteration res004 test (its solve with A would leave each iteration a "
-             "cold "
-             "cache).\n\n",
-             rec.Value(c.scene, "frames"), c.scene,
-             *c.params ? fmt::format(" with `{}`", c.params) : "", rec.Value(c.scene, "dofs"),
-             rec.Value(c.scene, "contacts_min"), rec.Value(c.scene, "contacts_max"),
-             1e3 * rec.Value(c.scene, "dt"), c.stepper, c.stepper_iters,
-             rec.Text(c.scene, "reference"), kTol, kMaxIters, kTimeMs / 1e3, c.index_label) +
+      "{:.0f} frames of `{}`{} ({:.0f} DOF, {:.0f}–{:.0f} contacts, {:g} ms steps), recorded "
+      "from a simulation stepped by {} ({} iterations a step); each frame carries a reference "
+      "solution ({})",
+      rec.Value(c.scene, "frames"), c.scene, *c.params ? fmt::format(" with `{}`", c.params) : "",
+      rec.Value(c.scene, "dofs"), rec.Value(c.scene, "contacts_min"),
+      rec.Value(c.scene, "contacts_max"), 1e3 * rec.Value(c.scene, "dt"), c.stepper,
+      c.stepper_iters, rec.Text(c.scene, "reference"));
+}
+
+std::string Header(const SceneCase& c, const ProtocolRecords& rec) {
+  return FramesText(c, rec) +
+         fmt::format(
+             ". Every solver is warm-started as in 002 §V-A5 from the previous step's solve "
+             "(cond: the velocity; pgs/apgd: the multipliers of the constraints on the same "
+             "nodes) and runs until res004 ≤ {:g} (at most {} iterations or {:g} s), single "
+             "thread; values are means over the frames; the cold-start row shows cond without "
+             "the warm start. MP = dt · max(0, −(J v + e)) over normal rows (the penetration "
+             "left after the step); VE = ‖v − v*‖/‖v*‖ against the reference, our stand-in for "
+             "the paper's dynamics index (the frozen problem does not carry the physical state "
+             "the paper measures {} on); ST = setup + iterations, with the setup (Delassus "
+             "assembly for PGS/APGD) in parentheses, timed in a second run of the same "
+             "iterations without the per-iteration res004 test (its solve with A would leave "
+             "each iteration a cold cache).\n\n",
+             kTol, kMaxIters, kTimeMs / 1e3, c.index_label) +
          (*c.differs ? fmt::format("Our scene differs from 002's: {}.\n\n", c.differs) : "");
 }
 
@@ -746,16 +745,7 @@ std::vector<ContactProblem> SoftMatFrames(int frames, bool quiet, std::vector<Wa
   return f;
 }
 
-std::string SoftMatFramesText(const ProtocolRecords& rec) {
-  return fmt::format(
-      "{:.0f} frames of `soft_mat` ({:.0f} DOF, {:.0f}–{:.0f} contacts, {:g} ms steps), recorded "
-      "from a simulation stepped by {} ({} iterations a step); each frame carries a reference "
-      "solution ({})",
-      rec.Value(kMat.scene, "frames"), rec.Value(kMat.scene, "dofs"),
-      rec.Value(kMat.scene, "contacts_min"), rec.Value(kMat.scene, "contacts_max"),
-      1e3 * rec.Value(kMat.scene, "dt"), kMat.stepper, kMat.stepper_iters,
-      rec.Text(kMat.scene, "reference"));
-}
+std::string SoftMatFramesText(const ProtocolRecords& rec) { return FramesText(kMat, rec); }
 
 Protocol MakeTable002_2() {
   return {

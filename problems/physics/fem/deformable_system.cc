@@ -111,21 +111,18 @@ void DeformableSystem::AddDriver(int body, std::vector<int> nodes,
   drivers_.push_back({std::move(nodes), std::move(displacement)});
 }
 
-void DeformableSystem::Distance(const Obstacle& o, const KinematicState& s, const Vec3& p,
-                                double& gap, Vec3& n, Vec3& vel) const {
-  if (o.plane) {
-    gap = o.normal.dot(p) - o.offset;
-    n = o.normal;
-    vel.setZero();
-    return;
-  }
+namespace {
+
+// Gap, normal (box → p) and surface velocity at p of a box with half extents `half` moving as s.
+void BoxDistance(const Vec3& half, const KinematicState& s, const Vec3& p, double& gap, Vec3& n,
+                 Vec3& vel) {
   const Mat3 R = s.pose.linear();
   const Vec3 c = s.pose.translation();
   const Vec3 pl = R.transpose() * (p - c);
-  const Vec3 q = pl.cwiseAbs() - o.half;
+  const Vec3 q = pl.cwiseAbs() - half;
   Vec3 nl;
   if (q.maxCoeff() > 0) {  // outside: distance to the closest surface point
-    const Vec3 d = pl - pl.cwiseMax(-o.half).cwiseMin(o.half);
+    const Vec3 d = pl - pl.cwiseMax(-half).cwiseMin(half);
     gap = d.norm();
     nl = d / gap;
   } else {  // inside: leave through the nearest face
@@ -136,6 +133,16 @@ void DeformableSystem::Distance(const Obstacle& o, const KinematicState& s, cons
   }
   n = R * nl;
   vel = s.linear + s.angular.cross(p - c);
+}
+
+}  // namespace
+
+void DeformableSystem::Distance(const Obstacle& o, const KinematicState& s, const Vec3& p,
+                                double& gap, Vec3& n, Vec3& vel) const {
+  if (!o.plane) return BoxDistance(o.half, s, p, gap, n, vel);
+  gap = o.normal.dot(p) - o.offset;
+  n = o.normal;
+  vel.setZero();
 }
 
 Vec DeformableSystem::ElasticForces() {
@@ -233,10 +240,7 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
           Distance(obstacles_[o], states[o], x, gap, n, vel);
         } else {
           const RigidBox& rb = rigid_[o - obstacles_.size()];
-          Obstacle box;
-          box.plane = false;
-          box.half = rb.half;
-          Distance(box, rb.state, x, gap, n, vel);
+          BoxDistance(rb.half, rb.state, x, gap, n, vel);
         }
         if (gap < best_gap) {
           best = static_cast<int>(o);
