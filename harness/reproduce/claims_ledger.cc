@@ -184,6 +184,23 @@ void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
 }
 
 // Counts per paper and verdict, and over all papers.
+// The claims that fail (not reproduced, contradicted) without a measured cause, named; a failure
+// is only citable with its cause.
+std::string Uncaused(const Ledger& l) {
+  std::string list;
+  int n = 0, failing = 0;
+  for (const ClaimRecord& c : l.claims) {
+    if (c.verdict != "not reproduced" && c.verdict != "contradicted") continue;
+    ++failing;
+    if (!c.cause.empty()) continue;
+    list += fmt::format("\n- {}: {}", c.protocol, c.statement);
+    ++n;
+  }
+  if (n == 0) return fmt::format("\nEvery failing claim ({}) carries a measured cause.\n", failing);
+  return fmt::format("\n{} of the {} failing claims carry no measured cause:\n{}\n", n, failing,
+                     list);
+}
+
 std::string CountsTable(const Ledger& l) {
   std::map<std::string, std::array<int, kVerdicts.size()>> counts;
   std::array<int, kVerdicts.size()> total{};
@@ -205,11 +222,13 @@ std::string CountsTable(const Ledger& l) {
   count_row("**all**", total);
   const double all = static_cast<double>(l.claims.size());
   if (all == 0) return t.str();
-  return t.str() + fmt::format(
-                       "\nReproduced: {} of {} claims ({:.1f}%); with those reproduced for part of "
-                       "the swept range of a value their paper does not give, {} ({:.1f}%).\n",
-                       total[0], l.claims.size(), 100.0 * total[0] / all, total[0] + total[1],
-                       100.0 * (total[0] + total[1]) / all);
+  return t.str() +
+         fmt::format(
+             "\nReproduced: {} of {} claims ({:.1f}%); with those reproduced for part of "
+             "the swept range of a value their paper does not give, {} ({:.1f}%).\n",
+             total[0], l.claims.size(), 100.0 * total[0] / all, total[0] + total[1],
+             100.0 * (total[0] + total[1]) / all) +
+         Uncaused(l);
 }
 
 // One row per reproduction file: its claims, budget, time, machine and whether it is superseded.

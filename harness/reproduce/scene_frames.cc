@@ -50,7 +50,7 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
                          const std::map<std::string, std::string>& settings, double tol,
                          int max_iters, double time_ms, const ReproduceOptions& opt,
                          const std::string& part, const std::vector<WarmStart>* warm,
-                         double step_tol) {
+                         double step_tol, const FrameObserver& observe) {
   const SolverEntry& e = FindSolver(solver);
   const SolverJob job{&e, Settings::Parse(solver, e.settings, settings)};
   RunOptions ro;
@@ -76,6 +76,7 @@ FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::s
     if (p.reference && p.reference->v.size() == sol.v.size() && sol.v.size() > 0)
       ObserveRun(r, "velocity_error",
                  (sol.v - p.reference->v).norm() / std::max(p.reference->v.norm(), 1e-300));
+    if (observe) observe(p, sol, r);
     Record(opt, r, part, p.meta.name.empty() ? fmt::format("frame{}", f) : p.meta.name);
     runs.push_back(std::move(r));
   }
@@ -110,6 +111,31 @@ std::vector<double> RoundTotals(const ProtocolRecords& rec, const std::string& p
     if (!runs.empty()) out.push_back(SummarizeFrames(runs).total_ms);
   }
   return out;
+}
+
+void ObserveRigidSplit(const ContactProblem& p, const WarmStart& sol, RunRecord& r) {
+  const auto nodes = p.meta.params.find("nodes");
+  if (!p.reference || nodes == p.meta.params.end() || sol.v.size() != p.reference->v.size()) return;
+  // A file's parameter is input: only a whole count leaving whole boxes is the layout.
+  const double count = nodes->second;
+  const int size = static_cast<int>(sol.v.size());
+  if (!(count >= 1 && 3 * count < size) || count != std::floor(count)) return;
+  const int n3 = 3 * static_cast<int>(count);
+  if ((size - n3) % 6 != 0) return;
+  const int boxes = (size - n3) / 6;
+  const Vec d = sol.v - p.reference->v;
+  const Vec& ref = p.reference->v;
+  auto rel = [](double num, double den) { return std::sqrt(num / std::max(den, 1e-300)); };
+  ObserveRun(r, "node_velocity_error", rel(d.head(n3).squaredNorm(), ref.head(n3).squaredNorm()));
+  double lin = 0, lin_ref = 0, ang = 0, ang_ref = 0;
+  for (int k = 0; k < boxes; ++k) {
+    lin += d.segment<3>(n3 + 6 * k).squaredNorm();
+    ang += d.segment<3>(n3 + 6 * k + 3).squaredNorm();
+    lin_ref += ref.segment<3>(n3 + 6 * k).squaredNorm();
+    ang_ref += ref.segment<3>(n3 + 6 * k + 3).squaredNorm();
+  }
+  ObserveRun(r, "rigid_linear_error", rel(lin, lin_ref));
+  ObserveRun(r, "rigid_angular_error", rel(ang, ang_ref));
 }
 
 FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs) {

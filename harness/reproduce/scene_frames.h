@@ -2,6 +2,7 @@
 // simulation, and one solver run on every frame to a residual threshold, summarized.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,11 +57,21 @@ FrameSummary BestRound(const ProtocolRecords& rec, const std::string& part,
 // the rounds): rounds run interleaved, so two cells' round r shared the machine's state.
 std::vector<double> RoundTotals(const ProtocolRecords& rec, const std::string& part,
                                 const std::string& solver, int rounds);
+// What a protocol observes of a frame's run beyond the summary's figures (ObserveRun on `run`),
+// from the frame and the solver's final (v, λ), before the run is recorded.
+using FrameObserver =
+    std::function<void(const ContactProblem& frame, const WarmStart& solution, RunRecord& run)>;
+// A FrameObserver for the FEM scenes with free rigid boxes (DeformableSystem's layout: 3 dofs per
+// node, the frame's parameter `nodes` of them, then 6 per box, linear before angular): the
+// relative velocity error ‖v − v*‖/‖v*‖ against the frame's reference over the nodes
+// (`node_velocity_error`), the boxes' linear (`rigid_linear_error`) and angular
+// (`rigid_angular_error`) dofs. Observes nothing on a frame without a reference or boxes.
+void ObserveRigidSplit(const ContactProblem& frame, const WarmStart& solution, RunRecord& run);
 // `warm`: one warm start per frame, or null for cold starts. `step_tol`: Budget::step_tol.
 FrameSummary RunOnFrames(const std::vector<ContactProblem>& frames, const std::string& solver,
                          const std::map<std::string, std::string>& settings, double tol,
                          int max_iters, double time_ms, const ReproduceOptions& opt,
                          const std::string& part, const std::vector<WarmStart>* warm = nullptr,
-                         double step_tol = 0.0);
+                         double step_tol = 0.0, const FrameObserver& observe = {});
 
 }  // namespace ncp

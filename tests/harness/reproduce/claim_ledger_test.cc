@@ -114,6 +114,30 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   EXPECT_THROW(CollectClaims({(dir / "nothing-here").string()}), Error);
 }
 
+// A failing claim is citable only with its cause: the ledger names those that lack one, and
+// says so when none does.
+TEST(ClaimLedger, NamesFailingClaimsWithoutACause) {
+  Ledger l;
+  l.files.push_back({});
+  ClaimRecord ok;
+  ok.protocol = "004-table2", ok.paper = "004", ok.statement = "holds", ok.verdict = "reproduced";
+  ClaimRecord caused = ok;
+  caused.statement = "fails, explained", caused.verdict = "contradicted",
+  caused.cause = "the gains";
+  ClaimRecord bare = ok;
+  bare.statement = "fails, unexplained", bare.verdict = "not reproduced";
+  for (const ClaimRecord& c : {ok, caused, bare}) l.claims.push_back(c), l.claim_file.push_back(0);
+  const std::string md = LedgerMarkdown(l, "c");
+  EXPECT_NE(md.find("1 of the 2 failing claims carry no measured cause:\n\n- 004-table2: fails, "
+                    "unexplained\n"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("- 004-table2: fails, explained"), std::string::npos) << md;
+  l.claims.pop_back(), l.claim_file.pop_back();
+  EXPECT_NE(LedgerMarkdown(l, "c").find("Every failing claim (1) carries a measured cause."),
+            std::string::npos);
+}
+
 // An earlier ledger's CSV stands for the files it lists: read back, it gives the same claims and
 // CSV; a results file given by the same path replaces its rows; a malformed one is refused with
 // its line.

@@ -210,5 +210,31 @@ TEST(SceneFrames, BestRoundIsTheFastestRoundWithTheSameOutcome) {
   EXPECT_EQ(BestRound(rec, "none", "pgs", 3).frames, 0);
 }
 
+// The split of the velocity error between a FEM scene's nodes and its boxes' linear and angular
+// dofs: 1 node (3 dofs) and 1 box (6) with errors placed in each part; nothing observed where the
+// frame's `nodes` does not describe its layout.
+TEST(SceneFrames, RigidSplitSeparatesNodesAndTheBoxesLinearAndAngularDofs) {
+  ContactProblem p;
+  p.reference = Reference{};
+  p.reference->v = Vec::Ones(9);
+  p.meta.params["nodes"] = 1;
+  WarmStart sol;
+  sol.v = Vec::Ones(9);
+  sol.v[0] += 0.3;          // node: ‖(0.3, 0, 0)‖ / √3
+  sol.v[4] += 0.2;          // box linear: 0.2 / √3
+  sol.v.tail(3).setZero();  // box angular: 100%
+  RunRecord r;
+  ObserveRigidSplit(p, sol, r);
+  EXPECT_NEAR(RunObservation(r, "node_velocity_error"), 0.3 / std::sqrt(3.0), 1e-15);
+  EXPECT_NEAR(RunObservation(r, "rigid_linear_error"), 0.2 / std::sqrt(3.0), 1e-15);
+  EXPECT_NEAR(RunObservation(r, "rigid_angular_error"), 1.0, 1e-15);
+  for (const double nodes : {0.0, 1.5, 3.0, -1.0, 1e300, std::nan("")}) {  // no whole boxes left, or junk
+    RunRecord none;
+    p.meta.params["nodes"] = nodes;
+    ObserveRigidSplit(p, sol, none);
+    EXPECT_TRUE(std::isnan(RunObservation(none, "node_velocity_error"))) << nodes;
+  }
+}
+
 }  // namespace
 }  // namespace ncp
