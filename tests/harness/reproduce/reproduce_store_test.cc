@@ -228,7 +228,8 @@ TEST(SceneFrames, RigidSplitSeparatesNodesAndTheBoxesLinearAndAngularDofs) {
   EXPECT_NEAR(RunObservation(r, "node_velocity_error"), 0.3 / std::sqrt(3.0), 1e-15);
   EXPECT_NEAR(RunObservation(r, "rigid_linear_error"), 0.2 / std::sqrt(3.0), 1e-15);
   EXPECT_NEAR(RunObservation(r, "rigid_angular_error"), 1.0, 1e-15);
-  for (const double nodes : {0.0, 1.5, 3.0, -1.0, 1e300, std::nan("")}) {  // no whole boxes left, or junk
+  for (const double nodes :
+       {0.0, 1.5, 3.0, -1.0, 1e300, std::nan("")}) {  // no whole boxes left, or junk
     RunRecord none;
     p.meta.params["nodes"] = nodes;
     ObserveRigidSplit(p, sol, none);
