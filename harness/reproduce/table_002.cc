@@ -223,7 +223,7 @@ void MeasureGammaTradeOff(const std::vector<ContactProblem>& f, const std::vecto
                 GammaPart(g), &warm, 0.0, ObserveRigidSplit);
 }
 
-// Per γ: mean res004 and the mean errors of ObserveRigidSplit; "" for a file without the runs.
+// Per γ: mean iterations, res004 and errors of ObserveRigidSplit; none for a file without the runs.
 struct GammaRow {
   double gamma, iterations, res004, nodes, linear, angular;
 };
@@ -277,9 +277,11 @@ std::string ReportGammaTradeOff(const ProtocolRecords& rec) {
   double gamma = NAN;  // cond's default, the protocol's
   for (const SettingSpec& spec : FindSolver("cond").settings)
     if (spec.name == "gamma") gamma = spec.default_value;
-  return "\nWhat stops cond short of res004 1e-6 here: the block is dynamic, so each finger "
-         "contact on it is a virtual node tied to J v by the damping γ (002:14; " +
-         fmt::format("the protocol's γ is {:g}", gamma) +
+  return fmt::format(
+             "\nWhat stops cond short of res004 {:g} here: the block is dynamic, so each "
+             "finger contact on it is a virtual node tied to J v by the damping γ "
+             "(002:14; the protocol's γ is {:g}",
+             kTol, gamma) +
          " × the contact's effective mass). A small γ leaves the perturbation λ/γ of 002 "
          "Prop. 2 in the solution; a large one stiffens the ties, and the block's rotation, which "
          "they carry, then moves by the small step the diagonal P scales to their stiffness. " +
