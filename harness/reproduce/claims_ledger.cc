@@ -183,7 +183,6 @@ void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
   }
 }
 
-// Counts per paper and verdict, and over all papers.
 // The claims that fail (not reproduced, contradicted) without a measured cause, named; a failure
 // is only citable with its cause.
 std::string Uncaused(const Ledger& l) {
@@ -201,6 +200,7 @@ std::string Uncaused(const Ledger& l) {
                      list);
 }
 
+// Counts per paper and verdict, and over all papers.
 std::string CountsTable(const Ledger& l) {
   std::map<std::string, std::array<int, kVerdicts.size()>> counts;
   std::array<int, kVerdicts.size()> total{};

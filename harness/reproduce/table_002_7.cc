@@ -140,9 +140,9 @@ std::string Report(const ReportInput& in) {
           "factored once, the contacts by one projected Gauss–Seidel sweep a step against the "
           "diagonal W = weight · diag(A). 002 gives neither its W nor its inner solve: weight 1 "
           "(W near the potential's Hessian, Daviet's guidance) is the protocol's; 0.1 (the "
-          "fastest-converging on these frames), 0.3 and 3 sweep the unknown. MP = dt · max(0, −(J "
-          "v + e)) "
-          "over normal rows; VE = ‖v − v*‖/‖v*‖ against the reference, our stand-in for 002's "
+          "fastest-converging on these frames), 0.3 and 3 sweep the unknown. MP = dt · "
+          "max(0, −(J v + e)) over normal rows; VE = ‖v − v*‖/‖v*‖ against the reference, our "
+          "stand-in for 002's "
           "internal force error (IE); ST = setup (ccs: the factorization of A + W) + iterations. "
           "ccs reports the velocity of its contact step (002: its projection variable).\n\n",
           kTimingRounds) +
