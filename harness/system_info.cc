@@ -107,13 +107,27 @@ std::string FileHash(const std::string& path) {
 
 namespace {
 
-// What built this binary: compiler and the peers compiled in (run attribute keys).
+// The widest vector instruction set the compiler was allowed (NCPBENCH_MARCH): iterates of two
+// builds that differ here may differ at rounding level.
+constexpr const char* kVectorIsa =
+#if defined(__AVX512F__)
+    "SIMD AVX-512";
+#elif defined(__AVX2__)
+    "SIMD AVX2";
+#elif defined(__AVX__)
+    "SIMD AVX";
+#else
+    "SIMD baseline";
+#endif
+
+// What built this binary: compiler, its vector instruction set and the peers compiled in (run
+// attribute keys).
 std::map<std::string, std::string> BuildVersions() {
   std::map<std::string, std::string> attrs = {{kRunAttrVersion, NCPBENCH_VERSION}};
 #if defined(__clang__)
-  attrs[kRunAttrVersionCompiler] = fmt::format("clang {}", __clang_version__);
+  attrs[kRunAttrVersionCompiler] = fmt::format("clang {}, {}", __clang_version__, kVectorIsa);
 #elif defined(__GNUC__)
-  attrs[kRunAttrVersionCompiler] = fmt::format("gcc {}", __VERSION__);
+  attrs[kRunAttrVersionCompiler] = fmt::format("gcc {}, {}", __VERSION__, kVectorIsa);
 #endif
 #ifdef NCP_WITH_MUJOCO
   attrs[kRunAttrVersionMujoco] = mj_versionString();

@@ -152,6 +152,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
   g_ = Vec::Zero(n), h_ = Vec::Zero(n), rhs_ = Vec::Zero(n);
   theta_d_sub_.assign(nsub_, 0.0);
+  b_norm2_.resize(nsub_);
+  for (int j = 0; j < nsub_; ++j) b_norm2_[j] = p.b.segment(sub_begin_[j], sub_n_[j]).squaredNorm();
   // z⁰ = J v̂⁰ (no primal residual), u⁰ = −λ⁰.
   for (int j = 0; j < nsub_; ++j) SlackVelocities(j, v_.data() + sub_begin_[j]);
   z_ = w_;
@@ -210,8 +212,8 @@ bool SubAdmmBase::RefactorizeAll() {
   return ok;
 }
 
-template <int NR>
-void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
+template <int NR, bool kScales>
+void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y, double& ps2) {
   // With u_s = −λ_i (39), Σ_s y_s/β_s = Σ_s w_s − λ_i/β_i, so the trial multiplier of 004:36–38
   // is x = λ_i − β_i (Σ_s w_s + e_i), and then z_s = (y_s + λ_i⁺)/β_s = w_s + (λ_i⁺ − λ_i)/β_s.
   const Constraint& c = p_->constraints[i];
@@ -256,6 +258,7 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
     const int s = con_slacks_[t];
     const double ibs = inv_beta_[slack_sub_[s]] * iw;
     for (int k = 0; k < NR; ++k) z_[3 * s + k] = w_[3 * s + k] + dl[k] * ibs;
+    if constexpr (kScales) ps2 = std::max(ps2, SlackScale2(&w_[3 * s], &z_[3 * s]));
   }
   // ‖J_s v̂ − z_s‖ = ‖Δλ‖/β_s: the largest over the slacks, squared (the root comes later).
   const double prim2 = dl2 * max_ibs * max_ibs;
@@ -263,7 +266,8 @@ void SubAdmmBase::ConstraintStepRows(int i, double& theta_p, double& theta_y) {
 }
 
 // ConstraintStepRows<3> for a contact record (a second slack equal to the first is not used).
-void SubAdmmBase::ContactSteps(std::size_t k0, std::size_t k1, double& theta_p) {
+template <bool kScales>
+void SubAdmmBase::ContactSteps(std::size_t k0, std::size_t k1, double& theta_p, double& ps2) {
   const ContactRecord* rec = contacts_.data();
   const double* e = p_->e.data();
   const auto [w, z, lam] = StepArrays();
@@ -282,9 +286,11 @@ void SubAdmmBase::ContactSteps(std::size_t k0, std::size_t k1, double& theta_p) 
     for (int r = 0; r < 3; ++r) dl[r] = ln[r] - l[r], dl2 += dl[r] * dl[r], l[r] = ln[r];
     double* z0 = z + 3 * c.slack[0];
     for (int r = 0; r < 3; ++r) z0[r] = w0[r] + dl[r] * c.ibs[0];
+    if constexpr (kScales) ps2 = std::max(ps2, SlackScale2(w0, z0));
     if (two) {
       double* z1 = z + 3 * c.slack[1];
       for (int r = 0; r < 3; ++r) z1[r] = w1[r] + dl[r] * c.ibs[1];
+      if constexpr (kScales) ps2 = std::max(ps2, SlackScale2(w1, z1));
     }
     const double prim2 = dl2 * c.max_ibs * c.max_ibs;
     tp = prim2 > tp ? prim2 : tp;
@@ -293,7 +299,8 @@ void SubAdmmBase::ContactSteps(std::size_t k0, std::size_t k1, double& theta_p) 
 }
 
 // ConstraintStepRows<1> for a soft record: λ⁺ = α (λ − β_i w) − κ.
-void SubAdmmBase::SoftSteps(std::size_t k0, std::size_t k1, double& theta_p) {
+template <bool kScales>
+void SubAdmmBase::SoftSteps(std::size_t k0, std::size_t k1, double& theta_p, double& ps2) {
   const SoftRecord* rec = softs_.data();
   const auto [w, z, lam] = StepArrays();
   double tp = theta_p;
@@ -303,6 +310,7 @@ void SubAdmmBase::SoftSteps(std::size_t k0, std::size_t k1, double& theta_p) {
     const double ln = c.alpha * (l - c.beta * ws) - c.kappa, dl = ln - l;
     lam[c.row] = ln;
     z[3 * c.slack] = ws + dl * c.ibs;
+    if constexpr (kScales) ps2 = std::max(ps2, SlackScale2(w + 3 * c.slack, z + 3 * c.slack));
     const double prim2 = dl * dl * c.ibs * c.ibs;
     tp = prim2 > tp ? prim2 : tp;
   }
@@ -342,20 +350,32 @@ WorkCount SubAdmmBase::Work() const {
                   WorkCount{records, 0.0});
 }
 
+template <bool kScales>
+void SubAdmmBase::SerialConstraintSteps(double& theta_p, double& theta_y, double& ps2) {
+  ContactSteps<kScales>(0, contacts_.size(), theta_p, ps2);
+  SoftSteps<kScales>(0, softs_.size(), theta_p, ps2);
+  for (int i : con3_) ConstraintStepRows<3, kScales>(i, theta_p, theta_y, ps2);
+  for (int i : con1_) ConstraintStepRows<1, kScales>(i, theta_p, theta_y, ps2);
+}
+
 Status SubAdmmBase::Iterate() {
   double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0, tp2 = 0.0, tp3 = 0.0;
-  // The relative rule's scales, when due, inside the parallel region: serial they cost the
-  // other thread a wait of several µs per iteration (maxima: the same bits in any order).
-  const bool scales = parallel_ && adaptive_ && adapter_.Due(iter_ + 1) &&
-                      adapter_.rule() == PenaltyRule::kRelative;
-  double ps2 = 0.0, ds2 = 0.0;
+  // The relative rule's scales, when due, inside the passes that write z and g: a pass of their
+  // own cost about 6% of a serial iteration, and serial in a parallel one they cost the other
+  // thread a wait of several µs (maxima: the same bits in any order).
+  const bool scales =
+      adaptive_ && adapter_.Due(iter_ + 1) && adapter_.rule() == PenaltyRule::kRelative;
+  double ps2 = 0.0, ds2 = 0.0, unused = 0.0;
   if (!parallel_) {  // plain loops: even a one-thread OpenMP region costs a few µs per iteration
     for (int j = 0; j < nsub_; ++j) VelocityStep(j);
-    ContactSteps(0, contacts_.size(), tp);
-    SoftSteps(0, softs_.size(), tp);
-    for (int i : con3_) ConstraintStepRows<3>(i, tp, ty);
-    for (int i : con1_) ConstraintStepRows<1>(i, tp, ty);
-    for (int j = 0; j < nsub_; ++j) SubsystemStep(j, td);
+    if (scales)
+      SerialConstraintSteps<true>(tp, ty, ps2);
+    else
+      SerialConstraintSteps<false>(tp, ty, ps2);
+    for (int j = 0; j < nsub_; ++j) {
+      SubsystemStep(j, td);
+      if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
+    }
   } else {
 #pragma omp parallel num_threads(threads_)
     {
@@ -364,16 +384,19 @@ Status SubAdmmBase::Iterate() {
         // No barrier between the two kinds (each reduces into its own variables): one per
         // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
 #pragma omp for schedule(static) reduction(max : tp2) nowait
-      for (std::size_t k = 0; k < contacts_.size(); ++k) ContactSteps(k, k + 1, tp2);
+      for (std::size_t k = 0; k < contacts_.size(); ++k) ContactSteps(k, k + 1, tp2, unused);
 #pragma omp for schedule(static) reduction(max : tp3) nowait
-      for (std::size_t k = 0; k < softs_.size(); ++k) SoftSteps(k, k + 1, tp3);
+      for (std::size_t k = 0; k < softs_.size(); ++k) SoftSteps(k, k + 1, tp3, unused);
 #pragma omp for schedule(static) reduction(max : tp1) reduction(+ : ty1) nowait
-      for (std::size_t k = 0; k < con3_.size(); ++k) ConstraintStepRows<3>(con3_[k], tp1, ty1);
+      for (std::size_t k = 0; k < con3_.size(); ++k)
+        ConstraintStepRows<3>(con3_[k], tp1, ty1, unused);
 #pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
-      for (std::size_t k = 0; k < con1_.size(); ++k) ConstraintStepRows<1>(con1_[k], tp, ty);
+      for (std::size_t k = 0; k < con1_.size(); ++k)
+        ConstraintStepRows<1>(con1_[k], tp, ty, unused);
       if (scales) {
 #pragma omp for schedule(static) reduction(max : ps2) nowait
-        for (std::size_t k = 0; k < slack_con_.size(); ++k) ps2 = std::max(ps2, SlackScale2(k));
+        for (std::size_t k = 0; k < slack_con_.size(); ++k)
+          ps2 = std::max(ps2, SlackScale2(&w_[3 * k], &z_[3 * k]));
       }
 #pragma omp for schedule(static) reduction(max : td, ds2)
       for (int j = 0; j < nsub_; ++j) {
@@ -392,11 +415,7 @@ Status SubAdmmBase::Iterate() {
   // 004:43 (bounded steps), then every subsystem is refactorized in parallel.
   double scale = scale_;
   if (adaptive_ && adapter_.Due(iter_)) {
-    double ps = 0.0, ds = 0.0;
-    if (scales)
-      ps = std::sqrt(ps2), ds = std::sqrt(ds2);
-    else if (adapter_.rule() == PenaltyRule::kRelative)
-      ResidualScales(ps, ds);
+    const double ps = scales ? std::sqrt(ps2) : 0.0, ds = scales ? std::sqrt(ds2) : 0.0;
     scale = adapter_.Update(iter_, tp, td, ps, ds, scale_);
   }
   if (scale != scale_) {
@@ -414,25 +433,8 @@ Status SubAdmmBase::Iterate() {
 
 // The scales of θ_p and θ_d in their norms (largest per slack, per subsystem):
 // max_s max(‖J_s v̂‖, ‖z_s‖) and max_j max(‖b_j‖, ‖Σ J_sᵀλ‖). Only when β may change.
-double SubAdmmBase::SlackScale2(std::size_t k) const {
-  double w2 = 0.0, z2 = 0.0;
-  for (int r = 0; r < 3; ++r) {
-    w2 += w_[3 * k + r] * w_[3 * k + r];
-    z2 += z_[3 * k + r] * z_[3 * k + r];
-  }
-  return std::max(w2, z2);
-}
-
 double SubAdmmBase::SubsystemScale2(int j) const {
-  const int b0 = sub_begin_[j], n = sub_n_[j];
-  return std::max(p_->b.segment(b0, n).squaredNorm(), g_.segment(b0, n).squaredNorm());
-}
-
-void SubAdmmBase::ResidualScales(double& ps, double& ds) const {
-  ps = 0.0, ds = 0.0;
-  for (std::size_t k = 0; 3 * k < w_.size(); ++k) ps = std::max(ps, SlackScale2(k));
-  for (int j = 0; j < nsub_; ++j) ds = std::max(ds, SubsystemScale2(j));
-  ps = std::sqrt(ps), ds = std::sqrt(ds);
+  return std::max(b_norm2_[j], g_.segment(sub_begin_[j], sub_n_[j]).squaredNorm());
 }
 
 void SubAdmmBase::Current(Vec& v, Vec& lambda) const {

@@ -11,6 +11,7 @@
 //   β ← β √(θ_p/θ_d) when one dominates by γ (43), then every subsystem is refactorized.
 #pragma once
 
+#include <algorithm>
 #include <Eigen/Dense>
 #include <string>
 #include <vector>
@@ -74,8 +75,10 @@ class SubAdmmBase : public Solver {
 
  private:
   void VelocityStep(int j);
-  template <int NR>
-  void ConstraintStepRows(int i, double& theta_p, double& theta_y);
+  // kScales: also the largest max(‖w_s‖², ‖z_s‖²) over the step's slacks into ps2 (the relative
+  // rule's primal scale, fused into the pass that writes z_s).
+  template <int NR, bool kScales = false>
+  void ConstraintStepRows(int i, double& theta_p, double& theta_y, double& ps2);
   // The λ-step's arrays as locals (w, z, λ): stores through members' pointers would otherwise
   // make the compiler reload them.
   struct Arrays {
@@ -84,15 +87,23 @@ class SubAdmmBase : public Solver {
     double* lam;
   };
   Arrays StepArrays() { return {w_.data(), z_.data(), lambda_.data()}; }
-  void ContactSteps(std::size_t k0, std::size_t k1, double& theta_p);
-  void SoftSteps(std::size_t k0, std::size_t k1, double& theta_p);
+  template <bool kScales = false>
+  void ContactSteps(std::size_t k0, std::size_t k1, double& theta_p, double& ps2);
+  template <bool kScales = false>
+  void SoftSteps(std::size_t k0, std::size_t k1, double& theta_p, double& ps2);
+  // Every constraint's λ-step in one thread.
+  template <bool kScales>
+  void SerialConstraintSteps(double& theta_p, double& theta_y, double& ps2);
   void SubsystemStep(int j, double& theta_d);
   bool RefactorizeAll();
-  // The relative rule's scales (squared): of slack k, max(‖w_s‖², ‖z_s‖²); of subsystem j,
-  // max(‖b_j‖², ‖g_j‖²). ResidualScales: the square roots of their maxima.
-  double SlackScale2(std::size_t k) const;
+  // The relative rule's scales (squared): of a slack, max(‖w_s‖², ‖z_s‖²) (its 3 numbers; inline,
+  // it runs in the λ-steps' loops); of subsystem j, max(‖b_j‖², ‖g_j‖²).
+  static double SlackScale2(const double* w, const double* z) {
+    double w2 = 0.0, z2 = 0.0;
+    for (int r = 0; r < 3; ++r) w2 += w[r] * w[r], z2 += z[r] * z[r];
+    return std::max(w2, z2);
+  }
   double SubsystemScale2(int j) const;
-  void ResidualScales(double& ps, double& ds) const;
   void UpdateConstraintBetas();
 
   std::vector<int> con_begin_, con_slacks_;          // CSR: constraint → its slacks
@@ -118,6 +129,7 @@ class SubAdmmBase : public Solver {
   PenaltyAdapter adapter_;
   Vec g_, h_, rhs_;
   std::vector<double> theta_d_sub_;
+  std::vector<double> b_norm2_;  // per subsystem: ‖b_j‖², fixed for the problem
   double theta_p_ = 0.0, theta_d_ = 0.0, theta_y_ = 0.0;
   int iter_ = 0, refactorizations_ = 0, threads_ = 1;
   bool parallel_ = false;
