@@ -100,6 +100,7 @@ bool TreeFactor::Init(std::vector<Body> bodies, int n, Method method, std::strin
   }
   u_ = Eigen::VectorXd::Zero(n);
   anc_begin_.clear(), anc_.clear(), lval_.clear();
+  desc_begin_.clear(), desc_.clear(), desc_at_.clear(), dval_.clear();
   K_.resize(0, 0), K0_.resize(0, 0);
   if (method == Method::kCrba) AllocateCrba();
   return true;
@@ -117,6 +118,18 @@ void TreeFactor::AllocateCrba() {
     anc_begin_[d + 1] = static_cast<int>(anc_.size());
   }
   lval_.assign(anc_.size(), 0.0);
+  // Columns of L: dof k's entry in each ancestor's list, k taken from the highest down.
+  desc_begin_.assign(n + 1, 0);
+  for (int a : anc_) ++desc_begin_[a + 1];
+  for (int d = 0; d < n; ++d) desc_begin_[d + 1] += desc_begin_[d];
+  std::vector<int> next(desc_begin_.begin(), desc_begin_.end() - 1);
+  desc_.assign(anc_.size(), 0), desc_at_.assign(anc_.size(), 0);
+  for (int k = n - 1; k >= 0; --k)
+    for (int t = anc_begin_[k]; t < anc_begin_[k + 1]; ++t) {
+      const int at = next[anc_[t]]++;
+      desc_[at] = k, desc_at_[t] = at;
+    }
+  dval_.assign(anc_.size(), 0.0);
   K_ = K0_ = Eigen::MatrixXd::Zero(n, n);
 }
 
@@ -216,7 +229,8 @@ bool TreeFactor::Eliminate() {
   // Flat copy of L along each dof's ancestor path and of 1/D: the solves then stream arrays.
   for (int k = 0; k < n_; ++k) {
     inv_d_[k] = 1.0 / K_(k, k);
-    for (int t = anc_begin_[k]; t < anc_begin_[k + 1]; ++t) lval_[t] = K_(k, anc_[t]);
+    for (int t = anc_begin_[k]; t < anc_begin_[k + 1]; ++t)
+      lval_[t] = dval_[desc_at_[t]] = K_(k, anc_[t]);
   }
   return true;
 }
@@ -252,13 +266,15 @@ void TreeFactor::Solve(const double* r, double* x) {
   const int nb = num_bodies();
   if (method_ == Method::kCrba) {
     double* u = u_.data();
+    const int* desc = desc_.data();
+    const double* dl = dval_.data();
+    for (int a = n_ - 1; a >= 0; --a) {  // Lᵀ z = r, z_a from its descendants, already final
+      double s = r[a];
+      for (int t = desc_begin_[a], end = desc_begin_[a + 1]; t < end; ++t) s -= dl[t] * u[desc[t]];
+      u[a] = s;
+    }
     const int* anc = anc_.data();
     const double* l = lval_.data();
-    for (int k = 0; k < n_; ++k) u[k] = r[k];
-    for (int k = n_ - 1; k >= 0; --k) {  // Lᵀ z = r
-      const double uk = u[k];
-      for (int t = anc_begin_[k], end = anc_begin_[k + 1]; t < end; ++t) u[anc[t]] -= l[t] * uk;
-    }
     const int* begin = anc_begin_.data();
     const double* inv_d = inv_d_.data();
     for (int k = 0; k < n_; ++k) {  // D, then L x = z

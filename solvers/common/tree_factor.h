@@ -82,7 +82,12 @@ class TreeFactor {
   std::vector<int> dof_parent_;  // λ(k): the previous dof on the path to the root, −1 at a root
   std::vector<int> anc_begin_, anc_;  // CSR: every ancestor dof of each dof (nearest first)
   std::vector<double> lval_, inv_d_;  // L along anc_, 1/D
-  struct Rigid {                      // X = [Rᵀ, −Rᵀ[p]; 0, Rᵀ] when ok
+  // The same entries of L by column: every descendant dof of each dof, farthest (highest) first,
+  // so that Lᵀ z = r gathers each z_a in a register, subtracting in the order the row-wise
+  // scatter did (the same bits). desc_at_[t]: where anc_'s entry t sits in desc_.
+  std::vector<int> desc_begin_, desc_, desc_at_;
+  std::vector<double> dval_;
+  struct Rigid {  // X = [Rᵀ, −Rᵀ[p]; 0, Rᵀ] when ok
     bool ok = false;
     Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
     Eigen::Vector3d p = Eigen::Vector3d::Zero();
