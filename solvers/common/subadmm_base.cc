@@ -361,8 +361,8 @@ void SubAdmmBase::SerialConstraintSteps(double& theta_p, double& theta_y, double
 Status SubAdmmBase::Iterate() {
   double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0, tp2 = 0.0, tp3 = 0.0;
   // The relative rule's scales, when due, inside the passes that write z and g: a pass of their
-  // own cost about 6% of a serial iteration, and serial in a parallel one they cost the other
-  // thread a wait of several µs (maxima: the same bits in any order).
+  // own took about 5% of a serial iteration's time, and in a parallel one a serial pass costs the
+  // other thread a wait of several µs (maxima: the same bits in any order).
   const bool scales =
       adaptive_ && adapter_.Due(iter_ + 1) && adapter_.rule() == PenaltyRule::kRelative;
   double ps2 = 0.0, ds2 = 0.0, unused = 0.0;

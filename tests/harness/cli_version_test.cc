@@ -1,5 +1,6 @@
-// `ncpbench --version` names the version, the source revision and the optional parts; the
-// version is the newest entry of CHANGELOG.md, so a release cannot skip its changelog.
+// `ncpbench --version` names the version, the source revision, the compiler's vector instruction
+// set and the optional parts; the version is the newest entry of CHANGELOG.md, so a release cannot
+// skip its changelog.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -25,6 +26,23 @@ TEST(CliVersion, NamesTheChangelogsNewestVersionAndTheRevision) {
   while (newest.empty() && std::getline(changelog, line))
     if (line.rfind("## ", 0) == 0) newest = line.substr(3, line.find(' ', 3) - 3);
   EXPECT_EQ(m[1].str(), newest) << "CHANGELOG.md's newest entry is not the version";
+}
+
+// Results of builds for different instruction sets differ at rounding level: the line says which.
+TEST(CliVersion, NamesTheVectorInstructionSet) {
+  const auto dir = testing::FreshDir("cli_version_simd");
+  const auto r = testing::RunCli("--version", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+#if defined(__AVX512F__)
+  const char* expected = ", SIMD AVX-512";
+#elif defined(__AVX2__)
+  const char* expected = ", SIMD AVX2";
+#elif defined(__AVX__)
+  const char* expected = ", SIMD AVX";
+#else
+  const char* expected = ", SIMD baseline";
+#endif
+  EXPECT_NE(r.out.find(expected), std::string::npos) << r.out;
 }
 
 }  // namespace
