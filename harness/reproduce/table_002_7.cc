@@ -89,9 +89,11 @@ Judged OverWeights(const std::vector<AtValue>& per_weight) {
           fmt::format("reproduced for ccs's weight (W / diag(A)) = {}; not at {}", held, other)};
 }
 
+using CellMap = std::map<std::string, FrameSummary>;  // by CellPart
+
 // "COND is closer to the converged solution than CCS at equal iterations" at one weight: VE of
 // ccs over cond above 1.1 at a budget is the claim's direction, below 1/1.1 its reverse.
-Verdict Accuracy(const std::map<std::string, FrameSummary>& m, const char* weight) {
+Verdict Accuracy(const CellMap& m, const char* weight) {
   Verdict v[2];
   for (int k = 0; k < 2; ++k) {
     const double cond = m.at(CellPart({"cond", nullptr, kBudgets[k]})).velocity_error;
@@ -104,14 +106,13 @@ Verdict Accuracy(const std::map<std::string, FrameSummary>& m, const char* weigh
   return Both(v[0], v[1]);
 }
 
-std::string Report(const ReportInput& in) {
-  const ProtocolRecords& rec = in.records;
+const FrameSummary& At(const CellMap& m, const char* solver, const char* weight, int iters) {
+  return m.at(CellPart({solver, weight, iters}));
+}
+
+// The title, the setting and every cell's figures beside the paper's.
+std::string ResultsText(const ReportInput& in, const CellMap& m) {
   const PublishedTable& paper = in.paper;
-  std::map<std::string, FrameSummary> m;
-  for (const Cell& c : Cells()) m[CellPart(c)] = Best(rec, c);
-  const auto at = [&](const char* s, const char* w, int it) -> const FrameSummary& {
-    return m.at(CellPart({s, w, it}));
-  };
   markdown::Table t({"solver", "iterations", "MP [mm]", "VE", "ST [ms] (setup)", "res004",
                      "paper MP [mm]", "paper IE [mN]", "paper ST [ms]"},
                     "lrrrrrrrr");
@@ -127,37 +128,39 @@ std::string Report(const ReportInput& in) {
            published ? fmt::format("{}", paper.Get("internal_force_error_mN", col)) : "",
            published ? fmt::format("{}", paper.Get("solver_time_ms", col)) : ""});
   }
-  std::string md =
-      markdown::Heading(1,
-                        "002 Table VII — contact constraint splitting (CCS) vs COND on the "
-                        "soft mat") +
-      SoftMatFramesText(rec) +
-      fmt::format(
-          ". Each solver runs a fixed number of iterations (50 and 100, as 002: an ADMM's "
-          "primal and dual residuals make a common threshold ambiguous), warm-started from the "
-          "previous step's solve (002 §V-A5), single thread; each cell is run in {} interleaved "
-          "rounds and its best round's times are shown. ccs is Daviet 2020's splitting: A + W "
-          "factored once, the contacts by one projected Gauss–Seidel sweep a step against the "
-          "diagonal W = weight · diag(A). 002 gives neither its W nor its inner solve: weight 1 "
-          "(W near the potential's Hessian, Daviet's guidance) is the protocol's; 0.1 (the "
-          "fastest-converging on these frames), 0.3 and 3 sweep the unknown. MP = dt · "
-          "max(0, −(J v + e)) over normal rows; VE = ‖v − v*‖/‖v*‖ against the reference, our "
-          "stand-in for 002's "
-          "internal force error (IE); ST = setup (ccs: the factorization of A + W) + iterations. "
-          "ccs reports the velocity of its contact step (002: its projection variable).\n\n",
-          kTimingRounds) +
-      t.str();
+  return markdown::Heading(1,
+                           "002 Table VII — contact constraint splitting (CCS) vs COND on the "
+                           "soft mat") +
+         SoftMatFramesText(in.records) +
+         fmt::format(
+             ". Each solver runs a fixed number of iterations (50 and 100, as 002: an ADMM's "
+             "primal and dual residuals make a common threshold ambiguous), warm-started from the "
+             "previous step's solve (002 §V-A5), single thread; each cell is run in {} interleaved "
+             "rounds and its best round's times are shown. ccs is Daviet 2020's splitting: A + W "
+             "factored once, the contacts by one projected Gauss–Seidel sweep a step against the "
+             "diagonal W = weight · diag(A). 002 gives neither its W nor its inner solve: weight 1 "
+             "(W near the potential's Hessian, Daviet's guidance) is the protocol's; 0.1 (the "
+             "fastest-converging on these frames), 0.3 and 3 sweep the unknown. MP = dt · "
+             "max(0, −(J v + e)) over normal rows; VE = ‖v − v*‖/‖v*‖ against the reference, our "
+             "stand-in for 002's "
+             "internal force error (IE); ST = setup (ccs: the factorization of A + W) + "
+             "iterations. ccs reports the velocity of its contact step (002: its projection "
+             "variable).\n\n",
+             kTimingRounds) +
+         t.str();
+}
 
-  md += ClaimHeader();
-  // Penetration: "comparable" read as the paper's ratio within 2× at both budgets; both solvers
-  // leaving none is comparable too. At the protocol's weight and over the weights tried.
+// Penetration: "comparable" read as the paper's ratio within 2× at both budgets; both solvers
+// leaving none is comparable too. At the protocol's weight and over the weights tried.
+std::string PenetrationClaim(const ReportInput& in, const CellMap& m) {
+  const PublishedTable& paper = in.paper;
   const auto penetration = [&](const char* w) {
     Verdict v[2];
     std::string ours;
     for (int k = 0; k < 2; ++k) {
       const int it = kBudgets[k];
-      const double a = at("ccs", w, it).max_penetration_mm,
-                   b = at("cond", nullptr, it).max_penetration_mm;
+      const double a = At(m, "ccs", w, it).max_penetration_mm,
+                   b = At(m, "cond", nullptr, it).max_penetration_mm;
       const double claimed = paper.Get("max_penetration_mm", fmt::format("ccs{}", it)) /
                              paper.Get("max_penetration_mm", fmt::format("cond{}", it));
       v[k] =
@@ -175,7 +178,7 @@ std::string Report(const ReportInput& in) {
     if (w != kWeights[0]) pen_others += fmt::format("; weight {}: {}", w, ours);
   }
   const Judged pen = OverWeights(pen_weights);
-  md += in.claims.Row(
+  return in.claims.Row(
       fmt::format(
           "002 Table VII: CCS's max penetration is comparable to COND's ({} vs {} mm at "
           "50 iterations, {} vs {} at 100; within 2× of the paper's ratio)",
@@ -187,18 +190,21 @@ std::string Report(const ReportInput& in) {
                     : "the penetration a fixed budget leaves hangs on CCS's W, which 002 does "
                       "not give" +
                           pen_others});
+}
 
-  // Accuracy at equal iterations, at the protocol's weight and over the weights tried.
+// Accuracy at equal iterations, at the protocol's weight and over the weights tried.
+std::string AccuracyClaim(const ReportInput& in, const CellMap& m) {
+  const PublishedTable& paper = in.paper;
   std::string acc_ours;
   for (const char* w : kWeights)
     for (int it : kBudgets)
       acc_ours += fmt::format(
           "{}weight {}, {} it.: ccs {:.3g} vs cond {:.3g}", acc_ours.empty() ? "VE " : "; ", w, it,
-          at("ccs", w, it).velocity_error, at("cond", nullptr, it).velocity_error);
+          At(m, "ccs", w, it).velocity_error, At(m, "cond", nullptr, it).velocity_error);
   std::vector<AtValue> per_weight;
   for (const char* w : kWeights) per_weight.push_back({std::stod(w), Accuracy(m, w)});
   const Judged acc = OverWeights(per_weight);
-  md += in.claims.Row(
+  return in.claims.Row(
       fmt::format("002 Table VII: at equal iterations COND is closer to the converged solution "
                   "than CCS (IE {} vs {} mN at 50 iterations, {} vs {} at 100)",
                   paper.Get("internal_force_error_mN", "cond50"),
@@ -210,21 +216,25 @@ std::string Report(const ReportInput& in) {
                     ? std::string()
                     : "VE (velocity error) stands in for 002's internal force error; 002's W and "
                       "inner contact solve are not given"});
+}
 
-  // Solver time at equal iterations: the median over the rounds of the ratio within a round
-  // (the two cells of round r shared the machine's state; the best rounds of two cells need
-  // not have), the paper's ratio within 2× at both budgets.
+// Solver time at equal iterations: the median over the rounds of the ratio within a round (the
+// two cells of round r shared the machine's state; the best rounds of two cells need not have),
+// the paper's ratio within 2× at both budgets.
+std::string TimeClaim(const ReportInput& in, const CellMap& m) {
+  const PublishedTable& paper = in.paper;
   Judged time[2] = {Verdict::kNotReproduced, Verdict::kNotReproduced};
   std::string time_ours;
   for (int k = 0; k < 2; ++k) {
     const int it = kBudgets[k];
     const Cell ccs{"ccs", kWeights[0], it}, cond{"cond", nullptr, it};
-    const std::vector<double> a = RoundTotals(rec, CellPart(ccs), "ccs", kTimingRounds),
-                              b = RoundTotals(rec, CellPart(cond), "cond", kTimingRounds);
+    const std::vector<double> a = RoundTotals(in.records, CellPart(ccs), "ccs", kTimingRounds),
+                              b = RoundTotals(in.records, CellPart(cond), "cond", kTimingRounds);
     std::vector<double> ratios;
     for (std::size_t r = 0; r < std::min(a.size(), b.size()); ++r) ratios.push_back(a[r] / b[r]);
     if (ratios.empty())  // a file from before the rounds: the cells' own times
-      ratios.push_back(at("ccs", kWeights[0], it).total_ms / at("cond", nullptr, it).total_ms);
+      ratios.push_back(At(m, "ccs", kWeights[0], it).total_ms /
+                       At(m, "cond", nullptr, it).total_ms);
     const double ratio = MedianBest(ratios);
     const double claimed = paper.Get("solver_time_ms", fmt::format("ccs{}", it)) /
                            paper.Get("solver_time_ms", fmt::format("cond{}", it));
@@ -232,12 +242,22 @@ std::string Report(const ReportInput& in) {
     time_ours += fmt::format("{}{} iterations: ccs / cond = {:.2f}× (rounds {:.2f}; paper {:.2f}×)",
                              k ? "; " : "", it, ratio, fmt::join(ratios, ", "), claimed);
   }
-  md += in.claims.Row(
+  return in.claims.Row(
       fmt::format("002 Table VII: COND's solver time is several times below CCS's at equal "
                   "iterations ({:.1f}× at 50, {:.1f}× at 100; within 2×)",
                   paper.Get("solver_time_ms", "ccs50") / paper.Get("solver_time_ms", "cond50"),
                   paper.Get("solver_time_ms", "ccs100") / paper.Get("solver_time_ms", "cond100")),
       time_ours, Both(time[0], time[1]));
+}
+
+std::string Report(const ReportInput& in) {
+  CellMap m;
+  for (const Cell& c : Cells()) m[CellPart(c)] = Best(in.records, c);
+  // One statement each: the claims are recorded in the order they are rendered.
+  std::string md = ResultsText(in, m) + ClaimHeader();
+  md += PenetrationClaim(in, m);
+  md += AccuracyClaim(in, m);
+  md += TimeClaim(in, m);
   return md;
 }
 
