@@ -86,6 +86,9 @@ def run_capped(cmd, cap_s, memory_bytes, env):
         wall = time.monotonic() - start
         err.seek(0)
         tail = err.read().decode(errors="replace").strip().splitlines()[-1:] or [""]
+    # The poll sees an ending up to 50 ms late: a run that ended past the cap reached it too,
+    # whatever the poll's timing (on a fast machine a small rung ends before the first poll).
+    timed_out = timed_out or wall > cap_s
     code = None if timed_out else os.waitstatus_to_exitcode(status)
     return code, usage.ru_maxrss / 1024.0, wall, tail[0]
 
