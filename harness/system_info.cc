@@ -107,27 +107,15 @@ std::string FileHash(const std::string& path) {
 
 namespace {
 
-// The widest vector instruction set the compiler was allowed (NCPBENCH_MARCH): iterates of two
-// builds that differ here may differ at rounding level.
-constexpr const char* kVectorIsa =
-#if defined(__AVX512F__)
-    "SIMD AVX-512";
-#elif defined(__AVX2__)
-    "SIMD AVX2";
-#elif defined(__AVX__)
-    "SIMD AVX";
-#else
-    "SIMD baseline";
-#endif
-
 // What built this binary: compiler, its vector instruction set and the peers compiled in (run
 // attribute keys).
 std::map<std::string, std::string> BuildVersions() {
   std::map<std::string, std::string> attrs = {{kRunAttrVersion, NCPBENCH_VERSION}};
 #if defined(__clang__)
-  attrs[kRunAttrVersionCompiler] = fmt::format("clang {}, {}", __clang_version__, kVectorIsa);
+  attrs[kRunAttrVersionCompiler] =
+      fmt::format("clang {}, {}", __clang_version__, VectorInstructionSet());
 #elif defined(__GNUC__)
-  attrs[kRunAttrVersionCompiler] = fmt::format("gcc {}, {}", __VERSION__, kVectorIsa);
+  attrs[kRunAttrVersionCompiler] = fmt::format("gcc {}, {}", __VERSION__, VectorInstructionSet());
 #endif
 #ifdef NCP_WITH_MUJOCO
   attrs[kRunAttrVersionMujoco] = mj_versionString();
@@ -150,6 +138,18 @@ std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
   attrs[kRunAttrCpu] = CpuModel();
   attrs[kRunAttrHostThreads] = std::to_string(HostThreads());
   return attrs;
+}
+
+const char* VectorInstructionSet() {
+#if defined(__AVX512F__)
+  return "SIMD AVX-512";
+#elif defined(__AVX2__)
+  return "SIMD AVX2";
+#elif defined(__AVX__)
+  return "SIMD AVX";
+#else
+  return "SIMD baseline";
+#endif
 }
 
 std::string VersionLine() {

@@ -30,5 +30,9 @@ std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir);
 // `ncpbench --version`: the suite's version, its compiler, the peers built in, and whether MPI
 // and CUDA were (scripts check the latter before using mpirun).
 std::string VersionLine();
+// The widest vector instruction set this build was compiled for (NCPBENCH_MARCH): "SIMD baseline",
+// "SIMD AVX", "SIMD AVX2" or "SIMD AVX-512". Iterates of two builds that differ here may differ at
+// rounding level; the version line and every results file name it with the compiler.
+const char* VectorInstructionSet();
 
 }  // namespace ncp

@@ -91,23 +91,23 @@ Judged OverWeights(const std::vector<AtValue>& per_weight) {
 
 using CellMap = std::map<std::string, FrameSummary>;  // by CellPart
 
+const FrameSummary& At(const CellMap& m, const char* solver, const char* weight, int iters) {
+  return m.at(CellPart({solver, weight, iters}));
+}
+
 // "COND is closer to the converged solution than CCS at equal iterations" at one weight: VE of
 // ccs over cond above 1.1 at a budget is the claim's direction, below 1/1.1 its reverse.
 Verdict Accuracy(const CellMap& m, const char* weight) {
   Verdict v[2];
   for (int k = 0; k < 2; ++k) {
-    const double cond = m.at(CellPart({"cond", nullptr, kBudgets[k]})).velocity_error;
-    const double ccs = m.at(CellPart({"ccs", weight, kBudgets[k]})).velocity_error;
+    const double cond = At(m, "cond", nullptr, kBudgets[k]).velocity_error;
+    const double ccs = At(m, "ccs", weight, kBudgets[k]).velocity_error;
     // Within 10% either way the two are as close: neither order holds.
     v[k] = ccs > 1.1 * cond   ? Verdict::kReproduced
            : cond > 1.1 * ccs ? Verdict::kContradicted
                               : Verdict::kNotReproduced;
   }
   return Both(v[0], v[1]);
-}
-
-const FrameSummary& At(const CellMap& m, const char* solver, const char* weight, int iters) {
-  return m.at(CellPart({solver, weight, iters}));
 }
 
 // The title, the setting and every cell's figures beside the paper's.

@@ -7,6 +7,7 @@
 #include <regex>
 #include <string>
 
+#include "harness/system_info.h"
 #include "tests/cli_support.h"
 
 namespace ncp {
@@ -33,15 +34,7 @@ TEST(CliVersion, NamesTheVectorInstructionSet) {
   const auto dir = testing::FreshDir("cli_version_simd");
   const auto r = testing::RunCli("--version", dir);
   ASSERT_EQ(r.code, 0) << r.err;
-#if defined(__AVX512F__)
-  const char* expected = ", SIMD AVX-512";
-#elif defined(__AVX2__)
-  const char* expected = ", SIMD AVX2";
-#elif defined(__AVX__)
-  const char* expected = ", SIMD AVX";
-#else
-  const char* expected = ", SIMD baseline";
-#endif
+  const std::string expected = std::string(", ") + VectorInstructionSet();
   EXPECT_NE(r.out.find(expected), std::string::npos) << r.out;
 }
 
