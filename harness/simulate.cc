@@ -106,7 +106,9 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
   const Clock::time_point start = Clock::now();
   for (int k = 0; k < steps; ++k) {
     if (sc.before_step && sc.system) sc.before_step(*sc.system);
+    const Clock::time_point built = Clock::now();
     ContactProblem p = sys.BuildProblem(&contacts);
+    const double build_ms = std::chrono::duration<double, std::milli>(Clock::now() - built).count();
     p.meta.name = fmt::format("{}-step{:05d}", scene.name, k);
     p.meta.scenario = scene.name;
     p.meta.step = k;
@@ -117,6 +119,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     st.time = sys.time();
     st.contacts = p.num_contacts();
     st.constraints = p.num_constraints();
+    st.build_ms = build_ms;
     for (const auto& c : contacts) st.max_penetration = std::max(st.max_penetration, -c.gap);
     std::unique_ptr<ConstraintKeys> keys;
     WarmStart carried;
@@ -185,6 +188,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     }
     if (opt.on_step) opt.on_step(record ? res.recorded.back() : p, sol);
     sys.Advance(sol.v);
+    if (opt.after_step) opt.after_step(sys);
     if (!opt.quiet && (k % 24 == 23 || k + 1 == steps)) {
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
       std::fprintf(stderr, "[%s] %s; t=%.3fs contacts=%d penetration=%.2gmm res004=%.2g\n",

@@ -46,6 +46,9 @@ struct SimulateOptions {
   // Called after every step's solve with the step's problem and solution (v̂, λ), before the
   // state advances: per-step observations a protocol needs (e.g. joint slip rates, 003 Fig. 5).
   std::function<void(const ContactProblem&, const WarmStart&)> on_step;
+  // Called after every step's Advance with the system: observations of the state a step leaves
+  // (e.g. a coupling's force, 002 Table VIII).
+  std::function<void(const physics::SteppedSystem&)> after_step;
 };
 
 struct StepStats {
@@ -55,6 +58,7 @@ struct StepStats {
   int constraints = 0;
   double max_penetration = 0.0;  // max(0, −gap) over the step's contacts [m]
   double res004 = 0.0;           // of the step's solve, by the evaluator
+  double build_ms = 0.0;         // BuildProblem: collision detection and the problem's assembly
   double solve_ms = 0.0;
   int iterations = 0;  // of the step's solve
   Outcome status = Outcome::kFailed;

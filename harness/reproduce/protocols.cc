@@ -11,6 +11,7 @@ Protocol MakeTable002_3();
 Protocol MakeTable002_5();
 Protocol MakeTable002_6();
 Protocol MakeTable002_7();
+Protocol MakeTable002_8();
 Protocol MakeTable002_9();
 Protocol MakeFig002_11();
 Protocol MakeFig002_13();
@@ -49,6 +50,7 @@ const std::vector<Protocol>& Protocols() {
       MakeTable002_5(),
       MakeTable002_6(),
       MakeTable002_7(),
+      MakeTable002_8(),
       MakeTable002_9(),
       MakeFig002_11(),
       MakeFig002_13(),
@@ -72,10 +74,6 @@ const std::vector<Protocol>& Protocols() {
           "MuJoCo (libmujoco-dev not found at configure time, or NCPBENCH_MUJOCO=OFF)"),
 #endif
       // The papers' experiments still without a protocol, each with what it waits for.
-      Pending("002-table8",
-              "PBD with substepping vs COND on the cable: penetration, force error, "
-              "time (Table VIII, Fig. 12)",
-              "cable scene, 100 and 200 iterations", "a PBD stepper"),
       Pending("003-fig3",
               "HAGFISH: 100 alternating revolute/universal joints with self-collision "
               "(Fig. 3)",

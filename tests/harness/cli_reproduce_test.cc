@@ -34,12 +34,12 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
 // exit 2, no results file (a script must not read it as done).
 TEST(CliReproduce, PendingIdExitsTwoSayingWhatItNeeds) {
   const auto dir = testing::FreshDir("reproduce_pending");
-  const auto r = testing::RunCli("reproduce 002-table8 -o " + (dir / "out").string(), dir);
+  const auto r = testing::RunCli("reproduce 003-fig3 -o " + (dir / "out").string(), dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("002-table8: cannot run yet: needs a PBD stepper"), std::string::npos)
+  EXPECT_NE(r.err.find("003-fig3: cannot run yet: needs the hagfish scene"), std::string::npos)
       << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "002-table8.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "003-fig3.h5"));
 }
 
 TEST(CliReproduce, UnknownIdExitsTwoNamingTheKnownOnes) {
@@ -97,6 +97,22 @@ TEST(CliReproduce, KlannTorqueRunsAFewStepsCapped) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "time_s,torque_mu0,torque_mu0.2,torque_mu0.4,torque_mu0.8");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + steps 0, 4, 8
+}
+
+// 002-table8 for 10 steps: a row per stepper and budget beside the paper's, the reference's, the
+// force series with a column per run, and claims not assessed below the protocol's 500 steps.
+TEST(CliReproduce, PbdAgainstCondRunsAFewSteps) {
+  const auto dir = testing::FreshDir("reproduce_table8");
+  const auto r = testing::RunCli("reproduce 002-table8 --cases 10 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"| cond (100) |", "| pbd (200) |", "| pbdv (100) |", "| 94.45 |",
+                        "| reference (nnewton, 20) |", "not assessed"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
+  const std::string csv = testing::Slurp((dir / "002-table8.csv").string());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "time_s,force_reference,force_cond100,force_cond200,force_pbd100,force_pbd200,"
+            "force_pbdv100,force_pbdv200");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;  // header + steps 0 and 5
 }
 
 // `reproduce engines` at one problem per dataset and 50 iterations: a section per fclib sample and
