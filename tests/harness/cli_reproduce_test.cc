@@ -105,13 +105,14 @@ TEST(CliReproduce, PbdAgainstCondRunsAFewSteps) {
   const auto dir = testing::FreshDir("reproduce_table8");
   const auto r = testing::RunCli("reproduce 002-table8 --cases 10 -q -o " + dir.string(), dir);
   ASSERT_EQ(r.code, 0) << r.err;
-  for (const char* s : {"| cond (100) |", "| pbd (200) |", "| pbdv (100) |", "| 94.45 |",
-                        "| reference (nnewton, 20) |", "not assessed"})
+  for (const char* s :
+       {"| cond (100) |", "| pbd (200) |", "| pbdp (200) |", "| pbdv (100) |",
+        "| pbd (100), 320 links |", "| 94.45 |", "| reference (nnewton, 20) |", "not assessed"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
   const std::string csv = testing::Slurp((dir / "002-table8.csv").string());
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "time_s,force_reference,force_cond100,force_cond200,force_pbd100,force_pbd200,"
-            "force_pbdv100,force_pbdv200");
+            "force_pbdp100,force_pbdp200,force_pbdv100,force_pbdv200");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;  // header + steps 0 and 5
 }
 
