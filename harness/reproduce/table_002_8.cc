@@ -146,9 +146,11 @@ void RecordRun(ProtocolRecords& rec, const std::string& part, const Run& r, cons
     rec.Observe(part, fmt::format("force_{}", k / kSampleEvery), r.force[k].norm());
 }
 
-// --cases N: N steps of each run (the default, 500, is the protocol's sample).
+// --cases N: N steps of each run (the default, 500, is the protocol's sample); --max-iters caps
+// the steppers' budgets (COND's iterations, PBD's substeps or passes; the reference keeps its).
 void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const int steps = opt.cases > 0 ? opt.cases : kSteps;
+  const auto budget = [&](int b) { return opt.max_iters > 0 ? std::min(b, opt.max_iters) : b; };
   const Run ref = SimulateWith("nnewton", kReferenceIters, steps);
   RecordRun(rec, kReference, ref, ref);
   rec.Observe(kReference, "max_res004", ref.res004);
@@ -156,7 +158,7 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     const std::string name = stepper;
     Run at[2];
     for (int k = 0; k < 2; ++k) {
-      at[k] = Step(stepper, kBudgets[k], steps, kLinks);
+      at[k] = Step(stepper, budget(kBudgets[k]), steps, kLinks);
       RecordRun(rec, Part(stepper, kBudgets[k]), at[k], ref);
       if (!opt.quiet) fmt::print(stderr, "[002-table8] {} {} done\n", stepper, kBudgets[k]);
     }
@@ -168,7 +170,7 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const Run ref320 = SimulateWith("nnewton", kReferenceIters, steps, kPaperLinks);
   RecordRun(rec, Links(kReference), ref320, ref320);
   for (const char* stepper : {"pbd", "pbdp", "pbdv"})
-    RecordRun(rec, Links(stepper), Step(stepper, kBudgets[0], steps, kPaperLinks), ref320);
+    RecordRun(rec, Links(stepper), Step(stepper, budget(kBudgets[0]), steps, kPaperLinks), ref320);
   if (!opt.quiet) fmt::print(stderr, "[002-table8] {} links done\n", kPaperLinks);
 }
 
