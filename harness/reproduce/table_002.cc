@@ -756,7 +756,9 @@ std::string ReportStiffness(const ReportInput& in) {
 
 // Table IX's scenes with the paper's row keys; parts "<scene>-chebyshev-off" / "-on".
 constexpr std::pair<const SceneCase*, const char*> kTable9Rows[] = {{&kMat, "franka_mat"},
-                                                                    {&kCable, "franka_cable"}};
+                                                                    {&kBall, "gripper_ball"},
+                                                                    {&kCable, "franka_cable"},
+                                                                    {&kGripper, "soft_gripper"}};
 
 // "<scene>-chebyshev-off", or with a threshold of kSweep "<scene>-chebyshev-off-tol1e-3".
 std::string Table9Part(const SceneCase& c, const char* cheb, const char* tol_part = nullptr) {
@@ -963,7 +965,9 @@ Protocol MakeTable002_5() {
 Protocol MakeTable002_9() {
   return {.id = "002-table9",
           .title = "COND iterations with and without Chebyshev acceleration",
-          .setting = "soft_mat and cable frames; cond with chebyshev=off / on to res004 1e-6",
+          .setting =
+              "soft_mat, soft_ball, cable and soft_gripper frames (Table IX's four "
+              "scenes); cond with chebyshev=off / on to res004 1e-6",
           .measure = MeasureTable9,
           .report = ReportTable9,
           .min_cases = 4};
