@@ -6,9 +6,10 @@
 //
 // 002 measures the force error against its F/T sensor; ours is against a reference simulation of
 // the same scene stepped exactly (nnewton, 20 iterations a step: res004 reported). 002 gives
-// neither its PBD's substeps-to-iterations split nor the run's length: PBD's "iterations" here
-// are [68]'s substeps of one constraint pass each, the run 0.5 s of 1 ms steps. 002 drops to 120
-// links because PBD converged "extremely poorly" at 320: ours runs 120.
+// neither its PBD's split of iterations between substeps and constraint passes nor the run's
+// length: the protocol reads them as [68]'s substeps of one pass each and sweeps the other
+// reading (one substep of that many passes); the run is 0.5 s of 1 ms steps. 002 drops to 120
+// links because PBD converged "extremely poorly" at 320: ours runs 120, and 320 for that claim.
 #include <fmt/format.h>
 
 #include <algorithm>
