@@ -66,6 +66,13 @@ std::vector<ContactProblem> GenerateProblems(const std::string& name, const Para
   return Simulate(*scene, params, seed, sim).recorded;
 }
 
+void ValidateSteps(const SimulateOptions& opt) {
+  if (opt.steps < 0) throw Error(fmt::format("--steps = {}: must be >= 0", opt.steps));
+  if (opt.dt < 0 || opt.dt > 0.1)
+    throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
+  if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
+}
+
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt) {
   if (opt.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", opt.iters));
@@ -73,10 +80,7 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     throw Error(fmt::format("step tolerance = {}: must be >= 0", opt.step_tol));
   if (!(opt.v_step_tol >= 0 && opt.v_step_tol < 1))
     throw Error(fmt::format("velocity step tolerance = {}: must be in [0, 1)", opt.v_step_tol));
-  if (opt.steps < 0) throw Error(fmt::format("--steps = {}: must be >= 0", opt.steps));
-  if (opt.dt < 0 || opt.dt > 0.1)
-    throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
-  if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
+  ValidateSteps(opt);
   if (opt.threads < 0 || opt.threads > 1024)
     throw Error(
         fmt::format("--threads = {}: must be in [0, 1024] (0: OMP_NUM_THREADS)", opt.threads));

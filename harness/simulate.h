@@ -8,6 +8,7 @@
 
 #include "harness/run_record.h"
 #include "problems/model/contact_problem.h"
+#include "problems/physics/xpbd_stepper.h"
 #include "solvers/solver.h"
 #include "problems/scenarios/rigid/scene.h"
 
@@ -80,8 +81,20 @@ SimulateOptions SteppingOptions(const std::string& solver, int iters, int steps 
 // over `sim`'s: what `generate` and `simulate` use for recorded frames.
 void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim);
 
+// Throws ncp::Error naming the option when steps, dt or every is out of range.
+void ValidateSteps(const SimulateOptions& opt);
+
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt);
+
+// The same scene stepped by position-based dynamics (physics::XpbdStepper) instead of a solver:
+// no problem is formed, so nothing is recorded (opt.every > 0 is an error) and opt's solver
+// fields are unused. Each StepStats has the step's contacts and penetration at its start,
+// solve_ms = the PBD step (collision and substeps), iterations = substeps × passes, status
+// max-iterations (a fixed budget), res004 NaN. Throws ncp::Error naming the scene when it is not
+// one of free bodies (FEM scenes, articulated robots) and on a bad option.
+SimulateResult SimulatePbd(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
+                           const SimulateOptions& opt, const physics::XpbdOptions& pbd);
 
 // What `generate` makes of a name: `count` problems of a generator (problems/scenarios), or, for a
 // scene (looked up first), `count` frames, one every default_every steps, stepped by the scene's

@@ -20,7 +20,7 @@ double Percentile(std::vector<double> x, double q) {
   return x[static_cast<std::size_t>(q * (x.size() - 1) + 0.5)];
 }
 
-void PrintSummary(const SimulateResult& r, double settle_time) {
+void PrintSummary(const SimulateResult& r, double settle_time, const char* stepper) {
   std::vector<double> counts, pen_after;
   double solve_ms = 0;
   for (const StepStats& s : r.steps) {
@@ -28,7 +28,7 @@ void PrintSummary(const SimulateResult& r, double settle_time) {
     solve_ms += s.solve_ms;
     if (s.time >= settle_time) pen_after.push_back(s.max_penetration);
   }
-  std::printf("steps: %zu, solver time per step: %.3f ms\n", r.steps.size(),
+  std::printf("steps: %zu, %s time per step: %.3f ms\n", r.steps.size(), stepper,
               r.steps.empty() ? 0.0 : solve_ms / r.steps.size());
   std::printf("contacts per step: min %.0f, p10 %.0f, median %.0f, p90 %.0f, max %.0f\n",
               Percentile(counts, 0), Percentile(counts, 0.1), Percentile(counts, 0.5),
@@ -52,29 +52,50 @@ void AddSimulate(CLI::App& app, Action& action) {
     std::string scene, record, params;
     SimulateOptions sim;
     std::uint64_t seed = 1;
-    double settle = -1.0;  // < 0: half the simulated time
+    double settle = -1.0;                     // < 0: half the simulated time
+    physics::XpbdOptions pbd{.substeps = 0};  // 0: step with the solver (--pbd not given)
+    std::string friction = "positional";
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scene", o->scene, "scene name (see `ncpbench list scenarios`)")->required();
-  cmd->add_option("--solver", o->sim.solver, "solver used at every step")->capture_default_str();
-  cmd->add_option("--set", o->sim.sets, "solver setting, e.g. --set admm-full.gamma=5");
-  cmd->add_option("--iters", o->sim.iters, "solver iterations per step")->capture_default_str();
+  auto* solver = cmd->add_option("--solver", o->sim.solver, "solver used at every step")
+                     ->capture_default_str();
+  auto* sets =
+      cmd->add_option("--set", o->sim.sets, "solver setting, e.g. --set admm-full.gamma=5");
+  auto* iters =
+      cmd->add_option("--iters", o->sim.iters, "solver iterations per step")->capture_default_str();
   cmd->add_option("--steps", o->sim.steps, "steps (0: the scene's default)");
   cmd->add_option("--threads", o->sim.threads,
                   "solver threads of each step (1: the same frames on every machine; 0: "
                   "OMP_NUM_THREADS)")
       ->capture_default_str();
-  cmd->add_flag("--warm", o->sim.warm_steps,
-                "start each step's solve from the previous step's solution (default: from zero)");
+  auto* warm = cmd->add_flag(
+      "--warm", o->sim.warm_steps,
+      "start each step's solve from the previous step's solution (default: from zero)");
   cmd->add_option("--dt", o->sim.dt,
                   "time step in s (0: the scene's default: 1/240, FEM scenes 1/60)");
-  cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");
+  auto* record =
+      cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");
   cmd->add_option("--every", o->sim.every, "record every K steps");
   cmd->add_option("-p,--params", o->params, "scene parameters key=value,...");
   cmd->add_option("--seed", o->seed, "seed of the scene's randomness")->capture_default_str();
   cmd->add_option(
       "--settle", o->settle,
       "time after which penetration is reported [s] (default: half the simulated time)");
+  auto* pbd = cmd->add_option("--pbd", o->pbd.substeps,
+                              "step by position-based dynamics with this many substeps a step "
+                              "instead of a solver (scenes of free bodies; nothing to record)")
+                  ->check(CLI::Range(1, 1000000))
+                  ->excludes(solver, sets, iters, warm, record);
+  cmd->add_option("--pbd-passes", o->pbd.iterations, "PBD constraint passes a substep")
+      ->capture_default_str()
+      ->needs(pbd);
+  cmd->add_option("--pbd-friction", o->friction,
+                  "positional (static friction a positional constraint, as small-steps XPBD) or "
+                  "velocity (Coulomb in the velocity pass)")
+      ->check(CLI::IsMember({"positional", "velocity"}))
+      ->capture_default_str()
+      ->needs(pbd);
   cmd->add_flag("-q,--quiet", o->sim.quiet, "no progress lines");
   const auto plugins = AddPluginOption(cmd);  // a plug-in's solver can step a scene too
   cmd->callback([&action, o, plugins] {
@@ -84,9 +105,15 @@ void AddSimulate(CLI::App& app, Action& action) {
       if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
       if (o->record.empty()) o->sim.every = 0;
       UseSceneReferences(*e, o->sim);
-      const SimulateResult r = Simulate(*e, ParseKeyValues(o->params), o->seed, o->sim);
+      const bool by_pbd = o->pbd.substeps != 0;
+      o->pbd.friction = o->friction == "velocity" ? physics::XpbdFriction::kVelocity
+                                                  : physics::XpbdFriction::kPositional;
+      const SimulateResult r =
+          by_pbd ? SimulatePbd(*e, ParseKeyValues(o->params), o->seed, o->sim, o->pbd)
+                 : Simulate(*e, ParseKeyValues(o->params), o->seed, o->sim);
       const double dt = r.steps.size() > 1 ? r.steps[1].time - r.steps[0].time : 0.0;
-      PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size());
+      PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size(),
+                   by_pbd ? "PBD" : "solver");
       if (!o->record.empty()) {
         CheckWritable(o->record, r.recorded);
         WriteDataset(o->record, r.recorded,

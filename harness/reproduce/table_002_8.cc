@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "common/error.h"
@@ -99,21 +98,19 @@ Run SimulateWith(const char* solver, int iters, int steps, int links = kLinks) {
   return run;
 }
 
-Run SimulatePbd(int substeps, physics::XpbdFriction friction, int steps, int links = kLinks,
-                int iterations = 1) {
-  Scene sc = Cable().build(SceneParams(Cable(), CableParams(links)), 1);
-  physics::MultibodySystem& s = *sc.system;
-  physics::XpbdStepper pbd(s,
-                           {.substeps = substeps, .iterations = iterations, .friction = friction});
+Run PbdRun(int substeps, physics::XpbdFriction friction, int steps, int links = kLinks,
+           int iterations = 1) {
+  SimulateOptions sim = SteppingOptions("", 1, steps);
   Run run;
-  using Clock = std::chrono::steady_clock;
-  for (int k = 0; k < steps; ++k) {
-    if (sc.before_step) sc.before_step(s);
-    const Clock::time_point t0 = Clock::now();
-    const physics::XpbdStepStats st = pbd.Step(s);
-    run.step_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / steps;
+  sim.after_step = [&](const physics::SteppedSystem& s) {
+    run.force.push_back(GripForce(dynamic_cast<const physics::MultibodySystem&>(s)));
+  };
+  const SimulateResult res =
+      SimulatePbd(Cable(), CableParams(links), 1, sim,
+                  {.substeps = substeps, .iterations = iterations, .friction = friction});
+  for (const StepStats& st : res.steps) {
     run.penetration = std::max(run.penetration, st.max_penetration);
-    run.force.push_back(GripForce(s));
+    run.step_ms += st.solve_ms / res.steps.size();
   }
   return run;
 }
@@ -122,9 +119,9 @@ Run SimulatePbd(int substeps, physics::XpbdFriction friction, int steps, int lin
 Run Step(const std::string& stepper, int budget, int steps, int links) {
   using physics::XpbdFriction;
   if (stepper == "cond") return SimulateWith("cond", budget, steps, links);
-  if (stepper == "pbd") return SimulatePbd(budget, XpbdFriction::kPositional, steps, links);
-  if (stepper == "pbdp") return SimulatePbd(1, XpbdFriction::kPositional, steps, links, budget);
-  return SimulatePbd(budget, XpbdFriction::kVelocity, steps, links);
+  if (stepper == "pbd") return PbdRun(budget, XpbdFriction::kPositional, steps, links);
+  if (stepper == "pbdp") return PbdRun(1, XpbdFriction::kPositional, steps, links, budget);
+  return PbdRun(budget, XpbdFriction::kVelocity, steps, links);
 }
 
 // Mean over steps of ‖a − b‖ [N].
