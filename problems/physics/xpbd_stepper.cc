@@ -46,9 +46,10 @@ bool RowActive(const Coupling& c, int r) {
 
 void ValidateXpbdOptions(const XpbdOptions& o) {
   if (o.substeps < 1 || o.substeps > 1000000)
-    throw Error(fmt::format("pbd substeps = {}: must be in [1, 1e6]", o.substeps));
+    throw Error(fmt::format("pbd substeps (--pbd) = {}: must be in [1, 1e6]", o.substeps));
   if (o.iterations < 1 || o.iterations > 1000000)
-    throw Error(fmt::format("pbd iterations = {}: must be in [1, 1e6]", o.iterations));
+    throw Error(
+        fmt::format("pbd passes a substep (--pbd-passes) = {}: must be in [1, 1e6]", o.iterations));
 }
 
 XpbdStepper::XpbdStepper(const MultibodySystem& s, XpbdOptions opt)

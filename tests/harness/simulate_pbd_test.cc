@@ -57,7 +57,7 @@ TEST(SimulatePbd, RefusesWhatItCannotDoByName) {
   testing::ExpectError([&] { SimulatePbd(*FindScene("soft_mat"), {}, 1, sim, {}); },
                        {"scene 'soft_mat'", "FEM scene"});
   testing::ExpectError([&] { SimulatePbd(*FindScene("cable"), {}, 1, sim, {.substeps = -1}); },
-                       {"pbd substeps = -1"});
+                       {"pbd substeps (--pbd) = -1"});
   const auto dir = testing::FreshDir("simulate_pbd");
   for (const char* args : {"simulate cable --pbd 10 --record x.h5",
                            "simulate cable --pbd 10 "
