@@ -165,7 +165,8 @@ TEST(XpbdStepper, RefusesWhatItCannotStepByName) {
   MultibodySystem one;
   one.AddInstance(Box(0.5), PoseToQ(At(Vec3(0, 0, 1))), Eigen::VectorXd::Zero(6));
   one.Finalize();
-  testing::ExpectError([&] { XpbdStepper pbd(one, {.substeps = 0}); }, {"pbd substeps (--pbd) = 0"});
+  testing::ExpectError([&] { XpbdStepper pbd(one, {.substeps = 0}); },
+                       {"pbd substeps (--pbd) = 0"});
 }
 
 // A box dragged over the floor at constant speed by a soft coupling to a moving world frame:
