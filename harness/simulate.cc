@@ -73,6 +73,18 @@ void ValidateSteps(const SimulateOptions& opt) {
   if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
 }
 
+Scene BuildForSteps(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
+                    const SimulateOptions& opt, SimulateResult& res) {
+  res.params = SceneParams(scene, params);
+  Scene sc = scene.build(res.params, seed);
+  if (opt.dt > 0) {
+    physics::StepOptions so = sc.stepped().options();
+    so.dt = opt.dt;
+    sc.stepped().set_options(so);
+  }
+  return sc;
+}
+
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt) {
   if (opt.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", opt.iters));
@@ -90,14 +102,8 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
                                          ? std::vector<SolverJob>{}
                                          : MakeSolverJobs(opt.reference_solvers, {});
   SimulateResult res;
-  res.params = SceneParams(scene, params);
-  Scene sc = scene.build(res.params, seed);
+  Scene sc = BuildForSteps(scene, params, seed, opt, res);
   physics::SteppedSystem& sys = sc.stepped();
-  if (opt.dt > 0) {
-    physics::StepOptions so = sys.options();
-    so.dt = opt.dt;
-    sys.set_options(so);
-  }
   const int steps = opt.steps > 0 ? opt.steps : scene.default_steps;
   std::vector<physics::ContactPoint> contacts;
   // The previous step's problem (J and constraints only), its keys and solution, for keep_warm

@@ -83,6 +83,10 @@ void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim);
 
 // Throws ncp::Error naming the option when steps, dt or every is out of range.
 void ValidateSteps(const SimulateOptions& opt);
+// The scene built from `params` over its defaults (recorded in res.params), with opt.dt applied:
+// what Simulate and SimulatePbd step.
+Scene BuildForSteps(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
+                    const SimulateOptions& opt, SimulateResult& res);
 
 SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::uint64_t seed,
                         const SimulateOptions& opt);

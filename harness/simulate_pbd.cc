@@ -18,19 +18,13 @@ SimulateResult SimulatePbd(const SceneEntry& scene, const ParamMap& params, std:
   if (opt.every > 0)
     throw Error(fmt::format("--every = {}: a PBD run forms no problems to record", opt.every));
   SimulateResult res;
-  res.params = SceneParams(scene, params);
-  Scene sc = scene.build(res.params, seed);
+  Scene sc = BuildForSteps(scene, params, seed, opt, res);
   if (!sc.system)
     throw Error(
         fmt::format("scene '{}': the PBD stepper steps systems of free bodies; this scene "
                     "is a FEM scene",
                     scene.name));
   physics::MultibodySystem& sys = *sc.system;
-  if (opt.dt > 0) {
-    physics::StepOptions so = sys.options();
-    so.dt = opt.dt;
-    sys.set_options(so);
-  }
   physics::XpbdStepper stepper(sys, pbd);  // refuses what it cannot step, by name
   const int steps = opt.steps > 0 ? opt.steps : scene.default_steps;
   using Clock = std::chrono::steady_clock;

@@ -82,37 +82,37 @@ struct Run {
   double penetration = 0.0, step_ms = 0.0, res004 = 0.0;
 };
 
-Run SimulateWith(const char* solver, int iters, int steps, int links = kLinks) {
-  SimulateOptions sim = SteppingOptions(solver, iters, steps);
-  sim.warm_steps = true;  // 002 §V-A5: from the previous step's solution
+// A run of `simulate` (Simulate or SimulatePbd on the cable) with the gripper's force observed
+// after each step; a step's time is its problem's assembly (none for PBD) and its solve.
+template <class Simulator>
+Run Observed(SimulateOptions sim, const Simulator& simulate) {
   Run run;
   sim.after_step = [&](const physics::SteppedSystem& s) {
     run.force.push_back(GripForce(dynamic_cast<const physics::MultibodySystem&>(s)));
   };
-  const SimulateResult res = Simulate(Cable(), CableParams(links), 1, sim);
+  const SimulateResult res = simulate(sim);
   for (const StepStats& st : res.steps) {
     run.penetration = std::max(run.penetration, st.max_penetration);
     run.step_ms += (st.build_ms + st.solve_ms) / res.steps.size();
-    run.res004 = std::max(run.res004, st.res004);
+    if (std::isfinite(st.res004)) run.res004 = std::max(run.res004, st.res004);
   }
   return run;
 }
 
+Run SimulateWith(const char* solver, int iters, int steps, int links = kLinks) {
+  SimulateOptions sim = SteppingOptions(solver, iters, steps);
+  sim.warm_steps = true;  // 002 §V-A5: from the previous step's solution
+  return Observed(
+      sim, [&](const SimulateOptions& o) { return Simulate(Cable(), CableParams(links), 1, o); });
+}
+
 Run PbdRun(int substeps, physics::XpbdFriction friction, int steps, int links = kLinks,
            int iterations = 1) {
-  SimulateOptions sim = SteppingOptions("", 1, steps);
-  Run run;
-  sim.after_step = [&](const physics::SteppedSystem& s) {
-    run.force.push_back(GripForce(dynamic_cast<const physics::MultibodySystem&>(s)));
-  };
-  const SimulateResult res =
-      SimulatePbd(Cable(), CableParams(links), 1, sim,
-                  {.substeps = substeps, .iterations = iterations, .friction = friction});
-  for (const StepStats& st : res.steps) {
-    run.penetration = std::max(run.penetration, st.max_penetration);
-    run.step_ms += st.solve_ms / res.steps.size();
-  }
-  return run;
+  const physics::XpbdOptions pbd{
+      .substeps = substeps, .iterations = iterations, .friction = friction};
+  return Observed(SteppingOptions("", 1, steps), [&](const SimulateOptions& o) {
+    return SimulatePbd(Cable(), CableParams(links), 1, o, pbd);
+  });
 }
 
 // One of kSteppers at `budget` iterations a step.

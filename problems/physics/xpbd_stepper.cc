@@ -13,16 +13,6 @@ namespace ncp::physics {
 
 namespace {
 
-// The rotation vector of R (|θ| < π), exact near the identity where the angle–axis form loses
-// its axis.
-Vec3 LogSO3(const Mat3& R) {
-  Eigen::Quaterniond q(R);
-  if (q.w() < 0) q.coeffs() = -q.coeffs();
-  const double s = q.vec().norm();
-  if (s < 1e-12) return 2.0 * q.vec() / q.w();
-  return 2.0 * std::atan2(s, q.w()) / s * q.vec();
-}
-
 Pose MakePose(const Vec3& x, const Mat3& R) {
   Pose T = Pose::Identity();
   T.linear() = R;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cmath>
 
 #include "problems/physics/dynamics/articulated_model.h"
 
@@ -43,6 +44,16 @@ inline Mat3 ExpSO3(const Vec3& w) {
   const double th = w.norm();
   if (th < 1e-12) return Mat3::Identity() + Skew(w);
   return Eigen::AngleAxisd(th, w / th).toRotationMatrix();
+}
+
+// The rotation vector of R (|θ| < π), ExpSO3's inverse; exact near the identity, where the
+// angle–axis form loses its axis.
+inline Vec3 LogSO3(const Mat3& R) {
+  Eigen::Quaterniond q(R);
+  if (q.w() < 0) q.coeffs() = -q.coeffs();
+  const double s = q.vec().norm();
+  if (s < 1e-12) return 2.0 * q.vec() / q.w();
+  return 2.0 * std::atan2(s, q.w()) / s * q.vec();
 }
 
 }  // namespace ncp::physics
