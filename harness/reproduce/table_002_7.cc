@@ -24,8 +24,9 @@ namespace {
 constexpr int kBudgets[] = {50, 100};
 constexpr double kTimeMs = 20000;  // per frame, setup included: never the limit here
 constexpr int kTimingRounds = 3;   // a cell's time is its best round's (runs of a few ms)
-// ccs's W = weight · diag(A); the first, 1, the protocol's.
-constexpr const char* kWeights[] = {"1", "0.1", "0.3", "3"};
+// ccs's W = weight · diag(A); the first, 1, the protocol's, then a grid of about two points a
+// decade over 0.1–3 (the penetration a budget leaves moves by ~10× over it).
+constexpr const char* kWeights[] = {"1", "0.1", "0.2", "0.3", "0.5", "0.7", "1.5", "2", "3"};
 
 // A cell: a solver (ccs with a weight, or cond) at a budget.
 struct Cell {
