@@ -55,8 +55,9 @@ const SceneCase kMat{"002-table2",
                      1000,
                      "",
                      0};
-// 002 §V-C4's soft ball: the fingers follow their path kinematically (002's ride prismatic joints,
-// so its finger contacts are virtual nodes); E, ν, μ drawn from the scene's ranges.
+// 002 §V-C4's soft ball: as 002's gripper, fingers on PD-driven prismatic joints (their contacts
+// with the ball are virtual nodes), the joints' frame on a prescribed lift path; E, ν, μ drawn
+// from the scene's ranges.
 const SceneCase kBall{
     "002-table3",
     "Table III",
@@ -68,10 +69,10 @@ const SceneCase kBall{
     1000,
     "",
     0,
-    "our fingers follow their path kinematically, so their contacts with the "
-    "ball are nodal (no virtual nodes) and W couples the ball's nodes only; 002's "
-    "are dynamic rigid bodies on prismatic joints, the grip from both sides it "
-    "names as what leaves PGS's Delassus operator ill-conditioned"};
+    "as 002's, our fingers are rigid bodies on prismatic joints (their contacts with the ball "
+    "are COND's virtual nodes), but 002 gives neither their mass nor their drive: ours are "
+    "0.1 kg each, driven toward the closing path with k_p = 5e4 N/m, critically damped, on a "
+    "prescribed lift path (002's gripper base is a dynamic 6-DOF body)"};
 // 002 §V-C5's cable: 320 links, 1927 DOF "with 1926 constraints" = 6 × 321 Cosserat couplings,
 // so the gripper holds the cable by a coupling of the rod's stiffness (no bilateral rows); the
 // contacts act on the links' nodes; 1 ms steps (002 gives no step; the Franka's control rate).
@@ -726,7 +727,7 @@ std::string ReportStiffness(const ReportInput& in) {
     v = Verdict::kReproduced;
   else if (gc >= std::max(gp, ga))
     v = Verdict::kContradicted;
-  // cond's virtual nodes over the sweep's runs (002's fingers make some; ours make none).
+  // cond's virtual nodes over the sweep's runs (the fingers' contacts with the ball).
   double nodes = 0.0;
   for (const Stiffness& st : kStiffness)
     for (const RunRecord* r : rec.Part(st.part, "cond"))
@@ -890,16 +891,15 @@ std::string ReportTable9(const ReportInput& in) {
       at_tol = RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0);
     }
     // res004's thresholds first (the protocol's criterion), then 002's own (the velocity step).
-    const ChebyshevByThreshold by_tol =
-        ChebyshevSweep(rec, *c, kRes004, at_tol.verdict, pw / pc);
+    const ChebyshevByThreshold by_tol = ChebyshevSweep(rec, *c, kRes004, at_tol.verdict, pw / pc);
     const ChebyshevByThreshold by_step = ChebyshevSweep(rec, *c, kStep, at_tol.verdict, pw / pc);
     Judged j = RangeVerdict(at_tol, "the res004 threshold", by_tol.sweep);
     if (j.verdict != Verdict::kReproduced && j.verdict != Verdict::kReproducedForRange)
       j = RangeVerdict(j, kStepUnknown, by_step.sweep);
-    claims += in.claims.Row(claim, ours, j,
-                            {.cause = j.verdict == Verdict::kReproduced
-                                          ? std::string()
-                                          : cause + by_tol.text + by_step.text});
+    claims += in.claims.Row(
+        claim, ours, j,
+        {.cause = j.verdict == Verdict::kReproduced ? std::string()
+                                                    : cause + by_tol.text + by_step.text});
   }
   return markdown::Heading(
              1, "002 Table IX — COND iterations with and without Chebyshev acceleration") +

@@ -87,6 +87,52 @@ int DeformableSystem::AddRigidBox(const Vec3& half, double mass, double mu, cons
   return num_rigid_boxes() - 1;
 }
 
+int DeformableSystem::AddSliderBox(const Vec3& half, double mass, double mu, PrismaticDrive drive) {
+  if (!(half.minCoeff() > 0) || !half.allFinite())
+    throw Error(fmt::format("slider box half extents ({}, {}, {}): must be > 0", half[0], half[1],
+                            half[2]));
+  if (!(mass > 0) || !std::isfinite(mass))
+    throw Error(fmt::format("slider box mass = {}: must be > 0", mass));
+  if (!(mu >= 0) || !std::isfinite(mu))
+    throw Error(fmt::format("slider box mu = {}: must be >= 0", mu));
+  if (!(drive.kp >= 0 && std::isfinite(drive.kp)) || !(drive.kd >= 0 && std::isfinite(drive.kd)))
+    throw Error(fmt::format("slider drive gains (kp {}, kd {}): must be >= 0 and finite", drive.kp,
+                            drive.kd));
+  if (!drive.frame || !drive.target) throw Error("slider drive: frame and target must be given");
+  if (!(drive.axis.norm() > 0) || !drive.axis.allFinite())
+    throw Error("slider drive axis: must be non-zero and finite");
+  drive.axis.normalize();
+  SliderBox b;
+  b.half = half;
+  b.mass = mass;
+  b.mu = mu;
+  b.s = drive.target(0.0);
+  if (!std::isfinite(b.s))
+    throw Error(fmt::format("slider drive target(0) = {}: must be finite", b.s));
+  b.drive = std::move(drive);
+  sliders_.push_back(std::move(b));
+  return num_slider_boxes() - 1;
+}
+
+KinematicState DeformableSystem::SliderBox::State(double t, Vec3& axis_world) const {
+  KinematicState f = drive.frame(t);
+  axis_world = f.pose.linear() * drive.axis;
+  const Vec3 offset = s * axis_world;
+  f.pose.translation() += offset;
+  f.linear += f.angular.cross(offset);
+  return f;
+}
+
+double DeformableSystem::SliderPosition(int k) const {
+  if (k < 0 || k >= num_slider_boxes()) throw Error(fmt::format("slider box {}: out of range", k));
+  return sliders_[k].s;
+}
+
+double DeformableSystem::SliderRate(int k) const {
+  if (k < 0 || k >= num_slider_boxes()) throw Error(fmt::format("slider box {}: out of range", k));
+  return sliders_[k].rate;
+}
+
 KinematicState DeformableSystem::RigidBoxState(int k) const {
   if (k < 0 || k >= num_rigid_boxes()) throw Error(fmt::format("rigid box {}: out of range", k));
   return rigid_[k].state;
@@ -198,6 +244,23 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
     p.b.segment<3>(off + 3) = L - h * rb.state.angular.cross(L);
     p.structure.subsystems.push_back({off, 6, "generic"});
   }
+  // Slides: the implicit PD drive, f = k_p (s* − s − h ṡ) + k_d (ṡ* − ṡ) at the step's end.
+  std::vector<Vec3> slider_axes(sliders_.size());
+  std::vector<KinematicState> slider_states(sliders_.size());
+  for (int k = 0; k < num_slider_boxes(); ++k) {
+    const SliderBox& sb = sliders_[k];
+    const PrismaticDrive& d = sb.drive;
+    const int off = SliderOffset(k);
+    slider_states[k] = sb.State(time_, slider_axes[k]);
+    const double target = d.target(time_ + h), rate = (target - d.target(time_)) / h;
+    if (!std::isfinite(target) || !std::isfinite(rate))
+      throw Error(fmt::format("slider {} drive target at t = {}: {}: must be finite", k, time_ + h,
+                              target));
+    at.emplace_back(off, off, sb.mass + h * d.kd + h * h * d.kp);
+    p.b[off] = sb.mass * sb.rate + h * d.kp * (target - sb.s) + h * d.kd * rate +
+               h * sb.mass * opt_.gravity.dot(slider_axes[k]);
+    p.structure.subsystems.push_back({off, 1, "generic"});
+  }
   p.A.resize(ndofs, ndofs);
   p.A.setFromTriplets(at.begin(), at.end());
 
@@ -233,14 +296,18 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
       int best = -1;
       double best_gap = opt_.margin;
       Vec3 best_n, best_vel;
-      for (std::size_t o = 0; o < obstacles_.size() + rigid_.size(); ++o) {
+      const std::size_t first_slider = obstacles_.size() + rigid_.size();
+      for (std::size_t o = 0; o < first_slider + sliders_.size(); ++o) {
         double gap;
         Vec3 n, vel;
         if (o < obstacles_.size()) {
           Distance(obstacles_[o], states[o], x, gap, n, vel);
-        } else {
+        } else if (o < first_slider) {
           const RigidBox& rb = rigid_[o - obstacles_.size()];
           BoxDistance(rb.half, rb.state, x, gap, n, vel);
+        } else {  // vel: the joint frame's motion; the slide's rate is in J
+          BoxDistance(sliders_[o - first_slider].half, slider_states[o - first_slider], x, gap, n,
+                      vel);
         }
         if (gap < best_gap) {
           best = static_cast<int>(o);
@@ -251,17 +318,28 @@ ContactProblem DeformableSystem::BuildProblem(std::vector<ContactPoint>* contact
       }
       if (best < 0) continue;
       const Mat3 F = ContactFrame(best_n);
-      const int rigid = best - static_cast<int>(obstacles_.size());  // ≥ 0: a rigid box
-      const double mu_other = rigid >= 0 ? rigid_[rigid].mu : obstacles_[best].mu;
+      const int slider = best - static_cast<int>(obstacles_.size() + rigid_.size());   // ≥ 0: one
+      const int rigid = slider < 0 ? best - static_cast<int>(obstacles_.size()) : -1;  // ≥ 0: one
+      const double mu_other = slider >= 0  ? sliders_[slider].mu
+                              : rigid >= 0 ? rigid_[rigid].mu
+                                           : obstacles_[best].mu;
       const int ci =
           AddConstraint(p.constraints, ConstraintType::kContact, std::sqrt(b.mu * mu_other));
       add_node_rows(p.constraints[ci].row, node, F);
-      // u = F (v_node − v_obstacle) + stabilization; a rigid box's velocity is in J.
+      // u = F (v_node − v_obstacle) + stabilization; a rigid box's velocity and a slide's rate
+      // are in J, a kinematic obstacle's (and a slider's frame's) motion in e.
       Vec3 ef = Vec3::Zero();
-      if (rigid >= 0)
+      if (rigid >= 0) {
         add_box_rows(p.constraints[ci].row, rigid, F, x - rigid_[rigid].state.pose.translation());
-      else
+      } else {
         ef = -(F * best_vel);
+        if (slider >= 0) {
+          const Vec3 col = -(F * slider_axes[slider]);
+          for (int a = 0; a < 3; ++a)
+            if (col[a] != 0.0)
+              jt.emplace_back(p.constraints[ci].row + a, SliderOffset(slider), col[a]);
+        }
+      }
       e.push_back(StabilizeGap(best_gap, opt_) + ef[0]);
       e.push_back(ef[1]);
       e.push_back(ef[2]);
@@ -342,6 +420,10 @@ void DeformableSystem::Advance(const Vec& vhat) {
     Eigen::Quaterniond q(s.pose.linear());
     if (angle > 0) q = Eigen::AngleAxisd(angle, s.angular.normalized()) * q;
     s.pose.linear() = q.normalized().toRotationMatrix();
+  }
+  for (int k = 0; k < num_slider_boxes(); ++k) {
+    sliders_[k].rate = vhat[SliderOffset(k)];
+    sliders_[k].s += opt_.dt * sliders_[k].rate;
   }
   time_ += opt_.dt;
 }

@@ -18,7 +18,13 @@
 //     node against a box gets rows F_i on the node and −F_i [I, −[r]×] on the box (r from the
 //     box's centre to the node), so a contact between a node and a dynamic body is not nodal
 //     (002's virtual nodes); a box's corners touch the planes with rows on the box alone.
-// Advance: v_{k+1} = v̂, x_{k+1} = x_k + h v̂ (a box: c += h v, R ← exp(h ω) R).
+//   boxes on prismatic joints (1 dof each, after the rigid boxes': the slide rate ṡ along the
+//     joint's axis a, whose frame follows a kinematic trajectory), driven toward a target s*(t)
+//     by an implicit PD drive: A = m + h k_d + h² k_p, b = m ṡ + h k_p (s*(t + h) − s)
+//     + h k_d ṡ* + h m g·a; a surface node against one gets rows F_i on the node and −F_i a on
+//     the slide (the frame's own motion in e), so those contacts too are not nodal.
+// Advance: v_{k+1} = v̂, x_{k+1} = x_k + h v̂ (a box: c += h v, R ← exp(h ω) R; a slide:
+// s += h ṡ).
 #pragma once
 
 #include <functional>
@@ -45,6 +51,16 @@ struct KinematicState {
 };
 using Trajectory = std::function<KinematicState(double t)>;
 
+// A prismatic joint with a PD drive: the joint frame follows `frame`; the box slides along
+// `axis` (unit, in the joint frame) by s, driven toward target(t) with gains kp [N/m] and
+// kd [N·s/m] (s = 0 puts the box at the frame's origin).
+struct PrismaticDrive {
+  Trajectory frame;
+  Vec3 axis = Vec3::UnitX();
+  std::function<double(double t)> target;
+  double kp = 0.0, kd = 0.0;
+};
+
 class DeformableSystem : public SteppedSystem {
  public:
   explicit DeformableSystem(StepOptions opt = {}) { set_options(opt); }
@@ -59,6 +75,10 @@ class DeformableSystem : public SteppedSystem {
   // index. Its faces are obstacles to the bodies' surface nodes, its corners touch the planes
   // (not the kinematic boxes nor other rigid boxes).
   int AddRigidBox(const Vec3& half, double mass, double mu, const Pose& pose);
+  // A box of `mass` with half extents `half` on the prismatic joint `drive`, starting at
+  // s = target(0) at rest; returns its index. Its faces are obstacles to the bodies' surface
+  // nodes (it does not touch the planes nor other boxes).
+  int AddSliderBox(const Vec3& half, double mass, double mu, PrismaticDrive drive);
   // Joins node a of body ba to node b of body bb (3 bilateral rows).
   void AddTie(int ba, int a, int bb, int b);
   // Moves `nodes` of body `body` to rest position + displacement(t) (3 bilateral rows each).
@@ -66,7 +86,8 @@ class DeformableSystem : public SteppedSystem {
   // Recorded in every problem's params (e.g. the drawn material).
   void SetParam(const std::string& key, double value) { params_[key] = value; }
 
-  // `contacts`: geom_a = obstacle index (rigid box k: obstacles + k), geom_b = global node index
+  // `contacts`: geom_a = obstacle index (rigid box k: obstacles + k; slider box k: obstacles +
+  // rigid boxes + k), geom_b = global node index
   // (a box's corner on a plane: −1 − k), position = the node (the corner).
   ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) override;
   void Advance(const Vec& vhat) override;
@@ -75,10 +96,16 @@ class DeformableSystem : public SteppedSystem {
   // theta must be 0 (the scheme above has no θ).
   void set_options(const StepOptions& opt) override;
 
-  int num_dofs() const { return 3 * num_nodes_ + 6 * static_cast<int>(rigid_.size()); }
+  int num_dofs() const {
+    return 3 * num_nodes_ + 6 * static_cast<int>(rigid_.size()) + static_cast<int>(sliders_.size());
+  }
   int num_rigid_boxes() const { return static_cast<int>(rigid_.size()); }
+  int num_slider_boxes() const { return static_cast<int>(sliders_.size()); }
   // Pose and velocity of rigid box k.
   KinematicState RigidBoxState(int k) const;
+  // Slide s [m] and its rate ṡ of slider box k.
+  double SliderPosition(int k) const;
+  double SliderRate(int k) const;
   int num_nodes() const { return num_nodes_; }
   int num_tets() const;
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
@@ -111,11 +138,21 @@ class DeformableSystem : public SteppedSystem {
     Vec3 inertia = Vec3::Zero();  // principal moments about the box's axes
     KinematicState state;         // pose, linear and angular velocity (world frame)
   };
+  struct SliderBox {
+    Vec3 half = Vec3::Zero();
+    double mass = 0.0, mu = 0.0;
+    PrismaticDrive drive;
+    double s = 0.0, rate = 0.0;
+    // At time t: the box's pose, its surface velocity without the slide (the frame's motion),
+    // and the slide's direction in the world.
+    KinematicState State(double t, Vec3& axis_world) const;
+  };
   struct Driver {
     std::vector<int> nodes;  // global
     std::function<Vec3(double)> displacement;
   };
   int RigidOffset(int k) const { return 3 * num_nodes_ + 6 * k; }  // first dof of rigid box k
+  int SliderOffset(int k) const { return RigidOffset(num_rigid_boxes()) + k; }  // its one dof
   // Gap, normal (obstacle → node) and surface velocity of obstacle o at point p.
   void Distance(const Obstacle& o, const KinematicState& s, const Vec3& p, double& gap, Vec3& n,
                 Vec3& vel) const;
@@ -124,6 +161,7 @@ class DeformableSystem : public SteppedSystem {
   std::vector<Body> bodies_;
   std::vector<Obstacle> obstacles_;
   std::vector<RigidBox> rigid_;
+  std::vector<SliderBox> sliders_;
   std::vector<std::array<int, 2>> ties_;  // global node pairs
   std::vector<Driver> drivers_;
   std::map<std::string, double> params_;

@@ -181,14 +181,21 @@ const std::vector<SceneEntry>& Scenes() {
        .build = MakeSoftMat},
       {.name = "soft_ball",
        .description = "co-rotational FEM ball (size 1: 1983 nodes, 7360 tets) grasped and lifted "
-                      "by two rigid fingers on a prescribed path; E, nu, mu drawn from ranges "
-                      "(002 §V-C4)",
+                      "by two rigid fingers on PD-driven prismatic joints (or on a prescribed "
+                      "path); E, nu, mu drawn from ranges (002 §V-C4)",
        .params = FemParams({FemSize("resolution: round(14 × size) cells across the ball"),
                             Pos("radius", 0.05, "ball radius [m]")},
                            {5e4, 2e5, 0.3, 0.45, 0.5, 0.8, 1000, "ball"},
                            {RealParam("squeeze", 0.15, 0, 0.5,
                                       "fingers' closure as a share of the radius", true, true),
-                            NonNeg("lift", 0.08, "height the fingers lift the ball by [m]")}),
+                            NonNeg("lift", 0.08, "height the fingers lift the ball by [m]"),
+                            Whole("dynamic_fingers", 1, 0, 1,
+                                  "1: fingers on prismatic joints driven toward the closing path "
+                                  "(002's gripper); 0: moved on it kinematically"),
+                            Pos("finger_mass", 0.1, "each finger's mass [kg] (dynamic fingers)"),
+                            Pos("grip_stiffness", 5e4,
+                                "the finger drive's k_p [N/m], critically damped (dynamic "
+                                "fingers)")}),
        .default_steps = 120,
        .default_every = 40,
        .build = MakeSoftBall},
