@@ -58,6 +58,14 @@ struct InverseRun {
   double res004 = 0.0;  // mean final res004 of the steps
 };
 
+// COND's γ as the soft ball is stepped here (its default): each virtual node's gain γ_i follows.
+const double kCondGamma = cond::CondSettings{}.gamma;
+
+// ‖λ − λ_ref‖/‖λ_ref‖ (‖λ‖ when λ_ref = 0).
+double RelativeError(const Vec& lambda, const Vec& ref) {
+  return ref.norm() > 0 ? (lambda - ref).norm() / ref.norm() : lambda.norm();
+}
+
 // The impulses the model gives for the velocity v̂ alone (002:37, proximal operator); `offset`
 // (per row, or empty) is added to J v̂ + e first.
 Vec InverseImpulses(const ContactProblem& p, const Vec& v, const Vec& R, const Vec& offset = {}) {
@@ -127,18 +135,17 @@ InverseRun SimulateScene(const char* name, double r) {
     if (r > 0) {
       const Vec inv = InverseImpulses(p, sol.v, R);
       out.inverse.push_back(inv.norm() / dt);
-      const double err = hard.norm() > 0 ? (inv - hard).norm() / hard.norm() : inv.norm();
+      const double err = RelativeError(inv, hard);
       out.rel_error.push_back(err);
       out.max_error = std::max(out.max_error, std::isfinite(err) ? err : INFINITY);
-      // COND's γ (its default, as stepped here) gives each virtual node's gain γ_i.
-      const cond::Nodalization nd = cond::Nodalize(p, cond::CondSettings{}.gamma);
+      const cond::Nodalization nd = cond::Nodalize(p, kCondGamma);
       out.virtual_nodes = std::max(out.virtual_nodes, nd.virtual_nodes);
       Vec w_offset = Vec::Zero(p.num_rows());
       for (const cond::NodalConstraint& c : nd.constraints)
         if (c.kind == cond::NodeKind::kVirtual && c.gamma > 0)
           w_offset.segment(c.row, c.rows) = sol.lambda.segment(c.row, c.rows) / c.gamma;
       const Vec inv_w = InverseImpulses(p, sol.v, R, w_offset);
-      const double err_w = hard.norm() > 0 ? (inv_w - hard).norm() / hard.norm() : inv_w.norm();
+      const double err_w = RelativeError(inv_w, hard);
       out.max_error_w = std::max(out.max_error_w, std::isfinite(err_w) ? err_w : INFINITY);
     }
   };
@@ -368,7 +375,7 @@ std::string Claims(const ReportInput& in) {
                         "fingers' contacts); from J v̂ {:.2e} (the perturbation's 1/(γ r) = {:.2g}, "
                         "γ = {:g})",
                         ball.max_error_w, ball.steps, ball.virtual_nodes, ball.max_error,
-                        1.0 / (cond::CondSettings{}.gamma * kFigureReg), cond::CondSettings{}.gamma)
+                        1.0 / (kCondGamma * kFigureReg), kCondGamma)
           : fmt::format("max {:.2e} over {} steps", ball.max_error, ball.steps),
       AtMostVerdict(ball_error, kInvertedWithin));
   const double ball_diff = MeanForceDifference(ball, ball_strict);

@@ -464,6 +464,16 @@ ByThreshold PerThreshold(const SceneCase& c, const ProtocolRecords& rec, const C
   return r;
 }
 
+// Every solver on `f` to each threshold of 002's own residual (kStepSweep), under
+// part(threshold's part).
+template <typename PartOf>
+void RunStepSweep(const std::vector<ContactProblem>& f, const std::vector<WarmStart>& warm,
+                  const ReproduceOptions& opt, PartOf part) {
+  for (const SweepTol& t : kStepSweep)
+    for (const char* s : kSolvers)
+      RunOnFrames(f, s, {}, 0.0, kMaxIters, kTimeMs, opt, part(t.part), &warm, t.tol);
+}
+
 // Parts: c.scene (each solver warm-started to kTol), "<scene>-cold" (cond from a cold start),
 // "<scene>-tol1e-3" … (the threshold sweep), and on the cable "cable-setting<k>".
 void MeasureComparison(const SceneCase& c, const ReproduceOptions& opt, ProtocolRecords& rec) {
@@ -478,9 +488,7 @@ void MeasureComparison(const SceneCase& c, const ReproduceOptions& opt, Protocol
   for (const SweepTol& t : kSweep)
     for (const char* s : kSolvers)
       RunOnFrames(f, s, {}, t.tol, kMaxIters, kTimeMs, opt, Part(c, t.part), &warm);
-  for (const SweepTol& t : kStepSweep)
-    for (const char* s : kSolvers)
-      RunOnFrames(f, s, {}, 0.0, kMaxIters, kTimeMs, opt, Part(c, t.part), &warm, t.tol);
+  RunStepSweep(f, warm, opt, [&](const char* tol_part) { return Part(c, tol_part); });
   if (&c == &kCable) MeasureCableSetting(opt);
   if (&c == &kGripper) MeasureGammaTradeOff(f, warm, opt);
 }
@@ -689,17 +697,34 @@ void MeasureStiffness(const ReproduceOptions& opt, ProtocolRecords& rec) {
     for (const char* s : kSolvers)
       RunOnFrames(f, s, {}, kTol, kMaxIters, kTimeMs, opt, st.part, &warm);
     // 002's own threshold (the velocity step), swept as Table III's.
-    for (const SweepTol& t : kStepSweep)
-      for (const char* s : kSolvers)
-        RunOnFrames(f, s, {}, 0.0, kMaxIters, kTimeMs, opt, StiffnessPart(st, t.part), &warm,
-                    t.tol);
+    RunStepSweep(f, warm, opt, [&](const char* tol_part) { return StiffnessPart(st, tol_part); });
     if (!opt.quiet) std::fprintf(stderr, "002-table3: E = %g Pa done\n", st.youngs);
   }
 }
 
 // Growth of a solver's mean iterations from the softest ball to the stiffest.
-double Growth(const std::map<std::string, std::vector<FrameSummary>>& m, const char* s) {
+using PerStiffness = std::map<std::string, std::vector<FrameSummary>>;  // by solver
+double Growth(const PerStiffness& m, const char* s) {
   return m.at(s).back().iterations / m.at(s).front().iterations;
+}
+
+// Each solver's runs per stiffness (softest first), at the protocol's res004 (tol_part null) or
+// at a threshold of the velocity-step sweep.
+PerStiffness SummariesPerStiffness(const ProtocolRecords& rec, const char* tol_part = nullptr) {
+  PerStiffness m;
+  for (const Stiffness& st : kStiffness)
+    for (const char* s : kSolvers)
+      m[s].push_back(SummarizeFrames(
+          rec.Part(tol_part ? StiffnessPart(st, tol_part) : std::string(st.part), s)));
+  return m;
+}
+
+// Whether cond fell short of the threshold on some frame at some stiffness: its count there is
+// the budget's.
+bool CondCapped(const PerStiffness& m) {
+  for (const FrameSummary& r : m.at("cond"))
+    if (r.reached < r.frames) return true;
+  return false;
 }
 
 // Table IV's claim on each solver's runs per stiffness (softest first). "Grows": at least a
@@ -707,12 +732,10 @@ double Growth(const std::map<std::string, std::vector<FrameSummary>>& m, const c
 // "resists" when it grows neither that much nor as much as either of the others. A count capped
 // by the budget understates its growth: cond's where it fell short of the threshold on some frame
 // shows no resistance.
-Verdict GrowthVerdict(const std::map<std::string, std::vector<FrameSummary>>& m) {
+Verdict GrowthVerdict(const PerStiffness& m) {
   constexpr double kGrows = 1.25;
   const double gc = Growth(m, "cond"), gp = Growth(m, "pgs"), ga = Growth(m, "apgd");
-  bool cond_capped = false;
-  for (const FrameSummary& r : m.at("cond")) cond_capped |= r.reached < r.frames;
-  if (gp > kGrows && ga > kGrows && gc <= kGrows && gc < std::min(gp, ga) && !cond_capped)
+  if (gp > kGrows && ga > kGrows && gc <= kGrows && gc < std::min(gp, ga) && !CondCapped(m))
     return Verdict::kReproduced;
   if (gc >= std::max(gp, ga)) return Verdict::kContradicted;
   return Verdict::kNotReproduced;
@@ -724,14 +747,14 @@ std::string ReportStiffness(const ReportInput& in) {
   markdown::Table t(
       {"E [MPa]", "frames", "cond", "pgs", "apgd", "paper cond", "paper pgs", "paper apgd"},
       "rrrrrrrr");
-  std::map<std::string, std::vector<FrameSummary>> m;
+  PerStiffness m = SummariesPerStiffness(rec);
   std::string reached;
-  for (const Stiffness& st : kStiffness) {
+  for (std::size_t k = 0; k < std::size(kStiffness); ++k) {
+    const Stiffness& st = kStiffness[k];
     std::vector<std::string> row = {fmt::format("{:g}", st.youngs / 1e6),
                                     fmt::format("{:.0f}", rec.Value(st.part, "frames"))};
     for (const char* s : kSolvers) {
-      m[s].push_back(SummarizeFrames(rec.Part(st.part, s)));
-      const FrameSummary& r = m[s].back();
+      const FrameSummary& r = m[s][k];
       row.push_back(fmt::format(
           "{:.1f}{}", r.iterations,
           r.reached < r.frames ? fmt::format(" ({}/{})", r.reached, r.frames) : std::string()));
@@ -746,17 +769,13 @@ std::string ReportStiffness(const ReportInput& in) {
     return paper.Get(kStiffness[2].key, s) / paper.Get(kStiffness[0].key, s);
   };
   const double gc = Growth(m, "cond"), gp = Growth(m, "pgs"), ga = Growth(m, "apgd");
-  bool cond_capped = false;
-  for (const FrameSummary& r : m["cond"]) cond_capped |= r.reached < r.frames;
+  const bool cond_capped = CondCapped(m);
   const Verdict at_tol = GrowthVerdict(m);
   // Over 002's own threshold (the velocity step), where measured (a file from before has none).
   std::vector<AtValue> sweep;
   std::string by_step;
   for (const SweepTol& tol : kStepSweep) {
-    std::map<std::string, std::vector<FrameSummary>> ms;
-    for (const Stiffness& st : kStiffness)
-      for (const char* s : kSolvers)
-        ms[s].push_back(SummarizeFrames(rec.Part(StiffnessPart(st, tol.part), s)));
+    PerStiffness ms = SummariesPerStiffness(rec, tol.part);
     if (ms["cond"].front().frames == 0) continue;
     sweep.push_back({tol.tol, GrowthVerdict(ms)});
     by_step += fmt::format(

@@ -138,14 +138,19 @@ double MeanDistance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
   return n ? sum / n : NAN;
 }
 
+// Mean over steps of ‖F‖ [N].
+double MeanForce(const Run& r) {
+  double mean = 0.0;
+  for (const Vec3& f : r.force) mean += f.norm() / r.force.size();
+  return mean;
+}
+
 void RecordRun(ProtocolRecords& rec, const std::string& part, const Run& r, const Run& ref) {
   rec.Observe(part, "steps", static_cast<double>(r.force.size()));
   rec.Observe(part, "max_penetration_mm", 1e3 * r.penetration);
   rec.Observe(part, "force_error_N", MeanDistance(r.force, ref.force));
   rec.Observe(part, "step_ms", r.step_ms);
-  double mean = 0.0;
-  for (const Vec3& f : r.force) mean += f.norm() / r.force.size();
-  rec.Observe(part, "mean_force_N", mean);
+  rec.Observe(part, "mean_force_N", MeanForce(r));
   for (std::size_t k = 0; k < r.force.size(); k += kSampleEvery)
     rec.Observe(part, fmt::format("force_{}", k / kSampleEvery), r.force[k].norm());
 }
@@ -176,10 +181,8 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
     const int n = std::max(1, static_cast<int>(std::lround(steps * kDt / dt)));
     const Run a = SimulateWith("cond", budget(kBudgets[0]), n, kLinks, dt);
     const Run b = SimulateWith("cond", budget(kBudgets[1]), n, kLinks, dt);
-    double mean = 0.0;
-    for (const Vec3& f : b.force) mean += f.norm() / b.force.size();
     rec.Observe(DtPart(dt), "budget_change_N", MeanDistance(a.force, b.force));
-    rec.Observe(DtPart(dt), "mean_force_N", mean);
+    rec.Observe(DtPart(dt), "mean_force_N", MeanForce(b));
     if (!opt.quiet) fmt::print(stderr, "[002-table8] cond at dt {:g} done\n", dt);
   }
   // 002's reason for 120 links: the PBDs at its first budget on Table V's 320 links.
