@@ -2,6 +2,8 @@
 // its factor (what the reproductions use to turn times into flop rates).
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <vector>
 
 #include "problems/linalg/cholmod_llt.h"
@@ -72,6 +74,32 @@ TEST(CholmodLLT, RefusesAMatrixThatIsNotPositiveDefinite) {
   CholmodLLT llt;
   llt.Analyze(A);
   EXPECT_FALSE(llt.Factorize(A));
+}
+
+// The supernodal factorization runs CHOLMOD's own OpenMP regions on the calling thread (their
+// thread count is fixed in the library); the caller's OpenMP settings are as they were after it,
+// and the factor is the same bits whatever they were.
+TEST(CholmodLLT, FactorizeKeepsTheCallersThreadSettingsAndItsBits) {
+  Eigen::MatrixXd M = Eigen::MatrixXd::Random(400, 400);
+  const SpMat A = (M * M.transpose() + 400.0 * Eigen::MatrixXd::Identity(400, 400)).sparseView();
+  const Vec b = Vec::LinSpaced(400, -1.0, 2.0);
+  const int threads = omp_get_max_threads(), dynamic = omp_get_dynamic();
+  std::vector<Vec> x;
+  for (const auto& [n, dyn] : {std::pair{1, 0}, std::pair{2, 0}, std::pair{3, 1}}) {
+    omp_set_num_threads(n);
+    omp_set_dynamic(dyn);
+    CholmodLLT llt(CholmodLLT::Kind::kSupernodal);
+    llt.Analyze(A);
+    ASSERT_TRUE(llt.Factorize(A));
+    EXPECT_EQ(omp_get_max_threads(), n);
+    EXPECT_EQ(omp_get_dynamic(), dyn);
+    x.emplace_back(400);
+    llt.Solve(b, x.back());
+  }
+  omp_set_num_threads(threads);
+  omp_set_dynamic(dynamic);
+  EXPECT_EQ(x[0], x[1]);
+  EXPECT_EQ(x[0], x[2]);
 }
 
 }  // namespace
