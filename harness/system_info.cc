@@ -152,12 +152,15 @@ const char* VectorInstructionSet() {
 #endif
 }
 
+std::string BuildRevision() {
+  return std::string(NCPBENCH_SOURCE_DIR).empty() ? "unknown" : NCPBENCH_BUILD_REVISION;
+}
+
 std::string VersionLine() {
   const std::map<std::string, std::string> a = BuildVersions();
   // The revision of the source tree the binary was built from, as results files record it.
   std::string line =
-      fmt::format("ncpbench {} (revision {})", a.at(kRunAttrVersion),
-                  std::string(NCPBENCH_SOURCE_DIR).empty() ? "unknown" : NCPBENCH_BUILD_REVISION);
+      fmt::format("ncpbench {} (revision {})", a.at(kRunAttrVersion), BuildRevision());
   if (a.count(kRunAttrVersionCompiler)) line += ", " + a.at(kRunAttrVersionCompiler);
   if (a.count(kRunAttrVersionSiconos)) line += ", Siconos Numerics " + a.at(kRunAttrVersionSiconos);
   if (a.count(kRunAttrVersionMujoco)) line += ", MuJoCo " + a.at(kRunAttrVersionMujoco);

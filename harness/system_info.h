@@ -27,6 +27,9 @@ std::string FileHash(const std::string& path);
 // host_threads (keys as in results_store.h).
 std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir);
 
+// The revision of the source tree this binary was built from ("unknown" outside a checkout).
+std::string BuildRevision();
+
 // `ncpbench --version`: the suite's version, its compiler, the peers built in, and whether MPI
 // and CUDA were (scripts check the latter before using mpirun).
 std::string VersionLine();

@@ -11,6 +11,7 @@
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/results_store.h"
+#include "harness/system_info.h"
 #include "common/file_write.h"
 
 namespace ncp::cli {
@@ -18,10 +19,16 @@ namespace {
 
 constexpr char kReproduceWallAttr[] = "reproduce_wall_s";  // seconds the protocol took
 
-// Adds the judged claims to the results file they were rendered from (/claims), atomically.
-void WriteClaims(const std::string& h5, const std::vector<ClaimRecord>& claims) {
-  const ResultsFile f = ReadResultsFile(h5);
-  WriteResults(h5, f.rows, f.attrs, f.observations, claims);
+constexpr char kClaimsRevisionAttr[] = "claims_revision";  // the code that judged them
+
+// Writes the results file `from` to `to` with the judged claims as its /claims, atomically (`to`
+// may be `from`: its runs are read first). Claims judged `again`, by this binary from an earlier
+// run's file, carry its revision beside the measurement's (attribute claims_revision).
+void WriteClaims(const std::string& from, const std::string& to,
+                 const std::vector<ClaimRecord>& claims, bool again) {
+  ResultsFile f = ReadResultsFile(from);
+  if (again) f.attrs[kClaimsRevisionAttr] = BuildRevision();
+  WriteResults(to, f.rows, f.attrs, f.observations, claims);
 }
 
 // "<id>: cannot run yet: needs <capability>", for a protocol that waits for one.
@@ -50,17 +57,23 @@ int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from =
     records.Write(h5, {{kReproduceWallAttr, fmt::format("{:.1f}", wall_s)}});
     runs = records.rows().size();
     const RenderedReport r = RenderReport(p, h5, o.out_dir);
-    WriteClaims(h5, r.claims);
+    WriteClaims(h5, h5, r.claims, false);
     md = r.md;
   } else {
-    md = RenderReport(p, from, o.out_dir).md;  // the file read is never rewritten
+    // The claims judged again go with the report, into <out_dir>/<id>.h5 (the file read itself
+    // when that is its path: replaced atomically, its runs as they were), for the ledger.
+    const RenderedReport r = RenderReport(p, from, o.out_dir);
+    h5 = o.out_dir + "/" + p.id + ".h5";
+    WriteClaims(from, h5, r.claims, true);
+    md = r.md;
   }
   WriteFileAtomically(path, md);
   std::fputs(md.c_str(), stdout);
   if (from.empty())
     std::printf("\nwritten: %s\nwritten: %s (%zu runs)\n", path.c_str(), h5.c_str(), runs);
   else
-    std::printf("\nwritten: %s (from %s)\n", path.c_str(), from.c_str());
+    std::printf("\nwritten: %s (from %s)\nwritten: %s (claims judged at %s)\n", path.c_str(),
+                from.c_str(), h5.c_str(), BuildRevision().c_str());
   return 0;
 }
 
@@ -109,7 +122,8 @@ void AddReproduce(CLI::App& app, Action& action) {
                   "machine's speed");
   cmd->add_option("--from", o->from,
                   "render the report again from a results file an earlier run of this protocol "
-                  "wrote (<id>.h5), measuring nothing");
+                  "wrote (<id>.h5), measuring nothing; the claims judged again go into "
+                  "<out>/<id>.h5 for the ledger");
   cmd->add_flag("--no-traces", o->no_traces,
                 "store no per-iteration traces in <id>.h5 (small files, e.g. committed baselines)");
   cmd->callback([&action, o] {

@@ -325,6 +325,10 @@ LedgerFile ReadReproduction(const std::string& path, std::vector<ClaimRecord>& c
   const std::string threads = Attr(f.attrs, "host_threads");
   lf.machine = Attr(f.attrs, "cpu") + (threads.empty() ? "" : ", " + threads + " threads");
   lf.revision = Attr(f.attrs, "git_revision");
+  // Claims judged again from the file (`reproduce --from`) by a later binary: both revisions.
+  if (const std::string judged = Attr(f.attrs, "claims_revision");
+      !judged.empty() && judged != lf.revision)
+    lf.revision += ", claims judged at " + judged;
   lf.date = Attr(f.attrs, "date").substr(0, 10);
   if (!ParseDecimal(Attr(f.attrs, "reproduce_wall_s"), &lf.wall_s)) lf.wall_s = -1.0;
   claims = ClaimsOf(path, f, lf.protocol);

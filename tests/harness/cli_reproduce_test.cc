@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "harness/results_store.h"
 #include "tests/cli_support.h"
 
 namespace ncp {
@@ -142,6 +143,10 @@ TEST(CliReproduce, ReportFromTheFileEqualsTheReportOfTheRun) {
   const std::string md = testing::Slurp(out + "/004-fig7.md");
   const std::string csv = testing::Slurp(out + "/004-fig7-traces.csv");
   ASSERT_NE(md.find("| canal |"), std::string::npos) << md;
+  const std::string h5 = out + "/004-fig7.h5";
+  const ResultsFile measured = ReadResultsFile(h5);
+  ASSERT_FALSE(measured.claims.empty());
+  EXPECT_EQ(measured.attrs.count("claims_revision"), 0u);
   std::filesystem::remove(out + "/004-fig7.md");
   std::filesystem::remove(out + "/004-fig7-traces.csv");
   const auto again =
@@ -150,6 +155,26 @@ TEST(CliReproduce, ReportFromTheFileEqualsTheReportOfTheRun) {
   EXPECT_EQ(testing::Slurp(out + "/004-fig7.md"), md);
   EXPECT_EQ(testing::Slurp(out + "/004-fig7-traces.csv"), csv);
   EXPECT_NE(again.out.find("from " + out + "/004-fig7.h5"), std::string::npos) << again.out;
+
+  // The claims judged again go with the report into <out>/<id>.h5: here the file read itself,
+  // replaced with its runs as they were, then a copy in another folder, which leaves the file
+  // read as it was. Same runs and verdicts; the judging binary's revision beside the
+  // measurement's (the ledger names both where they differ).
+  const ResultsFile rewritten = ReadResultsFile(h5);
+  EXPECT_EQ(rewritten.rows.size(), measured.rows.size());
+  EXPECT_EQ(rewritten.attrs.at("claims_revision"), measured.attrs.at("git_revision"));
+  const std::string other = out + "/again";
+  const auto before = std::filesystem::last_write_time(h5);
+  const auto copy = testing::RunCli("reproduce 004-fig7 --from " + h5 + " -o " + other, dir);
+  ASSERT_EQ(copy.code, 0) << copy.err;
+  EXPECT_NE(copy.out.find("claims judged at"), std::string::npos) << copy.out;
+  const ResultsFile judged = ReadResultsFile(other + "/004-fig7.h5");
+  EXPECT_EQ(judged.rows.size(), measured.rows.size());
+  ASSERT_EQ(judged.claims.size(), measured.claims.size());
+  for (std::size_t i = 0; i < judged.claims.size(); ++i)
+    EXPECT_EQ(judged.claims[i].verdict, measured.claims[i].verdict) << judged.claims[i].statement;
+  EXPECT_EQ(judged.attrs.at("claims_revision"), measured.attrs.at("git_revision"));
+  EXPECT_EQ(std::filesystem::last_write_time(h5), before);
 
   // Another protocol's file, or a file that is no reproduction: one line, exit 2.
   const auto wrong =

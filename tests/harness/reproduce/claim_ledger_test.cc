@@ -114,6 +114,31 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   EXPECT_THROW(CollectClaims({(dir / "nothing-here").string()}), Error);
 }
 
+// Claims judged again by a later binary (`reproduce --from`) carry both revisions into the
+// ledger: the measurement's and the judging code's.
+TEST(ClaimLedger, ClaimsJudgedAgainNameBothRevisions) {
+  const auto dir = testing::FreshDir("claim_ledger_judged_" + std::to_string(getpid()));
+  ClaimRecord a;
+  a.protocol = "004-table2", a.paper = "004", a.statement = "s", a.ours = "1";
+  a.verdict = "reproduced";
+  const std::map<std::string, std::string> attrs = {{"reproduce", "004-table2"},
+                                                    {"date", "2026-11-28T00:00:00Z"},
+                                                    {"cpu", "Test CPU"},
+                                                    {"git_revision", "abc1234"}};
+  auto judged = attrs;
+  judged["claims_revision"] = "def5678";
+  WriteResults((dir / "judged.h5").string(), {}, judged, {}, {a});
+  EXPECT_NE(LedgerCsv(CollectClaims({(dir / "judged.h5").string()}))
+                .find("abc1234, claims judged at def5678"),
+            std::string::npos);
+  // Judged by the binary that measured: one revision.
+  judged["claims_revision"] = "abc1234";
+  WriteResults((dir / "judged.h5").string(), {}, judged, {}, {a});
+  const std::string csv = LedgerCsv(CollectClaims({(dir / "judged.h5").string()}));
+  EXPECT_NE(csv.find("abc1234"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("judged at"), std::string::npos) << csv;
+}
+
 // A failing claim is citable only with its cause: the ledger names those that lack one, and
 // says so when none does.
 TEST(ClaimLedger, NamesFailingClaimsWithoutACause) {
