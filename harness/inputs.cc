@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -99,6 +100,33 @@ LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid
                             in.skipped.empty() ? "" : ": " + in.skipped.front().reason));
   }
   return in;
+}
+
+void KeepNamedProblems(std::vector<DatasetInput>& data, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  const std::set<std::string> wanted(names.begin(), names.end());
+  std::set<std::string> found;
+  std::vector<std::string> all;
+  for (DatasetInput& d : data) {
+    std::vector<ContactProblem> kept;
+    for (ContactProblem& p : d.problems) {
+      all.push_back(p.meta.name);
+      if (!wanted.count(p.meta.name)) continue;
+      found.insert(p.meta.name);
+      kept.push_back(std::move(p));
+    }
+    d.problems = std::move(kept);
+  }
+  for (const std::string& n : names)
+    if (!found.count(n)) {
+      const std::size_t shown = std::min<std::size_t>(all.size(), 3);
+      std::string some;
+      for (std::size_t k = 0; k < shown; ++k) some += (k ? ", " : "") + all[k];
+      throw Error(
+          fmt::format("--problems: '{}' is no problem of the inputs (their {} problems: {}{})", n,
+                      all.size(), some, all.size() > shown ? ", …" : ""));
+    }
+  std::erase_if(data, [](const DatasetInput& d) { return d.problems.empty(); });
 }
 
 std::string SkippedAttr(const std::vector<SkippedInput>& skipped) {

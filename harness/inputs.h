@@ -31,6 +31,11 @@ std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths)
 LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid,
                         bool quiet = false);
 
+// Keeps, in every input, only the problems whose name is in `names` (as `ncpbench info` lists
+// them), and drops the inputs left without one; an empty `names` keeps everything. Throws one
+// ncp::Error naming the first name that matches no problem of the inputs.
+void KeepNamedProblems(std::vector<DatasetInput>& data, const std::vector<std::string>& names);
+
 // "path: reason" lines, for the results file's root attribute `skipped_inputs`.
 std::string SkippedAttr(const std::vector<SkippedInput>& skipped);
 

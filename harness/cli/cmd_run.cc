@@ -18,6 +18,7 @@ void AddRun(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("run", "run solvers on datasets under a budget; results to HDF5");
   struct Opts {
     std::vector<std::string> datasets, sets;
+    std::string problems;
     std::string solvers = "pgs,pj,apgd,admm-full", out = "results/runs/results.h5",
                 tol_metric = "res004", warm = "none", shard;
     int iters = 1000, repeat = 1, threads = 0, trace = 0;
@@ -28,6 +29,9 @@ void AddRun(CLI::App& app, Action& action) {
   cmd->add_option("datasets", o->datasets,
                   "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)")
       ->required();
+  cmd->add_option("--problems", o->problems,
+                  "comma-separated problem names: run only these problems of the inputs (names "
+                  "as `ncpbench info` lists them)");
   cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")
       ->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");
@@ -64,7 +68,8 @@ void AddRun(CLI::App& app, Action& action) {
       LoadPlugins(*plugins);  // before the names resolve
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
       // -q hides the progress lines, not the warnings about the inputs.
-      const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false);
+      LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false);
+      KeepNamedProblems(in.data, SplitComma(o->problems));
       for (const SkippedInput& s : in.skipped)
         std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
       if (!in.skipped.empty()) opt.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
