@@ -37,18 +37,23 @@ def Incidence(J, starts, rows):
     return S
 
 
-def Order(S, how, rng):
+def Order(G, how, rng):
     if how == "shuffle":
-        return rng.permutation(S.shape[0])
-    return np.asarray(reverse_cuthill_mckee(sp.csr_matrix(S @ S.T), symmetric_mode=True))
+        return rng.permutation(G.shape[0])
+    return np.asarray(reverse_cuthill_mckee(G, symmetric_mode=True))
 
 
-def Reach(S):
-    """Mean |i − j| over the pairs of distinct constraints that share a dof (W's off-diagonal
-    blocks): how far in λ a sweep reaches, in constraints."""
-    G = sp.coo_matrix(S @ S.T)
+def Reach(G, order):
+    """Mean |i − j| over the pairs of distinct constraints that share a dof (G's off-diagonal
+    entries, W's off-diagonal blocks) once constraint order[k] is numbered k: how far in λ a
+    sweep reaches, in constraints."""
+    G = sp.coo_matrix(G)
+    number = np.empty_like(order)
+    number[order] = np.arange(len(order))
     off = G.row != G.col
-    return float(np.mean(np.abs(G.row[off] - G.col[off]))) if off.any() else 0.0
+    if not off.any():
+        return 0.0
+    return float(np.mean(np.abs(number[G.row[off]] - number[G.col[off]])))
 
 
 def Reorder(p, how, rng):
@@ -57,7 +62,8 @@ def Reorder(p, how, rng):
     starts = np.asarray(p.rows)
     rows = np.diff(np.append(starts, p.num_rows))
     S = Incidence(p.J, starts, rows)
-    order = Order(S, how, rng)
+    G = sp.csr_matrix(S @ S.T)  # constraints joined when they share a dof
+    order = Order(G, how, rng)
     row_perm = np.concatenate([np.arange(starts[c], starts[c] + rows[c]) for c in order])
     ref = None
     if p.reference is not None:
@@ -67,7 +73,7 @@ def Reorder(p, how, rng):
                          mu=np.asarray(p.mu)[order], stiffness=np.asarray(p.stiffness)[order],
                          damping=np.asarray(p.damping)[order], name=f"{p.name}-{how}",
                          reference=ref, scenario=p.meta["scenario"])
-    return q, Reach(S), Reach(S[order])
+    return q, Reach(G, np.arange(G.shape[0])), Reach(G, order)
 
 
 def main():
