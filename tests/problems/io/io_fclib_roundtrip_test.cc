@@ -35,6 +35,7 @@ const std::map<std::string, std::string> kSmall = {{"laikago_drop", "robots=2"},
                                                    {"stir", "spheres=8"},
                                                    {"soft_mat", "size=0.25"},
                                                    {"soft_ball", "size=0.4"},
+                                                   {"soft_gripper", "size=0.4"},
                                                    {"cable", "links=40,bodies_per_subsystem=4"},
                                                    {"fem_beam", "size=0.5,pieces=4"}};
 
