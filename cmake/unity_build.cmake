@@ -3,7 +3,8 @@
 # batch instead of once a file: a fresh build of the command-line tool and the Python module took
 # 297 s instead of 431 s on 2 cores. Files listed under EXCLUDE (a folder whose files use the same
 # names by design) compile on their own; elsewhere a name in a file's anonymous namespace must not
-# clash with one of its batch's (the compiler says which). Off: -DNCPBENCH_UNITY=OFF (e.g. to
+# clash with one of its batch's (the compiler says which; files that share names by design, the
+# protocols of harness/reproduce/, keep theirs in a namespace named for the file). Off: -DNCPBENCH_UNITY=OFF (e.g. to
 # check that every file includes what it uses, or for the fastest rebuild after editing one file).
 option(NCPBENCH_UNITY "compile each library's sources in batches" ON)
 function(ncp_unity_build target)

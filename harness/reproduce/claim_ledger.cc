@@ -6,6 +6,7 @@
 
 namespace ncp {
 namespace {
+namespace claim_ledger {
 
 // Why a run with these options cannot carry the protocol's verdicts; "" when it can.
 std::string Unsupported(const Protocol& p, const ReproduceOptions& ran) {
@@ -19,17 +20,19 @@ std::string Unsupported(const Protocol& p, const ReproduceOptions& ran) {
   return "";
 }
 
+}  // namespace claim_ledger
 }  // namespace
 
 ClaimLedger::ClaimLedger(const Protocol& p, const ReproduceOptions& ran)
     : protocol_(p.id),
-      unsupported_(Unsupported(p, ran)),
+      unsupported_(claim_ledger::Unsupported(p, ran)),
       cases_(ran.cases),
       max_iters_(ran.max_iters) {}
 
 ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& ours, Verdict v,
                               const std::string& held, const std::string& reason,
                               const ClaimDetail& d) {
+  using namespace claim_ledger;
   ClaimRecord& c = claims_.emplace_back();
   c.protocol = protocol_;
   c.paper = protocol_.substr(0, protocol_.find('-'));
@@ -47,6 +50,7 @@ ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& o
 
 std::string ClaimLedger::Row(const std::string& statement, const std::string& ours, const Judged& j,
                              const ClaimDetail& d) {
+  using namespace claim_ledger;
   if (!unsupported_.empty() && j.verdict != Verdict::kNotAssessed)
     return NotAssessed(statement, ours, unsupported_);
   const ClaimRecord& c = Add(statement, ours, j.verdict, j.held, "", d);
@@ -58,11 +62,13 @@ std::string ClaimLedger::Row(const std::string& statement, const std::string& ou
 
 std::string ClaimLedger::NotAssessed(const std::string& statement, const std::string& ours,
                                      const std::string& reason) {
+  using namespace claim_ledger;
   Add(statement, ours, Verdict::kNotAssessed, "", reason, {});
   return markdown::RowOf({statement, ours, "not assessed (" + reason + ")"});
 }
 
 std::string RanAt(const ReproduceOptions& ran) {
+  using namespace claim_ledger;
   return fmt::format("{}, {}",
                      ran.cases > 0 ? fmt::format("--cases {}", ran.cases)
                                    : std::string("the protocol's default cases"),

@@ -23,6 +23,7 @@
 
 namespace ncp {
 namespace {
+namespace claims_ledger {
 
 namespace fs = std::filesystem;
 
@@ -66,7 +67,7 @@ std::string Minutes(double s) {
   return s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.1f} min", s / 60);
 }
 
-std::string Budget(const ClaimRecord& c) {
+std::string BudgetText(const ClaimRecord& c) {
   return fmt::format("{}{}", c.cases > 0 ? fmt::format("--cases {}", c.cases) : "default cases",
                      c.max_iters > 0 ? fmt::format(", --max-iters {}", c.max_iters) : "");
 }
@@ -247,7 +248,7 @@ std::string ProtocolsTable(const Ledger& l) {
     int n = 0;
     std::string budget = "—";
     for (std::size_t i = 0; i < l.claims.size(); ++i)
-      if (l.files[l.claim_file[i]].path == f.path) ++n, budget = Budget(l.claims[i]);
+      if (l.files[l.claim_file[i]].path == f.path) ++n, budget = BudgetText(l.claims[i]);
     t.Row({f.protocol, fmt::format("{}", n), fmt::format("{}", f.assessed), budget,
            Minutes(f.wall_s), f.machine, f.revision, f.date,
            "`" + f.path + "`" + (f.via.empty() ? "" : " (as listed in `" + f.via + "`)") +
@@ -358,9 +359,11 @@ void KeepOnePerProtocol(Ledger& l, const std::vector<std::vector<ClaimRecord>>& 
     }
 }
 
+}  // namespace claims_ledger
 }  // namespace
 
 Ledger CollectClaims(const std::vector<std::string>& inputs) {
+  using namespace claims_ledger;
   const Inputs in = SortInputs(inputs);
   Ledger l;
   l.skipped = in.skipped;
@@ -386,6 +389,7 @@ Ledger CollectClaims(const std::vector<std::string>& inputs) {
 }
 
 std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
+  using namespace claims_ledger;
   std::string md = markdown::Heading(1, "The papers' claims against ours");
   md += fmt::format(
       "Made by `{}`: {} claims from {} reproduction files{}. A verdict is given only "
@@ -425,6 +429,7 @@ std::string LedgerMarkdown(const Ledger& l, const std::string& command) {
 }
 
 std::string LedgerCsv(const Ledger& l) {
+  using namespace claims_ledger;
   std::string csv = std::string(kCsvHeader) + "\n";
   for (std::size_t i = 0; i < l.claims.size(); ++i) {
     const ClaimRecord& c = l.claims[i];
@@ -455,10 +460,12 @@ std::string LedgerCsv(const Ledger& l) {
 }
 
 std::string CommittedLedgerPath() {
+  using namespace claims_ledger;
   return std::string(NCPBENCH_SOURCE_DIR) + "/results/claims.csv";
 }
 
 std::string LedgerDuration(const std::string& csv_path, const std::string& protocol) {
+  using namespace claims_ledger;
   std::vector<std::vector<std::string>> rows;
   if (!ReadCsvRows(csv_path, rows) || rows.empty()) return "";
   const std::vector<std::string>& head = rows[0];
@@ -481,7 +488,7 @@ std::string LedgerDuration(const std::string& csv_path, const std::string& proto
     ClaimRecord budget;
     budget.cases = std::atoi(r[c].c_str());
     budget.max_iters = std::atoi(r[m].c_str());
-    return fmt::format("{} at {} on {}, {}", Minutes(s), Budget(budget), r[mach], r[d]);
+    return fmt::format("{} at {} on {}, {}", Minutes(s), BudgetText(budget), r[mach], r[d]);
   }
   return "";
 }

@@ -29,6 +29,7 @@
 
 namespace ncp {
 namespace {
+namespace engines {
 
 // Every run's budget (the peers' and ours): the Measure call and the report's text read them.
 constexpr int kIters = 500;
@@ -327,9 +328,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace engines
 }  // namespace
 
 Protocol MakeEngines() {
+  using namespace engines;
   if (EnginePeers().empty())
     return {.id = "engines",
             .title = "the engines' boxed-LCP solvers (Bullet, ODE, DART) against ours",

@@ -29,6 +29,7 @@
 
 namespace ncp {
 namespace {
+namespace fig_000_2 {
 
 struct Family {
   const char* scene;
@@ -287,9 +288,11 @@ std::string Report(const ReportInput& in) {
   return md + ClaimHeader() + claims;
 }
 
+}  // namespace fig_000_2
 }  // namespace
 
 Protocol MakeFig000_2() {
+  using namespace fig_000_2;
   return {.id = "000-fig2",
           .title = "SubADMM scalability with subsystems: time of 60 iterations vs size, R²",
           .setting =

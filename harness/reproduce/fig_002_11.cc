@@ -20,6 +20,7 @@
 
 namespace ncp {
 namespace {
+namespace fig_002_11 {
 
 constexpr double kTol = 1e-6;
 // soft_mat `size` scales the in-plane cells (21 × 21 at size 1); the thickness keeps 2 cell layers
@@ -185,9 +186,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace fig_002_11
 }  // namespace
 
 Protocol MakeFig002_11() {
+  using namespace fig_002_11;
   return {.id = "002-fig11",
           .title = "COND solver time vs DOF on the soft mat, log-log fit",
           .setting =

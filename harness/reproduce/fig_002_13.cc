@@ -31,6 +31,7 @@
 
 namespace ncp {
 namespace {
+namespace fig_002_13 {
 
 constexpr double kRegs[] = {0.01, 0.1, 1.0};  // r swept; the middle one is the figure's
 constexpr double kFigureReg = 0.1;
@@ -397,9 +398,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace fig_002_13
 }  // namespace
 
 Protocol MakeFig002_13() {
+  using namespace fig_002_13;
   return {.id = "002-fig13",
           .title = "COND invertible contact: forward vs inverse contact forces, proximal vs strict",
           .setting =

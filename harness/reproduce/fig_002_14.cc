@@ -32,6 +32,7 @@
 
 namespace ncp {
 namespace {
+namespace fig_002_14 {
 
 struct Coeffs {
   double mu_x, mu_y;
@@ -317,9 +318,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace fig_002_14
 }  // namespace
 
 Protocol MakeFig002_14() {
+  using namespace fig_002_14;
   return {.id = "002-fig14",
           .title =
               "anisotropic (ellipsoidal) friction: a slipping box's curved path vs the "

@@ -28,6 +28,7 @@
 
 namespace ncp {
 namespace {
+namespace fig_003_5 {
 
 constexpr int kContactsPerJoint = physics::kRevoluteContacts;  // the chain's joint layout
 constexpr double kStopRate = 1e-2;                // rad/s: below it a joint counts as stopped
@@ -427,9 +428,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace fig_003_5
 }  // namespace
 
 Protocol MakeFig003_5() {
+  using namespace fig_003_5;
   return {
       .id = "003-fig5",
       .title =

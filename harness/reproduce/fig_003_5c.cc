@@ -30,6 +30,7 @@
 
 namespace ncp {
 namespace {
+namespace fig_003_5c {
 
 constexpr double kMus[] = {0.0, 0.2, 0.4, 0.8};  // 003: "from 0.0 to 0.8"
 constexpr double kSpeed = 1.0;                   // crank speed [rad/s]
@@ -183,9 +184,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace fig_003_5c
 }  // namespace
 
 Protocol MakeFig003_5c() {
+  using namespace fig_003_5c;
   return {.id = "003-fig5c",
           .title =
               "the Klann walker with joint friction: torque against time per friction "

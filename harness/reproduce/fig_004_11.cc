@@ -35,6 +35,7 @@
 
 namespace ncp {
 namespace {
+namespace fig_004_11 {
 
 struct Budgeted {
   const char* solver;
@@ -582,9 +583,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace fig_004_11
 }  // namespace
 
 Protocol MakeFig004_11() {
+  using namespace fig_004_11;
   return {.id = "004-fig11",
           .title = "pouring: 5 CANAL vs 100 SubADMM/PGS iterations: time and residual vs DOF",
           .setting =

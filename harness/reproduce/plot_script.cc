@@ -14,6 +14,7 @@ extern char** environ;
 
 namespace ncp {
 namespace {
+namespace plot_script {
 
 constexpr const char* kPython = "/usr/bin/python3";
 
@@ -31,10 +32,12 @@ std::string ReadAll(int fd) {
   }
 }
 
+}  // namespace plot_script
 }  // namespace
 
 std::optional<std::string> RunPlotScript(std::string_view script,
                                          const std::vector<std::string>& args) {
+  using namespace plot_script;
   std::vector<std::string> words = {kPython,
                                     fmt::format("{}/plots/{}", NCPBENCH_SOURCE_DIR, script)};
   words.insert(words.end(), args.begin(), args.end());
@@ -61,6 +64,7 @@ std::optional<std::string> RunPlotScript(std::string_view script,
 }
 
 std::string FigureSentence(bool drawn, const std::string& png, std::string_view script) {
+  using namespace plot_script;
   if (drawn) return fmt::format("; figure: `{}`.\n", png);
   return fmt::format(" (the figure needs /usr/bin/python3 with matplotlib: plots/{}).\n", script);
 }

@@ -13,6 +13,7 @@
 
 namespace ncp {
 namespace {
+namespace protocol_records {
 
 constexpr char kIdAttr[] = "reproduce";
 constexpr char kCasesAttr[] = "reproduce_cases";
@@ -31,9 +32,11 @@ int IntAttr(const std::map<std::string, std::string>& attrs, const char* key,
   return static_cast<int>(v);
 }
 
+}  // namespace protocol_records
 }  // namespace
 
 ProtocolRecords ProtocolRecords::Read(const std::string& path) {
+  using namespace protocol_records;
   ResultsFile file = ReadResultsFile(path);
   const std::map<std::string, std::string>& attrs = file.attrs;
   const auto id = attrs.find(kIdAttr);
@@ -53,12 +56,14 @@ ProtocolRecords ProtocolRecords::Read(const std::string& path) {
 }
 
 void ProtocolRecords::set_options(const ReproduceOptions& o) {
+  using namespace protocol_records;
   options_ = o;
   options_.records = nullptr;
   traces_ = o.traces;
 }
 
 void ProtocolRecords::Add(RunRecord r, const std::string& part, const std::string& problem) {
+  using namespace protocol_records;
   if (part.empty()) throw Error(fmt::format("{}: a recorded run needs a part name", id_));
   if (!problem.empty()) r.problem = problem;
   if (r.problem.empty()) r.problem = "case";
@@ -73,27 +78,32 @@ void ProtocolRecords::Add(RunRecord r, const std::string& part, const std::strin
 }
 
 const Observation* ProtocolRecords::Find(const std::string& part, const std::string& key) const {
+  using namespace protocol_records;
   for (const Observation& o : observations_)
     if (o.part == part && o.key == key) return &o;
   return nullptr;
 }
 
 Observation& ProtocolRecords::Slot(const std::string& part, const std::string& key) {
+  using namespace protocol_records;
   for (Observation& o : observations_)
     if (o.part == part && o.key == key) return o;
   return observations_.emplace_back(Observation{part, key, NAN, ""});
 }
 
 void ProtocolRecords::Observe(const std::string& part, const std::string& key, double value) {
+  using namespace protocol_records;
   Slot(part, key).value = value;
 }
 
 void ProtocolRecords::Note(const std::string& part, const std::string& key,
                            const std::string& text) {
+  using namespace protocol_records;
   Slot(part, key).text = text;
 }
 
 std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part) const {
+  using namespace protocol_records;
   const std::string dataset = id_ + "/" + part;
   std::vector<const RunRecord*> out;
   for (const RunRecord& r : rows_)
@@ -103,6 +113,7 @@ std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part) con
 
 std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part,
                                                     const std::string& solver) const {
+  using namespace protocol_records;
   std::vector<const RunRecord*> out;
   for (const RunRecord* r : Part(part))
     if (r->solver == solver) out.push_back(r);
@@ -110,10 +121,12 @@ std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part,
 }
 
 bool ProtocolRecords::Has(const std::string& part, const std::string& key) const {
+  using namespace protocol_records;
   return Find(part, key) != nullptr;
 }
 
 double ProtocolRecords::Value(const std::string& part, const std::string& key) const {
+  using namespace protocol_records;
   const Observation* o = Find(part, key);
   if (!o)
     throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
@@ -122,11 +135,13 @@ double ProtocolRecords::Value(const std::string& part, const std::string& key) c
 
 double ProtocolRecords::ValueOr(const std::string& part, const std::string& key,
                                 double missing) const {
+  using namespace protocol_records;
   const Observation* o = Find(part, key);
   return o ? o->value : missing;
 }
 
 const std::string& ProtocolRecords::Text(const std::string& part, const std::string& key) const {
+  using namespace protocol_records;
   const Observation* o = Find(part, key);
   if (!o)
     throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
@@ -135,6 +150,7 @@ const std::string& ProtocolRecords::Text(const std::string& part, const std::str
 
 void ProtocolRecords::Write(const std::string& path,
                             const std::map<std::string, std::string>& attrs) const {
+  using namespace protocol_records;
   std::map<std::string, std::string> all = HostRunAttrs(NCPBENCH_SOURCE_DIR);
   AddPeakAttrs(all);
   all[kIdAttr] = id_;
@@ -147,14 +163,17 @@ void ProtocolRecords::Write(const std::string& path,
 
 void Record(const ReproduceOptions& opt, RunRecord r, const std::string& part,
             const std::string& problem) {
+  using namespace protocol_records;
   if (opt.records) opt.records->Add(std::move(r), part, problem);
 }
 
 void ObserveRun(RunRecord& r, const std::string& key, double value) {
+  using namespace protocol_records;
   r.observations += fmt::format("{}{}={:.17g}", r.observations.empty() ? "" : ";", key, value);
 }
 
 double RunObservation(const RunRecord& r, const std::string& key, double missing) {
+  using namespace protocol_records;
   return InfoValue(r.observations, key, missing);
 }
 

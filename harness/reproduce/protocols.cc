@@ -31,15 +31,18 @@ Protocol MakeMujocoPeer();
 #endif
 
 namespace {
+namespace protocols {
 
 // A protocol that cannot run yet: listed with its setting and the capability it waits for.
 Protocol Pending(const char* id, const char* title, const char* setting, const char* missing) {
   return {.id = id, .title = title, .setting = setting, .missing = missing};
 }
 
+}  // namespace protocols
 }  // namespace
 
 const std::vector<Protocol>& Protocols() {
+  using namespace protocols;
   static const std::vector<Protocol> all = {
       MakeTable000_1(),
       MakeFig000_2(),
@@ -89,6 +92,7 @@ const std::vector<Protocol>& Protocols() {
 }
 
 const Protocol& FindProtocol(const std::string& id) {
+  using namespace protocols;
   return FindByName(Protocols(), id, "reproduce", {"all"});  // `reproduce all` runs every one
 }
 

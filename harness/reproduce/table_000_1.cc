@@ -26,6 +26,7 @@
 
 namespace ncp {
 namespace {
+namespace table_000_1 {
 
 struct SolverCol {
   const char* name;
@@ -528,9 +529,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace table_000_1
 }  // namespace
 
 Protocol MakeTable000_1() {
+  using namespace table_000_1;
   return {.id = "000-table1",
           .title = "PGS, PJ, FADMM, NNewton, SubADMM at 30/60/90 iterations: time, −log FB error",
           .setting =

@@ -24,6 +24,7 @@
 
 namespace ncp {
 namespace {
+namespace table_001_1 {
 
 struct Case {
   const char* column;  // of results/papers/001-table1.csv
@@ -280,9 +281,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace table_001_1
 }  // namespace
 
 Protocol MakeTable001_1() {
+  using namespace table_001_1;
   return {.id = "001-table1",
           .title = "GPU SubADMM time per step and residuals",
           .setting =

@@ -23,6 +23,7 @@
 
 namespace ncp {
 namespace {
+namespace table_002 {
 
 const char* kSolvers[] = {"cond", "pgs", "apgd"};
 constexpr double kTol = 1e-6;  // res004 threshold, the same for every solver
@@ -987,18 +988,24 @@ std::string ReportTable9(const ReportInput& in) {
          t.str() + ClaimHeader() + claims;
 }
 
+}  // namespace table_002
 }  // namespace
 
 std::vector<ContactProblem> SoftMatFrames(int frames, bool quiet, std::vector<WarmStart>* warm,
                                           ProtocolRecords& rec) {
+  using namespace table_002;
   std::vector<ContactProblem> f = Frames(kMat, frames, quiet, warm);
   ObserveFrames(kMat, f, rec);
   return f;
 }
 
-std::string SoftMatFramesText(const ProtocolRecords& rec) { return FramesText(kMat, rec); }
+std::string SoftMatFramesText(const ProtocolRecords& rec) {
+  using namespace table_002;
+  return FramesText(kMat, rec);
+}
 
 Protocol MakeTable002_2() {
+  using namespace table_002;
   return {
       .id = "002-table2",
       .title =
@@ -1013,6 +1020,7 @@ Protocol MakeTable002_2() {
 }
 
 Protocol MakeTable002_3() {
+  using namespace table_002;
   return {
       .id = "002-table3",
       .title =
@@ -1033,6 +1041,7 @@ Protocol MakeTable002_3() {
 }
 
 Protocol MakeTable002_6() {
+  using namespace table_002;
   return {.id = "002-table6",
           .title =
               "soft gripper holding a dynamic rigid block: COND vs PGS vs APGD (max penetration, "
@@ -1047,6 +1056,7 @@ Protocol MakeTable002_6() {
 }
 
 Protocol MakeTable002_5() {
+  using namespace table_002;
   return {
       .id = "002-table5",
       .title =
@@ -1061,6 +1071,7 @@ Protocol MakeTable002_5() {
 }
 
 Protocol MakeTable002_9() {
+  using namespace table_002;
   return {.id = "002-table9",
           .title = "COND iterations with and without Chebyshev acceleration",
           .setting =

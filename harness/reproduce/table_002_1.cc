@@ -26,6 +26,7 @@
 
 namespace ncp {
 namespace {
+namespace table_002_1 {
 
 constexpr double kGammas[] = {10, 100, 1000};     // COND's γ (a multiple of the effective mass)
 constexpr double kStiffness[] = {1e3, 1e4, 1e5};  // Penalty1's k [N/m per corner], swept
@@ -325,9 +326,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace table_002_1
 }  // namespace
 
 Protocol MakeTable002_1() {
+  using namespace table_002_1;
   return {.id = "002-table1",
           .title = "COND virtual nodes: a pushed box's error for three γ vs two penalty models",
           .setting =

@@ -20,6 +20,7 @@
 
 namespace ncp {
 namespace {
+namespace table_002_7 {
 
 constexpr int kBudgets[] = {50, 100};
 constexpr double kTimeMs = 20000;  // per frame, setup included: never the limit here
@@ -274,9 +275,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace table_002_7
 }  // namespace
 
 Protocol MakeTable002_7() {
+  using namespace table_002_7;
   return {.id = "002-table7",
           .title =
               "CCS (contact constraint splitting) vs COND on the soft mat at 50 and 100 "

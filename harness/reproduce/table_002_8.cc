@@ -29,6 +29,7 @@
 
 namespace ncp {
 namespace {
+namespace table_002_8 {
 
 using physics::Vec3;
 
@@ -470,9 +471,11 @@ std::string Report(const ReportInput& in) {
   return ResultsText(in) + Figure(in.records, in.out_dir) + Claims(in);
 }
 
+}  // namespace table_002_8
 }  // namespace
 
 Protocol MakeTable002_8() {
+  using namespace table_002_8;
   return {.id = "002-table8",
           .title =
               "PBD with substepping vs COND on the cable: penetration, force error, time "

@@ -30,6 +30,7 @@
 
 namespace ncp {
 namespace {
+namespace table_003_2 {
 
 struct Variant {
   const char* key;    // row prefix in results/papers/003-table2.csv
@@ -464,9 +465,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace table_003_2
 }  // namespace
 
 Protocol MakeTable003_2() {
+  using namespace table_003_2;
   return {.id = "003-table2",
           .title =
               "RedMax bridge and umbrella: direct vs PCG (projected block Jacobi) time and "

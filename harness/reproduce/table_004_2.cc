@@ -22,6 +22,7 @@
 
 namespace ncp {
 namespace {
+namespace table_004_2 {
 
 constexpr int kLoops = 10;   // AL loops per case (004 §VII-D1)
 constexpr int kCases = 100;  // the paper's count: 0 of 1000 inner solves tells a 1.2% rate apart
@@ -273,9 +274,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace table_004_2
 }  // namespace
 
 Protocol MakeTable004_2() {
+  using namespace table_004_2;
   return {.id = "004-table2",
           .title =
               "CANAL vs AL with trust-region dogleg / damped semismooth Newton: inner "

@@ -30,6 +30,7 @@
 
 namespace ncp {
 namespace {
+namespace table_004_3 {
 
 const char* kSolvers[] = {"subadmm", "subadmm-nobody", "admm-full"};
 
@@ -486,9 +487,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace table_004_3
 }  // namespace
 
 Protocol MakeTable004_3() {
+  using namespace table_004_3;
   return {.id = "004-table3",
           .title = "SubADMM vs No Body vs No Sub at 100 iterations: time per step, residual",
           .setting =

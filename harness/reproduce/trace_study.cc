@@ -31,14 +31,17 @@ double Median(std::vector<double> v) {
 }
 
 namespace {
+namespace trace_study {
 
 std::string TolKey(const char* what, int t) {
   return fmt::format("{}_{:.0e}", what, TraceStudy::kTols[t]);
 }
 
+}  // namespace trace_study
 }  // namespace
 
 void ThinTrace(RunRecord& r) {
+  using namespace trace_study;
   std::vector<TracePoint> kept;
   for (std::size_t i = 0; i < r.trace.size(); ++i)
     if (const TracePoint& tp = r.trace[i];
@@ -48,6 +51,7 @@ void ThinTrace(RunRecord& r) {
 }
 
 RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_ms) {
+  using namespace trace_study;
   RunOptions ro;
   ro.budget.iters = iters;
   ro.budget.time_ms = time_ms;
@@ -59,6 +63,7 @@ RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_m
 }
 
 std::string StudyLabel(const std::string& solver, const std::string& settings) {
+  using namespace trace_study;
   const auto it = std::find_if(Solvers().begin(), Solvers().end(),
                                [&](const SolverEntry& e) { return e.name == solver; });
   if (it == Solvers().end()) return solver;
@@ -74,6 +79,7 @@ std::string StudyLabel(const std::string& solver, const std::string& settings) {
 void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>& problems,
                        const std::vector<StudySolver>& solvers, const ReproduceOptions& opt,
                        int iters, double time_ms, const std::string& part) {
+  using namespace trace_study;
   const RunOptions ro = StudyRunOptions(opt, iters, time_ms);
   if (opt.records) {
     opt.records->Observe(part, "cases", static_cast<double>(problems.size()));
@@ -110,6 +116,7 @@ void MeasureTraceStudy(const std::string& id, const std::vector<ContactProblem>&
 }
 
 TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& out_dir) {
+  using namespace trace_study;
   TraceStudy s;
   s.cases = static_cast<int>(records.Value("cases", "cases"));
   const std::vector<const RunRecord*> runs = records.Part("cases");
@@ -157,6 +164,7 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
 }
 
 std::vector<double> BestByTime(const TraceStudy& s, const std::string& solver, double time_s) {
+  using namespace trace_study;
   std::vector<double> best;
   const auto it = s.traces.find(solver);
   if (it == s.traces.end()) return best;
@@ -170,6 +178,7 @@ std::vector<double> BestByTime(const TraceStudy& s, const std::string& solver, d
 }
 
 std::string TraceTable(const TraceStudy& s) {
+  using namespace trace_study;
   markdown::Table table({"solver", "≤ 1e-4 [ms]", "≤ 1e-6 [ms]", "≤ 1e-8 [ms]",
                          "iterations to 1e-8", "time per iteration [µs]", "best res004 (median)"},
                         "lrrrrrr");
@@ -194,6 +203,7 @@ std::string TraceTable(const TraceStudy& s) {
 }
 
 std::string TraceFigureNote(const TraceStudy& s) {
+  using namespace trace_study;
   if (!s.has_traces) return "\nNo figure: the results file holds no traces (--no-traces).\n";
   return s.drawn ? fmt::format(
                        "\nFigure: `{}` (left: median res004 over time; right: time over "

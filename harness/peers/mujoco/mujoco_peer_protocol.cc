@@ -19,6 +19,7 @@
 
 namespace ncp {
 namespace {
+namespace mujoco_peer_protocol {
 
 using physics::Pose;
 using physics::Vec3;
@@ -382,9 +383,11 @@ std::string Report(const ReportInput& in) {
   return md;
 }
 
+}  // namespace mujoco_peer_protocol
 }  // namespace
 
 Protocol MakeMujocoPeer() {
+  using namespace mujoco_peer_protocol;
   return {.id = "mujoco-peer",
           .title = "our simulate vs MuJoCo PGS/CG/Newton on the four rigid scenes: outcome metrics",
           .setting =
