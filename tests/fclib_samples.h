@@ -6,7 +6,8 @@
 namespace ncp::testing {
 
 inline std::string FclibSample(const std::string& file) {
-  return std::string(NCP_FCLIB_DIR) + "/" + file;
+  std::string path = NCP_FCLIB_DIR "/";
+  return path += file;
 }
 
 }  // namespace ncp::testing

@@ -343,7 +343,7 @@ TEST(GuardedRead, InterruptedWaitsLeaveNoZombies) {
 
 // The shipped Rover4493 fclib file's bytes, to change one and write them back.
 std::vector<char> RoverBytes() {
-  std::ifstream in(std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5", std::ios::binary);
+  std::ifstream in(NCP_FCLIB_DIR "/Rover4493.hdf5", std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 

@@ -16,12 +16,12 @@
 namespace ncp::physics {
 namespace {
 
-constexpr double kG = 9.81, kMass = 2.0;
+constexpr double kGravity = 9.81, kBoxMass = 2.0;
 const Vec3 kHalf(0.05, 0.05, 0.05);
 
 std::shared_ptr<ArticulatedModel> Box(double mu) {
   return std::make_shared<ArticulatedModel>(
-      MakeFreeBody("box", kMass, BoxInertia(kMass, kHalf), {BoxGeom(kHalf, mu)}));
+      MakeFreeBody("box", kBoxMass, BoxInertia(kBoxMass, kHalf), {BoxGeom(kHalf, mu)}));
 }
 
 Pose At(const Vec3& x) {
@@ -41,8 +41,8 @@ TEST(XpbdStepper, FreeFallIsSymplecticEulerOverTheSubsteps) {
   pbd.Step(s);
   const double h = so.dt / n;
   // v_k = −k g h, z = 1 + Σ_k h v_k = 1 − g h² n (n + 1) / 2.
-  EXPECT_NEAR(s.instances()[0].q[2], 1.0 - kG * h * h * n * (n + 1) / 2, 1e-14);
-  EXPECT_NEAR(s.instances()[0].v[2], -kG * so.dt, 1e-13);
+  EXPECT_NEAR(s.instances()[0].q[2], 1.0 - kGravity * h * h * n * (n + 1) / 2, 1e-14);
+  EXPECT_NEAR(s.instances()[0].v[2], -kGravity * so.dt, 1e-13);
   EXPECT_NEAR(s.time(), so.dt, 1e-15);
 }
 
@@ -64,7 +64,7 @@ TEST(XpbdStepper, HangingOnASoftCouplingSettlesAtTheWeightOverTheStiffness) {
   for (int step = 0; step < 400; ++step) pbd.Step(s);
   // e_z = −m g / K: the frames' offset at rest; the box does not turn.
   const Eigen::VectorXd& q = s.instances()[0].q;
-  EXPECT_NEAR(q[2] - 1.0, -kMass * kG / k, 1e-6);
+  EXPECT_NEAR(q[2] - 1.0, -kBoxMass * kGravity / k, 1e-6);
   EXPECT_NEAR(q[0], 0.0, 1e-12);
   EXPECT_NEAR(std::abs(q[3]), 1.0, 1e-12);
   EXPECT_LT(s.instances()[0].v.norm(), 1e-6);
@@ -86,13 +86,14 @@ TEST(XpbdStepper, ASlidingBoxDeceleratesAtMuGAndStops) {
   for (int k = 0; k < steps; ++k) deepest = std::max(deepest, pbd.Step(s).max_penetration);
   const double t = steps * so.dt;
   // The x velocity of the body frame (the box stays upright: body x = world x).
-  EXPECT_NEAR(s.instances()[0].v[0], v0 - mu * kG * t, 0.02 * v0);
-  EXPECT_NEAR(s.instances()[0].q[0], v0 * t - 0.5 * mu * kG * t * t, 0.01 * v0 * t);
+  EXPECT_NEAR(s.instances()[0].v[0], v0 - mu * kGravity * t, 0.02 * v0);
+  EXPECT_NEAR(s.instances()[0].q[0], v0 * t - 0.5 * mu * kGravity * t * t, 0.01 * v0 * t);
   for (int k = 0; k < 60; ++k) deepest = std::max(deepest, pbd.Step(s).max_penetration);
   // Stopped (0.1% of v0: one Gauss–Seidel pass a substep leaves a creep) at x = v0² / (2 μ g),
   // resting on the floor within the system's slop.
   EXPECT_LT(std::abs(s.instances()[0].v[0]), 1e-3 * v0);
-  EXPECT_NEAR(s.instances()[0].q[0], v0 * v0 / (2 * mu * kG), 0.02 * v0 * v0 / (2 * mu * kG));
+  EXPECT_NEAR(s.instances()[0].q[0], v0 * v0 / (2 * mu * kGravity),
+              0.02 * v0 * v0 / (2 * mu * kGravity));
   EXPECT_LE(deepest, so.slop + 1e-4);
 }
 
@@ -117,7 +118,7 @@ TEST(XpbdStepper, PositionalStaticFrictionHoldsABoxBelowTheFrictionAngle) {
     // ½ g (sin θ − μ cos θ) t² = 0.75 m in 1 s, here within 30%: the dynamic friction of the
     // positional form, capped by λ_n alone, brakes ~12% short on a box (the velocity form's
     // tests check μ g to 2%).
-    const double sliding = 0.5 * kG * (std::sin(slope) - mu * std::cos(slope));
+    const double sliding = 0.5 * kGravity * (std::sin(slope) - mu * std::cos(slope));
     if (degrees < 20)
       EXPECT_LT(moved, 2e-3) << degrees;
     else
@@ -190,7 +191,7 @@ TEST(XpbdStepper, ADraggedBoxPullsItsCouplingWithMuMG) {
   XpbdStepper pbd(s, {.substeps = 50, .friction = XpbdFriction::kVelocity});
   for (int step = 0; step < 2000; ++step) pbd.Step(s);
   const CouplingRows r = EvaluateCoupling(s.couplings()[grip], Pose::Identity(), s.BodyPose(0));
-  EXPECT_NEAR(k * r.error[0], -mu * kMass * kG, 0.02 * mu * kMass * kG);
+  EXPECT_NEAR(k * r.error[0], -mu * kBoxMass * kGravity, 0.02 * mu * kBoxMass * kGravity);
   EXPECT_NEAR(s.instances()[0].v[0], speed, 0.01 * speed);
 }
 
