@@ -28,7 +28,7 @@ def test_every_default_datasets_verdict_lines_agree_with_their_tables(cli, tmp_p
     _, listed, _ = run_cli(cli, "list")
     solvers = "pgs,apgd,subadmm,canal" + (",siconos:nsgs" if "siconos:nsgs" in listed else "")
     out, md = tmp_path / "r.h5", tmp_path / "r.md"
-    rc, _, err = run_cli(cli, "run", *data, "-s", solvers, "--iters", 200, "--time-ms", 100,
+    rc, _, err = run_cli(cli, "run", *data, "-s", solvers, "--iters", 100, "--time-ms", 30,
                          "--tol", 1e-10, "--trace", 5, "--threads", 1, "-q", "-o", out)
     assert rc == 0, err
     rc, _, err = run_cli(cli, "report", out, "-o", md)
