@@ -902,79 +902,83 @@ ChebyshevByThreshold ChebyshevSweep(const ProtocolRecords& rec, const SceneCase&
   return out;
 }
 
-std::string ReportTable9(const ReportInput& in) {
+// One scene's row of Table IX (into t) and its claim.
+std::string Table9Row(const ReportInput& in, const SceneCase* c, const char* key,
+                      markdown::Table& t) {
   const ProtocolRecords& rec = in.records;
   const PublishedTable& paper = in.paper;
   const int max_iters = rec.options().max_iters;
+  const FrameSummary off = SummarizeFrames(rec.Part(Table9Part(*c, "off"), "cond"));
+  const FrameSummary on = SummarizeFrames(rec.Part(Table9Part(*c, "on"), "cond"));
+  const int n = static_cast<int>(rec.Value(c->scene, "frames"));
+  const double pw = paper.Get(key, "without"), pc = paper.Get(key, "with");
+  t.Row({c->scene, fmt::format("{} (reached {}/{})", n, std::min(off.reached, on.reached), n),
+         fmt::format("{:.1f}", off.iterations), fmt::format("{:.1f}", on.iterations),
+         fmt::format("{:.2f}×", off.iterations / on.iterations), fmt::format("{}", pw),
+         fmt::format("{}", pc), fmt::format("{:.2f}×", pw / pc)});
+  const std::string claim = fmt::format(
+      "002 Table IX: Chebyshev acceleration cuts COND's iterations on {} {:.2f}× (within 2×; "
+      "below 1 is the reverse)",
+      c->scene, pw / pc);
+  // Iteration counts of frames that never reached the tolerance are the budget, not a speed:
+  // their ratio says nothing about the acceleration. The frames both runs reached still do.
+  const BothReached both = ReachedByBoth(rec.Part(Table9Part(*c, "off"), "cond"),
+                                         rec.Part(Table9Part(*c, "on"), "cond"));
+  const double plain = both.frames > 0 ? both.off : off.iterations;
+  const double ratio = both.frames > 0 ? both.off / both.on : NAN;
+  // Chebyshev's gain theory: a stationary iteration of spectral radius ρ needs ∝ 1/(1 − ρ)
+  // iterations, the accelerated one ∝ 1/√(1 − ρ): the gain grows as √(plain iterations).
+  const double predicted = (pw / pc) * std::sqrt(plain / pw);
+  // Where no frame reached the threshold either way the iterations are the budget: the cause is
+  // that COND stalls there, not its rate.
+  const std::string cause =
+      both.frames == 0 && (off.reached == 0 || on.reached == 0)
+          ? fmt::format(
+                "cond with the Frobenius step stalls above res004 {:g} on {} of {} frames "
+                "without and {} with, within {} iterations, so no count is compared{}",
+                kTol, n - off.reached, n, n - on.reached, kMaxIters,
+                c == &kGripper ? " (the block's virtual nodes: 002-table6's γ section)"
+                : c == &kBall  ? " (the fingers' virtual nodes)"
+                               : "")
+          : fmt::format(
+                "our frames need {:.1f} plain iterations where the paper's need {:g} ({:.1f}×); "
+                "Chebyshev's gain grows as √(plain iterations) (∝ 1/(1 − ρ) plain, 1/√(1 − ρ) "
+                "accelerated), which from the paper's {:.2f}× predicts {:.2f}× for ours",
+                plain, pw, plain / pw, pw / pc, predicted);
+  std::string ours;
+  Judged at_tol(Verdict::kNotReproduced);
+  if (off.reached < n || on.reached < n) {
+    ours = fmt::format(
+        "reached res004 ≤ {:g} on {}/{} frames without and {}/{} with, within {} iterations{}",
+        kTol, off.reached, n, on.reached, n,
+        max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters,
+        both.frames > 0 ? fmt::format("; on the {} both reached {:.1f} → {:.1f} ({:.2f}×)",
+                                      both.frames, both.off, both.on, ratio)
+                        : std::string(": no iteration count to compare"));
+    if (both.frames > 0) at_tol = RatioVerdict(ratio, pw / pc, 2.0);
+  } else {
+    ours = fmt::format("{:.1f} → {:.1f} ({:.2f}×)", off.iterations, on.iterations,
+                       off.iterations / on.iterations);
+    at_tol = RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0);
+  }
+  // res004's thresholds first (the protocol's criterion), then 002's own (the velocity step).
+  const ChebyshevByThreshold by_tol = ChebyshevSweep(rec, *c, kRes004, at_tol.verdict, pw / pc);
+  const ChebyshevByThreshold by_step = ChebyshevSweep(rec, *c, kStep, at_tol.verdict, pw / pc);
+  Judged j = RangeVerdict(at_tol, "the res004 threshold", by_tol.sweep);
+  if (j.verdict != Verdict::kReproduced && j.verdict != Verdict::kReproducedForRange)
+    j = RangeVerdict(j, kStepUnknown, by_step.sweep);
+  return in.claims.Row(
+      claim, ours, j,
+      {.cause =
+           j.verdict == Verdict::kReproduced ? std::string() : cause + by_tol.text + by_step.text});
+}
+
+std::string ReportTable9(const ReportInput& in) {
   markdown::Table t(
       {"scene", "frames", "without", "with", "ratio", "paper without", "paper with", "paper ratio"},
       "lrrrrrrr");
   std::string claims;
-  for (const auto& [c, key] : kTable9Rows) {
-    const FrameSummary off = SummarizeFrames(rec.Part(Table9Part(*c, "off"), "cond"));
-    const FrameSummary on = SummarizeFrames(rec.Part(Table9Part(*c, "on"), "cond"));
-    const int n = static_cast<int>(rec.Value(c->scene, "frames"));
-    const double pw = paper.Get(key, "without"), pc = paper.Get(key, "with");
-    t.Row({c->scene, fmt::format("{} (reached {}/{})", n, std::min(off.reached, on.reached), n),
-           fmt::format("{:.1f}", off.iterations), fmt::format("{:.1f}", on.iterations),
-           fmt::format("{:.2f}×", off.iterations / on.iterations), fmt::format("{}", pw),
-           fmt::format("{}", pc), fmt::format("{:.2f}×", pw / pc)});
-    const std::string claim = fmt::format(
-        "002 Table IX: Chebyshev acceleration cuts COND's iterations on {} {:.2f}× (within 2×; "
-        "below 1 is the reverse)",
-        c->scene, pw / pc);
-    // Iteration counts of frames that never reached the tolerance are the budget, not a speed:
-    // their ratio says nothing about the acceleration. The frames both runs reached still do.
-    const BothReached both = ReachedByBoth(rec.Part(Table9Part(*c, "off"), "cond"),
-                                           rec.Part(Table9Part(*c, "on"), "cond"));
-    const double plain = both.frames > 0 ? both.off : off.iterations;
-    const double ratio = both.frames > 0 ? both.off / both.on : NAN;
-    // Chebyshev's gain theory: a stationary iteration of spectral radius ρ needs ∝ 1/(1 − ρ)
-    // iterations, the accelerated one ∝ 1/√(1 − ρ): the gain grows as √(plain iterations).
-    const double predicted = (pw / pc) * std::sqrt(plain / pw);
-    // Where no frame reached the threshold either way the iterations are the budget: the cause is
-    // that COND stalls there, not its rate.
-    const std::string cause =
-        both.frames == 0 && (off.reached == 0 || on.reached == 0)
-            ? fmt::format(
-                  "cond with the Frobenius step stalls above res004 {:g} on {} of {} frames "
-                  "without and {} with, within {} iterations, so no count is compared{}",
-                  kTol, n - off.reached, n, n - on.reached, kMaxIters,
-                  c == &kGripper ? " (the block's virtual nodes: 002-table6's γ section)"
-                  : c == &kBall  ? " (the fingers' virtual nodes)"
-                                 : "")
-            : fmt::format(
-                  "our frames need {:.1f} plain iterations where the paper's need {:g} ({:.1f}×); "
-                  "Chebyshev's gain grows as √(plain iterations) (∝ 1/(1 − ρ) plain, 1/√(1 − ρ) "
-                  "accelerated), which from the paper's {:.2f}× predicts {:.2f}× for ours",
-                  plain, pw, plain / pw, pw / pc, predicted);
-    std::string ours;
-    Judged at_tol(Verdict::kNotReproduced);
-    if (off.reached < n || on.reached < n) {
-      ours = fmt::format(
-          "reached res004 ≤ {:g} on {}/{} frames without and {}/{} with, within {} iterations{}",
-          kTol, off.reached, n, on.reached, n,
-          max_iters > 0 ? std::min(max_iters, kMaxIters) : kMaxIters,
-          both.frames > 0 ? fmt::format("; on the {} both reached {:.1f} → {:.1f} ({:.2f}×)",
-                                        both.frames, both.off, both.on, ratio)
-                          : std::string(": no iteration count to compare"));
-      if (both.frames > 0) at_tol = RatioVerdict(ratio, pw / pc, 2.0);
-    } else {
-      ours = fmt::format("{:.1f} → {:.1f} ({:.2f}×)", off.iterations, on.iterations,
-                         off.iterations / on.iterations);
-      at_tol = RatioVerdict(off.iterations / on.iterations, pw / pc, 2.0);
-    }
-    // res004's thresholds first (the protocol's criterion), then 002's own (the velocity step).
-    const ChebyshevByThreshold by_tol = ChebyshevSweep(rec, *c, kRes004, at_tol.verdict, pw / pc);
-    const ChebyshevByThreshold by_step = ChebyshevSweep(rec, *c, kStep, at_tol.verdict, pw / pc);
-    Judged j = RangeVerdict(at_tol, "the res004 threshold", by_tol.sweep);
-    if (j.verdict != Verdict::kReproduced && j.verdict != Verdict::kReproducedForRange)
-      j = RangeVerdict(j, kStepUnknown, by_step.sweep);
-    claims += in.claims.Row(
-        claim, ours, j,
-        {.cause = j.verdict == Verdict::kReproduced ? std::string()
-                                                    : cause + by_tol.text + by_step.text});
-  }
+  for (const auto& [c, key] : kTable9Rows) claims += Table9Row(in, c, key, t);
   return markdown::Heading(
              1, "002 Table IX — COND iterations with and without Chebyshev acceleration") +
          "Mean iterations of cond with the Frobenius step (002 §IV-C1, the stationary iteration "
