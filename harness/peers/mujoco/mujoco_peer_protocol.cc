@@ -289,7 +289,6 @@ SceneRows VerticalStacksRows(const SceneOutcomes& s) {
 SceneRows ObliqueStacksRows(const SceneOutcomes& s) {
   const int n = s.n;
   const std::vector<Body>& initial = s.initial;
-  const std::vector<Outcome>& out = s.out;
   SceneRows r;
   auto plate = [](int i) { return i % 7 == 6; };
   auto cube = [](int i) { return i % 7 != 6; };
@@ -307,17 +306,17 @@ SceneRows ObliqueStacksRows(const SceneOutcomes& s) {
                     [=](const Outcome& o) { return Fmt(1e3 * MeanOver(n, o, cube, disp)); }});
   int slides = 0;
   for (int k = 2; k < 5; ++k) {
-    const double sl = out[k].finite ? 1e3 * MeanOver(n, out[k], plate, disp) : NAN;
+    const double sl = s.out[k].finite ? 1e3 * MeanOver(n, s.out[k], plate, disp) : NAN;
     slides += !(sl < 10);
     r.verdict += fmt::format("{}: plates slide {} mm on average; ", kColumns[k][0], Fmt(sl));
   }
   r.verdict += fmt::format(
       "ours (admm-full): {} mm. Paper 001's claim that MuJoCo slides on the oblique stacks is "
       "**{}** by this run ({} of 3 MuJoCo solvers slide more than 1 cm on average).",
-      out[0].finite ? Fmt(1e3 * MeanOver(n, out[0], plate, disp)) : "nan",
+      s.out[0].finite ? Fmt(1e3 * MeanOver(n, s.out[0], plate, disp)) : "nan",
       slides ? "reproduced" : "refuted", slides);
   for (int k = 0; k < 2; ++k)
-    if (out[k].finite && !(1e3 * MeanOver(n, out[k], plate, disp) < 10))
+    if (s.out[k].finite && !(1e3 * MeanOver(n, s.out[k], plate, disp) < 10))
       r.verdict += fmt::format(
           " Note: {} slides too at 200 iterations per step (the 10 kg plates on 50 g cubes "
           "are the hardest mass ratio here), so the budget matters on our side as well.",
