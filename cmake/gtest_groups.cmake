@@ -4,7 +4,7 @@
 # starting each of the suite's ~1000 processes (dynamic linking of a hundred libraries) — a
 # sixth of the suite's CPU; a group still runs in parallel with the others, and a failure prints
 # its test's name in the group's output. Run at build time (POST_BUILD) as:
-#   cmake -D EXE=<test binary> -D OUT=<file.cmake> -D CHUNK=20 -D GPU_FILTER=<pattern:...>
+#   cmake -D EXE=<test binary> -D OUT=<file.cmake> -D CHUNK=8 -D GPU_FILTER=<pattern:...>
 #         -D ENV=<VAR=value> -P gtest_groups.cmake
 # GPU_FILTER: tests (gtest patterns) that need a CUDA device, grouped apart with the label `gpu`.
 cmake_minimum_required(VERSION 3.20)
