@@ -32,7 +32,6 @@ ClaimLedger::ClaimLedger(const Protocol& p, const ReproduceOptions& ran)
 ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& ours, Verdict v,
                               const std::string& held, const std::string& reason,
                               const ClaimDetail& d) {
-  using namespace claim_ledger;
   ClaimRecord& c = claims_.emplace_back();
   c.protocol = protocol_;
   c.paper = protocol_.substr(0, protocol_.find('-'));
@@ -50,7 +49,6 @@ ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& o
 
 std::string ClaimLedger::Row(const std::string& statement, const std::string& ours, const Judged& j,
                              const ClaimDetail& d) {
-  using namespace claim_ledger;
   if (!unsupported_.empty() && j.verdict != Verdict::kNotAssessed)
     return NotAssessed(statement, ours, unsupported_);
   const ClaimRecord& c = Add(statement, ours, j.verdict, j.held, "", d);
@@ -62,13 +60,11 @@ std::string ClaimLedger::Row(const std::string& statement, const std::string& ou
 
 std::string ClaimLedger::NotAssessed(const std::string& statement, const std::string& ours,
                                      const std::string& reason) {
-  using namespace claim_ledger;
   Add(statement, ours, Verdict::kNotAssessed, "", reason, {});
   return markdown::RowOf({statement, ours, "not assessed (" + reason + ")"});
 }
 
 std::string RanAt(const ReproduceOptions& ran) {
-  using namespace claim_ledger;
   return fmt::format("{}, {}",
                      ran.cases > 0 ? fmt::format("--cases {}", ran.cases)
                                    : std::string("the protocol's default cases"),

@@ -460,7 +460,6 @@ std::string LedgerCsv(const Ledger& l) {
 }
 
 std::string CommittedLedgerPath() {
-  using namespace claims_ledger;
   return std::string(NCPBENCH_SOURCE_DIR) + "/results/claims.csv";
 }
 

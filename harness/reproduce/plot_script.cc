@@ -64,7 +64,6 @@ std::optional<std::string> RunPlotScript(std::string_view script,
 }
 
 std::string FigureSentence(bool drawn, const std::string& png, std::string_view script) {
-  using namespace plot_script;
   if (drawn) return fmt::format("; figure: `{}`.\n", png);
   return fmt::format(" (the figure needs /usr/bin/python3 with matplotlib: plots/{}).\n", script);
 }

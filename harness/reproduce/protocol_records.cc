@@ -56,14 +56,12 @@ ProtocolRecords ProtocolRecords::Read(const std::string& path) {
 }
 
 void ProtocolRecords::set_options(const ReproduceOptions& o) {
-  using namespace protocol_records;
   options_ = o;
   options_.records = nullptr;
   traces_ = o.traces;
 }
 
 void ProtocolRecords::Add(RunRecord r, const std::string& part, const std::string& problem) {
-  using namespace protocol_records;
   if (part.empty()) throw Error(fmt::format("{}: a recorded run needs a part name", id_));
   if (!problem.empty()) r.problem = problem;
   if (r.problem.empty()) r.problem = "case";
@@ -78,32 +76,27 @@ void ProtocolRecords::Add(RunRecord r, const std::string& part, const std::strin
 }
 
 const Observation* ProtocolRecords::Find(const std::string& part, const std::string& key) const {
-  using namespace protocol_records;
   for (const Observation& o : observations_)
     if (o.part == part && o.key == key) return &o;
   return nullptr;
 }
 
 Observation& ProtocolRecords::Slot(const std::string& part, const std::string& key) {
-  using namespace protocol_records;
   for (Observation& o : observations_)
     if (o.part == part && o.key == key) return o;
   return observations_.emplace_back(Observation{part, key, NAN, ""});
 }
 
 void ProtocolRecords::Observe(const std::string& part, const std::string& key, double value) {
-  using namespace protocol_records;
   Slot(part, key).value = value;
 }
 
 void ProtocolRecords::Note(const std::string& part, const std::string& key,
                            const std::string& text) {
-  using namespace protocol_records;
   Slot(part, key).text = text;
 }
 
 std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part) const {
-  using namespace protocol_records;
   const std::string dataset = id_ + "/" + part;
   std::vector<const RunRecord*> out;
   for (const RunRecord& r : rows_)
@@ -113,7 +106,6 @@ std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part) con
 
 std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part,
                                                     const std::string& solver) const {
-  using namespace protocol_records;
   std::vector<const RunRecord*> out;
   for (const RunRecord* r : Part(part))
     if (r->solver == solver) out.push_back(r);
@@ -121,12 +113,10 @@ std::vector<const RunRecord*> ProtocolRecords::Part(const std::string& part,
 }
 
 bool ProtocolRecords::Has(const std::string& part, const std::string& key) const {
-  using namespace protocol_records;
   return Find(part, key) != nullptr;
 }
 
 double ProtocolRecords::Value(const std::string& part, const std::string& key) const {
-  using namespace protocol_records;
   const Observation* o = Find(part, key);
   if (!o)
     throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
@@ -135,13 +125,11 @@ double ProtocolRecords::Value(const std::string& part, const std::string& key) c
 
 double ProtocolRecords::ValueOr(const std::string& part, const std::string& key,
                                 double missing) const {
-  using namespace protocol_records;
   const Observation* o = Find(part, key);
   return o ? o->value : missing;
 }
 
 const std::string& ProtocolRecords::Text(const std::string& part, const std::string& key) const {
-  using namespace protocol_records;
   const Observation* o = Find(part, key);
   if (!o)
     throw Error(fmt::format("{}: no observation '{}' of part '{}' in its records", id_, key, part));
@@ -163,17 +151,14 @@ void ProtocolRecords::Write(const std::string& path,
 
 void Record(const ReproduceOptions& opt, RunRecord r, const std::string& part,
             const std::string& problem) {
-  using namespace protocol_records;
   if (opt.records) opt.records->Add(std::move(r), part, problem);
 }
 
 void ObserveRun(RunRecord& r, const std::string& key, double value) {
-  using namespace protocol_records;
   r.observations += fmt::format("{}{}={:.17g}", r.observations.empty() ? "" : ";", key, value);
 }
 
 double RunObservation(const RunRecord& r, const std::string& key, double missing) {
-  using namespace protocol_records;
   return InfoValue(r.observations, key, missing);
 }
 

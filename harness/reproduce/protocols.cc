@@ -92,7 +92,6 @@ const std::vector<Protocol>& Protocols() {
 }
 
 const Protocol& FindProtocol(const std::string& id) {
-  using namespace protocols;
   return FindByName(Protocols(), id, "reproduce", {"all"});  // `reproduce all` runs every one
 }
 

@@ -41,7 +41,6 @@ std::string TolKey(const char* what, int t) {
 }  // namespace
 
 void ThinTrace(RunRecord& r) {
-  using namespace trace_study;
   std::vector<TracePoint> kept;
   for (std::size_t i = 0; i < r.trace.size(); ++i)
     if (const TracePoint& tp = r.trace[i];
@@ -51,7 +50,6 @@ void ThinTrace(RunRecord& r) {
 }
 
 RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_ms) {
-  using namespace trace_study;
   RunOptions ro;
   ro.budget.iters = iters;
   ro.budget.time_ms = time_ms;
@@ -63,7 +61,6 @@ RunOptions StudyRunOptions(const ReproduceOptions& opt, int iters, double time_m
 }
 
 std::string StudyLabel(const std::string& solver, const std::string& settings) {
-  using namespace trace_study;
   const auto it = std::find_if(Solvers().begin(), Solvers().end(),
                                [&](const SolverEntry& e) { return e.name == solver; });
   if (it == Solvers().end()) return solver;
@@ -164,7 +161,6 @@ TraceStudy ReportTraceStudy(const ProtocolRecords& records, const std::string& o
 }
 
 std::vector<double> BestByTime(const TraceStudy& s, const std::string& solver, double time_s) {
-  using namespace trace_study;
   std::vector<double> best;
   const auto it = s.traces.find(solver);
   if (it == s.traces.end()) return best;
@@ -178,7 +174,6 @@ std::vector<double> BestByTime(const TraceStudy& s, const std::string& solver, d
 }
 
 std::string TraceTable(const TraceStudy& s) {
-  using namespace trace_study;
   markdown::Table table({"solver", "≤ 1e-4 [ms]", "≤ 1e-6 [ms]", "≤ 1e-8 [ms]",
                          "iterations to 1e-8", "time per iteration [µs]", "best res004 (median)"},
                         "lrrrrrr");
@@ -203,7 +198,6 @@ std::string TraceTable(const TraceStudy& s) {
 }
 
 std::string TraceFigureNote(const TraceStudy& s) {
-  using namespace trace_study;
   if (!s.has_traces) return "\nNo figure: the results file holds no traces (--no-traces).\n";
   return s.drawn ? fmt::format(
                        "\nFigure: `{}` (left: median res004 over time; right: time over "
