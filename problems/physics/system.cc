@@ -191,6 +191,20 @@ void MultibodySystem::UpdateKinematics() {
   for (Instance& in : inst_) ForwardKinematics(*in.model, in.q, in.kin);
 }
 
+void MultibodySystem::AddSplineBody(const SplineBody& b) {
+  const std::size_t n = b.body.size();
+  if (n < 2 || b.local.size() != n || b.radius.size() != n)
+    throw Error(
+        fmt::format("spline body: {} bodies, {} local points, {} radii: need the same "
+                    "number, at least 2",
+                    n, b.local.size(), b.radius.size()));
+  for (int body : b.body)
+    if (!(body >= 0 && body < nbodies_))
+      throw Error(
+          fmt::format("spline body: body = {}: must be a body index in [0, {})", body, nbodies_));
+  spline_bodies_.push_back(b);
+}
+
 ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts) {
   if (!collision_) throw Error("MultibodySystem: BuildProblem before Finalize");
   UpdateKinematics();
@@ -302,6 +316,32 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
     e.push_back(Stabilize(c.gap) + ef[0]);
     e.push_back(ef[1]);
     e.push_back(ef[2]);
+  }
+
+  // Spline self-contacts: n·(v_b − v_a) at the contact point, each side moving with its
+  // segment's body.
+  spline_tubes_.clear();
+  spline_contacts_.clear();
+  for (const SplineBody& sb : spline_bodies_) {
+    SplineTube tube{.radius = sb.radius, .skip = sb.skip};
+    for (std::size_t k = 0; k < sb.body.size(); ++k)
+      tube.nodes.push_back(BodyPose(sb.body[k]) * sb.local[k]);
+    const std::size_t first = spline_contacts_.size();
+    SplineSelfContacts(tube, opt_.margin, spline_contacts_);
+    for (std::size_t k = first; k < spline_contacts_.size(); ++k) {
+      const SplineContact& c = spline_contacts_[k];
+      const int ci = AddConstraint(p.constraints, ConstraintType::kUnilateral);
+      for (const auto& [seg, sign] : {std::pair{c.seg_a, -1.0}, std::pair{c.seg_b, 1.0}}) {
+        const int body = sb.body[seg];
+        const Pose& T = BodyPose(body);
+        Eigen::Matrix<double, 3, 6> G;
+        G << Mat3::Identity(), -Skew(T.inverse() * c.position);
+        add_block(ci, body_instance_[body], body_link_[body],
+                  sign * c.normal.transpose() * T.linear() * G);
+      }
+      e.push_back(Stabilize(c.gap));
+    }
+    spline_tubes_.push_back(std::move(tube));
   }
 
   // Joint rows: q̇_j = Sᵀ V_child − Sᵀ X_child V_parent (blocks on the child and its parent).

@@ -8,6 +8,7 @@
 //   coupling rows between two bodies or a body and a world frame (rods, grippers; rod_coupling.h),
 //   friction joints: a revolute joint between two free bodies (or a body and the world) held by
 //   its five implicit contacts (joint-friction rows [n; t], 003 §5.2; joint_contacts.h),
+//   spline self-contacts: one frictionless unilateral row each (003 §6; SplineBody),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
 // Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
@@ -18,6 +19,7 @@
 
 #include "problems/model/contact_problem.h"
 #include "problems/physics/collision/collision_world.h"
+#include "problems/physics/collision/spline_self_contact.h"
 #include "problems/physics/dynamics/dynamics.h"
 #include "problems/physics/stepped_system.h"
 #include "problems/physics/dynamics/joint_contacts.h"
@@ -48,6 +50,17 @@ struct KinematicGeom {
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
 };
 
+// A slender body's self-collision along the spline through its centerline (003 §6, HAGFISH;
+// spline_self_contact.h): node k sits at `local[k]` in the frame of body (link) `body[k]` of the
+// system, and segment k (node k to k + 1) moves with body[k]. Each contact is one frictionless
+// row (unilateral: 0 ≤ λ ⟂ n·(v_b − v_a) + e ≥ 0 at the contact point).
+struct SplineBody {
+  std::vector<int> body;
+  std::vector<Vec3> local;
+  std::vector<double> radius;  // per node
+  int skip = 2;                // see SplineTube::skip
+};
+
 class MultibodySystem : public SteppedSystem {
  public:
   explicit MultibodySystem(StepOptions opt = {}) { set_options(opt); }
@@ -70,6 +83,12 @@ class MultibodySystem : public SteppedSystem {
   // Throws ncp::Error on a bad body index or a bad joint (ValidateFrictionJoint).
   int AddFrictionJoint(const FrictionJoint& j);
   const std::vector<FrictionJoint>& friction_joints() const { return friction_joints_; }
+  // Self-collision of a spline body; throws ncp::Error on a bad body index or sizes that differ.
+  void AddSplineBody(const SplineBody& b);
+  const std::vector<SplineBody>& spline_bodies() const { return spline_bodies_; }
+  // The spline bodies' tubes and self-contacts of the last BuildProblem, in its row order.
+  const std::vector<SplineTube>& spline_tubes() const { return spline_tubes_; }
+  const std::vector<SplineContact>& spline_contacts() const { return spline_contacts_; }
   // Structure layer: instances [first, first + count) form subsystems of `per_subsystem`
   // consecutive instances each (the last may hold fewer), of kind `kind` (000 §III-A: several
   // softly coupled bodies per subsystem). Every other instance is a subsystem of its own.
@@ -109,6 +128,9 @@ class MultibodySystem : public SteppedSystem {
   std::vector<KinematicGeom> kinematic_;
   std::vector<Coupling> couplings_;
   std::vector<FrictionJoint> friction_joints_;
+  std::vector<SplineBody> spline_bodies_;
+  std::vector<SplineTube> spline_tubes_;
+  std::vector<SplineContact> spline_contacts_;
   // Per instance: the first instance of its subsystem, and the subsystem's kind (empty: from the
   // model, rigid or articulated).
   std::vector<int> sub_first_;
