@@ -17,6 +17,7 @@ Protocol MakeFig002_11();
 Protocol MakeFig002_13();
 Protocol MakeFig002_14();
 Protocol MakeFig003_5c();
+Protocol MakeFig003_3();
 Protocol MakeTable003_2();
 Protocol MakeFig003_5();
 Protocol MakeTable001_1();
@@ -59,6 +60,7 @@ const std::vector<Protocol>& Protocols() {
       MakeFig002_13(),
       MakeFig002_14(),
       MakeFig003_5c(),
+      MakeFig003_3(),
       MakeTable003_2(),
       MakeFig003_5(),
       MakeFig004_7(),
@@ -77,10 +79,6 @@ const std::vector<Protocol>& Protocols() {
           "MuJoCo (libmujoco-dev not found at configure time, or NCPBENCH_MUJOCO=OFF)"),
 #endif
       // The papers' experiments still without a protocol, each with what it waits for.
-      Pending("003-fig3",
-              "HAGFISH: 100 alternating revolute/universal joints with self-collision "
-              "(Fig. 3)",
-              "frictionless contact rows", "the hagfish scene"),
       Pending("003-fig1c",
               "STARFISH: a 20-joint skeleton coupled to a co-rotational FEM mesh "
               "(Fig. 1c)",

@@ -35,12 +35,12 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
 // exit 2, no results file (a script must not read it as done).
 TEST(CliReproduce, PendingIdExitsTwoSayingWhatItNeeds) {
   const auto dir = testing::FreshDir("reproduce_pending");
-  const auto r = testing::RunCli("reproduce 003-fig3 -o " + (dir / "out").string(), dir);
+  const auto r = testing::RunCli("reproduce 003-fig1c -o " + (dir / "out").string(), dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("003-fig3: cannot run yet: needs the hagfish scene"), std::string::npos)
+  EXPECT_NE(r.err.find("003-fig1c: cannot run yet: needs the starfish scene"), std::string::npos)
       << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "003-fig3.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "003-fig1c.h5"));
 }
 
 TEST(CliReproduce, UnknownIdExitsTwoNamingTheKnownOnes) {
@@ -98,6 +98,22 @@ TEST(CliReproduce, KlannTorqueRunsAFewStepsCapped) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "time_s,torque_mu0,torque_mu0.2,torque_mu0.4,torque_mu0.8");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + steps 0, 4, 8
+}
+
+// 003-fig3 for 40 steps at 50 iterations: the body has not coiled yet, so no frame has
+// self-contact, no solver runs, and every claim is not assessed.
+TEST(CliReproduce, HagfishRunsAFewStepsWithoutSelfContact) {
+  const auto dir = testing::FreshDir("reproduce_fig3");
+  const auto r =
+      testing::RunCli("reproduce 003-fig3 --cases 40 --max-iters 50 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"| joints (alternating Z / XY) | 100 | 100 |",
+                        "| steps (with self-contact) | 40 (0) |", "last 0 recorded frames"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
+  EXPECT_EQ(r.out.find("| reproduced"), std::string::npos) << r.out;
+  const std::string csv = testing::Slurp((dir / "003-fig3.csv").string());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "time_s,contacts,penetration_mm");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 11) << csv;  // header + steps 0, 4, …, 36
 }
 
 // 002-table8 for 10 steps: a row per stepper and budget beside the paper's, the reference's, the

@@ -30,6 +30,7 @@ Scene MakeUmbrella(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeKlannFriction(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeChain(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeHagfish(const std::map<std::string, double>& p, std::uint64_t seed);
 
 namespace {
 
@@ -432,6 +433,33 @@ const std::vector<SceneEntry>& Scenes() {
        .reference_solvers = {"bisp"},
        .stepper = "bisp",
        .stepper_iters = 100},
+      // Frictionless self-contact rows and soft PD rows: every solver that takes unilateral rows
+      // runs the frames; admm-full steps them.
+      {.name = "hagfish",
+       .description =
+           "a slender body of 100 alternating Z-revolute and XY-universal joints (003 §6, Fig. "
+           "3) that PD servos coil into a helix until the tail rests on the body; self-collision "
+           "along the spline through its centerline by Newton's method, one frictionless "
+           "unilateral row per contact; no gravity; DOF = 1.5 × joints",
+       .params = {Whole("joints", 100, 2, 1000, "joints (and segments), alternating Z / XY"),
+                  Pos("length", 0.45, "body length [m]"),
+                  Pos("radius", 0.011, "body radius over the front 70% [m]"),
+                  Pos("tail_radius", 0.005, "radius at the tail tip [m]"),
+                  Pos("density", 1050, "body density [kg/m³]"),
+                  RealParam("bend_limit", 25, 0, 180, "limit of the Z and Y joints [deg]", true),
+                  RealParam("twist_limit", 10, 0, 180, "limit of the X joints [deg]", true),
+                  NonNeg("turns", 1.25, "turns the Z servos coil the body into"),
+                  RealParam("twist", 0.35, -10, 10, "the X servos' twist per joint [deg]"),
+                  NonNeg("ramp", 1.0, "time over which the servos' targets grow [s]"),
+                  NonNeg("kp", 0.5, "servo stiffness, every joint [N·m/rad]"),
+                  NonNeg("kd", 0.05, "servo damping, every joint [N·m·s/rad]"),
+                  Pos("margin", 0.002, "self-contact rows below this gap [m]"),
+                  RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+       .default_steps = 480,
+       .default_every = 48,
+       .build = MakeHagfish,
+       .reference_iters = 5000,
+       .reference_solvers = {"admm-full", "pgs"}},
   };
   return entries;
 }
