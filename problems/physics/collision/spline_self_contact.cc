@@ -58,48 +58,54 @@ struct Search {
   bool converged = false;
 };
 
-double HalfSquaredDistance(const SplineTube& t, int a, int b, double u, double w) {
-  return 0.5 * (EvaluateSpline(t, a, u).c - EvaluateSpline(t, b, w).c).squaredNorm();
+// The surface gap of points u, w of segments a, b: ‖c_a − c_b‖ − r_a(u) − r_b(w).
+double Gap(const SplineTube& t, int a, int b, double u, double w) {
+  return (EvaluateSpline(t, a, u).c - EvaluateSpline(t, b, w).c).norm() - Radius(t, a, u) -
+         Radius(t, b, w);
 }
 
 bool Free(double x, double g) { return !((x <= 0.0 && g > 0.0) || (x >= 1.0 && g < 0.0)); }
 
-// Projected Newton on the unit square from (u0, w0) with a backtracking line search; the Hessian is
-// shifted where it is not positive definite (the pair's distance is not convex far from its
-// minimum).
+// Projected Newton on the gap over the unit square from (u0, w0) with a backtracking line search;
+// the Hessian is shifted where it is not positive definite (the gap is not convex far from its
+// minimum). The radius is linear along a segment, so only the distance has curvature.
 Search Newton(const SplineTube& t, int a, int b, double u0, double w0) {
   Search s{};
   s.u = u0, s.w = w0;
-  const double scale = std::max((t.nodes[a + 1] - t.nodes[a]).squaredNorm(),
-                                (t.nodes[b + 1] - t.nodes[b]).squaredNorm());
-  const double tol = 1e-10 * scale;  // on the gradient [m²]: δu ≈ 1e-10
+  const double len = std::sqrt(std::max((t.nodes[a + 1] - t.nodes[a]).squaredNorm(),
+                                        (t.nodes[b + 1] - t.nodes[b]).squaredNorm()));
+  const double tol = 1e-10 * len;  // on the gradient [m]: δu ≈ 1e-10
+  const double ra = t.radius[a + 1] - t.radius[a], rb = t.radius[b + 1] - t.radius[b];
   for (s.iters = 0; s.iters <= t.max_newton_iters; ++s.iters) {
     const SplinePoint pa = EvaluateSpline(t, a, s.u), pb = EvaluateSpline(t, b, s.w);
     const Vec3 d = pa.c - pb.c;
-    s.gu = d.dot(pa.dc), s.gw = -d.dot(pb.dc);
+    const double n = std::max(d.norm(), 1e-9 * len);  // the distance is not smooth at 0
+    const double da = d.dot(pa.dc) / n, db = d.dot(pb.dc) / n;
+    s.gu = da - ra, s.gw = -db - rb;
     const bool fu = Free(s.u, s.gu), fw = Free(s.w, s.gw);
     if (std::hypot(fu ? s.gu : 0.0, fw ? s.gw : 0.0) <= tol) {
       s.converged = true;
       break;
     }
     if (s.iters == t.max_newton_iters) break;
-    double huu = pa.dc.squaredNorm() + d.dot(pa.ddc), hww = pb.dc.squaredNorm() - d.dot(pb.ddc);
-    double huw = -pa.dc.dot(pb.dc);
+    double huu = (pa.dc.squaredNorm() + d.dot(pa.ddc)) / n - da * da / n;
+    double hww = (pb.dc.squaredNorm() - d.dot(pb.ddc)) / n - db * db / n;
+    double huw = -pa.dc.dot(pb.dc) / n + da * db / n;
     if (!fu) huw = 0.0, huu = 1.0;
     if (!fw) huw = 0.0, hww = 1.0;
-    // The smallest eigenvalue of [[huu, huw], [huw, hww]], shifted to at least 1e-6 · scale.
+    // The smallest eigenvalue of [[huu, huw], [huw, hww]], shifted to at least 1e-6 len² / n.
     const double mean = 0.5 * (huu + hww), rad = std::hypot(0.5 * (huu - hww), huw);
-    const double shift = std::max(0.0, 1e-6 * scale - (mean - rad));
+    const double shift = std::max(0.0, 1e-6 * len * len / n - (mean - rad));
     huu += shift, hww += shift;
     const double det = huu * hww - huw * huw;
     const double gu = fu ? s.gu : 0.0, gw = fw ? s.gw : 0.0;
     const double du = -(hww * gu - huw * gw) / det, dw = -(huu * gw - huw * gu) / det;
-    const double f0 = HalfSquaredDistance(t, a, b, s.u, s.w);
+    const double f0 = Gap(t, a, b, s.u, s.w);
     double alpha = 1.0, u = s.u, w = s.w;
     bool descent = false;
     for (int k = 0; k < 40 && !descent; ++k, alpha *= 0.5) {
       u = std::clamp(s.u + alpha * du, 0.0, 1.0), w = std::clamp(s.w + alpha * dw, 0.0, 1.0);
-      descent = HalfSquaredDistance(t, a, b, u, w) < f0;
+      descent = Gap(t, a, b, u, w) < f0;
     }
     // A descent direction that no step of 2⁻⁴⁰ or more shortens: the minimum, to rounding.
     if (!descent || (u == s.u && w == s.w)) {
@@ -112,36 +118,50 @@ Search Newton(const SplineTube& t, int a, int b, double u0, double w0) {
 }
 
 // Two near-parallel pieces of a tube (coils lying side by side) make a long flat valley of the
-// distance with shallow local minima along it: Newton starts from the chords' closest points and
-// from the best point of a coarse grid, and the nearer result is kept.
+// gap with shallow local minima along it: Newton starts from the chords' closest points and from
+// the best point of a coarse grid, and the smaller gap is kept.
 Search ClosestPoints(const SplineTube& t, int a, int b) {
-  constexpr int kSeedGrid = 4;
+  constexpr int kSeedGrid = 8;
   double u0, w0;
   ChordClosest(t.nodes[a], t.nodes[a + 1], t.nodes[b], t.nodes[b + 1], u0, w0);
   double gu = 0, gw = 0, best = INFINITY;
   for (int i = 0; i <= kSeedGrid; ++i)
     for (int j = 0; j <= kSeedGrid; ++j) {
       const double u = static_cast<double>(i) / kSeedGrid, w = static_cast<double>(j) / kSeedGrid;
-      if (const double f = HalfSquaredDistance(t, a, b, u, w); f < best) best = f, gu = u, gw = w;
+      if (const double f = Gap(t, a, b, u, w); f < best) best = f, gu = u, gw = w;
     }
   Search s = Newton(t, a, b, u0, w0);
   const Search g = Newton(t, a, b, gu, gw);
   const int iters = s.iters + g.iters;
-  if (HalfSquaredDistance(t, a, b, g.u, g.w) < HalfSquaredDistance(t, a, b, s.u, s.w)) s = g;
+  if (Gap(t, a, b, g.u, g.w) < Gap(t, a, b, s.u, s.w)) s = g;
   s.iters = iters;
   return s;
 }
 
-// A minimum on a segment's bound where the curve goes on is the neighbouring segment's to
-// report: at u = 1 always (the next segment finds it at u = 0), at u = 0 only when the
-// distance still falls towards the previous segment (g > 0).
-bool OwnedByPair(const Search& s, int a, int b, int m) {
-  auto owned = [m](double x, double g, int seg) {
+// The gap's slope along segment `seg` at its end u = 1 towards the point `other` [m].
+double EndSlope(const SplineTube& t, int seg, const Vec3& other) {
+  const SplinePoint p = EvaluateSpline(t, seg, 1.0);
+  const Vec3 d = p.c - other;
+  const double n = d.norm();
+  return (n > 0 ? d.dot(p.dc) / n : 0.0) - (t.radius[seg + 1] - t.radius[seg]);
+}
+
+// A minimum on a segment's end where the tube goes on is the neighbouring pair's to report: at
+// u = 1 always (the next segment has it at u = 0), at u = 0 only when the gap still falls going
+// back into the previous segment (its slope there > 0). That slope is the previous segment's own:
+// where the centerlines cross on a node, or the radius's slope changes there, the two one-sided
+// slopes differ, and the node is the minimum although neither is zero.
+bool OwnedByPair(const SplineTube& t, const Search& s, int a, int b) {
+  const int m = static_cast<int>(t.nodes.size()) - 1;
+  const double tol = 1e-8 * (t.nodes[a + 1] - t.nodes[a]).norm();
+  auto owned = [&](double x, int seg, int other_seg, double other_x) {
     if (x >= 1.0 - kBoundEps && seg < m - 1) return false;
-    if (x <= kBoundEps && seg > 0 && g > 0.0) return false;
+    if (x <= kBoundEps && seg > 0 &&
+        EndSlope(t, seg - 1, EvaluateSpline(t, other_seg, other_x).c) > tol)
+      return false;
     return true;
   };
-  return owned(s.u, s.gu, a) && owned(s.w, s.gw, b);
+  return owned(s.u, a, b, s.w) && owned(s.w, b, a, s.u);
 }
 
 }  // namespace
@@ -176,7 +196,7 @@ void SplineSelfContacts(const SplineTube& tube, double margin, std::vector<Splin
       if ((bound[a].center - bound[b].center).norm() > bound[a].reach + bound[b].reach + margin)
         continue;
       const Search s = ClosestPoints(tube, a, b);
-      if (!OwnedByPair(s, a, b, m)) continue;
+      if (!OwnedByPair(tube, s, a, b)) continue;
       const Vec3 ca = EvaluateSpline(tube, a, s.u).c, cb = EvaluateSpline(tube, b, s.w).c;
       const double ra = Radius(tube, a, s.u), rb = Radius(tube, b, s.w);
       const double dist = (cb - ca).norm();
@@ -198,15 +218,12 @@ void SplineSelfContacts(const SplineTube& tube, double margin, std::vector<Splin
   }
 }
 
-double SampledSegmentDistance(const SplineTube& tube, int seg_a, int seg_b, int n) {
-  std::vector<Vec3> pa(n + 1), pb(n + 1);
-  for (int k = 0; k <= n; ++k) {
-    pa[k] = EvaluateSpline(tube, seg_a, static_cast<double>(k) / n).c;
-    pb[k] = EvaluateSpline(tube, seg_b, static_cast<double>(k) / n).c;
-  }
+double SampledSegmentGap(const SplineTube& tube, int seg_a, int seg_b, int n) {
   double best = INFINITY;
-  for (const Vec3& x : pa)
-    for (const Vec3& y : pb) best = std::min(best, (x - y).norm());
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j)
+      best = std::min(
+          best, Gap(tube, seg_a, seg_b, static_cast<double>(i) / n, static_cast<double>(j) / n));
   return best;
 }
 

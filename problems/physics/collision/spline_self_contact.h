@@ -5,12 +5,13 @@
 // The centerline is the Catmull–Rom spline through nodes P_0 … P_M (tangents (P_{i+1} − P_{i−1})/2,
 // one-sided at the ends), a tube whose radius is linear between the nodes' radii. Segment i
 // (u ∈ [0, 1] between P_i and P_{i+1}) is tested against segment j when j − i ≥ `skip` (nearer
-// pieces of a tube always overlap) and their bounding spheres are within reach; the closest
-// points of a pair minimize f(u, w) = ½‖c_i(u) − c_j(w)‖² over the unit square by projected
-// Newton, started from the chords' closest points and from the best point of a 5 × 5 grid (the
-// nearer result kept: side-by-side coils make flat valleys with shallow local minima). The gap is
-// ‖c_i − c_j‖ − r_i(u) − r_j(w): the closest centerline points stand for the closest surface
-// points, exact for a constant radius.
+// pieces of a tube always overlap) and their bounding spheres are within reach. A pair's contact
+// minimizes the surface gap ‖c_i(u) − c_j(w)‖ − r_i(u) − r_j(w) over the unit square by projected
+// Newton, started from the chords' closest points and from the best point of a 9 × 9 grid (the
+// smaller gap kept: side-by-side coils make flat valleys with shallow local minima). Minimizing
+// the centerlines' distance instead would miss a tapering tube's deepest overlap. A minimum on a
+// segment's end where the curve goes on is the neighbouring pair's: only minima of the whole
+// tube's gap are contacts (a straight tube never touches itself).
 #pragma once
 
 #include <vector>
@@ -46,8 +47,8 @@ SplinePoint EvaluateSpline(const SplineTube& t, int seg, double u);
 // nodes, a radius per node missing or not positive, or skip < 1.
 void SplineSelfContacts(const SplineTube& tube, double margin, std::vector<SplineContact>& out);
 
-// The same pair's closest centerline distance by sampling both segments on an n × n grid (a check
-// of the Newton search: its distance must not exceed the best sample's).
-double SampledSegmentDistance(const SplineTube& tube, int seg_a, int seg_b, int n);
+// The same pair's smallest gap by sampling both segments on an (n + 1) × (n + 1) grid (a check of
+// the Newton search: its gap must not exceed the best sample's).
+double SampledSegmentGap(const SplineTube& tube, int seg_a, int seg_b, int n);
 
 }  // namespace ncp::physics
