@@ -1,5 +1,6 @@
 #include "harness/simulate.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <cmath>
@@ -127,7 +128,10 @@ SimulateResult Simulate(const SceneEntry& scene, const ParamMap& params, std::ui
     StepStats st;
     st.step = k;
     st.time = sys.time();
-    st.contacts = p.num_contacts();
+    // Contact constraints and spline self-contacts (frictionless rows) alike.
+    st.contacts = p.num_contacts() +
+                  static_cast<int>(std::count_if(contacts.begin(), contacts.end(),
+                                                 [](const auto& c) { return c.spline_body >= 0; }));
     st.constraints = p.num_constraints();
     st.build_ms = build_ms;
     for (const auto& c : contacts) st.max_penetration = std::max(st.max_penetration, -c.gap);

@@ -55,7 +55,7 @@ struct SimulateOptions {
 struct StepStats {
   int step = 0;
   double time = 0.0;
-  int contacts = 0;
+  int contacts = 0;  // contact constraints and spline self-contacts (frictionless rows)
   int constraints = 0;
   double max_penetration = 0.0;  // max(0, −gap) over the step's contacts [m]
   double res004 = 0.0;           // of the step's solve, by the evaluator

@@ -58,6 +58,9 @@ struct ContactPoint {
   Vec3 position = Vec3::Zero();  // midway between the two surfaces
   Vec3 normal = Vec3::UnitZ();   // unit, pointing from a towards b
   double gap = 0.0;              // signed distance along normal: < 0 when penetrating
+  // ≥ 0: a self-contact of that spline body (MultibodySystem::AddSplineBody; geoms −1), whose
+  // row is frictionless (unilateral) rather than a contact constraint.
+  int spline_body = -1;
 };
 
 // Contact frame as rows [n; t1; t2] (right-handed, deterministic in n).

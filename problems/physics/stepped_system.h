@@ -30,8 +30,9 @@ double StabilizeGap(double gap, const StepOptions& o);
 class SteppedSystem {
  public:
   virtual ~SteppedSystem() = default;
-  // The problem at the current state; `contacts` receives the contact points (same order as the
-  // contact constraints).
+  // The problem at the current state; `contacts` receives the contact points: one per contact
+  // constraint, in their order, then the spline self-contacts (ContactPoint::spline_body ≥ 0) in
+  // the order of their unilateral rows.
   virtual ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) = 0;
   // Advances the state with the solution v̂ of the last BuildProblem.
   virtual void Advance(const Vec& vhat) = 0;

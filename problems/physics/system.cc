@@ -322,12 +322,14 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
   // segment's body.
   spline_tubes_.clear();
   spline_contacts_.clear();
+  spline_contact_body_.clear();
   for (const SplineBody& sb : spline_bodies_) {
     SplineTube tube{.radius = sb.radius, .skip = sb.skip};
     for (std::size_t k = 0; k < sb.body.size(); ++k)
       tube.nodes.push_back(BodyPose(sb.body[k]) * sb.local[k]);
     const std::size_t first = spline_contacts_.size();
     SplineSelfContacts(tube, opt_.margin, spline_contacts_);
+    spline_contact_body_.resize(spline_contacts_.size(), static_cast<int>(spline_tubes_.size()));
     for (std::size_t k = first; k < spline_contacts_.size(); ++k) {
       const SplineContact& c = spline_contacts_[k];
       const int ci = AddConstraint(p.constraints, ConstraintType::kUnilateral);
@@ -416,7 +418,16 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
   p.meta.dt = dt;
   p.meta.params["time"] = time_;
   p.meta.params["theta"] = opt_.theta;
-  if (contacts) *contacts = contacts_;
+  if (contacts) {
+    *contacts = contacts_;
+    for (std::size_t k = 0; k < spline_contacts_.size(); ++k) {
+      const SplineContact& c = spline_contacts_[k];
+      contacts->push_back({.position = c.position,
+                           .normal = c.normal,
+                           .gap = c.gap,
+                           .spline_body = spline_contact_body_[k]});
+    }
+  }
   return p;
 }
 

@@ -131,6 +131,7 @@ class MultibodySystem : public SteppedSystem {
   std::vector<SplineBody> spline_bodies_;
   std::vector<SplineTube> spline_tubes_;
   std::vector<SplineContact> spline_contacts_;
+  std::vector<int> spline_contact_body_;  // the spline body of each self-contact
   // Per instance: the first instance of its subsystem, and the subsystem's kind (empty: from the
   // model, rigid or articulated).
   std::vector<int> sub_first_;

@@ -131,6 +131,30 @@ TEST(SplineSelfContact, NewtonsGapIsNeverLargerThanTheBestOfADenseSampling) {
   }
 }
 
+// Two straight runs whose centerlines cross exactly on a node of each: the gap is V-shaped there
+// (no zero slope anywhere), and the crossing is reported once, by the pair that starts on it.
+TEST(SplineSelfContact, RunsCrossingOnANodeMakeOneContact) {
+  SplineTube t;
+  for (int k = -4; k <= 4; ++k) t.nodes.emplace_back(0.005 * k, 0.0, 0.0);  // node 4 at 0
+  for (const Vec3& p : {Vec3(0.05, 0, 0), Vec3(0.05, -0.05, 0), Vec3(0, -0.05, 0)})
+    t.nodes.push_back(p);                                                   // a loop back
+  for (int k = -4; k <= 4; ++k) t.nodes.emplace_back(0.0, 0.005 * k, 0.0);  // node 16 at 0
+  t.radius.assign(t.nodes.size(), 0.004);
+  t.skip = 3;
+  std::vector<SplineContact> out;
+  SplineSelfContacts(t, 0.001, out);
+  int crossing = 0;
+  for (const SplineContact& c : out) {
+    if (c.gap > -0.0079) continue;
+    ++crossing;
+    EXPECT_EQ(c.seg_a, 4);
+    EXPECT_EQ(c.seg_b, 16);
+    EXPECT_NEAR(c.gap, -0.008, 1e-12);
+    EXPECT_LT(c.position.norm(), 1e-12);
+  }
+  EXPECT_EQ(crossing, 1) << out.size() << " contacts";
+}
+
 // Pieces of a straight tube always overlap their neighbours, but the distance along it has no
 // minimum away from a pair's ends: whatever `skip`, it never touches itself.
 TEST(SplineSelfContact, AStraightTubeNeverTouchesItself) {

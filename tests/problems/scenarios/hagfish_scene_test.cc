@@ -33,9 +33,16 @@ TEST(HagfishScene, SelfContactRowsAreTheMaterialPointsNormalVelocity) {
   for (const physics::Link& l : in.model->links)  // 1.25 turns in the plane: the tail cuts in
     if (l.axis.z() == 1.0) in.q[l.q_index] = 1.25 * 2 * M_PI / 50;
   const Eigen::VectorXd q0 = in.q;
-  const ContactProblem p = s.BuildProblem();
+  std::vector<physics::ContactPoint> points;
+  const ContactProblem p = s.BuildProblem(&points);
   const std::vector<physics::SplineContact> contacts = s.spline_contacts();
   ASSERT_FALSE(contacts.empty());
+  // The contact points report them after the (no) geom contacts, as self-contacts of body 0.
+  ASSERT_EQ(points.size(), contacts.size());
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    EXPECT_EQ(points[k].spline_body, 0);
+    EXPECT_EQ(points[k].gap, contacts[k].gap);
+  }
   // The spline rows come first (the scene has no geoms), in the order of the contacts.
   std::mt19937 rng(7);
   std::normal_distribution<double> n(0.0, 1.0);
