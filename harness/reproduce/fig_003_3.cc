@@ -151,7 +151,13 @@ void RecordMotion(const Motion& m, const SimulateResult& res, ProtocolRecords& r
       {"max_step_res004", res004},
       {"tail_radius_m", res.params.at("tail_radius")},
       {"joints", res.params.at("joints")},
-      {"turns", res.params.at("turns")}};
+      {"turns", res.params.at("turns")},
+      {"length_m", res.params.at("length")},
+      {"radius_m", res.params.at("radius")},
+      {"bend_limit_deg", res.params.at("bend_limit")},
+      {"twist_limit_deg", res.params.at("twist_limit")},
+      {"ramp_s", res.params.at("ramp")},
+      {"dt_s", res.params.at("dt")}};
   for (const auto& [key, value] : obs) rec.Observe(part, key, value);
   if (part != "motion") return;
   for (std::size_t k = 0; k < m.pen_series.size(); ++k) {
@@ -368,17 +374,20 @@ std::string Claims(const ReportInput& in) {
 }
 
 std::string Report(const ReportInput& in) {
+  auto v = [&in](const char* key) { return in.records.Value("motion", key); };
   std::string md = markdown::Heading(1, "003-fig3 — HAGFISH: self-collision along a spline");
   md += fmt::format(
       "The hagfish scene at its defaults: {:.0f} joints alternating Z-revolute and XY-universal "
-      "(150 dofs), no gravity, PD servos coiling the body {:g} turns into a helix over 1 s, "
-      "stepped by admm-full ({} iterations a step, dt 1/240 s) for {:.0f} steps. Self-contacts "
+      "({:.0f} dofs), no gravity, PD servos coiling the body {:g} turns into a helix over {:g} s, "
+      "stepped by admm-full ({} iterations a step, dt {:.4g} s) for {:.0f} steps. Self-contacts "
       "come from the Newton search on the Catmull–Rom spline through the joints, one "
       "frictionless unilateral row each. 003 gives no controller and no figure for this "
       "experiment; the length, radii, mass and joint limits it took from measurements are not "
-      "printed, so ours are chosen (45 cm, radius 11 mm tapering to 5 mm, ±25° / ±10°).\n\n",
-      in.records.Value("motion", "joints"), in.records.Value("motion", "turns"), kStepIters,
-      in.records.Value("motion", "steps"));
+      "printed, so ours are chosen ({:g} cm, radius {:g} mm tapering to {:g} mm, ±{:g}° bending, "
+      "±{:g}° twist).\n\n",
+      v("joints"), v("joints") + std::floor(v("joints") / 2), v("turns"), v("ramp_s"), kStepIters,
+      v("dt_s"), v("steps"), 100 * v("length_m"), 1e3 * v("radius_m"), 1e3 * v("tail_radius_m"),
+      v("bend_limit_deg"), v("twist_limit_deg"));
   md += MotionTable(in.records, in.paper) + SweepTable(in.records) + SolversTable(in.records) +
         Figure(in.records, in.out_dir) + Claims(in);
   return md;
