@@ -202,6 +202,10 @@ void MultibodySystem::AddSplineBody(const SplineBody& b) {
     if (!(body >= 0 && body < nbodies_))
       throw Error(
           fmt::format("spline body: body = {}: must be a body index in [0, {})", body, nbodies_));
+  for (double r : b.radius)
+    if (!(r > 0 && std::isfinite(r)))
+      throw Error(fmt::format("spline body: radius = {}: must be positive and finite", r));
+  if (b.skip < 1) throw Error(fmt::format("spline body: skip = {}: must be ≥ 1", b.skip));
   spline_bodies_.push_back(b);
 }
 

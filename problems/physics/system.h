@@ -83,7 +83,8 @@ class MultibodySystem : public SteppedSystem {
   // Throws ncp::Error on a bad body index or a bad joint (ValidateFrictionJoint).
   int AddFrictionJoint(const FrictionJoint& j);
   const std::vector<FrictionJoint>& friction_joints() const { return friction_joints_; }
-  // Self-collision of a spline body; throws ncp::Error on a bad body index or sizes that differ.
+  // Self-collision of a spline body; throws ncp::Error on a bad body index, sizes that differ, a
+  // radius not positive and finite, or skip < 1.
   void AddSplineBody(const SplineBody& b);
   const std::vector<SplineBody>& spline_bodies() const { return spline_bodies_; }
   // The spline bodies' tubes and self-contacts of the last BuildProblem, in its row order.

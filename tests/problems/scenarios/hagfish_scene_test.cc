@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "common/error.h"
 #include "problems/scenarios/rigid/scene.h"
 
 namespace ncp {
@@ -23,6 +24,27 @@ TEST(HagfishScene, HasAHundredJointsAndAPdRowPerJoint) {
   EXPECT_EQ(soft, 150);
   EXPECT_TRUE(sc.system->spline_contacts().empty());  // straight: nothing touches
   EXPECT_EQ(sc.system->spline_tubes().at(0).nodes.size(), 101u);
+}
+
+TEST(HagfishScene, ABadSplineBodyIsAOneLineError) {
+  const SceneEntry& e = *FindScene("hagfish");
+  Scene sc = e.build(SceneParams(e, {}), 1);
+  physics::SplineBody b;
+  b.body = {0, 1};
+  b.local = {physics::Vec3::Zero(), physics::Vec3::Zero()};
+  b.radius = {0.01, -0.01};
+  try {
+    sc.system->AddSplineBody(b);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& err) {
+    EXPECT_STREQ(err.what(), "spline body: radius = -0.01: must be positive and finite");
+  }
+  b.radius = {0.01, 0.01};
+  b.body = {0, 100000};
+  EXPECT_THROW(sc.system->AddSplineBody(b), Error);
+  b.body = {0, 1};
+  b.local.pop_back();
+  EXPECT_THROW(sc.system->AddSplineBody(b), Error);
 }
 
 TEST(HagfishScene, SelfContactRowsAreTheMaterialPointsNormalVelocity) {
