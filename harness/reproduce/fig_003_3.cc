@@ -9,8 +9,9 @@
 // (it calls how the animal forms its knot an open problem): PD servos coil ours into a helix of
 // 1.25 turns until the tail rests on the body, which loads the self-contact the experiment is
 // about but is not a knot. Checked here: the Newton search against sampling on every contact of
-// every step, the penetration over the motion, and the recorded frames with self-contact frozen
-// and run by every solver of the registry to res004 1e-6 (or its reason for not applying).
+// every step and on every region of overlap, the penetration over the motion at the default servo
+// stiffness and at 4× and 16× it, and the last recorded frames with self-contact frozen and run
+// by every solver of the registry to res004 1e-6 (or its reason for not applying).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -403,9 +404,10 @@ Protocol MakeFig003_3() {
               "HAGFISH: 100 alternating revolute/universal joints, self-collision along a spline "
               "by Newton's method (Fig. 3)",
           .setting =
-              "hagfish scene coiled by PD servos (003 gives no controller), 480 steps stepped by "
-              "admm-full 200; Newton search checked against sampling; the last 6 frames with "
-              "self-contact (frictionless unilateral rows) run by every solver to res004 1e-6",
+              "hagfish scene coiled by PD servos (003 gives no controller) of 3 stiffnesses, "
+              "480 steps each stepped by admm-full 200; Newton search checked against sampling; "
+              "up to the last 6 frames with self-contact (frictionless unilateral rows) run by "
+              "every solver to res004 1e-6",
           .measure = Measure,
           .report = Report,
           .min_cases = kSteps};
