@@ -56,8 +56,8 @@ struct Motion {
   int steps = 0, contact_steps = 0, contacts = 0, max_contacts = 0;
   int newton_max = 0, unconverged = 0, overlap_regions = 0, missed = 0;
   double newton_sum = 0, max_pen = 0, excess = -INFINITY, deepest_missed = 0;
-  std::vector<int> per_step;
-  std::vector<double> pen_series, count_series;
+  std::vector<int> per_step;       // self-contacts of each step
+  std::vector<double> pen_series;  // penetration every kSeriesEvery steps
 };
 
 // The overlapping pairs (sampled) fall into regions of neighbouring pairs; each region must hold
@@ -120,10 +120,7 @@ void ObserveStep(const physics::MultibodySystem& sys, Motion& m) {
   m.contact_steps += n > 0;
   m.max_contacts = std::max(m.max_contacts, n);
   m.max_pen = std::max(m.max_pen, pen);
-  if (m.steps % kSeriesEvery == 0) {
-    m.pen_series.push_back(pen);
-    m.count_series.push_back(n);
-  }
+  if (m.steps % kSeriesEvery == 0) m.pen_series.push_back(pen);
   m.per_step.push_back(n);
   ++m.steps;
 }
@@ -163,7 +160,7 @@ void RecordMotion(const Motion& m, const SimulateResult& res, ProtocolRecords& r
   if (part != "motion") return;
   for (std::size_t k = 0; k < m.pen_series.size(); ++k) {
     rec.Observe("series", fmt::format("pen_{}", k), m.pen_series[k]);
-    rec.Observe("series", fmt::format("contacts_{}", k), m.count_series[k]);
+    rec.Observe("series", fmt::format("contacts_{}", k), m.per_step[k * kSeriesEvery]);
   }
 }
 
@@ -267,7 +264,7 @@ std::string SolversTable(const ProtocolRecords& rec) {
 
 // Contacts and penetration per step as CSV and, with matplotlib, the figure.
 std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
-  const double dt = 1.0 / 240;
+  const double dt = rec.Value("motion", "dt_s");
   std::string csv = "time_s,contacts,penetration_mm\n";
   for (int k = 0; rec.Has("series", fmt::format("pen_{}", k)); ++k)
     csv += fmt::format("{:.6g},{:.0f},{:.6g}\n", k * kSeriesEvery * dt,

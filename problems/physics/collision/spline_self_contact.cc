@@ -197,7 +197,9 @@ void SplineSelfContacts(const SplineTube& tube, double margin, std::vector<Splin
         continue;
       const Search s = ClosestPoints(tube, a, b);
       if (!OwnedByPair(tube, s, a, b)) continue;
-      const Vec3 ca = EvaluateSpline(tube, a, s.u).c, cb = EvaluateSpline(tube, b, s.w).c;
+      const SplinePoint pa = EvaluateSpline(tube, a, s.u);
+      const Vec3& ca = pa.c;
+      const Vec3 cb = EvaluateSpline(tube, b, s.w).c;
       const double ra = Radius(tube, a, s.u), rb = Radius(tube, b, s.w);
       const double dist = (cb - ca).norm();
       if (dist - ra - rb >= margin) continue;
@@ -206,8 +208,7 @@ void SplineSelfContacts(const SplineTube& tube, double margin, std::vector<Splin
       if (dist > 0) {
         c.normal = (cb - ca) / dist;
       } else {  // centerlines crossing: any direction across segment a
-        const Vec3 ta = EvaluateSpline(tube, a, s.u).dc;
-        c.normal = ta.unitOrthogonal();
+        c.normal = pa.dc.unitOrthogonal();
       }
       c.gap = dist - ra - rb;
       c.position = 0.5 * (ca + cb) + 0.5 * (ra - rb) * c.normal;
