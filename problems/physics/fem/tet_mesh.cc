@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <utility>
 
@@ -65,20 +66,18 @@ TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& c
   return m;
 }
 
-TetMesh BallTetMesh(const Vec3& center, double radius, int cells) {
-  if (!(radius > 0)) throw Error(fmt::format("ball mesh radius = {}: must be > 0", radius));
-  if (cells < 2 || cells > 4096)
-    throw Error(fmt::format("ball mesh cells = {}: must be in [2, 4096]", cells));
-  const TetMesh box = BoxTetMesh(center - Vec3::Constant(radius), Vec3::Constant(2 * radius),
-                                 {cells, cells, cells}, 5);
+TetMesh CarvedTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& cells,
+                      const std::function<bool(const Vec3&)>& inside) {
+  const TetMesh box = BoxTetMesh(lo, size, cells, 5);
   // BoxTetMesh emits the 5 tets of each cell together, cell by cell.
   TetMesh m;
   std::vector<int> index(box.nodes.size(), -1);
   for (std::size_t t = 0; t + 5 <= box.tets.size(); t += 5) {
-    Vec3 lo = Vec3::Constant(INFINITY), hi = -lo;  // the cell's corners
+    Vec3 c_lo = Vec3::Constant(INFINITY), c_hi = -c_lo;  // the cell's corners
     for (std::size_t k = t; k < t + 5; ++k)
-      for (int v : box.tets[k]) lo = lo.cwiseMin(box.nodes[v]), hi = hi.cwiseMax(box.nodes[v]);
-    if ((0.5 * (lo + hi) - center).norm() > radius) continue;
+      for (int v : box.tets[k])
+        c_lo = c_lo.cwiseMin(box.nodes[v]), c_hi = c_hi.cwiseMax(box.nodes[v]);
+    if (!inside(0.5 * (c_lo + c_hi))) continue;
     for (std::size_t k = t; k < t + 5; ++k) {
       std::array<int, 4> tet;
       for (int a = 0; a < 4; ++a) {
@@ -107,7 +106,17 @@ TetMesh BallTetMesh(const Vec3& center, double radius, int cells) {
       for (int v : f) on[v] = 1;
   for (std::size_t v = 0; v < on.size(); ++v)
     if (on[v]) m.surface.push_back(static_cast<int>(v));
+  if (m.tets.empty()) throw Error("carved mesh: no cell centre lies inside the shape");
   return m;
+}
+
+TetMesh BallTetMesh(const Vec3& center, double radius, int cells) {
+  if (!(radius > 0)) throw Error(fmt::format("ball mesh radius = {}: must be > 0", radius));
+  if (cells < 2 || cells > 4096)
+    throw Error(fmt::format("ball mesh cells = {}: must be in [2, 4096]", cells));
+  return CarvedTetMesh(center - Vec3::Constant(radius), Vec3::Constant(2 * radius),
+                       {cells, cells, cells},
+                       [&](const Vec3& c) { return (c - center).norm() <= radius; });
 }
 
 }  // namespace ncp::physics

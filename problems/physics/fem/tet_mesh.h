@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <vector>
 
 #include "problems/physics/geometry.h"
@@ -37,10 +38,14 @@ enum BoxFace : int {
 TetMesh BoxTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& cells,
                    int tets_per_cell = 6, int surface_faces = kAllFaces);
 
-// A ball of `radius` about `center`: the cells of a BoxTetMesh of its bounding cube
-// (`cells` per side, 5 tets each) whose centres lie inside the ball, kept whole so the mesh stays
-// conforming; its surface is the nodes of faces that belong to one tet only. Throws ncp::Error on
-// a non-positive radius or a count outside [2, 4096].
+// The cells of a BoxTetMesh (5 tets each) whose centres satisfy `inside`, kept whole so the mesh
+// stays conforming; its surface is the nodes of faces that belong to one tet only. Throws
+// ncp::Error as BoxTetMesh does, or when no cell is kept.
+TetMesh CarvedTetMesh(const Vec3& lo, const Vec3& size, const std::array<int, 3>& cells,
+                      const std::function<bool(const Vec3&)>& inside);
+
+// A ball of `radius` about `center`: CarvedTetMesh of its bounding cube (`cells` per side) by
+// the ball. Throws ncp::Error on a non-positive radius or a count outside [2, 4096].
 TetMesh BallTetMesh(const Vec3& center, double radius, int cells);
 
 // Index of grid node (i, j, k) of a BoxTetMesh with `cells`.
