@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.h"
@@ -124,6 +125,39 @@ int MultibodySystem::AddFrictionJoint(const FrictionJoint& j) {
   }
   friction_joints_.push_back(j);
   return n;
+}
+
+int MultibodySystem::PrescribeJoint(int instance, int link, std::function<double(double)> path) {
+  const int n = static_cast<int>(prescribed_.size());
+  if (!(instance >= 0 && instance < static_cast<int>(inst_.size())))
+    throw Error(fmt::format("prescribed joint {}: instance = {}: must be in [0, {})", n, instance,
+                            inst_.size()));
+  const ArticulatedModel& m = *inst_[instance].model;
+  if (!(link >= 0 && link < static_cast<int>(m.links.size())))
+    throw Error(
+        fmt::format("prescribed joint {}: link = {}: must be in [0, {})", n, link, m.links.size()));
+  const JointType t = m.links[link].joint;
+  if (t != JointType::kRevolute && t != JointType::kPrismatic)
+    throw Error(
+        fmt::format("prescribed joint {}: link {} ('{}'): its joint must be revolute or "
+                    "prismatic",
+                    n, link, m.links[link].name));
+  for (const Prescribed& p : prescribed_)
+    if (p.instance == instance && p.link == link)
+      throw Error(fmt::format("prescribed joint {}: link {} ('{}'): already prescribed", n, link,
+                              m.links[link].name));
+  if (!path) throw Error(fmt::format("prescribed joint {}: path: must be a function", n));
+  prescribed_.push_back({instance, link, std::move(path)});
+  return n;
+}
+
+double MultibodySystem::PrescribedError() const {
+  double worst = 0.0;
+  for (const Prescribed& p : prescribed_) {
+    const Instance& in = inst_[p.instance];
+    worst = std::max(worst, std::abs(in.q[in.model->links[p.link].q_index] - p.path(time_)));
+  }
+  return worst;
 }
 
 void MultibodySystem::SetCouplingFrame(int c, const Pose& frame, const Vec3& linear,
@@ -374,12 +408,23 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
         add_joint_row(AddConstraint(p.constraints, ConstraintType::kUnilateral), i, l, -1.0);
         e.push_back(Stabilize(lk.upper - q));
       }
-      if (in.pd.kp > 0) {
+      const bool prescribed = std::any_of(prescribed_.begin(), prescribed_.end(), [&](auto& p) {
+        return p.instance == static_cast<int>(i) && p.link == static_cast<int>(l);
+      });
+      if (in.pd.kp > 0 && !prescribed) {
         const double k = in.pd.kp * dt, d = in.pd.kd * dt + in.pd.kp * dt * dt;
         add_joint_row(AddConstraint(p.constraints, ConstraintType::kSoft, 0.0, k, d), i, l, 1.0);
         e.push_back(q - in.pd.target[lk.q_index]);
       }
     }
+  }
+  // Prescribed joints: J v̂ + e = 0 with e = −(q*(t + dt) − q)/dt lands on the path each step.
+  for (const Prescribed& pj : prescribed_) {
+    const Instance& in = inst_[pj.instance];
+    const double q = in.q[in.model->links[pj.link].q_index];
+    add_joint_row(AddConstraint(p.constraints, ConstraintType::kBilateral), pj.instance, pj.link,
+                  1.0);
+    e.push_back(-(pj.path(time_ + dt) - q) / dt);
   }
   // Couplings: soft rows (k = K dt, d = D dt + K dt², e shifted by the world frame's motion so
   // that λ = −k e − d (J v̂ − anchor)), or bilateral rows J v̂ − anchor + erp e/dt = 0.

@@ -9,10 +9,13 @@
 //   friction joints: a revolute joint between two free bodies (or a body and the world) held by
 //   its five implicit contacts (joint-friction rows [n; t], 003 §5.2; joint_contacts.h),
 //   spline self-contacts: one frictionless unilateral row each (003 §6; SplineBody),
+//   prescribed joints: one bilateral row q̇_j = (q*(t + dt) − q_j)/dt each (003 §4's hybrid
+//     dynamics: the joint's path is given, its torque is the row's λ/dt),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
 // Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,6 +90,13 @@ class MultibodySystem : public SteppedSystem {
   // radius not positive and finite, or skip < 1.
   void AddSplineBody(const SplineBody& b);
   const std::vector<SplineBody>& spline_bodies() const { return spline_bodies_; }
+  // Moves 1-dof joint `link` of instance `instance` on `path` (q*(t) in rad or m), one
+  // bilateral row per step; the joint's PD row, if any, is dropped. Returns the index of the
+  // prescription. Throws ncp::Error on a bad index, a joint that is not revolute or prismatic, a
+  // joint prescribed twice or an empty path.
+  int PrescribeJoint(int instance, int link, std::function<double(double t)> path);
+  // Largest |q_j − q*_j(t)| over the prescribed joints at the current time (0 when none).
+  double PrescribedError() const;
   // The spline bodies' tubes and self-contacts of the last BuildProblem, in its row order.
   const std::vector<SplineTube>& spline_tubes() const { return spline_tubes_; }
   const std::vector<SplineContact>& spline_contacts() const { return spline_contacts_; }
@@ -130,6 +140,11 @@ class MultibodySystem : public SteppedSystem {
   std::vector<Coupling> couplings_;
   std::vector<FrictionJoint> friction_joints_;
   std::vector<SplineBody> spline_bodies_;
+  struct Prescribed {
+    int instance = 0, link = 0;
+    std::function<double(double)> path;
+  };
+  std::vector<Prescribed> prescribed_;
   std::vector<SplineTube> spline_tubes_;
   std::vector<SplineContact> spline_contacts_;
   std::vector<int> spline_contact_body_;  // the spline body of each self-contact
