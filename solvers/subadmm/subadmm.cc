@@ -44,6 +44,7 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   const Factorization method = set_.factorization;
   if (p_->structure.bodies.empty())
     return "needs bodies in the structure layer (subadmm-nobody does not)";
+  if (std::string why = NodalConstraint(); !why.empty()) return why;
   // Each part fills members that the next ones read, in this order.
   SlackPlan plan;
   GroupBodies(plan);
@@ -53,6 +54,32 @@ std::string SubAdmmSolver::BuildSlacks(const Settings& s) {
   AccumulateBodyTerms(plan, method);
   if (std::string why = PrepareFactorizations(plan, method); !why.empty()) return why;
   ChooseApplyModes(plan, set_.apply);
+  return {};
+}
+
+// A constraint whose rows reach a subsystem without bodies (an fem body's nodes beside
+// articulated ones: starfish) has no body slack to carry that part.
+std::string SubAdmmSolver::NodalConstraint() const {
+  const ContactProblem& p = *p_;
+  const Structure& st = p.structure;
+  std::vector<char> has_body(nsub_, 0);
+  for (const Structure::Body& b : st.bodies) has_body[b.subsystem] = 1;
+  std::vector<int> bodiless_col(p.num_dofs(), -1);
+  for (int j = 0; j < nsub_; ++j)
+    if (!has_body[j])
+      for (int k = 0; k < sub_n_[j]; ++k) bodiless_col[sub_begin_[j] + k] = j;
+  std::vector<int> row_con(p.num_rows(), 0);
+  for (int i = 0; i < p.num_constraints(); ++i)
+    for (int r = 0; r < p.constraints[i].rows(); ++r) row_con[p.constraints[i].row + r] = i;
+  for (int c = 0; c < p.J.outerSize(); ++c) {
+    if (bodiless_col[c] < 0) continue;
+    for (SpMat::InnerIterator it(p.J, c); it; ++it)
+      if (it.value() != 0.0)
+        return fmt::format(
+            "constraint {}: its rows are on the dofs of subsystem {} ({}), which has no bodies: "
+            "subadmm's body slacks cannot carry it (subadmm-nobody takes such rows)",
+            row_con[it.row()], bodiless_col[c], st.subsystems[bodiless_col[c]].kind);
+  }
   return {};
 }
 

@@ -68,6 +68,7 @@ class SubAdmmSolver : public SubAdmmBase {
     std::vector<int> jcon, jsub, jdof;          // per joint slack: constraint, subsystem, dof
     std::vector<double> jcoef;                  // and its coefficient
   };
+  std::string NodalConstraint() const;  // why not, for rows on a bodiless subsystem; else empty
   void GroupBodies(SlackPlan& plan);
   void FindJointSlacks(SlackPlan& plan);
   void BuildBodySlacks(const SlackPlan& plan);    // one slack per (constraint, body), by body
