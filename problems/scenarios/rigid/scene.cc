@@ -31,6 +31,7 @@ Scene MakeKlann(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeKlannFriction(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeChain(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeHagfish(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeStarfish(const std::map<std::string, double>& p, std::uint64_t seed);
 
 namespace {
 
@@ -460,6 +461,35 @@ const std::vector<SceneEntry>& Scenes() {
        .build = MakeHagfish,
        .reference_iters = 5000,
        .reference_solvers = {"admm-full", "pgs"}},
+      // Bilateral rows (attachments, prescribed joints) and the flesh's floor contacts.
+      {.name = "starfish",
+       .description =
+           "a 20-joint skeleton (a floating disc, 5 arms of 4 bones on revolute joints) two-way "
+           "coupled to a coarse co-rotational FEM star (003 §6, Fig. 1c): flesh nodes attached "
+           "to the bones by bilateral rows, the arms' two inner joints prescribed as a wave, "
+           "the rest passive; the flesh on the floor with friction",
+       .params = {Whole("cells", 15, 4, 400, "grid cells across the star (1 through it)"),
+                  Pos("radius", 0.14, "centre to arm tip [m]"),
+                  Pos("disc", 0.045, "radius of the central disc [m]"),
+                  Pos("arm_width", 0.06, "arm width at the centre [m]"),
+                  Pos("tip_width", 0.02, "arm width at the tip [m]"),
+                  Pos("thickness", 0.025, "thickness of the body [m]"),
+                  Pos("youngs", 3e5, "Young's modulus [Pa]"),
+                  Poisson("poisson", 0.4, "Poisson ratio"),
+                  Pos("density", 1100, "flesh density [kg/m³]"), ElementDamping(), Mu(0.6),
+                  Pos("attach_radius", 0.016,
+                      "flesh nodes within this of a bone's axis are "
+                      "attached to it [m]"),
+                  Pos("margin", 0.01,
+                      "floor contact rows below this gap [m] (the arms "
+                      "swing fast: a node may close several mm in a step)"),
+                  RealParam("amplitude", 25, 0, 60, "amplitude of the prescribed joints [deg]"),
+                  NonNeg("frequency", 1, "frequency of the prescribed wave [Hz]"),
+                  NonNeg("ramp", 0.5, "time over which the wave's amplitude grows [s]"),
+                  RealParam("dt", 1.0 / 60, 0, 0.1, "time step [s]", true)},
+       .default_steps = 120,
+       .default_every = 12,
+       .build = MakeStarfish},
   };
   return entries;
 }

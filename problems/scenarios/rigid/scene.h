@@ -1,5 +1,6 @@
 // Scenes: each builds a stepped system from parameters and a seed — a MultibodySystem (rigid and
-// articulated scenes, here) or a DeformableSystem (FEM scenes, scenarios/deformable/); the
+// articulated scenes, here), a DeformableSystem (FEM scenes, scenarios/deformable/) or a
+// CoupledSystem of both (a skeleton in FEM flesh, scenarios/deformable/starfish.cc); the
 // harness steps it with a solver and records the per-step problems.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "problems/physics/coupled_system.h"
 #include "problems/physics/fem/deformable_system.h"
 #include "problems/physics/system.h"
 #include "problems/scenarios/params.h"
@@ -21,10 +23,12 @@ using ParamMap = std::map<std::string, std::string>;
 struct Scene {
   std::unique_ptr<physics::MultibodySystem> system;       // rigid and articulated scenes
   std::unique_ptr<physics::DeformableSystem> deformable;  // FEM scenes (system stays empty)
+  std::unique_ptr<physics::CoupledSystem> coupled;  // a skeleton in FEM flesh (the others empty)
   // Called before every step (prescribed trajectories); may be empty.
   std::function<void(physics::MultibodySystem&)> before_step;
   std::map<std::string, double> params;  // every parameter used, defaults included
   physics::SteppedSystem& stepped() {
+    if (coupled) return *coupled;
     if (system) return *system;
     return *deformable;
   }
