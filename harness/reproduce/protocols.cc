@@ -18,6 +18,7 @@ Protocol MakeFig002_13();
 Protocol MakeFig002_14();
 Protocol MakeFig003_5c();
 Protocol MakeFig003_3();
+Protocol MakeFig003_1c();
 Protocol MakeTable003_2();
 Protocol MakeFig003_5();
 Protocol MakeTable001_1();
@@ -61,6 +62,7 @@ const std::vector<Protocol>& Protocols() {
       MakeFig002_14(),
       MakeFig003_5c(),
       MakeFig003_3(),
+      MakeFig003_1c(),
       MakeTable003_2(),
       MakeFig003_5(),
       MakeFig004_7(),
@@ -79,10 +81,6 @@ const std::vector<Protocol>& Protocols() {
           "MuJoCo (libmujoco-dev not found at configure time, or NCPBENCH_MUJOCO=OFF)"),
 #endif
       // The papers' experiments still without a protocol, each with what it waits for.
-      Pending("003-fig1c",
-              "STARFISH: a 20-joint skeleton coupled to a co-rotational FEM mesh "
-              "(Fig. 1c)",
-              "prescribed joints, 221 vertices", "the starfish scene"),
       Pending("003-fig2", "HAND: hyper-reduced coupled DIP/PIP joints (Fig. 2)",
               "prescribed fingertips and elbow", "the hand scene"),
   };

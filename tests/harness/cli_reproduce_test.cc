@@ -35,12 +35,12 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
 // exit 2, no results file (a script must not read it as done).
 TEST(CliReproduce, PendingIdExitsTwoSayingWhatItNeeds) {
   const auto dir = testing::FreshDir("reproduce_pending");
-  const auto r = testing::RunCli("reproduce 003-fig1c -o " + (dir / "out").string(), dir);
+  const auto r = testing::RunCli("reproduce 003-fig2 -o " + (dir / "out").string(), dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("003-fig1c: cannot run yet: needs the starfish scene"), std::string::npos)
+  EXPECT_NE(r.err.find("003-fig2: cannot run yet: needs the hand scene"), std::string::npos)
       << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "003-fig1c.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "003-fig2.h5"));
 }
 
 TEST(CliReproduce, UnknownIdExitsTwoNamingTheKnownOnes) {
@@ -114,6 +114,23 @@ TEST(CliReproduce, HagfishRunsAFewStepsWithoutSelfContact) {
   const std::string csv = testing::Slurp((dir / "003-fig3.csv").string());
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "time_s,contacts,penetration_mm");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 11) << csv;  // header + steps 0, 4, …, 36
+}
+
+// 003-fig1c for a few steps: its setting beside 003's counts, its figure's series, and no verdict
+// from a run cut short.
+TEST(CliReproduce, StarfishRunsAFewSteps) {
+  const auto dir = testing::FreshDir("reproduce_fig1c");
+  const auto r =
+      testing::RunCli("reproduce 003-fig1c --cases 12 --max-iters 5 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"| joints of the skeleton (+ a floating disc) | 20 | 20 |",
+                        "| vertices of the coarse FEM mesh | 212 | 221 |", "not assessed"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
+  EXPECT_EQ(r.out.find("| reproduced"), std::string::npos) << r.out;
+  const std::string csv = testing::Slurp((dir / "003-fig1c.csv").string());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "time_s,attachment_error_mm,prescribed_error_mrad,passive_angle_deg");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7) << csv;  // header + steps 0, 2, …, 10
 }
 
 // 002-table8 for 10 steps: a row per stepper and budget beside the paper's, the reference's, the

@@ -102,8 +102,8 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   // A pending experiment is named apart, never as a protocol whose file is missing.
   const std::size_t pending = md.find("without a protocol yet");
   ASSERT_NE(pending, std::string::npos) << md;
-  EXPECT_NE(md.find("003-fig1c", pending), std::string::npos) << md;
-  EXPECT_EQ(md.find("003-fig1c"), md.find("003-fig1c", pending)) << md;
+  EXPECT_NE(md.find("003-fig2", pending), std::string::npos) << md;
+  EXPECT_EQ(md.find("003-fig2"), md.find("003-fig2", pending)) << md;
   const std::string csv = LedgerCsv(l);
   EXPECT_NE(csv.find("\"s, with a comma\""), std::string::npos) << csv;
   WriteFileAtomically((dir / "claims.csv").string(), csv);
