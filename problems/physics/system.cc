@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "common/error.h"
 #include "problems/physics/dynamics/spatial.h"
@@ -149,6 +150,42 @@ int MultibodySystem::PrescribeJoint(int instance, int link, std::function<double
   if (!path) throw Error(fmt::format("prescribed joint {}: path: must be a function", n));
   prescribed_.push_back({instance, link, std::move(path)});
   return n;
+}
+
+int MultibodySystem::CoupleJoints(int instance, int link_a, int link_b, double ratio) {
+  const int n = static_cast<int>(joint_ratios_.size());
+  if (!(instance >= 0 && instance < static_cast<int>(inst_.size())))
+    throw Error(fmt::format("joint coupling {}: instance = {}: must be in [0, {})", n, instance,
+                            inst_.size()));
+  const ArticulatedModel& m = *inst_[instance].model;
+  for (const auto& [name, link] : {std::pair{"link_a", link_a}, std::pair{"link_b", link_b}}) {
+    if (!(link >= 0 && link < static_cast<int>(m.links.size())))
+      throw Error(fmt::format("joint coupling {}: {} = {}: must be in [0, {})", n, name, link,
+                              m.links.size()));
+    const JointType t = m.links[link].joint;
+    if (t != JointType::kRevolute && t != JointType::kPrismatic)
+      throw Error(
+          fmt::format("joint coupling {}: {} = {} ('{}'): its joint must be revolute or "
+                      "prismatic",
+                      n, name, link, m.links[link].name));
+  }
+  if (link_a == link_b)
+    throw Error(fmt::format("joint coupling {}: link_b = {}: must differ from link_a", n, link_b));
+  if (!std::isfinite(ratio))
+    throw Error(fmt::format("joint coupling {}: ratio = {}: must be finite", n, ratio));
+  joint_ratios_.push_back({instance, link_a, link_b, ratio});
+  return n;
+}
+
+double MultibodySystem::JointCouplingError() const {
+  double worst = 0.0;
+  for (const JointRatio& j : joint_ratios_) {
+    const Instance& in = inst_[j.instance];
+    const auto& l = in.model->links;
+    worst =
+        std::max(worst, std::abs(in.q[l[j.link_b].q_index] - j.ratio * in.q[l[j.link_a].q_index]));
+  }
+  return worst;
 }
 
 double MultibodySystem::PrescribedError() const {
@@ -425,6 +462,24 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
     add_joint_row(AddConstraint(p.constraints, ConstraintType::kBilateral), pj.instance, pj.link,
                   1.0);
     e.push_back(-(pj.path(time_ + dt) - q) / dt);
+  }
+  // Coupled joints: both joints' rows in one, their blocks summed per link (a joint's parent
+  // may be the other joint's link).
+  for (const JointRatio& jr : joint_ratios_) {
+    const Instance& in = inst_[jr.instance];
+    const auto& links = in.model->links;
+    const int ci = AddConstraint(p.constraints, ConstraintType::kBilateral);
+    std::map<int, Eigen::Matrix<double, 1, 6>> blocks;  // link → block
+    for (const auto& [link, sign] : {std::pair{jr.link_b, 1.0}, std::pair{jr.link_a, -jr.ratio}}) {
+      const Eigen::Matrix<double, 1, 6> St = MotionSubspace(links[link]).transpose();
+      blocks.try_emplace(link, Eigen::Matrix<double, 1, 6>::Zero()).first->second += sign * St;
+      if (const int parent = links[link].parent; parent >= 0)
+        blocks.try_emplace(parent, Eigen::Matrix<double, 1, 6>::Zero()).first->second -=
+            sign * St * TwistTransform(in.kin.local[link]);
+    }
+    for (const auto& [link, blk] : blocks) add_block(ci, jr.instance, link, blk);
+    e.push_back(opt_.erp *
+                (in.q[links[jr.link_b].q_index] - jr.ratio * in.q[links[jr.link_a].q_index]) / dt);
   }
   // Couplings: soft rows (k = K dt, d = D dt + K dt², e shifted by the world frame's motion so
   // that λ = −k e − d (J v̂ − anchor)), or bilateral rows J v̂ − anchor + erp e/dt = 0.

@@ -11,6 +11,8 @@
 //   spline self-contacts: one frictionless unilateral row each (003 §6; SplineBody),
 //   prescribed joints: one bilateral row q̇_j = (q*(t + dt) − q_j)/dt each (003 §4's hybrid
 //     dynamics: the joint's path is given, its torque is the row's λ/dt),
+//   coupled joints: one bilateral row q̇_b − r q̇_a + erp (q_b − r q_a)/dt = 0 each (003 §4's
+//     hyper-reduced coordinates),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
 // Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
@@ -97,6 +99,15 @@ class MultibodySystem : public SteppedSystem {
   int PrescribeJoint(int instance, int link, std::function<double(double t)> path);
   // Largest |q_j − q*_j(t)| over the prescribed joints at the current time (0 when none).
   double PrescribedError() const;
+  // Hyper-reduced coordinates (003 §4, HAND's DIP = ½ PIP): 1-dof joint `link_b` of instance
+  // `instance` moves `ratio` times joint `link_a`, one bilateral row a step
+  // q̇_b − ratio q̇_a + erp (q_b − ratio q_a)/dt = 0 (the motion of the reduced system: Gauss's
+  // principle, one row more instead of one dof less). Returns its index. Throws ncp::Error on a
+  // bad index, a joint that is not revolute or prismatic, a joint coupled to itself or a
+  // non-finite ratio.
+  int CoupleJoints(int instance, int link_a, int link_b, double ratio);
+  // Largest |q_b − ratio q_a| over the coupled joints (0 when none).
+  double JointCouplingError() const;
   // The spline bodies' tubes and self-contacts of the last BuildProblem, in its row order.
   const std::vector<SplineTube>& spline_tubes() const { return spline_tubes_; }
   const std::vector<SplineContact>& spline_contacts() const { return spline_contacts_; }
@@ -145,6 +156,11 @@ class MultibodySystem : public SteppedSystem {
     std::function<double(double)> path;
   };
   std::vector<Prescribed> prescribed_;
+  struct JointRatio {
+    int instance = 0, link_a = 0, link_b = 0;
+    double ratio = 1.0;
+  };
+  std::vector<JointRatio> joint_ratios_;
   std::vector<SplineTube> spline_tubes_;
   std::vector<SplineContact> spline_contacts_;
   std::vector<int> spline_contact_body_;  // the spline body of each self-contact
