@@ -32,6 +32,7 @@ Scene MakeKlannFriction(const std::map<std::string, double>& p, std::uint64_t se
 Scene MakeChain(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeHagfish(const std::map<std::string, double>& p, std::uint64_t seed);
 Scene MakeStarfish(const std::map<std::string, double>& p, std::uint64_t seed);
+Scene MakeHand(const std::map<std::string, double>& p, std::uint64_t seed);
 
 namespace {
 
@@ -461,6 +462,24 @@ const std::vector<SceneEntry>& Scenes() {
        .build = MakeHagfish,
        .reference_iters = 5000,
        .reference_solvers = {"admm-full", "pgs"}},
+      // Bilateral rows (fingertip paths, DIP/PIP couplings, the elbow) and the thumb's limits.
+      {.name = "hand",
+       .description =
+           "a forearm and hand (003 §6, Fig. 2): the elbow prescribed (a bilateral row), DIP = "
+           "dip_ratio × PIP on the four fingers (003's hyper-reduced coordinates as one "
+           "bilateral row each), every fingertip on a path by three bilateral rows, the "
+           "two-joint thumb passive within its limits; no contacts",
+       .params = {Pos("density", 1100, "density of the forearm, palm and fingers [kg/m³]"),
+                  RealParam("elbow", 40, -150, 150, "the elbow's swing [deg]"),
+                  NonNeg("frequency", 0.5, "the fingers' flexing frequency [Hz]"),
+                  RealParam("lag", 0.15, 0, 1, "phase lag between neighbouring fingers [periods]"),
+                  RealParam("dip_ratio", 0.5, -10, 10, "DIP angle per PIP angle"),
+                  RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+       .default_steps = 480,
+       .default_every = 48,
+       .build = MakeHand,
+       .stepper = "canal",
+       .stepper_iters = 50},
       // Bilateral rows (attachments, prescribed joints) and the flesh's floor contacts: canal
       // steps them to res004 ~1e-7 in a few AL loops (admm-full at 200 iterations leaves ~1e-2).
       {.name = "starfish",

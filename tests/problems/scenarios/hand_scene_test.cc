@@ -1,0 +1,98 @@
+// hand (003 §6, Fig. 2): 19 dofs (elbow, four fingers of 4 joints, a 2-joint thumb). Its frames
+// are valid (the coupled joints' merged blocks agree with J), a DIP/PIP coupling row reads
+// q̇_DIP − ½ q̇_PIP for any velocity, a short motion holds the coupling, the fingertips and the
+// elbow on their paths, and bad couplings are one-line errors.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/error.h"
+#include "harness/simulate.h"
+#include "problems/model/validate.h"
+#include "problems/scenarios/rigid/scene.h"
+#include "tests/scene_support.h"
+
+namespace ncp {
+namespace {
+
+Scene Hand() {
+  const SceneEntry& e = *FindScene("hand");
+  return e.build(SceneParams(e, {}), 1);
+}
+
+TEST(HandScene, NineteenDofsAndSeventeenBilateralRows) {
+  Scene sc = Hand();
+  const ContactProblem p = sc.system->BuildProblem();
+  EXPECT_EQ(Validate(p), "");
+  EXPECT_EQ(p.num_dofs(), 19);
+  // The elbow, 4 DIP/PIP couplings, 3 rows per fingertip.
+  EXPECT_EQ(testing::CountConstraints(p, ConstraintType::kBilateral), 1 + 4 + 12);
+  EXPECT_EQ(testing::CountConstraints(p, ConstraintType::kContact), 0);
+}
+
+TEST(HandScene, ACouplingRowIsDipRateMinusHalfPipRate) {
+  Scene sc = Hand();
+  physics::MultibodySystem& s = *sc.system;
+  const ContactProblem p = s.BuildProblem();
+  const physics::ArticulatedModel& m = *s.instances()[0].model;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Vec v(p.num_dofs());
+  for (int k = 0; k < v.size(); ++k) v[k] = u(rng);
+  const Vec Jv = p.J * v;
+  // The bilateral rows: the elbow's, then one per finger f (PIP = link 4 + 4f, DIP = link 5 + 4f),
+  // then the fingertips'.
+  std::vector<int> bilateral;
+  for (const Constraint& c : p.constraints)
+    if (c.type == ConstraintType::kBilateral) bilateral.push_back(c.row);
+  ASSERT_EQ(bilateral.size(), 17u);
+  for (int f = 0; f < 4; ++f) {
+    const int pip = m.links[4 + 4 * f].v_index, dip = m.links[5 + 4 * f].v_index;
+    EXPECT_NEAR(Jv[bilateral[1 + f]], v[dip] - 0.5 * v[pip], 1e-12) << f;
+  }
+}
+
+TEST(HandScene, AShortMotionHoldsTheCouplingTheFingertipsAndTheElbow) {
+  const SceneEntry& e = *FindScene("hand");
+  SimulateOptions o = SteppingOptions("canal", 50, 120);
+  double couple = 0, elbow = 0, tip = 0;
+  o.after_step = [&](const physics::SteppedSystem& st) {
+    const auto& s = dynamic_cast<const physics::MultibodySystem&>(st);
+    couple = std::max(couple, s.JointCouplingError());
+    elbow = std::max(elbow, s.PrescribedError());
+    for (const physics::Coupling& c : s.couplings())
+      tip = std::max(
+          tip, (s.BodyPose(c.body_b) * c.frame_b.translation() - c.frame_a.translation()).norm());
+  };
+  const SimulateResult r = Simulate(e, {}, 1, o);
+  ASSERT_EQ(r.steps.size(), 120u);
+  EXPECT_LT(couple, 1e-9);  // linear in q: held to the solve's accuracy
+  EXPECT_LT(elbow, 1e-9);
+  EXPECT_LT(tip, 5e-5);  // the step's drift only (4.5 µm over the protocol's 2 s)
+}
+
+TEST(HandScene, BadJointCouplingsAreOneLineErrors) {
+  Scene sc = Hand();
+  physics::MultibodySystem& s = *sc.system;
+  auto expect_error = [](auto&& f, const std::string& text) {
+    try {
+      f();
+      ADD_FAILURE() << "no error: " << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), text);
+    }
+  };
+  expect_error([&] { s.CoupleJoints(0, 4, 400, 0.5); },
+               "joint coupling 4: link_b = 400: must be in [0, 20)");
+  expect_error([&] { s.CoupleJoints(0, 1, 5, 0.5); },
+               "joint coupling 4: link_a = 1 ('palm'): its joint must be revolute or prismatic");
+  expect_error([&] { s.CoupleJoints(0, 4, 4, 0.5); },
+               "joint coupling 4: link_b = 4: must differ from link_a");
+  expect_error([&] { s.CoupleJoints(0, 4, 5, NAN); },
+               "joint coupling 4: ratio = nan: must be finite");
+  expect_error([&] { s.PrescribeJoint(0, 0, [](double) { return 0.0; }); },
+               "prescribed joint 1: link 0 ('forearm'): already prescribed");
+}
+
+}  // namespace
+}  // namespace ncp
