@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "harness/reproduce/protocol.h"
 #include "harness/results_store.h"
 #include "tests/cli_support.h"
 
@@ -35,12 +36,18 @@ TEST(CliReproduce, ListShowsEveryProtocolWithItsState) {
 // exit 2, no results file (a script must not read it as done).
 TEST(CliReproduce, PendingIdExitsTwoSayingWhatItNeeds) {
   const auto dir = testing::FreshDir("reproduce_pending");
-  const auto r = testing::RunCli("reproduce 003-fig2 -o " + (dir / "out").string(), dir);
+  // Every paper experiment has its protocol; a peer's waits for its library (mujoco-peer
+  // without MuJoCo).
+  const auto pending = std::find_if(Protocols().begin(), Protocols().end(),
+                                    [](const Protocol& p) { return !p.runs(); });
+  if (pending == Protocols().end()) GTEST_SKIP() << "every protocol runs in this build";
+  const auto r = testing::RunCli("reproduce " + pending->id + " -o " + (dir / "out").string(), dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("003-fig2: cannot run yet: needs the hand scene"), std::string::npos)
+  EXPECT_NE(r.err.find(pending->id + ": cannot run yet: needs " + pending->missing),
+            std::string::npos)
       << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "003-fig2.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / (pending->id + ".h5")));
 }
 
 TEST(CliReproduce, UnknownIdExitsTwoNamingTheKnownOnes) {
@@ -131,6 +138,23 @@ TEST(CliReproduce, StarfishRunsAFewSteps) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "time_s,attachment_error_mm,prescribed_error_mrad,passive_angle_deg");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7) << csv;  // header + steps 0, 2, …, 10
+}
+
+// 003-fig2 for a few steps: its setting beside 003's, its figure's series, and no verdict from a
+// run cut short.
+TEST(CliReproduce, HandRunsAFewSteps) {
+  const auto dir = testing::FreshDir("reproduce_fig2");
+  const auto r =
+      testing::RunCli("reproduce 003-fig2 --cases 24 --max-iters 5 -q -o " + dir.string(), dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"| fingers with DIP coupled to PIP | 4 | 4 |",
+                        "| DIP per PIP | 0.5 | 0.5 |", "not assessed"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << " missing from:\n" << r.out;
+  EXPECT_EQ(r.out.find("| reproduced"), std::string::npos) << r.out;
+  const std::string csv = testing::Slurp((dir / "003-fig2.csv").string());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "time_s,dip_coupling_error_urad,tip_error_mm,index_pip_deg");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // header + steps 0, 8, 16
 }
 
 // 002-table8 for 10 steps: a row per stepper and budget beside the paper's, the reference's, the
