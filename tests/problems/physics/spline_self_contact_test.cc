@@ -126,7 +126,9 @@ TEST(SplineSelfContact, NewtonsGapIsNeverLargerThanTheBestOfADenseSampling) {
           << trial << ": " << c.seg_a << " " << c.seg_b;
       const double centers =
           (EvaluateSpline(t, c.seg_a, c.u).c - EvaluateSpline(t, c.seg_b, c.w).c).norm();
-      if (trial % 2 == 0) EXPECT_NEAR(c.gap, centers - 0.01, 1e-15);
+      if (trial % 2 == 0) {
+        EXPECT_NEAR(c.gap, centers - 0.01, 1e-15);
+      }
     }
   }
 }
