@@ -240,24 +240,7 @@ std::string SolversTable(const ProtocolRecords& rec) {
       "res004 ≤ {:g}, at most {} iterations and {:g} ms a frame:\n\n",
       frames, rec.ValueOr("motion", "rows", 0), rec.ValueOr("motion", "dofs", 0), kTol, kMaxIters,
       kTimeMs);
-  markdown::Table t(
-      {"solver", "reached", "mean iterations", "mean ms", "mean res004", "frames per outcome"},
-      "lrrrrl");
-  for (const SolverEntry& e : Solvers()) {
-    const FrameSummary s = SummarizeFrames(rec.Part("frames", e.name));
-    if (s.frames == 0) continue;
-    std::map<std::string, int> count;
-    for (Outcome o : s.statuses) ++count[ToString(o)];
-    std::string status;
-    for (const auto& [name, n] : count)
-      status += fmt::format("{}{} {}", status.empty() ? "" : ", ", name, n);
-    if (s.statuses.front() == Outcome::kNotApplicable)
-      status += ": " + rec.Part("frames", e.name).front()->message;
-    t.Row({e.name, fmt::format("{} of {}", s.reached, s.frames),
-           fmt::format("{:.0f}", s.iterations), fmt::format("{:.2f}", s.total_ms),
-           fmt::format("{:.1e}", s.res004), status});
-  }
-  return md + t.str();
+  return md + FramesBySolverTable(rec, "frames");
 }
 
 std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {

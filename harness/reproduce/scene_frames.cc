@@ -4,14 +4,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "common/error.h"
+#include "harness/markdown.h"
 #include "harness/metrics/evaluator.h"
 #include "harness/reproduce/budget_cap.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/thread_limits.h"
 #include "harness/runner.h"
 #include "problems/scenarios/rigid/scene.h"
+#include "solvers/registry.h"
 #include "solvers/settings.h"
 
 namespace ncp {
@@ -162,6 +165,27 @@ FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs) {
   s.total_ms /= n, s.setup_ms /= n, s.iterations /= n, s.res004 /= n, s.fb_aa /= n;
   if (with_ref > 0) s.velocity_error = verr / with_ref;
   return s;
+}
+
+std::string FramesBySolverTable(const ProtocolRecords& rec, const std::string& part) {
+  markdown::Table t(
+      {"solver", "reached", "mean iterations", "mean ms", "mean res004", "frames per outcome"},
+      "lrrrrl");
+  for (const SolverEntry& e : Solvers()) {
+    const FrameSummary s = SummarizeFrames(rec.Part(part, e.name));
+    if (s.frames == 0) continue;
+    std::map<std::string, int> count;  // frames per outcome
+    for (Outcome o : s.statuses) ++count[ToString(o)];
+    std::string status;
+    for (const auto& [name, n] : count)
+      status += fmt::format("{}{} {}", status.empty() ? "" : ", ", name, n);
+    if (s.statuses.front() == Outcome::kNotApplicable)
+      status += ": " + rec.Part(part, e.name).front()->message;
+    t.Row({e.name, fmt::format("{} of {}", s.reached, s.frames),
+           fmt::format("{:.0f}", s.iterations), fmt::format("{:.2f}", s.total_ms),
+           fmt::format("{:.1e}", s.res004), status});
+  }
+  return t.str();
 }
 
 }  // namespace ncp

@@ -44,6 +44,10 @@ struct FrameSummary {
 };
 // The summary of frame runs recorded by RunOnFrames (e.g. ProtocolRecords::Part(part, solver)).
 FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs);
+// Markdown: every registered solver that ran on `part`'s frames, one row each — frames that
+// reached the tolerance, mean iterations, ms and res004, and the frames per outcome (with the
+// reason of a solver that does not apply).
+std::string FramesBySolverTable(const ProtocolRecords& rec, const std::string& part);
 // Timing rounds, for protocols whose claims compare times: every cell (a solver on a part's
 // frames) is run once per round, round r of all cells before round r + 1, under
 // RoundPart(part, r); a slow spell of a shared machine then hits every cell alike, where
