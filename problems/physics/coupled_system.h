@@ -32,6 +32,7 @@ class CoupledSystem : public SteppedSystem {
   // Throws ncp::Error on a bad index or a node attached twice.
   void Attach(int body, int node);
   int num_attachments() const { return static_cast<int>(attached_.size()); }
+  int attachment_body(int a) const { return attached_.at(a).body; }
   // Largest distance between an attached node and its point on the skeleton [m].
   double AttachmentError() const;
 

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "common/error.h"
 #include "problems/physics/fem/tet_mesh.h"
@@ -170,6 +171,15 @@ Scene MakeStarfish(const std::map<std::string, double>& p, std::uint64_t /*seed*
       }
     if (best >= 0) cs.Attach(best, n);
   }
+  // A bone that holds no flesh would swing free inside it: refuse the parameters instead.
+  std::vector<int> held(model->links.size(), 0);
+  for (int a = 0; a < cs.num_attachments(); ++a) ++held[cs.attachment_body(a) - first];
+  for (std::size_t l = 0; l < held.size(); ++l)
+    if (held[l] == 0)
+      throw Error(
+          fmt::format("starfish.attach_radius = {:g}: no flesh node lies within it of "
+                      "'{}' (at cells = {}): must be larger, or cells more",
+                      reach, model->links[l].name, cells));
   return sc;
 }
 

@@ -113,9 +113,11 @@ Hand MakeHandModel(double density) {
   return h;
 }
 
-// The reference motion at time t: the elbow's path, knuckles and PIPs flexing in a wave over
-// the fingers (finger f lags by f × `lag` of a period), DIP = ratio × PIP, abduction 0, the thumb
-// at rest.
+// The reference motion at time t: the elbow's path, knuckles (10°–40°) and PIPs (20°–70°)
+// flexing in a wave over the fingers (finger f lags by f × `lag` of a period), DIP = ratio × PIP,
+// abduction 0, the thumb at rest. The fingertip stays ahead of its knuckle (8 mm at the fullest
+// flex with ratio ½): a tip under the knuckle is on the abduction axis, where the fingertip rows
+// lose a rank and a large step's linearized rows contradict each other.
 struct HandMotion {
   Hand hand;
   double elbow_amp, frequency, lag, ratio;
@@ -126,8 +128,8 @@ struct HandMotion {
     for (int f = 0; f < kFingers; ++f) {
       const double w = 0.5 * (1 - std::cos(2 * M_PI * (frequency * t - f * lag)));
       const int first = hand.finger_first[f];
-      const double pip = (25 + 55 * w) * kDeg;
-      q[hand.model.links[first + 1].q_index] = (15 + 35 * w) * kDeg;
+      const double pip = (20 + 50 * w) * kDeg;
+      q[hand.model.links[first + 1].q_index] = (10 + 30 * w) * kDeg;
       q[hand.model.links[first + 2].q_index] = pip;
       q[hand.model.links[first + 3].q_index] = ratio * pip;
     }

@@ -470,11 +470,17 @@ const std::vector<SceneEntry>& Scenes() {
            "bilateral row each), every fingertip on a path by three bilateral rows, the "
            "two-joint thumb passive within its limits; no contacts",
        .params = {Pos("density", 1100, "density of the forearm, palm and fingers [kg/m³]"),
-                  RealParam("elbow", 40, -150, 150, "the elbow's swing [deg]"),
+                  RealParam("elbow", 40, 0, 140,
+                            "the elbow's swing [deg] (its limits: −10°, 150°)"),
                   NonNeg("frequency", 0.5, "the fingers' flexing frequency [Hz]"),
                   RealParam("lag", 0.15, 0, 1, "phase lag between neighbouring fingers [periods]"),
-                  RealParam("dip_ratio", 0.5, -10, 10, "DIP angle per PIP angle"),
-                  RealParam("dt", 1.0 / 240, 0, 0.1, "time step [s]", true)},
+                  RealParam("dip_ratio", 0.5, 0, 1,
+                            "DIP angle per PIP angle (the DIP's limit, 80°, is the PIP's sweep)"),
+                  RealParam("dt", 1.0 / 240, 0, 1.0 / 30,
+                            "time step [s] (at 0.04 s and more the fingertip rows, linearized "
+                            "over a step, throw the fingers into their joint limits and the "
+                            "solve diverges)",
+                            true)},
        .default_steps = 480,
        .default_every = 48,
        .build = MakeHand,
