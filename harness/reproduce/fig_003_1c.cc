@@ -20,14 +20,13 @@
 #include <map>
 
 #include "common/error.h"
-#include "common/file_write.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
-#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/reproduce/time_series_figure.h"
 #include "harness/simulate.h"
 #include "problems/scenarios/rigid/scene.h"
 #include "solvers/registry.h"
@@ -245,25 +244,14 @@ std::string SolversTable(const ProtocolRecords& rec) {
 
 std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
   const double dt = rec.Value("motion", "dt_s");
-  std::string csv = "time_s,attachment_error_mm,prescribed_error_mrad,passive_angle_deg\n";
-  for (int k = 0; rec.Has("series", fmt::format("attach_{}", k)); ++k)
-    csv += fmt::format("{:.6g},{:.6g},{:.6g},{:.6g}\n", (k * kSeriesEvery + 1) * dt,
-                       1e3 * rec.Value("series", fmt::format("attach_{}", k)),
-                       1e3 * rec.Value("series", fmt::format("track_{}", k)),
-                       rec.Value("series", fmt::format("passive_{}", k)) * 180 / M_PI);
-  const std::string path = out_dir + "/003-fig1c.csv", png = out_dir + "/003-fig1c.png";
-  WriteFileAtomically(path, csv);
-  const bool drawn = RunPlotScript("time_series.py",
-                                   {path, "-o", png, "--x", "time_s", "--y",
-                                    "attachment_error_mm,prescribed_error_mrad,passive_angle_deg",
-                                    "--ylabel", "mm / mrad / deg", "--title",
-                                    "003 Fig. 1c: starfish, skeleton two-way coupled to FEM flesh"})
-                         .has_value();
-  return fmt::format(
-             "\n\nAttachment error, prescribed joints' error and the largest passive joint "
-             "angle per step: `{}`",
-             path) +
-         FigureSentence(drawn, png, "time_series.py");
+  return TimeSeriesFigure(rec, "003-fig1c", out_dir,
+                          {{"attachment_error_mm", "attach", 1e3},
+                           {"prescribed_error_mrad", "track", 1e3},
+                           {"passive_angle_deg", "passive", 180 / M_PI}},
+                          dt, kSeriesEvery * dt, "mm / mrad / deg",
+                          "003 Fig. 1c: starfish, skeleton two-way coupled to FEM flesh",
+                          "Attachment error, prescribed joints' error and the largest passive "
+                          "joint angle per step");
 }
 
 std::string CouplingClaim(const ReportInput& in) {

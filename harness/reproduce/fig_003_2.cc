@@ -18,14 +18,13 @@
 #include <map>
 
 #include "common/error.h"
-#include "common/file_write.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
-#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/reproduce/time_series_figure.h"
 #include "harness/simulate.h"
 #include "problems/scenarios/rigid/scene.h"
 #include "solvers/registry.h"
@@ -197,26 +196,14 @@ std::string SolversTable(const ProtocolRecords& rec) {
 
 std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
   const double dt = rec.Value("motion", "dt_s");
-  std::string csv = "time_s,dip_coupling_error_urad,tip_error_mm,index_pip_deg\n";
-  for (int k = 0; rec.Has("series", fmt::format("tip_{}", k)); ++k)
-    csv += fmt::format("{:.6g},{:.6g},{:.6g},{:.6g}\n", (k * kSeriesEvery + 1) * dt,
-                       1e6 * rec.Value("series", fmt::format("couple_{}", k)),
-                       1e3 * rec.Value("series", fmt::format("tip_{}", k)),
-                       rec.Value("series", fmt::format("pip_{}", k)) * 180 / M_PI);
-  const std::string path = out_dir + "/003-fig2.csv", png = out_dir + "/003-fig2.png";
-  WriteFileAtomically(path, csv);
-  const bool drawn =
-      RunPlotScript("time_series.py", {path, "-o", png, "--x", "time_s", "--y",
-                                       "dip_coupling_error_urad,tip_error_mm,index_pip_deg",
-                                       "--ylabel", "µrad / mm / deg", "--title",
-                                       "003 Fig. 2: hand, DIP = ½ PIP, fingertips "
-                                       "and elbow prescribed"})
-          .has_value();
-  return fmt::format(
-             "\n\nDIP coupling error, fingertips' distance from their paths and the index "
-             "finger's PIP per step: `{}`",
-             path) +
-         FigureSentence(drawn, png, "time_series.py");
+  return TimeSeriesFigure(rec, "003-fig2", out_dir,
+                          {{"dip_coupling_error_urad", "couple", 1e6},
+                           {"tip_error_mm", "tip", 1e3},
+                           {"index_pip_deg", "pip", 180 / M_PI}},
+                          dt, kSeriesEvery * dt, "µrad / mm / deg",
+                          "003 Fig. 2: hand, DIP = ½ PIP, fingertips and elbow prescribed",
+                          "DIP coupling error, fingertips' distance from their paths and the "
+                          "index finger's PIP per step");
 }
 
 std::string Claims(const ReportInput& in) {

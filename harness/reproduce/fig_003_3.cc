@@ -19,14 +19,13 @@
 #include <map>
 
 #include "common/error.h"
-#include "common/file_write.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
-#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
 #include "harness/reproduce/scene_frames.h"
+#include "harness/reproduce/time_series_figure.h"
 #include "harness/simulate.h"
 #include "problems/scenarios/rigid/scene.h"
 #include "solvers/registry.h"
@@ -248,21 +247,11 @@ std::string SolversTable(const ProtocolRecords& rec) {
 // Contacts and penetration per step as CSV and, with matplotlib, the figure.
 std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
   const double dt = rec.Value("motion", "dt_s");
-  std::string csv = "time_s,contacts,penetration_mm\n";
-  for (int k = 0; rec.Has("series", fmt::format("pen_{}", k)); ++k)
-    csv += fmt::format("{:.6g},{:.0f},{:.6g}\n", k * kSeriesEvery * dt,
-                       rec.Value("series", fmt::format("contacts_{}", k)),
-                       1e3 * rec.Value("series", fmt::format("pen_{}", k)));
-  const std::string path = out_dir + "/003-fig3.csv", png = out_dir + "/003-fig3.png";
-  WriteFileAtomically(path, csv);
-  const bool drawn =
-      RunPlotScript("time_series.py",
-                    {path, "-o", png, "--x", "time_s", "--y", "contacts,penetration_mm", "--ylabel",
-                     "self-contacts / penetration [mm]", "--title",
-                     "003 Fig. 3: hagfish self-contact along the spline"})
-          .has_value();
-  return fmt::format("\nSelf-contacts and penetration per step: `{}`", path) +
-         FigureSentence(drawn, png, "time_series.py");
+  return TimeSeriesFigure(rec, "003-fig3", out_dir,
+                          {{"contacts", "contacts", 1.0}, {"penetration_mm", "pen", 1e3}}, 0.0,
+                          kSeriesEvery * dt, "self-contacts / penetration [mm]",
+                          "003 Fig. 3: hagfish self-contact along the spline",
+                          "Self-contacts and penetration per step");
 }
 
 // The Newton search over every coil: contacts, not converged, worst excess over sampling and
