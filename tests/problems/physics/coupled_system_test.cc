@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "problems/model/validate.h"
+#include "tests/expect_error.h"
 #include "problems/physics/coupled_system.h"
 #include "problems/physics/fem/tet_mesh.h"
 
@@ -149,26 +150,21 @@ TEST(CoupledSystem, APrescribedJointLandsOnItsPathEveryStep) {
 
 TEST(CoupledSystem, BadAttachmentsAndPrescriptionsAreOneLineErrors) {
   auto cs = BodyWithFlesh(Pose::Identity());
-  auto expect_error = [](auto&& f, const std::string& text) {
-    try {
-      f();
-      ADD_FAILURE() << "no error: " << text;
-    } catch (const Error& e) {
-      EXPECT_EQ(std::string(e.what()), text);
-    }
-  };
   const int n = cs->num_attachments();
-  expect_error([&] { cs->Attach(1, 0); },
-               fmt::format("attachment {}: body = 1: must be a skeleton body in [0, 1)", n));
-  expect_error([&] { cs->Attach(0, 1000); },
-               fmt::format("attachment {}: node = 1000: must be a flesh node in [0, 27)", n));
-  expect_error([&] { cs->Attach(0, 3); },
-               fmt::format("attachment {}: node = 3: already attached", n));
+  ncp::testing::ExpectError(
+      [&] { cs->Attach(1, 0); },
+      {fmt::format("attachment {}: body = 1: must be a skeleton body in [0, 1)", n)});
+  ncp::testing::ExpectError(
+      [&] { cs->Attach(0, 1000); },
+      {fmt::format("attachment {}: node = 1000: must be a flesh node in [0, 27)", n)});
+  ncp::testing::ExpectError([&] { cs->Attach(0, 3); },
+                            {fmt::format("attachment {}: node = 3: already attached", n)});
   MultibodySystem& s = cs->skeleton();
-  expect_error([&] { s.PrescribeJoint(1, 0, [](double) { return 0.0; }); },
-               "prescribed joint 0: instance = 1: must be in [0, 1)");
-  expect_error([&] { s.PrescribeJoint(0, 0, [](double) { return 0.0; }); },
-               "prescribed joint 0: link 0 ('body'): its joint must be revolute or prismatic");
+  ncp::testing::ExpectError([&] { s.PrescribeJoint(1, 0, [](double) { return 0.0; }); },
+                            {"prescribed joint 0: instance = 1: must be in [0, 1)"});
+  ncp::testing::ExpectError(
+      [&] { s.PrescribeJoint(0, 0, [](double) { return 0.0; }); },
+      {"prescribed joint 0: link 0 ('body'): its joint must be revolute or prismatic"});
   StepOptions theta;
   theta.theta = 0.5;
   EXPECT_THROW(cs->set_options(theta), Error);  // the flesh's scheme has no θ

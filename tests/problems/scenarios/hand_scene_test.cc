@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "harness/simulate.h"
 #include "problems/model/validate.h"
+#include "tests/expect_error.h"
 #include "problems/scenarios/rigid/scene.h"
 #include "tests/scene_support.h"
 
@@ -74,24 +75,17 @@ TEST(HandScene, AShortMotionHoldsTheCouplingTheFingertipsAndTheElbow) {
 TEST(HandScene, BadJointCouplingsAreOneLineErrors) {
   Scene sc = Hand();
   physics::MultibodySystem& s = *sc.system;
-  auto expect_error = [](auto&& f, const std::string& text) {
-    try {
-      f();
-      ADD_FAILURE() << "no error: " << text;
-    } catch (const Error& e) {
-      EXPECT_EQ(std::string(e.what()), text);
-    }
-  };
-  expect_error([&] { s.CoupleJoints(0, 4, 400, 0.5); },
-               "joint coupling 4: link_b = 400: must be in [0, 20)");
-  expect_error([&] { s.CoupleJoints(0, 1, 5, 0.5); },
-               "joint coupling 4: link_a = 1 ('palm'): its joint must be revolute or prismatic");
-  expect_error([&] { s.CoupleJoints(0, 4, 4, 0.5); },
-               "joint coupling 4: link_b = 4: must differ from link_a");
-  expect_error([&] { s.CoupleJoints(0, 4, 5, NAN); },
-               "joint coupling 4: ratio = nan: must be finite");
-  expect_error([&] { s.PrescribeJoint(0, 0, [](double) { return 0.0; }); },
-               "prescribed joint 1: link 0 ('forearm'): already prescribed");
+  testing::ExpectError([&] { s.CoupleJoints(0, 4, 400, 0.5); },
+                       {"joint coupling 4: link_b = 400: must be in [0, 20)"});
+  testing::ExpectError(
+      [&] { s.CoupleJoints(0, 1, 5, 0.5); },
+      {"joint coupling 4: link_a = 1 ('palm'): its joint must be revolute or prismatic"});
+  testing::ExpectError([&] { s.CoupleJoints(0, 4, 4, 0.5); },
+                       {"joint coupling 4: link_b = 4: must differ from link_a"});
+  testing::ExpectError([&] { s.CoupleJoints(0, 4, 5, NAN); },
+                       {"joint coupling 4: ratio = nan: must be finite"});
+  testing::ExpectError([&] { s.PrescribeJoint(0, 0, [](double) { return 0.0; }); },
+                       {"prescribed joint 1: link 0 ('forearm'): already prescribed"});
 }
 
 }  // namespace
