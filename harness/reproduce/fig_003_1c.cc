@@ -233,13 +233,12 @@ std::string MotionTable(const ProtocolRecords& rec) {
 }
 
 std::string SolversTable(const ProtocolRecords& rec) {
-  const int frames = static_cast<int>(rec.ValueOr("motion", "frames", 0));
-  std::string md = fmt::format(
-      "\n\nEvery solver on the last {} recorded frames ({:.0f} rows, {:.0f} dofs in the last), "
-      "res004 ≤ {:g}, at most {} iterations and {:g} ms a frame:\n\n",
-      frames, rec.ValueOr("motion", "rows", 0), rec.ValueOr("motion", "dofs", 0), kTol, kMaxIters,
-      kTimeMs);
-  return md + FramesBySolverTable(rec, "frames");
+  return FramesBySolverSection(
+      rec, "frames",
+      fmt::format("the last {:.0f} recorded frames ({:.0f} rows, {:.0f} dofs in the last)",
+                  rec.ValueOr("motion", "frames", 0), rec.ValueOr("motion", "rows", 0),
+                  rec.ValueOr("motion", "dofs", 0)),
+      kTol, kMaxIters, kTimeMs);
 }
 
 std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {

@@ -235,13 +235,13 @@ std::string MotionTable(const ProtocolRecords& rec, const PublishedTable& paper)
 }
 
 std::string SolversTable(const ProtocolRecords& rec) {
-  const int frames = static_cast<int>(rec.ValueOr("motion", "frames", 0));
-  std::string md = fmt::format(
-      "\n\nEvery solver on the last {} recorded frames with self-contact ({:.0f} rows, {:.0f} "
-      "dofs in the last), res004 ≤ {:g}, at most {} iterations and {:g} ms a frame:\n\n",
-      frames, rec.ValueOr("motion", "frame_rows", 0), rec.ValueOr("motion", "frame_dofs", 0), kTol,
-      kMaxIters, kTimeMs);
-  return md + FramesBySolverTable(rec, "frames");
+  return FramesBySolverSection(
+      rec, "frames",
+      fmt::format("the last {:.0f} recorded frames with self-contact ({:.0f} rows, {:.0f} dofs in "
+                  "the last)",
+                  rec.ValueOr("motion", "frames", 0), rec.ValueOr("motion", "frame_rows", 0),
+                  rec.ValueOr("motion", "frame_dofs", 0)),
+      kTol, kMaxIters, kTimeMs);
 }
 
 // Contacts and penetration per step as CSV and, with matplotlib, the figure.

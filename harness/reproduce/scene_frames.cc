@@ -188,4 +188,14 @@ std::string FramesBySolverTable(const ProtocolRecords& rec, const std::string& p
   return t.str();
 }
 
+std::string FramesBySolverSection(const ProtocolRecords& rec, const std::string& part,
+                                  const std::string& frames, double tol, int max_iters,
+                                  double time_ms) {
+  return fmt::format(
+             "\n\nEvery solver on {}, res004 ≤ {:g}, at most {} iterations and {:g} ms a "
+             "frame:\n\n",
+             frames, tol, max_iters, time_ms) +
+         FramesBySolverTable(rec, part);
+}
+
 }  // namespace ncp

@@ -48,6 +48,11 @@ FrameSummary SummarizeFrames(const std::vector<const RunRecord*>& runs);
 // reached the tolerance, mean iterations, ms and res004, and the frames per outcome (with the
 // reason of a solver that does not apply).
 std::string FramesBySolverTable(const ProtocolRecords& rec, const std::string& part);
+// The table after a paragraph: "Every solver on <frames>, res004 ≤ <tol>, at most <max_iters>
+// iterations and <time_ms> ms a frame:".
+std::string FramesBySolverSection(const ProtocolRecords& rec, const std::string& part,
+                                  const std::string& frames, double tol, int max_iters,
+                                  double time_ms);
 // Timing rounds, for protocols whose claims compare times: every cell (a solver on a part's
 // frames) is run once per round, round r of all cells before round r + 1, under
 // RoundPart(part, r); a slow spell of a shared machine then hits every cell alike, where
