@@ -174,6 +174,14 @@ int MultibodySystem::CoupleJoints(int instance, int link_a, int link_b, double r
   if (!std::isfinite(ratio))
     throw Error(fmt::format("joint coupling {}: ratio = {}: must be finite", n, ratio));
   joint_ratios_.push_back({instance, link_a, link_b, ratio});
+  if (eliminate_) {  // the new coupling must fold like the others
+    try {
+      EliminateJointCouplings(true);
+    } catch (const Error&) {
+      joint_ratios_.pop_back();
+      throw;
+    }
+  }
   return n;
 }
 
@@ -186,6 +194,73 @@ double MultibodySystem::JointCouplingError() const {
         std::max(worst, std::abs(in.q[l[j.link_b].q_index] - j.ratio * in.q[l[j.link_a].q_index]));
   }
   return worst;
+}
+
+void MultibodySystem::EliminateJointCouplings(bool on) {
+  if (on)
+    for (std::size_t k = 0; k < joint_ratios_.size(); ++k)
+      for (const JointRatio& other : joint_ratios_)
+        if (other.instance == joint_ratios_[k].instance && other.link_b == joint_ratios_[k].link_a)
+          throw Error(
+              fmt::format("joint coupling {}: link_a = {}: is itself coupled (link_b of "
+                          "another coupling): a chain cannot be eliminated",
+                          k, joint_ratios_[k].link_a));
+  eliminate_ = on;
+}
+
+Eigen::SparseMatrix<double> MultibodySystem::ReductionMap() const {
+  std::vector<int> folded(ndofs_, -1);  // eliminated dof → its coupling
+  for (std::size_t k = 0; k < joint_ratios_.size(); ++k) {
+    const JointRatio& j = joint_ratios_[k];
+    folded[inst_[j.instance].v_offset + inst_[j.instance].model->links[j.link_b].v_index] =
+        static_cast<int>(k);
+  }
+  std::vector<int> column(ndofs_, -1);  // kept dof → its column of z
+  for (int d = 0, z = 0; d < ndofs_; ++d)
+    if (folded[d] < 0) column[d] = z++;
+  std::vector<Eigen::Triplet<double>> t;
+  for (int d = 0; d < ndofs_; ++d) {
+    if (folded[d] < 0) {
+      t.emplace_back(d, column[d], 1.0);
+      continue;
+    }
+    const JointRatio& j = joint_ratios_[folded[d]];
+    const Instance& in = inst_[j.instance];
+    t.emplace_back(d, column[in.v_offset + in.model->links[j.link_a].v_index], j.ratio);
+  }
+  Eigen::SparseMatrix<double> S(ndofs_, num_dofs());
+  S.setFromTriplets(t.begin(), t.end());
+  return S;
+}
+
+void MultibodySystem::Reduce(ContactProblem& p) const {
+  const Eigen::SparseMatrix<double> S = ReductionMap();
+  const SpMat St = S.transpose();
+  p.A = St * p.A * S;
+  p.b = St * p.b;
+  p.J = p.J * S;
+  std::vector<int> before(ndofs_ + 1, 0);  // eliminated dofs before each dof
+  for (const JointRatio& j : joint_ratios_) {
+    const Instance& in = inst_[j.instance];
+    ++before[in.v_offset + in.model->links[j.link_b].v_index + 1];
+  }
+  for (int d = 0; d < ndofs_; ++d) before[d + 1] += before[d];
+  Structure& st = p.structure;
+  for (std::size_t s = 0; s < st.subsystems.size(); ++s) {
+    Structure::Subsystem& sub = st.subsystems[s];
+    const int begin = sub.dof_begin, end = sub.dof_begin + sub.dof_count;
+    const int gone = before[end] - before[begin];
+    sub.dof_begin = begin - before[begin];
+    sub.dof_count -= gone;
+    if (gone == 0) continue;
+    const Eigen::MatrixXd Ssub =
+        Eigen::MatrixXd(S).block(begin, sub.dof_begin, end - begin, sub.dof_count);
+    for (Structure::Body& b : st.bodies) {
+      if (b.subsystem != static_cast<int>(s)) continue;
+      b.jacobian = b.jacobian * Ssub;
+      b.joint_dof = -1, b.joint_dofs = 0;  // a folded joint's body moves with another's dof
+    }
+  }
 }
 
 double MultibodySystem::PrescribedError() const {
@@ -466,6 +541,7 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
   // Coupled joints: both joints' rows in one, their blocks summed per link (a joint's parent
   // may be the other joint's link).
   for (const JointRatio& jr : joint_ratios_) {
+    if (eliminate_) break;  // folded into the dofs by Reduce
     const Instance& in = inst_[jr.instance];
     const auto& links = in.model->links;
     const int ci = AddConstraint(p.constraints, ConstraintType::kBilateral);
@@ -532,12 +608,16 @@ ContactProblem MultibodySystem::BuildProblem(std::vector<ContactPoint>* contacts
                            .spline_body = spline_contact_body_[k]});
     }
   }
+  if (eliminate_ && !joint_ratios_.empty()) Reduce(p);
   return p;
 }
 
-void MultibodySystem::Advance(const Vec& vhat) {
-  if (vhat.size() != ndofs_)
-    throw Error(fmt::format("v: wrong argument size: expected {}, got {}", ndofs_, vhat.size()));
+void MultibodySystem::Advance(const Vec& vhat_given) {
+  if (vhat_given.size() != num_dofs())
+    throw Error(
+        fmt::format("v: wrong argument size: expected {}, got {}", num_dofs(), vhat_given.size()));
+  const Vec vhat =
+      eliminate_ && !joint_ratios_.empty() ? Vec(ReductionMap() * vhat_given) : vhat_given;
   for (Instance& in : inst_) {
     const VectorXd vh = vhat.segment(in.v_offset, in.model->nv);
     IntegrateConfiguration(*in.model, in.q, vh, opt_.dt);

@@ -12,11 +12,12 @@
 //   prescribed joints: one bilateral row q̇_j = (q*(t + dt) − q_j)/dt each (003 §4's hybrid
 //     dynamics: the joint's path is given, its torque is the row's λ/dt),
 //   coupled joints: one bilateral row q̇_b − r q̇_a + erp (q_b − r q_a)/dt = 0 each (003 §4's
-//     hyper-reduced coordinates),
+//     hyper-reduced coordinates), or eliminated (EliminateJointCouplings),
 //   v_{k+1} = (v̂ − θ v_k)/(1 − θ),  q_{k+1} = q_k ⊕ dt v̂.
 // Stabilization of a gap g: StabilizeGap (stepped_system.h, documented in datasets/README.md).
 #pragma once
 
+#include <Eigen/SparseCore>
 #include <functional>
 #include <memory>
 #include <string>
@@ -108,6 +109,12 @@ class MultibodySystem : public SteppedSystem {
   int CoupleJoints(int instance, int link_a, int link_b, double ratio);
   // Largest |q_b − ratio q_a| over the coupled joints (0 when none).
   double JointCouplingError() const;
+  // The coupled joints eliminated instead (003's own form): v = S z, S the identity but for
+  // each coupled joint b, whose column folds into its joint a's (v_b = ratio v_a); the problem in
+  // z is SᵀA S, Sᵀb, J S with no coupling rows, each body's Jacobian J_b S without tree data (a
+  // coupled joint's body moves with another joint's dof), and Advance takes ẑ. Throws
+  // ncp::Error when a coupled joint's link_a is itself coupled (chains are not folded).
+  void EliminateJointCouplings(bool on);
   // The spline bodies' tubes and self-contacts of the last BuildProblem, in its row order.
   const std::vector<SplineTube>& spline_tubes() const { return spline_tubes_; }
   const std::vector<SplineContact>& spline_contacts() const { return spline_contacts_; }
@@ -121,7 +128,10 @@ class MultibodySystem : public SteppedSystem {
   ContactProblem BuildProblem(std::vector<ContactPoint>* contacts = nullptr) override;
   void Advance(const Vec& vhat) override;
 
-  int num_dofs() const { return ndofs_; }
+  // The problem's dofs (fewer than the instances' when joint couplings are eliminated).
+  int num_dofs() const {
+    return ndofs_ - (eliminate_ ? static_cast<int>(joint_ratios_.size()) : 0);
+  }
   int num_bodies() const { return nbodies_; }
   double time() const override { return time_; }
   const StepOptions& options() const override { return opt_; }
@@ -161,6 +171,11 @@ class MultibodySystem : public SteppedSystem {
     double ratio = 1.0;
   };
   std::vector<JointRatio> joint_ratios_;
+  bool eliminate_ = false;
+  // v = S z while eliminating (ndofs_ × num_dofs()); built with the couplings' dof indices.
+  Eigen::SparseMatrix<double> ReductionMap() const;
+  // The full problem (ndofs_ dofs) folded into z: A, b, J, the structure's dofs and Jacobians.
+  void Reduce(ContactProblem& p) const;
   std::vector<SplineTube> spline_tubes_;
   std::vector<SplineContact> spline_contacts_;
   std::vector<int> spline_contact_body_;  // the spline body of each self-contact

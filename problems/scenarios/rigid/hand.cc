@@ -172,6 +172,7 @@ Scene MakeHand(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
     c.rows = 0x7;  // translation: the fingertip's position, its orientation free
     tips.push_back(s.AddCoupling(c));
   }
+  s.EliminateJointCouplings(p.at("eliminate") == 1.0);
   // Each step: every fingertip's frame where its path is now, moving to where it is next.
   sc.before_step = [ref, tips](MultibodySystem& sys) {
     const double t = sys.time(), dt = sys.options().dt;

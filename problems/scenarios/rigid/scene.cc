@@ -466,14 +466,17 @@ const std::vector<SceneEntry>& Scenes() {
       {.name = "hand",
        .description =
            "a forearm and hand (003 §6, Fig. 2): the elbow prescribed (a bilateral row), DIP = "
-           "dip_ratio × PIP on the four fingers (003's hyper-reduced coordinates as one "
-           "bilateral row each), every fingertip on a path by three bilateral rows, the "
-           "two-joint thumb passive within its limits; no contacts",
+           "dip_ratio × PIP on the four fingers (003's hyper-reduced coordinates: the DIP's dof "
+           "eliminated, or one bilateral row each), every fingertip on a path by three "
+           "bilateral rows, the two-joint thumb passive within its limits; no contacts",
        .params = {Pos("density", 1100, "density of the forearm, palm and fingers [kg/m³]"),
                   RealParam("elbow", 40, 0, 140,
                             "the elbow's swing [deg] (its limits: −10°, 150°)"),
                   NonNeg("frequency", 0.5, "the fingers' flexing frequency [Hz]"),
                   RealParam("lag", 0.15, 0, 1, "phase lag between neighbouring fingers [periods]"),
+                  Whole("eliminate", 1, 0, 1,
+                        "1: the DIPs' dofs eliminated (003's hyper-reduced coordinates); 0: "
+                        "kept, each held by one bilateral row"),
                   RealParam("dip_ratio", 0.5, 0, 1,
                             "DIP angle per PIP angle (the DIP's limit, 80°, is the PIP's sweep)"),
                   RealParam("dt", 1.0 / 240, 0, 1.0 / 30,
