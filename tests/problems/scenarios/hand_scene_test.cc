@@ -16,9 +16,10 @@
 namespace ncp {
 namespace {
 
-Scene Hand() {
+// The DIPs kept and held by rows (eliminate=0), or eliminated (the scene's default, 003's form).
+Scene Hand(bool eliminate = false) {
   const SceneEntry& e = *FindScene("hand");
-  return e.build(SceneParams(e, {}), 1);
+  return e.build(SceneParams(e, {{"eliminate", eliminate ? "1" : "0"}}), 1);
 }
 
 TEST(HandScene, NineteenDofsAndSeventeenBilateralRows) {
@@ -65,11 +66,35 @@ TEST(HandScene, AShortMotionHoldsTheCouplingTheFingertipsAndTheElbow) {
       tip = std::max(
           tip, (s.BodyPose(c.body_b) * c.frame_b.translation() - c.frame_a.translation()).norm());
   };
-  const SimulateResult r = Simulate(e, {}, 1, o);
+  const SimulateResult r = Simulate(e, {{"eliminate", "0"}}, 1, o);
   ASSERT_EQ(r.steps.size(), 120u);
   EXPECT_LT(couple, 1e-9);  // linear in q: held to the solve's accuracy
   EXPECT_LT(elbow, 1e-9);
   EXPECT_LT(tip, 5e-5);  // the step's drift only (4.5 µm over the protocol's 2 s)
+}
+
+// 003's form: each DIP's dof folded into its PIP's (v = S z): 15 dofs, no coupling rows, the
+// bodies' Jacobians J_b S (Validate checks them against J S), and the same motion as the rows'.
+TEST(HandScene, TheEliminatedDipsGiveFifteenDofsAndTheSameMotion) {
+  Scene sc = Hand(true);
+  const ContactProblem p = sc.system->BuildProblem();
+  EXPECT_EQ(Validate(p), "");
+  EXPECT_EQ(p.num_dofs(), 15);
+  EXPECT_EQ(sc.system->num_dofs(), 15);
+  EXPECT_EQ(testing::CountConstraints(p, ConstraintType::kBilateral), 1 + 12);
+  const SceneEntry& e = *FindScene("hand");
+  std::vector<Eigen::VectorXd> q[2];
+  for (int form = 0; form < 2; ++form) {
+    SimulateOptions o = SteppingOptions("canal", 50, 60);
+    o.after_step = [&](const physics::SteppedSystem& st) {
+      q[form].push_back(dynamic_cast<const physics::MultibodySystem&>(st).instances()[0].q);
+    };
+    Simulate(e, {{"eliminate", form == 1 ? "1" : "0"}}, 1, o);
+  }
+  ASSERT_EQ(q[0].size(), 60u);
+  ASSERT_EQ(q[1].size(), 60u);
+  for (int k = 0; k < 60; ++k) EXPECT_LT((q[0][k] - q[1][k]).cwiseAbs().maxCoeff(), 1e-9) << k;
+  EXPECT_EQ(sc.system->JointCouplingError(), 0.0);
 }
 
 TEST(HandScene, BadJointCouplingsAreOneLineErrors) {
@@ -86,6 +111,9 @@ TEST(HandScene, BadJointCouplingsAreOneLineErrors) {
                        {"joint coupling 4: ratio = nan: must be finite"});
   testing::ExpectError([&] { s.PrescribeJoint(0, 0, [](double) { return 0.0; }); },
                        {"prescribed joint 1: link 0 ('forearm'): already prescribed"});
+  s.CoupleJoints(0, 5, 3, 1.0);  // the index DIP drives its MCP: a chain through the PIP's
+  testing::ExpectError([&] { s.EliminateJointCouplings(true); },
+                       {"joint coupling 4: link_a = 5: is itself coupled", "cannot be eliminated"});
 }
 
 }  // namespace
