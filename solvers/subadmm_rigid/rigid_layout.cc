@@ -76,8 +76,8 @@ std::string BuildRigidLayout(const ContactProblem& p, RigidLayout& out, const La
   if (st.empty() || st.bodies.empty()) return "needs the structure layer with bodies";
   const int nsub = static_cast<int>(st.subsystems.size());
   if (static_cast<int>(st.bodies.size()) != nsub)
-    return fmt::format("{} bodies in {} subsystems: needs one rigid body per subsystem",
-                       st.bodies.size(), nsub);
+    return fmt::format("{} bodies in {} subsystem{}: needs one rigid body per subsystem",
+                       st.bodies.size(), nsub, nsub == 1 ? "" : "s");
   const int nb = nsub, nc = p.num_constraints();
   if (p.J.rows() != p.num_rows() || p.J.cols() != p.num_dofs() || p.e.size() != p.num_rows())
     return fmt::format("J is {} x {} and e has {} rows: needs {} x {} and {} (rows x dofs)",
