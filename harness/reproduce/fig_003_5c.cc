@@ -18,13 +18,12 @@
 #include <cstdlib>
 
 #include "common/error.h"
-#include "common/file_write.h"
 #include "harness/markdown.h"
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
-#include "harness/reproduce/plot_script.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/protocol_records.h"
+#include "harness/reproduce/time_series_figure.h"
 #include "harness/simulate.h"
 #include "problems/scenarios/rigid/scene.h"
 
@@ -119,29 +118,13 @@ std::string RunsTable(const ProtocolRecords& rec) {
 
 // The torque series as CSV (one column per μ) and, with matplotlib, the figure.
 std::string Figure(const ProtocolRecords& rec, const std::string& out_dir) {
-  std::string csv = "time_s";
-  for (double mu : kMus) csv += fmt::format(",torque_mu{:g}", mu);
-  csv += "\n";
-  for (int k = 0; rec.Has(Part(kMus[0]), fmt::format("tau_{}", k)); ++k) {
-    csv += fmt::format("{:.6g}", k * kSampleEvery * kDt);
-    for (double mu : kMus) {
-      const std::string key = fmt::format("tau_{}", k);
-      csv += rec.Has(Part(mu), key) ? fmt::format(",{:.6g}", rec.Value(Part(mu), key)) : ",";
-    }
-    csv += "\n";
-  }
-  const std::string path = out_dir + "/003-fig5c.csv", png = out_dir + "/003-fig5c.png";
-  WriteFileAtomically(path, csv);
-  std::string ys;
-  for (double mu : kMus) ys += fmt::format("{}torque_mu{:g}", ys.empty() ? "" : ",", mu);
-  const bool drawn =
-      RunPlotScript("time_series.py",
-                    {path, "-o", png, "--x", "time_s", "--y", ys, "--ylabel", "motor torque [N m]",
-                     "--title", "003 Fig. 5c: Klann, torque against time per joint friction"})
-          .has_value();
-  std::string md = fmt::format("\nMotor torque per step and joint μ: `{}`", path);
-  md += FigureSentence(drawn, png, "time_series.py");
-  return md;
+  std::vector<SeriesColumn> columns;
+  for (double mu : kMus)
+    columns.push_back({fmt::format("torque_mu{:g}", mu), "tau", 1.0, Part(mu)});
+  return TimeSeriesFigure(rec, "003-fig5c", out_dir, columns, 0.0, kSampleEvery * kDt,
+                          "motor torque [N m]",
+                          "003 Fig. 5c: Klann, torque against time per joint friction",
+                          "Motor torque per step and joint μ");
 }
 
 std::string Claims(const ReportInput& in) {

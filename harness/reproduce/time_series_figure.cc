@@ -17,11 +17,13 @@ std::string TimeSeriesFigure(const ProtocolRecords& rec, const std::string& id,
     names += (names.empty() ? "" : ",") + c.name;
   }
   csv += "\n";
-  for (int k = 0; !columns.empty() && rec.Has("series", fmt::format("{}_{}", columns[0].key, k));
-       ++k) {
+  auto key = [](const SeriesColumn& c, int k) { return fmt::format("{}_{}", c.key, k); };
+  for (int k = 0; !columns.empty() && rec.Has(columns[0].part, key(columns[0], k)); ++k) {
     csv += fmt::format("{:.6g}", first_s + k * step_s);
     for (const SeriesColumn& c : columns)
-      csv += fmt::format(",{:.6g}", c.scale * rec.Value("series", fmt::format("{}_{}", c.key, k)));
+      csv += rec.Has(c.part, key(c, k))
+                 ? fmt::format(",{:.6g}", c.scale * rec.Value(c.part, key(c, k)))
+                 : ",";
     csv += "\n";
   }
   const std::string path = out_dir + "/" + id + ".csv", png = out_dir + "/" + id + ".png";

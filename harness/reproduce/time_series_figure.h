@@ -1,6 +1,6 @@
-// A protocol's per-step series as a figure: the records' part "series" holds one value per
-// recorded point k under "<key>_<k>"; the CSV has a time column and one column per series, and
-// plots/time_series.py draws it.
+// A protocol's per-step series as a figure: a column's records part holds one value per
+// recorded point k under "<key>_<k>"; the CSV has a time column and one column per series (blank
+// where a part has no point k), and plots/time_series.py draws it.
 #pragma once
 
 #include <string>
@@ -14,6 +14,7 @@ struct SeriesColumn {
   std::string name;    // the CSV column (with its unit)
   std::string key;     // the records' key prefix
   double scale = 1.0;  // record × scale is the column's value
+  std::string part = "series";
 };
 
 // Writes <out_dir>/<id>.csv (time_s = first_s + k · step_s, then the columns, for every k the
