@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "common/error.h"
 
 namespace ncp::markdown {
@@ -68,6 +70,8 @@ std::string Table::str() const {
   for (const auto& r : rows_) AppendRow(out, r);
   return out;
 }
+
+std::string Count(double n) { return std::isfinite(n) ? fmt::format("{:.0f}", n) : "—"; }
 
 std::string Heading(int level, std::string_view text) {
   return std::string(static_cast<std::size_t>(level), '#') + " " + std::string(text) + "\n\n";

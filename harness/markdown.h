@@ -39,6 +39,9 @@ std::string HeaderOf(const std::vector<std::string>& header, std::string_view al
 
 // "## text\n\n" for level 2.
 std::string Heading(int level, std::string_view text);
+
+// A count as a cell: "412", or "—" where it is not finite (a run too short to measure it).
+std::string Count(double n);
 // "![alt](path)\n" — a figure the report links to, `path` relative to the report.
 std::string Figure(std::string_view alt, std::string_view path);
 

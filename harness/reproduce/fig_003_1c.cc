@@ -192,9 +192,6 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 }
 
-// A count, or "—" when the run recorded no frame to take it from.
-std::string Count(double n) { return std::isfinite(n) ? fmt::format("{:.0f}", n) : "—"; }
-
 std::string SettingTable(const ProtocolRecords& rec, const PublishedTable& paper) {
   auto v = [&rec](const char* key) { return rec.Value("motion", key); };
   markdown::Table t({"", "ours", "003"}, "lrr");
@@ -208,7 +205,8 @@ std::string SettingTable(const ProtocolRecords& rec, const PublishedTable& paper
   t.Row({"attached flesh nodes (3 bilateral rows each)", fmt::format("{:.0f}", v("attachments")),
          "—"});
   t.Row({"dofs / rows of the last frame",
-         fmt::format("{:.0f} / {}", v("dofs"), Count(rec.ValueOr("motion", "rows", NAN))), "—"});
+         fmt::format("{:.0f} / {}", v("dofs"), markdown::Count(rec.ValueOr("motion", "rows", NAN))),
+         "—"});
   return t.str();
 }
 

@@ -175,9 +175,6 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   }
 }
 
-// A count, or "—" when the run recorded no frame to take it from.
-std::string Count(double n) { return std::isfinite(n) ? fmt::format("{:.0f}", n) : "—"; }
-
 std::string MotionTable(const ProtocolRecords& rec, const PublishedTable& paper) {
   auto v = [&rec](const char* key) { return rec.Value("motion", key); };
   markdown::Table t({"", "ours", "003"}, "lrr");
@@ -186,8 +183,8 @@ std::string MotionTable(const ProtocolRecords& rec, const PublishedTable& paper)
   t.Row({"DIP per PIP", fmt::format("{:g}", v("dip_ratio")),
          fmt::format("{:g}", paper.Get("dip_per_pip", "paper"))});
   t.Row({"dofs / rows of the last frame",
-         fmt::format("{} / {}", Count(rec.ValueOr("motion", "dofs", NAN)),
-                     Count(rec.ValueOr("motion", "rows", NAN))),
+         fmt::format("{} / {}", markdown::Count(rec.ValueOr("motion", "dofs", NAN)),
+                     markdown::Count(rec.ValueOr("motion", "rows", NAN))),
          "—"});
   t.Row({"|DIP − ratio × PIP|, most [rad]", fmt::format("{:.1e}", v("couple_max_rad")), "—"});
   t.Row({"the DIPs kept, each held by a row (ours): |DIP − ratio × PIP|, most [rad]",
