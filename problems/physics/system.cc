@@ -77,6 +77,7 @@ int MultibodySystem::AddInstance(std::shared_ptr<const ArticulatedModel> model, 
   inst_.push_back(std::move(in));
   sub_first_.push_back(id);
   sub_kind_.emplace_back();
+  if (eliminate_) reduce_ = ReductionMap();  // its dofs are kept: the map grows
   return id;
 }
 
@@ -206,6 +207,7 @@ void MultibodySystem::EliminateJointCouplings(bool on) {
                           "another coupling): a chain cannot be eliminated",
                           k, joint_ratios_[k].link_a));
   eliminate_ = on;
+  reduce_ = on ? ReductionMap() : Eigen::SparseMatrix<double>();
 }
 
 Eigen::SparseMatrix<double> MultibodySystem::ReductionMap() const {
@@ -234,7 +236,7 @@ Eigen::SparseMatrix<double> MultibodySystem::ReductionMap() const {
 }
 
 void MultibodySystem::Reduce(ContactProblem& p) const {
-  const Eigen::SparseMatrix<double> S = ReductionMap();
+  const Eigen::SparseMatrix<double>& S = reduce_;
   const SpMat St = S.transpose();
   p.A = St * p.A * S;
   p.b = St * p.b;
@@ -253,8 +255,7 @@ void MultibodySystem::Reduce(ContactProblem& p) const {
     sub.dof_begin = begin - before[begin];
     sub.dof_count -= gone;
     if (gone == 0) continue;
-    const Eigen::MatrixXd Ssub =
-        Eigen::MatrixXd(S).block(begin, sub.dof_begin, end - begin, sub.dof_count);
+    const Eigen::MatrixXd Ssub(S.block(begin, sub.dof_begin, end - begin, sub.dof_count));
     for (Structure::Body& b : st.bodies) {
       if (b.subsystem != static_cast<int>(s)) continue;
       b.jacobian = b.jacobian * Ssub;
@@ -616,8 +617,7 @@ void MultibodySystem::Advance(const Vec& vhat_given) {
   if (vhat_given.size() != num_dofs())
     throw Error(
         fmt::format("v: wrong argument size: expected {}, got {}", num_dofs(), vhat_given.size()));
-  const Vec vhat =
-      eliminate_ && !joint_ratios_.empty() ? Vec(ReductionMap() * vhat_given) : vhat_given;
+  const Vec vhat = eliminate_ && !joint_ratios_.empty() ? Vec(reduce_ * vhat_given) : vhat_given;
   for (Instance& in : inst_) {
     const VectorXd vh = vhat.segment(in.v_offset, in.model->nv);
     IntegrateConfiguration(*in.model, in.q, vh, opt_.dt);

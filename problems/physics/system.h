@@ -172,8 +172,10 @@ class MultibodySystem : public SteppedSystem {
   };
   std::vector<JointRatio> joint_ratios_;
   bool eliminate_ = false;
-  // v = S z while eliminating (ndofs_ × num_dofs()); built with the couplings' dof indices.
+  // v = S z while eliminating (ndofs_ × num_dofs()), from the couplings' dof indices; kept in
+  // reduce_, rebuilt when an instance or a coupling is added.
   Eigen::SparseMatrix<double> ReductionMap() const;
+  Eigen::SparseMatrix<double> reduce_;
   // The full problem (ndofs_ dofs) folded into z: A, b, J, the structure's dofs and Jacobians.
   void Reduce(ContactProblem& p) const;
   std::vector<SplineTube> spline_tubes_;

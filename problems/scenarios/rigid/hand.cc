@@ -16,6 +16,7 @@
 //   passively.
 // 003 gives neither the hand's dimensions nor its motion: the defaults are ours (an adult hand,
 // index finger 9.3 cm).
+#include <array>
 #include <cmath>
 #include <memory>
 
@@ -135,10 +136,14 @@ struct HandMotion {
     }
     return q;
   }
-  // Fingertip f (the distal phalanx's far end) in the world at time t.
-  Vec3 Tip(double t, int f, Kinematics& kin) const {
+  // Every fingertip (the distal phalanx's far end) in the world at time t.
+  std::array<Vec3, kFingers> Tips(double t) const {
+    Kinematics kin;
     ForwardKinematics(hand.model, Q(t), kin);
-    return kin.world[hand.finger_first[f] + 3] * Vec3(kScale[f] * kPhalanx[2], 0, 0);
+    std::array<Vec3, kFingers> tips;
+    for (int f = 0; f < kFingers; ++f)
+      tips[f] = kin.world[hand.finger_first[f] + 3] * Vec3(kScale[f] * kPhalanx[2], 0, 0);
+    return tips;
   }
 };
 
@@ -176,11 +181,9 @@ Scene MakeHand(const std::map<std::string, double>& p, std::uint64_t /*seed*/) {
   // Each step: every fingertip's frame where its path is now, moving to where it is next.
   sc.before_step = [ref, tips](MultibodySystem& sys) {
     const double t = sys.time(), dt = sys.options().dt;
-    Kinematics kin;
-    for (int f = 0; f < kFingers; ++f) {
-      const Vec3 now = ref->Tip(t, f, kin), next = ref->Tip(t + dt, f, kin);
-      sys.SetCouplingFrame(tips[f], At(now), (next - now) / dt, Vec3::Zero());
-    }
+    const std::array<Vec3, kFingers> now = ref->Tips(t), next = ref->Tips(t + dt);
+    for (int f = 0; f < kFingers; ++f)
+      sys.SetCouplingFrame(tips[f], At(now[f]), (next[f] - now[f]) / dt, Vec3::Zero());
   };
   return sc;
 }
