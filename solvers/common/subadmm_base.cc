@@ -143,6 +143,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   con_beta_.assign(nc, 0.0), soft_alpha_.assign(nc, 0.0), soft_kappa_.assign(nc, 0.0);
   UpdateConstraintBetas();
   refactorizations_ = 0;
+  factorized_.assign(nsub_, 0);
   if (!RefactorizeAll()) {
     message_ = "A_j + beta sum J^T J: not positive definite (factorization failed)";
     return Status::kFailed;
@@ -201,15 +202,24 @@ void SubAdmmBase::UpdateConstraintBetas() {
 }
 
 bool SubAdmmBase::RefactorizeAll() {
-  bool ok = true;
-  if (!parallel_) {
-    for (int j = 0; j < nsub_; ++j) ok = Factorize(j, beta_[j]) && ok;
+  if (parallel_) {
+#pragma omp parallel num_threads(threads_)
+    FactorizeShare();
   } else {
-#pragma omp parallel for schedule(static) num_threads(threads_) reduction(&& : ok)
-    for (int j = 0; j < nsub_; ++j) ok = Factorize(j, beta_[j]) && ok;
+    FactorizeShare();
   }
   ++refactorizations_;
-  return ok;
+  return Factorized();
+}
+
+// Outside a parallel region the loop binds to a team of one: the calling thread does it all.
+void SubAdmmBase::FactorizeShare() {
+#pragma omp for schedule(static)
+  for (int j = 0; j < nsub_; ++j) factorized_[j] = Factorize(j, beta_[j]);
+}
+
+bool SubAdmmBase::Factorized() const {
+  return std::all_of(factorized_.begin(), factorized_.end(), [](char ok) { return ok != 0; });
 }
 
 template <int NR, bool kScales>
@@ -358,61 +368,19 @@ void SubAdmmBase::SerialConstraintSteps(double& theta_p, double& theta_y, double
   for (int i : con1_) ConstraintStepRows<1, kScales>(i, theta_p, theta_y, ps2);
 }
 
-Status SubAdmmBase::Iterate() {
-  double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0, tp2 = 0.0, tp3 = 0.0;
-  // The relative rule's scales, when due, inside the passes that write z and g: a pass of their
-  // own took about 5% of a serial iteration's time, and in a parallel one a serial pass costs the
-  // other thread a wait of several µs (maxima: the same bits in any order).
-  const bool scales =
-      adaptive_ && adapter_.Due(iter_ + 1) && adapter_.rule() == PenaltyRule::kRelative;
-  double ps2 = 0.0, ds2 = 0.0, unused = 0.0;
-  if (!parallel_) {  // plain loops: even a one-thread OpenMP region costs a few µs per iteration
-    for (int j = 0; j < nsub_; ++j) VelocityStep(j);
-    if (scales)
-      SerialConstraintSteps<true>(tp, ty, ps2);
-    else
-      SerialConstraintSteps<false>(tp, ty, ps2);
-    for (int j = 0; j < nsub_; ++j) {
-      SubsystemStep(j, td);
-      if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
-    }
-  } else {
-#pragma omp parallel num_threads(threads_)
-    {
-#pragma omp for schedule(static)
-      for (int j = 0; j < nsub_; ++j) VelocityStep(j);
-        // No barrier between the two kinds (each reduces into its own variables): one per
-        // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
-#pragma omp for schedule(static) reduction(max : tp2) nowait
-      for (std::size_t k = 0; k < contacts_.size(); ++k) ContactSteps(k, k + 1, tp2, unused);
-#pragma omp for schedule(static) reduction(max : tp3) nowait
-      for (std::size_t k = 0; k < softs_.size(); ++k) SoftSteps(k, k + 1, tp3, unused);
-#pragma omp for schedule(static) reduction(max : tp1) reduction(+ : ty1) nowait
-      for (std::size_t k = 0; k < con3_.size(); ++k)
-        ConstraintStepRows<3>(con3_[k], tp1, ty1, unused);
-#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
-      for (std::size_t k = 0; k < con1_.size(); ++k)
-        ConstraintStepRows<1>(con1_[k], tp, ty, unused);
-      if (scales) {
-#pragma omp for schedule(static) reduction(max : ps2) nowait
-        for (std::size_t k = 0; k < slack_con_.size(); ++k)
-          ps2 = std::max(ps2, SlackScale2(&w_[3 * k], &z_[3 * k]));
-      }
-#pragma omp for schedule(static) reduction(max : td, ds2)
-      for (int j = 0; j < nsub_; ++j) {
-        SubsystemStep(j, td);
-        if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
-      }
-    }
-  }
-  tp = std::sqrt(std::max({tp, tp1, tp2, tp3})), ty += ty1;
+// The test of 004:43 and the β update after an iteration's passes, with θ_p², Σ‖Δy‖², θ_d and
+// the relative rule's scales as they reduced; `refactor`: every subsystem is to be factorized
+// again (the caller's team shares that out).
+Status SubAdmmBase::EndIteration(bool scales, double tp2, double ty, double td, double ps2,
+                                 double ds2, bool& refactor) {
+  const double tp = std::sqrt(tp2);
   theta_p_ = tp, theta_d_ = td, theta_y_ = ty;
   ++iter_;
+  refactor = false;
   if (!std::isfinite(tp) || !std::isfinite(td) || !AllFinite(v_) || !AllFinite(lambda_)) {
     message_ = "non-finite iterate";
     return Status::kDiverged;
   }
-  // 004:43 (bounded steps), then every subsystem is refactorized in parallel.
   double scale = scale_;
   if (adaptive_ && adapter_.Due(iter_)) {
     const double ps = scales ? std::sqrt(ps2) : 0.0, ds = scales ? std::sqrt(ds2) : 0.0;
@@ -423,12 +391,112 @@ Status SubAdmmBase::Iterate() {
     for (int j = 0; j < nsub_; ++j)
       beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
     UpdateConstraintBetas();
-    if (!RefactorizeAll()) {
-      message_ = "refactorization failed";
-      return Status::kFailed;
-    }
+    refactor = true;
   }
   return Status::kRunning;
+}
+
+// The relative rule's scales, when due, inside the passes that write z and g: a pass of their
+// own took about 5% of a serial iteration's time, and in a parallel one a serial pass costs the
+// other thread a wait of several µs (maxima: the same bits in any order).
+bool SubAdmmBase::ScalesDue() const {
+  return adaptive_ && adapter_.Due(iter_ + 1) && adapter_.rule() == PenaltyRule::kRelative;
+}
+
+Status SubAdmmBase::IterateSerial() {
+  const bool scales = ScalesDue();
+  double tp = 0.0, ty = 0.0, td = 0.0, ps2 = 0.0, ds2 = 0.0;
+  for (int j = 0; j < nsub_; ++j) VelocityStep(j);
+  if (scales)
+    SerialConstraintSteps<true>(tp, ty, ps2);
+  else
+    SerialConstraintSteps<false>(tp, ty, ps2);
+  for (int j = 0; j < nsub_; ++j) {
+    SubsystemStep(j, td);
+    if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
+  }
+  bool refactor = false;
+  const Status st = EndIteration(scales, tp, ty, td, ps2, ds2, refactor);
+  if (st == Status::kRunning && refactor && !RefactorizeAll()) return RefactorizationFailed();
+  return st;
+}
+
+Status SubAdmmBase::RefactorizationFailed() {
+  message_ = "refactorization failed";
+  return Status::kFailed;
+}
+
+Status SubAdmmBase::Iterate() {
+  int done = 0;
+  return IterateChunk(1, done);
+}
+
+// Threaded, the k iterations run in one OpenMP region: its fork and join once per chunk rather
+// than per iteration (they cost about as much as a barrier each, against ~10 µs of work an
+// iteration on a laikago frame). One thread ends each iteration (EndIteration) while the others
+// wait; a β change is then factorized by the whole team. The passes are those of IterateSerial
+// split over the team; every reduction is a maximum but Σ‖Δy‖² (reported only), so the
+// iterates are those of one thread, bit for bit.
+Status SubAdmmBase::IterateChunk(int k, int& done) {
+  Status st = Status::kRunning;
+  done = 0;
+  if (!parallel_) {
+    while (done < k && st == Status::kRunning) st = IterateSerial(), ++done;
+    return st;
+  }
+  // Shared by the team: the reductions' targets (reset by the thread that ends an iteration)
+  // and the decisions every thread reads after the barrier that ends a `single`.
+  double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0, tp2 = 0.0, tp3 = 0.0;
+  double ps2 = 0.0, ds2 = 0.0;
+  bool refactor = false;
+#pragma omp parallel num_threads(threads_)
+  {
+    double unused = 0.0;
+    for (int it = 0; it < k; ++it) {
+      const bool scales = ScalesDue();
+#pragma omp for schedule(static)
+      for (int j = 0; j < nsub_; ++j) VelocityStep(j);
+        // No barrier between the two kinds (each reduces into its own variables): one per
+        // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
+#pragma omp for schedule(static) reduction(max : tp2) nowait
+      for (std::size_t c = 0; c < contacts_.size(); ++c) ContactSteps(c, c + 1, tp2, unused);
+#pragma omp for schedule(static) reduction(max : tp3) nowait
+      for (std::size_t c = 0; c < softs_.size(); ++c) SoftSteps(c, c + 1, tp3, unused);
+#pragma omp for schedule(static) reduction(max : tp1) reduction(+ : ty1) nowait
+      for (std::size_t c = 0; c < con3_.size(); ++c)
+        ConstraintStepRows<3>(con3_[c], tp1, ty1, unused);
+#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
+      for (std::size_t c = 0; c < con1_.size(); ++c)
+        ConstraintStepRows<1>(con1_[c], tp, ty, unused);
+      if (scales) {
+#pragma omp for schedule(static) reduction(max : ps2) nowait
+        for (std::size_t s = 0; s < slack_con_.size(); ++s)
+          ps2 = std::max(ps2, SlackScale2(&w_[3 * s], &z_[3 * s]));
+      }
+#pragma omp for schedule(static) reduction(max : td, ds2)
+      for (int j = 0; j < nsub_; ++j) {
+        SubsystemStep(j, td);
+        if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
+      }
+#pragma omp single
+      {
+        st = EndIteration(scales, std::max({tp, tp1, tp2, tp3}), ty + ty1, td, ps2, ds2, refactor);
+        ++done;
+        tp = ty = td = tp1 = ty1 = tp2 = tp3 = ps2 = ds2 = 0.0;
+      }
+      if (st == Status::kRunning && refactor) {
+        FactorizeShare();
+#pragma omp single
+        {
+          ++refactorizations_;
+          refactor = false;
+          if (!Factorized()) st = RefactorizationFailed();
+        }
+      }
+      if (st != Status::kRunning) break;
+    }
+  }
+  return st;
 }
 
 // The scales of θ_p and θ_d in their norms (largest per slack, per subsystem):

@@ -26,6 +26,9 @@ class SubAdmmBase : public Solver {
  public:
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override;
   Status Iterate() override;
+  // Threaded, a chunk runs in one OpenMP region (see the .cc); iterates equal k Iterate() calls.
+  Status IterateChunk(int k, int& done) override;
+  int MaxChunk() const override { return parallel_ ? kMaxChunk : 1; }
   void Current(Vec& v, Vec& lambda) const override;
   std::vector<std::pair<std::string, double>> Info() const override;
   // θ_p, θ_d of 004:42 as the β adaptation sees them, the geometric mean of the subsystems' β.
@@ -44,6 +47,7 @@ class SubAdmmBase : public Solver {
 
  protected:
   static constexpr int kAutoParallelSlacks = 4096;
+  static constexpr int kMaxChunk = 1 << 16;
   // Fills the slack arrays (slack_con_, slack_sub_) and the derived class' Jacobians; returns ""
   // or the reason the problem is not applicable.
   virtual std::string BuildSlacks(const Settings& s) = 0;
@@ -95,7 +99,17 @@ class SubAdmmBase : public Solver {
   template <bool kScales>
   void SerialConstraintSteps(double& theta_p, double& theta_y, double& ps2);
   void SubsystemStep(int j, double& theta_d);
+  bool ScalesDue() const;
+  Status IterateSerial();
+  Status EndIteration(bool scales, double tp2, double ty, double td, double ps2, double ds2,
+                      bool& refactor);
+  Status RefactorizationFailed();
+  // Factorize() of every subsystem at its β: RefactorizeAll() in a region of its own (or none
+  // with one thread); FactorizeShare() is its loop, shared out over the calling team, into
+  // factorized_, which Factorized() reads after the loop's barrier.
   bool RefactorizeAll();
+  void FactorizeShare();
+  bool Factorized() const;
   // The relative rule's scales (squared): of a slack, max(‖w_s‖², ‖z_s‖²) (its 3 numbers; inline,
   // it runs in the λ-steps' loops); of subsystem j, max(‖b_j‖², ‖g_j‖²).
   static double SlackScale2(const double* w, const double* z) {
@@ -131,6 +145,7 @@ class SubAdmmBase : public Solver {
   std::vector<double> theta_d_sub_;
   std::vector<double> b_norm2_;  // per subsystem: ‖b_j‖², fixed for the problem
   double theta_p_ = 0.0, theta_d_ = 0.0, theta_y_ = 0.0;
+  std::vector<char> factorized_;  // per subsystem: its last Factorize() succeeded
   int iter_ = 0, refactorizations_ = 0, threads_ = 1;
   bool parallel_ = false;
 };
