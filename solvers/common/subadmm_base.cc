@@ -82,6 +82,9 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
       if (m[i] > 0) con_w_[i] = m[i] / mass_mean, con_iw_[i] = mass_mean / m[i];
   }
   slack_con_.clear(), slack_sub_.clear();
+  // The set-up's per-subsystem work runs on the threads asked for; the automatic choice below
+  // needs the slacks, so it threads the iterations only.
+  threads_ = std::max(set.threads, 1);
   if (std::string why = BuildSlacks(s); !why.empty()) {
     message_ = why;
     return Status::kNotApplicable;
@@ -122,8 +125,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
 
   adaptive_ = set.adaptive;
   adapter_.Reset(set.gamma, set.adapt_every, set.balance);
-  // Auto: OpenMP's threads once the problem is large enough to pay for the fork/join of three
-  // parallel loops per iteration (~µs each; a laikago frame's whole iteration is ~10 µs).
+  // Auto: OpenMP's threads once the problem is large enough to pay for a threaded iteration's
+  // four barriers (~µs each; a laikago frame's whole iteration is ~10 µs).
   threads_ = set.threads > 0 ? set.threads
                              : (static_cast<int>(slack_con_.size()) >= kAutoParallelSlacks
                                     ? omp_get_max_threads()

@@ -293,90 +293,91 @@ void SubAdmmSolver::AccumulateBodyTerms(const SlackPlan& plan, Factorization met
 // K_j per subsystem: the tree factorization (CRBA + LTDL or the articulated-body recursion)
 // where the subsystem's bodies allow it, a dense Cholesky otherwise.
 std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, Factorization method) {
-  const ContactProblem& p = *p_;
-  const Structure& st = p.structure;
-  const int nb = static_cast<int>(st.bodies.size());
-  const auto& order = plan.order;
-  const auto& pos = plan.pos;
-  const auto& tree = plan.tree;
-  const auto& any = plan.any;
+  const int nb = static_cast<int>(p_->structure.bodies.size());
   V_.assign(6 * nb, 0.0), F_.assign(nb, Eigen::Matrix<double, 6, 2>::Zero());
   mode_.assign(nsub_, kDense), tree_.assign(nsub_, {});
   Jb_.assign(nb, {}), C_.assign(nsub_, {}), K_.assign(nsub_, {});
   // Constructed in place: copying an Eigen::LLT before compute() reads its unset status.
   llt_.clear();
   llt_.resize(nsub_);
-  tree_subsystems_ = 0;
-  std::vector<Mat6> G;  // per body of a subsystem: Σ JᵀJ as a 6 × 6
-  for (int j = 0; j < nsub_; ++j) {
-    const int n = sub_n_[j], b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
-    std::string why;
-    if (method != Factorization::kDense && tree[j] && any[j]) {
-      std::vector<TreeFactor::Body> tb;
-      tb.reserve(b1 - b0);
-      for (int b = b0; b < b1; ++b) {
-        const Structure::Body& body = st.bodies[order[b]];
-        if (b + kAhead < b1) Prefetch(st.bodies[order[b + kAhead]].jacobian);
-        tb.push_back(
-            TreeFactor::Body::FromStructure(body, body.parent >= 0 ? pos[body.parent] - b0 : -1));
-      }
-      const auto m =
-          method == Factorization::kAba ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
-      if (!tree_[j].Init(std::move(tb), n, m, &why)) {
-        if (method == Factorization::kAba)
-          return fmt::format("factorization=aba: subsystem {}: {}", j, why);
-      } else if (m == TreeFactor::Method::kCrba) {
-        // K_j = A_j + β CRBA(Σ JᵀJ): CRBA is linear in the per-body matrices, so the constraint
-        // part is assembled once per step and each refactorization is A_j + β C_j plus the
-        // elimination. A_j must lie on the branch pattern (a mass matrix of this tree does).
-        if (tree_[j].CoversPattern(sub_A_[j], 0.0)) {
-          C_[j] = Eigen::MatrixXd::Zero(n, n);
-          G.resize(b1 - b0);
-          for (int b = b0; b < b1; ++b) {
-            P10_[b].ToMatrix(G[b - b0]);
-            G[b - b0] += Gd_[b];
-          }
-          tree_[j].Assemble(G.data(), C_[j]);
-          C_[j].diagonal() += jdiag_[j];
-          mode_[j] = kTree;
-          ++tree_subsystems_;
-          continue;
-        }
-      } else {
-        // The articulated-body recursion works on H_b = M_b + β G_b: A_j must be exactly the
-        // bodies' composite inertia.
-        std::vector<Mat6> M(b1 - b0);
-        for (int b = b0; b < b1; ++b) M10_[b].ToMatrix(M[b - b0]);
-        Eigen::MatrixXd crba = Eigen::MatrixXd::Zero(n, n);
-        tree_[j].Assemble(M.data(), crba);
-        const Eigen::MatrixXd diff =
-            Eigen::MatrixXd(sub_A_[j].triangularView<Eigen::Lower>()) - crba;
-        const double worst = diff.cwiseAbs().maxCoeff();
-        if (worst > 1e-10 * sub_A_[j].cwiseAbs().maxCoeff())
-          return fmt::format(
-              "factorization=aba: A of subsystem {} differs from its bodies' "
-              "composite inertia by {:.3e}; use crba or dense",
-              j, worst);
-        mode_[j] = kTree;
-        ++tree_subsystems_;
-        continue;
-      }
-    } else if (method == Factorization::kAba) {
-      return fmt::format("factorization=aba: subsystem {} has no tree data", j);
-    }
-    // Dense: K_j = A_j + β Σ_b J_bᵀ G_b J_b.
-    C_[j] = Eigen::MatrixXd::Zero(n, n);
+  // The subsystems are independent: shared out over the solver's threads (each writes its own
+  // members' entries); the first refusal in subsystem order is the one reported.
+  std::vector<std::string> why(nsub_);
+#pragma omp parallel for schedule(static) num_threads(ThreadsUsed()) if (ThreadsUsed() > 1)
+  for (int j = 0; j < nsub_; ++j) why[j] = PrepareSubsystem(j, plan, method);
+  for (const std::string& w : why)
+    if (!w.empty()) return w;
+  tree_subsystems_ = static_cast<int>(std::count(mode_.begin(), mode_.end(), kTree));
+  return {};
+}
+
+std::string SubAdmmSolver::PrepareSubsystem(int j, const SlackPlan& plan, Factorization method) {
+  const Structure& st = p_->structure;
+  const auto& order = plan.order;
+  const int n = sub_n_[j], b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
+  std::string why;
+  if (method != Factorization::kDense && plan.tree[j] && plan.any[j]) {
+    std::vector<TreeFactor::Body> tb;
+    tb.reserve(b1 - b0);
     for (int b = b0; b < b1; ++b) {
-      Jb_[b] = st.bodies[order[b]].jacobian;
-      Mat6 G;
-      P10_[b].ToMatrix(G);
-      G += Gd_[b];
-      C_[j].noalias() += Jb_[b].transpose() * G * Jb_[b];
+      const Structure::Body& body = st.bodies[order[b]];
+      if (b + kAhead < b1) Prefetch(st.bodies[order[b + kAhead]].jacobian);
+      tb.push_back(TreeFactor::Body::FromStructure(
+          body, body.parent >= 0 ? plan.pos[body.parent] - b0 : -1));
     }
-    C_[j].diagonal() += jdiag_[j];
-    K_[j] = Eigen::MatrixXd::Zero(n, n);
-    llt_[j].compute(sub_A_[j]);
+    const auto m =
+        method == Factorization::kAba ? TreeFactor::Method::kAba : TreeFactor::Method::kCrba;
+    if (!tree_[j].Init(std::move(tb), n, m, &why)) {
+      if (method == Factorization::kAba)
+        return fmt::format("factorization=aba: subsystem {}: {}", j, why);
+    } else if (m == TreeFactor::Method::kCrba) {
+      // K_j = A_j + β CRBA(Σ JᵀJ): CRBA is linear in the per-body matrices, so the constraint
+      // part is assembled once per step and each refactorization is A_j + β C_j plus the
+      // elimination. A_j must lie on the branch pattern (a mass matrix of this tree does).
+      if (tree_[j].CoversPattern(sub_A_[j], 0.0)) {
+        C_[j] = Eigen::MatrixXd::Zero(n, n);
+        std::vector<Mat6> G(b1 - b0);  // per body of the subsystem: Σ JᵀJ as a 6 × 6
+        for (int b = b0; b < b1; ++b) {
+          P10_[b].ToMatrix(G[b - b0]);
+          G[b - b0] += Gd_[b];
+        }
+        tree_[j].Assemble(G.data(), C_[j]);
+        C_[j].diagonal() += jdiag_[j];
+        mode_[j] = kTree;
+        return {};
+      }
+    } else {
+      // The articulated-body recursion works on H_b = M_b + β G_b: A_j must be exactly the
+      // bodies' composite inertia.
+      std::vector<Mat6> M(b1 - b0);
+      for (int b = b0; b < b1; ++b) M10_[b].ToMatrix(M[b - b0]);
+      Eigen::MatrixXd crba = Eigen::MatrixXd::Zero(n, n);
+      tree_[j].Assemble(M.data(), crba);
+      const Eigen::MatrixXd diff = Eigen::MatrixXd(sub_A_[j].triangularView<Eigen::Lower>()) - crba;
+      const double worst = diff.cwiseAbs().maxCoeff();
+      if (worst > 1e-10 * sub_A_[j].cwiseAbs().maxCoeff())
+        return fmt::format(
+            "factorization=aba: A of subsystem {} differs from its bodies' "
+            "composite inertia by {:.3e}; use crba or dense",
+            j, worst);
+      mode_[j] = kTree;
+      return {};
+    }
+  } else if (method == Factorization::kAba) {
+    return fmt::format("factorization=aba: subsystem {} has no tree data", j);
   }
+  // Dense: K_j = A_j + β Σ_b J_bᵀ G_b J_b.
+  C_[j] = Eigen::MatrixXd::Zero(n, n);
+  for (int b = b0; b < b1; ++b) {
+    Jb_[b] = st.bodies[order[b]].jacobian;
+    Mat6 G;
+    P10_[b].ToMatrix(G);
+    G += Gd_[b];
+    C_[j].noalias() += Jb_[b].transpose() * G * Jb_[b];
+  }
+  C_[j].diagonal() += jdiag_[j];
+  K_[j] = Eigen::MatrixXd::Zero(n, n);
+  llt_[j].compute(sub_A_[j]);
   return {};
 }
 
@@ -431,6 +432,7 @@ void SubAdmmSolver::ChooseApplyModes(const SlackPlan& plan, Apply apply) {
   }
   pair_col_.resize(spair_begin_[ns]);
   pair_val_.resize(6 * static_cast<std::size_t>(spair_begin_[ns]));
+#pragma omp parallel for schedule(static) num_threads(ThreadsUsed()) if (ThreadsUsed() > 1)
   for (int sl = 0; sl < ns; ++sl) {
     if (!rows_mode_[slack_sub_[sl]]) continue;
     const int b = slack_body_[sl];

@@ -76,6 +76,7 @@ class SubAdmmSolver : public SubAdmmBase {
   // M_b, Σ point masses, Σ JᵀJ
   void AccumulateBodyTerms(const SlackPlan& plan, Factorization method);
   std::string PrepareFactorizations(const SlackPlan& plan, Factorization method);
+  std::string PrepareSubsystem(int j, const SlackPlan& plan, Factorization method);
   void ChooseApplyModes(const SlackPlan& plan, Apply apply);  // bodies or rows per subsystem
   void SlackVelocitiesByBody(int j, const double* v);
   void AccumulateByBody(int j, double* g, double* h);

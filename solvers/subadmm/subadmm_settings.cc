@@ -15,8 +15,8 @@ void AddSubAdmmCommon(SettingsTable<S>& t) {
             "their own scale; 0: β_j for every slack of subsystem j (004:34)");
   AddAdaptation(t, " every subsystem");
   t.Int(&S::threads, "threads", {.min = 0.0, .max = 1024.0},
-        "OpenMP threads over subsystems and constraints; 0 = OMP_NUM_THREADS from 4096 slacks "
-        "on, else 1");
+        "OpenMP threads over subsystems and constraints (a given count threads the set-up's "
+        "per-subsystem work too); 0 = OMP_NUM_THREADS from 4096 slacks on, else 1");
 }
 
 const SettingsTable<SubAdmmCommonSettings>& SubAdmmCommonSettings::Table() {
