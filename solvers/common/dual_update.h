@@ -89,7 +89,9 @@ inline double RowDot(const SpMat& W, int i, const Vec& x) {
 // Below this many rows a parallel region costs more than the work it splits.
 constexpr int kParallelRows = 1024;
 
-inline bool AllFinite(const Vec& x, double limit = 1e100) {
+// Any dense vector expression (a segment too: no copy).
+template <typename Derived>
+bool AllFinite(const Eigen::DenseBase<Derived>& x, double limit = 1e100) {
   for (Eigen::Index i = 0; i < x.size(); ++i)
     if (!(std::abs(x[i]) < limit)) return false;
   return true;

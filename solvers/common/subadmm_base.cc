@@ -10,6 +10,15 @@
 #include "solvers/common/work_count.h"
 
 namespace ncp {
+namespace {
+
+// AllFinite on the t-th of nt equal shares of x.
+bool AllFiniteShare(const Vec& x, int t, int nt) {
+  const Eigen::Index b = x.size() * t / nt, e = x.size() * (t + 1) / nt;
+  return AllFinite(x.segment(b, e - b));
+}
+
+}  // namespace
 
 double SubAdmmBase::DensityBeta(const ContactProblem& p) {
   const Structure& st = p.structure;
@@ -147,6 +156,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   UpdateConstraintBetas();
   refactorizations_ = 0;
   factorized_.assign(nsub_, 0);
+  partial_.assign(2 * static_cast<std::size_t>(threads_), {});
   if (!RefactorizeAll()) {
     message_ = "A_j + beta sum J^T J: not positive definite (factorization failed)";
     return Status::kFailed;
@@ -371,57 +381,63 @@ void SubAdmmBase::SerialConstraintSteps(double& theta_p, double& theta_y, double
   for (int i : con1_) ConstraintStepRows<1, kScales>(i, theta_p, theta_y, ps2);
 }
 
-// The test of 004:43 and the β update after an iteration's passes, with θ_p², Σ‖Δy‖², θ_d and
-// the relative rule's scales as they reduced; `refactor`: every subsystem is to be factorized
-// again (the caller's team shares that out).
-Status SubAdmmBase::EndIteration(bool scales, double tp2, double ty, double td, double ps2,
-                                 double ds2, bool& refactor) {
-  const double tp = std::sqrt(tp2);
-  theta_p_ = tp, theta_d_ = td, theta_y_ = ty;
-  ++iter_;
-  refactor = false;
-  if (!std::isfinite(tp) || !std::isfinite(td) || !AllFinite(v_) || !AllFinite(lambda_)) {
-    message_ = "non-finite iterate";
+// Ends an iteration from what its passes reduced: θ, the finite check, 004:43. `adapter`, `scale`
+// and `iter` are the caller's copies: each thread of a team keeps its own and, from the same
+// reduced values, reaches the same decision without waiting for another. `owner` also writes
+// the members a caller reads (θ, the iteration count, the message). `changed`: the scale moved
+// (ApplyScale and the refactorizations are the caller's).
+Status SubAdmmBase::EndIteration(bool scales, const Reduced& r, PenaltyAdapter& adapter,
+                                 double& scale, int& iter, bool owner, bool& changed) {
+  const double tp = std::sqrt(r.tp2);
+  ++iter;
+  changed = false;
+  if (owner) theta_p_ = tp, theta_d_ = r.td, theta_y_ = r.ty, iter_ = iter;
+  if (!std::isfinite(tp) || !std::isfinite(r.td) || !r.finite) {
+    if (owner) message_ = "non-finite iterate";
     return Status::kDiverged;
   }
-  double scale = scale_;
-  if (adaptive_ && adapter_.Due(iter_)) {
-    const double ps = scales ? std::sqrt(ps2) : 0.0, ds = scales ? std::sqrt(ds2) : 0.0;
-    scale = adapter_.Update(iter_, tp, td, ps, ds, scale_);
-  }
-  if (scale != scale_) {
-    scale_ = scale;
-    for (int j = 0; j < nsub_; ++j)
-      beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
-    UpdateConstraintBetas();
-    refactor = true;
+  if (adaptive_ && adapter.Due(iter)) {
+    const double ps = scales ? std::sqrt(r.ps2) : 0.0, ds = scales ? std::sqrt(r.ds2) : 0.0;
+    const double next = adapter.Update(iter, tp, r.td, ps, ds, scale);
+    changed = next != scale;
+    scale = next;
   }
   return Status::kRunning;
+}
+
+void SubAdmmBase::ApplyScale(double scale) {
+  scale_ = scale;
+  for (int j = 0; j < nsub_; ++j) beta_[j] = scale_ * beta_base_[j], inv_beta_[j] = 1.0 / beta_[j];
+  UpdateConstraintBetas();
 }
 
 // The relative rule's scales, when due, inside the passes that write z and g: a pass of their
 // own took about 5% of a serial iteration's time, and in a parallel one a serial pass costs the
 // other thread a wait of several µs (maxima: the same bits in any order).
-bool SubAdmmBase::ScalesDue() const {
-  return adaptive_ && adapter_.Due(iter_ + 1) && adapter_.rule() == PenaltyRule::kRelative;
+bool SubAdmmBase::ScalesDue(const PenaltyAdapter& adapter, int iter) const {
+  return adaptive_ && adapter.Due(iter + 1) && adapter.rule() == PenaltyRule::kRelative;
 }
 
 Status SubAdmmBase::IterateSerial() {
-  const bool scales = ScalesDue();
-  double tp = 0.0, ty = 0.0, td = 0.0, ps2 = 0.0, ds2 = 0.0;
+  const bool scales = ScalesDue(adapter_, iter_);
+  Reduced r;
   for (int j = 0; j < nsub_; ++j) VelocityStep(j);
   if (scales)
-    SerialConstraintSteps<true>(tp, ty, ps2);
+    SerialConstraintSteps<true>(r.tp2, r.ty, r.ps2);
   else
-    SerialConstraintSteps<false>(tp, ty, ps2);
+    SerialConstraintSteps<false>(r.tp2, r.ty, r.ps2);
   for (int j = 0; j < nsub_; ++j) {
-    SubsystemStep(j, td);
-    if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
+    SubsystemStep(j, r.td);
+    if (scales) r.ds2 = std::max(r.ds2, SubsystemScale2(j));
   }
-  bool refactor = false;
-  const Status st = EndIteration(scales, tp, ty, td, ps2, ds2, refactor);
-  if (st == Status::kRunning && refactor && !RefactorizeAll()) return RefactorizationFailed();
-  return st;
+  r.finite = AllFinite(v_) && AllFinite(lambda_);
+  double scale = scale_;
+  int iter = iter_;
+  bool changed = false;
+  const Status st = EndIteration(scales, r, adapter_, scale, iter, true, changed);
+  if (st != Status::kRunning || !changed) return st;
+  ApplyScale(scale);
+  return RefactorizeAll() ? st : RefactorizationFailed();
 }
 
 Status SubAdmmBase::RefactorizationFailed() {
@@ -434,72 +450,82 @@ Status SubAdmmBase::Iterate() {
   return IterateChunk(1, done);
 }
 
-// Threaded, the k iterations run in one OpenMP region: its fork and join once per chunk rather
-// than per iteration (they cost about as much as a barrier each, against ~10 µs of work an
-// iteration on a laikago frame). One thread ends each iteration (EndIteration) while the others
-// wait; a β change is then factorized by the whole team. The passes are those of IterateSerial
-// split over the team; every reduction is a maximum but Σ‖Δy‖² (reported only), so the
-// iterates are those of one thread, bit for bit.
+// Threaded, the k iterations run in one OpenMP region, its fork and join once per chunk, with
+// three barriers an iteration: after the v-steps (the λ-steps read every subsystem's w), after
+// the λ-steps (the subsystems accumulate every constraint's λ and z) and after the subsystem
+// steps (every thread then reads every thread's partial θ). There each thread ends the iteration
+// itself, on its own copy of the adaptation (EndIteration), so none waits for one that decides;
+// a β change takes two more barriers and the team's refactorizations. A subsystem's v-step and
+// its step of the previous iteration fall to the same thread (static schedules of one length).
+// Partial results go to per-thread slots that alternate by iteration: a slot is written again
+// two iterations later, after every thread has passed the barrier that follows its reading.
+// Every reduction the iterates depend on is a maximum, so they are those of one thread, bit for
+// bit (Σ‖Δy‖², reported only, adds in thread order).
 Status SubAdmmBase::IterateChunk(int k, int& done) {
-  Status st = Status::kRunning;
+  Status result = Status::kRunning;
   done = 0;
   if (!parallel_) {
-    while (done < k && st == Status::kRunning) st = IterateSerial(), ++done;
-    return st;
+    while (done < k && result == Status::kRunning) result = IterateSerial(), ++done;
+    return result;
   }
-  // Shared by the team: the reductions' targets (reset by the thread that ends an iteration)
-  // and the decisions every thread reads after the barrier that ends a `single`.
-  double tp = 0.0, ty = 0.0, td = 0.0, tp1 = 0.0, ty1 = 0.0, tp2 = 0.0, tp3 = 0.0;
-  double ps2 = 0.0, ds2 = 0.0;
-  bool refactor = false;
+  int ran = 0;
 #pragma omp parallel num_threads(threads_)
   {
-    double unused = 0.0;
-    for (int it = 0; it < k; ++it) {
-      const bool scales = ScalesDue();
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    PenaltyAdapter adapter = adapter_;
+    double scale = scale_, unused = 0.0;
+    int iter = iter_;
+    Status st = Status::kRunning;
+    for (int it = 0; it < k && st == Status::kRunning; ++it) {
+      Reduced* slots = partial_.data() + (it % 2) * nt;
+      Reduced& mine = slots[t];
+      mine = {};
+      const bool scales = ScalesDue(adapter, iter);
 #pragma omp for schedule(static)
       for (int j = 0; j < nsub_; ++j) VelocityStep(j);
-        // No barrier between the two kinds (each reduces into its own variables): one per
-        // iteration fewer, and a barrier costs about a µs against ~10 µs of work.
-#pragma omp for schedule(static) reduction(max : tp2) nowait
-      for (std::size_t c = 0; c < contacts_.size(); ++c) ContactSteps(c, c + 1, tp2, unused);
-#pragma omp for schedule(static) reduction(max : tp3) nowait
-      for (std::size_t c = 0; c < softs_.size(); ++c) SoftSteps(c, c + 1, tp3, unused);
-#pragma omp for schedule(static) reduction(max : tp1) reduction(+ : ty1) nowait
+#pragma omp for schedule(static) nowait
+      for (std::size_t c = 0; c < contacts_.size(); ++c) ContactSteps(c, c + 1, mine.tp2, unused);
+#pragma omp for schedule(static) nowait
+      for (std::size_t c = 0; c < softs_.size(); ++c) SoftSteps(c, c + 1, mine.tp2, unused);
+#pragma omp for schedule(static) nowait
       for (std::size_t c = 0; c < con3_.size(); ++c)
-        ConstraintStepRows<3>(con3_[c], tp1, ty1, unused);
-#pragma omp for schedule(static) reduction(max : tp) reduction(+ : ty)
+        ConstraintStepRows<3>(con3_[c], mine.tp2, mine.ty, unused);
+#pragma omp for schedule(static)
       for (std::size_t c = 0; c < con1_.size(); ++c)
-        ConstraintStepRows<1>(con1_[c], tp, ty, unused);
+        ConstraintStepRows<1>(con1_[c], mine.tp2, mine.ty, unused);
+      // v and λ stay as they are until the next iteration's steps: a share of each per thread.
+      mine.finite = AllFiniteShare(v_, t, nt) && AllFiniteShare(lambda_, t, nt);
       if (scales) {
-#pragma omp for schedule(static) reduction(max : ps2) nowait
+#pragma omp for schedule(static) nowait
         for (std::size_t s = 0; s < slack_con_.size(); ++s)
-          ps2 = std::max(ps2, SlackScale2(&w_[3 * s], &z_[3 * s]));
+          mine.ps2 = std::max(mine.ps2, SlackScale2(&w_[3 * s], &z_[3 * s]));
       }
-#pragma omp for schedule(static) reduction(max : td, ds2)
+#pragma omp for schedule(static)
       for (int j = 0; j < nsub_; ++j) {
-        SubsystemStep(j, td);
-        if (scales) ds2 = std::max(ds2, SubsystemScale2(j));
+        SubsystemStep(j, mine.td);
+        if (scales) mine.ds2 = std::max(mine.ds2, SubsystemScale2(j));
       }
-#pragma omp single
-      {
-        st = EndIteration(scales, std::max({tp, tp1, tp2, tp3}), ty + ty1, td, ps2, ds2, refactor);
-        ++done;
-        tp = ty = td = tp1 = ty1 = tp2 = tp3 = ps2 = ds2 = 0.0;
+      Reduced r;
+      for (int u = 0; u < nt; ++u) {
+        r.tp2 = std::max(r.tp2, slots[u].tp2), r.ty += slots[u].ty;
+        r.td = std::max(r.td, slots[u].td), r.ps2 = std::max(r.ps2, slots[u].ps2);
+        r.ds2 = std::max(r.ds2, slots[u].ds2), r.finite = r.finite && slots[u].finite;
       }
-      if (st == Status::kRunning && refactor) {
+      bool changed = false;
+      st = EndIteration(scales, r, adapter, scale, iter, t == 0, changed);
+      if (t == 0) ++ran;
+      if (st == Status::kRunning && changed) {
+        if (t == 0) ApplyScale(scale);
+#pragma omp barrier
         FactorizeShare();
-#pragma omp single
-        {
-          ++refactorizations_;
-          refactor = false;
-          if (!Factorized()) st = RefactorizationFailed();
-        }
+        if (t == 0) ++refactorizations_;
+        if (!Factorized()) st = t == 0 ? RefactorizationFailed() : Status::kFailed;
       }
-      if (st != Status::kRunning) break;
     }
+    if (t == 0) adapter_ = adapter, result = st;
   }
-  return st;
+  done = ran;
+  return result;
 }
 
 // The scales of θ_p and θ_d in their norms (largest per slack, per subsystem):

@@ -99,10 +99,18 @@ class SubAdmmBase : public Solver {
   template <bool kScales>
   void SerialConstraintSteps(double& theta_p, double& theta_y, double& ps2);
   void SubsystemStep(int j, double& theta_d);
-  bool ScalesDue() const;
+  // What an iteration's passes reduce: θ_p² (largest over slacks), Σ‖Δy‖², θ_d, the relative
+  // rule's scales (squared) and whether v and λ are finite. Per thread and iteration parity in
+  // partial_ (a cache line each) when threaded.
+  struct alignas(64) Reduced {
+    double tp2 = 0.0, ty = 0.0, td = 0.0, ps2 = 0.0, ds2 = 0.0;
+    bool finite = true;
+  };
+  bool ScalesDue(const PenaltyAdapter& adapter, int iter) const;
   Status IterateSerial();
-  Status EndIteration(bool scales, double tp2, double ty, double td, double ps2, double ds2,
-                      bool& refactor);
+  Status EndIteration(bool scales, const Reduced& r, PenaltyAdapter& adapter, double& scale,
+                      int& iter, bool owner, bool& changed);
+  void ApplyScale(double scale);  // β_j and the records' β for a new scale
   Status RefactorizationFailed();
   // Factorize() of every subsystem at its β: RefactorizeAll() in a region of its own (or none
   // with one thread); FactorizeShare() is its loop, shared out over the calling team, into
@@ -146,6 +154,7 @@ class SubAdmmBase : public Solver {
   std::vector<double> b_norm2_;  // per subsystem: ‖b_j‖², fixed for the problem
   double theta_p_ = 0.0, theta_d_ = 0.0, theta_y_ = 0.0;
   std::vector<char> factorized_;  // per subsystem: its last Factorize() succeeded
+  std::vector<Reduced> partial_;  // 2 × threads_: [iteration parity][thread]
   int iter_ = 0, refactorizations_ = 0, threads_ = 1;
   bool parallel_ = false;
 };

@@ -5,6 +5,7 @@
 // contacts between subsystems; 004:43 changes β several times within the iterations).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,26 @@ TEST(SubAdmmThreads, ChunksAndTwoThreadsGiveTheSerialIteratesBitForBit) {
       // One thread takes chunks as single iterations.
       const Iterates serial_chunks = RunThreaded(p, solver, 1, whole);
       EXPECT_EQ(MaxAbsDiff(serial_chunks.v, serial.v), 0.0) << solver;
+    }
+}
+
+// A NaN in b reaches v in the first v-step: the team stops there, every thread at once (a thread
+// that went on alone would wait at the next barrier for ever), with the one-thread message.
+TEST(SubAdmmThreads, ANonFiniteIterateStopsTheWholeTeam) {
+  ContactProblem p = MakeManufacturedProblem(testing::TreeOptions(3), "t");
+  p.b[3] = std::numeric_limits<double>::quiet_NaN();
+  for (const char* solver : {"subadmm", "subadmm-nobody"})
+    for (int threads : {1, 2}) {
+      const SolverEntry& e = FindSolver(solver);
+      std::unique_ptr<Solver> sv = e.make();
+      ASSERT_EQ(
+          sv->Setup(p, Settings::Parse(solver, e.settings, {{"threads", std::to_string(threads)}}),
+                    nullptr),
+          Status::kRunning);
+      int done = 0;
+      EXPECT_EQ(sv->IterateChunk(50, done), Status::kDiverged) << solver << ", " << threads;
+      EXPECT_EQ(done, 1) << solver << ", " << threads;
+      EXPECT_EQ(sv->message(), "non-finite iterate");
     }
 }
 
