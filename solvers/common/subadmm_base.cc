@@ -135,7 +135,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   adaptive_ = set.adaptive;
   adapter_.Reset(set.gamma, set.adapt_every, set.balance);
   // Auto: OpenMP's threads once the problem is large enough to pay for a threaded iteration's
-  // four barriers (~µs each; a laikago frame's whole iteration is ~10 µs).
+  // three barriers (~µs each; a laikago frame's whole iteration is ~10 µs).
   threads_ = set.threads > 0 ? set.threads
                              : (static_cast<int>(slack_con_.size()) >= kAutoParallelSlacks
                                     ? omp_get_max_threads()
@@ -455,12 +455,11 @@ Status SubAdmmBase::Iterate() {
 // the λ-steps (the subsystems accumulate every constraint's λ and z) and after the subsystem
 // steps (every thread then reads every thread's partial θ). There each thread ends the iteration
 // itself, on its own copy of the adaptation (EndIteration), so none waits for one that decides;
-// a β change takes two more barriers and the team's refactorizations. A subsystem's v-step and
-// its step of the previous iteration fall to the same thread (static schedules of one length).
-// Partial results go to per-thread slots that alternate by iteration: a slot is written again
-// two iterations later, after every thread has passed the barrier that follows its reading.
-// Every reduction the iterates depend on is a maximum, so they are those of one thread, bit for
-// bit (Σ‖Δy‖², reported only, adds in thread order).
+// a β change takes two more barriers and the team's refactorizations. Partial results go to
+// per-thread slots that alternate by iteration: a slot is written again two iterations later, after
+// every thread has passed the barrier that follows its reading. Every reduction the iterates depend
+// on is a maximum, so they are those of one thread, bit for bit (Σ‖Δy‖², reported only, adds in
+// thread order).
 Status SubAdmmBase::IterateChunk(int k, int& done) {
   Status result = Status::kRunning;
   done = 0;
