@@ -8,6 +8,7 @@
 #include "problems/math/constraint_operator.h"
 #include "solvers/common/dual_update.h"
 #include "solvers/common/work_count.h"
+#include "solvers/common/work_shares.h"
 
 namespace ncp {
 namespace {
@@ -161,6 +162,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
     message_ = "A_j + beta sum J^T J: not positive definite (factorization failed)";
     return Status::kFailed;
   }
+  SetSubsystemShares();
   const int n = p.num_dofs(), m = p.num_rows();
   v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
@@ -168,8 +170,12 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   theta_d_sub_.assign(nsub_, 0.0);
   b_norm2_.resize(nsub_);
   for (int j = 0; j < nsub_; ++j) b_norm2_[j] = p.b.segment(sub_begin_[j], sub_n_[j]).squaredNorm();
-  // z⁰ = J v̂⁰ (no primal residual), u⁰ = −λ⁰.
-  for (int j = 0; j < nsub_; ++j) SlackVelocities(j, v_.data() + sub_begin_[j]);
+    // z⁰ = J v̂⁰ (no primal residual), u⁰ = −λ⁰; each subsystem's slacks and sums are its own.
+#pragma omp parallel num_threads(threads_) if (parallel_)
+  {
+    const auto [j0, j1] = SubsystemShare(omp_get_thread_num(), omp_get_num_threads());
+    for (int j = j0; j < j1; ++j) SlackVelocities(j, v_.data() + sub_begin_[j]);
+  }
   z_ = w_;
   for (int k = 0; k < ns; ++k)
     for (int r = 0; r < 3; ++r)
@@ -177,8 +183,12 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
           beta_[slack_sub_[k]] * con_w_[slack_con_[k]] * w_[3 * k + r] -
           (r < p.constraints[slack_con_[k]].rows() ? lambda_[p.constraints[slack_con_[k]].row + r]
                                                    : 0.0);
-  for (int j = 0; j < nsub_; ++j)
-    Accumulate(j, g_.data() + sub_begin_[j], h_.data() + sub_begin_[j]);
+#pragma omp parallel num_threads(threads_) if (parallel_)
+  {
+    const auto [j0, j1] = SubsystemShare(omp_get_thread_num(), omp_get_num_threads());
+    for (int j = j0; j < j1; ++j)
+      Accumulate(j, g_.data() + sub_begin_[j], h_.data() + sub_begin_[j]);
+  }
   iter_ = 0;
   theta_p_ = theta_d_ = theta_y_ = 0.0;
   return Status::kRunning;
@@ -229,6 +239,20 @@ bool SubAdmmBase::RefactorizeAll() {
 void SubAdmmBase::FactorizeShare() {
 #pragma omp for schedule(static)
   for (int j = 0; j < nsub_; ++j) factorized_[j] = Factorize(j, beta_[j]);
+}
+
+// The work weighs bytes as doubles against flops: a subsystem's passes stream its slacks' blocks.
+void SubAdmmBase::SetSubsystemShares() {
+  work_prefix_.assign(nsub_ + 1, 0.0);
+  for (int j = 0; j < nsub_; ++j) {
+    const WorkCount w = SubsystemWork(j);
+    const double cost = w.bytes / 8.0 + w.flops;
+    work_prefix_[j + 1] = work_prefix_[j] + (std::isfinite(cost) && cost > 0 ? cost : 1.0);
+  }
+}
+
+std::pair<int, int> SubAdmmBase::SubsystemShare(int t, int nt) const {
+  return WorkShare(work_prefix_, t, nt);
 }
 
 bool SubAdmmBase::Factorized() const {
@@ -369,7 +393,9 @@ WorkCount SubAdmmBase::Work() const {
   const double slacks = static_cast<double>(slack_con_.size());
   const double records = static_cast<double>(contacts_.size()) * sizeof(ContactRecord) +
                          static_cast<double>(softs_.size()) * sizeof(SoftRecord);
-  return iter_ * (SubsystemWork() + Vectors(n, 8, 4) + Vectors(slacks, 9, 0) + Vectors(m, 2, 30) +
+  WorkCount subsystems = Zero();
+  for (int j = 0; j < nsub_; ++j) subsystems = subsystems + SubsystemWork(j);
+  return iter_ * (subsystems + Vectors(n, 8, 4) + Vectors(slacks, 9, 0) + Vectors(m, 2, 30) +
                   WorkCount{records, 0.0});
 }
 
@@ -453,7 +479,8 @@ Status SubAdmmBase::Iterate() {
 // Threaded, the k iterations run in one OpenMP region, its fork and join once per chunk, with
 // three barriers an iteration: after the v-steps (the λ-steps read every subsystem's w), after
 // the λ-steps (the subsystems accumulate every constraint's λ and z) and after the subsystem
-// steps (every thread then reads every thread's partial θ). There each thread ends the iteration
+// steps (every thread then reads every thread's partial θ). The subsystems are shared out by
+// their work (SubsystemShare), the same share each pass. There each thread ends the iteration
 // itself, on its own copy of the adaptation (EndIteration), so none waits for one that decides;
 // a β change takes two more barriers and the team's refactorizations. Partial results go to
 // per-thread slots that alternate by iteration: a slot is written again two iterations later, after
@@ -471,6 +498,7 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
 #pragma omp parallel num_threads(threads_)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const auto [j0, j1] = SubsystemShare(t, nt);
     PenaltyAdapter adapter = adapter_;
     double scale = scale_, unused = 0.0;
     int iter = iter_;
@@ -480,8 +508,8 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
       Reduced& mine = slots[t];
       mine = {};
       const bool scales = ScalesDue(adapter, iter);
-#pragma omp for schedule(static)
-      for (int j = 0; j < nsub_; ++j) VelocityStep(j);
+      for (int j = j0; j < j1; ++j) VelocityStep(j);
+#pragma omp barrier
 #pragma omp for schedule(static) nowait
       for (std::size_t c = 0; c < contacts_.size(); ++c) ContactSteps(c, c + 1, mine.tp2, unused);
 #pragma omp for schedule(static) nowait
@@ -499,11 +527,11 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
         for (std::size_t s = 0; s < slack_con_.size(); ++s)
           mine.ps2 = std::max(mine.ps2, SlackScale2(&w_[3 * s], &z_[3 * s]));
       }
-#pragma omp for schedule(static)
-      for (int j = 0; j < nsub_; ++j) {
+      for (int j = j0; j < j1; ++j) {
         SubsystemStep(j, mine.td);
         if (scales) mine.ds2 = std::max(mine.ds2, SubsystemScale2(j));
       }
+#pragma omp barrier
       Reduced r;
       for (int u = 0; u < nt; ++u) {
         r.tp2 = std::max(r.tp2, slots[u].tp2), r.ty += slots[u].ty;

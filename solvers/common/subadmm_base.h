@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <Eigen/Dense>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solvers/common/adaptive_penalty.h"
@@ -34,8 +35,8 @@ class SubAdmmBase : public Solver {
   // θ_p, θ_d of 004:42 as the β adaptation sees them, the geometric mean of the subsystems' β.
   SolverStats Stats() const override;
   int ThreadsUsed() const override { return threads_; }
-  // Per iteration: SubsystemWork(), the right-hand sides and θ_d's passes over v (8 passes, 4
-  // flops per dof), the λ-step's records, its slacks' w read and z written and the
+  // Per iteration: SubsystemWork() of every subsystem, the right-hand sides and θ_d's passes over v
+  // (8 passes, 4 flops per dof), the λ-step's records, its slacks' w read and z written and the
   // accumulation's read of z (9 doubles per slack), λ written and read (2 passes, about 30 flops
   // per row). The refactorizations after a β change are not counted (the achieved rates are
   // then low, never high).
@@ -57,8 +58,8 @@ class SubAdmmBase : public Solver {
   virtual bool Factorize(int j, double beta) = 0;
   // v̂_j = K_j⁻¹ rhs (both of length n_j; they may alias).
   virtual void Solve(int j, const double* rhs, double* v) = 0;
-  // One Solve(), SlackVelocities() and Accumulate() of every subsystem (work_count.h).
-  virtual WorkCount SubsystemWork() const = 0;
+  // One Solve(), SlackVelocities() and Accumulate() of subsystem j (work_count.h).
+  virtual WorkCount SubsystemWork(int j) const = 0;
   // w_s = J_s v̂_j for the slacks of subsystem j.
   virtual void SlackVelocities(int j, const double* v) = 0;
   // g_j = Σ_s J_sᵀ λ_i and h_j = Σ_s ω_i J_sᵀ z_s over the slacks of subsystem j.
@@ -118,6 +119,11 @@ class SubAdmmBase : public Solver {
   bool RefactorizeAll();
   void FactorizeShare();
   bool Factorized() const;
+  // Thread t's subsystems of a team of nt, [first, second): WorkShare() of SubsystemWork(), so
+  // that robots with more contacts than others do not leave a thread waiting at the barrier.
+  // Any split gives the same iterates.
+  std::pair<int, int> SubsystemShare(int t, int nt) const;
+  void SetSubsystemShares();
   // The relative rule's scales (squared): of a slack, max(‖w_s‖², ‖z_s‖²) (its 3 numbers; inline,
   // it runs in the λ-steps' loops); of subsystem j, max(‖b_j‖², ‖g_j‖²).
   static double SlackScale2(const double* w, const double* z) {
@@ -153,8 +159,9 @@ class SubAdmmBase : public Solver {
   std::vector<double> theta_d_sub_;
   std::vector<double> b_norm2_;  // per subsystem: ‖b_j‖², fixed for the problem
   double theta_p_ = 0.0, theta_d_ = 0.0, theta_y_ = 0.0;
-  std::vector<char> factorized_;  // per subsystem: its last Factorize() succeeded
-  std::vector<Reduced> partial_;  // 2 × threads_: [iteration parity][thread]
+  std::vector<char> factorized_;     // per subsystem: its last Factorize() succeeded
+  std::vector<Reduced> partial_;     // 2 × threads_: [iteration parity][thread]
+  std::vector<double> work_prefix_;  // Σ of the subsystems' work before j (nsub_ + 1 entries)
   int iter_ = 0, refactorizations_ = 0, threads_ = 1;
   bool parallel_ = false;
 };

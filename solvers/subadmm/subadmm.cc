@@ -271,7 +271,10 @@ void SubAdmmSolver::AccumulateBodyTerms(const SlackPlan& plan, Factorization met
   // The articulated-body workspace.
   H_.assign(method == Factorization::kAba ? nb : 0, Mat6::Zero());
   has_dense_.assign(nb, 0);
-  point_blocks_ = dense_blocks_ = 0;
+  int points = 0, dense = 0;
+  // Each body's terms are its own.
+#pragma omp parallel for schedule(static) num_threads(ThreadsUsed()) if (ThreadsUsed() > 1) \
+    reduction(+ : points, dense)
   for (int b = 0; b < nb; ++b) {
     const Structure::Body& body = st.bodies[order[b]];
     M10_[b] = SpatialInertia10::Body(body.mass, body.com, body.inertia);
@@ -280,14 +283,15 @@ void SubAdmmSolver::AccumulateBodyTerms(const SlackPlan& plan, Factorization met
       const double w = con_w_[slack_con_[sl]];
       if (p.constraints[slack_con_[sl]].rows() == 3 && PointContactBlock(J_[sl], pt)) {
         P10_[b].AddPointMass(w, pt);
-        ++point_blocks_;
+        ++points;
       } else {
         Gd_[b].noalias() += w * (J_[sl].transpose() * J_[sl]);
         has_dense_[b] = 1;
-        ++dense_blocks_;
+        ++dense;
       }
     }
   }
+  point_blocks_ = points, dense_blocks_ = dense;
 }
 
 // K_j per subsystem: the tree factorization (CRBA + LTDL or the articulated-body recursion)
@@ -395,39 +399,46 @@ void SubAdmmSolver::ChooseApplyModes(const SlackPlan& plan, Apply apply) {
   // one: every load and store of a dof then has one size and offset, which lets the processor
   // forward a pair just stored to the next slack's load. With an odd dof count the last column
   // takes the pair (n − 2, n − 1), whose first column holds a zero (its aligned pair has it).
-  std::vector<int> body_pair_begin(nb + 1, 0), body_pair_col;
+  // Body b's pairs are [body_pair_begin[b], body_pair_end[b]), room for (columns + 1)/2 of them
+  // set aside per body so that the subsystems, each over its own bodies, fill them in parallel.
+  std::vector<int> body_pair_begin(nb + 1, 0), body_pair_end(nb, 0), body_pair_col;
   std::vector<char> body_pair_own;  // bit q: the pair holds its column q
-  std::vector<double> body_cost(nsub_, 0.0), row_cost(nsub_, 0.0);
-  for (int b = 0; b < nb; ++b) {
-    const Structure::Body& body = st.bodies[order[b]];
-    if (b + kAhead < nb) Prefetch(st.bodies[order[b + kAhead]].jacobian);
-    const int nj = static_cast<int>(body.jacobian.cols());
-    for (int c = 0; c < nj && nj >= 2; ++c) {
-      if (body.jacobian.col(c).isZero(0.0)) continue;
-      const bool tail = c + 1 == nj && c % 2 == 0;
-      const int first = tail ? c - 1 : c - c % 2;
-      if (body_pair_col.size() > static_cast<std::size_t>(body_pair_begin[b]) &&
-          body_pair_col.back() == first)
-        continue;
-      body_pair_col.push_back(first), body_pair_own.push_back(tail ? 2 : 3);
-    }
-    body_pair_begin[b + 1] = static_cast<int>(body_pair_col.size());
-    const int j = body.subsystem;
-    const int ncols = 2 * (body_pair_begin[b + 1] - body_pair_begin[b]);
-    body_cost[j] += 100.0;  // a forward and a backward tree step
-    for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
-      body_cost[j] += 18.0 * slack_nrows_[sl];
-      row_cost[j] += 3.0 * slack_nrows_[sl] * ncols;
-    }
-  }
+  for (int b = 0; b < nb; ++b)
+    body_pair_begin[b + 1] =
+        body_pair_begin[b] + (static_cast<int>(st.bodies[order[b]].jacobian.cols()) + 1) / 2;
+  body_pair_col.resize(body_pair_begin[nb]), body_pair_own.resize(body_pair_begin[nb]);
   rows_mode_.assign(nsub_, 0);
-  for (int j = 0; j < nsub_; ++j)  // pairs need two columns
-    rows_mode_[j] = sub_n_[j] >= 2 && (apply == Apply::kRows ||
-                                       (apply == Apply::kAuto && row_cost[j] < body_cost[j]));
+#pragma omp parallel for schedule(static) num_threads(ThreadsUsed()) if (ThreadsUsed() > 1)
+  for (int j = 0; j < nsub_; ++j) {
+    double body_cost = 0.0, row_cost = 0.0;
+    for (int b = sub_body_begin_[j]; b < sub_body_begin_[j + 1]; ++b) {
+      const Eigen::MatrixXd& Jb = st.bodies[order[b]].jacobian;
+      if (b + kAhead < sub_body_begin_[j + 1]) Prefetch(st.bodies[order[b + kAhead]].jacobian);
+      const int nj = static_cast<int>(Jb.cols());
+      int& end = body_pair_end[b];
+      end = body_pair_begin[b];
+      for (int c = 0; c < nj && nj >= 2; ++c) {
+        if (Jb.col(c).isZero(0.0)) continue;
+        const bool tail = c + 1 == nj && c % 2 == 0;
+        const int first = tail ? c - 1 : c - c % 2;
+        if (end > body_pair_begin[b] && body_pair_col[end - 1] == first) continue;
+        body_pair_col[end] = first, body_pair_own[end] = tail ? 2 : 3;
+        ++end;
+      }
+      const int ncols = 2 * (end - body_pair_begin[b]);
+      body_cost += 100.0;  // a forward and a backward tree step
+      for (int sl = body_slack_begin_[b]; sl < body_slack_begin_[b + 1]; ++sl) {
+        body_cost += 18.0 * slack_nrows_[sl];
+        row_cost += 3.0 * slack_nrows_[sl] * ncols;
+      }
+    }
+    rows_mode_[j] = sub_n_[j] >= 2 &&  // pairs need two columns
+                    (apply == Apply::kRows || (apply == Apply::kAuto && row_cost < body_cost));
+  }
   spair_begin_.assign(ns + 1, 0);
   for (int sl = 0; sl < ns; ++sl) {
     const int b = slack_body_[sl];
-    const int pairs = rows_mode_[slack_sub_[sl]] ? body_pair_begin[b + 1] - body_pair_begin[b] : 0;
+    const int pairs = rows_mode_[slack_sub_[sl]] ? body_pair_end[b] - body_pair_begin[b] : 0;
     spair_begin_[sl + 1] = spair_begin_[sl] + pairs;
   }
   pair_col_.resize(spair_begin_[ns]);
@@ -438,7 +449,7 @@ void SubAdmmSolver::ChooseApplyModes(const SlackPlan& plan, Apply apply) {
     const int b = slack_body_[sl];
     const Eigen::MatrixXd& Jb = st.bodies[order[b]].jacobian;
     int at = spair_begin_[sl];
-    for (int q = body_pair_begin[b]; q < body_pair_begin[b + 1]; ++q, ++at) {
+    for (int q = body_pair_begin[b]; q < body_pair_end[b]; ++q, ++at) {
       pair_col_[at] = body_pair_col[q];
       const Eigen::Matrix<double, 3, 2> v = J_[sl] * Jb.middleCols<2>(body_pair_col[q]);
       double* out = pair_val_.data() + 6 * static_cast<std::size_t>(at);
@@ -618,30 +629,25 @@ std::vector<std::pair<std::string, double>> SubAdmmSolver::Info() const {
 // back); by body the 3 × 6 blocks (36 and 72 flops) with the body twists and joint forces (a
 // tree pass, or the dense J_{b,j} forward and twice back); the joint slacks' index and
 // coefficient.
-WorkCount SubAdmmSolver::SubsystemWork() const {
+WorkCount SubAdmmSolver::SubsystemWork(int j) const {
   using namespace work;
-  WorkCount w = Zero();
   const double jslack = 2.0 * (kIndex + kValue);
-  for (int j = 0; j < nsub_; ++j) {
-    const double n = sub_n_[j];
-    w = w + (mode_[j] == kTree ? tree_[j].SolveWork() : DenseFactorSolve(n));
-    const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
-    const double slacks = body_slack_begin_[b1] - body_slack_begin_[b0];
-    if (rows_mode_[j]) {
-      const double pairs =
-          spair_begin_[body_slack_begin_[b1]] - spair_begin_[body_slack_begin_[b0]];
-      w = w + WorkCount{2.0 * pairs * (6.0 * kValue + kIndex), 36.0 * pairs};
-    } else {
-      w = w + WorkCount{2.0 * slacks * sizeof(Block), 108.0 * slacks};
-      if (mode_[j] == kTree)
-        w = w + 2.0 * tree_[j].PassWork();
-      else
-        w = w + 3.0 * DenseProduct(6.0 * (b1 - b0), n);
-    }
-    w = w + WorkCount{jslack * (sub_jslack_begin_[j + 1] - sub_jslack_begin_[j]),
-                      6.0 * (sub_jslack_begin_[j + 1] - sub_jslack_begin_[j])};
+  const double n = sub_n_[j];
+  WorkCount w = mode_[j] == kTree ? tree_[j].SolveWork() : DenseFactorSolve(n);
+  const int b0 = sub_body_begin_[j], b1 = sub_body_begin_[j + 1];
+  const double slacks = body_slack_begin_[b1] - body_slack_begin_[b0];
+  if (rows_mode_[j]) {
+    const double pairs = spair_begin_[body_slack_begin_[b1]] - spair_begin_[body_slack_begin_[b0]];
+    w = w + WorkCount{2.0 * pairs * (6.0 * kValue + kIndex), 36.0 * pairs};
+  } else {
+    w = w + WorkCount{2.0 * slacks * sizeof(Block), 108.0 * slacks};
+    if (mode_[j] == kTree)
+      w = w + 2.0 * tree_[j].PassWork();
+    else
+      w = w + 3.0 * DenseProduct(6.0 * (b1 - b0), n);
   }
-  return w;
+  return w + WorkCount{jslack * (sub_jslack_begin_[j + 1] - sub_jslack_begin_[j]),
+                       6.0 * (sub_jslack_begin_[j + 1] - sub_jslack_begin_[j])};
 }
 
 }  // namespace ncp

@@ -28,7 +28,7 @@ class SubAdmmSolver : public SubAdmmBase {
   void Solve(int j, const double* rhs, double* v) override;
   void SlackVelocities(int j, const double* v) override;
   void Accumulate(int j, double* g, double* h) override;
-  WorkCount SubsystemWork() const override;
+  WorkCount SubsystemWork(int j) const override;
 
  private:
   // Rows beyond the constraint's are zero; row-major so each row is 6 contiguous numbers.

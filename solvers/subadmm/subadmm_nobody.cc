@@ -203,21 +203,17 @@ std::vector<std::pair<std::string, double>> SubAdmmNobodySolver::Info() const {
 
 // Per subsystem: the solve (CHOLMOD's factor, or the dense one) and the slacks' sparse rows,
 // read twice (w = J v̂, then Σ Jᵀλ and Σ Jᵀz: 2 and 4 flops per entry).
-WorkCount SubAdmmNobodySolver::SubsystemWork() const {
+WorkCount SubAdmmNobodySolver::SubsystemWork(int j) const {
   using namespace work;
-  WorkCount w = Zero();
-  for (int j = 0; j < nsub_; ++j) {
-    const double n = sub_n_[j];
-    w = w + (mode_[j] == kSparse ? SparseFactorSolve(chol_[j]->factor_nonzeros(), n)
-                                 : DenseFactorSolve(n));
-    double entries = 0.0;
-    for (int t = sub_slack_begin_[j]; t < sub_slack_begin_[j + 1]; ++t) {
-      const int s = sub_slacks_[t];
-      entries += row_begin_[3 * s + 3] - row_begin_[3 * s];
-    }
-    w = w + WorkCount{2.0 * entries * (kValue + kIndex), 6.0 * entries};
+  const double n = sub_n_[j];
+  const WorkCount solve =
+      mode_[j] == kSparse ? SparseFactorSolve(chol_[j]->factor_nonzeros(), n) : DenseFactorSolve(n);
+  double entries = 0.0;
+  for (int t = sub_slack_begin_[j]; t < sub_slack_begin_[j + 1]; ++t) {
+    const int s = sub_slacks_[t];
+    entries += row_begin_[3 * s + 3] - row_begin_[3 * s];
   }
-  return w;
+  return solve + WorkCount{2.0 * entries * (kValue + kIndex), 6.0 * entries};
 }
 
 }  // namespace ncp

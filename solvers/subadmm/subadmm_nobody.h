@@ -24,7 +24,7 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   void Solve(int j, const double* rhs, double* v) override;
   void SlackVelocities(int j, const double* v) override;
   void Accumulate(int j, double* g, double* h) override;
-  WorkCount SubsystemWork() const override;
+  WorkCount SubsystemWork(int j) const override;
 
  private:
   using Factorization = SubAdmmNobodySettings::Factorization;
