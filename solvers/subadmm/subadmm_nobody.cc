@@ -62,42 +62,52 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
   llt_.resize(nsub_);
   Ks_.assign(nsub_, {}), ka_.assign(nsub_, {}), kc_.assign(nsub_, {});
   chol_.clear(), chol_.resize(nsub_);
-  sparse_subsystems_ = 0;
-  std::vector<Eigen::Triplet<double>> trip;
-  for (int j = 0; j < nsub_; ++j) {
-    const int n = sub_n_[j];
-    // K_j has at least its n diagonal entries: a subsystem that would not go sparse even then
-    // is dense whatever C_j's pattern, and its C_j is summed in place.
-    if (!UseSparse(set_.factorization, n, n)) {
-      DenseSubsystem(j);
-      continue;
-    }
-    // C_j = Σ_s ω_i J_sᵀ J_s as triplets (lower triangle, duplicates summed).
-    trip.clear();
-    ForEachTermOfC(j, [&](int row, int col, double v) { trip.emplace_back(row, col, v); });
-    SpMat C(n, n);
-    C.setFromTriplets(trip.begin(), trip.end());
-    trace_c_[j] = C.diagonal().sum();
-    const SpMat Ab = p.A.block(sub_begin_[j], sub_begin_[j], n, n);  // A is block-diagonal
-    const SpMat A = Ab.triangularView<Eigen::Lower>();
-    const SpMat Ka = A + 0.0 * C, Kc = 0.0 * A + C;  // the union pattern for both
-    if (UseSparse(set_.factorization, n, 2 * Ka.nonZeros() - n)) {
-      mode_[j] = kSparse;
-      ++sparse_subsystems_;
-      Ks_[j] = Ka;
-      Ks_[j].makeCompressed();
-      ka_[j].assign(Ka.valuePtr(), Ka.valuePtr() + Ka.nonZeros());
-      kc_[j].assign(Kc.valuePtr(), Kc.valuePtr() + Kc.nonZeros());
-      chol_[j] = std::make_unique<CholmodLLT>(CholmodLLT::Kind::kSimplicial);
-      chol_[j]->Analyze(Ks_[j]);
-    } else {
-      const SpMat full = C.selfadjointView<Eigen::Lower>();
-      C_[j] = Eigen::MatrixXd(full);
-      K_[j] = Eigen::MatrixXd::Zero(n, n);
-      llt_[j].compute(sub_A_[j]);  // sizes the factor once, so Factorize does not allocate
-    }
+  int sparse = 0;
+  // The subsystems are independent (each CholmodLLT has its own workspace): shared out over the
+  // solver's threads.
+#pragma omp parallel num_threads(ThreadsUsed()) if (ThreadsUsed() > 1)
+  {
+    std::vector<Eigen::Triplet<double>> trip;
+#pragma omp for schedule(static) reduction(+ : sparse)
+    for (int j = 0; j < nsub_; ++j) sparse += PrepareSubsystem(j, trip);
   }
+  sparse_subsystems_ = sparse;
   return {};
+}
+
+bool SubAdmmNobodySolver::PrepareSubsystem(int j, std::vector<Eigen::Triplet<double>>& trip) {
+  const ContactProblem& p = *p_;
+  const int n = sub_n_[j];
+  // K_j has at least its n diagonal entries: a subsystem that would not go sparse even then
+  // is dense whatever C_j's pattern, and its C_j is summed in place.
+  if (!UseSparse(set_.factorization, n, n)) {
+    DenseSubsystem(j);
+    return false;
+  }
+  // C_j = Σ_s ω_i J_sᵀ J_s as triplets (lower triangle, duplicates summed).
+  trip.clear();
+  ForEachTermOfC(j, [&](int row, int col, double v) { trip.emplace_back(row, col, v); });
+  SpMat C(n, n);
+  C.setFromTriplets(trip.begin(), trip.end());
+  trace_c_[j] = C.diagonal().sum();
+  const SpMat Ab = p.A.block(sub_begin_[j], sub_begin_[j], n, n);  // A is block-diagonal
+  const SpMat A = Ab.triangularView<Eigen::Lower>();
+  const SpMat Ka = A + 0.0 * C, Kc = 0.0 * A + C;  // the union pattern for both
+  if (UseSparse(set_.factorization, n, 2 * Ka.nonZeros() - n)) {
+    mode_[j] = kSparse;
+    Ks_[j] = Ka;
+    Ks_[j].makeCompressed();
+    ka_[j].assign(Ka.valuePtr(), Ka.valuePtr() + Ka.nonZeros());
+    kc_[j].assign(Kc.valuePtr(), Kc.valuePtr() + Kc.nonZeros());
+    chol_[j] = std::make_unique<CholmodLLT>(CholmodLLT::Kind::kSimplicial);
+    chol_[j]->Analyze(Ks_[j]);
+  } else {
+    const SpMat full = C.selfadjointView<Eigen::Lower>();
+    C_[j] = Eigen::MatrixXd(full);
+    K_[j] = Eigen::MatrixXd::Zero(n, n);
+    llt_[j].compute(sub_A_[j]);  // sizes the factor once, so Factorize does not allocate
+  }
+  return mode_[j] == kSparse;
 }
 
 // The dense mode's C_j summed in place, in the order the triplets would be (the same sums to

@@ -7,6 +7,7 @@
 
 #include <Eigen/Cholesky>
 #include <memory>
+#include <vector>
 
 #include "problems/linalg/cholmod_llt.h"
 #include "solvers/common/subadmm_base.h"
@@ -32,6 +33,9 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   // Whether K_j (n × n with nnz entries in its pattern) is factorized sparsely under the
   // `factorization` setting.
   static bool UseSparse(Factorization setting, int n, long nnz);
+  // BuildSlacks' part for subsystem j: K_j's pattern and factor workspace, or its dense C_j;
+  // true when it goes sparse. `trip`: the calling thread's triplet buffer.
+  bool PrepareSubsystem(int j, std::vector<Eigen::Triplet<double>>& trip);
   // BuildSlacks for a subsystem that is dense whatever its pattern.
   void DenseSubsystem(int j);
   // Each term ω_i J_s(r, a) J_s(r, b) of subsystem j's C_j in the lower triangle, as
