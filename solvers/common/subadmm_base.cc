@@ -170,9 +170,9 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   theta_d_sub_.assign(nsub_, 0.0);
   b_norm2_.resize(nsub_);
   for (int j = 0; j < nsub_; ++j) b_norm2_[j] = p.b.segment(sub_begin_[j], sub_n_[j]).squaredNorm();
-    // z⁰ = J v̂⁰ (no primal residual), u⁰ = −λ⁰; each subsystem's slacks and sums are its own.
 #pragma omp parallel num_threads(threads_) if (parallel_)
   {
+    // z⁰ = J v̂⁰ (no primal residual), u⁰ = −λ⁰; each subsystem's slacks and sums are its own.
     const auto [j0, j1] = SubsystemShare(omp_get_thread_num(), omp_get_num_threads());
     for (int j = j0; j < j1; ++j) SlackVelocities(j, v_.data() + sub_begin_[j]);
   }
