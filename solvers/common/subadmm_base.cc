@@ -11,16 +11,6 @@
 #include "solvers/common/work_shares.h"
 
 namespace ncp {
-namespace {
-
-// AllFinite on the t-th of nt equal shares of x.
-bool AllFiniteShare(const Vec& x, int t, int nt) {
-  const Eigen::Index b = x.size() * t / nt, e = x.size() * (t + 1) / nt;
-  return AllFinite(x.segment(b, e - b));
-}
-
-}  // namespace
-
 double SubAdmmBase::DensityBeta(const ContactProblem& p) {
   const Structure& st = p.structure;
   double log_sum = 0.0;
@@ -163,6 +153,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
     return Status::kFailed;
   }
   SetSubsystemShares();
+  step_begin_.clear();
+  if (parallel_) ShareConstraintSteps();
   const int n = p.num_dofs(), m = p.num_rows();
   v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
@@ -253,6 +245,70 @@ void SubAdmmBase::SetSubsystemShares() {
 
 std::pair<int, int> SubAdmmBase::SubsystemShare(int t, int nt) const {
   return WorkShare(work_prefix_, t, nt);
+}
+
+void SubAdmmBase::ShareConstraintSteps() {
+  std::vector<int> owner(nsub_, 0);
+  for (int t = 0; t < threads_; ++t) {
+    const auto [j0, j1] = SubsystemShare(t, threads_);
+    for (int j = j0; j < j1; ++j) owner[j] = t;
+  }
+  auto first_owner = [&](int con) { return owner[slack_sub_[con_slacks_[con_begin_[con]]]]; };
+  // A stable counting sort of one kind's records by owner; begin(t) receives the offsets.
+  auto order = [&](auto& records, auto owner_of, auto begin) {
+    std::vector<std::size_t> at(threads_ + 1, 0);
+    for (const auto& r : records) ++at[owner_of(r) + 1];
+    for (int t = 0; t < threads_; ++t) at[t + 1] += at[t];
+    for (int t = 0; t <= threads_; ++t) begin(t) = at[t];
+    std::remove_reference_t<decltype(records)> sorted(records.size());
+    for (const auto& r : records) sorted[at[owner_of(r)]++] = r;
+    records.swap(sorted);
+  };
+  step_begin_.assign(threads_ + 1, {});
+  order(
+      contacts_, [&](const ContactRecord& r) { return owner[slack_sub_[r.slack[0]]]; },
+      [&](int t) -> std::size_t& { return step_begin_[t].contacts; });
+  order(
+      softs_, [&](const SoftRecord& r) { return owner[slack_sub_[r.slack]]; },
+      [&](int t) -> std::size_t& { return step_begin_[t].softs; });
+  order(con3_, first_owner, [&](int t) -> std::size_t& { return step_begin_[t].con3; });
+  order(con1_, first_owner, [&](int t) -> std::size_t& { return step_begin_[t].con1; });
+}
+
+SubAdmmBase::StepShare SubAdmmBase::StepBegin(int t, int nt) const {
+  if (nt == threads_ && step_begin_.size() == static_cast<std::size_t>(nt) + 1)
+    return step_begin_[t];
+  auto share = [t, nt](std::size_t n) { return n * t / nt; };
+  return {share(contacts_.size()), share(softs_.size()), share(con3_.size()), share(con1_.size())};
+}
+
+template <bool kScales>
+void SubAdmmBase::ConstraintStepShare(const StepShare& b, const StepShare& e, double& theta_p,
+                                      double& theta_y, double& ps2) {
+  ContactSteps<kScales>(b.contacts, e.contacts, theta_p, ps2);
+  SoftSteps<kScales>(b.softs, e.softs, theta_p, ps2);
+  for (std::size_t k = b.con3; k < e.con3; ++k)
+    ConstraintStepRows<3, kScales>(con3_[k], theta_p, theta_y, ps2);
+  for (std::size_t k = b.con1; k < e.con1; ++k)
+    ConstraintStepRows<1, kScales>(con1_[k], theta_p, theta_y, ps2);
+}
+
+bool SubAdmmBase::StepRowsFinite(const StepShare& b, const StepShare& e) const {
+  const double* lam = lambda_.data();
+  auto rows_finite = [lam](int row, int rows) {
+    return AllFinite(Eigen::Map<const Vec>(lam + row, rows));
+  };
+  for (std::size_t k = b.contacts; k < e.contacts; ++k)
+    if (!rows_finite(contacts_[k].row, 3)) return false;
+  for (std::size_t k = b.softs; k < e.softs; ++k)
+    if (!rows_finite(softs_[k].row, 1)) return false;
+  for (std::size_t k = b.con3; k < e.con3; ++k)
+    if (!rows_finite(p_->constraints[con3_[k]].row, 3)) return false;
+  for (std::size_t k = b.con1; k < e.con1; ++k) {
+    const Constraint& c = p_->constraints[con1_[k]];
+    if (!rows_finite(c.row, c.rows())) return false;
+  }
+  return true;
 }
 
 bool SubAdmmBase::Factorized() const {
@@ -480,13 +536,14 @@ Status SubAdmmBase::Iterate() {
 // three barriers an iteration: after the v-steps (the λ-steps read every subsystem's w), after
 // the λ-steps (the subsystems accumulate every constraint's λ and z) and after the subsystem
 // steps (every thread then reads every thread's partial θ). The subsystems are shared out by
-// their work (SubsystemShare), the same share each pass. There each thread ends the iteration
-// itself, on its own copy of the adaptation (EndIteration), so none waits for one that decides;
-// a β change takes two more barriers and the team's refactorizations. Partial results go to
-// per-thread slots that alternate by iteration: a slot is written again two iterations later, after
-// every thread has passed the barrier that follows its reading. Every reduction the iterates depend
-// on is a maximum, so they are those of one thread, bit for bit (Σ‖Δy‖², reported only, adds in
-// thread order).
+// their work (SubsystemShare), the same share each pass, and each thread takes the λ-steps of the
+// constraints whose first slack is in its subsystems (ShareConstraintSteps). Each thread ends the
+// iteration itself, on its own copy of the adaptation (EndIteration), so none waits for one that
+// decides; a β change takes two more barriers and the team's refactorizations. Partial results go
+// to per-thread slots that alternate by iteration: a slot is written again two iterations later,
+// after every thread has passed the barrier that follows its reading. Every reduction the iterates
+// depend on is a maximum, so they are those of one thread, bit for bit (Σ‖Δy‖², reported only, adds
+// in thread order).
 Status SubAdmmBase::IterateChunk(int k, int& done) {
   Status result = Status::kRunning;
   done = 0;
@@ -499,8 +556,12 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
     const auto [j0, j1] = SubsystemShare(t, nt);
+    const StepShare sb = StepBegin(t, nt), se = StepBegin(t + 1, nt);
+    // The subsystems tile the dofs in order (a validated structure): v̂ of j0…j1 − 1.
+    const int n = static_cast<int>(v_.size());
+    const int d0 = j0 < nsub_ ? sub_begin_[j0] : n, d1 = j1 < nsub_ ? sub_begin_[j1] : n;
     PenaltyAdapter adapter = adapter_;
-    double scale = scale_, unused = 0.0;
+    double scale = scale_;
     int iter = iter_;
     Status st = Status::kRunning;
     for (int it = 0; it < k && st == Status::kRunning; ++it) {
@@ -510,23 +571,14 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
       const bool scales = ScalesDue(adapter, iter);
       for (int j = j0; j < j1; ++j) VelocityStep(j);
 #pragma omp barrier
-#pragma omp for schedule(static) nowait
-      for (std::size_t c = 0; c < contacts_.size(); ++c) ContactSteps(c, c + 1, mine.tp2, unused);
-#pragma omp for schedule(static) nowait
-      for (std::size_t c = 0; c < softs_.size(); ++c) SoftSteps(c, c + 1, mine.tp2, unused);
-#pragma omp for schedule(static) nowait
-      for (std::size_t c = 0; c < con3_.size(); ++c)
-        ConstraintStepRows<3>(con3_[c], mine.tp2, mine.ty, unused);
-#pragma omp for schedule(static)
-      for (std::size_t c = 0; c < con1_.size(); ++c)
-        ConstraintStepRows<1>(con1_[c], mine.tp2, mine.ty, unused);
-      // v and λ stay as they are until the next iteration's steps: a share of each per thread.
-      mine.finite = AllFiniteShare(v_, t, nt) && AllFiniteShare(lambda_, t, nt);
-      if (scales) {
-#pragma omp for schedule(static) nowait
-        for (std::size_t s = 0; s < slack_con_.size(); ++s)
-          mine.ps2 = std::max(mine.ps2, SlackScale2(&w_[3 * s], &z_[3 * s]));
-      }
+      if (scales)
+        ConstraintStepShare<true>(sb, se, mine.tp2, mine.ty, mine.ps2);
+      else
+        ConstraintStepShare<false>(sb, se, mine.tp2, mine.ty, mine.ps2);
+      // v and λ stay as they are until the next iteration's steps: each thread tests what it
+      // wrote, v̂ of its subsystems and λ of its records.
+      mine.finite = AllFinite(v_.segment(d0, d1 - d0)) && StepRowsFinite(sb, se);
+#pragma omp barrier
       for (int j = j0; j < j1; ++j) {
         SubsystemStep(j, mine.td);
         if (scales) mine.ds2 = std::max(mine.ds2, SubsystemScale2(j));

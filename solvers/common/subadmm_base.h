@@ -12,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <Eigen/Dense>
 #include <string>
 #include <utility>
@@ -99,6 +100,24 @@ class SubAdmmBase : public Solver {
   // Every constraint's λ-step in one thread.
   template <bool kScales>
   void SerialConstraintSteps(double& theta_p, double& theta_y, double& ps2);
+  // Threaded, a thread's λ-steps: [b, e) of each kind's records (StepBegin), the same passes as
+  // SerialConstraintSteps'.
+  struct StepShare {
+    std::size_t contacts = 0, softs = 0, con3 = 0, con1 = 0;
+  };
+  template <bool kScales>
+  void ConstraintStepShare(const StepShare& b, const StepShare& e, double& theta_p, double& theta_y,
+                           double& ps2);
+  // Whether the λ rows of [b, e)'s constraints are finite (AllFinite's test).
+  bool StepRowsFinite(const StepShare& b, const StepShare& e) const;
+  // Thread t's first records of a team of nt: step_begin_[t] for the team of threads_ that
+  // ShareConstraintSteps ordered them for, else equal shares of each kind.
+  StepShare StepBegin(int t, int nt) const;
+  // Orders each kind's records by the thread whose subsystems hold their constraint's first slack
+  // (SubsystemShare): that thread's v-step wrote the slack's w and its subsystem step reads the
+  // λ and z the record writes, so these stay in its cache instead of crossing to another core
+  // twice an iteration. The λ-step is order-free: the iterates do not change.
+  void ShareConstraintSteps();
   void SubsystemStep(int j, double& theta_d);
   // What an iteration's passes reduce: θ_p² (largest over slacks), Σ‖Δy‖², θ_d, the relative
   // rule's scales (squared) and whether v and λ are finite. Per thread and iteration parity in
@@ -159,9 +178,10 @@ class SubAdmmBase : public Solver {
   std::vector<double> theta_d_sub_;
   std::vector<double> b_norm2_;  // per subsystem: ‖b_j‖², fixed for the problem
   double theta_p_ = 0.0, theta_d_ = 0.0, theta_y_ = 0.0;
-  std::vector<char> factorized_;     // per subsystem: its last Factorize() succeeded
-  std::vector<Reduced> partial_;     // 2 × threads_: [iteration parity][thread]
-  std::vector<double> work_prefix_;  // Σ of the subsystems' work before j (nsub_ + 1 entries)
+  std::vector<char> factorized_;       // per subsystem: its last Factorize() succeeded
+  std::vector<Reduced> partial_;       // 2 × threads_: [iteration parity][thread]
+  std::vector<double> work_prefix_;    // Σ of the subsystems' work before j (nsub_ + 1 entries)
+  std::vector<StepShare> step_begin_;  // threaded: threads_ + 1 entries (ShareConstraintSteps)
   int iter_ = 0, refactorizations_ = 0, threads_ = 1;
   bool parallel_ = false;
 };

@@ -2,11 +2,13 @@
 // each iteration and the team shares a β change's refactorizations. Every reduction the iterates
 // depend on is a maximum, so two threads, one at a time or in chunks of any size, give the
 // iterates of one thread bit for bit (the manufactured trees include every row type and
-// contacts between subsystems; 004:43 changes β several times within the iterations).
+// contacts between subsystems; 004:43 changes β several times within the iterations), whichever
+// thread takes a constraint's λ-step.
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <memory>
+#include <omp.h>
 #include <string>
 #include <vector>
 
@@ -60,10 +62,30 @@ TEST(SubAdmmThreads, ChunksAndTwoThreadsGiveTheSerialIteratesBitForBit) {
         EXPECT_EQ(MaxAbsDiff(two.lambda, serial.lambda), 0.0) << solver << " seed " << seed;
         EXPECT_EQ(two.refactorizations, serial.refactorizations) << solver << " seed " << seed;
       }
+      // Three threads: other subsystem shares, and other owners of the λ-steps' records.
+      const Iterates three = RunThreaded(p, solver, 3, whole);
+      EXPECT_EQ(MaxAbsDiff(three.v, serial.v), 0.0) << solver << " seed " << seed;
+      EXPECT_EQ(MaxAbsDiff(three.lambda, serial.lambda), 0.0) << solver << " seed " << seed;
       // One thread takes chunks as single iterations.
       const Iterates serial_chunks = RunThreaded(p, solver, 1, whole);
       EXPECT_EQ(MaxAbsDiff(serial_chunks.v, serial.v), 0.0) << solver;
     }
+}
+
+// The records are ordered for the team asked for; a team the runtime makes smaller (here: no
+// active parallel region allowed, so one thread) takes equal shares of them instead.
+TEST(SubAdmmThreads, ATeamSmallerThanAskedGivesTheSerialIterates) {
+  const std::vector<int> singles(40, 1), whole = {40};
+  const ContactProblem p = MakeManufacturedProblem(testing::TreeOptions(402), "threads");
+  for (const char* solver : {"subadmm", "subadmm-nobody"}) {
+    const Iterates serial = RunThreaded(p, solver, 1, singles);
+    const int levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(0);
+    const Iterates alone = RunThreaded(p, solver, 2, whole);
+    omp_set_max_active_levels(levels);
+    EXPECT_EQ(MaxAbsDiff(alone.v, serial.v), 0.0) << solver;
+    EXPECT_EQ(MaxAbsDiff(alone.lambda, serial.lambda), 0.0) << solver;
+  }
 }
 
 // A NaN in b reaches v in the first v-step: the team stops there, every thread at once (a thread
