@@ -288,6 +288,9 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
                      attrs.count(kRunAttrThreads) && attrs.count(kRunAttrHostThreads)
                          ? fmt::format(" (the host has {})", Attr(attrs, kRunAttrHostThreads))
                          : "");
+  // Files from before the attribute: no line, rather than "unknown".
+  if (attrs.count(kRunAttrOpenMpEnv))
+    out += fmt::format("- OpenMP environment: {}\n", Attr(attrs, kRunAttrOpenMpEnv));
   out += fmt::format("- Git revision: {}\n", Attr(attrs, kRunAttrGitRevision));
   // The suite's version with what built it and the peers it compares against.
   std::string built;
@@ -302,9 +305,9 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
   out += fmt::format("- Version: {}{}\n", Attr(attrs, kRunAttrVersion),
                      built.empty() ? "" : " (" + built + ")");
   const std::set<std::string> shown = {
-      kRunAttrDate,          kRunAttrCpu,           kRunAttrHostThreads,     kRunAttrThreads,
-      kRunAttrGitRevision,   kRunAttrVersion,       kRunAttrVersionCompiler, kRunAttrVersionSiconos,
-      kRunAttrVersionMujoco, kRunAttrVersionBullet, kRunAttrVersionDart};
+      kRunAttrDate,           kRunAttrCpu,           kRunAttrHostThreads,   kRunAttrThreads,
+      kRunAttrOpenMpEnv,      kRunAttrGitRevision,   kRunAttrVersion,       kRunAttrVersionCompiler,
+      kRunAttrVersionSiconos, kRunAttrVersionMujoco, kRunAttrVersionBullet, kRunAttrVersionDart};
   // Per-dataset hashes on one line: they identify the inputs, and one line each would push the
   // summary off the first screen.
   const std::string kHash = "dataset_hash:";

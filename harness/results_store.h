@@ -29,6 +29,7 @@ inline constexpr char kRunAttrDate[] = "date";
 inline constexpr char kRunAttrCpu[] = "cpu";
 inline constexpr char kRunAttrThreads[] = "threads";
 inline constexpr char kRunAttrHostThreads[] = "host_threads";
+inline constexpr char kRunAttrOpenMpEnv[] = "openmp_env";  // OpenMpEnvironment()
 inline constexpr char kRunAttrVersionCompiler[] = "version_compiler";
 inline constexpr char kRunAttrVersionSiconos[] = "version_siconos";
 inline constexpr char kRunAttrVersionMujoco[] = "version_mujoco";

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string_view>
@@ -89,6 +90,16 @@ int HostThreads() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
+std::string OpenMpEnvironment() {
+  std::string out;
+  for (const char* name : {"OMP_WAIT_POLICY", "OMP_PROC_BIND", "OMP_PLACES", "OMP_DYNAMIC",
+                           "GOMP_SPINCOUNT", "GOMP_CPU_AFFINITY"}) {
+    const char* value = std::getenv(name);
+    if (value && *value) out += fmt::format("{}{}={}", out.empty() ? "" : ", ", name, value);
+  }
+  return out.empty() ? "defaults" : out;
+}
+
 std::string HashHex(std::string_view bytes) {
   return fmt::format("{:016x}", Fnv1a(bytes, kFnvOffset));
 }
@@ -137,6 +148,7 @@ std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
   attrs[kRunAttrDate] = NowIso8601();
   attrs[kRunAttrCpu] = CpuModel();
   attrs[kRunAttrHostThreads] = std::to_string(HostThreads());
+  attrs[kRunAttrOpenMpEnv] = OpenMpEnvironment();
   return attrs;
 }
 

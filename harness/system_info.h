@@ -17,6 +17,11 @@ std::string NowIso8601();
 // Hardware threads this process may run on (its CPU affinity mask), at least 1.
 int HostThreads();
 
+// The OpenMP settings of the environment that move threaded timings, as the runtime read them at
+// start-up: "OMP_WAIT_POLICY=active, OMP_PROC_BIND=true", or "defaults" when none is set (a
+// team's barriers and region starts cost several times more when waiting threads sleep).
+std::string OpenMpEnvironment();
+
 // 64-bit FNV-1a of `bytes` as 16 lowercase hex digits: a cheap identity, not a secure hash.
 std::string HashHex(std::string_view bytes);
 
@@ -24,7 +29,7 @@ std::string HashHex(std::string_view bytes);
 std::string FileHash(const std::string& path);
 
 // The run attributes that describe this host and build: version, git_revision, date, cpu,
-// host_threads (keys as in results_store.h).
+// host_threads, openmp_env (keys as in results_store.h).
 std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir);
 
 // The revision of the source tree this binary was built from ("unknown" outside a checkout).

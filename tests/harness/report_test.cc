@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <map>
+#include <string>
 
 #include "harness/report_summary.h"
 #include "harness/results_store.h"
+#include "harness/system_info.h"
 #include "tests/record_support.h"
 
 namespace ncp {
@@ -260,6 +264,7 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
   const std::map<std::string, std::string> attrs = {{kRunAttrDate, "2024-05-01T10:00:00Z"},
                                                     {kRunAttrCpu, "Test CPU"},
                                                     {kRunAttrThreads, "8"},
+                                                    {kRunAttrOpenMpEnv, "OMP_WAIT_POLICY=active"},
                                                     {kRunAttrGitRevision, "abc1234"},
                                                     {kRunAttrVersion, "0.1.0"},
                                                     {kRunAttrVersionCompiler, "gcc 12.2.0"},
@@ -269,11 +274,31 @@ TEST(ReportTest, HeaderShowsRunAttributes) {
   EXPECT_EQ(report.rfind("# ncpbench report", 0), 0u);
   for (const char* line :
        {"- Date: 2024-05-01T10:00:00Z", "- CPU: Test CPU", "- Threads: 8",
-        "- Git revision: abc1234", "- Version: 0.1.0 (gcc 12.2.0, Siconos Numerics 4.4.0)",
-        "- Dataset hashes: cubes feedbeef", "## Dataset cubes"}) {
+        "- OpenMP environment: OMP_WAIT_POLICY=active", "- Git revision: abc1234",
+        "- Version: 0.1.0 (gcc 12.2.0, Siconos Numerics 4.4.0)", "- Dataset hashes: cubes feedbeef",
+        "## Dataset cubes"}) {
     EXPECT_TRUE(Contains(report, line)) << line << "\n" << report;
   }
   EXPECT_TRUE(Contains(MarkdownReport({}, {}), "- CPU: unknown"));
+  EXPECT_FALSE(Contains(MarkdownReport({}, {}), "OpenMP environment"));  // older files
+}
+
+// What the attribute records: the timing-relevant OpenMP variables that are set, in a fixed
+// order, or "defaults".
+TEST(ReportTest, OpenMpEnvironmentNamesTheVariablesSet) {
+  const char* names[] = {"OMP_WAIT_POLICY", "OMP_PROC_BIND",  "OMP_PLACES",
+                         "OMP_DYNAMIC",     "GOMP_SPINCOUNT", "GOMP_CPU_AFFINITY"};
+  std::map<std::string, std::string> saved;
+  for (const char* n : names)
+    if (const char* v = std::getenv(n)) saved[n] = v;
+  for (const char* n : names) unsetenv(n);
+  EXPECT_EQ(OpenMpEnvironment(), "defaults");
+  setenv("OMP_PROC_BIND", "true", 1);
+  setenv("OMP_WAIT_POLICY", "passive", 1);
+  EXPECT_EQ(OpenMpEnvironment(), "OMP_WAIT_POLICY=passive, OMP_PROC_BIND=true");
+  EXPECT_EQ(HostRunAttrs("").at(kRunAttrOpenMpEnv), OpenMpEnvironment());
+  for (const char* n : names) unsetenv(n);
+  for (const auto& [n, v] : saved) setenv(n.c_str(), v.c_str(), 1);
 }
 
 TEST(ReportTest, HeaderListsHostsAndWarnsWhenCpuModelsMix) {
