@@ -7,7 +7,6 @@
 
 #include "problems/math/constraint_operator.h"
 #include "solvers/common/dual_update.h"
-#include "solvers/common/spin_barrier.h"
 #include "solvers/common/work_count.h"
 #include "solvers/common/work_shares.h"
 
@@ -534,17 +533,17 @@ Status SubAdmmBase::Iterate() {
 }
 
 // Threaded, the k iterations run in one OpenMP region, its fork and join once per chunk, with
-// three barriers an iteration (SpinBarrier: no system call): after the v-steps (the λ-steps read
-// every subsystem's w), after the λ-steps (the subsystems accumulate every constraint's λ and z)
-// and after the subsystem steps (every thread then reads every thread's partial θ). The subsystems
-// are shared out by their work (SubsystemShare), the same share each pass, and each thread takes
-// the λ-steps of the constraints whose first slack is in its subsystems (ShareConstraintSteps).
-// Each thread ends the iteration itself, on its own copy of the adaptation (EndIteration), so none
-// waits for one that decides; a β change takes two more barriers and the team's refactorizations.
-// Partial results go to per-thread slots that alternate by iteration: a slot is written again two
-// iterations later, after every thread has passed the barrier that follows its reading. Every
-// reduction the iterates depend on is a maximum, so they are those of one thread, bit for bit
-// (Σ‖Δy‖², reported only, adds in thread order).
+// three barriers an iteration: after the v-steps (the λ-steps read every subsystem's w), after
+// the λ-steps (the subsystems accumulate every constraint's λ and z) and after the subsystem
+// steps (every thread then reads every thread's partial θ). The subsystems are shared out by
+// their work (SubsystemShare), the same share each pass, and each thread takes the λ-steps of the
+// constraints whose first slack is in its subsystems (ShareConstraintSteps). Each thread ends the
+// iteration itself, on its own copy of the adaptation (EndIteration), so none waits for one that
+// decides; a β change takes two more barriers and the team's refactorizations. Partial results go
+// to per-thread slots that alternate by iteration: a slot is written again two iterations later,
+// after every thread has passed the barrier that follows its reading. Every reduction the iterates
+// depend on is a maximum, so they are those of one thread, bit for bit (Σ‖Δy‖², reported only, adds
+// in thread order).
 Status SubAdmmBase::IterateChunk(int k, int& done) {
   Status result = Status::kRunning;
   done = 0;
@@ -553,12 +552,9 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
     return result;
   }
   int ran = 0;
-  SpinBarrier barrier;
 #pragma omp parallel num_threads(threads_)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-#pragma omp single
-    barrier.Reset(nt);  // the team the runtime gave, which may be smaller than asked
     const auto [j0, j1] = SubsystemShare(t, nt);
     const StepShare sb = StepBegin(t, nt), se = StepBegin(t + 1, nt);
     // The subsystems tile the dofs in order (a validated structure): v̂ of j0…j1 − 1.
@@ -574,7 +570,7 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
       mine = {};
       const bool scales = ScalesDue(adapter, iter);
       for (int j = j0; j < j1; ++j) VelocityStep(j);
-      barrier.Wait();
+#pragma omp barrier
       if (scales)
         ConstraintStepShare<true>(sb, se, mine.tp2, mine.ty, mine.ps2);
       else
@@ -582,12 +578,12 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
       // v and λ stay as they are until the next iteration's steps: each thread tests what it
       // wrote, v̂ of its subsystems and λ of its records.
       mine.finite = AllFinite(v_.segment(d0, d1 - d0)) && StepRowsFinite(sb, se);
-      barrier.Wait();
+#pragma omp barrier
       for (int j = j0; j < j1; ++j) {
         SubsystemStep(j, mine.td);
         if (scales) mine.ds2 = std::max(mine.ds2, SubsystemScale2(j));
       }
-      barrier.Wait();
+#pragma omp barrier
       Reduced r;
       for (int u = 0; u < nt; ++u) {
         r.tp2 = std::max(r.tp2, slots[u].tp2), r.ty += slots[u].ty;
@@ -599,7 +595,7 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
       if (t == 0) ++ran;
       if (st == Status::kRunning && changed) {
         if (t == 0) ApplyScale(scale);
-        barrier.Wait();
+#pragma omp barrier
         FactorizeShare();
         if (t == 0) ++refactorizations_;
         if (!Factorized()) st = t == 0 ? RefactorizationFailed() : Status::kFailed;
