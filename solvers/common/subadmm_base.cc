@@ -278,8 +278,9 @@ void SubAdmmBase::ShareConstraintSteps() {
 SubAdmmBase::StepShare SubAdmmBase::StepBegin(int t, int nt) const {
   if (nt == threads_ && step_begin_.size() == static_cast<std::size_t>(nt) + 1)
     return step_begin_[t];
+  const StepShare all = AllSteps();
   auto share = [t, nt](std::size_t n) { return n * t / nt; };
-  return {share(contacts_.size()), share(softs_.size()), share(con3_.size()), share(con1_.size())};
+  return {share(all.contacts), share(all.softs), share(all.con3), share(all.con1)};
 }
 
 template <bool kScales>
@@ -455,14 +456,6 @@ WorkCount SubAdmmBase::Work() const {
                   WorkCount{records, 0.0});
 }
 
-template <bool kScales>
-void SubAdmmBase::SerialConstraintSteps(double& theta_p, double& theta_y, double& ps2) {
-  ContactSteps<kScales>(0, contacts_.size(), theta_p, ps2);
-  SoftSteps<kScales>(0, softs_.size(), theta_p, ps2);
-  for (int i : con3_) ConstraintStepRows<3, kScales>(i, theta_p, theta_y, ps2);
-  for (int i : con1_) ConstraintStepRows<1, kScales>(i, theta_p, theta_y, ps2);
-}
-
 // Ends an iteration from what its passes reduced: θ, the finite check, 004:43. `adapter`, `scale`
 // and `iter` are the caller's copies: each thread of a team keeps its own and, from the same
 // reduced values, reaches the same decision without waiting for another. `owner` also writes
@@ -505,9 +498,9 @@ Status SubAdmmBase::IterateSerial() {
   Reduced r;
   for (int j = 0; j < nsub_; ++j) VelocityStep(j);
   if (scales)
-    SerialConstraintSteps<true>(r.tp2, r.ty, r.ps2);
+    ConstraintStepShare<true>({}, AllSteps(), r.tp2, r.ty, r.ps2);
   else
-    SerialConstraintSteps<false>(r.tp2, r.ty, r.ps2);
+    ConstraintStepShare<false>({}, AllSteps(), r.tp2, r.ty, r.ps2);
   for (int j = 0; j < nsub_; ++j) {
     SubsystemStep(j, r.td);
     if (scales) r.ds2 = std::max(r.ds2, SubsystemScale2(j));

@@ -97,17 +97,17 @@ class SubAdmmBase : public Solver {
   void ContactSteps(std::size_t k0, std::size_t k1, double& theta_p, double& ps2);
   template <bool kScales = false>
   void SoftSteps(std::size_t k0, std::size_t k1, double& theta_p, double& ps2);
-  // Every constraint's λ-step in one thread.
-  template <bool kScales>
-  void SerialConstraintSteps(double& theta_p, double& theta_y, double& ps2);
-  // Threaded, a thread's λ-steps: [b, e) of each kind's records (StepBegin), the same passes as
-  // SerialConstraintSteps'.
+  // The λ-steps of [b, e) of each kind's records: a thread's share (StepBegin), or all of them
+  // in one thread ({} to AllSteps()).
   struct StepShare {
     std::size_t contacts = 0, softs = 0, con3 = 0, con1 = 0;
   };
   template <bool kScales>
   void ConstraintStepShare(const StepShare& b, const StepShare& e, double& theta_p, double& theta_y,
                            double& ps2);
+  StepShare AllSteps() const {
+    return {contacts_.size(), softs_.size(), con3_.size(), con1_.size()};
+  }
   // Whether the λ rows of [b, e)'s constraints are finite (AllFinite's test).
   bool StepRowsFinite(const StepShare& b, const StepShare& e) const;
   // Thread t's first records of a team of nt: step_begin_[t] for the team of threads_ that
