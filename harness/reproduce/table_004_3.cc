@@ -88,7 +88,15 @@ struct Pass {
 void MeasureFrames(const std::vector<ContactProblem>& frames, const std::vector<WarmStart>& warm,
                    const std::vector<Pass>& passes, int rounds, const ReproduceOptions& opt) {
   std::vector<std::vector<SolverJob>> jobs(passes.size());
-  for (std::size_t q = 0; q < passes.size(); ++q)
+  std::vector<RunOptions> warm_runs(passes.size()), zero_runs(passes.size());
+  for (std::size_t q = 0; q < passes.size(); ++q) {
+    RunOptions& ro = warm_runs[q];
+    ro.budget.iters = 100;
+    ro.threads = passes[q].threads;
+    CapBudget(opt, ro.budget);
+    ro.warm = WarmMode::kPrevious;
+    zero_runs[q] = ro;
+    zero_runs[q].warm = WarmMode::kNone;
     for (const char* name : kSolvers) {
       const SolverEntry& e = FindSolver(name);
       // The subsystem solvers use one thread below 4096 slacks unless told: tell them.
@@ -99,18 +107,13 @@ void MeasureFrames(const std::vector<ContactProblem>& frames, const std::vector<
       if (std::string(name) == "subadmm-nobody") given["beta_rule"] = "density";
       jobs[q].push_back({&e, Settings::Parse(name, e.settings, given)});
     }
+  }
   std::vector<std::unique_ptr<Evaluator>> evs;
   for (const ContactProblem& p : frames) evs.push_back(std::make_unique<Evaluator>(p));
   for (int k = 0; k < rounds; ++k)
     for (std::size_t q = 0; q < passes.size(); ++q) {
       const Pass& pass = passes[q];
-      RunOptions ro;
-      ro.budget.iters = 100;
-      ro.threads = pass.threads;
-      CapBudget(opt, ro.budget);
-      ro.warm = WarmMode::kPrevious;
-      RunOptions zero = ro;
-      zero.warm = WarmMode::kNone;
+      const RunOptions &ro = warm_runs[q], &zero = zero_runs[q];
       const SolverThreadScope scope(pass.threads);
       for (std::size_t f = 0; f < frames.size(); ++f)
         for (const SolverJob& job : jobs[q]) {
@@ -272,8 +275,8 @@ std::string Table8(const FrameInfo& fi, const PublishedTable& paper, const Solve
           "single thread, best of {} runs in rounds over the three solvers (each round also runs "
           "them with 2 threads, so that both counts take their best from the same span of time), "
           "time per step = setup + 100 iterations. Residual: mean −log10 res004 over the frames; "
-          "res004 averages over "
-          "all constraints, the soft PD rows that drive the joints included; the contact residual "
+          "res004 averages over all constraints, the soft PD rows that drive the joints included; "
+          "the contact residual "
           "is 004 §VII's, over the contacts only (the paper does not say how its joints are "
           "driven: ours are held by PD rows, kp = 30, kd = 1); the zero-start row runs the same "
           "frames from v = 0, λ = 0.\n\n",

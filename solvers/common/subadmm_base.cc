@@ -266,10 +266,10 @@ void SubAdmmBase::ShareConstraintSteps() {
   };
   step_begin_.assign(threads_ + 1, {});
   order(
-      contacts_, [&](const ContactRecord& r) { return owner[slack_sub_[r.slack[0]]]; },
+      contacts_, [&](const ContactRecord& r) { return first_owner(r.con); },
       [&](int t) -> std::size_t& { return step_begin_[t].contacts; });
   order(
-      softs_, [&](const SoftRecord& r) { return owner[slack_sub_[r.slack]]; },
+      softs_, [&](const SoftRecord& r) { return first_owner(r.con); },
       [&](int t) -> std::size_t& { return step_begin_[t].softs; });
   order(con3_, first_owner, [&](int t) -> std::size_t& { return step_begin_[t].con3; });
   order(con1_, first_owner, [&](int t) -> std::size_t& { return step_begin_[t].con1; });
