@@ -156,7 +156,8 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   step_begin_.clear();
   if (parallel_) ShareConstraintSteps();
   const int n = p.num_dofs(), m = p.num_rows();
-  v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
+  vbuf_[0] = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
+  vbuf_[1] = Vec::Zero(n);
   lambda_ = warm && warm->lambda.size() == m ? warm->lambda : Vec::Zero(m);
   g_ = Vec::Zero(n), h_ = Vec::Zero(n), rhs_ = Vec::Zero(n);
   theta_d_sub_.assign(nsub_, 0.0);
@@ -166,7 +167,7 @@ Status SubAdmmBase::Setup(const ContactProblem& p, const Settings& s, const Warm
   {
     // z⁰ = J v̂⁰ (no primal residual), u⁰ = −λ⁰; each subsystem's slacks and sums are its own.
     const auto [j0, j1] = SubsystemShare(omp_get_thread_num(), omp_get_num_threads());
-    for (int j = j0; j < j1; ++j) SlackVelocities(j, v_.data() + sub_begin_[j]);
+    for (int j = j0; j < j1; ++j) SlackVelocities(j, vbuf_[0].data() + sub_begin_[j]);
   }
   z_ = w_;
   for (int k = 0; k < ns; ++k)
@@ -435,18 +436,18 @@ void SubAdmmBase::SubsystemStep(int j, double& theta_d) {
   theta_d = std::max(theta_d, theta_d_sub_[j]);
 }
 
-void SubAdmmBase::VelocityStep(int j) {
+void SubAdmmBase::VelocityStep(int j, Vec& v) {
   const int b0 = sub_begin_[j], n = sub_n_[j];
   for (int k = 0; k < n; ++k)  // b_j + Σ J_sᵀ(β z_s + λ_i)   (34)
     rhs_[b0 + k] = p_->b[b0 + k] + beta_[j] * h_[b0 + k] + g_[b0 + k];
-  Solve(j, rhs_.data() + b0, v_.data() + b0);
-  SlackVelocities(j, v_.data() + b0);
+  Solve(j, rhs_.data() + b0, v.data() + b0);
+  SlackVelocities(j, v.data() + b0);
 }
 
 WorkCount SubAdmmBase::Work() const {
   using namespace work;
   if (iter_ == 0) return Zero();
-  const double n = static_cast<double>(v_.size()), m = static_cast<double>(lambda_.size());
+  const double n = static_cast<double>(vbuf_[0].size()), m = static_cast<double>(lambda_.size());
   const double slacks = static_cast<double>(slack_con_.size());
   const double records = static_cast<double>(contacts_.size()) * sizeof(ContactRecord) +
                          static_cast<double>(softs_.size()) * sizeof(SoftRecord);
@@ -454,6 +455,16 @@ WorkCount SubAdmmBase::Work() const {
   for (int j = 0; j < nsub_; ++j) subsystems = subsystems + SubsystemWork(j);
   return iter_ * (subsystems + Vectors(n, 8, 4) + Vectors(slacks, 9, 0) + Vectors(m, 2, 30) +
                   WorkCount{records, 0.0});
+}
+
+SubAdmmBase::Reduced SubAdmmBase::Reduce(const Reduced* slots, int nt) {
+  Reduced r;
+  for (int u = 0; u < nt; ++u) {
+    r.tp2 = std::max(r.tp2, slots[u].tp2), r.ty += slots[u].ty;
+    r.td = std::max(r.td, slots[u].td), r.ps2 = std::max(r.ps2, slots[u].ps2);
+    r.ds2 = std::max(r.ds2, slots[u].ds2), r.finite = r.finite && slots[u].finite;
+  }
+  return r;
 }
 
 // Ends an iteration from what its passes reduced: θ, the finite check, 004:43. `adapter`, `scale`
@@ -496,7 +507,8 @@ bool SubAdmmBase::ScalesDue(const PenaltyAdapter& adapter, int iter) const {
 Status SubAdmmBase::IterateSerial() {
   const bool scales = ScalesDue(adapter_, iter_);
   Reduced r;
-  for (int j = 0; j < nsub_; ++j) VelocityStep(j);
+  Vec& v = vbuf_[(iter_ + 1) % 2];
+  for (int j = 0; j < nsub_; ++j) VelocityStep(j, v);
   if (scales)
     ConstraintStepShare<true>({}, AllSteps(), r.tp2, r.ty, r.ps2);
   else
@@ -505,7 +517,7 @@ Status SubAdmmBase::IterateSerial() {
     SubsystemStep(j, r.td);
     if (scales) r.ds2 = std::max(r.ds2, SubsystemScale2(j));
   }
-  r.finite = AllFinite(v_) && AllFinite(lambda_);
+  r.finite = AllFinite(v) && AllFinite(lambda_);
   double scale = scale_;
   int iter = iter_;
   bool changed = false;
@@ -526,17 +538,20 @@ Status SubAdmmBase::Iterate() {
 }
 
 // Threaded, the k iterations run in one OpenMP region, its fork and join once per chunk, with
-// three barriers an iteration: after the v-steps (the λ-steps read every subsystem's w), after
-// the λ-steps (the subsystems accumulate every constraint's λ and z) and after the subsystem
-// steps (every thread then reads every thread's partial θ). The subsystems are shared out by
-// their work (SubsystemShare), the same share each pass, and each thread takes the λ-steps of the
-// constraints whose first slack is in its subsystems (ShareConstraintSteps). Each thread ends the
-// iteration itself, on its own copy of the adaptation (EndIteration), so none waits for one that
-// decides; a β change takes two more barriers and the team's refactorizations. Partial results go
-// to per-thread slots that alternate by iteration: a slot is written again two iterations later,
-// after every thread has passed the barrier that follows its reading. Every reduction the iterates
-// depend on is a maximum, so they are those of one thread, bit for bit (Σ‖Δy‖², reported only, adds
-// in thread order).
+// two barriers an iteration: after the v-steps (the λ-steps read every subsystem's w) and after
+// the λ-steps (the subsystems accumulate every constraint's λ and z). An iteration is ended
+// (EndIteration: the reduced θ and finite test, 004:43) after the next iteration's v-steps, at
+// their barrier, since those need only their own subsystem's sums: they write the other v̂
+// buffer, so an iteration found non-finite there still stops on its own iterate, and when β
+// changes they are run again after the team's refactorizations (two more barriers). The chunk's
+// last iteration is ended at a third barrier of its own. The subsystems are shared out by their
+// work (SubsystemShare), the same share each pass, and each thread takes the λ-steps of the
+// constraints whose first slack is in its subsystems (ShareConstraintSteps). Each thread ends
+// every iteration itself, on its own copy of the adaptation, so none waits for one that
+// decides. Partial results go to per-thread slots that alternate by iteration: a slot is written
+// again two iterations later, after every thread has passed the barrier that follows its
+// reading. Every reduction the iterates depend on is a maximum, so they are those of one thread,
+// bit for bit (Σ‖Δy‖², reported only, adds in thread order).
 Status SubAdmmBase::IterateChunk(int k, int& done) {
   Status result = Status::kRunning;
   done = 0;
@@ -551,48 +566,63 @@ Status SubAdmmBase::IterateChunk(int k, int& done) {
     const auto [j0, j1] = SubsystemShare(t, nt);
     const StepShare sb = StepBegin(t, nt), se = StepBegin(t + 1, nt);
     // The subsystems tile the dofs in order (a validated structure): v̂ of j0…j1 − 1.
-    const int n = static_cast<int>(v_.size());
+    const int n = static_cast<int>(vbuf_[0].size());
     const int d0 = j0 < nsub_ ? sub_begin_[j0] : n, d1 = j1 < nsub_ ? sub_begin_[j1] : n;
     PenaltyAdapter adapter = adapter_;
     double scale = scale_;
     int iter = iter_;
+    const int iter0 = iter;  // thread 0 moves iter_ as the iterations end
     Status st = Status::kRunning;
-    for (int it = 0; it < k && st == Status::kRunning; ++it) {
+    // Ends an iteration from its slots; on a β change, refactorizes with the team.
+    auto end = [&](const Reduced* slots, bool scales) {
+      bool changed = false;
+      st = EndIteration(scales, Reduce(slots, nt), adapter, scale, iter, t == 0, changed);
+      if (t == 0) ++ran;
+      if (st != Status::kRunning || !changed) return false;
+      if (t == 0) ApplyScale(scale);
+#pragma omp barrier
+      FactorizeShare();
+      if (t == 0) ++refactorizations_;
+      if (!Factorized()) st = t == 0 ? RefactorizationFailed() : Status::kFailed;
+      return st == Status::kRunning;
+    };
+    const Reduced* open = nullptr;  // the last iteration's slots, not yet ended
+    bool open_scales = false;
+    for (int it = 0; it < k; ++it) {
       Reduced* slots = partial_.data() + (it % 2) * nt;
       Reduced& mine = slots[t];
       mine = {};
-      const bool scales = ScalesDue(adapter, iter);
-      for (int j = j0; j < j1; ++j) VelocityStep(j);
+      Vec& v = vbuf_[(iter0 + it + 1) % 2];
+      for (int j = j0; j < j1; ++j) VelocityStep(j, v);
 #pragma omp barrier
+      if (open) {
+        const bool changed = end(open, open_scales);
+        open = nullptr;
+        if (st != Status::kRunning) break;  // every thread reduced the same slots
+        if (changed) {                      // the v-steps again, at the new β
+          for (int j = j0; j < j1; ++j) VelocityStep(j, v);
+#pragma omp barrier
+        }
+      }
+      const bool scales = ScalesDue(adapter, iter);
       if (scales)
         ConstraintStepShare<true>(sb, se, mine.tp2, mine.ty, mine.ps2);
       else
         ConstraintStepShare<false>(sb, se, mine.tp2, mine.ty, mine.ps2);
       // v and λ stay as they are until the next iteration's steps: each thread tests what it
       // wrote, v̂ of its subsystems and λ of its records.
-      mine.finite = AllFinite(v_.segment(d0, d1 - d0)) && StepRowsFinite(sb, se);
+      mine.finite = AllFinite(v.segment(d0, d1 - d0)) && StepRowsFinite(sb, se);
 #pragma omp barrier
       for (int j = j0; j < j1; ++j) {
         SubsystemStep(j, mine.td);
         if (scales) mine.ds2 = std::max(mine.ds2, SubsystemScale2(j));
       }
-#pragma omp barrier
-      Reduced r;
-      for (int u = 0; u < nt; ++u) {
-        r.tp2 = std::max(r.tp2, slots[u].tp2), r.ty += slots[u].ty;
-        r.td = std::max(r.td, slots[u].td), r.ps2 = std::max(r.ps2, slots[u].ps2);
-        r.ds2 = std::max(r.ds2, slots[u].ds2), r.finite = r.finite && slots[u].finite;
+      if (it + 1 < k) {
+        open = slots, open_scales = scales;
+        continue;
       }
-      bool changed = false;
-      st = EndIteration(scales, r, adapter, scale, iter, t == 0, changed);
-      if (t == 0) ++ran;
-      if (st == Status::kRunning && changed) {
-        if (t == 0) ApplyScale(scale);
 #pragma omp barrier
-        FactorizeShare();
-        if (t == 0) ++refactorizations_;
-        if (!Factorized()) st = t == 0 ? RefactorizationFailed() : Status::kFailed;
-      }
+      end(slots, scales);
     }
     if (t == 0) adapter_ = adapter, result = st;
   }
@@ -607,7 +637,7 @@ double SubAdmmBase::SubsystemScale2(int j) const {
 }
 
 void SubAdmmBase::Current(Vec& v, Vec& lambda) const {
-  v = v_;
+  v = vbuf_[iter_ % 2];
   lambda = lambda_;
 }
 

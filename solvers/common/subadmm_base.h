@@ -12,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <Eigen/Dense>
 #include <string>
@@ -77,10 +78,14 @@ class SubAdmmBase : public Solver {
   // without row_scaling). Σ_s β_s J_sᵀJ_s and h_j = Σ_s ω_i J_sᵀ z_s carry it.
   std::vector<double> con_w_, con_iw_;
   bool track_y_ = false;  // keep y_s for the residual of 000:22 (subadmm-nobody)
-  Vec v_, lambda_;
+  Vec lambda_;
+  // v̂ after iteration i is vbuf_[i % 2]: a v-step writes the other buffer, so a threaded
+  // iteration may start its v-steps before the last one has been ended (its finite test, its β)
+  // and still stop on the iterate that failed the test (IterateChunk).
+  std::array<Vec, 2> vbuf_;
 
  private:
-  void VelocityStep(int j);
+  void VelocityStep(int j, Vec& v);
   // kScales: also the largest max(‖w_s‖², ‖z_s‖²) over the step's slacks into ps2 (the relative
   // rule's primal scale, fused into the pass that writes z_s).
   template <int NR, bool kScales = false>
@@ -128,6 +133,8 @@ class SubAdmmBase : public Solver {
   };
   bool ScalesDue(const PenaltyAdapter& adapter, int iter) const;
   Status IterateSerial();
+  // The team's partial results of one iteration, reduced in thread order.
+  static Reduced Reduce(const Reduced* slots, int nt);
   Status EndIteration(bool scales, const Reduced& r, PenaltyAdapter& adapter, double& scale,
                       int& iter, bool owner, bool& changed);
   void ApplyScale(double scale);  // β_j and the records' β for a new scale

@@ -6,6 +6,7 @@
 // thread takes a constraint's λ-step.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <omp.h>
@@ -88,12 +89,21 @@ TEST(SubAdmmThreads, ATeamSmallerThanAskedGivesTheSerialIterates) {
   }
 }
 
+bool SameBits(const Vec& a, const Vec& b) {
+  return a.size() == b.size() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
+}
+
 // A NaN in b reaches v in the first v-step: the team stops there, every thread at once (a thread
-// that went on alone would wait at the next barrier for ever), with the one-thread message.
-TEST(SubAdmmThreads, ANonFiniteIterateStopsTheWholeTeam) {
+// that went on alone would wait at the next barrier for ever), with the one-thread message, and
+// on the iterate that failed the test. Threaded, the team learns of it only after the next
+// iteration's v-steps, which wrote the other v̂ buffer: the subsystems without the NaN would
+// otherwise hold the second iteration's v̂.
+TEST(SubAdmmThreads, ANonFiniteIterateStopsTheWholeTeamOnItsIterate) {
   ContactProblem p = MakeManufacturedProblem(testing::TreeOptions(3), "t");
   p.b[3] = std::numeric_limits<double>::quiet_NaN();
-  for (const char* solver : {"subadmm", "subadmm-nobody"})
+  for (const char* solver : {"subadmm", "subadmm-nobody"}) {
+    Vec v[2], lambda[2];
     for (int threads : {1, 2}) {
       const SolverEntry& e = FindSolver(solver);
       std::unique_ptr<Solver> sv = e.make();
@@ -105,7 +115,12 @@ TEST(SubAdmmThreads, ANonFiniteIterateStopsTheWholeTeam) {
       EXPECT_EQ(sv->IterateChunk(50, done), Status::kDiverged) << solver << ", " << threads;
       EXPECT_EQ(done, 1) << solver << ", " << threads;
       EXPECT_EQ(sv->message(), "non-finite iterate");
+      sv->Current(v[threads - 1], lambda[threads - 1]);
     }
+    EXPECT_FALSE(v[0].allFinite()) << solver;
+    EXPECT_TRUE(SameBits(v[1], v[0])) << solver;
+    EXPECT_TRUE(SameBits(lambda[1], lambda[0])) << solver;
+  }
 }
 
 TEST(SubAdmmThreads, OnlyTheThreadedFormAsksForChunks) {
