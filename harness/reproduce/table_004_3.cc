@@ -250,9 +250,7 @@ std::map<std::string, Row> Summarize(const ProtocolRecords& rec, const std::stri
 
 // A solver that used one thread in the 2-thread pass ran the same code as in the 1-thread pass:
 // its ratio measures the run's timing noise, not threads (admm-full: CHOLMOD's solves).
-std::string OneThreadNote(const Row& two) {
-  return two.threads_used == 1 ? ", 1 thread used" : "";
-}
+std::string OneThreadNote(const Row& two) { return two.threads_used == 1 ? ", 1 thread used" : ""; }
 std::string OneThreadMeaning(const std::map<std::string, Row>& two) {
   for (const auto& [name, row] : two)
     if (row.threads_used == 1)
