@@ -33,6 +33,9 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   // Whether K_j (n × n with nnz entries in its pattern) is factorized sparsely under the
   // `factorization` setting.
   static bool UseSparse(Factorization setting, int n, long nnz);
+  using RowMajorJ = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+  // slack_con_, slack_sub_ and sub_slack_begin_ from J's pattern.
+  void NumberSlacks(const RowMajorJ& Jr, const std::vector<int>& sub_of_dof);
   // BuildSlacks' part for subsystem j: K_j's pattern and factor workspace, or its dense C_j;
   // true when it goes sparse. `trip`: the calling thread's triplet buffer.
   bool PrepareSubsystem(int j, std::vector<Eigen::Triplet<double>>& trip);
@@ -42,9 +45,8 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   // add(row, col, value), in one fixed order (the sparse and dense builds sum alike).
   template <typename Add>
   void ForEachTermOfC(int j, Add add) const {
-    for (int t = sub_slack_begin_[j]; t < sub_slack_begin_[j + 1]; ++t) {
-      const int sl = sub_slacks_[t];
-      const double w = con_w_[slack_con_[sl]];
+    for (int sl = sub_slack_begin_[j]; sl < sub_slack_begin_[j + 1]; ++sl) {
+      const double w = slack_lam_[sl].w;
       for (int r = 0; r < 3; ++r)
         for (int a = row_begin_[3 * sl + r]; a < row_begin_[3 * sl + r + 1]; ++a)
           for (int b = row_begin_[3 * sl + r]; b < row_begin_[3 * sl + r + 1]; ++b)
@@ -58,12 +60,24 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   // empty beyond the constraint's rows).
   std::vector<int> row_begin_, nz_col_;
   std::vector<double> nz_val_;
-  std::vector<int> sub_slack_begin_, sub_slacks_;  // CSR: subsystem → its slacks
+  // Subsystem j's slacks are [sub_slack_begin_[j], sub_slack_begin_[j + 1]) (BuildSlacks).
+  std::vector<int> sub_slack_begin_;
+  // Slack s's λ rows [row, row + rows) and its constraint's weight ω, read by Accumulate.
+  struct SlackRows {
+    int row, rows;
+    double w;
+  };
+  std::vector<SlackRows> slack_lam_;
   std::vector<Mode> mode_;
   std::vector<double> trace_c_;  // Tr(Σ ω J_sᵀ J_s) per subsystem (000:23)
   // Dense mode: C_j = Σ ω J_sᵀ J_s, K_j = A_j + β C_j and its LLT.
   std::vector<Eigen::MatrixXd> C_, K_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  // The dense factors L_j copied one after another (factor0_ + factor_at_[j], n_j² numbers):
+  // Solve reads them as one stream, where each LLT's own storage lies between C_j's and K_j's.
+  std::vector<double> factors_;
+  std::vector<std::size_t> factor_at_;
+  double* factor0_ = nullptr;
   // Sparse mode: K_j on the union pattern of A_j and C_j (lower triangle), its values rebuilt
   // as a + β c entry by entry, and the CHOLMOD factor analyzed once.
   std::vector<SpMat> Ks_;
