@@ -300,10 +300,7 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, Factoriz
   const int nb = static_cast<int>(p_->structure.bodies.size());
   V_.assign(6 * nb, 0.0), F_.assign(nb, Eigen::Matrix<double, 6, 2>::Zero());
   mode_.assign(nsub_, kDense), tree_.assign(nsub_, {});
-  Jb_.assign(nb, {}), C_.assign(nsub_, {}), K_.assign(nsub_, {});
-  // Constructed in place: copying an Eigen::LLT before compute() reads its unset status.
-  llt_.clear();
-  llt_.resize(nsub_);
+  Jb_.assign(nb, {}), C_.assign(nsub_, {}), dense_.Reset(nsub_);
   // The subsystems are independent: shared out over the solver's threads (each writes its own
   // members' entries); the first refusal in subsystem order is the one reported.
   std::vector<std::string> why(nsub_);
@@ -312,6 +309,7 @@ std::string SubAdmmSolver::PrepareFactorizations(const SlackPlan& plan, Factoriz
   for (const std::string& w : why)
     if (!w.empty()) return w;
   tree_subsystems_ = static_cast<int>(std::count(mode_.begin(), mode_.end(), kTree));
+  dense_.Pack();
   return {};
 }
 
@@ -380,8 +378,7 @@ std::string SubAdmmSolver::PrepareSubsystem(int j, const SlackPlan& plan, Factor
     C_[j].noalias() += Jb_[b].transpose() * G * Jb_[b];
   }
   C_[j].diagonal() += jdiag_[j];
-  K_[j] = Eigen::MatrixXd::Zero(n, n);
-  llt_[j].compute(sub_A_[j]);
+  dense_.Add(j, sub_A_[j]);
   return {};
 }
 
@@ -476,10 +473,7 @@ bool SubAdmmSolver::Factorize(int j, double beta) {
     return tree_[j].Factorize(H_.data() + sub_body_begin_[j],
                               joint ? jdiag_work_[j].data() : nullptr);
   }
-  K_[j] = sub_A_[j];
-  K_[j] += beta * C_[j];
-  llt_[j].compute(K_[j]);
-  return llt_[j].info() == Eigen::Success;
+  return dense_.Factorize(j, sub_A_[j], C_[j], beta);
 }
 
 void SubAdmmSolver::Solve(int j, const double* rhs, double* v) {
@@ -487,9 +481,8 @@ void SubAdmmSolver::Solve(int j, const double* rhs, double* v) {
     tree_[j].Solve(rhs, v);
     return;
   }
-  Eigen::Map<Vec> x(v, sub_n_[j]);
-  if (rhs != v) x = Eigen::Map<const Vec>(rhs, sub_n_[j]);
-  llt_[j].solveInPlace(x);
+  if (rhs != v) std::copy(rhs, rhs + sub_n_[j], v);
+  dense_.Solve(j, v);
 }
 
 void SubAdmmSolver::SlackVelocities(int j, const double* v) {

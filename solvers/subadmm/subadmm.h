@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/common/dense_factors.h"
 #include "solvers/common/spatial_inertia.h"
 #include "solvers/common/subadmm_base.h"
 #include "solvers/common/tree_factor.h"
@@ -57,8 +58,8 @@ class SubAdmmSolver : public SubAdmmBase {
   std::vector<Mode> mode_;
   std::vector<TreeFactor> tree_;
   // C_j: β-free constraint part of K_j (tree CRBA mode: CRBA of the G_b; dense mode: full).
-  std::vector<Eigen::MatrixXd> C_, K_;  // K_: dense mode
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  std::vector<Eigen::MatrixXd> C_;
+  DenseFactors dense_;  // dense mode: K_j = A_j + β C_j and its factor
   // BuildSlacks in parts. What one part passes to the next besides the members it fills: the
   // body order and the joint-space slacks.
   struct SlackPlan {

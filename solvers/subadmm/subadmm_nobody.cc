@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 
 #include "solvers/common/work_count.h"
 
@@ -42,10 +41,7 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
     }
   }
   mode_.assign(nsub_, kDense), trace_c_.assign(nsub_, 0.0);
-  C_.assign(nsub_, {}), K_.assign(nsub_, {});
-  // Constructed in place: copying an Eigen::LLT before compute() reads its unset status.
-  llt_.clear();
-  llt_.resize(nsub_);
+  C_.assign(nsub_, {}), dense_.Reset(nsub_);
   Ks_.assign(nsub_, {}), ka_.assign(nsub_, {}), kc_.assign(nsub_, {});
   chol_.clear(), chol_.resize(nsub_);
   int sparse = 0;
@@ -58,17 +54,7 @@ std::string SubAdmmNobodySolver::BuildSlacks(const Settings& s) {
     for (int j = 0; j < nsub_; ++j) sparse += PrepareSubsystem(j, trip);
   }
   sparse_subsystems_ = sparse;
-  // The dense factors' copies, one after another, each at a 64-byte boundary (malloc's 16-byte
-  // alignment included, which Eigen's kernels see as the LLT's own storage had).
-  factor_at_.assign(nsub_, 0);
-  std::size_t at = 0;
-  for (int j = 0; j < nsub_; ++j) {
-    if (mode_[j] != kDense) continue;
-    factor_at_[j] = at;
-    at += (static_cast<std::size_t>(sub_n_[j]) * sub_n_[j] + 7) / 8 * 8;
-  }
-  factors_.assign(at + 8, 0.0);
-  factor0_ = factors_.data() + (8 - reinterpret_cast<std::uintptr_t>(factors_.data()) / 8 % 8) % 8;
+  dense_.Pack();
   return {};
 }
 
@@ -133,8 +119,7 @@ bool SubAdmmNobodySolver::PrepareSubsystem(int j, std::vector<Eigen::Triplet<dou
   } else {
     const SpMat full = C.selfadjointView<Eigen::Lower>();
     C_[j] = Eigen::MatrixXd(full);
-    K_[j] = Eigen::MatrixXd::Zero(n, n);
-    llt_[j].compute(sub_A_[j]);  // sizes the factor once, so Factorize does not allocate
+    dense_.Add(j, sub_A_[j]);
   }
   return mode_[j] == kSparse;
 }
@@ -149,8 +134,7 @@ void SubAdmmNobodySolver::DenseSubsystem(int j) {
   ForEachTermOfC(j, [&](int row, int col, double v) { C(row, col) += v; });
   trace_c_[j] = C.diagonal().sum();
   C.triangularView<Eigen::StrictlyUpper>() = C.transpose();
-  K_[j] = Eigen::MatrixXd::Zero(n, n);
-  llt_[j].compute(sub_A_[j]);  // sizes the factor once, so Factorize does not allocate
+  dense_.Add(j, sub_A_[j]);
 }
 
 void SubAdmmNobodySolver::InitialBeta(const Settings&, std::vector<double>& beta) const {
@@ -178,13 +162,7 @@ bool SubAdmmNobodySolver::Factorize(int j, double beta) {
     for (std::size_t e = 0; e < a.size(); ++e) k[e] = a[e] + beta * c[e];
     return chol_[j]->Factorize(Ks_[j]);
   }
-  K_[j] = sub_A_[j];
-  K_[j] += beta * C_[j];
-  llt_[j].compute(K_[j]);
-  if (llt_[j].info() != Eigen::Success) return false;
-  const Eigen::MatrixXd& L = llt_[j].matrixLLT();
-  std::copy(L.data(), L.data() + L.size(), factor0_ + factor_at_[j]);
-  return true;
+  return dense_.Factorize(j, sub_A_[j], C_[j], beta);
 }
 
 void SubAdmmNobodySolver::Solve(int j, const double* rhs, double* v) {
@@ -193,12 +171,8 @@ void SubAdmmNobodySolver::Solve(int j, const double* rhs, double* v) {
     chol_[j]->Solve(rhs, v);
     return;
   }
-  Eigen::Map<Vec> x(v, n);
-  if (rhs != v) x = Eigen::Map<const Vec>(rhs, n);
-  // LLT::solveInPlace's two triangular solves, on the factor's contiguous copy.
-  const Eigen::Map<const Eigen::MatrixXd, Eigen::Aligned16> L(factor0_ + factor_at_[j], n, n);
-  L.triangularView<Eigen::Lower>().solveInPlace(x);
-  L.adjoint().triangularView<Eigen::Upper>().solveInPlace(x);
+  if (rhs != v) std::copy(rhs, rhs + n, v);
+  dense_.Solve(j, v);
 }
 
 void SubAdmmNobodySolver::SlackVelocities(int j, const double* v) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "problems/linalg/cholmod_llt.h"
+#include "solvers/common/dense_factors.h"
 #include "solvers/common/subadmm_base.h"
 
 namespace ncp {
@@ -70,14 +71,9 @@ class SubAdmmNobodySolver : public SubAdmmBase {
   std::vector<SlackRows> slack_lam_;
   std::vector<Mode> mode_;
   std::vector<double> trace_c_;  // Tr(Σ ω J_sᵀ J_s) per subsystem (000:23)
-  // Dense mode: C_j = Σ ω J_sᵀ J_s, K_j = A_j + β C_j and its LLT.
-  std::vector<Eigen::MatrixXd> C_, K_;
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
-  // The dense factors L_j copied one after another (factor0_ + factor_at_[j], n_j² numbers):
-  // Solve reads them as one stream, where each LLT's own storage lies between C_j's and K_j's.
-  std::vector<double> factors_;
-  std::vector<std::size_t> factor_at_;
-  double* factor0_ = nullptr;
+  // Dense mode: C_j = Σ ω J_sᵀ J_s; K_j = A_j + β C_j and its factor.
+  std::vector<Eigen::MatrixXd> C_;
+  DenseFactors dense_;
   // Sparse mode: K_j on the union pattern of A_j and C_j (lower triangle), its values rebuilt
   // as a + β c entry by entry, and the CHOLMOD factor analyzed once.
   std::vector<SpMat> Ks_;
