@@ -26,7 +26,8 @@ void DenseFactors::Pack() {
   std::size_t at = 0;
   for (std::size_t j = 0; j < n_.size(); ++j) {
     at_[j] = at;
-    at += (static_cast<std::size_t>(n_[j]) * n_[j] + kLine - 1) / kLine * kLine;
+    if (Packed(static_cast<int>(j)))
+      at += (static_cast<std::size_t>(n_[j]) * n_[j] + kLine - 1) / kLine * kLine;
   }
   factors_.assign(at + kLine, 0.0);
   const auto address = reinterpret_cast<std::uintptr_t>(factors_.data());
@@ -39,15 +40,21 @@ bool DenseFactors::Factorize(int j, const Eigen::MatrixXd& A, const Eigen::Matri
   K_[j] += beta * C;
   llt_[j].compute(K_[j]);
   if (llt_[j].info() != Eigen::Success) return false;
-  const Eigen::MatrixXd& L = llt_[j].matrixLLT();
-  std::copy(L.data(), L.data() + L.size(), factors_.data() + shift_ + at_[j]);
+  if (Packed(j)) {
+    const Eigen::MatrixXd& L = llt_[j].matrixLLT();
+    std::copy(L.data(), L.data() + L.size(), factors_.data() + shift_ + at_[j]);
+  }
   return true;
 }
 
 void DenseFactors::Solve(int j, double* x) const {
   const int n = n_[j];
-  const Eigen::Map<const Eigen::MatrixXd, Eigen::Aligned16> L(Factor(j), n, n);
   Eigen::Map<Eigen::VectorXd> v(x, n);
+  if (!Packed(j)) {
+    llt_[j].solveInPlace(v);
+    return;
+  }
+  const Eigen::Map<const Eigen::MatrixXd, Eigen::Aligned16> L(Factor(j), n, n);
   L.triangularView<Eigen::Lower>().solveInPlace(v);
   L.adjoint().triangularView<Eigen::Upper>().solveInPlace(v);
 }

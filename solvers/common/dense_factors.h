@@ -4,7 +4,9 @@
 // each LLT's own storage lies between other heap blocks (on 10⁵ random contacts of 6-dof
 // bodies the solves were then the largest part of an iteration). The solves are those of
 // LLT::solveInPlace — the same two triangular kernels on the same numbers, at an alignment of
-// 16 bytes or more like the heap's — so the iterates are the same to the bit.
+// 16 bytes or more like the heap's — so the iterates are the same to the bit. Factors larger
+// than kPackedMax × kPackedMax stay where the LLT keeps them: their own solve streams through
+// them anyway, and a copy would add a fourth n² array to C_j, K_j and the LLT's.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +18,7 @@ namespace ncp {
 
 class DenseFactors {
  public:
+  static constexpr int kPackedMax = 64;
   // nsub subsystems, none of them dense yet.
   void Reset(int nsub);
   // Subsystem j (n × n, n = A.rows()) takes the dense route; its workspaces are sized here so
@@ -31,10 +34,12 @@ class DenseFactors {
  private:
   const double* Factor(int j) const { return factors_.data() + shift_ + at_[j]; }
 
+  bool Packed(int j) const { return n_[j] <= kPackedMax; }
+
   std::vector<int> n_;  // per subsystem: its size on the dense route, 0 off it
   std::vector<Eigen::MatrixXd> K_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
-  // Factor j: n_j² numbers from factors_.data() + shift_ + at_[j], each on a 64-byte boundary.
+  // Packed factor j: n_j² numbers from factors_.data() + shift_ + at_[j], on a 64-byte boundary.
   std::vector<double> factors_;
   std::vector<std::size_t> at_;
   std::size_t shift_ = 0;

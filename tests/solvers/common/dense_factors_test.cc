@@ -1,7 +1,6 @@
 // The subsystem ADMM solvers' dense route (solvers/common/dense_factors.h): its solves give
-// LLT::solveInPlace's numbers to the bit, whatever the size (one triangular panel up to 16,
-// a matrix-vector product beyond) and the place of the factor in the buffer, and a matrix
-// that is not positive definite is refused.
+// LLT::solveInPlace's numbers to the bit, whatever the size and the place of the factor in the
+// buffer, and a matrix that is not positive definite is refused.
 #include "solvers/common/dense_factors.h"
 
 #include <gtest/gtest.h>
@@ -22,7 +21,9 @@ Eigen::MatrixXd RandomSpd(int n, std::mt19937& rng) {
 
 TEST(DenseFactors, SolvesAreLltsBitForBit) {
   std::mt19937 rng(7);
-  const std::vector<int> sizes = {1, 2, 3, 5, 6, 7, 12, 17, 24, 40, 6, 1, 9};
+  // Up to 16 one triangular panel, beyond it a matrix-vector product too; beyond kPackedMax the
+  // factor is not copied.
+  const std::vector<int> sizes = {1, 2, 3, 5, 6, 7, 12, 17, 24, 40, 6, 1, 9, 64, 65, 100};
   const int nsub = static_cast<int>(sizes.size()) + 1;
   DenseFactors f;
   f.Reset(nsub);
