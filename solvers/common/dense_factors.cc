@@ -42,7 +42,7 @@ bool DenseFactors::Factorize(int j, const Eigen::MatrixXd& A, const Eigen::Matri
   if (llt_[j].info() != Eigen::Success) return false;
   if (Packed(j)) {
     const Eigen::MatrixXd& L = llt_[j].matrixLLT();
-    std::copy(L.data(), L.data() + L.size(), factors_.data() + shift_ + at_[j]);
+    std::copy(L.data(), L.data() + L.size(), factors_.data() + Offset(j));
   }
   return true;
 }
@@ -54,7 +54,7 @@ void DenseFactors::Solve(int j, double* x) const {
     llt_[j].solveInPlace(v);
     return;
   }
-  const Eigen::Map<const Eigen::MatrixXd, Eigen::Aligned16> L(Factor(j), n, n);
+  const Eigen::Map<const Eigen::MatrixXd, Eigen::Aligned16> L(factors_.data() + Offset(j), n, n);
   L.triangularView<Eigen::Lower>().solveInPlace(v);
   L.adjoint().triangularView<Eigen::Upper>().solveInPlace(v);
 }

@@ -32,7 +32,8 @@ class DenseFactors {
   void Solve(int j, double* x) const;
 
  private:
-  const double* Factor(int j) const { return factors_.data() + shift_ + at_[j]; }
+  // Where packed factor j starts in factors_.
+  std::size_t Offset(int j) const { return shift_ + at_[j]; }
 
   bool Packed(int j) const { return n_[j] <= kPackedMax; }
 

@@ -5,8 +5,6 @@
 // articulated-body recursion of Remark 1. Subsystems without tree data use a dense Cholesky.
 #pragma once
 
-#include <Eigen/Cholesky>
-
 #include <array>
 #include <string>
 #include <vector>

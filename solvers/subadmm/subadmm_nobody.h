@@ -5,7 +5,6 @@
 // is done once in setup and every β change is a numeric refactorization on it.
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <memory>
 #include <vector>
 
