@@ -39,6 +39,10 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
   b_norm_ = p.b.norm();
   const int n = p.num_dofs(), m = p.num_rows();
   ws_n_ = Vec::Zero(n);
+  const Vec adiag = p.A.diagonal();
+  for (int k = 0; k < n; ++k) ws_n_[k] = adiag[k] > 0.0 ? p.b[k] / adiag[k] : 0.0;
+  v_unit_ = ws_n_.norm();
+  u_unit_ = (p.J * ws_n_).norm() + p.e.norm();
   abs_m_ = Vec::Zero(m);
   // Warm start (004 §V-D): v̂, λ and z = J v̂ from a previous solution.
   v_ = warm && warm->v.size() == n ? warm->v : Vec::Zero(n);
@@ -56,8 +60,10 @@ Status AlSolverBase::SetupAl(const ContactProblem& p, const Settings& s, const W
 void AlSolverBase::Trials(Vec& trial) const { trial = -beta_ * Jv_ - u_ - beta_ * et_; }
 
 double AlSolverBase::InnerTolerance(const Vec& trial) {
+  // Relative to the problem's own magnitudes only: a floor in absolute units (such as 1) would
+  // stop a problem posed in small units (impulses of 1e-6) at once, far from its solution.
   ws_n_.noalias() = p_->A * v_;
-  double scale = std::max({1.0, b_norm_, ws_n_.norm()});
+  double scale = std::max(b_norm_, ws_n_.norm());
   ws_n_.noalias() = Jt_ * lambda_;
   scale = std::max(scale, ws_n_.norm());
   abs_m_ = trial.cwiseAbs();
@@ -89,7 +95,7 @@ void AlSolverBase::AlUpdate() {
   }
   primal_ = std::sqrt(primal_);
   // Alg. 1, lines 16–20: converged below θ_AL; otherwise β grows when ‖Jv̂ − z‖ stalls.
-  const bool converged = primal_ <= al_tol_ * std::max(1.0, Jv_.norm());
+  const bool converged = primal_ <= al_tol_ * std::max(u_unit_, Jv_.norm());
   if (!converged && iter_ > 0 && primal_ > zeta_ * prev_primal_)
     beta_ = std::min(kappa_ * beta_, beta_max_);
   prev_primal_ = primal_;

@@ -34,12 +34,12 @@ void AddAlCommon(SettingsTable<S>& t) {
       .Real(&S::zeta, "zeta", {.min = 0.0, .max = 1.0, .min_open = true},
             "β grows when ‖Jv − z‖ shrank by less than this factor (Alg. 1, line 19)")
       .Real(&S::newton_tol, "newton_tol", {.min = 0.0, .max = 1.0, .min_open = true},
-            "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(1, ‖b‖, ‖A v̂‖, ‖Jᵀλ‖); not reached = an inner "
-            "failure")
+            "inner stop: ‖r(v̂)‖ ≤ newton_tol·max(‖b‖, ‖A v̂‖, ‖Jᵀλ‖) (+ rounding of Jᵀλ's terms); "
+            "not reached = an inner failure")
       .Int(&S::max_newton, "max_newton", {.min = 1, .max = 1e6}, "inner steps per surrogate solve")
       .Real(&S::al_tol, "al_tol", {.min = 0.0, .max = 1.0},
-            "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(1, ‖Jv̂‖) the AL loop has converged and "
-            "β stays");
+            "θ_AL of Alg. 1: below ‖Jv̂ − z‖ ≤ al_tol·max(‖J D⁻¹b‖ + ‖e‖, ‖Jv̂‖) (D = diag A: the "
+            "problem's velocity unit) the AL loop has converged and β stays");
 }
 
 class AlSolverBase : public Solver {
@@ -74,6 +74,12 @@ class AlSolverBase : public Solver {
   Vec v_, z_, u_, lambda_, et_, Jv_;
   Vec ws_n_, abs_m_;  // workspaces of InnerTolerance
   double b_norm_ = 0.0;
+  // The problem's own velocity units, so that the AL loop's thresholds (004 Alg. 1's θ_th^AL)
+  // follow the data's units instead of one absolute unit: v_unit_ = ‖D⁻¹b‖ (D = diag A, the
+  // free velocity without the constraints, by the diagonal) and u_unit_ = ‖J D⁻¹ b‖ + ‖e‖
+  // (the constraint velocity the multipliers must cancel; ‖q‖ for a lifted local problem).
+  // Nonzero at rest, where J v̂ vanishes; both scale with b and e.
+  double v_unit_ = 0.0, u_unit_ = 0.0;
   double prev_primal_ = 0.0, primal_ = 0.0;
   double inner_residual_ = 0.0;  // ‖r(v̂)‖ where the last surrogate solve stopped
   int inner_last_ = 0, inner_total_ = 0, failures_ = 0, iter_ = 0;

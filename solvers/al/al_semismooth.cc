@@ -90,7 +90,7 @@ bool AlSemismoothSolver::DoglegStep(double& rnorm) {
     return true;
   }
   rnorm = Residual(v_, ConeOperator::kStrict, trial_, r_);
-  return radius_ > 1e-14 * std::max(1.0, v_.norm());
+  return radius_ > 1e-14 * std::max(v_unit_, v_.norm());  // below: rounding of v̂
 }
 
 Status AlSemismoothSolver::Iterate() {

@@ -171,14 +171,16 @@ Status CanalSolver::Iterate() {
     if (rep + 1 >= perturbation_updates_ || PastDeadline()) break;
     // The lag of p is an error of this surrogate against 004:19: refresh while it is large
     // next to the AL step ‖J v̂ − z‖ = ‖u + λ‖/β this solve produced (a lag below
-    // 1e-13·max(1, ‖J v̂‖) is rounding; θ_AL is too coarse here: p's lag limits the AL rate).
+    // 1e-13·max(u_unit_, ‖J v̂‖) is rounding; θ_AL is too coarse here: p's lag limits the AL
+    // rate).
     double step2 = 0.0;
     for (Eigen::Index q = 0; q < z_work_.size(); ++q) {
       z_work_[q] = Jv_[q] + (u_[q] + lambda_[q]) / beta_;
       step2 += (z_work_[q] - Jv_[q]) * (z_work_[q] - Jv_[q]);
     }
     const double lag = UpdatePerturbation(z_work_, 0.0);  // measure only
-    if (lag <= std::max(perturbation_tol_ * std::sqrt(step2), 1e-13 * std::max(1.0, Jv_.norm())))
+    if (lag <=
+        std::max(perturbation_tol_ * std::sqrt(step2), 1e-13 * std::max(u_unit_, Jv_.norm())))
       break;
     // A refresh that does not contract the lag is cycling (seen on dense piles with μ = 0.8):
     // damp it, and undamp it again once it contracts well; ω carries over to later AL loops.

@@ -15,7 +15,7 @@ const SettingsTable<BispSettings>& BispSettings::Table() {
           .Int(&BispSettings::inner, "inner", {.min = 1, .max = 1e6},
                "most projected Gauss-Seidel sweeps of the friction QP per iteration")
           .Real(&BispSettings::inner_tol, "inner_tol", {.min = 0.0, .max = 1.0},
-                "the friction QP stops when no λ_t moved more than inner_tol × (1 + max |λ|)")
+                "the friction QP stops when no λ_t moved more than inner_tol × max |λ|")
           .Real(&BispSettings::eps, "eps", {.min = 0.0, .max = 1.0},
                 "regularization of each joint's local solve (003:16), relative to the mean "
                 "diagonal of N M⁻¹ Nᵀ; 0 is exact (the implicit contacts are independent)");
@@ -141,7 +141,7 @@ Status BispSolver::Iterate() {
   for (Eigen::Index k = 0; k < lambda_.size(); ++k) scale = std::max(scale, std::abs(lambda_[k]));
   for (int s = 0; s < set_.inner; ++s) {
     ++inner_sweeps_;
-    if (FrictionSweep() <= set_.inner_tol * (1.0 + scale) || PastDeadline()) break;
+    if (FrictionSweep() <= set_.inner_tol * scale || PastDeadline()) break;
   }
   ContactStep();
   return CheckFinite();

@@ -26,7 +26,7 @@ namespace ncp {
 
 struct BispSettings {
   int inner = 50;            // most PGS sweeps of the friction QP per outer iteration
-  double inner_tol = 1e-10;  // the QP stops when no λ_t moved more than this × (1 + max |λ|)
+  double inner_tol = 1e-10;  // the QP stops when no λ_t moved more than this × max |λ|
   double eps = 0.0;          // 003:16's regularization, relative to mean diag(N M⁻¹ Nᵀ)
   static const SettingsTable<BispSettings>& Table();
 };

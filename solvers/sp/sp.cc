@@ -22,7 +22,7 @@ const SettingsTable<SpSettings>& SpSettings::Table() {
           .Int(&SpSettings::inner, "inner", {.min = 1, .max = 1e6},
                "most projected Gauss-Seidel sweeps per QP")
           .Real(&SpSettings::inner_tol, "inner_tol", {.min = 0.0, .max = 1.0},
-                "a QP stops when no λ moved more than inner_tol × (1 + max |λ|) in a sweep");
+                "a QP stops when no λ moved more than inner_tol × max |λ| in a sweep");
   return t;
 }
 
@@ -68,7 +68,7 @@ Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmSta
 double SpSolver::Scale() const {
   double m = 0.0;
   for (Eigen::Index k = 0; k < lambda_.size(); ++k) m = std::max(m, std::abs(lambda_[k]));
-  return 1.0 + m;
+  return m;
 }
 
 double SpSolver::ContactSweep() {

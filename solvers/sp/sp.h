@@ -26,7 +26,7 @@ struct SpSettings {
       ChoiceNames<ContactQp>({{ContactQp::kPgs, "pgs"}, {ContactQp::kDirect, "direct"}});
   ContactQp contact_qp = ContactQp::kPgs;
   int inner = 50;            // most PGS sweeps per QP
-  double inner_tol = 1e-10;  // a QP stops when no λ moved more than this × (1 + max |λ|)
+  double inner_tol = 1e-10;  // a QP stops when no λ moved more than this × max |λ|
   static const SettingsTable<SpSettings>& Table();
 };
 
@@ -41,7 +41,7 @@ class SpSolver : public DualSolver {
   double ContactSweep();   // one sweep of the contact QP; returns the largest change
   void ContactDirect();    // the equality-only contact QP solved exactly
   double FrictionSweep();  // one sweep of the friction QP
-  double Scale() const;    // 1 + max |λ|
+  double Scale() const;    // max |λ|: relative, so that a problem's units do not matter
 
   SpSettings set_;
   std::vector<double> tangent_step_;
