@@ -7,6 +7,8 @@
 //                  (SolverEntry::iterate_allocates).
 //   Determinism  — 1 and 2 threads give the same iterates bit for bit where the entry says so
 //                  (SolverEntry::deterministic), the same outcome and residual magnitude elsewhere.
+//   Units        — the same problem in other units (b and e, or q, times 2⁻³⁰) gives the same
+//                  iterates times 2⁻³⁰ bit for bit (the peers' libraries excepted).
 //   NonFinite    — a NaN in b (global) or q (local) ends in diverged / failed / not-applicable,
 //                  never in a crash or in NaN iterates reported as running
 //                  (IgnoresNonFiniteInput: the entries that keep running).
@@ -504,6 +506,40 @@ TEST_P(ConformanceEntry, ThreadsGiveSameIterates) {
                        std::log10(std::max(two.res004, 1e-300))),
               1.0)
         << one.res004 << " vs " << two.res004;
+  }
+}
+
+// The same problem posed in other units: b and e (global) or q (local) times 2⁻³⁰, exact in
+// binary, so its solution is the first one's times 2⁻³⁰. An algorithm without absolute constants
+// produces the first run's iterates times 2⁻³⁰ bit for bit; a floor in absolute units (a stopping
+// test on max(1, ‖b‖), say) breaks that, and on a problem in small units it stops the inner loops
+// at once, far from the solution. The peers' libraries (names "library:method") are not held to
+// it: Siconos, DART and ODE stop on absolute tolerances of their own.
+TEST_P(ConformanceEntry, IteratesScaleWithTheData) {
+  const SolverEntry& e = entry();
+  if (e.name.find(':') != std::string::npos)
+    GTEST_SKIP() << e.name << " is a peer library's solver (absolute tolerances of its own)";
+  const std::vector<const Family*> fams = Running();
+  if (fams.empty()) GTEST_SKIP() << e.name << " runs on none of the families";
+  constexpr double kScale = 0x1p-30;
+  constexpr int kIters = 20;
+  for (const Family* f : fams) {
+    SCOPED_TRACE(f->label);
+    ContactProblem small = f->problem;
+    if (small.form == ProblemForm::kLocal) {
+      small.q *= kScale;
+    } else {
+      small.b *= kScale;
+      small.e *= kScale;
+    }
+    if (small.reference) small.reference->v *= kScale, small.reference->lambda *= kScale;
+    const ThreadRun one = RunOnThreads(e, f->problem, 1, kIters);
+    const ThreadRun two = RunOnThreads(e, small, 1, kIters);
+    ASSERT_EQ(one.status, two.status) << one.message << " / " << two.message;
+    EXPECT_TRUE(SameBits(Vec(kScale * one.lambda), two.lambda))
+        << e.name << ": λ differs beyond the scale (‖λ‖ " << one.lambda.norm() << ", scaled back "
+        << two.lambda.norm() / kScale << ")";
+    EXPECT_TRUE(SameBits(Vec(kScale * one.v), two.v)) << e.name << ": v differs beyond the scale";
   }
 }
 
