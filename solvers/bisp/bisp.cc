@@ -137,8 +137,7 @@ double BispSolver::FrictionSweep() {
 }
 
 Status BispSolver::Iterate() {
-  double scale = 0.0;
-  for (Eigen::Index k = 0; k < lambda_.size(); ++k) scale = std::max(scale, std::abs(lambda_[k]));
+  const double scale = lambda_.size() > 0 ? lambda_.cwiseAbs().maxCoeff() : 0.0;
   for (int s = 0; s < set_.inner; ++s) {
     ++inner_sweeps_;
     if (FrictionSweep() <= set_.inner_tol * scale || PastDeadline()) break;

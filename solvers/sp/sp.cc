@@ -65,11 +65,7 @@ Status SpSolver::Setup(const ContactProblem& p, const Settings& s, const WarmSta
   return Status::kRunning;
 }
 
-double SpSolver::Scale() const {
-  double m = 0.0;
-  for (Eigen::Index k = 0; k < lambda_.size(); ++k) m = std::max(m, std::abs(lambda_[k]));
-  return m;
-}
+double SpSolver::Scale() const { return lambda_.size() > 0 ? lambda_.cwiseAbs().maxCoeff() : 0.0; }
 
 double SpSolver::ContactSweep() {
   const auto& cs = *dual_.constraints;
