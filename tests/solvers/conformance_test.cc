@@ -525,21 +525,22 @@ TEST_P(ConformanceEntry, IteratesScaleWithTheData) {
   constexpr int kIters = 20;
   for (const Family* f : fams) {
     SCOPED_TRACE(f->label);
-    ContactProblem small = f->problem;
-    if (small.form == ProblemForm::kLocal) {
-      small.q *= kScale;
+    ContactProblem scaled = f->problem;
+    if (scaled.form == ProblemForm::kLocal) {
+      scaled.q *= kScale;
     } else {
-      small.b *= kScale;
-      small.e *= kScale;
+      scaled.b *= kScale;
+      scaled.e *= kScale;
     }
-    if (small.reference) small.reference->v *= kScale, small.reference->lambda *= kScale;
-    const ThreadRun one = RunOnThreads(e, f->problem, 1, kIters);
-    const ThreadRun two = RunOnThreads(e, small, 1, kIters);
-    ASSERT_EQ(one.status, two.status) << one.message << " / " << two.message;
-    EXPECT_TRUE(SameBits(Vec(kScale * one.lambda), two.lambda))
-        << e.name << ": λ differs beyond the scale (‖λ‖ " << one.lambda.norm() << ", scaled back "
-        << two.lambda.norm() / kScale << ")";
-    EXPECT_TRUE(SameBits(Vec(kScale * one.v), two.v)) << e.name << ": v differs beyond the scale";
+    if (scaled.reference) scaled.reference->v *= kScale, scaled.reference->lambda *= kScale;
+    const ThreadRun as_posed = RunOnThreads(e, f->problem, 1, kIters);
+    const ThreadRun rescaled = RunOnThreads(e, scaled, 1, kIters);
+    ASSERT_EQ(as_posed.status, rescaled.status) << as_posed.message << " / " << rescaled.message;
+    EXPECT_TRUE(SameBits(Vec(kScale * as_posed.lambda), rescaled.lambda))
+        << e.name << ": λ differs beyond the scale (‖λ‖ " << as_posed.lambda.norm()
+        << ", scaled back " << rescaled.lambda.norm() / kScale << ")";
+    EXPECT_TRUE(SameBits(Vec(kScale * as_posed.v), rescaled.v))
+        << e.name << ": v differs beyond the scale";
   }
 }
 
