@@ -39,6 +39,7 @@ bool TreeOperator::Init(const ContactProblem& p, const std::vector<int>& soft, B
   }
   u_.assign(ms, 0.0);
   V_.assign(6 * static_cast<std::size_t>(trees.bodies()), 0.0);
+  if (ms == 0) return true;  // no soft rows: nothing to compare (and no largest |J_s x|)
   // The blocks must reproduce the soft rows of J: compare J_s x both ways.
   std::vector<int> rows(ms);
   for (int s = 0; s < ms; ++s) rows[s] = p.constraints[soft[s]].row;
@@ -52,7 +53,7 @@ bool TreeOperator::Init(const ContactProblem& p, const std::vector<int>& soft, B
     RowVelocities();
     const Eigen::Map<const Vec> u(u_.data(), ms);
     const double scale = std::max(jx.cwiseAbs().maxCoeff(), 1e-300);
-    const double diff = ms > 0 ? (jx - u).cwiseAbs().maxCoeff() : 0.0;
+    const double diff = (jx - u).cwiseAbs().maxCoeff();
     if (!(diff <= 1e-9 * scale)) {
       *why = fmt::format(
           "the soft rows' structure blocks differ from J by {:.3e} (relative "

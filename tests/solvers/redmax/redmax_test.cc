@@ -309,6 +309,27 @@ TEST(Redmax, LinearSolversAgreeAndSolve) {
   }
 }
 
+// Bilateral rows and no soft row, on articulated trees: pcg-pbj has no soft-row blocks to check
+// against J (the check took the largest |J_s x| of no rows, and crashed) and solves as the
+// direct routes do, to the manufactured solution (relative 1e-6 in λ and v).
+TEST(Redmax, BilateralRowsWithoutSoftRowsSolve) {
+  ManufacturedOptions o = testing::TreeOptions(5);
+  o.num_contacts = o.num_unilateral = o.num_soft = 0;
+  o.num_bilateral = 4;
+  const ContactProblem p = MakeManufacturedProblem(o, "bilateral_only");
+  ASSERT_EQ(ConstraintsOf(p, ConstraintType::kSoft).size(), 0u);
+  ASSERT_EQ(ConstraintsOf(p, ConstraintType::kBilateral).size(), 4u);
+  ASSERT_FALSE(p.structure.bodies.empty());
+  ASSERT_TRUE(p.reference.has_value());
+  for (const std::string linear : {"pcg-pbj", "cholmod", "dense"}) {
+    SCOPED_TRACE(linear);
+    const Solved r = SolveRedmax(p, {{"linear", linear}}, 3);
+    ASSERT_EQ(r.setup, Status::kRunning) << r.message;
+    EXPECT_LE((r.lambda - p.reference->lambda).norm(), 1e-6 * p.reference->lambda.norm());
+    EXPECT_LE((r.v - p.reference->v).norm(), 1e-6 * p.reference->v.norm());
+  }
+}
+
 // A second outer iteration refines an inexact PCG solution (iterative refinement).
 TEST(Redmax, SecondIterationRefines) {
   const ContactProblem p = ChainsProblem(Springs::kBetweenBodies, true);
