@@ -106,7 +106,8 @@ struct RunRecord {
   int num_contacts = -1;
   int num_bodies = -1;  // bodies of the structure layer, −1 without one
   Metrics final_metrics;
-  double lambda_err = -1.0;  // ‖λ − λ*‖/‖λ*‖ against the stored reference, −1 without one
+  // ‖λ − λ*‖/‖λ*‖ against the stored reference (λ* = 0: 0 when λ = 0, else 1), −1 without one
+  double lambda_err = -1.0;
   // What the iterations had to move and compute (Solver::Work(), docs/roofline.md); NaN where
   // the solver does not count, the run did not iterate, or the file predates the columns.
   double work_bytes = std::numeric_limits<double>::quiet_NaN();

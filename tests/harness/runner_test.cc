@@ -75,6 +75,26 @@ class SpinsUntilTheDeadline : public Solver {
   Vec v_, lam_;
 };
 
+// λ* = 0 (every contact separating) has no relative error: lambda_err is 0 when λ is zero too,
+// and 1 when it is not (it read ‖λ‖/1e-300, 1e282 for rounding-level multipliers).
+TEST(Runner, LambdaErrorAgainstAZeroReferenceIsZeroOrOne) {
+  ContactProblem p = testing::OnlyType(ConstraintType::kContact);
+  RunOptions opt;
+  opt.budget.iters = 20;
+  // Pushed by nothing and separating at 1 m/s: λ* = 0, v* = 0; PGS's projections give 0.
+  ContactProblem apart = p;
+  apart.b.setZero();
+  apart.e.setZero();
+  for (const Constraint& c : apart.constraints) apart.e[c.row] = 1.0;
+  apart.reference = Reference{Vec::Zero(p.num_dofs()), Vec::Zero(p.num_rows()), "separating", 0.0};
+  const RunRecord zero = RunOne(apart, Evaluator(apart), Job("pgs"), opt, nullptr, 0);
+  EXPECT_EQ(zero.lambda_err, 0.0);
+  // The pushed problem judged against a zero λ*: no digit right.
+  p.reference->lambda.setZero();
+  const RunRecord wrong = RunOne(p, Evaluator(p), Job("pgs"), opt, nullptr, 0);
+  EXPECT_EQ(wrong.lambda_err, 1.0);
+}
+
 TEST(Runner, TimeBudgetReachesInsideALongIteration) {
   const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(23), "d");
   SolverEntry e;
