@@ -26,7 +26,9 @@ bool IsDataFile(const std::filesystem::path& p) {
 // as stored (solvers say how in `ncpbench list solvers`), the figure is kept in its metadata.
 void WarnAsymmetry(const DatasetInput& d) {
   double w = 0.0, a = 0.0;
+  int mirrored = 0;
   for (const ContactProblem& p : d.problems) {
+    mirrored += p.meta.params.count("W_mirrored") > 0;
     if (auto it = p.meta.params.find("asymmetry"); it != p.meta.params.end())
       w = std::max(w, it->second);
     if (auto it = p.meta.params.find("asymmetry_M"); it != p.meta.params.end())
@@ -37,6 +39,11 @@ void WarnAsymmetry(const DatasetInput& d) {
                  "warning: %s: W is not symmetric: max|W - W^T|/max|W| = %.2e (used as "
                  "stored or by its symmetric part, per solver: ncpbench list solvers)\n",
                  d.path.c_str(), w);
+  if (mirrored > 0)
+    std::fprintf(stderr,
+                 "warning: %s: W of %d problem(s) stored as one triangle only: mirrored to both "
+                 "(read as symmetric)\n",
+                 d.path.c_str(), mirrored);
   if (a > kWarnAsymmetry)
     std::fprintf(stderr,
                  "warning: %s: M is not symmetric: max|M - M^T|/max|M| = %.2e (its "

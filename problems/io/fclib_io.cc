@@ -52,12 +52,6 @@ struct FileLayout {
   std::vector<std::int32_t> types;
 };
 
-int ReadOneInt(const Group& g, const std::string& name) {
-  const std::vector<std::int32_t> v = g.ReadInts(name);
-  if (v.size() != 1) g.Fail(name, fmt::format("wrong size: expected 1 value, got {}", v.size()));
-  return v[0];
-}
-
 void CheckCount(const Group& g, const std::string& name, H5T_class_t cls, std::int64_t expected) {
   const std::int64_t got = g.Count(name, cls);
   if (got != expected) g.Fail(name, fmt::format("wrong size: expected {}, got {}", expected, got));
@@ -67,10 +61,10 @@ MatrixLayout CheckMatrix(const Group& parent, const std::string& name) {
   Group g = parent.Open(name);
   MatrixLayout s;
   s.where = fmt::format("{}: {}", g.file(), g.path());
-  s.m = ReadOneInt(g, "m");
-  s.n = ReadOneInt(g, "n");
-  s.nz = ReadOneInt(g, "nz");
-  s.nzmax = ReadOneInt(g, "nzmax");
+  s.m = g.ReadOneInt("m");
+  s.n = g.ReadOneInt("n");
+  s.nz = g.ReadOneInt("nz");
+  s.nzmax = g.ReadOneInt("nzmax");
   if (s.m < 0 || s.n < 0 || s.nzmax < 0) {
     g.Fail("", fmt::format("negative size: m = {}, n = {}, nzmax = {}", s.m, s.n, s.nzmax));
   }
@@ -130,14 +124,19 @@ std::string Trim(const std::string& s) {
 std::string CheckInfo(const Group& main) {
   if (!main.Has("info")) return "";
   Group info = main.Open("info");
+  // libfclib reads each with H5LTget_dataset_info into one dimension: a string of rank 2 or
+  // more would overwrite its stack, so only a scalar or 1-D string of one element is read.
   for (const char* name : {"title", "description", "math_info"}) {
-    if (info.Has(name)) CheckCount(info, name, H5T_STRING, 1);
+    if (!info.Has(name)) continue;
+    CheckCount(info, name, H5T_STRING, 1);
+    if (const int rank = info.Rank(name); rank > 1)
+      info.Fail(name, fmt::format("a {}-D string: fclib's info strings are scalar or 1-D", rank));
   }
   return info.Has("title") ? Trim(info.ReadString("title")) : "";
 }
 
 void CheckSpaceDim(const Group& main) {
-  const int d = ReadOneInt(main, "spacedim");
+  const int d = main.ReadOneInt("spacedim");
   if (d != kSpaceDim) {
     main.Fail("spacedim",
               fmt::format("spacedim = {} is not supported (only 3-D contact problems)", d));
@@ -263,8 +262,9 @@ SpMat ToEigen(const fclib_matrix& a, const MatrixLayout& s) {
 // A symmetric fclib matrix may be stored as one triangle only (the LMGC90 export CubeH8 keeps
 // the upper triangle of M); the model stores both, so a square matrix with entries strictly on
 // one side of the diagonal and none on the other is mirrored. Anything else is kept exactly as
-// stored: nothing is symmetrized.
-SpMat ExpandTriangle(const SpMat& a) {
+// stored: nothing is symmetrized. `mirrored` says whether it was.
+SpMat ExpandTriangle(const SpMat& a, bool* mirrored = nullptr) {
+  if (mirrored) *mirrored = false;
   if (a.rows() != a.cols()) return a;
   Eigen::Index upper = 0, lower = 0;
   for (int j = 0; j < a.outerSize(); ++j) {
@@ -273,6 +273,7 @@ SpMat ExpandTriangle(const SpMat& a) {
       lower += it.row() > it.col();
     }
   }
+  if (mirrored) *mirrored = (upper > 0) != (lower > 0);
   if (upper > 0 && lower == 0) {
     SpMat strict = a.triangularView<Eigen::StrictlyUpper>();
     return a + SpMat(strict.transpose());
@@ -382,12 +383,16 @@ ContactProblem ConvertLocal(const std::string& path, const FileLayout& l, RowMap
   if (!f) throw Error(fmt::format("{}: libfclib could not read the local problem", path));
   ContactProblem p;
   p.form = ProblemForm::kLocal;
-  p.W = ExpandTriangle(ToEigen(*f->W, l.W));
+  bool mirrored = false;
+  p.W = ExpandTriangle(ToEigen(*f->W, l.W), &mirrored);
+  // A Delassus matrix stored as one triangle is read as symmetric; the warning says so.
+  if (mirrored) p.meta.params["W_mirrored"] = 1.0;
   p.q = ToVec(f->q, l.W.m);
   for (int c = 0; c < l.W.m / kSpaceDim; ++c) {
     AddConstraint(p.constraints, ConstraintType::kContact, f->mu[c]);
   }
-  // W stays as stored, also when it is not symmetric; solvers say what they do with that.
+  // Otherwise W stays as stored, also when it is not symmetric; solvers say what they do with
+  // that.
   if (const double asym = Asymmetry(p.W); asym > 0) p.meta.params["asymmetry"] = asym;
   map.out_h.resize(l.W.m);
   for (int r = 0; r < l.W.m; ++r) map.out_h[r] = r;

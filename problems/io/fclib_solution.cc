@@ -23,7 +23,7 @@ Vec ReadOptional(const Group& g, const char* name, std::size_t expected) {
   const std::int64_t got = g.Count(name, H5T_FLOAT);
   if (got != static_cast<std::int64_t>(expected))
     g.Fail(name, fmt::format("wrong size: expected {}, got {}", expected, got));
-  const std::vector<double> x = g.ReadDoubles(name);
+  const std::vector<double> x = g.ReadDoublesFlat(name);  // N or N × 1, as libfclib reads it
   for (std::size_t k = 0; k < x.size(); ++k)
     if (!std::isfinite(x[k])) g.Fail(name, fmt::format("[{}] = {}: must be finite", k, x[k]));
   return Eigen::Map<const Vec>(x.data(), static_cast<Eigen::Index>(x.size()));
@@ -82,12 +82,11 @@ void ReadFclibSolutions(const std::string& path, const FclibRowMap& map, Contact
   }
   if (root.HasGroup(kGuesses)) {
     const Group g = root.Open(kGuesses);
-    const std::vector<std::int32_t> count = g.ReadInts("number_of_guesses");
-    if (count.size() != 1 || count[0] < 0) g.Fail("number_of_guesses", "must be one integer >= 0");
-    for (int k = 1; k <= count[0]; ++k) {
+    const int count = g.ReadOneInt("number_of_guesses");
+    if (count < 0) g.Fail("number_of_guesses", fmt::format("{}: must be >= 0", count));
+    for (int k = 1; k <= count; ++k) {
       const std::string name = std::to_string(k);
-      if (!g.HasGroup(name))
-        g.Fail(name, fmt::format("missing (number_of_guesses = {})", count[0]));
+      if (!g.HasGroup(name)) g.Fail(name, fmt::format("missing (number_of_guesses = {})", count));
       FclibVectors s = ReadVectors(g.Open(name), map, p);
       p.guesses.push_back({std::move(s.v), std::move(s.lambda)});
     }

@@ -130,6 +130,25 @@ bool Handle::Reset() {
   return st >= 0;
 }
 
+// A dataset compressed with a filter this HDF5 library lacks (h5py's lzf, a plug-in's) reads as
+// a bare failure: named before the read, "" when every filter is there.
+std::string MissingFilter(hid_t ds) {
+  Handle dcpl(H5Dget_create_plist(ds));
+  if (!dcpl.valid()) return "";
+  const int n = H5Pget_nfilters(dcpl.id());
+  for (int k = 0; k < n; ++k) {
+    unsigned flags = 0, config = 0;
+    std::size_t values = 0;
+    char name[64] = {};
+    const H5Z_filter_t id =
+        H5Pget_filter2(dcpl.id(), k, &flags, &values, nullptr, sizeof name, name, &config);
+    if (id < 0 || H5Zfilter_avail(id) > 0) continue;
+    return fmt::format("compressed with HDF5 filter {}{}, which this HDF5 library does not have",
+                       id, name[0] ? fmt::format(" ({})", name) : "");
+  }
+  return "";
+}
+
 std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes) {
   const double bytes = count * static_cast<double>(element_bytes);
   hsize_t file_bytes = 0;
@@ -339,6 +358,7 @@ Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
   const std::string why = ImplausibleSize(ds.id(), static_cast<double>(points),
                                           std::max<std::size_t>(8, H5Tget_size(type.id())));
   if (!why.empty()) Fail(name, why);
+  if (const std::string filter = MissingFilter(ds.id()); !filter.empty()) Fail(name, filter);
   return ds;
 }
 
@@ -366,6 +386,32 @@ std::vector<std::int64_t> Group::ReadIntegers(const std::string& name) const {
 
 std::vector<std::int32_t> Group::ReadInts(const std::string& name) const {
   return Narrow<std::int32_t>(*this, name, ReadIntegers(name), "int32");
+}
+
+std::vector<double> Group::ReadDoublesFlat(const std::string& name) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, H5T_FLOAT, -1, &dims);
+  std::uint64_t points = 1;
+  for (hsize_t d : dims) points *= d;
+  std::vector<double> v(points);
+  if (!v.empty() &&
+      H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
+    Fail(name, "read failed");
+  }
+  return v;
+}
+
+std::int32_t Group::ReadOneInt(const std::string& name) const {
+  std::vector<hsize_t> dims;
+  Handle ds = OpenDataset(name, H5T_INTEGER, -1, &dims);
+  std::uint64_t points = 1;
+  for (hsize_t d : dims) points *= d;
+  if (points != 1) Fail(name, fmt::format("wrong size: expected 1 value, got {}", points));
+  std::vector<std::int64_t> v(1);
+  if (H5Dread(ds.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
+    Fail(name, "read failed");
+  }
+  return Narrow<std::int32_t>(*this, name, v, "int32").front();
 }
 
 std::vector<std::int64_t> Group::ReadInt64s(const std::string& name) const {
@@ -410,6 +456,14 @@ std::int64_t Group::Count(const std::string& name, H5T_class_t cls) const {
   Handle ds = OpenDataset(name, cls, -1, &dims);
   Handle space(H5Dget_space(ds.id()));
   return H5Sget_simple_extent_npoints(space.id());
+}
+
+int Group::Rank(const std::string& name) const {
+  if (!Has(name)) Fail(name, "missing dataset");
+  Handle ds(H5Dopen2(id(), name.c_str(), H5P_DEFAULT));
+  if (!ds.valid()) Fail(name, "not a dataset");
+  Handle space(H5Dget_space(ds.id()));
+  return H5Sget_simple_extent_ndims(space.id());
 }
 
 std::vector<double> Group::ReadDoubles2D(const std::string& name, std::int64_t cols,
@@ -613,6 +667,16 @@ File File::Open(const std::string& path, unsigned flags) {
   Handle fapl = StrongCloseFapl();
   Handle f(H5Fopen(path.c_str(), flags, fapl.id()));
   if (!f.valid()) {
+    // HDF5 refuses a file another program holds open for writing (its file lock) with the
+    // same failure as a corrupt one: opened once more without the lock, and closed at once,
+    // it tells the two apart.
+    Handle unlocked = StrongCloseFapl();
+    H5Pset_file_locking(unlocked.id(), false, true);
+    if (Handle(H5Fopen(path.c_str(), flags, unlocked.id())).valid())
+      throw Error(fmt::format(
+          "{}: cannot open: another program holds it open for writing (HDF5 file lock); close "
+          "it there, or set HDF5_USE_FILE_LOCKING=FALSE to read it as it is",
+          path));
     throw Error(fmt::format("{}: cannot open: truncated or corrupt HDF5 file", path));
   }
   return File(std::move(f), path);

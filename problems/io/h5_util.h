@@ -93,9 +93,17 @@ class Group {
   std::vector<std::string> ReadStrings(const std::string& name) const;
   // A string dataset holding exactly one element (any rank), e.g. a scalar title.
   std::string ReadString(const std::string& name) const;
+  // Every element of a float dataset of any rank, in storage (row-major) order, as libfclib's
+  // H5LTread_dataset_double reads it: an N × 1 vector as N values.
+  std::vector<double> ReadDoublesFlat(const std::string& name) const;
+  // An integer dataset holding exactly one element, of any rank: 0-D (h5py's default for a
+  // scalar), 1-D of 1, or 1 × 1 (MATLAB); range-checked against int32.
+  std::int32_t ReadOneInt(const std::string& name) const;
   // Number of elements of a dataset of any rank whose element class is `cls`; throws "missing
   // dataset" or "wrong dtype". Lets callers check sizes before handing a file to another reader.
   std::int64_t Count(const std::string& name, H5T_class_t cls) const;
+  // Rank of a dataset (0 for a scalar); throws "missing dataset" or "not a dataset".
+  int Rank(const std::string& name) const;
 
   // 2-D row-major float64 datasets of shape rows × cols.
   void WriteDoubles2D(const std::string& name, std::span<const double> v, std::int64_t rows,
