@@ -77,11 +77,30 @@ void SyncDir(const std::filesystem::path& dir) {
   close(fd);
 }
 
+// The rename that replaces an output would put a plain file where a device, a FIFO or a folder
+// was (/dev/null among them): such a target is refused before anything is written.
+void RefuseNonRegularTarget(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);  // through links: what the name stands for
+  if (ec || !fs::exists(st) || fs::is_regular_file(st)) return;
+  const char* kind = fs::is_directory(st)        ? "a folder"
+                     : fs::is_character_file(st) ? "a character device"
+                     : fs::is_block_file(st)     ? "a block device"
+                     : fs::is_fifo(st)           ? "a FIFO"
+                     : fs::is_socket(st)         ? "a socket"
+                                                 : "not a regular file";
+  throw Error(fmt::format(
+      "{}: is {}: an output replaces a regular file, and nothing else; write to a file path", path,
+      kind));
+}
+
 }  // namespace
 
 void ReplaceFile(const std::string& path,
                  const std::function<void(const std::string& tmp)>& write) {
   if (path.empty()) throw Error("output path '': must name a file");
+  RefuseNonRegularTarget(path);
   static std::atomic<unsigned> counter{0};
   const std::string tmp = fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
   std::error_code ec;

@@ -53,7 +53,20 @@ void WarnAsymmetry(const DatasetInput& d) {
 
 }  // namespace
 
-std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths) {
+// Whether a file found in a folder is the command's output or one of its shards.
+bool IsOutput(const std::filesystem::path& file, const std::string& output) {
+  namespace fs = std::filesystem;
+  if (output.empty()) return false;
+  const fs::path out = fs::absolute(output).lexically_normal();
+  const fs::path f = fs::absolute(file).lexically_normal();
+  std::error_code ec;
+  if (f == out || fs::equivalent(f, out, ec)) return true;
+  return f.parent_path() == out.parent_path() &&
+         f.filename().string().rfind(out.stem().string() + ".shard-", 0) == 0;
+}
+
+std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths,
+                                          const std::string& output) {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
   for (const std::string& path : paths) {
@@ -64,7 +77,8 @@ std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths)
     }
     std::vector<std::string> files;
     for (const fs::directory_entry& e : fs::directory_iterator(path, ec))
-      if (e.is_regular_file(ec) && IsDataFile(e.path())) files.push_back(e.path().string());
+      if (e.is_regular_file(ec) && IsDataFile(e.path()) && !IsOutput(e.path(), output))
+        files.push_back(e.path().string());
     if (ec) throw Error(fmt::format("{}: cannot list the folder: {}", path, ec.message()));
     if (files.empty()) throw Error(fmt::format("{}: a folder without .h5 or .hdf5 files", path));
     std::sort(files.begin(), files.end());
@@ -73,9 +87,10 @@ std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths)
   return out;
 }
 
-LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid, bool quiet) {
+LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid, bool quiet,
+                        const std::string& output) {
   LoadedInputs in;
-  for (const std::string& path : ExpandInputPaths(paths)) {
+  for (const std::string& path : ExpandInputPaths(paths, output)) {
     try {
       in.data.push_back(LoadValidated(path));
       if (!quiet) WarnAsymmetry(in.data.back());

@@ -20,8 +20,11 @@ struct LoadedInputs {
 };
 
 // Files with the endings .h5 and .hdf5 directly inside a folder, sorted by name; a path that is
-// not a folder is returned as it is. Throws ncp::Error for a folder without such files.
-std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths);
+// not a folder is returned as it is. Throws ncp::Error for a folder without such files. A
+// command's `output` (and its shards, <stem>.shard-K-of-N.h5) found in a folder is no input: a
+// results file written into the datasets' folder would refuse the next run's resume.
+std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths,
+                                          const std::string& output = "");
 
 // Expands folders, loads and validates every file. An invalid file either makes the whole call
 // throw one ncp::Error that lists every invalid file, one line each (skip_invalid false), or
@@ -29,7 +32,7 @@ std::vector<std::string> ExpandInputPaths(const std::vector<std::string>& paths)
 // Warns once per file on stderr about a local W that is not exactly symmetric (unless quiet:
 // the CLI always warns, -q only hides its progress lines).
 LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid,
-                        bool quiet = false);
+                        bool quiet = false, const std::string& output = "");
 
 // Keeps, in every input, only the problems whose name is in `names` (as `ncpbench info` lists
 // them), and drops the inputs left without one; an empty `names` keeps everything. Throws one

@@ -13,6 +13,7 @@
 #include "harness/cli/split.h"
 #include "harness/distribute/cluster.h"
 #include "harness/inputs.h"
+#include "harness/output_path.h"
 #include "harness/profile.h"
 #include "harness/roofline.h"
 #include "harness/results_store.h"
@@ -56,6 +57,35 @@ std::vector<double> ParseTols(const std::string& list, double tol, bool tol_give
 // "path: reason", naming the path once even when the reason already starts with it.
 std::string SkippedLine(const SkippedInput& s) {
   return s.reason.rfind(s.path, 0) == 0 ? s.reason : s.path + ": " + s.reason;
+}
+
+// The outputs (results, CSV, report) against the inputs and one another, before any work: a
+// report written over its own results file or over a dataset would destroy it.
+void CheckOutputs(const std::vector<std::string>& datasets, const std::string& from,
+                  const std::string& out, const std::string& csv, const std::string& report) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> taken =
+      from.empty() ? ExpandInputPaths(datasets, out) : std::vector<std::string>{from};
+  if (from.empty()) CheckOutputNotAnInput("--out", out, taken);
+  const std::string results = from.empty() ? out : from;
+  const std::string csv_path = csv.empty() ? results + ".csv" : csv;
+  auto same = [](const std::string& a, const std::string& b) {
+    return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
+  };
+  taken.push_back(results);
+  CheckOutputNotAnInput("--csv", csv_path, taken);
+  if (same(csv_path, results))
+    throw Error(
+        fmt::format("--csv = '{}': is also the results file; each output needs a path of "
+                    "its own",
+                    csv_path));
+  if (report.empty()) return;
+  CheckOutputNotAnInput("--report", report, taken);
+  if (same(report, csv_path) || same(report, results))
+    throw Error(
+        fmt::format("--report = '{}': is also the {} ('{}'); each output needs a path of its own",
+                    report, same(report, results) ? "results file" : "CSV",
+                    same(report, results) ? results : csv_path));
 }
 
 }  // namespace
@@ -115,6 +145,7 @@ void AddProfile(CLI::App& app, Action& action) {
       RunOptions opt =
           MakeRunOptions({o->iters, o->time_ms, *std::min_element(tols.begin(), tols.end()),
                           o->tol_metric, 1, 0, /*trace=*/1, "none"});
+      CheckOutputs(o->datasets, o->from, o->out, o->csv, o->report);
       std::string results = o->from;
       std::vector<std::string> skipped;
       std::string intro;
@@ -124,7 +155,7 @@ void AddProfile(CLI::App& app, Action& action) {
         const std::string names = o->solvers.empty() ? DefaultSolvers() : o->solvers;
         const auto jobs = MakeSolverJobs(SplitComma(names), o->sets);
         // -q hides the progress lines, not the warnings about the inputs.
-        const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false);
+        const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false, o->out);
         for (const SkippedInput& s : in.skipped) {
           skipped.push_back(SkippedLine(s));
           std::fprintf(stderr, "skipped: %s\n", skipped.back().c_str());

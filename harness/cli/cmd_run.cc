@@ -68,7 +68,7 @@ void AddRun(CLI::App& app, Action& action) {
       LoadPlugins(*plugins);  // before the names resolve
       const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
       // -q hides the progress lines, not the warnings about the inputs.
-      LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false);
+      LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false, o->out);
       KeepNamedProblems(in.data, SplitComma(o->problems));
       for (const SkippedInput& s : in.skipped)
         std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
