@@ -11,7 +11,10 @@ RunOptions MakeRunOptions(const RunArgs& a) {
   if (a.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", a.iters));
   if (!(a.time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", a.time_ms));
   if (!(a.tol >= 0)) throw Error(fmt::format("--tol = {}: must be >= 0", a.tol));
-  if (a.repeat < 1) throw Error(fmt::format("--repeat = {}: must be >= 1", a.repeat));
+  // Each repeat is a unit of work made up front: a count no timing needs would only fill memory.
+  constexpr int kMaxRepeat = 1000;
+  if (a.repeat < 1 || a.repeat > kMaxRepeat)
+    throw Error(fmt::format("--repeat = {}: must be in [1, {}]", a.repeat, kMaxRepeat));
   if (a.threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", a.threads));
   if (a.trace < 0) throw Error(fmt::format("--trace = {}: must be >= 0", a.trace));
   if (!(a.step_tol >= 0 && a.step_tol < 1))

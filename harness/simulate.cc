@@ -49,6 +49,14 @@ void UseSceneReferences(const SceneEntry& scene, SimulateOptions& sim) {
   if (!scene.reference_solvers.empty()) sim.reference_solvers = scene.reference_solvers;
 }
 
+void CheckProblemCount(const char* option, int count) {
+  if (count < 1 || count > kMaxGeneratedProblems)
+    throw Error(
+        fmt::format("{} = {}: must be in [1, {}] (the problems are built in memory "
+                    "before writing; generate larger sets in several files)",
+                    option, count, kMaxGeneratedProblems));
+}
+
 std::vector<ContactProblem> GenerateProblems(const std::string& name, const ParamMap& params,
                                              int count, std::uint64_t seed, bool references,
                                              bool quiet) {

@@ -109,4 +109,9 @@ std::vector<ContactProblem> GenerateProblems(const std::string& name, const Para
                                              int count, std::uint64_t seed, bool references,
                                              bool quiet);
 
+// The most problems one `generate` or sweep point builds: they are held in memory before the
+// file is written. Throws Error "<option> = N: must be in [1, max] …" outside [1, max].
+constexpr int kMaxGeneratedProblems = 100000;
+void CheckProblemCount(const char* option, int count);
+
 }  // namespace ncp

@@ -32,13 +32,7 @@ void AddGenerate(CLI::App& app, Action& action) {
   cmd->callback([&action, o] {
     action = [o] {
       CheckOutputNamed("--out", o->out);
-      // Every problem is built in memory before the file is written.
-      constexpr int kMaxCount = 100000;
-      if (o->count < 1 || o->count > kMaxCount)
-        throw Error(
-            fmt::format("--count = {}: must be in [1, {}] (the problems are built in "
-                        "memory before writing; generate larger sets in several files)",
-                        o->count, kMaxCount));
+      CheckProblemCount("--count", o->count);
       const std::vector<ContactProblem> problems = GenerateProblems(
           o->scenario, ParseKeyValues(o->params), o->count, o->seed, true, o->quiet);
       CheckWritable(o->out, problems);
