@@ -136,6 +136,8 @@ void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
                     path, kCsvHeader));
   const std::size_t columns = rows[0].size();
   std::map<std::string, std::size_t> index;  // a named file → its entry in files
+  // (file, statement) → its line: a claim listed twice would be counted twice.
+  std::map<std::pair<std::string, std::string>, std::size_t> seen;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const std::vector<std::string>& r = rows[i];
     if (r.size() != columns)
@@ -158,6 +160,11 @@ void ReadLedgerCsv(const std::string& path, std::vector<LedgerFile>& files,
     if (c.protocol.empty() || r[15].empty())
       throw Error(
           fmt::format("claims: ledger '{}' line {}: protocol and file must be given", path, i + 1));
+    if (auto [at, first] = seen.emplace(std::pair{r[15], c.statement}, i + 1); !first)
+      throw Error(
+          fmt::format("claims: ledger '{}' line {}: the claim '{}' of '{}' is on line {} "
+                      "already; a claim is listed once",
+                      path, i + 1, c.statement, r[15], at->second));
     auto [it, fresh] = index.emplace(r[15], files.size());
     if (fresh) {
       LedgerFile f{.path = r[15],

@@ -211,7 +211,7 @@ TEST(ClaimLedger, EarlierLedgerCsvStandsForItsFiles) {
   EXPECT_EQ(both.claims.size(), 1u);
   EXPECT_TRUE(both.files[0].via.empty());
 
-  auto refused = [&](const std::string& text, const char* expect) {
+  auto refused = [&](const std::string& text, const std::string& expect) {
     const std::string bad = (dir / "bad.csv").string();
     WriteFileAtomically(bad, text);
     try {
@@ -231,6 +231,8 @@ TEST(ClaimLedger, EarlierLedgerCsvStandsForItsFiles) {
   std::string cases = row;
   cases.replace(cases.find(",40,"), 4, ",x4,");
   refused(header + cases, "line 2: cases 'x4'");
+  // A row given twice was counted twice (10 claims of a 5-claim ledger).
+  refused(header + row + row, "line 3: the claim 's, with a comma' of '" + h5 + "' is on line 2");
 }
 
 }  // namespace
