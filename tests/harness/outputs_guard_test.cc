@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,6 +78,73 @@ TEST_F(OutputsGuard, ReportAndCompareOntoAnInputAreRefused) {
   EXPECT_EQ(fs::file_size(results), before);
 }
 
+// profile's report and CSV were written over whatever their paths named: its own results file
+// (--from), a dataset it ran on. Refused before any work, as report and compare refuse.
+TEST_F(OutputsGuard, ProfileOutputsOntoItsInputsAreRefused) {
+  const std::string results = (dir_ / "r.h5").string();
+  ASSERT_EQ(
+      testing::RunCli("run " + data_ + " -s pgs --iters 5 --trace 1 -q -o " + results, dir_).code,
+      0);
+  const auto before = fs::file_size(results);
+  auto r = testing::RunCli("profile --from " + results + " --report " + results, dir_);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--report = '" + results + "': is the input"), std::string::npos) << r.err;
+  r = testing::RunCli("profile --from " + results + " --csv " + results, dir_);
+  EXPECT_NE(r.err.find("--csv = '" + results + "': is the input"), std::string::npos) << r.err;
+  EXPECT_EQ(fs::file_size(results), before);
+  ExpectRefused(testing::RunCli("profile " + data_ + " -s pgs --iters 5 -q -o " +
+                                    (dir_ / "p.h5").string() + " --report " + data_,
+                                dir_),
+                "--report = '" + data_ + "': is the input");
+  const std::string same = (dir_ / "same.md").string();
+  ExpectRefused(
+      testing::RunCli("profile --from " + results + " --report " + same + " --csv " + same, dir_),
+      "is also the CSV");
+  EXPECT_FALSE(fs::exists(dir_ / "p.h5"));
+}
+
+// An output's rename put a plain file where a device or a FIFO stood (/dev/null, when root ran
+// `report … -o /dev/null`): such a target is refused and left as it was.
+TEST_F(OutputsGuard, DevicesAndFifosAreNotReplaced) {
+  const std::string results = (dir_ / "r.h5").string();
+  ASSERT_EQ(testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o " + results, dir_).code, 0);
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const auto r = testing::RunCli("report " + results + " -o " + fifo, dir_);
+  EXPECT_NE(r.code, 0);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(fifo + ": is a FIFO"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  const auto n = testing::RunCli("report " + results + " -o /dev/null", dir_);
+  EXPECT_NE(n.err.find("/dev/null: is a character device"), std::string::npos) << n.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+// A results file written into the datasets' folder was read back as an input by the next run
+// of the same command, which then refused it (no resume): a folder's scan leaves it out.
+TEST_F(OutputsGuard, OutputInsideTheInputFolderIsNoInput) {
+  const std::string out = (dir_ / "out.h5").string();
+  const std::string cmd = "run " + dir_.string() + " -s pgs --iters 5 -q -o " + out;
+  ASSERT_EQ(testing::RunCli(cmd, dir_).code, 0);
+  const auto again = testing::RunCli(cmd, dir_);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(ReadResults(out).size(), 2u);  // data.h5's two problems, once each
+}
+
+// A sweep wrote its generated datasets over any file at their names in --data-dir (a results
+// file, a user's dataset); it now replaces only datasets a sweep generated.
+TEST_F(OutputsGuard, SweepReplacesOnlyItsOwnDatasets) {
+  const fs::path data = dir_ / "sd";
+  fs::create_directories(data);
+  fs::copy_file(data_, data / "random-contacts20.h5");
+  ExpectRefused(testing::RunCli("sweep random --param contacts --values 20 -n 1 -s pgs --iters 5 "
+                                "-q -o " +
+                                    (dir_ / "s.h5").string() + " --data-dir " + data.string(),
+                                dir_),
+                "random-contacts20.h5: exists and is not a dataset a sweep generated");
+  EXPECT_EQ(fs::file_size(data / "random-contacts20.h5"), size_);
+}
+
 TEST_F(OutputsGuard, EmptyOutputPathsAndUnboundedCountsAreRefusedUpFront) {
   ExpectRefused(testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o ''", dir_),
                 "--out = '': must name a file");
@@ -86,6 +154,16 @@ TEST_F(OutputsGuard, EmptyOutputPathsAndUnboundedCountsAreRefusedUpFront) {
       testing::RunCli("generate random -n 1000000000 -o " + (dir_ / "g.h5").string(), dir_);
   ExpectRefused(r, "--count = 1000000000: must be in [1, 100000]");
   EXPECT_FALSE(fs::exists(dir_ / "g.h5"));
+  // A sweep's count and a run's repeats are bounded the same way (they filled memory).
+  ExpectRefused(testing::RunCli("sweep random --param contacts --values 20 -n 1000000000 -s pgs "
+                                "--iters 5 -q -o " +
+                                    (dir_ / "s.h5").string(),
+                                dir_),
+                "--count = 1000000000: must be in [1, 100000]");
+  ExpectRefused(testing::RunCli("run " + data_ + " -s pgs --iters 1 --repeat 30000000 -q -o " +
+                                    (dir_ / "x.h5").string(),
+                                dir_),
+                "--repeat = 30000000: must be in [1, 1000]");
 }
 
 // A full disk while a run writes (here a file-size limit, which fails the write the same way):
