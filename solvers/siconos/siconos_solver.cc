@@ -129,6 +129,7 @@ Status SiconosSolver::Setup(const ContactProblem& p, const Settings& s, const Wa
   }
   v_ = Vec::Zero(f->num_dofs());
   if (gfc_ && warm && warm->v.size() == v_.size()) v_ = warm->v;
+  r_before_.resize(r_.size()), u_before_.resize(u_.size()), v_before_.resize(v_.size());
   lent_.Prepare(method_.id, f->num_dofs(), m);
   return Status::kRunning;
 }
@@ -145,6 +146,7 @@ Status SiconosSolver::Iterate() {
   options_->iparam[SICONOS_IPARAM_MAX_ITER] = std::min(chunk_, max_iter_ - done_);
   options_->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
   lent_.Lend(options_.get());
+  r_before_ = r_, u_before_ = u_, v_before_ = v_;
   MumpsInstanceScope mumps;  // ends the MUMPS instances Siconos leaves running in this call
   // gfc3d ADMM drops a matrix it makes on every call (driver_matrices.h); the problem's own are
   // kept, whatever the driver put there.
@@ -171,6 +173,16 @@ Status SiconosSolver::Iterate() {
   if (!r_.allFinite() || !u_.allFinite()) {
     message_ = "non-finite reaction or velocity from Siconos";
     return Status::kDiverged;
+  }
+  // Repeating a call that changed nothing, short of Siconos' own tolerance, would change nothing
+  // again, to the budget's end (at the tolerance an unchanged iterate is a solved one: PROX).
+  const bool short_of_tol = !(last_error_ <= options_->dparam[SICONOS_DPARAM_TOL]);
+  if (last_info_ != 0 && short_of_tol && r_ == r_before_ && u_ == u_before_ && v_ == v_before_) {
+    message_ = fmt::format(
+        "Siconos' {} changed nothing in a call of {} iterations and returned info = {}, error "
+        "{:.3g} (stuck; NSN-AC stops this way when its Newton system is singular)",
+        method_.name, options_->iparam[SICONOS_IPARAM_MAX_ITER], last_info_, last_error_);
+    return Status::kFailed;
   }
   return Status::kRunning;
 }

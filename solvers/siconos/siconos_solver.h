@@ -57,6 +57,9 @@ class SiconosSolver : public Solver {
   OptionsPtr options_;
   SiconosSettings settings_;
   Vec r_, u_, v_;  // reaction, local velocity, global velocity (kGlobal)
+  // r_, u_, v_ before a driver call: a call that changes none of them and does not report
+  // success is stuck (NSN-AC's Newton system singular: it breaks out of its loop at once).
+  Vec r_before_, u_before_, v_before_;
   LentWork lent_;  // work memory for the drivers that lose their own (g-nsn-ac, g-admm)
   int chunk_ = 1, max_iter_ = 0, done_ = 0, last_info_ = 0, calls_ = 0;
   double last_error_ = -1.0;

@@ -129,8 +129,10 @@ TEST(BoxSlip, AFrameRunsInEverySolverOrSaysWhyNot) {
       continue;
     }
     // An engine's pivoting solver may give up on the box's four redundant corners (Bullet's
-    // Lemke does on the isotropic frame too): a failure it names, never a crash or a NaN result.
-    if (r.status == Outcome::kFailed && e.name.rfind("bullet:", 0) == 0) {
+    // Lemke does on the isotropic frame too), and Siconos' gfc3d NSN-AC finds its Newton system
+    // singular there and stops at once: a failure each names, never a crash or a NaN result.
+    if (r.status == Outcome::kFailed &&
+        (e.name.rfind("bullet:", 0) == 0 || e.name == "siconos:g-nsn-ac")) {
       EXPECT_FALSE(r.message.empty()) << e.name << " failed without a reason";
       continue;
     }

@@ -303,6 +303,57 @@ TEST(SiconosSolver, DriverMatricesFreedWithEachCall) {
   EXPECT_EQ(siconos::FreedDriverMatrices(), before);
 }
 
+// A 2 kg box resting on four corner contacts (statically indeterminate: W is singular).
+ContactProblem BoxOnFourCorners() {
+  ContactProblem p;
+  p.form = ProblemForm::kGlobal;
+  const double m = 2.0, inertia = m * 0.04 / 6, weight = m * 9.81 * 0.01;
+  p.A = SpMat(6, 6);
+  for (int k = 0; k < 6; ++k) p.A.insert(k, k) = k < 3 ? m : inertia;
+  p.b = Vec::Zero(6);
+  p.b[2] = -weight;
+  std::vector<Eigen::Triplet<double>> t;
+  for (const double sx : {-1.0, 1.0})
+    for (const double sy : {-1.0, 1.0}) {
+      const int row =
+          p.constraints[AddConstraint(p.constraints, ConstraintType::kContact, 0.5)].row;
+      const Eigen::Vector3d at(0.1 * sx, 0.1 * sy, -0.1);
+      const Eigen::Matrix3d frame = (Eigen::Matrix3d() << 0, 0, 1, 1, 0, 0, 0, 1, 0).finished();
+      for (int r = 0; r < 3; ++r) {  // rows n, t1, t2: [f, (at × f)] for each direction f
+        const Eigen::Vector3d f = frame.row(r).transpose(), moment = at.cross(f);
+        for (int c = 0; c < 3; ++c) {
+          t.emplace_back(row + r, c, f[c]);
+          t.emplace_back(row + r, 3 + c, moment[c]);
+        }
+      }
+    }
+  p.J = SpMat(12, 6);
+  p.J.setFromTriplets(t.begin(), t.end());
+  p.e = Vec::Zero(12);
+  return p;
+}
+
+// Siconos' g-nsn-ac breaks out of its Newton loop when that system is singular, printing a line
+// and leaving the iterate as it was; the run repeated such calls to its budget (2000 lines, an
+// iterate never changed). The adapter ends the run at the first call that changes nothing.
+TEST(SiconosSolver, ACallThatChangesNothingEndsTheRun) {
+  const ContactProblem p = BoxOnFourCorners();
+  const SolverEntry& e = FindSolver("siconos:g-nsn-ac");
+  auto s = e.make();
+  ASSERT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {}), nullptr), Status::kRunning)
+      << s->message();
+  EXPECT_EQ(s->Iterate(), Status::kFailed);
+  EXPECT_NE(s->message().find("changed nothing in a call of 1 iterations and returned info = 1"),
+            std::string::npos)
+      << s->message();
+  // The local form of the same problem is solved (nsn-ac through its Delassus matrix).
+  const SolverEntry& local = FindSolver("siconos:nsn-ac");
+  auto l = local.make();
+  ASSERT_EQ(l->Setup(p, Settings::Parse(local.name, local.settings, {}), nullptr),
+            Status::kRunning);
+  for (int k = 0; k < 20; ++k) ASSERT_EQ(l->Iterate(), Status::kRunning) << l->message();
+}
+
 TEST(SiconosSolver, MaxIterCapsTheSiconosIterations) {
   const ContactProblem p = ReadSample("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
   const SolverEntry& e = FindSolver("siconos:nsgs");
