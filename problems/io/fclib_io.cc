@@ -525,6 +525,7 @@ void CopyFclib(const std::string& in, const std::string& out) {
 ContactProblem ReadFclib(const std::string& path) {
   const TrustedCopy copy(path, CopyFclib, ProbeTimeLimit(path));
   std::vector<ContactProblem> problems = ReadDatasetUnguarded(copy.path());
+  CompleteReferenceVelocity(problems.at(0));
   return std::move(problems.at(0));
 }
 
@@ -698,7 +699,9 @@ std::vector<ContactProblem> LoadProblems(const std::string& path) {
         }
       },
       ProbeTimeLimit(path));
-  return ReadDatasetUnguarded(copy.path());
+  std::vector<ContactProblem> problems = ReadDatasetUnguarded(copy.path());
+  for (ContactProblem& p : problems) CompleteReferenceVelocity(p);
+  return problems;
 }
 
 }  // namespace ncp

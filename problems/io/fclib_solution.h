@@ -17,9 +17,16 @@ struct FclibRowMap {
 };
 
 // Reads /solution into p.reference (unless it is absent or r and l are all zeros, as many
-// writers leave it) and /guesses into p.guesses. A global reference without v gets
-// v = A⁻¹(b + Jᵀλ). Throws ncp::Error naming the dataset for wrong sizes or non-finite values.
+// writers leave it) and /guesses into p.guesses. A global reference without v (or with v all
+// zeros) keeps an empty v for CompleteReferenceVelocity. Throws ncp::Error naming the dataset
+// for wrong sizes or non-finite values.
 void ReadFclibSolutions(const std::string& path, const FclibRowMap& map, ContactProblem& p);
+
+// A global reference ReadFclibSolutions left without v gets v = A⁻¹(b + Jᵀλ) (the reference is
+// dropped when A cannot be factorized); any other problem is left as it is. Run on the trusted
+// copy, after the guarded reader: the solve's time grows with the problem, not with the file's
+// size, which sizes the reader's limit.
+void CompleteReferenceVelocity(ContactProblem& p);
 
 // Appends p.reference as /solution to the fclib file at `path` (v, u, r and, with bilateral
 // rows, l), in fclib's column order. `contact_rows` / `bilateral_rows` are the rows of J behind

@@ -105,3 +105,31 @@ def test_a_file_open_for_writing_elsewhere_is_said_so(cli, tmp_path):
     assert rc == 2
     assert "another program holds it open for writing" in err, err
     assert info(cli, path)[0] == 0  # closed there: read as usual
+
+
+def test_a_global_solution_without_v_gets_the_velocity_of_its_forces(cli, tmp_path):
+    # v = A⁻¹(b + Jᵀλ) is solved after the guarded reader (whose time limit is sized by the
+    # file, not by a factorization): on a 64 000-dof grid the reader refused the file.
+    sample = os.path.join(SOURCE_DIR, "datasets", "fclib", "Box_Stacks-i0035-31-0.hdf5")
+    path = tmp_path / "novel.hdf5"
+    shutil.copy(sample, path)
+    with h5py.File(path, "r+") as f:
+        r = np.linspace(0.1, 1.0, f["solution/r"].shape[0])
+        replace(f, "solution/r", r)
+        replace(f, "solution/v", np.zeros(f["solution/v"].shape[0]))
+    out = tmp_path / "novel.h5"
+    rc, _, err = run_cli(cli, "convert", path, out)
+    assert rc == 0, err
+    with h5py.File(out, "r") as f:
+        g = f["problems"][list(f["problems"])[0]]
+
+        def csc(name):
+            m = g[name]
+            return sp.csc_matrix((m["values"][()], m["rowind"][()], m["colptr"][()]),
+                                 shape=(m.attrs["nrows"], m.attrs["ncols"]))
+        A, J, b = csc("A"), csc("J"), g["b"][()]
+        v, lam = g["reference/v"][()], g["reference/lambda"][()]
+        assert "reference_v_pending" not in g["params"].attrs
+    assert np.abs(lam).max() > 0
+    rhs = b + J.T @ lam
+    assert np.linalg.norm(A @ v - rhs) <= 1e-10 * np.linalg.norm(rhs)
