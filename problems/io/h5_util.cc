@@ -222,7 +222,7 @@ Group Group::Open(const std::string& name) const {
   if (!Has(name)) Fail(name, "missing group");
   Handle g(H5Gopen2(id(), name.c_str(), H5P_DEFAULT));
   if (!g.valid()) Fail(name, "not a group");
-  return Group(std::move(g), file_, PathOf(name));
+  return Group(std::move(g), file_, PathOf(name), read_);
 }
 
 Group Group::Create(const std::string& name) const {
@@ -232,7 +232,7 @@ Group Group::Create(const std::string& name) const {
   H5Pset_obj_track_times(gcpl.id(), false);
   Handle g(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, gcpl.id(), H5P_DEFAULT));
   if (!g.valid()) Fail(name, "cannot create group");
-  return Group(std::move(g), file_, PathOf(name));
+  return Group(std::move(g), file_, PathOf(name), read_);
 }
 
 std::vector<std::string> Group::Children() const {
@@ -362,9 +362,24 @@ Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
   return ds;
 }
 
+void Group::Charge(const std::string& name, hid_t ds, double bytes) const {
+  *read_ += bytes;
+  hsize_t file_bytes = 0;
+  {
+    Handle file(H5Iget_file_id(ds));
+    if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
+  }
+  const double limit = kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
+  if (*read_ > limit)
+    Fail(name, fmt::format("with it the file's datasets hold {:.3g} bytes, more than {:g} x its {} "
+                           "bytes + {:g} MB: a compression bomb or a corrupt header",
+                           *read_, kMaxInflation, file_bytes, kSlackBytes / 1e6));
+}
+
 std::vector<double> Group::ReadDoubles(const std::string& name) const {
   std::vector<hsize_t> dims;
   Handle ds = OpenDataset(name, H5T_FLOAT, 1, &dims);
+  Charge(name, ds.id(), 8.0 * static_cast<double>(dims[0]));
   std::vector<double> v(dims[0]);
   if (!v.empty() &&
       H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
@@ -376,6 +391,7 @@ std::vector<double> Group::ReadDoubles(const std::string& name) const {
 std::vector<std::int64_t> Group::ReadIntegers(const std::string& name) const {
   std::vector<hsize_t> dims;
   Handle ds = OpenDataset(name, H5T_INTEGER, 1, &dims);
+  Charge(name, ds.id(), 8.0 * static_cast<double>(dims[0]));
   std::vector<std::int64_t> v(dims[0]);
   if (!v.empty() &&
       H5Dread(ds.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
@@ -393,6 +409,7 @@ std::vector<double> Group::ReadDoublesFlat(const std::string& name) const {
   Handle ds = OpenDataset(name, H5T_FLOAT, -1, &dims);
   std::uint64_t points = 1;
   for (hsize_t d : dims) points *= d;
+  Charge(name, ds.id(), 8.0 * static_cast<double>(points));
   std::vector<double> v(points);
   if (!v.empty() &&
       H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
@@ -474,6 +491,7 @@ std::vector<double> Group::ReadDoubles2D(const std::string& name, std::int64_t c
     Fail(name, fmt::format("wrong dims: expected N×{}, got {}×{}", cols, dims[0], dims[1]));
   }
   *rows = static_cast<std::int64_t>(dims[0]);
+  Charge(name, ds.id(), 8.0 * static_cast<double>(dims[0]) * static_cast<double>(dims[1]));
   std::vector<double> v(dims[0] * dims[1]);
   if (!v.empty() &&
       H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <span>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,8 +62,13 @@ void CloseWritten(Handle& file, const std::string& path);
 // A group (or the root group of a file) together with the names used in error messages.
 class Group {
  public:
-  Group(Handle handle, std::string file, std::string path)
-      : handle_(std::move(handle)), file_(std::move(file)), path_(std::move(path)) {}
+  // `read`: the bytes read so far through this group's file, shared by the groups opened from
+  // it (a fresh count when absent).
+  Group(Handle handle, std::string file, std::string path, std::shared_ptr<double> read = nullptr)
+      : handle_(std::move(handle)),
+        file_(std::move(file)),
+        path_(std::move(path)),
+        read_(read ? std::move(read) : std::make_shared<double>(0.0)) {}
 
   hid_t id() const { return handle_.id(); }
   const std::string& file() const { return file_; }
@@ -135,6 +141,10 @@ class Group {
   Handle OpenDataset(const std::string& name, H5T_class_t cls, int rank,
                      std::vector<hsize_t>* dims) const;
   std::vector<std::int64_t> ReadIntegers(const std::string& name) const;
+  // Adds what a read of dataset `name` will allocate to the file's count, and throws when the
+  // file's reads add up to more than the bound one dataset has (kMaxInflation × the file's size
+  // + kSlackBytes): many datasets each under it (a few kB of compressed zeros apiece) took GBs.
+  void Charge(const std::string& name, hid_t ds, double bytes) const;
   Handle OpenAttr(const std::string& name) const;
   void ReadScalarAttr(const std::string& name, hid_t mem_type, void* out, bool allow_float) const;
   void WriteScalarAttr(const std::string& name, hid_t file_type, hid_t mem_type,
@@ -143,6 +153,7 @@ class Group {
   Handle handle_;
   std::string file_;
   std::string path_;
+  std::shared_ptr<double> read_;
 };
 
 // An open HDF5 file. Opening distinguishes a missing file, a file that is not HDF5 and a
