@@ -180,6 +180,10 @@ class ResultsReader {
 
   std::vector<std::string> JobKeys() const { return ReadStrings("/runs/job_key"); }
 
+  // A paper reproduction's file: rows with the protocol's /observations and judged /claims,
+  // which a merge or a run into it (rows and traces only) would drop.
+  bool IsReproduction() const { return Exists("/observations") || Exists("/claims"); }
+
   std::vector<RunRecord> Rows(bool with_traces) const {
     const std::vector<std::string> keys = JobKeys();
     std::vector<RunRecord> rows(keys.size());
@@ -770,8 +774,13 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   std::error_code ec;
   if (fs::exists(path_, ec)) {
     existing_ = CopyOf(path_);  // read again by Finalize
-    for (std::string& key : ResultsReader(existing_->path()).JobKeys())
-      keys_.insert(std::move(key));
+    const ResultsReader reader(existing_->path());
+    if (reader.IsReproduction())
+      throw Error(
+          fmt::format("{}: is a paper reproduction's results file: writing runs into it "
+                      "would drop its observations and claims; write to another path",
+                      path_));
+    for (std::string& key : reader.JobKeys()) keys_.insert(std::move(key));
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     // Parts are renamed into place whole, so an unreadable one is damage from outside (a full
@@ -856,9 +865,15 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
   std::vector<std::unique_ptr<ResultsReader>> open;
   MergeStats stats;
   std::error_code ec;
-  const auto add_file = [&](const std::string& file, bool is_input) {
+  const auto add_file = [&](const std::string& file, const std::string& named, bool is_input) {
     open.push_back(std::make_unique<ResultsReader>(file));
     const ResultsReader& reader = *open.back();
+    if (reader.IsReproduction())
+      throw Error(
+          fmt::format("merge: '{}' is a paper reproduction's results file: a merge keeps "
+                      "rows and traces and would drop its observations and claims "
+                      "(`ncpbench claims` reads several of them as they are)",
+                      named));
     std::map<std::string, std::string> file_attrs = reader.Attrs();
     file_attrs.erase(kFormatAttr);
     for (const auto& [key, value] : file_attrs) {
@@ -877,14 +892,14 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
       merged[key] = {std::move(rows[i]), &reader, "", i};
     }
   };
-  if (existing_) add_file(existing_->path(), false);
+  if (existing_) add_file(existing_->path(), path_, false);
   std::vector<std::unique_ptr<TrustedCopy>> copies;
   for (const std::string& input : inputs) {
     if (fs::equivalent(input, path_, ec)) {
       throw Error(fmt::format("merge: input '{}' is the output itself", input));
     }
     copies.push_back(CopyOf(input));
-    add_file(copies.back()->path(), true);
+    add_file(copies.back()->path(), input, true);
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     std::vector<RunRecord> rows = ResultsReader(part).Rows(false);

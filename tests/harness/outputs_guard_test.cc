@@ -145,6 +145,21 @@ TEST_F(OutputsGuard, SweepReplacesOnlyItsOwnDatasets) {
   EXPECT_EQ(fs::file_size(data / "random-contacts20.h5"), size_);
 }
 
+// A merge (rows and traces) of a paper reproduction's file, or a run into one, wrote it again
+// without its /observations and /claims, and `claims` could no longer read it: refused.
+TEST_F(OutputsGuard, ReproductionFilesAreNotMergedOrRunInto) {
+  const fs::path fig7 = dir_ / "fig7.h5";
+  fs::copy_file(fs::path(NCP_SOURCE_DIR) / "results/baselines/reproduce/004-fig7.h5", fig7);
+  const auto size = fs::file_size(fig7);
+  ExpectRefused(testing::RunCli("merge " + fig7.string() + " -o " + (dir_ / "m.h5").string(), dir_),
+                "merge: '" + fig7.string() + "' is a paper reproduction's results file");
+  EXPECT_FALSE(fs::exists(dir_ / "m.h5"));
+  ExpectRefused(testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o " + fig7.string(), dir_),
+                fig7.string() + ": is a paper reproduction's results file");
+  EXPECT_EQ(fs::file_size(fig7), size);
+  EXPECT_EQ(ReadResultsFile(fig7.string()).claims.size() > 0, true);
+}
+
 TEST_F(OutputsGuard, EmptyOutputPathsAndUnboundedCountsAreRefusedUpFront) {
   ExpectRefused(testing::RunCli("run " + data_ + " -s pgs --iters 5 -q -o ''", dir_),
                 "--out = '': must name a file");
