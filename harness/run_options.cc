@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "common/error.h"
 
 namespace ncp {
@@ -9,8 +11,10 @@ namespace ncp {
 RunOptions MakeRunOptions(const RunArgs& a) {
   RunOptions opt;
   if (a.iters < 1) throw Error(fmt::format("--iters = {}: must be >= 1", a.iters));
-  if (!(a.time_ms >= 0)) throw Error(fmt::format("--time-ms = {}: must be >= 0", a.time_ms));
-  if (!(a.tol >= 0)) throw Error(fmt::format("--tol = {}: must be >= 0", a.tol));
+  if (!(a.time_ms >= 0 && std::isfinite(a.time_ms)))
+    throw Error(fmt::format("--time-ms = {}: must be finite and >= 0 (0: none)", a.time_ms));
+  if (!(a.tol >= 0 && std::isfinite(a.tol)))
+    throw Error(fmt::format("--tol = {}: must be finite and >= 0 (0: none)", a.tol));
   // Each repeat is a unit of work made up front: a count no timing needs would only fill memory.
   constexpr int kMaxRepeat = 1000;
   if (a.repeat < 1 || a.repeat > kMaxRepeat)

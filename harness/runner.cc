@@ -134,7 +134,10 @@ std::vector<SolverJob> MakeSolverJobs(const std::vector<std::string>& names,
     const std::size_t dot = s.find('.'), eq = s.find('=');
     if (dot == std::string::npos || eq == std::string::npos || dot > eq)
       throw Error(fmt::format("--set {}: must be solver.key=value", s));
-    given[s.substr(0, dot)][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
+    const std::string solver = s.substr(0, dot), key = s.substr(dot + 1, eq - dot - 1);
+    if (auto [it, fresh] = given[solver].emplace(key, s.substr(eq + 1)); !fresh)
+      throw Error(fmt::format("--set {}.{}: given twice ({} and {}); set it once", solver, key,
+                              it->second, s.substr(eq + 1)));
   }
   for (const auto& [solver, kv] : given) {
     bool listed = false;
@@ -143,7 +146,11 @@ std::vector<SolverJob> MakeSolverJobs(const std::vector<std::string>& names,
       throw Error(fmt::format("--set {}.*: solver '{}' is not in --solvers", solver, solver));
   }
   std::vector<SolverJob> jobs;
-  for (const std::string& n : names) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& n = names[i];
+    if (std::find(names.begin(), names.begin() + static_cast<long>(i), n) !=
+        names.begin() + static_cast<long>(i))
+      throw Error(fmt::format("--solvers {}: given twice", n));
     const SolverEntry& e = FindSolver(n);
     jobs.push_back({&e, Settings::Parse(n, e.settings, given[n])});
   }

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -36,14 +37,14 @@ std::string DefaultSolvers() {
 // Tolerances from --tol or --tols, each > 0, in the order given.
 std::vector<double> ParseTols(const std::string& list, double tol, bool tol_given) {
   if (list.empty()) {
-    if (!(tol > 0)) throw Error(fmt::format("--tol = {}: must be > 0", tol));
+    if (!(tol > 0 && std::isfinite(tol))) throw Error(fmt::format("--tol = {}: must be > 0", tol));
     return {tol};
   }
   if (tol_given) throw Error(fmt::format("--tols = {}: give --tol or --tols, not both", list));
   std::vector<double> tols;
   for (const std::string& item : SplitComma(list)) {
     double x = 0.0;
-    if (!ParseDecimal(item, &x) || !(x > 0))
+    if (!ParseDecimal(item, &x) || !(x > 0 && std::isfinite(x)))
       throw Error(fmt::format("--tols = {}: '{}' must be a number > 0", list, item));
     tols.push_back(x);
   }

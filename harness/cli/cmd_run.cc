@@ -53,7 +53,7 @@ void AddRun(CLI::App& app, Action& action) {
   cmd->add_flag("--skip-invalid", o->skip_invalid,
                 "run the valid inputs and list the invalid ones (default: refuse them all)");
   cmd->add_option("--shard", o->shard,
-                  "run the K-th of N slices of the jobs (K/N), into <out>.shard-K-of-N.h5; "
+                  "run the K-th of N slices of the jobs (K/N), into <out stem>.shard-K-of-N.h5; "
                   "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
   const auto plugins = AddPluginOption(cmd);

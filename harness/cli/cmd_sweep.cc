@@ -7,6 +7,7 @@
 #include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
 #include "harness/distribute/cluster.h"
+#include "harness/output_path.h"
 #include "harness/run_options.h"
 #include "harness/sweep.h"
 #include "solvers/settings.h"
@@ -40,16 +41,22 @@ void AddSweep(CLI::App& app, Action& action) {
   cmd->add_option("--time-ms", o->time_ms, "time budget per problem in ms (0: none)");
   cmd->add_option("--repeat", o->repeat, "repeats per job (plots use the minimum time)");
   cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)");
-  cmd->add_option("-o,--out", o->s.out, "results file (default results/sweeps/<scene>.h5)");
-  cmd->add_option("--data-dir", o->s.data_dir,
-                  "folder for the generated datasets (default <out without .h5>.datasets)");
+  CLI::Option* out_opt =
+      cmd->add_option("-o,--out", o->s.out, "results file (default results/sweeps/<scene>.h5)");
+  CLI::Option* data_opt =
+      cmd->add_option("--data-dir", o->s.data_dir,
+                      "folder for the generated datasets (default <out without .h5>.datasets)");
   cmd->add_option("--shard", o->shard,
-                  "run the K-th of N slices of the jobs (K/N), into <out>.shard-K-of-N.h5; "
+                  "run the K-th of N slices of the jobs (K/N), into <out stem>.shard-K-of-N.h5; "
                   "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->s.quiet, "no progress lines");
   const auto plugins = AddPluginOption(cmd);
-  cmd->callback([&action, o, plugins] {
-    action = [o, plugins] {
+  cmd->callback([&action, o, plugins, out_opt, data_opt] {
+    const bool out_given = out_opt->count() > 0, data_given = data_opt->count() > 0;
+    action = [o, plugins, out_given, data_given] {
+      // Given empty, they named nothing: not the defaults an absent option stands for.
+      if (out_given) CheckOutputNamed("--out", o->s.out);
+      if (data_given && o->s.data_dir.empty()) throw Error("--data-dir = '': must name a folder");
       LoadPlugins(*plugins);  // before the names resolve
       // Checked as `run` checks its options (no tolerance, no trace, cold starts).
       RunOptions opt =

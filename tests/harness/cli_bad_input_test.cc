@@ -121,6 +121,13 @@ TEST_F(CliBadInput, UnknownSolver) {
 
 TEST_F(CliBadInput, NegativeIterations) {
   ExpectRejected(good_, "--iters -1", "--iters = -1: must be >= 1");
+  // Non-finite budgets and repeated names were taken (inf recorded as a budget; the last
+  // --set won; a solver listed twice counted twice in the progress line).
+  ExpectRejected(good_, "--time-ms inf", "--time-ms = inf: must be finite and >= 0");
+  ExpectRejected(good_, "--tol 1e400", "--tol = inf: must be finite and >= 0");
+  ExpectRejected(good_, "-s pgs,pgs", "--solvers pgs: given twice");
+  ExpectRejected(good_, "-s pgs --set pgs.omega=1.2 --set pgs.omega=1.3",
+                 "--set pgs.omega: given twice (1.2 and 1.3)");
 }
 
 TEST_F(CliBadInput, BadSettingValue) {

@@ -165,6 +165,12 @@ TEST_F(OutputsGuard, EmptyOutputPathsAndUnboundedCountsAreRefusedUpFront) {
                 "--out = '': must name a file");
   ExpectRefused(testing::RunCli("generate random -n 3 -o ''", dir_),
                 "--out = '': must name a file");
+  // A sweep's empty paths fell back to the defaults an absent option stands for.
+  ExpectRefused(testing::RunCli("sweep random --param contacts --values 20 -s pgs -o ''", dir_),
+                "--out = '': must name a file");
+  ExpectRefused(
+      testing::RunCli("sweep random --param contacts --values 20 -s pgs --data-dir ''", dir_),
+      "--data-dir = '': must name a folder");
   const auto r =
       testing::RunCli("generate random -n 1000000000 -o " + (dir_ / "g.h5").string(), dir_);
   ExpectRefused(r, "--count = 1000000000: must be in [1, 100000]");
