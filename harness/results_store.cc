@@ -773,14 +773,19 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   }
   std::error_code ec;
   if (fs::exists(path_, ec)) {
-    existing_ = CopyOf(path_);  // read again by Finalize
-    const ResultsReader reader(existing_->path());
-    if (reader.IsReproduction())
-      throw Error(
-          fmt::format("{}: is a paper reproduction's results file: writing runs into it "
-                      "would drop its observations and claims; write to another path",
-                      path_));
-    for (std::string& key : reader.JobKeys()) keys_.insert(std::move(key));
+    try {
+      existing_ = CopyOf(path_);  // read again by Finalize
+      const ResultsReader reader(existing_->path());
+      if (reader.IsReproduction())
+        throw Error(
+            fmt::format("{}: is a paper reproduction's results file: writing runs into it "
+                        "would drop its observations and claims; write to another path",
+                        path_));
+      for (std::string& key : reader.JobKeys()) keys_.insert(std::move(key));
+    } catch (...) {
+      ReleaseLock();  // the destructor does not run for a constructor that throws
+      throw;
+    }
   }
   for (const std::string& part : PartFiles(parts_dir())) {
     // Parts are renamed into place whole, so an unreadable one is damage from outside (a full
@@ -803,11 +808,16 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
   }
 }
 
-ResultsStore::~ResultsStore() {
+ResultsStore::~ResultsStore() { ReleaseLock(); }
+
+void ResultsStore::ReleaseLock() {
   if (lock_fd_ < 0) return;
-  // A finished output's lock file goes with it; an interrupted run's stays (its flock does not).
-  if (finished_) unlink((path_ + ".lock").c_str());
+  // A finished output's lock file goes with it, and so does a refused one's (no parts written:
+  // it left <out>.lock behind); an interrupted run's stays beside its parts (its flock does not).
+  std::error_code ec;
+  if (finished_ || !fs::exists(parts_dir(), ec)) unlink((path_ + ".lock").c_str());
   close(lock_fd_);  // releases the lock
+  lock_fd_ = -1;
 }
 
 bool ResultsStore::Has(const std::string& job_key) const {

@@ -100,6 +100,7 @@ class ResultsStore {
   int lock_fd_ = -1;
   bool finished_ = false;  // Finalize or Merge wrote the output: the lock file is removed
   bool TakeLock(const std::string& lock);
+  void ReleaseLock();
   std::unique_ptr<TrustedCopy> existing_;  // the results file there was, as a trusted copy
   std::set<std::string> keys_;
   mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe

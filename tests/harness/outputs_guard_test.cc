@@ -158,6 +158,9 @@ TEST_F(OutputsGuard, ReproductionFilesAreNotMergedOrRunInto) {
                 fig7.string() + ": is a paper reproduction's results file");
   EXPECT_EQ(fs::file_size(fig7), size);
   EXPECT_EQ(ReadResultsFile(fig7.string()).claims.size() > 0, true);
+  // A refused output keeps no lock file (each refusal left <out>.lock behind).
+  EXPECT_FALSE(fs::exists(dir_ / "m.h5.lock"));
+  EXPECT_FALSE(fs::exists(dir_ / "fig7.h5.lock"));
 }
 
 TEST_F(OutputsGuard, EmptyOutputPathsAndUnboundedCountsAreRefusedUpFront) {
