@@ -458,8 +458,11 @@ class ResultsWriter {
   explicit ResultsWriter(std::string path) : path_(std::move(path)) {
     h5::SilenceErrors();  // one-line ncp::Error instead of HDF5's stack printout
     // Built in memory, written to disk by Close() (h5::CreateInMemory).
+    errno = 0;
     file_ = h5::Handle(h5::CreateInMemory(path_, H5P_DEFAULT, FileAccess()));
-    if (!file_.valid()) Fail("cannot create the file");
+    if (!file_.valid())  // the OS's reason where there is one (a full disk: no space left)
+      Fail(errno != 0 ? fmt::format("cannot create the file: {}", std::strerror(errno))
+                      : "cannot create the file");
     runs_ = CreateGroup(file_.id(), "runs");
     traces_ = CreateGroup(file_.id(), "traces");
   }
