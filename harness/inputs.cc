@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "harness/output_path.h"
 #include "problems/io/fclib_io.h"
 #include "problems/model/validate.h"
 
@@ -57,10 +58,9 @@ void WarnAsymmetry(const DatasetInput& d) {
 bool IsOutput(const std::filesystem::path& file, const std::string& output) {
   namespace fs = std::filesystem;
   if (output.empty()) return false;
+  if (SamePath(file.string(), output)) return true;
   const fs::path out = fs::absolute(output).lexically_normal();
   const fs::path f = fs::absolute(file).lexically_normal();
-  std::error_code ec;
-  if (f == out || fs::equivalent(f, out, ec)) return true;
   return f.parent_path() == out.parent_path() &&
          f.filename().string().rfind(out.stem().string() + ".shard-", 0) == 0;
 }

@@ -13,11 +13,17 @@ void CheckOutputNamed(const std::string& option, const std::string& out) {
   if (out.empty()) throw Error(fmt::format("{} = '': must name a file", option));
 }
 
+bool SamePath(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal()) return true;
+  return fs::equivalent(a, b, ec) && !ec;
+}
+
 void CheckOutputNotAnInput(const std::string& option, const std::string& out,
                            const std::vector<std::string>& inputs) {
-  std::error_code ec;
   for (const std::string& in : inputs)
-    if (std::filesystem::equivalent(out, in, ec) && !ec)
+    if (SamePath(out, in))
       throw Error(
           fmt::format("{} = '{}': is the input '{}' itself; it would be overwritten: "
                       "write to another path",

@@ -13,6 +13,10 @@ namespace ncp {
 // Throws Error "<option> = '': must name a file" for an empty path.
 void CheckOutputNamed(const std::string& option, const std::string& out);
 
+// Whether two paths name one file: the same absolute path once normalized (also for a file not
+// made yet), or an existing file reached both ways (a link, a hard link, a bind mount).
+bool SamePath(const std::string& a, const std::string& b);
+
 // Throws Error when `out` exists and is the same file as one of `inputs`.
 void CheckOutputNotAnInput(const std::string& option, const std::string& out,
                            const std::vector<std::string>& inputs);

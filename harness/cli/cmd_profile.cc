@@ -64,29 +64,25 @@ std::string SkippedLine(const SkippedInput& s) {
 // report written over its own results file or over a dataset would destroy it.
 void CheckOutputs(const std::vector<std::string>& datasets, const std::string& from,
                   const std::string& out, const std::string& csv, const std::string& report) {
-  namespace fs = std::filesystem;
   std::vector<std::string> taken =
       from.empty() ? ExpandInputPaths(datasets, out) : std::vector<std::string>{from};
   if (from.empty()) CheckOutputNotAnInput("--out", out, taken);
   const std::string results = from.empty() ? out : from;
   const std::string csv_path = csv.empty() ? results + ".csv" : csv;
-  auto same = [](const std::string& a, const std::string& b) {
-    return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
-  };
   taken.push_back(results);
   CheckOutputNotAnInput("--csv", csv_path, taken);
-  if (same(csv_path, results))
+  if (SamePath(csv_path, results))
     throw Error(
         fmt::format("--csv = '{}': is also the results file; each output needs a path of "
                     "its own",
                     csv_path));
   if (report.empty()) return;
   CheckOutputNotAnInput("--report", report, taken);
-  if (same(report, csv_path) || same(report, results))
+  if (SamePath(report, csv_path) || SamePath(report, results))
     throw Error(
         fmt::format("--report = '{}': is also the {} ('{}'); each output needs a path of its own",
-                    report, same(report, results) ? "results file" : "CSV",
-                    same(report, results) ? results : csv_path));
+                    report, SamePath(report, results) ? "results file" : "CSV",
+                    SamePath(report, results) ? results : csv_path));
 }
 
 }  // namespace

@@ -129,7 +129,7 @@ std::string CheckInfo(const Group& main) {
   for (const char* name : {"title", "description", "math_info"}) {
     if (!info.Has(name)) continue;
     CheckCount(info, name, H5T_STRING, 1);
-    if (const int rank = info.Rank(name); rank > 1)
+    if (const std::size_t rank = info.Dims(name, H5T_STRING).size(); rank > 1)
       info.Fail(name, fmt::format("a {}-D string: fclib's info strings are scalar or 1-D", rank));
   }
   return info.Has("title") ? Trim(info.ReadString("title")) : "";

@@ -83,13 +83,11 @@ void ReadFclibSolutions(const std::string& path, const FclibRowMap& map, Contact
       // the reader's time limit, which is sized for the file, not for a factorization.
       if (global && s.v.size() != 0 && s.v.isZero(0.0)) s.v.resize(0);
       if (global && s.v.size() == 0) p.meta.params[kVelocityPending] = 1.0;
-      if (!global || s.v.size() == p.A.rows() || s.v.size() == 0) {
-        Reference ref;
-        ref.v = std::move(s.v);
-        ref.lambda = std::move(s.lambda);
-        ref.solver = "fclib /solution";
-        p.reference = std::move(ref);
-      }
+      Reference ref;
+      ref.v = std::move(s.v);  // empty or A's size: ReadOptional checked it
+      ref.lambda = std::move(s.lambda);
+      ref.solver = "fclib /solution";
+      p.reference = std::move(ref);
     }
   }
   if (root.HasGroup(kGuesses)) {

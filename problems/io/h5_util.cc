@@ -149,14 +149,30 @@ std::string MissingFilter(hid_t ds) {
   return "";
 }
 
+// The size of the file `loc` is in [bytes], 0 where unknown.
+hsize_t FileBytes(hid_t loc) {
+  hsize_t file_bytes = 0;
+  Handle file(H5Iget_file_id(loc));
+  if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
+  return file_bytes;
+}
+
+// What reads from a file of `file_bytes` may allocate: one dataset, and all of them together.
+double ReadLimit(hsize_t file_bytes) {
+  return kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
+}
+
+// Elements of a dataset (1 for a scalar, 0 for a null dataspace), as its dataspace counts them.
+std::uint64_t Points(hid_t ds) {
+  Handle space(H5Dget_space(ds));
+  const hssize_t n = H5Sget_simple_extent_npoints(space.id());
+  return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+}
+
 std::string ImplausibleSize(hid_t loc, double count, std::size_t element_bytes) {
   const double bytes = count * static_cast<double>(element_bytes);
-  hsize_t file_bytes = 0;
-  {
-    Handle file(H5Iget_file_id(loc));
-    if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
-  }
-  const double limit = kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
+  const hsize_t file_bytes = FileBytes(loc);
+  const double limit = ReadLimit(file_bytes);
   if (bytes <= limit) {
     // A dataset's chunk is inflated whole whatever the extent: a few values stored as one
     // compressed chunk of gigabytes would take that memory. A chunk may exceed the data only up
@@ -364,28 +380,28 @@ Handle Group::OpenDataset(const std::string& name, H5T_class_t cls, int rank,
 
 void Group::Charge(const std::string& name, hid_t ds, double bytes) const {
   *read_ += bytes;
-  hsize_t file_bytes = 0;
-  {
-    Handle file(H5Iget_file_id(ds));
-    if (file.valid()) H5Fget_filesize(file.id(), &file_bytes);
-  }
-  const double limit = kMaxInflation * static_cast<double>(file_bytes) + kSlackBytes;
-  if (*read_ > limit)
+  const hsize_t file_bytes = FileBytes(ds);
+  if (*read_ > ReadLimit(file_bytes))
     Fail(name, fmt::format("with it the file's datasets hold {:.3g} bytes, more than {:g} x its {} "
                            "bytes + {:g} MB: a compression bomb or a corrupt header",
                            *read_, kMaxInflation, file_bytes, kSlackBytes / 1e6));
 }
 
-std::vector<double> Group::ReadDoubles(const std::string& name) const {
+std::vector<double> Group::ReadDoublesOfRank(const std::string& name, int rank) const {
   std::vector<hsize_t> dims;
-  Handle ds = OpenDataset(name, H5T_FLOAT, 1, &dims);
-  Charge(name, ds.id(), 8.0 * static_cast<double>(dims[0]));
-  std::vector<double> v(dims[0]);
+  Handle ds = OpenDataset(name, H5T_FLOAT, rank, &dims);
+  const std::uint64_t points = Points(ds.id());
+  Charge(name, ds.id(), 8.0 * static_cast<double>(points));
+  std::vector<double> v(points);
   if (!v.empty() &&
       H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
     Fail(name, "read failed");
   }
   return v;
+}
+
+std::vector<double> Group::ReadDoubles(const std::string& name) const {
+  return ReadDoublesOfRank(name, 1);
 }
 
 std::vector<std::int64_t> Group::ReadIntegers(const std::string& name) const {
@@ -405,25 +421,14 @@ std::vector<std::int32_t> Group::ReadInts(const std::string& name) const {
 }
 
 std::vector<double> Group::ReadDoublesFlat(const std::string& name) const {
-  std::vector<hsize_t> dims;
-  Handle ds = OpenDataset(name, H5T_FLOAT, -1, &dims);
-  std::uint64_t points = 1;
-  for (hsize_t d : dims) points *= d;
-  Charge(name, ds.id(), 8.0 * static_cast<double>(points));
-  std::vector<double> v(points);
-  if (!v.empty() &&
-      H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
-    Fail(name, "read failed");
-  }
-  return v;
+  return ReadDoublesOfRank(name, -1);
 }
 
 std::int32_t Group::ReadOneInt(const std::string& name) const {
   std::vector<hsize_t> dims;
   Handle ds = OpenDataset(name, H5T_INTEGER, -1, &dims);
-  std::uint64_t points = 1;
-  for (hsize_t d : dims) points *= d;
-  if (points != 1) Fail(name, fmt::format("wrong size: expected 1 value, got {}", points));
+  if (const std::uint64_t points = Points(ds.id()); points != 1)
+    Fail(name, fmt::format("wrong size: expected 1 value, got {}", points));
   std::vector<std::int64_t> v(1);
   if (H5Dread(ds.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
     Fail(name, "read failed");
@@ -468,19 +473,15 @@ std::string Group::ReadString(const std::string& name) const {
   return out.front();
 }
 
-std::int64_t Group::Count(const std::string& name, H5T_class_t cls) const {
+std::vector<hsize_t> Group::Dims(const std::string& name, H5T_class_t cls) const {
   std::vector<hsize_t> dims;
-  Handle ds = OpenDataset(name, cls, -1, &dims);
-  Handle space(H5Dget_space(ds.id()));
-  return H5Sget_simple_extent_npoints(space.id());
+  OpenDataset(name, cls, -1, &dims);
+  return dims;
 }
 
-int Group::Rank(const std::string& name) const {
-  if (!Has(name)) Fail(name, "missing dataset");
-  Handle ds(H5Dopen2(id(), name.c_str(), H5P_DEFAULT));
-  if (!ds.valid()) Fail(name, "not a dataset");
-  Handle space(H5Dget_space(ds.id()));
-  return H5Sget_simple_extent_ndims(space.id());
+std::int64_t Group::Count(const std::string& name, H5T_class_t cls) const {
+  std::vector<hsize_t> dims;
+  return static_cast<std::int64_t>(Points(OpenDataset(name, cls, -1, &dims).id()));
 }
 
 std::vector<double> Group::ReadDoubles2D(const std::string& name, std::int64_t cols,

@@ -108,8 +108,9 @@ class Group {
   // Number of elements of a dataset of any rank whose element class is `cls`; throws "missing
   // dataset" or "wrong dtype". Lets callers check sizes before handing a file to another reader.
   std::int64_t Count(const std::string& name, H5T_class_t cls) const;
-  // Rank of a dataset (0 for a scalar); throws "missing dataset" or "not a dataset".
-  int Rank(const std::string& name) const;
+  // Extent of a dataset of element class `cls` (empty for a scalar): its rank is the size; throws
+  // as Count does.
+  std::vector<hsize_t> Dims(const std::string& name, H5T_class_t cls) const;
 
   // 2-D row-major float64 datasets of shape rows × cols.
   void WriteDoubles2D(const std::string& name, std::span<const double> v, std::int64_t rows,
@@ -141,6 +142,8 @@ class Group {
   Handle OpenDataset(const std::string& name, H5T_class_t cls, int rank,
                      std::vector<hsize_t>* dims) const;
   std::vector<std::int64_t> ReadIntegers(const std::string& name) const;
+  // Every element of a float dataset of rank `rank` (< 0: any), the file's reads charged.
+  std::vector<double> ReadDoublesOfRank(const std::string& name, int rank) const;
   // Adds what a read of dataset `name` will allocate to the file's count, and throws when the
   // file's reads add up to more than the bound one dataset has (kMaxInflation × the file's size
   // + kSlackBytes): many datasets each under it (a few kB of compressed zeros apiece) took GBs.
