@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 
 namespace ncp {
 
@@ -80,16 +81,8 @@ void SyncDir(const std::filesystem::path& dir) {
 // The rename that replaces an output would put a plain file where a device, a FIFO or a folder
 // was (/dev/null among them): such a target is refused before anything is written.
 void RefuseNonRegularTarget(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);  // through links: what the name stands for
-  if (ec || !fs::exists(st) || fs::is_regular_file(st)) return;
-  const char* kind = fs::is_directory(st)        ? "a folder"
-                     : fs::is_character_file(st) ? "a character device"
-                     : fs::is_block_file(st)     ? "a block device"
-                     : fs::is_fifo(st)           ? "a FIFO"
-                     : fs::is_socket(st)         ? "a socket"
-                                                 : "not a regular file";
+  const std::string kind = NonRegularKind(path);
+  if (kind.empty()) return;
   throw Error(fmt::format(
       "{}: is {}: an output replaces a regular file, and nothing else; write to a file path", path,
       kind));

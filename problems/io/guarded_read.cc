@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/wait_pid.h"
 #include "problems/io/hdf5_heap_check.h"
 #include "problems/io/probe_sanitizer.h"
@@ -418,6 +419,7 @@ std::string CopyFolder() {
 TrustedCopy::TrustedCopy(const std::string& path, ConvertFn convert, double timeout_s)
     : folder_(CopyFolder()), path_(folder_ + "/copy.h5") {
   try {
+    RefuseNonRegularInput(path);  // here, before the fork: the child's open would block on a FIFO
     // Without fork the conversion runs here: the caller then reads the copy as it would have
     // read the file.
     if (!Probe(path, path_, convert, timeout_s)) convert(path, path_);

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/file_write.h"
 
 namespace ncp::h5 {
@@ -673,10 +674,7 @@ bool File::IsHdf5(const std::string& path) {
 
 File File::Open(const std::string& path, unsigned flags) {
   SilenceErrors();
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw Error(fmt::format("{}: cannot open: is a directory", path));
-  }
+  RefuseNonRegularInput(path);
   if (std::FILE* probe = std::fopen(path.c_str(), "rb")) {
     std::fclose(probe);
   } else {

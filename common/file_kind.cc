@@ -1,0 +1,34 @@
+#include "common/file_kind.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "common/error.h"
+
+namespace ncp {
+
+std::string NonRegularKind(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);  // through links: what the name stands for
+  if (ec || !fs::exists(st) || fs::is_regular_file(st)) return "";
+  return fs::is_directory(st)        ? "a folder"
+         : fs::is_character_file(st) ? "a character device"
+         : fs::is_block_file(st)     ? "a block device"
+         : fs::is_fifo(st)           ? "a FIFO"
+         : fs::is_socket(st)         ? "a socket"
+                                     : "not a regular file";
+}
+
+void RefuseNonRegularInput(const std::string& path) {
+  const std::string kind = NonRegularKind(path);
+  if (kind.empty()) return;
+  if (kind == "a folder") throw Error(fmt::format("{}: cannot open: is a directory", path));
+  throw Error(fmt::format(
+      "{}: cannot open: is {}: inputs are read from regular files (a pipe or a device cannot be "
+      "read twice); save it to a file first",
+      path, kind));
+}
+
+}  // namespace ncp
