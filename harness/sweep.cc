@@ -3,10 +3,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
-#include <set>
+#include <map>
 
 #include "common/error.h"
 #include "common/file_write.h"
+#include "common/parse_number.h"
 #include "harness/distribute/cluster.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
@@ -47,9 +48,15 @@ void CheckSweep(const SweepOptions& s) {
   if (s.params.count(s.param))
     throw Error(fmt::format("--params {}={}: is the swept --param; give it in --values only",
                             s.param, s.params.at(s.param)));
-  std::set<std::string> seen;
+  // Compared as numbers where they are ("20" and "020" would generate and run one size twice).
+  std::map<std::string, std::string> seen;  // a value's key → the text that gave it
   for (const std::string& v : s.values) {
-    if (!seen.insert(v).second) throw Error(fmt::format("--values {}: given twice", v));
+    double number = 0.0;
+    const std::string key = ParseDecimal(v, &number) ? fmt::format("{}", number) : v;
+    if (const auto [it, added] = seen.emplace(key, v); !added)
+      throw Error(it->second == v ? fmt::format("--values {}: given twice", v)
+                                  : fmt::format("--values {}: the same value as {}, given twice", v,
+                                                it->second));
     const ParamMap p = ParamsAt(s, v);
     // Parsing the parameters validates them (known name, number, range) without generating.
     if (const SceneEntry* scene = FindScene(s.scene))

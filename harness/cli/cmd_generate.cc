@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/seed_option.h"
 #include "harness/simulate.h"
 #include "harness/output_path.h"
 #include "problems/io/dataset_hdf5.h"
@@ -26,7 +27,7 @@ void AddGenerate(CLI::App& app, Action& action) {
   cmd->add_option("-o,--out", o->out, "output dataset (.h5)")->required();
   cmd->add_option("-n,--count", o->count, "number of problems (scenes: recorded frames)")
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "first seed; problem i uses seed + i")->capture_default_str();
+  AddSeedOption(cmd, o->seed, "first seed; problem i uses seed + i");
   cmd->add_option("-p,--params", o->params, "scenario parameters key=value,key=value");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines (scenes print one every 24 steps)");
   cmd->callback([&action, o] {

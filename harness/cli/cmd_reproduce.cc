@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/simulate.h"
 #include "harness/reproduce/claims_ledger.h"
 #include "harness/reproduce/report_render.h"
 #include "harness/reproduce/protocol.h"
@@ -144,7 +145,10 @@ void AddReproduce(CLI::App& app, Action& action) {
         }
         return 0;
       }
-      if (o->ro.cases < 0) throw Error(fmt::format("--cases = {}: must be >= 0", o->ro.cases));
+      // generate's and sweep's bound on a set of problems: a case is at least one problem.
+      if (o->ro.cases < 0 || o->ro.cases > kMaxGeneratedProblems)
+        throw Error(fmt::format("--cases = {}: must be in [0, {}] (0: the protocol's default)",
+                                o->ro.cases, kMaxGeneratedProblems));
       if (o->ro.max_iters < 0)
         throw Error(fmt::format("--max-iters = {}: must be >= 0", o->ro.max_iters));
       o->ro.traces = !o->no_traces;

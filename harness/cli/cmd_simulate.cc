@@ -6,6 +6,7 @@
 #include "common/registry.h"
 #include "harness/output_path.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/seed_option.h"
 #include "harness/cli/plugin_option.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
@@ -78,7 +79,7 @@ void AddSimulate(CLI::App& app, Action& action) {
       cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");
   cmd->add_option("--every", o->sim.every, "record every K steps");
   cmd->add_option("-p,--params", o->params, "scene parameters key=value,...");
-  cmd->add_option("--seed", o->seed, "seed of the scene's randomness")->capture_default_str();
+  AddSeedOption(cmd, o->seed, "seed of the scene's randomness");
   cmd->add_option(
       "--settle", o->settle,
       "time after which penetration is reported [s] (default: half the simulated time)");

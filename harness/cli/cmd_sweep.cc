@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/seed_option.h"
 #include "harness/cli/plugin_option.h"
 #include "harness/cli/split.h"
 #include "harness/distribute/cluster.h"
@@ -33,7 +34,7 @@ void AddSweep(CLI::App& app, Action& action) {
   cmd->add_option("-p,--params", o->params, "other scene parameters key=value,key=value");
   cmd->add_option("-n,--count", o->s.count, "problems per size (scenes: recorded frames)")
       ->capture_default_str();
-  cmd->add_option("--seed", o->s.seed, "seed of the generator")->capture_default_str();
+  AddSeedOption(cmd, o->s.seed, "seed of the generator");
   cmd->add_option("-s,--solvers", o->solvers, "comma-separated solver names")
       ->capture_default_str();
   cmd->add_option("--set", o->sets, "solver setting, e.g. --set pgs.omega=1.3 (repeatable)");

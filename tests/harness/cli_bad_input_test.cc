@@ -1,6 +1,9 @@
 // Bad input: one line naming the problem, a non-zero exit, and no result file.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 
@@ -147,6 +150,42 @@ TEST_F(CliBadInput, UnknownScenario) {
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("scenario 'nosuch': unknown"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "g.h5"));
+}
+
+// CLI11 would read -1 into the unsigned seed as 2^64 - 1, and seed + i then wraps to 0.
+TEST_F(CliBadInput, NegativeSeed) {
+  for (const std::string cmd : {"generate random -n 2", "simulate cable"}) {
+    const std::string out = (dir_ / "g.h5").string();
+    const auto r = testing::RunCli(cmd + " --seed -1 -q -o " + out, dir_);
+    EXPECT_EQ(r.code, 2) << cmd;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("--seed: seed -1 is negative"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << cmd;
+  }
+}
+
+// A count of cases far beyond any protocol's is refused as --cases, not as a scene parameter
+// derived from it.
+TEST_F(CliBadInput, ReproduceCasesOutOfRange) {
+  const auto r =
+      testing::RunCli("reproduce 004-fig7 --cases 1000000000 -q -o " + dir_.string(), dir_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--cases = 1000000000: must be in [0, 100000]"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "004-fig7.h5"));
+}
+
+// A FIFO (or `<(cat file)`, a pipe) as input: its open would block until some writer came, and
+// the guarded reader reads its input twice. Refused at once, by what it is.
+TEST_F(CliBadInput, FifoInputIsRefusedAtOnce) {
+  const std::string fifo = (dir_ / "in.h5").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  ExpectRejected(fifo, "", "in.h5: cannot open: is a FIFO");
+  const auto info = testing::RunCli("info " + fifo, dir_);
+  EXPECT_EQ(info.code, 2);
+  EXPECT_NE(info.err.find("is a FIFO"), std::string::npos) << info.err;
+  // Before, each waited out the reader's 30 s time limit; a generous bound, not a timing.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 }
 
 }  // namespace

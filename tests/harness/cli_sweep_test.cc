@@ -79,6 +79,8 @@ TEST(CliSweep, BadInputExitsTwoBeforeWriting) {
       {"sweep sliding_cubes --param nosuch --values 2", "sliding_cubes.nosuch"},
       {"sweep random --param contacts --values 8,x", "random.contacts = x"},
       {"sweep random --param contacts --values 8,8", "--values 8: given twice"},
+      {"sweep random --param contacts --values 20,020", "--values 020: the same value as 20"},
+      {"sweep random --param contacts --values 8 --seed -1", "--seed: seed -1 is negative"},
       {"sweep nosuch --param n --values 1", "scenario 'nosuch'"},
       {"sweep random --param contacts --values 8 -p contacts=4", "--params contacts=4"},
       {"sweep random --param contacts --values 8 -s nosuch", "nosuch"},
