@@ -494,9 +494,11 @@ namespace {
 
 ContactProblem ReadFclibInProcess(const std::string& path) {
   FileLayout layout;
+  bool both = false;
   {
     h5::File f = h5::File::OpenReadOnly(path);
     const Group& root = f.root();
+    both = root.HasGroup("fclib_global") && root.HasGroup("fclib_local");
     if (root.HasGroup("fclib_global")) {
       layout = CheckGlobal(root);
     } else if (root.HasGroup("fclib_local")) {
@@ -509,6 +511,9 @@ ContactProblem ReadFclibInProcess(const std::string& path) {
   ContactProblem p =
       layout.global ? ConvertGlobal(path, layout, map) : ConvertLocal(path, layout, map);
   ReadFclibSolutions(path, map, p);
+  // libfclib writes one of the two; with both, the global one (it has the dynamics) is read and
+  // the warning says so.
+  if (both) p.meta.params["fclib_local_ignored"] = 1.0;
   p.meta.scenario = "fclib";
   p.meta.name = std::filesystem::path(path).stem().string();
   p.meta.case_name = layout.title;

@@ -133,3 +133,20 @@ def test_a_global_solution_without_v_gets_the_velocity_of_its_forces(cli, tmp_pa
     assert np.abs(lam).max() > 0
     rhs = b + J.T @ lam
     assert np.linalg.norm(A @ v - rhs) <= 1e-10 * np.linalg.norm(rhs)
+
+
+def test_a_file_with_both_forms_reads_the_global_one_and_says_so(cli, tmp_path):
+    # libfclib writes one of /fclib_global and /fclib_local; a file with both was read as its
+    # global problem without a word.
+    sample = os.path.join(SOURCE_DIR, "datasets", "fclib", "Box_Stacks-i0035-31-0.hdf5")
+    both = tmp_path / "both" / "p.hdf5"
+    alone = tmp_path / "alone" / "p.hdf5"
+    for path in (both, alone):
+        path.parent.mkdir()
+        shutil.copy(sample, path)
+    with h5py.File(both, "r+") as f, h5py.File(SAMPLE, "r") as local:
+        local.copy("fclib_local", f)
+    rc, _, err = run_cli(cli, "run", both, "-s", "pgs", "--iters", 5, "-o", tmp_path / "r.h5")
+    assert rc == 0, err
+    assert "holds both /fclib_global and /fclib_local: the global problem is read" in err, err
+    assert info(cli, str(both))[1] == info(cli, str(alone))[1]
