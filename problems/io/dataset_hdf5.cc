@@ -412,10 +412,10 @@ ContactProblem ReadProblem(const Group& g) {
   p.meta.name = g.GetString("name");
   p.meta.scenario = g.GetString("scenario");
   p.meta.case_name = g.GetString("case_name");
-  p.meta.step = static_cast<int>(g.GetInt("step"));
+  p.meta.step = g.GetInt32("step");
   p.meta.dt = g.GetDouble("dt");
   p.meta.seed = g.GetUInt64("seed");
-  p.meta.generator_version = static_cast<int>(g.GetInt("generator_version"));
+  p.meta.generator_version = g.GetInt32("generator_version");
   {
     Group params = g.Open("params");
     for (const std::string& key : params.AttrNames()) p.meta.params[key] = params.GetDouble(key);

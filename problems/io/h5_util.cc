@@ -604,7 +604,21 @@ double Group::GetDouble(const std::string& name) const {
   return v;
 }
 
+// Integers are read in the sign they were stored with: HDF5's conversion clamps what does not
+// fit (a stored −1 read as unsigned is 0, 2⁶⁴ − 1 read as signed is 2⁶³ − 1) without a word.
+bool Group::AttrUnsigned(const std::string& name) const {
+  Handle a = OpenAttr(name);
+  Handle type(H5Aget_type(a.id()));
+  return H5Tget_class(type.id()) == H5T_INTEGER && H5Tget_sign(type.id()) == H5T_SGN_NONE;
+}
+
 std::int64_t Group::GetInt(const std::string& name) const {
+  if (AttrUnsigned(name)) {
+    const std::uint64_t u = GetUInt64(name);
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      Fail("", fmt::format("attribute '{}' = {}: must be at most 2^63 - 1", name, u));
+    return static_cast<std::int64_t>(u);
+  }
   std::int64_t v = 0;
   ReadScalarAttr(name, H5T_NATIVE_INT64, &v, false);
   return v;
@@ -612,8 +626,21 @@ std::int64_t Group::GetInt(const std::string& name) const {
 
 std::uint64_t Group::GetUInt64(const std::string& name) const {
   std::uint64_t v = 0;
-  ReadScalarAttr(name, H5T_NATIVE_UINT64, &v, false);
-  return v;
+  if (AttrUnsigned(name)) {
+    ReadScalarAttr(name, H5T_NATIVE_UINT64, &v, false);
+    return v;
+  }
+  std::int64_t i = 0;
+  ReadScalarAttr(name, H5T_NATIVE_INT64, &i, false);
+  if (i < 0) Fail("", fmt::format("attribute '{}' = {}: must be >= 0", name, i));
+  return static_cast<std::uint64_t>(i);
+}
+
+int Group::GetInt32(const std::string& name) const {
+  const std::int64_t v = GetInt(name);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    Fail("", fmt::format("attribute '{}' = {}: must be in [-2^31, 2^31 - 1]", name, v));
+  return static_cast<int>(v);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -129,8 +129,10 @@ class Group {
   void SetUInt64(const std::string& name, std::uint64_t value) const;
   std::string GetString(const std::string& name) const;
   double GetDouble(const std::string& name) const;  // accepts integer or float attributes
+  // Integers, read in their stored sign; a value outside the returned type is refused.
   std::int64_t GetInt(const std::string& name) const;
   std::uint64_t GetUInt64(const std::string& name) const;
+  int GetInt32(const std::string& name) const;
   // Attribute class is H5T_STRING.
   bool AttrIsString(const std::string& name) const;
 
@@ -150,6 +152,7 @@ class Group {
   void Charge(const std::string& name, hid_t ds, double bytes) const;
   Handle OpenAttr(const std::string& name) const;
   void ReadScalarAttr(const std::string& name, hid_t mem_type, void* out, bool allow_float) const;
+  bool AttrUnsigned(const std::string& name) const;
   void WriteScalarAttr(const std::string& name, hid_t file_type, hid_t mem_type,
                        const void* value) const;
 

@@ -341,6 +341,31 @@ TEST_F(DatasetIoTest, UnsupportedSchemaVersionThrows) {
   ExpectReadError(path, "unsupported schema_version 2");
 }
 
+// Integer attributes are read in the sign they were stored with (h5py writes int64): HDF5's
+// conversion clamped a seed of -1 to 0 and a cast cut a step of 2^40 to 0.
+TEST_F(DatasetIoTest, IntegerAttributesOutOfTheirRangeThrow) {
+  const auto with = [&](const std::string& name, auto set) {
+    const std::string path = WriteSample(name + ".h5");
+    h5::File f = h5::File::OpenReadWrite(path);
+    set(f.root().Open("problems").Open("p0"));
+    f.Close();
+    return path;
+  };
+  ExpectReadError(with("seed", [](const h5::Group& g) { g.SetInt("seed", -1); }),
+                  "/problems/p0: attribute 'seed' = -1: must be >= 0");
+  ExpectReadError(with("step", [](const h5::Group& g) { g.SetInt("step", 1LL << 40); }),
+                  "attribute 'step' = 1099511627776: must be in [-2^31, 2^31 - 1]");
+  ExpectReadError(with("form", [](const h5::Group& g) { g.SetUInt64("form", ~0ULL); }),
+                  "attribute 'form' = 18446744073709551615: must be at most 2^63 - 1");
+  // In range, either sign reads as the value.
+  const std::vector<ContactProblem> back = ReadDataset(with("signed", [](const h5::Group& g) {
+    g.SetInt("seed", 7);
+    g.SetUInt64("step", 3);
+  }));
+  EXPECT_EQ(back.at(0).meta.seed, 7u);
+  EXPECT_EQ(back.at(0).meta.step, 3);
+}
+
 TEST_F(DatasetIoTest, MissingDatasetThrowsWithObjectPath) {
   const std::string path = WriteSample("missing_b.h5");
   {
