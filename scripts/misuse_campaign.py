@@ -222,6 +222,17 @@ def main():
                  ["generate", "random", "-n", "1", "-p", "contacts=-5", "-o", os.path.join(WORK, "neg.h5")],
                  ["simulate", "sliding_cubes", "--steps", "2", "--every", "0", "--record", os.path.join(WORK, "s.h5"), "-q"]):
         check("arguments", " ".join(args[:2]), args, inputs=[base])
+    # Values that must be refused: a negative seed (it wrapped), one size given twice as two
+    # spellings, cases beyond any protocol, an input that is a FIFO (its open would block).
+    fifo = os.path.join(WORK, "fifo.h5")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    for args in (["generate", "random", "-n", "2", "--seed", "-1", "-o", os.path.join(WORK, "s1.h5")],
+                 ["sweep", "random", "--param", "contacts", "--values", "20,020", "-o", os.path.join(WORK, "sw.h5")],
+                 ["reproduce", "004-fig7", "--cases", "1000000000", "-o", os.path.join(WORK, "rep")],
+                 ["info", fifo], ["run", fifo, "-s", "pgs", "-o", out]):
+        check("arguments", " ".join(args[:2]), args, must_refuse=True, inputs=[base])
+    os.remove(fifo)
     for p in ("big.h5", "z.h5", "c300.h5", "neg.h5", "s.h5"):
         q = os.path.join(WORK, p)
         if os.path.exists(q):  # whatever a generator wrote, its reader must take
