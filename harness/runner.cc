@@ -375,6 +375,10 @@ class JobRun {
     }
     solve_ += Seconds(t0, Clock::now());
     it_ += std::max(done, 1);
+    if (opt_.poll && solve_ >= polled_s_ + RunOptions::kPollSeconds) {  // untimed, as the tests
+      polled_s_ = solve_;
+      opt_.poll();
+    }
     if (st_ != Status::kRunning) return true;
     const bool want_trace = opt_.trace_every > 0 && it_ % opt_.trace_every == 0;
     const bool want_tol = (b_.tol > 0 || b_.step_tol > 0) && it_ % std::max(1, opt_.tol_every) == 0;
@@ -442,6 +446,7 @@ class JobRun {
   Status st_ = Status::kFailed;
   Outcome ended_ = Outcome::kFailed;  // set where the harness ends a running solver
   double solve_ = 0.0;                // seconds in Iterate (evaluations excluded)
+  double polled_s_ = 0.0;             // solve_ at the last opt_.poll()
   int it_ = 0;
   double start_res004_ = 0.0;  // a run that grows past kGrowthBound times it has diverged
 };

@@ -63,6 +63,10 @@ struct RunOptions {
   // Called before each job (Python's Ctrl-C check); an exception it throws ends the run there,
   // its finished jobs kept in the parts for the next run to resume from.
   std::function<void()> between_jobs;
+  // Called between a job's iterations, at most every kPollSeconds of its solve (Python's Ctrl-C
+  // check inside a long job); an exception it throws ends the run as between_jobs' does.
+  std::function<void()> poll;
+  static constexpr double kPollSeconds = 0.2;
 };
 
 // A job's row before it runs: the identity and size columns (status `failed` until set).
