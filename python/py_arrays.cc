@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include <limits>
+
 #include "common/error.h"
+#include "problems/model/validate.h"
 
 namespace ncp::py {
 
@@ -53,8 +58,24 @@ pyb::object CsrOfTransposeView(const SpMat& M, pyb::handle owner) {
   return Sparse("csr_matrix", M, true, owner);
 }
 
+namespace {
+
+// numpy's cast of a complex array to float64 drops the imaginary part with only a warning.
+void RefuseComplex(pyb::handle obj, const std::string& field) {
+  if (!pyb::hasattr(obj, "dtype")) return;
+  const pyb::object dtype = obj.attr("dtype");
+  if (pyb::hasattr(dtype, "kind") && std::string(pyb::str(dtype.attr("kind"))) == "c")
+    throw Error(fmt::format("{}: complex values ({}): must be real numbers", field,
+                            std::string(pyb::str(dtype))));
+}
+
+}  // namespace
+
 Vec ToVec(pyb::handle obj, const std::string& field) {
   if (obj.is_none()) return Vec();
+  RefuseComplex(obj, field);
+  if (pyb::isinstance<pyb::list>(obj) || pyb::isinstance<pyb::tuple>(obj))
+    RefuseComplex(pyb::module_::import("numpy").attr("asarray")(obj), field);
   pyb::array_t<double, pyb::array::c_style | pyb::array::forcecast> a;
   try {
     a = pyb::array_t<double, pyb::array::c_style | pyb::array::forcecast>::ensure(obj);
@@ -77,30 +98,74 @@ Vec ToVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index length
   return x;
 }
 
+Vec ToFiniteVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index length,
+                        bool none_ok) {
+  Vec x = ToVecOfLength(obj, field, length, none_ok);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i]))
+      throw Error(fmt::format("{}[{}] = {}: must be finite", field, i, x[i]));
+  return x;
+}
+
 SpMat ToSpMat(pyb::handle obj, const std::string& field) {
   pyb::module_ sparse = pyb::module_::import("scipy.sparse");
   pyb::object csc;
+  RefuseComplex(obj, field);
   try {
     // A copy: sorting the indices (Eigen needs them sorted) must not change the caller's matrix.
     csc = sparse.attr("csc_matrix")(obj, pyb::arg("copy") = true);
-    csc.attr("sum_duplicates")();
   } catch (const pyb::error_already_set& e) {
     throw Error(
         fmt::format("{}: must be a 2-D matrix (scipy.sparse or dense): {}", field, e.what()));
   }
-  const auto shape = csc.attr("shape").cast<std::pair<long, long>>();
+  RefuseComplex(csc, field);
+  const auto shape = csc.attr("shape").cast<std::pair<long long, long long>>();
+  constexpr long long kMaxIndex = std::numeric_limits<int>::max();
+  if (shape.first > kMaxIndex || shape.second > kMaxIndex)
+    throw Error(fmt::format("{}: shape {}x{}: each dimension must be at most 2^31 - 1", field,
+                            shape.first, shape.second));
+  try {
+    csc.attr("sum_duplicates")();
+  } catch (const pyb::error_already_set& e) {
+    throw Error(fmt::format("{}: {}", field, e.what()));
+  }
+  using Index64 = pyb::array_t<long long, pyb::array::c_style | pyb::array::forcecast>;
   auto data =
       pyb::array_t<double, pyb::array::c_style | pyb::array::forcecast>::ensure(csc.attr("data"));
-  auto ind =
-      pyb::array_t<int, pyb::array::c_style | pyb::array::forcecast>::ensure(csc.attr("indices"));
-  auto ptr =
-      pyb::array_t<int, pyb::array::c_style | pyb::array::forcecast>::ensure(csc.attr("indptr"));
-  SpMat M(shape.first, shape.second);
-  M.resizeNonZeros(data.shape(0));
-  std::copy(data.data(), data.data() + data.shape(0), M.valuePtr());
-  std::copy(ind.data(), ind.data() + ind.shape(0), M.innerIndexPtr());
-  std::copy(ptr.data(), ptr.data() + ptr.shape(0), M.outerIndexPtr());
+  auto ind = Index64::ensure(csc.attr("indices"));
+  auto ptr = Index64::ensure(csc.attr("indptr"));
+  // Checked in 64 bits before the copy to Eigen's int indices: a matrix whose arrays disagree
+  // (assembled by hand) would be read out of bounds.
+  const long long rows = shape.first, cols = shape.second;
+  const long long nnz = ptr.shape(0) == cols + 1 ? ptr.data()[cols] : -1;
+  if (ptr.shape(0) != cols + 1 || ptr.data()[0] != 0 || nnz < 0 || data.shape(0) < nnz ||
+      ind.shape(0) < nnz)
+    throw Error(
+        fmt::format("{}: inconsistent sparse arrays (data {}, indices {}, indptr {} for "
+                    "{} columns)",
+                    field, nnz, ind.shape(0), ptr.shape(0), cols));
+  for (long long c = 0; c < cols; ++c)
+    if (ptr.data()[c + 1] < ptr.data()[c])
+      throw Error(fmt::format("{}: indptr decreases at column {}", field, c));
+  for (long long k = 0; k < nnz; ++k)
+    if (ind.data()[k] < 0 || ind.data()[k] >= rows)
+      throw Error(fmt::format("{}: row index {} out of range [0, {})", field, ind.data()[k], rows));
+  SpMat M(rows, cols);
+  M.resizeNonZeros(nnz);
+  std::copy(data.data(), data.data() + nnz, M.valuePtr());
+  std::copy(ind.data(), ind.data() + nnz, M.innerIndexPtr());
+  std::copy(ptr.data(), ptr.data() + cols + 1, M.outerIndexPtr());
   return M;
+}
+
+void CheckProblem(const ContactProblem& p) {
+  if (const std::string err = Validate(p); !err.empty())
+    throw Error(fmt::format("problem '{}': {}", p.meta.name, err));
+}
+
+std::recursive_mutex& FileMutex() {
+  static std::recursive_mutex m;
+  return m;
 }
 
 }  // namespace ncp::py

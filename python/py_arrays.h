@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <mutex>
 #include <string>
 
 #include "problems/model/contact_problem.h"
@@ -29,8 +30,23 @@ Vec ToVec(pyb::handle obj, const std::string& field);
 // ToVec of exactly `length` entries (None too when `none_ok`: an empty Vec). Throws ncp::Error
 // "field: wrong length: expected N, got K" otherwise.
 Vec ToVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index length, bool none_ok);
+// ToVecOfLength whose entries must also be finite (an iterate to score or start from).
+Vec ToFiniteVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index length,
+                        bool none_ok);
 // Any scipy.sparse matrix or dense 2-D array into a compressed SpMat (a dense array's zeros are
-// not stored). Throws ncp::Error naming the field otherwise.
+// not stored). Throws ncp::Error naming the field otherwise, and where a dimension or an index
+// does not fit the suite's 32-bit indices.
 SpMat ToSpMat(pyb::handle obj, const std::string& field);
+
+// The problem as the command line would accept it (Validate, A's Cholesky included): sizes that
+// disagree would be read out of bounds by the solvers and the evaluator. Throws ncp::Error
+// "problem '<name>': <reason>".
+void CheckProblem(const ContactProblem& p);
+
+// Held (with the GIL released) by every call that reads or writes files: the HDF5 library is
+// built without thread safety, and a reader forked while another thread is inside it inherits
+// its half-done state (two threads' load() calls stalled the forked readers). Recursive: a
+// Python solver run by run() may load a file itself.
+std::recursive_mutex& FileMutex();
 
 }  // namespace ncp::py

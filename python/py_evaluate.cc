@@ -18,10 +18,10 @@ pyb::dict ToDict(const Metrics& m) {
 // v of num_dofs entries (None for a local problem, which has none), λ of num_rows: a wrong
 // length is an error, not a row of NaN metrics.
 Vec CheckedV(const ContactProblem& p, pyb::handle v) {
-  return ToVecOfLength(v, "v", p.num_dofs(), p.form == ProblemForm::kLocal);
+  return ToFiniteVecOfLength(v, "v", p.num_dofs(), p.form == ProblemForm::kLocal);
 }
 Vec CheckedLambda(const ContactProblem& p, pyb::handle lam) {
-  return ToVecOfLength(lam, "lambda", p.num_rows(), false);
+  return ToFiniteVecOfLength(lam, "lambda", p.num_rows(), false);
 }
 
 }  // namespace
@@ -35,6 +35,7 @@ void BindEvaluate(pyb::module_& m) {
                          "Scores (v, λ) on one problem; A is factorized once, at construction.")
       .def(pyb::init([](const ContactProblem& p) {
              pyb::gil_scoped_release nogil;
+             CheckProblem(p);
              return std::make_unique<Evaluator>(p);
            }),
            pyb::arg("problem"), pyb::keep_alive<1, 2>())
@@ -65,6 +66,7 @@ void BindEvaluate(pyb::module_& m) {
         Metrics out;
         {
           pyb::gil_scoped_release nogil;
+          CheckProblem(p);
           out = Evaluator(p).Evaluate(vv, ll);
         }
         return ToDict(out);

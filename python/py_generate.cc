@@ -17,7 +17,7 @@ namespace {
 std::vector<ContactProblem> Generate(const std::string& name,
                                      const std::map<std::string, std::string>& params, int count,
                                      std::uint64_t seed) {
-  if (count < 1) throw Error(fmt::format("--count = {}: must be >= 1", count));
+  CheckProblemCount("n", count);
   return GenerateProblems(name, params, count, seed, true, true);
 }
 

@@ -127,7 +127,7 @@ void BindProblem(pyb::module_& m) {
       .def(
           "velocity",
           [](const DualProblem& d, pyb::object lam) {
-            return VecCopy(d.Velocity(ToVec(lam, "lambda")));
+            return VecCopy(d.Velocity(ToFiniteVecOfLength(lam, "lambda", d.q.size(), false)));
           },
           pyb::arg("lam"), "v = A⁻¹ (b + Jᵀ λ); empty for local problems");
 
@@ -223,6 +223,7 @@ void BindProblem(pyb::module_& m) {
           "dual",
           [](const ContactProblem& p) {
             pyb::gil_scoped_release nogil;
+            CheckProblem(p);
             return std::make_shared<DualProblem>(MakeDualProblem(p));
           },
           pyb::keep_alive<0, 1>(),
@@ -246,6 +247,7 @@ void BindProblem(pyb::module_& m) {
         std::vector<ContactProblem> ps;
         {
           pyb::gil_scoped_release nogil;
+          const std::lock_guard<std::recursive_mutex> files(FileMutex());
           ps = validate ? LoadValidated(path).problems : LoadProblems(path);
         }
         return Shared(std::move(ps));
@@ -259,8 +261,13 @@ void BindProblem(pyb::module_& m) {
       [](const std::string& path, const std::vector<ProblemPtr>& problems,
          const std::map<std::string, std::string>& attrs, bool validate) {
         std::vector<ContactProblem> ps;
-        for (const ProblemPtr& p : problems) ps.push_back(*p);
+        for (std::size_t i = 0; i < problems.size(); ++i) {
+          if (!problems[i])
+            throw Error(fmt::format("{}: problems[{}] is None: must be a Problem", path, i));
+          ps.push_back(*problems[i]);
+        }
         pyb::gil_scoped_release nogil;
+        const std::lock_guard<std::recursive_mutex> files(FileMutex());
         if (validate)
           for (const ContactProblem& p : ps)
             if (std::string err = Validate(p); !err.empty())
@@ -276,6 +283,8 @@ void BindProblem(pyb::module_& m) {
       "write_fclib",
       [](const std::string& path, const ContactProblem& p) {
         pyb::gil_scoped_release nogil;
+        CheckProblem(p);
+        const std::lock_guard<std::recursive_mutex> files(FileMutex());
         if (p.form == ProblemForm::kGlobal)
           WriteFclibGlobal(path, p);
         else

@@ -85,19 +85,36 @@ RunArgs Args(int iters, double time_ms, double tol, const std::string& tol_metri
   return {iters, time_ms, tol, tol_metric, repeat, threads, trace, warm, step_tol};
 }
 
-// Settings {"key": value} of one solver, parsed and checked as --set solver.key=value is.
+// Settings {"key": value} of one solver, parsed and checked as --set solver.key=value is; a key
+// given twice ("omega" and "pgs.omega") is refused as --set refuses it.
 Settings ParseSettings(const SolverEntry& e, const pyb::dict& given) {
   std::map<std::string, std::string> kv;
   for (auto [k, v] : given) {
     std::string key = pyb::str(k);
     if (key.rfind(e.name + ".", 0) == 0) key = key.substr(e.name.size() + 1);
-    kv[key] = SettingText(v);
+    const std::string text = SettingText(v);
+    if (const auto [it, added] = kv.emplace(key, text); !added)
+      throw Error(fmt::format("settings {}.{}: given twice ({} and {}); set it once", e.name, key,
+                              it->second, text));
   }
   return Settings::Parse(e.name, e.settings, kv);
 }
 
-SolveResult Solve(const ContactProblem& p, pyb::object solver, pyb::dict settings,
-                  const RunOptions& opt, pyb::object warm) {
+// Ctrl-C (or any signal Python handles) as the harness' Interrupted: checked between jobs and,
+// inside a long job, between its iterations (RunOptions::poll).
+void CheckPythonSignals() {
+  pyb::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) {
+    PyErr_Clear();
+    throw Interrupted();
+  }
+}
+
+SolveResult Solve(const std::shared_ptr<ContactProblem>& problem, pyb::object solver,
+                  pyb::dict settings, const RunOptions& opt, pyb::object warm) {
+  if (!problem) throw Error("problem: None: must be a Problem");
+  const ContactProblem& p = *problem;
+  const ProblemOwners owners(problem, {&p});
   SolverEntry python_entry;
   const SolverEntry* entry = nullptr;
   if (pyb::isinstance<pyb::str>(solver)) {
@@ -131,12 +148,15 @@ SolveResult Solve(const ContactProblem& p, pyb::object solver, pyb::dict setting
   }
   SolveResult out;
   WarmStart solution;
+  RunOptions o = opt;
+  o.poll = CheckPythonSignals;
   {
     pyb::gil_scoped_release nogil;
+    CheckProblem(p);
     SetSolverThreads(opt.threads);
     const Evaluator ev(p);
     try {
-      out.record = RunOne(p, ev, job, opt, w, 0, &solution);
+      out.record = RunOne(p, ev, job, o, w, 0, &solution);
     } catch (const Interrupted&) {
       RaiseKeyboardInterrupt();
     }
@@ -156,11 +176,16 @@ std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb
     if (pyb::isinstance<pyb::str>(s)) {
       names.push_back(s.cast<std::string>());
     } else if (IsPythonSolver(s)) {
-      python_entries.push_back(MakePythonEntry(pyb::reinterpret_borrow<pyb::object>(s)));
+      SolverEntry entry = MakePythonEntry(pyb::reinterpret_borrow<pyb::object>(s));
       for (const SolverEntry& e : Solvers())
-        if (e.name == python_entries.back().name)
+        if (e.name == entry.name)
           throw Error(
               fmt::format("solver '{}': already registered (names must be unique)", e.name));
+      for (const SolverEntry& e : python_entries)
+        if (e.name == entry.name)  // one row per job name: the second would replace the first
+          throw Error(
+              fmt::format("--solvers {}: given twice (two Python solvers of this name)", e.name));
+      python_entries.push_back(std::move(entry));
       names.push_back(python_entries.back().name);
     } else {
       throw Error(
@@ -211,19 +236,21 @@ std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb
   }
   if (jobs.empty()) throw Error("--solvers: empty list");
   pyb::gil_scoped_release nogil;
-  const LoadedInputs in = LoadInputs(datasets, skip_invalid, quiet);
+  const std::lock_guard<std::recursive_mutex> files(
+      FileMutex());  // one run at a time reads and writes
+  const auto inputs =
+      std::make_shared<const LoadedInputs>(LoadInputs(datasets, skip_invalid, quiet));
+  const LoadedInputs& in = *inputs;
   for (const SkippedInput& s : in.skipped) std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
   RunOptions o = opt;
   if (!in.skipped.empty()) o.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);
-  // Ctrl-C (or any signal Python handles) between jobs raises here, as KeyboardInterrupt: the
-  // output is left resumable.
-  o.between_jobs = [] {
-    pyb::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() != 0) {
-      PyErr_Clear();
-      throw Interrupted();
-    }
-  };
+  // Ctrl-C raises as KeyboardInterrupt between jobs or iterations: the output is left
+  // resumable. A Python solver that keeps the problem its setup() got keeps it alive.
+  o.between_jobs = o.poll = CheckPythonSignals;
+  std::vector<const ContactProblem*> problems;
+  for (const DatasetInput& d : in.data)
+    for (const ContactProblem& p : d.problems) problems.push_back(&p);
+  const ProblemOwners owners(inputs, std::move(problems));
   try {
     RunAll(in.data, jobs, o, out, quiet);
   } catch (const Interrupted&) {
@@ -288,9 +315,9 @@ void BindRun(pyb::module_& m) {
 
   m.def(
       "solve",
-      [](const ContactProblem& p, pyb::object solver, pyb::dict settings, int iters, double time_ms,
-         double tol, const std::string& tol_metric, int trace, int tol_every, int threads,
-         pyb::object warm, double step_tol) {
+      [](const std::shared_ptr<ContactProblem>& p, pyb::object solver, pyb::dict settings,
+         int iters, double time_ms, double tol, const std::string& tol_metric, int trace,
+         int tol_every, int threads, pyb::object warm, double step_tol) {
         RunOptions opt = MakeRunOptions(
             Args(iters, time_ms, tol, tol_metric, 1, threads, trace, "none", step_tol));
         if (tol_every < 1) throw Error(fmt::format("tol_every = {}: must be >= 1", tol_every));

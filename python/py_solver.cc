@@ -4,6 +4,8 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <map>
+#include <mutex>
 
 #include "common/error.h"
 #include "python/py_arrays.h"
@@ -37,6 +39,28 @@ Status StatusFromPython(const pyb::handle& r, const std::string& solver, const c
                   solver, method, s));
 }
 
+// ProblemOwners' registrations, by problem (a solve() inside a setup() may register one twice).
+struct OwnerRegistry {
+  std::mutex mutex;
+  std::multimap<const ContactProblem*, std::shared_ptr<const void>> owners;
+};
+OwnerRegistry& Owners() {
+  static OwnerRegistry r;
+  return r;
+}
+
+// The problem for Python: sharing its registered owner, else a copy of its own.
+std::shared_ptr<ContactProblem> SharedProblem(const ContactProblem& p) {
+  OwnerRegistry& r = Owners();
+  {
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    if (const auto it = r.owners.find(&p); it != r.owners.end())
+      return std::shared_ptr<ContactProblem>(std::const_pointer_cast<void>(it->second),
+                                             const_cast<ContactProblem*>(&p));
+  }
+  return std::make_shared<ContactProblem>(p);
+}
+
 class PythonSolver : public Solver {
  public:
   PythonSolver(std::shared_ptr<Held> obj, std::string name) : obj_(std::move(obj)), name_(name) {}
@@ -44,8 +68,9 @@ class PythonSolver : public Solver {
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override {
     pyb::gil_scoped_acquire gil;
     return Call([&] {
-      // A non-owning handle: the harness owns the problem for the whole job.
-      std::shared_ptr<ContactProblem> view(const_cast<ContactProblem*>(&p), [](ContactProblem*) {});
+      // The solver may keep it past the job: a handle that shares the problem's ownership.
+      const std::shared_ptr<ContactProblem> view = SharedProblem(p);
+      problem_ = &p;
       pyb::dict settings;
       for (const auto& [k, v] : ParseKeyValues(s.ToString())) settings[k.c_str()] = std::stod(v);
       pyb::object self = obj_->obj;
@@ -66,8 +91,14 @@ class PythonSolver : public Solver {
     pyb::gil_scoped_acquire gil;
     try {
       const auto vl = obj_->obj.attr("current")().cast<std::pair<pyb::object, pyb::object>>();
-      v = ToVec(vl.first, fmt::format("python solver '{}': current()[0] (v)", name_));
-      lambda = ToVec(vl.second, fmt::format("python solver '{}': current()[1] (lambda)", name_));
+      // Lengths as the problem's (v may be None: the evaluator then has none to score): a
+      // wrong one is the solver's error, not a run with arrays of another size in its results.
+      const ContactProblem& p = *problem_;
+      v = ToVecOfLength(vl.first, fmt::format("python solver '{}': current()[0] (v)", name_),
+                        p.num_dofs(), true);
+      lambda =
+          ToVecOfLength(vl.second, fmt::format("python solver '{}': current()[1] (lambda)", name_),
+                        p.num_rows(), false);
     } catch (const pyb::error_already_set& e) {
       if (e.matches(PyExc_KeyboardInterrupt)) throw Interrupted();
       throw Error(fmt::format("python solver '{}': current(): {}", name_, OneLine(e.what())));
@@ -111,9 +142,31 @@ class PythonSolver : public Solver {
 
   std::shared_ptr<Held> obj_;
   std::string name_;
+  const ContactProblem* problem_ = nullptr;  // set up on; the harness keeps it for the job
 };
 
 }  // namespace
+
+ProblemOwners::ProblemOwners(std::shared_ptr<const void> owner,
+                             std::vector<const ContactProblem*> problems)
+    : owner_(std::move(owner)), problems_(std::move(problems)) {
+  OwnerRegistry& r = Owners();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (const ContactProblem* p : problems_) r.owners.emplace(p, owner_);
+}
+
+ProblemOwners::~ProblemOwners() {
+  OwnerRegistry& r = Owners();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (const ContactProblem* p : problems_) {
+    auto [first, last] = r.owners.equal_range(p);
+    for (auto it = first; it != last; ++it)
+      if (it->second == owner_) {
+        r.owners.erase(it);
+        break;
+      }
+  }
+}
 
 bool IsPythonSolver(const pyb::handle& obj) {
   return pyb::hasattr(obj, "setup") && pyb::hasattr(obj, "iterate") && pyb::hasattr(obj, "current");
@@ -131,7 +184,21 @@ SolverEntry MakePythonEntry(const pyb::object& obj) {
     for (auto [k, v] : pyb::dict(obj.attr("settings"))) {
       SettingSpec spec;
       spec.name = pyb::str(k);
-      spec.default_value = v.cast<double>();
+      // Names as the built-ins' (they travel as "key=value,..."); defaults finite numbers.
+      if (spec.name.empty() || spec.name.find_first_not_of(
+                                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+                                   "-") != std::string::npos)
+        throw Error(
+            fmt::format("python solver '{}': setting '{}': a name of letters, digits, "
+                        "'_' and '-' only",
+                        e.name, spec.name));
+      const bool number = pyb::isinstance<pyb::int_>(v) || pyb::isinstance<pyb::float_>(v);
+      spec.default_value = number ? v.cast<double>() : NAN;
+      if (!std::isfinite(spec.default_value))
+        throw Error(
+            fmt::format("python solver '{}': setting '{}' = {}: its default must be a "
+                        "finite number",
+                        e.name, spec.name, std::string(pyb::repr(v))));
       spec.min = -INFINITY, spec.max = INFINITY;
       spec.help = "python solver setting";
       e.settings.push_back(spec);

@@ -14,6 +14,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <vector>
 
 #include "solvers/registry.h"
 
@@ -25,5 +26,20 @@ SolverEntry MakePythonEntry(const pybind11::object& obj);
 
 // True when `obj` looks like a Python solver (has setup, iterate, current).
 bool IsPythonSolver(const pybind11::handle& obj);
+
+// The problems a solve() or run() hands to Python solvers, with what owns their memory, for as
+// long as this object lives: a solver that keeps the problem its setup() got (self.p = problem)
+// then shares that ownership and may use it after the run. A problem not registered is copied.
+class ProblemOwners {
+ public:
+  ProblemOwners(std::shared_ptr<const void> owner, std::vector<const ContactProblem*> problems);
+  ~ProblemOwners();
+  ProblemOwners(const ProblemOwners&) = delete;
+  ProblemOwners& operator=(const ProblemOwners&) = delete;
+
+ private:
+  std::shared_ptr<const void> owner_;
+  std::vector<const ContactProblem*> problems_;
+};
 
 }  // namespace ncp::py

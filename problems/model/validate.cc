@@ -298,7 +298,9 @@ std::string Validate(const ContactProblem& p, const ValidateOptions& opt) {
   std::string err = CheckConstraints(p, p.form == ProblemForm::kGlobal ? p.J.rows() : p.W.rows());
   if (!err.empty()) return err;
   if (p.form == ProblemForm::kLocal) {
-    if (p.W.rows() != m || p.W.cols() != m) return SizeError("W", m, p.W.rows());
+    if (p.W.rows() != p.W.cols())
+      return fmt::format("W: must be square, got {}x{}", p.W.rows(), p.W.cols());
+    if (p.W.rows() != m) return SizeError("W", m, p.W.rows());
     if (p.q.size() != m) return SizeError("q", m, p.q.size());
     if (!(err = CheckFinite("W", p.W)).empty() || !(err = CheckFinite("q", p.q)).empty())
       return err;
