@@ -143,19 +143,77 @@ def pyplot():
     return plt
 
 
+# The files a script read: its figure never replaces one of them (save).
+INPUTS = []
+# What one of a results file's datasets may hold: 64 × the file's size + 64 MB, the bound of
+# ncpbench's own reader (a forged string width or extent would otherwise be allocated whole).
+READ_FACTOR, READ_SLACK = 64, 64 << 20
+
+
+def note_input(path):
+    """Records `path` as an input of this script (see save)."""
+    INPUTS.append(path)
+
+
+# Read in a child process first: libhdf5 aborts or crashes on some damaged files (ncpbench reads
+# its inputs in a forked child for the same reason). Every dataset is read whole there, after its
+# declared size is checked, and every attribute.
+_PROBE = """
+import sys, h5py
+path, limit, rule = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def visit(name, obj):
+    for key in obj.attrs:
+        obj.attrs[key]
+    if isinstance(obj, h5py.Dataset):
+        size = obj.size * obj.dtype.itemsize
+        if size > limit:
+            print(f"/{name} declares {size:.3g} bytes, more than {rule}: a damaged file",
+                  file=sys.stderr)
+            sys.exit(3)
+        obj[()]
+with h5py.File(path, "r") as f:
+    f.visititems(visit)
+"""
+
+
+def probe_hdf5(path, fail):
+    """fail() naming `path` where reading all of it would crash, allocate more than the file can
+    hold, or raise."""
+    import subprocess
+    limit = READ_FACTOR * os.path.getsize(path) + READ_SLACK
+    rule = f"{READ_FACTOR} x the file's size + {READ_SLACK >> 20} MB"
+    p = subprocess.run([sys.executable, "-c", _PROBE, path, str(limit), rule],
+                       capture_output=True, text=True, errors="replace")
+    if p.returncode < 0:
+        fail(f"{path}: the HDF5 library ended with signal {-p.returncode} reading it: a damaged "
+             "file")
+    if p.returncode != 0:
+        lines = [line for line in p.stderr.splitlines() if line.strip()]
+        fail(f"{path}: {lines[-1] if lines else 'unreadable'}")
+
+
 def open_results(path, h5py, fail, columns=()):
     """The results file at `path`, open for reading, whose /runs holds `columns`; anything else
-    (no file, not HDF5, not a results file) fails with one line naming the file."""
+    (no file, not HDF5, not a results file, a dataset declaring more than the file can hold)
+    fails with one line naming the file."""
     if not os.path.isfile(path):
         fail(f"{path}: no such file")
+    note_input(path)
     try:
         f = h5py.File(path, "r")
     except OSError as e:
         fail(f"{path}: not an HDF5 file ({e})")
+    format_ = f.attrs.get("format", b"")
+    if (format_.decode(errors="replace") if isinstance(format_, bytes) else str(format_)) != \
+            "ncpbench-results":
+        f.close()
+        fail(f"{path}: root attribute format is not 'ncpbench-results': not an ncpbench results "
+             "file")
     missing = [c for c in columns if "runs" not in f or c not in f["runs"]]
     if missing:
         f.close()
         fail(f"{path}: not an ncpbench results file (no /runs/{missing[0]})")
+    probe_hdf5(path, fail)
     return f
 
 
@@ -168,6 +226,11 @@ def save(fig, out, dpi=120, **savefig_args):
     """Lays the figure out and writes it to `out` under a temporary name, renamed when complete:
     a failed run leaves no partial image."""
     import matplotlib.pyplot as plt
+    for path in INPUTS:
+        if os.path.exists(out) and os.path.samefile(out, path):
+            plt.close(fig)
+            failer(os.path.basename(sys.argv[0]))(
+                f"{out}: is an input of this command; write the figure to another file")
     fig.tight_layout()
     tmp = out + ".tmp.png"
     try:
@@ -182,6 +245,7 @@ def read_csv(path, fail):
     import csv
     if not os.path.isfile(path):
         fail(f"{path}: no such file")
+    note_input(path)
     try:
         with open(path, newline="") as f:
             return list(csv.DictReader(f))
@@ -211,3 +275,15 @@ def require(module, package, fail):
         return importlib.import_module(module)
     except ImportError:
         fail(f"{module} is missing (install {package})")
+
+
+def guarded(main, script):
+    """Runs a script's main(): what a damaged or forged input raises past the script's own checks
+    (a missing column, a short array, bytes that are not UTF-8, a full disk) is one line naming
+    the error, exit status 2, as ncpbench's own refusals, not a traceback."""
+    try:
+        return main()
+    except (KeyError, IndexError, ValueError, TypeError, UnicodeDecodeError, OSError,
+            MemoryError, RuntimeError) as e:  # h5py reports damaged metadata as RuntimeError
+        failer(script)(f"unreadable input or unwritable output: {type(e).__name__}: {e}")
+

@@ -249,4 +249,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    common.guarded(main, "convergence.py")

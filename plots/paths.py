@@ -61,4 +61,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    common.guarded(main, "paths.py")

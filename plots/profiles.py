@@ -146,4 +146,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    common.guarded(main, "profiles.py")

@@ -130,4 +130,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    common.guarded(main, "roofline.py")

@@ -28,6 +28,7 @@ def main():
                     help="label of the time axis (what time_ms holds)")
     ap.add_argument("--title", default="per-step budget of the protocol (see its report)")
     a = ap.parse_args()
+    common.note_input(a.csv)
     try:
         rows = list(csv.DictReader(open(a.csv)))
     except OSError as e:
@@ -69,4 +70,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.guarded(main, "size_panels.py"))

@@ -73,4 +73,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    common.guarded(main, "time_series.py")

@@ -59,6 +59,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args()
+    common.note_input(a.csv)
     try:
         rows = list(csv.DictReader(open(a.csv)))
     except OSError as e:
@@ -117,4 +118,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.guarded(main, "trace_panels.py"))
