@@ -14,8 +14,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -197,11 +200,11 @@ class ResultsReader {
       const std::vector<std::string> v = ReadColumn<std::string>("status", rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const std::optional<Outcome> o = OutcomeFromName(v[i]);
-        if (!o)
-          Fail(
-              fmt::format("/runs/status[{}] = '{}': must be one of converged, max-iterations, "
-                          "time-limit, diverged, failed, not-applicable",
-                          i, v[i]));
+        if (!o) {
+          std::string names;
+          for (const char* n : kOutcomeNames) names += (names.empty() ? "" : ", ") + std::string(n);
+          Fail(fmt::format("/runs/status[{}] = '{}': must be one of {}", i, v[i], names));
+        }
         rows[i].status = *o;
       }
     }
@@ -218,6 +221,7 @@ class ResultsReader {
     }
     ReadFinalMetrics(rows);
     ReadDescriptors(rows);
+    CheckValues(keys, rows);
     if (with_traces) {
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i].trace = ReadTrace(i);
     }
@@ -358,9 +362,27 @@ class ResultsReader {
     h5::Handle ds = OpenDataset(object);
     const std::size_t n = Length(ds, object);
     CheckPlausible(ds.id(), n, sizeof(T), object);
+    // Integers from integer datasets only, read as 64 bits and range-checked (HDF5's conversion
+    // truncates 100.7 and clamps 2^33 without a word); numbers from integers or floats.
+    h5::Handle type(H5Dget_type(ds.id()));
+    const H5T_class_t cls = H5Tget_class(type.id());
+    if (cls != H5T_INTEGER && (std::is_same_v<T, int> || cls != H5T_FLOAT))
+      Fail(fmt::format("{} holds {}: must hold {}", object,
+                       cls == H5T_FLOAT ? "floating-point numbers" : "no numbers",
+                       std::is_same_v<T, int> ? "integers" : "numbers"));
     std::vector<T> out(n);
-    const hid_t mem = std::is_same_v<T, int> ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
-    if (!out.empty() && H5Dread(ds.id(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+    if constexpr (std::is_same_v<T, int>) {
+      std::vector<long long> wide(n);
+      if (!wide.empty() &&
+          H5Dread(ds.id(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide.data()) < 0)
+        Fail("cannot read " + object + " as numbers");
+      for (std::size_t i = 0; i < n; ++i) {
+        if (wide[i] < std::numeric_limits<int>::min() || wide[i] > std::numeric_limits<int>::max())
+          Fail(fmt::format("{}[{}] = {}: must be in [-2^31, 2^31 - 1]", object, i, wide[i]));
+        out[i] = static_cast<int>(wide[i]);
+      }
+    } else if (!out.empty() &&
+               H5Dread(ds.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
       Fail("cannot read " + object + " as numbers");
     }
     return out;
@@ -377,6 +399,40 @@ class ResultsReader {
     }
     CheckLength(v.size(), rows, object);
     return v;
+  }
+
+  // Values no run can have written: a forged or damaged file would print them as results (a
+  // zero time as a 10^15 speed ratio, a negative residual as solved, one job counted twice).
+  // NaN is "not set" (a metric undefined for the row); ±∞ a residual that overflowed.
+  void CheckValues(const std::vector<std::string>& keys, const std::vector<RunRecord>& rows) const {
+    std::map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (const auto [it, added] = seen.emplace(keys[i], i); !added)
+        Fail(fmt::format("/runs/job_key[{}] = '{}': the key of row {} too (one row per job)", i,
+                         keys[i], it->second));
+      const RunRecord& r = rows[i];
+      for (const DoubleField& f : kDoubleFields) {
+        // −1: not set (a time before the job ran, lambda_err without a reference); the work
+        // counts are NaN where not counted.
+        const double x = r.*f.member;
+        const bool time = std::string_view(f.name).ends_with("_time_s");
+        const bool ok = time ? std::isfinite(x) && (x >= 0 || x == -1.0) : !(x < 0) || x == -1.0;
+        if (!ok)
+          Fail(fmt::format("/runs/{}[{}] = {}: must be {}", f.name, i, x,
+                           time ? "finite and >= 0 (-1: not set)" : ">= 0 (-1 or NaN: not set)"));
+      }
+      if (r.iterations > 0 && r.total_time_s == 0)  // a clock read in ns: iterations take time
+        Fail(fmt::format("/runs/total_time_s[{}] = 0 after {} iterations: must be > 0", i,
+                         r.iterations));
+      if (r.iterations < 0 || r.repeat < 0)
+        Fail(fmt::format("/runs/{}[{}] = {}: must be >= 0",
+                         r.iterations < 0 ? "iterations" : "repeat", i,
+                         r.iterations < 0 ? r.iterations : r.repeat));
+      for (std::size_t k = 0; k < kNumMetrics; ++k)
+        if (static_cast<Metric>(k) != Metric::kFbAA && r.final_metrics.value[k] < 0)
+          Fail(fmt::format("/runs/{}[{}] = {}: must be >= 0 (or NaN: not computed)",
+                           MetricColumn(k), i, r.final_metrics.value[k]));
+    }
   }
 
   void CheckLength(std::size_t got, std::size_t want, const std::string& object) const {
@@ -419,6 +475,13 @@ class ResultsReader {
     CheckLength(times.size(), iterations.size(), group + "/time_s");
     std::vector<TracePoint> trace(iterations.size());
     for (std::size_t j = 0; j < trace.size(); ++j) {
+      // A trace runs forward: iterations and times from 0 on, never back.
+      const bool back = j > 0 && (iterations[j] < iterations[j - 1] || times[j] < times[j - 1]);
+      if (iterations[j] < 0 || !(std::isfinite(times[j]) && times[j] >= 0) || back)
+        Fail(
+            fmt::format("{}: point {} (iteration {}, time {} s): iterations and times must be "
+                        ">= 0, finite and non-decreasing",
+                        group, j, iterations[j], times[j]));
       trace[j].iteration = iterations[j];
       trace[j].time_s = times[j];
     }

@@ -1,0 +1,69 @@
+"""Results files whose values no run can have written (forged or damaged): every consumer's
+reader refuses them in one line naming the column, the row and the rule, where they were printed
+as results (a zero time as a 10^15 speed ratio, a negative residual as solved, a job twice)."""
+import shutil
+
+import h5py
+import numpy as np
+import pytest
+
+from conftest import FCLIB, run_cli
+
+
+@pytest.fixture(scope="module")
+def results(cli, tmp_path_factory):
+    out = tmp_path_factory.mktemp("values") / "r.h5"
+    rc, _, err = run_cli(cli, "run", FCLIB, "-s", "pgs,apgd", "--iters", 20, "--trace", 5, "-q",
+                         "-o", out)
+    assert rc == 0, err
+    return out
+
+
+def setter(column, value, row=0):
+    def change(f):
+        a = f[column][()]
+        a[row] = value
+        f[column][...] = a
+    return change
+
+
+def retyped(column, dtype):
+    def change(f):
+        a = f[column][()].astype(dtype) + (0.7 if np.dtype(dtype).kind == "f" else 0)
+        del f[column]
+        f.create_dataset(column, data=a)
+    return change
+
+
+CASES = {
+    "negative time": (setter("runs/total_time_s", -5.0), "/runs/total_time_s[0] = -5: must be"),
+    "nan time": (setter("runs/solve_time_s", np.nan), "/runs/solve_time_s[0] = nan"),
+    "zero time": (setter("runs/total_time_s", 0.0), "= 0 after 20 iterations: must be > 0"),
+    "negative residual": (setter("runs/final_res004", -1e-3), "/runs/final_res004[0] = -0.001"),
+    "negative iterations": (setter("runs/iterations", -7), "/runs/iterations[0] = -7"),
+    "float iterations": (retyped("runs/iterations", "f8"), "holds floating-point numbers"),
+    "repeat beyond int": (setter("runs/repeat", 2**33), "= 8589934592: must be in"),
+    "one job twice": (lambda f: setter("runs/job_key", f["runs/job_key"][0], 1)(f),
+                      "/runs/job_key[1] = "),
+    "trace time back": (lambda f: setter("traces/0/time_s", -1.0, 1)(f),
+                        "/traces/0: point 1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_values_no_run_writes_are_refused(cli, results, tmp_path, case):
+    change, needle = CASES[case]
+    path = tmp_path / "v.h5"
+    shutil.copy(results, path)
+    with h5py.File(path, "r+") as f:
+        if "repeat" in case:
+            a = f["runs/repeat"][()].astype(np.int64)
+            del f["runs/repeat"]
+            f.create_dataset("runs/repeat", data=a)
+        change(f)
+    for command in (["report", path, "-o", tmp_path / "r.md"], ["export", path, "--csv", tmp_path / "r.csv"],
+                    ["compare", results, path]):
+        rc, _, err = run_cli(cli, *command)
+        assert rc == 2, f"{case}: {command[0]}: exit {rc}\n{err}"
+        assert needle in err and len(err.strip().splitlines()) == 1, f"{case}: {err}"
+    assert not (tmp_path / "r.md").exists() and not (tmp_path / "r.csv").exists()
