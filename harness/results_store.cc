@@ -424,10 +424,9 @@ class ResultsReader {
       if (r.iterations > 0 && r.total_time_s == 0)  // a clock read in ns: iterations take time
         Fail(fmt::format("/runs/total_time_s[{}] = 0 after {} iterations: must be > 0", i,
                          r.iterations));
-      if (r.iterations < 0 || r.repeat < 0)
-        Fail(fmt::format("/runs/{}[{}] = {}: must be >= 0",
-                         r.iterations < 0 ? "iterations" : "repeat", i,
-                         r.iterations < 0 ? r.iterations : r.repeat));
+      if (r.iterations < -1)  // −1: not set (a row that failed before its job ran)
+        Fail(fmt::format("/runs/iterations[{}] = {}: must be >= 0 (-1: not set)", i, r.iterations));
+      if (r.repeat < 0) Fail(fmt::format("/runs/repeat[{}] = {}: must be >= 0", i, r.repeat));
       for (std::size_t k = 0; k < kNumMetrics; ++k)
         if (static_cast<Metric>(k) != Metric::kFbAA && r.final_metrics.value[k] < 0)
           Fail(fmt::format("/runs/{}[{}] = {}: must be >= 0 (or NaN: not computed)",

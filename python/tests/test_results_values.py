@@ -40,7 +40,7 @@ CASES = {
     "nan time": (setter("runs/solve_time_s", np.nan), "/runs/solve_time_s[0] = nan"),
     "zero time": (setter("runs/total_time_s", 0.0), "= 0 after 20 iterations: must be > 0"),
     "negative residual": (setter("runs/final_res004", -1e-3), "/runs/final_res004[0] = -0.001"),
-    "negative iterations": (setter("runs/iterations", -7), "/runs/iterations[0] = -7"),
+    "negative iterations": (setter("runs/iterations", -7), "/runs/iterations[0] = -7: must be"),
     "float iterations": (retyped("runs/iterations", "f8"), "holds floating-point numbers"),
     "repeat beyond int": (setter("runs/repeat", 2**33), "= 8589934592: must be in"),
     "one job twice": (lambda f: setter("runs/job_key", f["runs/job_key"][0], 1)(f),
