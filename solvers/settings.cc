@@ -103,7 +103,11 @@ std::map<std::string, std::string> ParseKeyValues(const std::string& text) {
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw Error(fmt::format("setting '{}': must be key=value", item));
-    out[item.substr(0, eq)] = item.substr(eq + 1);
+    // The last of two would win without a word (`-p cubes=1,cubes=2` ran cubes=2).
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (const auto [it, added] = out.emplace(key, value); !added)
+      throw Error(
+          fmt::format("'{}' given twice ({} and {}): give it once", key, it->second, value));
   }
   return out;
 }

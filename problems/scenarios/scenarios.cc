@@ -38,7 +38,8 @@ const std::vector<ParamSpec>& RandomParams() {
         NonNegativeParam("mu_max", d.mu_max, "largest friction coefficient"),
         RealParam("mass_ratio", d.mass_ratio, 1, kNoLimit,
                   "body masses log-uniform in [1, mass_ratio] kg"),
-        RealParam("condition", d.condition, 1, kNoLimit,
+        // Beyond 1e12 rounding leaves A's smallest eigenvalues to chance (at 1e16 negative).
+        RealParam("condition", d.condition, 1, 1e12,
                   "eigenvalue spread of each body's 6x6 mass block"),
         NonNegativeParam("coupling", d.coupling,
                          "strength of the SPD coupling between bodies of one subsystem"),

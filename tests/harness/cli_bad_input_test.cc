@@ -164,6 +164,21 @@ TEST_F(CliBadInput, NegativeSeed) {
   }
 }
 
+// A parameter given twice ran the last value; a condition number beyond double precision wrote
+// an A with negative eigenvalues (at 1e16) that passed the writer's Cholesky.
+TEST_F(CliBadInput, GeneratorParameterTwiceOrBeyondItsRange) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"sliding_cubes -p cubes=1,cubes=2", "'cubes' given twice (1 and 2)"},
+      {"random -p condition=1e16", "random.condition = 1e16: must be in [1, 1e12]"}};
+  for (const auto& [args, needle] : cases) {
+    const std::string out = (dir_ / "g.h5").string();
+    const auto r = testing::RunCli("generate " + args + " -n 1 -q -o " + out, dir_);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
+}
+
 // A count of cases far beyond any protocol's is refused as --cases, not as a scene parameter
 // derived from it.
 TEST_F(CliBadInput, ReproduceCasesOutOfRange) {

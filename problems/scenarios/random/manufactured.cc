@@ -126,7 +126,8 @@ std::string OptionsError(const ManufacturedOptions& o) {
   if (!(o.mu_min >= 0 && o.mu_max >= o.mu_min))
     return bad("mu_min", o.mu_min, "need 0 <= mu_min <= mu_max");
   if (!(o.mass_ratio >= 1)) return bad("mass_ratio", o.mass_ratio, "must be >= 1");
-  if (!(o.condition >= 1)) return bad("condition", o.condition, "must be >= 1");
+  if (!(o.condition >= 1 && o.condition <= 1e12))
+    return bad("condition", o.condition, "must be in [1, 1e12]");
   if (!(o.coupling >= 0)) return bad("coupling", o.coupling, "must be >= 0");
   if (!(o.body_size > 0)) return bad("body_size", o.body_size, "must be > 0");
   if (o.rows_per_body < 3) return bad("rows_per_body", o.rows_per_body, "must be >= 3");
