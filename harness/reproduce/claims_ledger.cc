@@ -53,10 +53,34 @@ struct TempDir {
 };
 
 // The claims of one reproduction file: stored ones, else judged again from its records.
+std::string BudgetText(const ClaimRecord& c) {
+  return fmt::format("{}{}", c.cases > 0 ? fmt::format("--cases {}", c.cases) : "default cases",
+                     c.max_iters > 0 ? fmt::format(", --max-iters {}", c.max_iters) : "");
+}
+
 std::vector<ClaimRecord> ClaimsOf(const std::string& path, const ResultsFile& f,
                                   const std::string& protocol) {
-  if (!f.claims.empty()) return f.claims;
   const Protocol& p = FindProtocol(protocol);
+  // Stored claims are the protocol's own, with a verdict the ledger knows, and a verdict only
+  // where their run could carry one (as ClaimLedger wrote them): anything else was not written
+  // by `ncpbench reproduce`.
+  for (std::size_t i = 0; i < f.claims.size(); ++i) {
+    const ClaimRecord& c = f.claims[i];
+    const auto fail = [&](const std::string& why) {
+      throw Error(fmt::format("claims: results file '{}': /claims row {}: {}", path, i, why));
+    };
+    if (c.protocol != protocol)
+      fail(fmt::format("protocol '{}' is not the file's '{}'", c.protocol, protocol));
+    if (std::find(kVerdicts.begin(), kVerdicts.end(), c.verdict) == kVerdicts.end())
+      fail(fmt::format("verdict '{}' is not one of {}", c.verdict, fmt::join(kVerdicts, ", ")));
+    if (c.cases < 0 || c.max_iters < 0)
+      fail(fmt::format("cases {} and max_iters {}: must be >= 0", c.cases, c.max_iters));
+    const bool capped = c.max_iters > 0 || (c.cases > 0 && c.cases < p.min_cases);
+    if (capped && c.verdict != "not assessed")
+      fail(fmt::format("verdict '{}' for a run of {}, which carries none", c.verdict,
+                       BudgetText(c)));
+  }
+  if (!f.claims.empty()) return f.claims;
   if (!p.runs()) return {};
   const TempDir tmp;
   return RenderReport(p, path, tmp.path).claims;
@@ -65,11 +89,6 @@ std::vector<ClaimRecord> ClaimsOf(const std::string& path, const ResultsFile& f,
 std::string Minutes(double s) {
   if (s < 0) return "unknown";
   return s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.1f} min", s / 60);
-}
-
-std::string BudgetText(const ClaimRecord& c) {
-  return fmt::format("{}{}", c.cases > 0 ? fmt::format("--cases {}", c.cases) : "default cases",
-                     c.max_iters > 0 ? fmt::format(", --max-iters {}", c.max_iters) : "");
 }
 
 std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
