@@ -62,6 +62,29 @@ std::string SkippedLine(const SkippedInput& s) {
 
 // The outputs (results, CSV, report) against the inputs and one another, before any work: a
 // report written over its own results file or over a dataset would destroy it.
+// The time to each tolerance comes from the traces: a results file without them (a run without
+// --trace) would score every solver 0 solved; one traced every k > 1 iterations rounds the times
+// up to the next traced point (said, not refused).
+void CheckTraces(const std::string& results, const std::vector<RunRecord>& rows) {
+  int every = 1;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const RunRecord& r = rows[i];
+    if (!RanToEnd(r.status) && r.status != Outcome::kDiverged) continue;
+    if (r.trace.empty())
+      throw Error(
+          fmt::format("--from {}: row {} ({} on {}) has no trace: the profiles need the "
+                      "time to each tolerance; rerun with --trace 1",
+                      results, i, r.solver, r.problem));
+    for (std::size_t k = 1; k < r.trace.size(); ++k)
+      every = std::max(every, r.trace[k].iteration - r.trace[k - 1].iteration);
+  }
+  if (every > 1)
+    std::fprintf(stderr,
+                 "warning: --from %s: traced every %d iterations: the time to a tolerance is that "
+                 "of the first traced point below it (--trace 1 gives it exactly)\n",
+                 results.c_str(), every);
+}
+
 void CheckOutputs(const std::vector<std::string>& datasets, const std::string& from,
                   const std::string& out, const std::string& csv, const std::string& report) {
   std::vector<std::string> taken =
@@ -184,6 +207,7 @@ void AddProfile(CLI::App& app, Action& action) {
         intro = fmt::format("From the results file {}.", results);
       }
       const std::vector<RunRecord> rows = ReadResults(results);
+      if (!o->from.empty()) CheckTraces(results, rows);
       const std::vector<RunRecord> common_rows = RunsOnCommonProblems(rows);
       std::vector<ProfileResult> per_tol, common;
       for (double tol : tols) {

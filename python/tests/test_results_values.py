@@ -67,3 +67,12 @@ def test_values_no_run_writes_are_refused(cli, results, tmp_path, case):
         assert rc == 2, f"{case}: {command[0]}: exit {rc}\n{err}"
         assert needle in err and len(err.strip().splitlines()) == 1, f"{case}: {err}"
     assert not (tmp_path / "r.md").exists() and not (tmp_path / "r.csv").exists()
+
+
+def test_profile_from_a_file_without_traces_is_refused(cli, tmp_path):
+    # The time to each tolerance comes from the traces: without them every solver scored 0 solved.
+    out = tmp_path / "plain.h5"
+    assert run_cli(cli, "run", FCLIB, "-s", "pgs", "--iters", 20, "-q", "-o", out)[0] == 0
+    rc, _, err = run_cli(cli, "profile", "--from", out, "--report", tmp_path / "p.md")
+    assert rc == 2 and "has no trace: the profiles need the time to each tolerance" in err, err
+    assert not (tmp_path / "p.md").exists()
