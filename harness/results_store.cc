@@ -24,6 +24,7 @@
 
 #include "common/error.h"
 #include "common/file_write.h"
+#include "common/utf8.h"
 #include "harness/results_columns.h"
 #include "harness/system_info.h"
 #include "problems/io/guarded_read.h"
@@ -343,6 +344,7 @@ class ResultsReader {
       for (std::size_t i = 0; i < n; ++i) out[i] = text[i] != nullptr ? text[i] : "";
       h5::Handle space(H5Dget_space(ds.id()));
       H5Dvlen_reclaim(mem.id(), space.id(), H5P_DEFAULT, text.data());
+      CheckUtf8(out, object);
       return out;
     }
     const std::size_t width = H5Tget_size(type.id());
@@ -354,7 +356,15 @@ class ResultsReader {
       const std::string cell = buffer.substr(i * width, width);
       out[i] = cell.substr(0, cell.find('\0'));
     }
+    CheckUtf8(out, object);
     return out;
+  }
+
+  // Reports and CSV files copy these strings out: bytes that are not UTF-8 would make them
+  // invalid text.
+  void CheckUtf8(const std::vector<std::string>& cells, const std::string& object) const {
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      if (!ValidUtf8(cells[i])) Fail(fmt::format("{}[{}]: not UTF-8 text", object, i));
   }
 
   template <typename T>

@@ -45,6 +45,7 @@ CASES = {
     "repeat beyond int": (setter("runs/repeat", 2**33), "= 8589934592: must be in"),
     "one job twice": (lambda f: setter("runs/job_key", f["runs/job_key"][0], 1)(f),
                       "/runs/job_key[1] = "),
+    "not utf-8": (lambda f: setter("runs/problem", b"\xff\xfe")(f), "/runs/problem[0]: not UTF-8"),
     "trace time back": (lambda f: setter("traces/0/time_s", -1.0, 1)(f),
                         "/traces/0: point 1"),
 }
