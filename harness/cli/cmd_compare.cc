@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -30,8 +31,16 @@ std::vector<RunRecord> RowsOf(const std::string& path, const char* what) {
     throw Error(fmt::format("{} folder '{}': holds no results file (*.h5)", what, path));
   std::sort(files.begin(), files.end());
   std::vector<RunRecord> rows;
+  std::map<std::string, std::string> file_of;  // job key → the file that holds it
   for (const std::string& f : files) {
     std::vector<RunRecord> part = ReadResults(f);
+    // Two files with one job would be resolved by their names' order, silently.
+    for (const RunRecord& r : part)
+      if (const auto [it, added] = file_of.emplace(r.job_key, f); !added && it->second != f)
+        throw Error(
+            fmt::format("{} folder '{}': '{}' and '{}' both hold job '{}': keep one "
+                        "(or merge them with `ncpbench merge`)",
+                        what, path, it->second, f, r.job_key));
     rows.insert(rows.end(), std::make_move_iterator(part.begin()),
                 std::make_move_iterator(part.end()));
   }

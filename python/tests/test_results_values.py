@@ -77,3 +77,13 @@ def test_profile_from_a_file_without_traces_is_refused(cli, tmp_path):
     rc, _, err = run_cli(cli, "profile", "--from", out, "--report", tmp_path / "p.md")
     assert rc == 2 and "has no trace: the profiles need the time to each tolerance" in err, err
     assert not (tmp_path / "p.md").exists()
+
+
+def test_compare_refuses_a_folder_with_one_job_in_two_files(cli, results, tmp_path):
+    # Resolved by the files' names, the verdict followed whichever name sorted last.
+    folder = tmp_path / "new"
+    folder.mkdir()
+    shutil.copy(results, folder / "1.h5")
+    shutil.copy(results, folder / "2.h5")
+    rc, _, err = run_cli(cli, "compare", results, folder)
+    assert rc == 2 and "both hold job" in err and len(err.strip().splitlines()) == 1, err
