@@ -204,6 +204,7 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
       if (opt.warm == WarmMode::kReference && !p.reference)
         throw Error(fmt::format("--warm reference: problem '{}' of {} has no reference solution",
                                 p.meta.name, d.path));
+      CheckToleranceMetric(p, opt.budget, d.path);
     }
   if (Cluster::active() && opt.threads <= 0) {
     // One solver job per core: each rank's threads are set, equal on every rank (they are part

@@ -196,6 +196,16 @@ RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions
   return r;
 }
 
+void CheckToleranceMetric(const ContactProblem& p, const Budget& b, const std::string& file) {
+  const Metric m = b.tol_metric;
+  const bool dynamics = m == Metric::kDyn || m == Metric::kPrimal || m == Metric::kDual;
+  if (b.tol > 0 && dynamics && p.form == ProblemForm::kLocal)
+    throw Error(fmt::format(
+        "--tol-metric {}: problem '{}'{} is local (W, q) and has no dynamics residual: the "
+        "tolerance could never be met; use res004, natmap or fb",
+        kMetricNames[static_cast<int>(m)], p.meta.name, file.empty() ? "" : " of " + file));
+}
+
 namespace {
 
 // One job run in this process, as named phases: Setup, Iterate (until a stop reason), Judge (the

@@ -72,6 +72,10 @@ struct RunOptions {
 // A job's row before it runs: the identity and size columns (status `failed` until set).
 RunRecord JobRow(const ContactProblem& p, const SolverJob& job, const RunOptions& opt, int repeat);
 
+// Throws Error where the budget's tolerance is on a metric the problem does not define (dyn,
+// primal and dual on a local (W, q) problem: NaN, so the run could never meet it).
+void CheckToleranceMetric(const ContactProblem& p, const Budget& b, const std::string& file);
+
 // Runs one job. `warm` may be null; `solution`, when given, receives the final (v, λ).
 RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
                  const RunOptions& opt, const WarmStart* warm, int repeat,

@@ -153,6 +153,7 @@ SolveResult Solve(const std::shared_ptr<ContactProblem>& problem, pyb::object so
   {
     pyb::gil_scoped_release nogil;
     CheckProblem(p);
+    CheckToleranceMetric(p, opt.budget, "");
     SetSolverThreads(opt.threads);
     const Evaluator ev(p);
     try {

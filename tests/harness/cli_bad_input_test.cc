@@ -179,6 +179,13 @@ TEST_F(CliBadInput, GeneratorParameterTwiceOrBeyondItsRange) {
   }
 }
 
+// A tolerance on the dynamics residual of a local (W, q) problem, which has none (NaN): the run
+// went on to its iteration budget.
+TEST_F(CliBadInput, ToleranceOnAMetricTheProblemLacks) {
+  const std::string local = (fs::path(NCP_FCLIB_DIR) / "local_problem_test.hdf5").string();
+  ExpectRejected(local, "--tol 1e-6 --tol-metric dyn", "has no dynamics residual");
+}
+
 // A count of cases far beyond any protocol's is refused as --cases, not as a scene parameter
 // derived from it.
 TEST_F(CliBadInput, ReproduceCasesOutOfRange) {
