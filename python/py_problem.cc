@@ -91,10 +91,20 @@ ProblemPtr MakeProblem(pyb::object A, pyb::object b, pyb::object J, pyb::object 
     p->constraints.push_back(c);
   }
   if (!reference.is_none()) {
-    const auto vl = reference.cast<std::pair<pyb::object, pyb::object>>();
+    std::pair<pyb::object, pyb::object> vl;
+    try {
+      vl = reference.cast<std::pair<pyb::object, pyb::object>>();
+    } catch (const pyb::cast_error&) {
+      throw Error(fmt::format("reference = {}: must be a (v, lambda) pair",
+                              std::string(pyb::repr(reference)).substr(0, 80)));
+    }
     p->reference = Reference{ToVec(vl.first, "reference.v"), ToVec(vl.second, "reference.lambda"),
                              "python", -1.0};
   }
+  // Written as C strings: a NUL would cut the name there (and the scenario's) without a word.
+  for (const auto& [field, text] : {std::pair{"name", &name}, std::pair{"scenario", &scenario}})
+    if (text->find('\0') != std::string::npos)
+      throw Error(fmt::format("{}: holds a NUL character: must be text without one", field));
   p->meta.name = name;
   p->meta.scenario = scenario;
   return p;

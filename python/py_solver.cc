@@ -113,7 +113,10 @@ class PythonSolver : public Solver {
     try {
       const auto m = obj_->obj.attr("info")().cast<std::map<std::string, double>>();
       return {m.begin(), m.end()};
-    } catch (const std::exception&) {  // counters are optional: a bad info() gives none
+    } catch (const pyb::error_already_set& e) {
+      if (e.matches(PyExc_KeyboardInterrupt)) throw Interrupted();  // the user's, not info()'s
+      return {};  // counters are optional: a bad info() gives none
+    } catch (const std::exception&) {
       return {};
     }
   }

@@ -175,3 +175,10 @@ def test_files_read_and_written_from_several_threads(tmp_path):
         for t in threads: t.join()
         assert not errors, errors
     """, timeout=100)
+
+
+def test_problem_fields_of_the_wrong_kind():
+    ok("""
+        refused(lambda: mk(reference=5), "reference = 5: must be a (v, lambda) pair")
+        refused(lambda: mk(name="a\\x00b"), "name: holds a NUL character")
+    """)
