@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <new>
 #include <functional>
 #include <fmt/format.h>
 #include <hdf5.h>
@@ -104,6 +105,14 @@ int main(int argc, char** argv) {
     return rc;
   } catch (const ncp::Error& e) {
     return Fail(2, "error", e.what());
+  } catch (const std::bad_alloc&) {
+    // Sizes within their bounds can still exceed this machine's memory (a scene of 10^5 pieces):
+    // the command's inputs, not a defect, so exit 2 as for other inputs that cannot be run.
+    return Fail(2, "error",
+                fmt::format("{}: out of memory (std::bad_alloc): the problem sizes asked for do "
+                            "not fit in this machine's memory; ask for smaller ones",
+                            app.get_subcommands().front()->get_name())
+                    .c_str());
   } catch (const std::exception& e) {
     return Fail(3, "internal error", e.what());
   }
