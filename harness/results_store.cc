@@ -755,7 +755,12 @@ void CopyResults(const std::string& in, const std::string& out) {
   const ResultsReader reader(in);
   std::map<std::string, std::string> attrs = reader.Attrs();
   attrs.erase(kFormatAttr);
-  WriteResults(out, reader.Rows(true), attrs, reader.Observations(), reader.Claims());
+  const std::vector<RunRecord> rows = reader.Rows(true);
+  try {
+    WriteResults(out, rows, attrs, reader.Observations(), reader.Claims());
+  } catch (const Error& e) {
+    ThrowCopyNotWritten(in, out, "rows", e.what());
+  }
 }
 
 std::unique_ptr<TrustedCopy> CopyOf(const std::string& path) {

@@ -573,14 +573,7 @@ void WriteCopy(const std::string& in, const std::string& out,
   try {
     WriteDataset(out, problems, attrs);
   } catch (const Error& e) {
-    // The copy's folder is $TMPDIR or /dev/shm (64 MB in a default container): say which.
-    const bool full = std::string_view(e.what()).find("No space left") != std::string_view::npos;
-    throw Error(fmt::format(
-        "{}: read, but its problems cannot be written again ({}){}", in, e.what(),
-        full ? fmt::format("; the reader's private copy goes to {}: set TMPDIR to a folder with "
-                           "room",
-                           std::filesystem::path(out).parent_path().parent_path().string())
-             : ""));
+    ThrowCopyNotWritten(in, out, "problems", e.what());
   }
 }
 

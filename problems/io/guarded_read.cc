@@ -416,6 +416,18 @@ std::string CopyFolder() {
 
 }  // namespace
 
+void ThrowCopyNotWritten(const std::string& in, const std::string& out, const std::string& what,
+                         const std::string& cause) {
+  // The copy's folder is $TMPDIR or /dev/shm (64 MB in a default container): say which.
+  const bool full = cause.find("No space left") != std::string::npos;
+  throw Error(fmt::format(
+      "{}: read, but its {} cannot be written again ({}){}", in, what, cause,
+      full ? fmt::format("; the reader's private copy goes to {}: set TMPDIR to a folder with "
+                         "room",
+                         std::filesystem::path(out).parent_path().parent_path().string())
+           : ""));
+}
+
 TrustedCopy::TrustedCopy(const std::string& path, ConvertFn convert, double timeout_s)
     : folder_(CopyFolder()), path_(folder_ + "/copy.h5") {
   try {

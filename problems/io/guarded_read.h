@@ -28,6 +28,11 @@ namespace ncp {
 // own writer (called in the forked child).
 using ConvertFn = void (*)(const std::string& in, const std::string& out);
 
+// The copy of `in` at `out` could not be written (a full folder, a file-size limit): throws Error
+// naming the input, the cause, and where the copy goes when the folder is full.
+[[noreturn]] void ThrowCopyNotWritten(const std::string& in, const std::string& out,
+                                      const std::string& what, const std::string& cause);
+
 // Runs `convert(path, copy)` in a forked child with its output discarded; the copy lives in a
 // private folder ($TMPDIR, else /dev/shm where there is one), removed with the object. Throws
 // ncp::Error with the child's own message when `convert` threw one, and "<path>: reading it

@@ -87,3 +87,17 @@ def test_compare_refuses_a_folder_with_one_job_in_two_files(cli, results, tmp_pa
     shutil.copy(results, folder / "2.h5")
     rc, _, err = run_cli(cli, "compare", results, folder)
     assert rc == 2 and "both hold job" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_copy_that_cannot_be_written_names_the_input(cli, results, tmp_path):
+    # Under a file-size limit the reader's private copy fails: the line named only the copy.
+    import resource
+    import subprocess
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+    p = subprocess.run([cli, "report", str(results), "-o", str(tmp_path / "r.md")],
+                       capture_output=True, text=True, preexec_fn=limit)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith(f"ncpbench: error: {results}: read, but its rows cannot be written "
+                               "again ("), p.stderr
