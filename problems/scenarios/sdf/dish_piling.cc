@@ -165,6 +165,15 @@ std::vector<ContactProblem> GenerateDishPiling(const std::map<std::string, std::
       candidates.push_back(static_cast<int>(found.size()));
       pairs.push_back({k, j, std::move(found)});
     }
+  // Each touching pair keeps at least one contact: below one per pair the shares round to 0,
+  // which kept every candidate (max_contacts = 1 gave 1681 contacts).
+  const int touching = static_cast<int>(
+      std::count_if(candidates.begin(), candidates.end(), [](int c) { return c > 0; }));
+  if (prm.max_contacts < touching)
+    throw Error(
+        fmt::format("dish_piling.max_contacts = {}: must be at least the {} touching pairs "
+                    "of the pile (one contact each at the least)",
+                    prm.max_contacts, touching));
   const std::vector<int> share = Shares(candidates, prm.max_contacts);
   for (std::size_t i = 0; i < pairs.size(); ++i)
     if (share[i] > 0)

@@ -127,6 +127,17 @@ TEST(DishPiling, BadParametersAreOneLineErrors) {
   EXPECT_THROW(FindScenario("dish_piling").generate({{"nope", "1"}}, 1, 1), Error);
   EXPECT_THROW(FindScenario("dish_piling").generate({{"segments", "12.5"}}, 1, 1), Error);
   EXPECT_THROW(FindScenario("dish_piling").generate({{"penetration", "0.01"}}, 1, 1), Error);
+  // Fewer contacts than touching pairs: the shares rounded to 0 and every candidate was kept.
+  try {
+    FindScenario("dish_piling").generate({{"max_contacts", "3"}}, 1, 1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "dish_piling.max_contacts = 3: must be at least the 4 touching pairs of the pile "
+              "(one contact each at the least)");
+  }
+  EXPECT_EQ(FindScenario("dish_piling").generate({{"max_contacts", "4"}}, 1, 1)[0].num_contacts(),
+            4);
 }
 
 }  // namespace
