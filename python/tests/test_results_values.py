@@ -35,6 +35,12 @@ def retyped(column, dtype):
     return change
 
 
+def shortened(f, column):
+    a, dtype = f[column][()][:1], f[column].dtype
+    del f[column]
+    f.create_dataset(column, data=a, dtype=dtype)
+
+
 CASES = {
     "negative time": (setter("runs/total_time_s", -5.0), "/runs/total_time_s[0] = -5: must be"),
     "nan time": (setter("runs/solve_time_s", np.nan), "/runs/solve_time_s[0] = nan"),
@@ -46,6 +52,8 @@ CASES = {
     "one job twice": (lambda f: setter("runs/job_key", f["runs/job_key"][0], 1)(f),
                       "/runs/job_key[1] = "),
     "not utf-8": (lambda f: setter("runs/problem", b"\xff\xfe")(f), "/runs/problem[0]: not UTF-8"),
+    "short job keys": (lambda f: shortened(f, "runs/job_key"),
+                       "/runs/job_key 1: the columns must be equally long"),
     "trace time back": (lambda f: setter("traces/0/time_s", -1.0, 1)(f),
                         "/traces/0: point 1"),
 }
