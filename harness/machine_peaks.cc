@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cmath>
 #include <fstream>
 #include <memory>
 #include <vector>
@@ -129,7 +130,7 @@ MachinePeaks PeaksFrom(const std::string& where, const std::map<std::string, std
       throw Error(
           fmt::format("{}: {} = '{}': must be a positive number (run `ncpbench peaks "
                       "--remeasure`)",
-                      where, key, it == kv.end() ? "" : it->second));
+                      where, key, it == kv.end() ? "" : it->second.substr(0, 80)));
     return v;
   };
   MachinePeaks p;
@@ -137,7 +138,13 @@ MachinePeaks PeaksFrom(const std::string& where, const std::map<std::string, std
   p.bandwidth_gbs = number(kRunAttrPeakBandwidth);
   p.gflops_1 = number(kRunAttrPeakFlops1);
   p.gflops = number(kRunAttrPeakFlops);
-  p.threads = static_cast<int>(number(kRunAttrPeakThreads));
+  const double threads = number(kRunAttrPeakThreads);
+  if (threads != std::floor(threads) || threads > 1 << 20)
+    throw Error(
+        fmt::format("{}: {} = '{}': must be a whole number of threads in [1, 2^20] (run "
+                    "`ncpbench peaks --remeasure`)",
+                    where, kRunAttrPeakThreads, kv.at(kRunAttrPeakThreads)));
+  p.threads = static_cast<int>(threads);
   if (const auto it = kv.find("array_bytes"); it != kv.end()) p.array_bytes = number("array_bytes");
   if (const auto it = kv.find(kRunAttrPeaksMeasured); it != kv.end()) p.measured = it->second;
   return p;
@@ -156,7 +163,8 @@ std::optional<MachinePeaks> CachedPeaks() {
     if (line.empty() || line[0] == '#') continue;
     const auto eq = line.find('=');
     if (eq == std::string::npos)
-      throw Error(fmt::format("{}: line {} '{}': must be key=value", path, number, line));
+      throw Error(fmt::format("{}: line {} '{}{}': must be key=value", path, number,
+                              line.substr(0, 80), line.size() > 80 ? "..." : ""));
     kv[line.substr(0, eq)] = line.substr(eq + 1);
   }
   return PeaksFrom(path, kv);
@@ -193,11 +201,13 @@ void AddPeakAttrs(std::map<std::string, std::string>& attrs) {
   attrs[kRunAttrPeaksMeasured] = p->measured;
 }
 
-std::optional<MachinePeaks> PeaksFromAttrs(const std::map<std::string, std::string>& attrs) {
+std::optional<MachinePeaks> PeaksFromAttrs(const std::map<std::string, std::string>& attrs,
+                                           std::string* why) {
   if (!attrs.count(kRunAttrPeakBandwidth)) return std::nullopt;
   try {
     return PeaksFrom("results file attributes", attrs);
-  } catch (const Error&) {
+  } catch (const Error& e) {
+    if (why) *why = e.what();
     return std::nullopt;  // a file with broken peak attributes is read without fractions
   }
 }

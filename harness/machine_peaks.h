@@ -46,7 +46,9 @@ void StorePeaks(const MachinePeaks& p);
 // Adds the cached peaks to a results file's attributes; nothing when they were never measured
 // (or the cache file cannot be read: a run does not fail for want of them).
 void AddPeakAttrs(std::map<std::string, std::string>& attrs);
-// The peaks a results file recorded, or nothing when it recorded none.
-std::optional<MachinePeaks> PeaksFromAttrs(const std::map<std::string, std::string>& attrs);
+// The peaks a results file recorded, or nothing when it recorded none or unreadable ones (then
+// `why`, when given, says what is wrong with them).
+std::optional<MachinePeaks> PeaksFromAttrs(const std::map<std::string, std::string>& attrs,
+                                           std::string* why = nullptr);
 
 }  // namespace ncp

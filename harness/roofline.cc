@@ -14,7 +14,7 @@ namespace ncp {
 Roofline ComputeRoofline(const std::vector<RunRecord>& rows,
                          const std::map<std::string, std::string>& run_attrs) {
   Roofline out;
-  out.peaks = PeaksFromAttrs(run_attrs);
+  out.peaks = PeaksFromAttrs(run_attrs, &out.peaks_unreadable);
   using Key = std::tuple<std::string, std::string, std::string, int>;
   std::map<Key, RooflineRow> groups;
   std::set<std::string> not_counted;
@@ -60,6 +60,11 @@ std::string RooflineMarkdown(const Roofline& r) {
         "one thread and {:.3g} GB/s on {} (STREAM triad), dense flop rate {:.3g} and {:.3g} "
         "GFLOP/s. ",
         p.measured, p.bandwidth_gbs_1, p.bandwidth_gbs, p.threads, p.gflops_1, p.gflops);
+  } else if (!r.peaks_unreadable.empty()) {
+    out += fmt::format(
+        "Fractions of the bound: not assessed — this results file's measured peaks are "
+        "unreadable ({}). ",
+        r.peaks_unreadable);
   } else {
     out +=
         "Fractions of the bound: not assessed — this results file records no measured peaks "

@@ -34,6 +34,7 @@ struct RooflineRow {
 
 struct Roofline {
   std::optional<MachinePeaks> peaks;
+  std::string peaks_unreadable;          // why the recorded peaks were not used, "" when none were
   std::vector<RooflineRow> rows;         // by dataset, then solver
   std::vector<std::string> not_counted;  // solvers with iterations but no count (sorted)
 };

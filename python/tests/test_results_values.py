@@ -109,3 +109,18 @@ def test_a_copy_that_cannot_be_written_names_the_input(cli, results, tmp_path):
     assert p.returncode == 2, p.stderr
     assert p.stderr.startswith(f"ncpbench: error: {results}: read, but its rows cannot be written "
                                "again ("), p.stderr
+
+
+def test_unreadable_peaks_are_said_so_in_the_report(cli, results, tmp_path):
+    # Forged peak attributes read as "records no measured peaks", which the file contradicts.
+    path = tmp_path / "p.h5"
+    shutil.copy(results, path)
+    with h5py.File(path, "r+") as f:
+        for key in ("peak_bandwidth_gbs_1thread", "peak_bandwidth_gbs", "peak_gflops_1thread",
+                    "peak_gflops"):
+            f.attrs[key] = "10"
+        f.attrs["peak_threads"] = "1e300"
+    rc, _, err = run_cli(cli, "report", path, "-o", tmp_path / "r.md")
+    assert rc == 0, err
+    text = (tmp_path / "r.md").read_text()
+    assert "measured peaks are unreadable" in text and "peak_threads = '1e300'" in text, text
