@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <hdf5.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -201,11 +202,9 @@ class ResultsReader {
       const std::vector<std::string> v = ReadColumn<std::string>("status", rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const std::optional<Outcome> o = OutcomeFromName(v[i]);
-        if (!o) {
-          std::string names;
-          for (const char* n : kOutcomeNames) names += (names.empty() ? "" : ", ") + std::string(n);
-          Fail(fmt::format("/runs/status[{}] = '{}': must be one of {}", i, v[i], names));
-        }
+        if (!o)
+          Fail(fmt::format("/runs/status[{}] = '{}': must be one of {}", i, v[i],
+                           fmt::join(kOutcomeNames, ", ")));
         rows[i].status = *o;
       }
     }

@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 

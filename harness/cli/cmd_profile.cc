@@ -60,8 +60,6 @@ std::string SkippedLine(const SkippedInput& s) {
   return s.reason.rfind(s.path, 0) == 0 ? s.reason : s.path + ": " + s.reason;
 }
 
-// The outputs (results, CSV, report) against the inputs and one another, before any work: a
-// report written over its own results file or over a dataset would destroy it.
 // The time to each tolerance comes from the traces: a results file without them (a run without
 // --trace) would score every solver 0 solved; one traced every k > 1 iterations rounds the times
 // up to the next traced point (said, not refused).
@@ -85,6 +83,8 @@ void CheckTraces(const std::string& results, const std::vector<RunRecord>& rows)
                  results.c_str(), every);
 }
 
+// The outputs (results, CSV, report) against the inputs and one another, before any work: a
+// report written over its own results file or over a dataset would destroy it.
 void CheckOutputs(const std::vector<std::string>& datasets, const std::string& from,
                   const std::string& out, const std::string& csv, const std::string& report) {
   std::vector<std::string> taken =

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <new>
 #include <functional>
+#include <new>
 #include <fmt/format.h>
 #include <hdf5.h>
 #include <string>

@@ -52,12 +52,12 @@ struct TempDir {
   }
 };
 
-// The claims of one reproduction file: stored ones, else judged again from its records.
 std::string BudgetText(const ClaimRecord& c) {
   return fmt::format("{}{}", c.cases > 0 ? fmt::format("--cases {}", c.cases) : "default cases",
                      c.max_iters > 0 ? fmt::format(", --max-iters {}", c.max_iters) : "");
 }
 
+// The claims of one reproduction file: stored ones, else judged again from its records.
 std::vector<ClaimRecord> ClaimsOf(const std::string& path, const ResultsFile& f,
                                   const std::string& protocol) {
   const Protocol& p = FindProtocol(protocol);
