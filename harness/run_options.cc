@@ -19,7 +19,10 @@ RunOptions MakeRunOptions(const RunArgs& a) {
   constexpr int kMaxRepeat = 1000;
   if (a.repeat < 1 || a.repeat > kMaxRepeat)
     throw Error(fmt::format("--repeat = {}: must be in [1, {}]", a.repeat, kMaxRepeat));
-  if (a.threads < 0) throw Error(fmt::format("--threads = {}: must be >= 0", a.threads));
+  // As simulate's: far past any machine, OpenMP would try to start that many threads a region.
+  if (a.threads < 0 || a.threads > 1024)
+    throw Error(
+        fmt::format("--threads = {}: must be in [0, 1024] (0: OpenMP's default)", a.threads));
   if (a.trace < 0) throw Error(fmt::format("--trace = {}: must be >= 0", a.trace));
   if (!(a.step_tol >= 0 && a.step_tol < 1))
     throw Error(fmt::format("--step-tol = {}: must be >= 0 and < 1 (a relative step)", a.step_tol));

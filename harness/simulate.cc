@@ -61,7 +61,15 @@ std::vector<ContactProblem> GenerateProblems(const std::string& name, const Para
                                              int count, std::uint64_t seed, bool references,
                                              bool quiet) {
   const SceneEntry* scene = FindScene(name);
-  if (!scene) return FindScenario(name).generate(params, count, seed);
+  if (!scene) {
+    // Problem i uses seed + i: past 2⁶⁴ − 1 it would wrap to seed 0 and repeat problems.
+    if (count > 1 && seed > std::numeric_limits<std::uint64_t>::max() - (count - 1))
+      throw Error(
+          fmt::format("seed = {}: with {} problems (problem i uses seed + i) it must be at "
+                      "most 2^64 - {}",
+                      seed, count, count));
+    return FindScenario(name).generate(params, count, seed);
+  }
   SimulateOptions sim;
   if (!scene->stepper.empty()) sim.solver = scene->stepper, sim.iters = scene->stepper_iters;
   sim.every = scene->default_every;
@@ -77,7 +85,7 @@ std::vector<ContactProblem> GenerateProblems(const std::string& name, const Para
 
 void ValidateSteps(const SimulateOptions& opt) {
   if (opt.steps < 0) throw Error(fmt::format("--steps = {}: must be >= 0", opt.steps));
-  if (opt.dt < 0 || opt.dt > 0.1)
+  if (!(opt.dt >= 0 && opt.dt <= 0.1))
     throw Error(fmt::format("--dt = {}: must be in (0, 0.1] (0: the scene's default)", opt.dt));
   if (opt.every < 0) throw Error(fmt::format("--every = {}: must be >= 0", opt.every));
 }

@@ -358,7 +358,8 @@ void BindRun(pyb::module_& m) {
         pyb::list names;  // as -s: a comma-separated string, default the command line's
         if (solvers.is_none()) solvers = pyb::str("pgs,pj,apgd,admm-full");
         if (pyb::isinstance<pyb::str>(solvers)) {
-          for (const std::string& n : cli::SplitComma(solvers.cast<std::string>())) names.append(n);
+          for (const std::string& n : cli::SplitComma(solvers.cast<std::string>(), "solvers"))
+            names.append(n);
         } else {
           names = pyb::list(solvers);
         }

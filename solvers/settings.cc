@@ -93,13 +93,21 @@ std::string Settings::ToString() const {
 
 std::map<std::string, std::string> ParseKeyValues(const std::string& text) {
   std::map<std::string, std::string> out;
+  if (text.empty()) return out;
   std::size_t pos = 0;
-  while (pos < text.size()) {
+  int number = 0;
+  while (pos <= text.size()) {
     std::size_t end = text.find_first_of(",;", pos);
     if (end == std::string::npos) end = text.size();
     const std::string item = text.substr(pos, end - pos);
     pos = end + 1;
-    if (item.empty()) continue;
+    ++number;
+    // Dropped, an empty item would hide a typo ("a=1,,b=2", a trailing comma).
+    if (item.empty())
+      throw Error(
+          fmt::format("settings '{}': item {} is empty: separate key=value items by single "
+                      "commas or semicolons",
+                      text, number));
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw Error(fmt::format("setting '{}': must be key=value", item));

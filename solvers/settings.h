@@ -88,7 +88,8 @@ class Settings {
   std::map<std::string, double> values_;
 };
 
-// Parses "a=1,b=2" (or ';'-separated) into pairs; throws ncp::Error on a malformed item.
+// Parses "a=1,b=2" (or ';'-separated) into pairs; "" is none. Throws ncp::Error on a
+// malformed or empty item and on a key given twice.
 std::map<std::string, std::string> ParseKeyValues(const std::string& text);
 
 }  // namespace ncp

@@ -47,7 +47,7 @@ void AddBaseline(CLI::App& app, Action& action) {
       if (!o->out.empty() && o->datasets.size() != 1)
         throw Error(fmt::format("--out = {}: only with one dataset (got {}); use --out-dir", o->out,
                                 o->datasets.size()));
-      const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
+      const auto jobs = MakeSolverJobs(SplitComma(o->solvers, "--solvers"), o->sets);
       std::vector<DatasetInput> data;
       std::set<std::string> stems;
       for (const std::string& path : o->datasets) {

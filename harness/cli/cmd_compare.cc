@@ -74,8 +74,12 @@ void AddCompare(CLI::App& app, Action& action) {
   cmd->callback([&action, o] {
     action = [o] {
       o->co.metrics.clear();
-      for (const std::string& m : SplitComma(o->metrics))
-        o->co.metrics.push_back(MetricFromName(m.c_str()));
+      for (const std::string& m : SplitComma(o->metrics, "--metrics")) {
+        const Metric metric = MetricFromName(m.c_str());
+        if (std::find(o->co.metrics.begin(), o->co.metrics.end(), metric) != o->co.metrics.end())
+          throw Error(fmt::format("--metrics = {}: {} given twice", o->metrics, m));
+        o->co.metrics.push_back(metric);
+      }
       CheckCompareOptions(o->co);
       if (!o->out.empty()) CheckOutputNotAnInput("--out", o->out, {o->base, o->now});
       const std::vector<RunRecord> base = RowsOf(o->base, "baseline"), now = RowsOf(o->now, "new");

@@ -42,7 +42,7 @@ std::vector<double> ParseTols(const std::string& list, double tol, bool tol_give
   }
   if (tol_given) throw Error(fmt::format("--tols = {}: give --tol or --tols, not both", list));
   std::vector<double> tols;
-  for (const std::string& item : SplitComma(list)) {
+  for (const std::string& item : SplitComma(list, "--tols")) {
     double x = 0.0;
     if (!ParseDecimal(item, &x) || !(x > 0 && std::isfinite(x)))
       throw Error(fmt::format("--tols = {}: '{}' must be a number > 0", list, item));
@@ -173,7 +173,7 @@ void AddProfile(CLI::App& app, Action& action) {
         if (o->datasets.empty()) throw Error("datasets: none given (or use --from results.h5)");
         const double tightest = opt.budget.tol;
         const std::string names = o->solvers.empty() ? DefaultSolvers() : o->solvers;
-        const auto jobs = MakeSolverJobs(SplitComma(names), o->sets);
+        const auto jobs = MakeSolverJobs(SplitComma(names, "--solvers"), o->sets);
         // -q hides the progress lines, not the warnings about the inputs.
         const LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false, o->out);
         for (const SkippedInput& s : in.skipped) {

@@ -66,10 +66,10 @@ void AddRun(CLI::App& app, Action& action) {
       CheckOutputNamed("--out", o->out);
       const std::string out = opt.shard.OutPath(o->out);
       LoadPlugins(*plugins);  // before the names resolve
-      const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
+      const auto jobs = MakeSolverJobs(SplitComma(o->solvers, "--solvers"), o->sets);
       // -q hides the progress lines, not the warnings about the inputs.
       LoadedInputs in = LoadInputs(o->datasets, o->skip_invalid, /*quiet=*/false, o->out);
-      KeepNamedProblems(in.data, SplitComma(o->problems));
+      KeepNamedProblems(in.data, SplitComma(o->problems, "--problems"));
       for (const SkippedInput& s : in.skipped)
         std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
       if (!in.skipped.empty()) opt.run_attrs["skipped_inputs"] = SkippedAttr(in.skipped);

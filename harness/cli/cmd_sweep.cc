@@ -64,12 +64,12 @@ void AddSweep(CLI::App& app, Action& action) {
           MakeRunOptions({o->iters, o->time_ms, 0.0, "res004", o->repeat, o->threads, 0, "none"});
       opt.shard = ParseShard(o->shard);
       SweepOptions s = o->s;
-      s.values = SplitComma(o->values);
+      s.values = SplitComma(o->values, "--values");
       s.params = ParseKeyValues(o->params);
       if (s.out.empty()) s.out = "results/sweeps/" + s.scene + ".h5";
       s.out = opt.shard.OutPath(s.out);
       CheckSweep(s);
-      const auto jobs = MakeSolverJobs(SplitComma(o->solvers), o->sets);
+      const auto jobs = MakeSolverJobs(SplitComma(o->solvers, "--solvers"), o->sets);
       const int ran = RunSweep(s, jobs, opt);
       if (!Cluster::leader()) return 0;  // rank 0 wrote the results and speaks for the job
       std::printf("sweep: %d jobs run now; results: %s\n", ran, s.out.c_str());

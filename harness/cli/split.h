@@ -1,20 +1,28 @@
 // Comma-separated option values ("pgs,apgd", "100,200,400").
 #pragma once
 
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
+
 namespace ncp::cli {
 
-// Splits on ',' and drops empty items.
-inline std::vector<std::string> SplitComma(const std::string& s) {
+// Splits on ','; "" is the empty list. An empty item ("pgs,,apgd", "100,") is refused, naming
+// `field`: dropping it would run something other than what was typed.
+inline std::vector<std::string> SplitComma(const std::string& s, const std::string& field) {
   std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
+  if (s.empty()) return out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t end = s.find(',', pos);
+    out.push_back(s.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+    if (out.back().empty())
+      throw Error(field + " = " + s + ": item " + std::to_string(out.size()) +
+                  " is empty: separate the items by single commas");
+    if (end == std::string::npos) return out;
+    pos = end + 1;
+  }
 }
 
 }  // namespace ncp::cli

@@ -34,6 +34,7 @@ Shard ParseShard(const std::string& text) {
   Shard s;
   const auto parse = [&](std::string_view part, int& out) {
     const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    if (ec == std::errc::result_out_of_range) throw bad("N must be in 1..100000, K in 1..N");
     if (ec != std::errc() || end != part.data() + part.size())
       throw bad("K and N must be integers");
   };

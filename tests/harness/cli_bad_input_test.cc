@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "problems/io/dataset_hdf5.h"
 #include "tests/cli_support.h"
@@ -41,6 +44,18 @@ class CliBadInput : public ::testing::Test {
     EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(results)) << "a result file was created";
     EXPECT_FALSE(fs::exists(results + ".parts")) << "result parts were created";
+  }
+  // Runs `<command> -q -o <dir>/g.h5` for each (command, needle): exit 2, one line with the
+  // needle, no output file.
+  void ExpectCommandsRefused(const std::vector<std::pair<std::string, std::string>>& cases) {
+    for (const auto& [command, needle] : cases) {
+      const std::string out = (dir_ / "g.h5").string();
+      const auto r = testing::RunCli(command + " -q -o " + out, dir_);
+      EXPECT_EQ(r.code, 2) << command;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+      EXPECT_FALSE(fs::exists(out)) << command;
+    }
   }
   fs::path dir_;
   std::string good_;
@@ -164,19 +179,34 @@ TEST_F(CliBadInput, NegativeSeed) {
   }
 }
 
+// CLI11 read 2^64 into the seed as 2^64 - 1; a last seed past 2^64 - 1 wrapped to 0.
+TEST_F(CliBadInput, SeedBeyondItsRange) {
+  ExpectCommandsRefused({{"generate random -n 1 --seed 18446744073709551616",
+                          "seed 18446744073709551616 is not such an integer"},
+                         {"generate random -n 1 --seed 1e3", "seed 1e3 is not such an integer"},
+                         {"generate random -n 3 --seed 18446744073709551614",
+                          "with 3 problems (problem i uses seed + i)"}});
+}
+
+// Empty items of a list were dropped: `-s pgs,,apgd` ran pgs and apgd, `--values 10,,20` two
+// sizes, `-p bodies=60,` the rest at its defaults, whatever was meant between the commas.
+TEST_F(CliBadInput, EmptyListItems) {
+  const std::string small = (fs::path(NCP_FCLIB_DIR) / "local_problem_test.hdf5").string();
+  ExpectRejected(small, "-s pgs,,apgd", "--solvers = pgs,,apgd: item 2 is empty");
+  ExpectRejected(small, "-s pgs --problems ,", "--problems = ,: item 1 is empty");
+  ExpectCommandsRefused(
+      {{"generate random -n 1 -p bodies=60,", "settings 'bodies=60,': item 2 is empty"},
+       {"sweep random --param contacts --values 10,,20 -s pgs --iters 5",
+        "--values = 10,,20: item 2 is empty"}});
+}
+
 // A parameter given twice ran the last value; a condition number beyond double precision wrote
 // an A with negative eigenvalues (at 1e16) that passed the writer's Cholesky.
 TEST_F(CliBadInput, GeneratorParameterTwiceOrBeyondItsRange) {
-  const std::pair<std::string, std::string> cases[] = {
-      {"sliding_cubes -p cubes=1,cubes=2", "'cubes' given twice (1 and 2)"},
-      {"random -p condition=1e16", "random.condition = 1e16: must be in [1, 1e12]"}};
-  for (const auto& [args, needle] : cases) {
-    const std::string out = (dir_ / "g.h5").string();
-    const auto r = testing::RunCli("generate " + args + " -n 1 -q -o " + out, dir_);
-    EXPECT_EQ(r.code, 2) << args;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-    EXPECT_FALSE(fs::exists(out)) << args;
-  }
+  ExpectCommandsRefused(
+      {{"generate sliding_cubes -n 1 -p cubes=1,cubes=2", "'cubes' given twice (1 and 2)"},
+       {"generate random -n 1 -p condition=1e16",
+        "random.condition = 1e16: must be in [1, 1e12]"}});
 }
 
 // A tolerance on the dynamics residual of a local (W, q) problem, which has none (NaN): the run

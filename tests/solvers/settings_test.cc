@@ -135,6 +135,16 @@ TEST(Settings, KeyValueLists) {
   EXPECT_EQ(kv.at("b"), "x");
   EXPECT_EQ(kv.at("c"), "");
   EXPECT_THROW(ParseKeyValues("novalue"), Error);
+  EXPECT_TRUE(ParseKeyValues("").empty());
+  // An empty item is refused, not dropped: it is a typo of something else.
+  for (const char* text : {"a=1,,b=2", "a=1,", ",a=1", "a=1;;b=2", ","}) {
+    try {
+      ParseKeyValues(text);
+      ADD_FAILURE() << text << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is empty"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // A valid value of `spec` other than its default (its next choice, or a number inside its range).
