@@ -22,6 +22,13 @@ struct Job {
 
 std::string Variant(const RunRecord& r) { return r.settings + "|" + r.budget + "|" + r.warm_start; }
 
+// The content hash in a job key ("stem@hash|problem|..."); "" in keys without one.
+std::string DatasetHash(const std::string& job_key) {
+  const std::string dataset = job_key.substr(0, job_key.find('|'));
+  const std::size_t at = dataset.rfind('@');
+  return at == std::string::npos ? "" : dataset.substr(at + 1);
+}
+
 // The job without its settings.
 std::string LooseKey(const RunRecord& r) {
   return r.dataset + "|" + r.problem + "|" + r.solver + "|" + r.budget + "|" + r.warm_start;
@@ -164,9 +171,13 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
                     a.size(), b.size()));
   const std::map<std::string, std::string> labels = Labels(matched);
   std::vector<double> ratios;
+  std::map<std::string, std::string> other_contents;  // dataset → its note
   for (const auto& [key, ja] : matched) {
     const Job& jb = b.at(new_key.at(key));
     const RunRecord &ra = *ja.first, &rb = *jb.first;
+    const std::string ha = DatasetHash(ra.job_key), hb = DatasetHash(rb.job_key);
+    if (!ha.empty() && !hb.empty() && ha != hb)
+      other_contents.emplace(ra.dataset, fmt::format("{} (base {}, new {})", ra.dataset, ha, hb));
     CompareRow row;
     row.dataset = ra.dataset;
     row.problem = ra.problem;
@@ -196,6 +207,7 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
     res.improvements += !row.regression() && better;
     res.rows.push_back(std::move(row));
   }
+  for (const auto& [dataset, note] : other_contents) res.other_contents.push_back(note);
   std::sort(ratios.begin(), ratios.end());
   const std::size_t n = ratios.size();
   res.median_time_ratio =
@@ -237,6 +249,12 @@ std::string CompareMarkdown(const CompareResult& r, const CompareOptions& opt) {
   if (r.only_in_base || r.only_in_new)
     md += fmt::format("\nUnmatched jobs: {} only in the baseline, {} only in the new file.\n",
                       r.only_in_base, r.only_in_new);
+  if (!r.other_contents.empty()) {
+    md +=
+        "\nDatasets of the same name with other contents (their problems are paired by name "
+        "and may be other problems):\n\n";
+    for (const std::string& d : r.other_contents) md += "- " + d + "\n";
+  }
   if (!r.missing.empty()) {
     md += fmt::format("\nMissing from the new results{} (dataset | problem | solver):\n\n",
                       opt.allow_missing ? " (allowed by --allow-missing)" : ", a regression");
@@ -250,11 +268,15 @@ std::string CompareSummary(const CompareResult& r, const CompareOptions& opt) {
   for (std::size_t k = 0; k < opt.metrics.size(); ++k)
     parts += fmt::format(", {} {}", kMetricNames[static_cast<int>(opt.metrics[k])],
                          r.metric_regressions[k]);
+  const std::string other =
+      r.other_contents.empty()
+          ? ""
+          : fmt::format(", {} dataset(s) with other contents", r.other_contents.size());
   return fmt::format(
       "compare: {} jobs, {} regressions ({}; tolerance {:g} decades), {} missing from the new "
-      "results{}, {} improvements, median time ratio {}: {}",
+      "results{}{}, {} improvements, median time ratio {}: {}",
       r.rows.size(), r.regressions, parts, opt.tol_decades, r.missing.size(),
-      opt.allow_missing && !r.missing.empty() ? " (allowed)" : "", r.improvements,
+      opt.allow_missing && !r.missing.empty() ? " (allowed)" : "", other, r.improvements,
       Num(r.median_time_ratio), CompareFailed(r, opt) ? "FAIL" : "OK");
 }
 

@@ -57,6 +57,9 @@ struct CompareResult {
   std::vector<int> metric_regressions;  // per metric
   int improvements = 0;                 // rows with a better status or a metric better by > tol
   double median_time_ratio = 0.0;       // NaN when no row has times
+  // Datasets paired by name whose contents (the hash in the job keys) differ: "stem (base
+  // <hash>, new <hash>)". Their problems may be other problems of the same names.
+  std::vector<std::string> other_contents;
 };
 
 // Matches rows by (dataset, problem, solver, settings, budget, warm start), or without the settings

@@ -897,6 +897,7 @@ void ResultsStore::ReleaseLock() {
   // A finished output's lock file goes with it, and so does a refused one's (no parts written:
   // it left <out>.lock behind); an interrupted run's stays beside its parts (its flock does not).
   std::error_code ec;
+  fs::remove(parts_dir(), ec);  // only when empty (a run refused before its first job)
   if (finished_ || !fs::exists(parts_dir(), ec)) unlink((path_ + ".lock").c_str());
   close(lock_fd_);  // releases the lock
   lock_fd_ = -1;
@@ -905,6 +906,11 @@ void ResultsStore::ReleaseLock() {
 bool ResultsStore::Has(const std::string& job_key) const {
   std::lock_guard<std::mutex> lock(mutex_);
   return keys_.count(job_key) > 0;
+}
+
+void ResultsStore::KeepOnly(std::set<std::string> keys) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  keep_ = std::move(keys);
 }
 
 std::size_t ResultsStore::size() const {
@@ -1003,13 +1009,28 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     }
     merged[keys.front()] = {std::move(rows.front()), nullptr, part, 0};
   }
+  if (keep_) {
+    std::size_t dropped = 0;
+    for (auto it = merged.begin(); it != merged.end();)
+      if (keep_->count(it->first) == 0) {
+        it = merged.erase(it);
+        ++dropped;
+      } else {
+        ++it;
+      }
+    if (dropped > 0)
+      std::fprintf(stderr,
+                   "%s: %zu rows of other jobs (an earlier run's, with other arguments) dropped\n",
+                   path_.c_str(), dropped);
+  }
   for (const auto& [key, value] : run_attrs) attrs[key] = value;
   // Every job this store saw done must have its row: parts removed during the run (a cleaner
   // sweeping the folder) would otherwise leave a file with rows missing and exit 0. The parts
   // that remain stay, so the rerun redoes only the lost jobs.
   if (inputs.empty()) {
     std::size_t missing = 0;
-    for (const std::string& key : keys_) missing += merged.count(key) == 0;
+    for (const std::string& key : keys_)
+      missing += merged.count(key) == 0 && (!keep_ || keep_->count(key) > 0);
     if (missing > 0)
       throw Error(
           fmt::format("{}: {} of {} finished jobs have no row (their part files under {} "

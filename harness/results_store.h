@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -86,6 +87,9 @@ class ResultsStore {
   // are not changed. Throws ncp::Error when an input is unreadable or is the output itself.
   MergeStats Merge(const std::vector<std::string>& inputs);
 
+  // Finalize keeps only the rows with these keys; the others are dropped, with a warning.
+  void KeepOnly(std::set<std::string> keys);
+
   // Number of distinct job keys known.
   std::size_t size() const;
 
@@ -103,7 +107,8 @@ class ResultsStore {
   void ReleaseLock();
   std::unique_ptr<TrustedCopy> existing_;  // the results file there was, as a trusted copy
   std::set<std::string> keys_;
-  mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe
+  std::optional<std::set<std::string>> keep_;  // KeepOnly's keys
+  mutable std::mutex mutex_;                   // HDF5 (serial build) and keys_ are not thread-safe
 };
 
 // Every row of a results file with its trace. Throws ncp::Error (one line naming the file and

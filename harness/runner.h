@@ -60,6 +60,9 @@ struct RunOptions {
   std::map<std::string, std::string> run_attrs;
   // The slice of the jobs this process runs (--shard K/N); the whole by default.
   Shard shard;
+  // The output holds this run's jobs only (a baseline): rows of other jobs, in the file or in
+  // parts left by an interrupted run with other arguments, are dropped when it is written.
+  bool only_these_jobs = false;
   // Called before each job (Python's Ctrl-C check); an exception it throws ends the run there,
   // its finished jobs kept in the parts for the next run to resume from.
   std::function<void()> between_jobs;

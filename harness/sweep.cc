@@ -6,9 +6,11 @@
 #include <map>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/file_write.h"
 #include "common/parse_number.h"
 #include "harness/distribute/cluster.h"
+#include "harness/results_store.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/scenarios/scenarios.h"
@@ -40,6 +42,36 @@ std::vector<ContactProblem> Generate(const SweepOptions& s, const ParamMap& para
   return GenerateProblems(s.scene, params, s.count, s.seed, false, true);
 }
 
+// Before anything is generated: the output is a results file or nothing, and an earlier sweep
+// in it generated its problems as this one does (attributes it lacks are not compared).
+void CheckSweepOutput(const std::string& out,
+                      const std::map<std::string, std::string>& generation) {
+  if (const std::string kind = NonRegularKind(out); !kind.empty())
+    throw Error(fmt::format("--out = {}: is {}: the results of a sweep go to a file", out, kind));
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(out, ec))) return;
+  const std::map<std::string, std::string> found = ReadRunAttrs(out);
+  for (const auto& [key, value] : generation) {
+    const auto it = found.find(key);
+    if (it != found.end() && it->second != value)
+      throw Error(
+          fmt::format("--out = {}: holds a sweep with {} = '{}', this one has '{}': "
+                      "write to another file (a file holds one sweep's problems)",
+                      out, key, it->second, value));
+  }
+}
+
+void CreateDataFolder(const std::string& dir) {
+  if (const std::string kind = NonRegularKind(dir); !kind.empty() && kind != "a folder")
+    throw Error(fmt::format("--data-dir = {}: is {}: must be a folder", dir, kind));
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(fs::symlink_status(dir, ec)))
+    throw Error(fmt::format("--data-dir = {}: is a file: must be a folder", dir));
+  fs::create_directories(dir, ec);
+  if (ec) throw Error(fmt::format("--data-dir = {}: cannot create it: {}", dir, ec.message()));
+}
+
 }  // namespace
 
 void CheckSweep(const SweepOptions& s) {
@@ -68,12 +100,21 @@ void CheckSweep(const SweepOptions& s) {
 
 int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptions opt) {
   CheckSweep(s);
+  // What generates the datasets, values aside: a rerun onto the same output may add values and
+  // solvers, but other problems at the same sizes would mix two sweeps in one file.
+  const std::map<std::string, std::string> generation = {{"sweep_scene", s.scene},
+                                                         {"sweep_param", s.param},
+                                                         {"sweep_params", ParamString(s.params)},
+                                                         {"sweep_seed", std::to_string(s.seed)},
+                                                         {"sweep_count", std::to_string(s.count)}};
+  CheckSweepOutput(s.out, generation);
   const std::string dir = DataDir(s);
-  fs::create_directories(dir);
+  CreateDataFolder(dir);
   CreateParentFolders(s.out);
   std::string values;
   for (const std::string& v : s.values) values += (values.empty() ? "" : ",") + v;
-  opt.run_attrs = {{"sweep_scene", s.scene}, {"sweep_param", s.param}, {"sweep_values", values}};
+  opt.run_attrs = generation;
+  opt.run_attrs["sweep_values"] = values;
   std::vector<std::string> paths;
   for (std::size_t i = 0; i < s.values.size(); ++i) {
     const std::string& v = s.values[i];

@@ -113,13 +113,25 @@ TEST(CliDistribute, ShardsMergedEqualOneProcess) {
   EXPECT_NE(m.out.find("merged 3 files: 60 rows"), std::string::npos) << m.out;
   const std::map<std::string, DistributedRow> single = SingleProcessRows("shards");
   EXPECT_EQ(Rows((dir / "all.h5").string()), single);
-  // Merging again changes nothing; an input given twice is named as such.
+  // Merging again changes nothing; rows in two inputs are named as such.
   const auto again = testing::RunCli(
-      "merge -o " + (dir / "all.h5").string() + inputs + " " + (dir / "c.shard-1-of-3.h5").string(),
+      "merge -o " + (dir / "all.h5").string() + " " + (dir / "c.shard-1-of-3.h5").string() + inputs,
       dir);
-  ASSERT_EQ(again.code, 0) << again.err;
-  EXPECT_NE(again.err.find("were in more than one input"), std::string::npos) << again.err;
-  EXPECT_EQ(Rows((dir / "all.h5").string()), single);
+  ASSERT_EQ(again.code, 2) << again.err;  // an input given twice
+  EXPECT_NE(again.err.find("given twice"), std::string::npos) << again.err;
+  const auto overlap = testing::RunCli(
+      "merge -o " + (dir / "all2.h5").string() + " " + (dir / "all.h5").string() + inputs, dir);
+  ASSERT_EQ(overlap.code, 0) << overlap.err;
+  EXPECT_NE(overlap.err.find("were in more than one input"), std::string::npos) << overlap.err;
+  EXPECT_EQ(Rows((dir / "all2.h5").string()), single);
+  // A set with a slice missing merges, and says so.
+  const auto partial = testing::RunCli("merge -o " + (dir / "part.h5").string() + " " +
+                                           (dir / "c.shard-1-of-3.h5").string() + " " +
+                                           (dir / "c.shard-3-of-3.h5").string(),
+                                       dir);
+  ASSERT_EQ(partial.code, 0) << partial.err;
+  EXPECT_NE(partial.err.find("shard(s) 2/3 not among the inputs"), std::string::npos)
+      << partial.err;
 }
 
 // One job over two shards: one slice is empty and says so; the other runs the job.
