@@ -28,7 +28,9 @@ void AddConvert(CLI::App& app, Action& action) {
   cmd->add_option("--to", o->to, "ncpbench | fclib")
       ->check(CLI::IsMember({"ncpbench", "fclib"}))
       ->capture_default_str();
-  cmd->add_option("--index", o->index, "problem index for --to fclib (one problem per file)");
+  auto* index = cmd->add_option(
+      "--index", o->index,
+      "problem index for --to fclib (one problem per file; needed when the input has several)");
   cmd->add_flag("--all", o->all, "--to fclib: every problem, as <output>/<problem name>.hdf5");
   cmd->add_flag("--local", o->local,
                 "--to fclib: write the local (Delassus) form W = J A⁻¹ Jᵀ, q = J A⁻¹ b + e of a "
@@ -38,15 +40,21 @@ void AddConvert(CLI::App& app, Action& action) {
       "--verify", o->verify,
       "--to fclib: re-import each file and check A, b, J, e, W, q, mu bitwise against the "
       "problem (soft rows folded)");
-  cmd->callback([&action, o] {
-    action = [o] {
+  cmd->callback([&action, o, index] {
+    action = [o, given_index = index->count() > 0] {
+      // The fclib-only options are refused with --to ncpbench, where they would do nothing.
+      if (o->to != "fclib")
+        for (const auto& [given, name] :
+             {std::pair{o->local, "--local"}, std::pair{o->verify, "--verify"},
+              std::pair{o->all, "--all"}, std::pair{given_index, "--index"}})
+          if (given) throw Error(fmt::format("{}: goes with --to fclib", name));
+      if (o->all && given_index) throw Error("--index: not with --all (every problem is written)");
       CheckOutputNamed("output", o->out);
       CheckOutputNotAnInput("output", o->out, {o->in});
       const auto problems = LoadProblems(o->in);
       for (const auto& p : problems)
         if (std::string err = Validate(p); !err.empty())
           throw Error(fmt::format("{}: problem '{}': {}", o->in, p.meta.name, err));
-      if (o->local && o->to != "fclib") throw Error("--local: goes with --to fclib");
       if (o->to == "ncpbench") {
         WriteDataset(o->out, problems, {{"converted_from", o->in}});
         std::printf("wrote %zu problems to %s\n", problems.size(), o->out.c_str());
@@ -89,6 +97,12 @@ void AddConvert(CLI::App& app, Action& action) {
         for (const ContactProblem& p : problems) write(file_of(p), p);
         return 0;
       }
+      // One problem a file: of several, which one is for the user to say.
+      if (!given_index && problems.size() > 1)
+        throw Error(
+            fmt::format("{}: holds {} problems and an fclib file one: give --index K or "
+                        "--all",
+                        o->in, problems.size()));
       if (o->index < 0 || o->index >= static_cast<int>(problems.size()))
         throw Error(fmt::format("--index = {}: must be in [0, {})", o->index, problems.size()));
       write(o->out, problems[o->index]);

@@ -1,8 +1,10 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/registry.h"
 #include "harness/output_path.h"
 #include "harness/cli/commands.h"
@@ -59,12 +61,14 @@ void AddSimulate(CLI::App& app, Action& action) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("scene", o->scene, "scene name (see `ncpbench list scenarios`)")->required();
-  auto* solver = cmd->add_option("--solver", o->sim.solver, "solver used at every step")
-                     ->capture_default_str();
+  auto* solver = cmd->add_option("--solver", o->sim.solver,
+                                 "solver used at every step (default: the scene's stepper, "
+                                 "`list scenarios`; admm-full where it has none)");
   auto* sets =
       cmd->add_option("--set", o->sim.sets, "solver setting, e.g. --set admm-full.gamma=5");
-  auto* iters =
-      cmd->add_option("--iters", o->sim.iters, "solver iterations per step")->capture_default_str();
+  auto* iters = cmd->add_option(
+      "--iters", o->sim.iters,
+      "solver iterations per step (default: the stepper's count in the scene, else 200)");
   cmd->add_option("--steps", o->sim.steps, "steps (0: the scene's default)");
   cmd->add_option("--threads", o->sim.threads,
                   "solver threads of each step (1: the same frames on every machine; 0: "
@@ -77,10 +81,12 @@ void AddSimulate(CLI::App& app, Action& action) {
                   "time step in s (0: the scene's default: 1/240, FEM scenes 1/60)");
   auto* record =
       cmd->add_option("--record", o->record, "write recorded problems to this dataset (.h5)");
-  cmd->add_option("--every", o->sim.every, "record every K steps");
+  cmd->add_option("--every", o->sim.every, "record every K steps (default: the scene's spacing)")
+      ->check(CLI::Range(1, 1 << 30))
+      ->needs(record);
   cmd->add_option("-p,--params", o->params, "scene parameters key=value,...");
   AddSeedOption(cmd, o->seed, "seed of the scene's randomness");
-  cmd->add_option(
+  auto* settle = cmd->add_option(
       "--settle", o->settle,
       "time after which penetration is reported [s] (default: half the simulated time)");
   auto* pbd = cmd->add_option("--pbd", o->pbd.substeps,
@@ -99,10 +105,26 @@ void AddSimulate(CLI::App& app, Action& action) {
       ->needs(pbd);
   cmd->add_flag("-q,--quiet", o->sim.quiet, "no progress lines");
   const auto plugins = AddPluginOption(cmd);  // a plug-in's solver can step a scene too
-  cmd->callback([&action, o, plugins] {
-    action = [o, plugins] {
+  cmd->callback([&action, o, plugins, solver, iters, record, settle] {
+    action = [o, plugins, given_solver = solver->count() > 0, given_iters = iters->count() > 0,
+              given_record = record->count() > 0, given_settle = settle->count() > 0] {
+      // The output and the options are checked before the steps, which can take minutes.
+      if (given_record) {
+        CheckOutputNamed("--record", o->record);
+        if (const std::string kind = NonRegularKind(o->record); !kind.empty())
+          throw Error(
+              fmt::format("--record = {}: is {}: a recording is a dataset file", o->record, kind));
+      }
+      if (given_settle && !(o->settle >= 0 && std::isfinite(o->settle)))
+        throw Error(fmt::format("--settle = {}: must be a finite time >= 0 [s]", o->settle));
       LoadPlugins(*plugins);  // before the solver name resolves
       const SceneEntry* e = &FindByName(Scenes(), o->scene, "scene");
+      // The scene's own stepper, as `generate` uses: admm-full cannot step the joint-friction
+      // scenes, and steps others less accurately than their stepper.
+      if (!given_solver && !e->stepper.empty()) {
+        o->sim.solver = e->stepper;
+        if (!given_iters) o->sim.iters = e->stepper_iters;
+      }
       if (!o->record.empty() && o->sim.every <= 0) o->sim.every = e->default_every;
       if (o->record.empty()) o->sim.every = 0;
       UseSceneReferences(*e, o->sim);
@@ -116,6 +138,12 @@ void AddSimulate(CLI::App& app, Action& action) {
       PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size(),
                    by_pbd ? "PBD" : "solver");
       if (!o->record.empty()) {
+        if (r.recorded.empty())
+          throw Error(
+              fmt::format("--record = {}: {} steps recorded no frame (one every {} "
+                          "steps): nothing written; give more --steps or a smaller "
+                          "--every",
+                          o->record, r.steps.size(), o->sim.every));
         CheckWritable(o->record, r.recorded);
         WriteDataset(o->record, r.recorded,
                      {{"scenario", e->name},

@@ -3,9 +3,11 @@
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <stdexcept>
 #include <string>
 
+#include "common/error.h"
 #include "problems/physics/collision/box_box.h"
 #include "problems/physics/collision/fcl_pair.h"
 #include "problems/physics/collision/fcl_shapes.h"
@@ -79,6 +81,9 @@ CollisionWorld::~CollisionWorld() = default;
 CollisionWorld::CollisionWorld(CollisionWorld&&) noexcept = default;
 CollisionWorld& CollisionWorld::operator=(CollisionWorld&&) noexcept = default;
 
+// Farther than this from the origin no scene of the suite reaches (its largest span is metres).
+constexpr double kMaxReach = 1e9;
+
 void CollisionWorld::Detect(const std::vector<Pose>& geom_poses, double margin,
                             std::vector<ContactPoint>& out) {
   if (geom_poses.size() != geoms_.size()) {
@@ -87,7 +92,17 @@ void CollisionWorld::Detect(const std::vector<Pose>& geom_poses, double margin,
   }
   const double pad = 0.5 * std::max(margin, 0.0);
   for (const int k : solids_) {
-    objects_[k]->SetPose(geom_poses[k], WorldAabb(geoms_[k].shape, geom_poses[k], pad));
+    const fcl::AABBd box = WorldAabb(geoms_[k].shape, geom_poses[k], pad);
+    // FCL's tree recurses without end on boxes it cannot split (non-finite, or whose sums
+    // overflow): a size, radius or margin far past any physical scale ends here, named.
+    const double reach = std::max(box.min_.cwiseAbs().maxCoeff(), box.max_.cwiseAbs().maxCoeff());
+    if (!(reach <= kMaxReach))
+      throw Error(
+          fmt::format("collision: geom {}'s bounding box reaches {:g} m from the origin "
+                      "(limit {:g} m): a scene size, radius, margin or speed past any "
+                      "physical scale",
+                      k, reach, kMaxReach));
+    objects_[k]->SetPose(geom_poses[k], box);
   }
   // The tree is built top-down from the first real boxes, then refitted as the geoms move.
   if (!tree_built_) {

@@ -45,8 +45,9 @@ struct SceneEntry {
   // defaults would make `generate` take minutes per frame.
   int reference_iters = 0;
   std::vector<std::string> reference_solvers;
-  // The solver `generate` steps the scene with (empty: admm-full at 200 iterations a step), for
-  // scenes whose steps another solver solves exactly (redmax on springs and loop closures).
+  // The solver `generate` and `simulate` step the scene with (empty: admm-full at 200
+  // iterations a step), for scenes whose steps another solver solves exactly (redmax on springs
+  // and loop closures).
   std::string stepper;
   int stepper_iters = 0;
   std::map<std::string, double> defaults() const { return ParamDefaults(params); }
