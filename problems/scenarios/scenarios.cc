@@ -37,7 +37,8 @@ const std::vector<ParamSpec>& RandomParams() {
         NonNegativeParam("mu_min", d.mu_min, "smallest friction coefficient (<= mu_max)"),
         NonNegativeParam("mu_max", d.mu_max, "largest friction coefficient"),
         RealParam("mass_ratio", d.mass_ratio, 1, kNoLimit,
-                  "body masses log-uniform in [1, mass_ratio] kg"),
+                  "body mass scales m log-uniform in [1, mass_ratio] kg (a 6x6 block's "
+                  "eigenvalues span m to m x condition)"),
         // Beyond 1e12 rounding leaves A's smallest eigenvalues to chance (at 1e16 negative).
         RealParam("condition", d.condition, 1, 1e12,
                   "eigenvalue spread of each body's 6x6 mass block"),
