@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "common/wait_pid.h"
+#include "harness/memory_cap.h"
 #include "harness/plugin.h"
 #include "harness/results_store.h"
 #include "harness/thread_limits.h"
@@ -31,18 +32,6 @@ namespace fs = std::filesystem;
 
 std::string g_executable;
 bool g_in_job = false;
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
 
 void WriteVec(std::ofstream& f, const Vec& x) {
   const std::int64_t n = x.size();
@@ -134,11 +123,7 @@ bool InIsolatedJob() { return g_in_job; }
 
 void EnableIsolation(const std::string& executable) { g_executable = executable; }
 
-double IsolatedMemoryCapBytes() {
-  if (kAddressSanitizer) return 0.0;
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? 0.5 * static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-}
+double IsolatedMemoryCapBytes() { return MemoryCapBytes(0.5); }
 
 RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
                       const RunOptions& opt, const WarmStart* warm, int repeat,

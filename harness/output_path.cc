@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "common/error.h"
@@ -35,6 +36,16 @@ void CheckWritable(const std::string& out, const std::vector<ContactProblem>& pr
     if (std::string err = Validate(p); !err.empty())
       throw Error(fmt::format("{}: problem '{}' would be refused when read: {}; nothing written",
                               out, p.meta.name, err));
+}
+
+void WarnProblemsWithoutRows(const std::string& out, const std::vector<ContactProblem>& problems) {
+  std::size_t empty = 0;
+  for (const ContactProblem& p : problems) empty += p.num_rows() == 0;
+  if (empty > 0)
+    std::fprintf(stderr,
+                 "warning: %s: %zu of %zu problems have no constraint rows (nothing for a solver "
+                 "to do): check the scene's parameters (a margin below the gaps, bodies apart)\n",
+                 out.c_str(), empty, problems.size());
 }
 
 }  // namespace ncp

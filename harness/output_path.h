@@ -25,4 +25,8 @@ void CheckOutputNotAnInput(const std::string& option, const std::string& out,
 // (Validate): a generator never writes a file its own reader refuses.
 void CheckWritable(const std::string& out, const std::vector<ContactProblem>& problems);
 
+// Warns on stderr when problems about to be written to `out` have no constraint rows: valid,
+// but a scene whose parameters left every body apart (e.g. bolt_nut margin=1e-9) says so.
+void WarnProblemsWithoutRows(const std::string& out, const std::vector<ContactProblem>& problems);
+
 }  // namespace ncp

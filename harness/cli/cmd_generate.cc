@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/seed_option.h"
+#include "harness/memory_cap.h"
 #include "harness/simulate.h"
 #include "harness/output_path.h"
 #include "problems/io/dataset_hdf5.h"
@@ -12,6 +13,9 @@
 #include "solvers/settings.h"
 
 namespace ncp::cli {
+
+// Of the physical memory: the rest for the system and the writer's copy of the problems.
+constexpr double kGenerateMemoryFraction = 0.8;
 
 void AddGenerate(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("generate", "generate a dataset of problems from a scenario");
@@ -34,9 +38,13 @@ void AddGenerate(CLI::App& app, Action& action) {
     action = [o] {
       CheckOutputNamed("--out", o->out);
       CheckProblemCount("--count", o->count);
+      // A scene at the top of its ranges can ask for more than the machine has (card_houses
+      // levels=1000: 20 GB): out of memory is then one line, not the OOM killer's silence.
+      CapAddressSpace(MemoryCapBytes(kGenerateMemoryFraction));
       const std::vector<ContactProblem> problems = GenerateProblems(
           o->scenario, ParseKeyValues(o->params), o->count, o->seed, true, o->quiet);
       CheckWritable(o->out, problems);
+      WarnProblemsWithoutRows(o->out, problems);
       WriteDataset(
           o->out, problems,
           {{"scenario", o->scenario}, {"params", o->params}, {"seed", std::to_string(o->seed)}});

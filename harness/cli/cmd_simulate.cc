@@ -145,6 +145,7 @@ void AddSimulate(CLI::App& app, Action& action) {
                           "--every",
                           o->record, r.steps.size(), o->sim.every));
         CheckWritable(o->record, r.recorded);
+        WarnProblemsWithoutRows(o->record, r.recorded);
         WriteDataset(o->record, r.recorded,
                      {{"scenario", e->name},
                       {"params", o->params},
