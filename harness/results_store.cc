@@ -276,10 +276,16 @@ class ResultsReader {
                        kResultsFormat));
     }
     h5::Handle attr(H5Aopen(file(), kSchemaAttr, H5P_DEFAULT));
-    int version = 0;
-    if (!attr.valid() || H5Aread(attr.id(), H5T_NATIVE_INT, &version) < 0) {
+    if (!attr.valid()) Fail(fmt::format("cannot read root attribute {}", kSchemaAttr));
+    // One integer: a float (1.9 read as 1) or an array (read into one int past its end) is
+    // no version this build wrote.
+    h5::Handle type(H5Aget_type(attr.id())), space(H5Aget_space(attr.id()));
+    if (H5Tget_class(type.id()) != H5T_INTEGER || H5Sget_simple_extent_npoints(space.id()) != 1)
+      Fail(fmt::format("root attribute {}: must be one integer", kSchemaAttr));
+    long long version = 0;
+    if (H5Aread(attr.id(), H5T_NATIVE_LLONG, &version) < 0)
       Fail(fmt::format("cannot read root attribute {}", kSchemaAttr));
-    }
+    if (version < 1) Fail(fmt::format("{} {}: must be >= 1", kSchemaAttr, version));
     if (version > kResultsSchemaVersion) {
       Fail(fmt::format("{} {} is newer than this build reads ({})", kSchemaAttr, version,
                        kResultsSchemaVersion));
@@ -777,48 +783,6 @@ std::unique_ptr<TrustedCopy> CopyOf(const std::string& path) {
 // Never through a link, and only a plain file of one name: a link or hard link planted at the
 // lock's name (in a shared folder such as /tmp) must not make the pid written into it overwrite
 // another file.
-bool ResultsStore::TakeLock(const std::string& lock) {
-  lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
-  if (lock_fd_ < 0) {
-    throw Error(
-        fmt::format("{}: cannot create the lock file '{}': {}", path_, lock,
-                    errno == ELOOP ? "it is a symbolic link (remove it)" : std::strerror(errno)));
-  }
-  struct stat lock_stat {};
-  const bool regular = fstat(lock_fd_, &lock_stat) == 0 && S_ISREG(lock_stat.st_mode);
-  if (regular && lock_stat.st_nlink == 0) {
-    close(lock_fd_);  // removed by a run that just finished: open the new one
-    lock_fd_ = -1;
-    return false;
-  }
-  if (!regular || lock_stat.st_nlink != 1) {
-    close(lock_fd_);
-    lock_fd_ = -1;
-    throw Error(
-        fmt::format("{}: the lock file '{}' is not a plain file of one name (a link, a "
-                    "folder or a device): remove it",
-                    path_, lock));
-  }
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    char buf[32] = {};
-    const ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
-    close(lock_fd_);
-    lock_fd_ = -1;
-    throw Error(
-        fmt::format("{}: in use by another ncpbench run (pid {}): wait for it to end or "
-                    "write to another file",
-                    path_, n > 0 ? std::string(buf, std::strcspn(buf, "\n")) : "?"));
-  }
-  struct stat at_name {};
-  if (stat(lock.c_str(), &at_name) != 0 || at_name.st_ino != lock_stat.st_ino ||
-      at_name.st_dev != lock_stat.st_dev) {
-    close(lock_fd_);
-    lock_fd_ = -1;
-    return false;
-  }
-  return true;
-}
-
 ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(path)) {
   if (access == Access::kContributor) {
     // Another process owns the output: read what is done, take no lock, remove nothing.
@@ -837,22 +801,8 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
     }
     return;
   }
-  // One run per output at a time: two would merge and remove each other's parts. flock is
-  // released by the kernel when the process ends, so a killed run never blocks a rerun.
-  const std::string lock = path_ + ".lock";
-  // Output folders are created, as for every other output (the lock is the first file in it).
-  CreateParentFolders(path_);
-  // A run that finishes removes the lock file (Finalize); one that opened the file just before
-  // that removal would hold a lock on a file no longer at the name: it tries again.
-  for (int attempt = 0;; ++attempt) {
-    if (TakeLock(lock)) break;
-    if (attempt == 8)
-      throw Error(fmt::format("{}: the lock file '{}' keeps being replaced", path_, lock));
-  }
-  const std::string pid = fmt::format("{}\n", static_cast<long>(getpid()));
-  if (ftruncate(lock_fd_, 0) == 0 && pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
-    // The pid is only shown to a refused run; the lock itself holds.
-  }
+  // One run per output at a time: two would merge and remove each other's parts.
+  lock_ = std::make_unique<OutputLock>(path_);
   std::error_code ec;
   if (fs::exists(path_, ec)) {
     try {
@@ -893,14 +843,13 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
 ResultsStore::~ResultsStore() { ReleaseLock(); }
 
 void ResultsStore::ReleaseLock() {
-  if (lock_fd_ < 0) return;
+  if (!lock_) return;
   // A finished output's lock file goes with it, and so does a refused one's (no parts written:
   // it left <out>.lock behind); an interrupted run's stays beside its parts (its flock does not).
   std::error_code ec;
   fs::remove(parts_dir(), ec);  // only when empty (a run refused before its first job)
-  if (finished_ || !fs::exists(parts_dir(), ec)) unlink((path_ + ".lock").c_str());
-  close(lock_fd_);  // releases the lock
-  lock_fd_ = -1;
+  lock_->Release(finished_ || !fs::exists(parts_dir(), ec));
+  lock_.reset();
 }
 
 bool ResultsStore::Has(const std::string& job_key) const {
@@ -948,7 +897,7 @@ MergeStats ResultsStore::Merge(const std::vector<std::string>& inputs) {
 
 MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
                                       const std::map<std::string, std::string>& run_attrs) {
-  if (lock_fd_ < 0) throw Error(fmt::format("{}: only the owner of the output writes it", path_));
+  if (!lock_) throw Error(fmt::format("{}: only the owner of the output writes it", path_));
   std::lock_guard<std::mutex> lock(mutex_);
   // Where each job's row comes from; later sources replace earlier rows with the same key:
   // the existing file, then the inputs in the order given, then the parts.

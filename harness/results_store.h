@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/output_lock.h"
 #include "harness/run_record.h"
 
 namespace ncp {
@@ -101,9 +102,8 @@ class ResultsStore {
                           const std::map<std::string, std::string>& run_attrs);
 
   std::string path_;
-  int lock_fd_ = -1;
+  std::unique_ptr<OutputLock> lock_;  // the owner's; null for a contributor or once released
   bool finished_ = false;  // Finalize or Merge wrote the output: the lock file is removed
-  bool TakeLock(const std::string& lock);
   void ReleaseLock();
   std::unique_ptr<TrustedCopy> existing_;  // the results file there was, as a trusted copy
   std::set<std::string> keys_;

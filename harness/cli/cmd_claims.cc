@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "common/error.h"
 #include "harness/cli/commands.h"
 #include "harness/output_path.h"
 #include "harness/reproduce/claims_ledger.h"
@@ -34,6 +35,8 @@ void AddClaims(CLI::App& app, Action& action) {
           CheckOutputNamed(option, out);
           CheckOutputNotAnInput(option, out, o->inputs);
         }
+      if (given_md && given_csv && SamePath(o->md, o->csv))
+        throw Error(fmt::format("--csv = {}: the same file as --out: give two paths", o->csv));
       const Ledger l = CollectClaims(o->inputs);
       std::string command = "ncpbench claims";
       for (const std::string& in : o->inputs) command += " " + in;

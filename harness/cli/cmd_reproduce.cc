@@ -3,9 +3,15 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "harness/cli/commands.h"
+#include "harness/output_lock.h"
+#include "harness/output_path.h"
 #include "harness/simulate.h"
 #include "harness/reproduce/claims_ledger.h"
 #include "harness/reproduce/report_render.h"
@@ -37,12 +43,52 @@ std::string CannotRunYet(const Protocol& p) {
   return fmt::format("{}: cannot run yet: needs {}", p.id, p.missing);
 }
 
+// Before anything is measured: --out is a folder (made when missing), and an <id>.h5 in it is
+// that protocol's reproduction file or nothing (a dataset or any other file of the name was
+// replaced without a word).
+void CheckReproduceOut(const std::string& out_dir, const std::vector<const Protocol*>& protocols) {
+  namespace fs = std::filesystem;
+  CheckOutputNamed("--out", out_dir);
+  std::error_code ec;
+  if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec)) {
+    const std::string kind = NonRegularKind(out_dir);
+    throw Error(fmt::format("--out = {}: is {}: must be a folder", out_dir,
+                            kind.empty() ? "a file" : kind));
+  }
+  fs::create_directories(out_dir, ec);
+  if (ec)
+    throw Error(fmt::format("--out = {}: cannot create the folder: {}", out_dir, ec.message()));
+  for (const Protocol* p : protocols) {
+    const std::string h5 = out_dir + "/" + p->id + ".h5";
+    if (!fs::exists(fs::symlink_status(h5, ec))) continue;
+    const std::string not_its =
+        fmt::format("{}: exists and is not {}'s reproduction file", h5, p->id);
+    if (const std::string kind = NonRegularKind(h5); !kind.empty())
+      throw Error(fmt::format("{} (it is {}): move it or write to another --out", not_its, kind));
+    std::map<std::string, std::string> attrs;
+    try {
+      attrs = ReadRunAttrs(h5);
+    } catch (const Error& e) {
+      throw Error(fmt::format("{} ({}): move it or write to another --out", not_its, e.what()));
+    }
+    if (const auto it = attrs.find(kReproduceIdAttr); it == attrs.end() || it->second != p->id)
+      throw Error(not_its + ": move it or write to another --out");
+  }
+}
+
 // Measures into <id>.h5 (every run in the results schema, and the protocol's observations),
 // then renders the Markdown from that file. With `from`, only renders, from that file.
 int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from = "") {
   // A script that runs one protocol must not read "measured nothing" as success.
   if (!p.runs()) throw Error("reproduce " + CannotRunYet(p));
-  std::filesystem::create_directories(o.out_dir);
+  CheckReproduceOut(o.out_dir, {&p});
+  // One run of a protocol into a folder at a time: two would each write its .h5 and .md. Nothing
+  // of a run is kept for a rerun, so the lock file goes however the run ends.
+  OutputLock lock(o.out_dir + "/" + p.id + ".h5");
+  struct Unlock {
+    OutputLock& lock;
+    ~Unlock() { lock.Release(true); }
+  } unlock{lock};
   const std::string path = o.out_dir + "/" + p.id + ".md";
   std::string md, h5 = from;
   std::size_t runs = 0;
@@ -155,6 +201,10 @@ void AddReproduce(CLI::App& app, Action& action) {
       if (!o->from.empty() && o->id == "all")
         throw Error("--from: renders one protocol's report; name its id, not all");
       if (o->id == "all") {
+        std::vector<const Protocol*> all;
+        for (const Protocol& p : Protocols())
+          if (p.runs()) all.push_back(&p);
+        CheckReproduceOut(o->ro.out_dir, all);  // before hours of measuring
         // One protocol's error must not hide the others: report it, go on, exit 2 at the end.
         int failed = 0;
         int pending = 0;

@@ -17,6 +17,7 @@
 #include "common/parse_number.h"
 #include "common/error.h"
 #include "harness/markdown.h"
+#include "harness/output_path.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/reproduce/report_render.h"
 #include "harness/results_store.h"
@@ -302,6 +303,14 @@ struct Inputs {
   std::vector<std::string> results, ledgers;
   int skipped = 0;
 };
+// Whether the file begins with HDF5's signature (as every file the suite writes does).
+bool StartsAsHdf5(const std::string& path) {
+  static constexpr char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  char head[8] = {};
+  std::ifstream f(path, std::ios::binary);
+  return f.read(head, sizeof head) && std::equal(head, head + 8, kSignature);
+}
+
 Inputs SortInputs(const std::vector<std::string>& inputs) {
   Inputs out;
   for (const std::string& in : inputs) {
@@ -317,8 +326,14 @@ Inputs SortInputs(const std::vector<std::string>& inputs) {
         std::map<std::string, std::string> a;
         try {
           a = ReadRunAttrs(f);
-        } catch (const Error&) {
-          ++out.skipped;  // in a folder: a file that is no results file is not this ledger's
+        } catch (const Error& e) {
+          // In a folder, a file that is no results file (a dataset, another program's HDF5, not
+          // HDF5 at all) is not this ledger's; a damaged HDF5 file may be a reproduction, whose
+          // claims would drop out of the ledger without a word.
+          if (StartsAsHdf5(f) &&
+              std::string(e.what()).find("not an ncpbench results file") == std::string::npos)
+            throw Error(fmt::format("claims: folder '{}': {}", in, e.what()));
+          ++out.skipped;
           continue;
         }
         if (Attr(a, "reproduce").empty())
@@ -334,6 +349,12 @@ Inputs SortInputs(const std::vector<std::string>& inputs) {
       throw Error(fmt::format("claims: '{}': no such file or folder", in));
     }
   }
+  // One file twice (also through a link or a folder) would count its claims twice.
+  for (std::size_t i = 0; i < out.results.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (SamePath(out.results[i], out.results[j]))
+        throw Error(fmt::format("claims: '{}' is the same file as '{}': give it once",
+                                out.results[i], out.results[j]));
   return out;
 }
 
@@ -363,16 +384,22 @@ LedgerFile ReadReproduction(const std::string& path, std::vector<ClaimRecord>& c
   return lf;
 }
 
-// One file per protocol: the most assessed claims, then the latest date, then the first named;
-// the others are marked superseded and their claims left out.
+// One file per protocol: the most assessed claims, then the fuller budget and sample, then the
+// latest date, then the path; the others are marked superseded and their claims left out.
 void KeepOnePerProtocol(Ledger& l, const std::vector<std::vector<ClaimRecord>>& per_file) {
+  // Larger is better: the assessed claims, an uncapped budget, the protocol's own sample (or
+  // the larger --cases), the later date; then the path, so that the order of the inputs does
+  // not decide.
+  const auto rank = [&](std::size_t i) {
+    const ClaimRecord* c = per_file[i].empty() ? nullptr : &per_file[i].front();
+    const int max_iters = c ? c->max_iters : 0, cases = c ? c->cases : 0;
+    return std::make_tuple(l.files[i].assessed, max_iters == 0, cases == 0, cases, l.files[i].date,
+                           l.files[i].path);
+  };
   std::map<std::string, std::size_t> kept;
   for (std::size_t i = 0; i < l.files.size(); ++i) {
     const auto [it, fresh] = kept.emplace(l.files[i].protocol, i);
-    if (fresh) continue;
-    const LedgerFile& a = l.files[it->second];
-    const LedgerFile& b = l.files[i];
-    if (b.assessed > a.assessed || (b.assessed == a.assessed && b.date > a.date)) it->second = i;
+    if (!fresh && rank(i) > rank(it->second)) it->second = i;
   }
   for (std::size_t i = 0; i < l.files.size(); ++i) {
     const std::size_t k = kept.at(l.files[i].protocol);

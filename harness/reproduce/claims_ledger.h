@@ -30,10 +30,12 @@ struct Ledger {
 // ledgers (a .csv written by LedgerCsv: its rows stand for the files they name, so one protocol's
 // rerun updates a ledger whose other files are not at hand; a results file given by the same path
 // replaces its rows). Of
-// several files of one protocol the ledger keeps the one with the most assessed claims (then the
-// latest). A file written before claims were stored is judged again from its records (its
-// report rendered in a temporary folder). ncp::Error for a missing path, a named file that is no
-// reproduction, a corrupt one, or a ledger CSV that is not one (naming its line and column).
+// several files of one protocol the ledger keeps the one with the most assessed claims, then the
+// uncapped budget and the protocol's own (or the larger) sample, then the latest, then by path.
+// A file given twice, or a damaged .h5 in a folder, is an error. A file written before claims were
+// stored is judged again from its records (its report rendered in a temporary folder). ncp::Error
+// for a missing path, a named file that is no reproduction, a corrupt one, or a ledger CSV that is
+// not one (naming its line and column).
 Ledger CollectClaims(const std::vector<std::string>& inputs);
 
 // Markdown: counts per paper and verdict, the protocols with budget, time, machine and revision,

@@ -15,7 +15,6 @@ namespace ncp {
 namespace {
 namespace protocol_records {
 
-constexpr char kIdAttr[] = "reproduce";
 constexpr char kCasesAttr[] = "reproduce_cases";
 constexpr char kMaxItersAttr[] = "reproduce_max_iters";
 constexpr char kTracesAttr[] = "reproduce_traces";
@@ -39,12 +38,12 @@ ProtocolRecords ProtocolRecords::Read(const std::string& path) {
   using namespace protocol_records;
   ResultsFile file = ReadResultsFile(path);
   const std::map<std::string, std::string>& attrs = file.attrs;
-  const auto id = attrs.find(kIdAttr);
+  const auto id = attrs.find(kReproduceIdAttr);
   if (id == attrs.end())
     throw Error(
         fmt::format("results file '{}': attribute {} is missing: not written by "
                     "`ncpbench reproduce`",
-                    path, kIdAttr));
+                    path, kReproduceIdAttr));
   const auto traces = attrs.find(kTracesAttr);
   ProtocolRecords r(id->second, traces == attrs.end() || traces->second != "no");
   r.options_.cases = IntAttr(attrs, kCasesAttr, path);
@@ -141,7 +140,7 @@ void ProtocolRecords::Write(const std::string& path,
   using namespace protocol_records;
   std::map<std::string, std::string> all = HostRunAttrs(NCPBENCH_SOURCE_DIR);
   AddPeakAttrs(all);
-  all[kIdAttr] = id_;
+  all[kReproduceIdAttr] = id_;
   all[kCasesAttr] = std::to_string(options_.cases);
   all[kMaxItersAttr] = std::to_string(options_.max_iters);
   all[kTracesAttr] = traces_ ? "yes" : "no";

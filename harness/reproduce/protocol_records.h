@@ -17,6 +17,9 @@
 
 namespace ncp {
 
+// The root attribute of a reproduction's results file that names its protocol.
+inline constexpr char kReproduceIdAttr[] = "reproduce";
+
 class ProtocolRecords {
  public:
   explicit ProtocolRecords(std::string id, bool traces = true)

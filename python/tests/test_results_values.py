@@ -56,6 +56,14 @@ CASES = {
                        "/runs/job_key 1: the columns must be equally long"),
     "trace time back": (lambda f: setter("traces/0/time_s", -1.0, 1)(f),
                         "/traces/0: point 1"),
+    # A float version read as its integer part (1.9 as 1); an array was read into one int.
+    "float schema version": (lambda f: f.attrs.__setitem__("schema_version", 1.9),
+                             "schema_version: must be one integer"),
+    "array schema version": (lambda f: f.attrs.__setitem__("schema_version",
+                                                           np.ones(64, dtype=np.int32)),
+                             "schema_version: must be one integer"),
+    "zero schema version": (lambda f: f.attrs.__setitem__("schema_version", np.int32(0)),
+                            "schema_version 0: must be >= 1"),
 }
 
 

@@ -1,9 +1,14 @@
 // `ncpbench reproduce --list` names every protocol of the issue; an unknown id is bad input.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "harness/output_lock.h"
 #include "harness/reproduce/protocol.h"
 #include "harness/results_store.h"
 #include "tests/cli_support.h"
@@ -242,6 +247,53 @@ TEST(CliReproduce, ReportFromTheFileEqualsTheReportOfTheRun) {
   const auto all = testing::RunCli("reproduce all --from " + out + "/004-fig7.h5", dir);
   EXPECT_EQ(all.code, 2);
   EXPECT_EQ(std::count(all.err.begin(), all.err.end(), '\n'), 1) << all.err;
+
+  // The ledger: which of two files of one protocol it keeps does not hang on their order; a file
+  // twice, one path for both outputs and a damaged file in a folder are refused.
+  const std::string first = testing::RunCli("claims " + h5 + " " + other + "/004-fig7.h5", dir).out;
+  const std::string second = testing::RunCli("claims " + other + "/004-fig7.h5 " + h5, dir).out;
+  for (const std::string& ledger : {first, second})  // the later path, whichever came first
+    EXPECT_NE(ledger.find("superseded by `" + other + "/004-fig7.h5`"), std::string::npos)
+        << ledger;
+  for (const auto& [args, needle] : std::vector<std::pair<std::string, std::string>>{
+           {h5 + " " + out + "/../" + std::filesystem::path(out).filename().string() +
+                "/004-fig7.h5",
+            "is the same file as"},
+           {h5 + " -o " + out + "/l.md --csv " + out + "/l.md", "the same file as --out"}}) {
+    const auto refused = testing::RunCli("claims " + args, dir);
+    EXPECT_EQ(refused.code, 2) << args;
+    EXPECT_NE(refused.err.find(needle), std::string::npos) << refused.err;
+  }
+  std::filesystem::create_directories(out + "/damaged");
+  std::filesystem::copy_file(h5, out + "/damaged/004-fig7.h5");
+  std::filesystem::resize_file(out + "/damaged/004-fig7.h5", 3000);
+  const auto damaged = testing::RunCli("claims " + out + "/damaged", dir);
+  EXPECT_EQ(damaged.code, 2) << damaged.out;
+
+  // reproduce's -o: a folder or nothing, and an <id>.h5 in it the protocol's own file.
+  const auto as_file = testing::RunCli("reproduce 004-fig7 -o " + out + "/004-fig7.md", dir);
+  EXPECT_EQ(as_file.code, 2);
+  EXPECT_NE(as_file.err.find("is a file: must be a folder"), std::string::npos) << as_file.err;
+  const std::string foreign = out + "/foreign";
+  std::filesystem::create_directories(foreign);
+  ASSERT_EQ(testing::RunCli("generate random -n 1 -q -o " + foreign + "/004-fig7.h5", dir).code, 0);
+  const auto size = std::filesystem::file_size(foreign + "/004-fig7.h5");
+  const auto onto = testing::RunCli("reproduce 004-fig7 --from " + h5 + " -o " + foreign, dir);
+  EXPECT_EQ(onto.code, 2);
+  EXPECT_NE(onto.err.find("exists and is not 004-fig7's reproduction file"), std::string::npos)
+      << onto.err;
+  EXPECT_EQ(std::filesystem::file_size(foreign + "/004-fig7.h5"), size);
+  // A second run into the same folder while one holds it: refused, naming the holder.
+  {
+    const OutputLock held(h5);
+    const auto busy = testing::RunCli("reproduce 004-fig7 --from " + h5 + " -o " + out, dir);
+    EXPECT_EQ(busy.code, 2);
+    EXPECT_NE(busy.err.find("in use by another ncpbench run (pid " + std::to_string(getpid())),
+              std::string::npos)
+        << busy.err;
+  }
+  EXPECT_EQ(testing::RunCli("reproduce 004-fig7 --from " + h5 + " -o " + out, dir).code, 0);
+  EXPECT_FALSE(std::filesystem::exists(h5 + ".lock"));
 }
 
 }  // namespace
