@@ -10,6 +10,7 @@
 
 #include "common/float_limits.h"
 #include "harness/markdown.h"
+#include "harness/verdict_guard.h"
 #include "harness/report.h"
 
 namespace ncp {
@@ -35,14 +36,8 @@ struct Cell {
   bool not_applicable = false;
 };
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return kNaN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string Sig(double x) { return std::isfinite(x) ? fmt::format("{:.3g}", x) : "n/a"; }
+// Three significant digits, "n/a" for a non-finite value (a time never reached).
+std::string FiniteSig(double x) { return std::isfinite(x) ? fmt::format("{:.3g}", x) : "n/a"; }
 
 // ---------------------------------------------------------------------------------------------
 // Descriptor bins (the 2018 paper explains failures by rank deficiency, mass ratio and size).
@@ -283,7 +278,7 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
     std::string* best_name[3] = {&v.fastest, &v.best_ours, &v.best_peer};
     for (const auto& [l, times] : by_solver) {
       const int n = static_cast<int>(times.size());
-      const double med = Median(times);
+      const double med = SampleMedian(times);
       for (int k = 0; k < 3; ++k) {
         if (k == 1 && IsPeer(l)) continue;
         if (k == 2 && !IsPeer(l)) continue;
@@ -323,7 +318,7 @@ std::vector<std::string> TableRow(const SolverProfile& s) {
       fmt::format("{}/{}{}", s.solved, s.problems,
                   s.not_applicable ? fmt::format(" ({} n/a)", s.not_applicable) : "")};
   for (double t : taus) row.push_back(fmt::format("{:.2f}", s.Fraction(t)));
-  row.push_back(Sig(s.shgeom_time_s * 1e3));
+  row.push_back(FiniteSig(s.shgeom_time_s * 1e3));
   return row;
 }
 
@@ -336,7 +331,7 @@ std::string SolverTable(const ProfileResult& r) {
   return table.str();
 }
 
-std::string Ms(double s) { return std::isfinite(s) ? Sig(s * 1e3) : "—"; }
+std::string FiniteMs(double s) { return std::isfinite(s) ? FiniteSig(s * 1e3) : "—"; }
 
 // `level`: the heading level of the section.
 std::string VersusSection(const ProfileResult& r, int level) {
@@ -356,7 +351,7 @@ std::string VersusSection(const ProfileResult& r, int level) {
                         v.peer_not_applicable, v.ours_not_applicable)
           : "",
       v.peer_only, v.ours_only, v.both, v.neither, v.ours_faster, v.peer_faster,
-      v.ties ? fmt::format(" (tied on {})", v.ties) : "", Sig(v.geomean_ratio));
+      v.ties ? fmt::format(" (tied on {})", v.ties) : "", FiniteSig(v.geomean_ratio));
   const bool all = r.versus.size() <= kMaxVersusRows;
   if (!all)
     out += fmt::format(
@@ -371,9 +366,9 @@ std::string VersusSection(const ProfileResult& r, int level) {
     const bool peer_wins = std::isfinite(p.peer_s) && !(p.ours_s <= p.peer_s);
     if (!all && (!peer_wins || listed >= kMaxVersusRows)) continue;
     ++listed;
-    table.Row({p.dataset, p.problem, p.best_ours.empty() ? "none" : p.best_ours, Ms(p.ours_s),
-               p.best_peer.empty() ? "none" : p.best_peer, Ms(p.peer_s),
-               std::isfinite(p.ratio) ? Sig(p.ratio) : "—"});
+    table.Row({p.dataset, p.problem, p.best_ours.empty() ? "none" : p.best_ours, FiniteMs(p.ours_s),
+               p.best_peer.empty() ? "none" : p.best_peer, FiniteMs(p.peer_s),
+               std::isfinite(p.ratio) ? FiniteSig(p.ratio) : "—"});
   }
   return out + table.str();
 }
@@ -424,10 +419,20 @@ std::string ProfileBody(const ProfileResult& r, const ProfileResult* common, int
                          r.tol, d.problems);
       continue;
     }
+    // Too small a sample or one solver: the figures, but no verdict.
+    if (const std::string why = SampleTooSmall(d.problems, static_cast<int>(r.solvers.size()));
+        !why.empty()) {
+      out += fmt::format(
+          "- **{}**: fastest to {} ≤ {:g}: not assessed ({}); {} reached it on {}/{} problems "
+          "(median {} ms).\n",
+          d.dataset, m, r.tol, why, d.fastest, d.fastest_reached, d.problems,
+          FiniteSig(d.fastest_median_s * 1e3));
+      continue;
+    }
     out += fmt::format(
         "- **{}**: fastest to {} ≤ {:g} is **{}** (median {} ms, reached on {}/{} "
         "problems).",
-        d.dataset, m, r.tol, d.fastest, Sig(d.fastest_median_s * 1e3), d.fastest_reached,
+        d.dataset, m, r.tol, d.fastest, FiniteSig(d.fastest_median_s * 1e3), d.fastest_reached,
         d.problems);
     if (d.peer_beats_ours)
       out += fmt::format(" The Siconos solver {} beats all of ours here{}.", d.fastest,

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/float_limits.h"
+#include "common/parse_number.h"
 #include "harness/markdown.h"
 #include "harness/roofline.h"
 #include "harness/report_summary.h"
@@ -46,13 +47,24 @@ struct ProblemOutcome {
   const RunRecord* first = nullptr;   // lowest repeat: accuracy, status, iterations
   double time_s = kNaN;               // min total_time_s over repeats
   double time_to_tolerance_s = kNaN;  // min over repeats
+  RowPtrs repeats;                    // every repeat (their traces: times are minima over them)
 };
+
+// The row's time budget in seconds (budget "time_ms=…"), 0 when it had none.
+double TimeBudgetS(const RunRecord& r) {
+  const auto kv = ParseKeyValues(r.budget);
+  const auto it = kv.find("time_ms");
+  double ms = 0.0;
+  return it != kv.end() && ParseDecimal(it->second, &ms) && ms > 0 && std::isfinite(ms) ? 1e-3 * ms
+                                                                                        : 0.0;
+}
 
 std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
   std::map<std::string, ProblemOutcome> out;
   for (const RunRecord* r : runs) {
     ProblemOutcome& p = out[r->problem];
     if (p.first == nullptr || r->repeat < p.first->repeat) p.first = r;
+    p.repeats.push_back(r);
     // A solver that did not run (not-applicable), could not set up (failed) or diverged has no
     // time: a diverged run's time says nothing about reaching a solution, and would rank it.
     const bool ran = RanToEnd(r->status);
@@ -60,22 +72,20 @@ std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
         ran && std::isfinite(r->total_time_s) && r->total_time_s >= 0 ? r->total_time_s : kNaN;
     // std::fmin skips NaN: a repeat without a time does not erase the others.
     p.time_s = std::fmin(p.time_s, t);
-    p.time_to_tolerance_s = std::fmin(p.time_to_tolerance_s, TimeToTolerance(*r, kTimeToTolerance));
+    // A tolerance reached past the run's time budget (its last iteration overran it) was not
+    // reached within it.
+    const double budget = TimeBudgetS(*r);
+    double reached = TimeToTolerance(*r, kTimeToTolerance);
+    if (budget > 0 && reached > budget) reached = kNaN;
+    p.time_to_tolerance_s = std::fmin(p.time_to_tolerance_s, reached);
   }
   return out;
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return kNaN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // A missing or non-finite residual is worse than any number, so it ranks as +inf.
 double MedianResidual(std::vector<double> v) {
   for (double& x : v) x = std::isfinite(x) ? x : kInf;
-  return Median(std::move(v));
+  return SampleMedian(std::move(v));
 }
 
 void CountSuccesses(const std::map<std::string, ProblemOutcome>& problems,
@@ -123,16 +133,21 @@ SolverSummary SummarizeVariant(const std::map<std::string, ProblemOutcome>& prob
     if (const auto b = best_time.find(name); b != best_time.end()) {
       const bool counted =
           o.first->status != Outcome::kNotApplicable && o.first->status != Outcome::kFailed;
-      at_best.push_back(counted ? Res004AtTime(*o.first, b->second) : kInf);
+      // The best time is a minimum over repeats: the residual at it is the best any repeat
+      // had by then (repeat 0's alone may not have reached what a faster repeat did).
+      double best = kInf;
+      for (const RunRecord* r : o.repeats)
+        best = std::fmin(best, Res004AtTime(*r, b->second));  // fmin skips NaN (no trace)
+      at_best.push_back(counted ? best : kInf);
     }
     ++s.status_counts[static_cast<std::size_t>(o.first->status)];
   }
   s.shgeom_time_s = ShiftedGeometricMean(times, kTimeShiftS);
-  s.median_iterations = Median(iterations);
+  s.median_iterations = SampleMedian(iterations);
   s.median_res004 = MedianResidual(res004);
   s.median_natmap_rel = MedianResidual(natmap_rel);
   s.reached_tolerance = static_cast<int>(to_tolerance.size());
-  s.median_time_to_tolerance_s = Median(to_tolerance);
+  s.median_time_to_tolerance_s = SampleMedian(to_tolerance);
   s.median_res004_at_best_time = at_best.empty() ? kNaN : MedianResidual(at_best);
   s.reasons = Reasons(problems);
   return s;
@@ -226,6 +241,17 @@ DatasetSummary SummarizeDataset(const std::string& name, const RowPtrs& rows) {
   DatasetSummary d;
   d.dataset = name;
   d.tolerances = TolerancesFor(rows, &d.run_tolerance);
+  std::set<std::string> problems, budgets;
+  std::map<std::string, int> repeats;  // job (variant and problem) → its rows
+  for (const RunRecord* r : rows) {
+    problems.insert(r->problem);
+    budgets.insert(r->budget);
+    d.traced |= !r->trace.empty();
+    d.repeats = std::max(d.repeats, ++repeats[r->solver + "|" + r->settings + "|" + r->budget +
+                                              "|" + r->warm_start + "|" + r->problem]);
+  }
+  d.problems = static_cast<int>(problems.size());
+  d.budgets = fmt::format("{}", fmt::join(budgets, "; "));
   for (const auto& [key, runs] : variants) {
     d.solvers.push_back(SummarizeVariant(outcomes.at(key), d.tolerances, best_time));
     d.solvers.back().label = labels.at(key);
@@ -350,7 +376,9 @@ std::string HowToRead(const std::vector<DatasetSummary>& datasets) {
       "every run that ran to its end (not diverged, failed or not-applicable), successful or "
       "not — read it with the success rates. Relative time divides it by the best solver's on "
       "the dataset; that ratio transfers across machines, absolute times hold for the CPU above. "
-      "**res004 at best time**: per problem, res004 of the solver's trace at the moment the "
+      "**res004 at best time**: per problem, res004 of the solver's trace (the lowest over its "
+      "repeats, "
+      "whose minimum the times are) at the moment the "
       "fastest solver on that problem reached res004 ≤ {} (the same time budget for every "
       "solver), median over problems — the error at a fixed budget. The verdict lines under each "
       "table use the median time to res004 ≤ {} from the traces, as they say. Medians count a "
@@ -397,7 +425,10 @@ std::vector<std::string> TableRow(const SolverSummary& s) {
 }
 
 std::string Verdicts(const DatasetSummary& d) {
-  std::string out;
+  std::string out = fmt::format("Sample: {} problem{} × {} repeat{}; budget {}.\n", d.problems,
+                                d.problems == 1 ? "" : "s", d.repeats, d.repeats == 1 ? "" : "s",
+                                d.budgets.empty() ? "not recorded" : d.budgets);
+  const std::string small = SampleTooSmall(d.problems, static_cast<int>(d.solvers.size()));
   // Runs stopped at the run's tolerance all end just below it: their final residuals say which
   // solver overshot most, not which is most accurate.
   std::vector<std::string> at_tolerance;
@@ -405,21 +436,35 @@ std::string Verdicts(const DatasetSummary& d) {
     for (const SolverSummary& s : d.solvers)
       if (s.median_res004 <= d.run_tolerance) at_tolerance.push_back(Escape(s.label));
   }
-  if (at_tolerance.size() > 1) {
+  if (!small.empty()) {
+    out += fmt::format("Most accurate: not assessed ({}).\n", small);
+  } else if (at_tolerance.size() > 1) {
     out += fmt::format(
         "Most accurate: not ranked — {} solvers stopped at the run's tolerance {} (median final "
         "res004 below it: {}).\n",
         at_tolerance.size(), Tolerance(d.run_tolerance), fmt::join(at_tolerance, ", "));
   } else if (d.most_accurate >= 0) {
     const SolverSummary& s = d.solvers[d.most_accurate];
-    out += fmt::format("Most accurate: **{}** (median final res004 {}).\n", Escape(s.label),
-                       Residual(s.median_res004));
+    // Equal medians are a tie, not a win by the label's order.
+    std::vector<std::string> tied;
+    for (const SolverSummary& o : d.solvers)
+      if (&o != &s && o.median_res004 == s.median_res004) tied.push_back(Escape(o.label));
+    out += tied.empty()
+               ? fmt::format("Most accurate: **{}** (median final res004 {}).\n", Escape(s.label),
+                             Residual(s.median_res004))
+               : fmt::format("Most accurate: a tie of **{}** and {} (median final res004 {}).\n",
+                             Escape(s.label), fmt::join(tied, ", "), Residual(s.median_res004));
   } else {
     out += "Most accurate: none (no solver has a finite median final res004).\n";
   }
   const std::string tolerance = "res004 ≤ " + Tolerance(kTimeToTolerance);
   const std::string rule =
       fmt::format("Most problems to {} (in the trace), then least median time to it", tolerance);
+  if (!d.traced)
+    return out + rule + ": not assessed (the runs kept no trace: run with --trace K).\n";
+  if (std::string why = small.empty() ? StoppedShortOf(d.run_tolerance, kTimeToTolerance) : small;
+      !why.empty())
+    return out + rule + fmt::format(": not assessed ({}).\n", why);
   if (d.fastest < 0) return out + rule + ": none (no trace reached it).\n";
   // The winner, then how it compares with the runner-up and the best peer by the same rule.
   auto figures = [](const SolverSummary& s) {
@@ -435,12 +480,17 @@ std::string Verdicts(const DatasetSummary& d) {
     return m.empty() ? speed : m + ", median " + speed;
   };
   const SolverSummary& w = d.solvers[d.fastest];
-  out += fmt::format("{}: **{}** ({})", rule, Escape(w.label), figures(w));
-  if (d.by_time_to_tolerance.size() > 1) {
-    const SolverSummary& r = d.solvers[d.by_time_to_tolerance[1]];
-    out += fmt::format("; runner-up {} ({}): {} by {}", Escape(r.label), figures(r),
-                       Escape(w.label), margin(w, r));
+  const SolverSummary* r =
+      d.by_time_to_tolerance.size() > 1 ? &d.solvers[d.by_time_to_tolerance[1]] : nullptr;
+  if (r && r->reached_tolerance == w.reached_tolerance &&
+      r->median_time_to_tolerance_s == w.median_time_to_tolerance_s) {
+    out += fmt::format("{}: a tie of **{}** and {} ({} each)", rule, Escape(w.label),
+                       Escape(r->label), figures(w));
+  } else if (r) {
+    out += fmt::format("{}: **{}** ({}); runner-up {} ({}): {} by {}", rule, Escape(w.label),
+                       figures(w), Escape(r->label), figures(*r), Escape(w.label), margin(w, *r));
   } else {
+    out += fmt::format("{}: **{}** ({})", rule, Escape(w.label), figures(w));
     out += "; no runner-up reached it";
   }
   if (!IsPeerSolver(w.label)) {
@@ -452,10 +502,7 @@ std::string Verdicts(const DatasetSummary& d) {
       break;
     }
   }
-  out += ".";
-  if (w.problems < kSmallSample)
-    out += fmt::format(" ⚠ {} problems, fewer than {}: a small sample.", w.problems, kSmallSample);
-  return out + "\n";
+  return out + ".\n";
 }
 
 std::string DatasetSection(const DatasetSummary& d) {
@@ -474,6 +521,13 @@ std::string DatasetSection(const DatasetSummary& d) {
 }
 
 }  // namespace
+
+double SampleMedian(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 double ShiftedGeometricMean(const std::vector<double>& values, double shift) {
   if (values.empty()) return kNaN;

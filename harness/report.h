@@ -71,6 +71,10 @@ struct DatasetSummary {
   ProfileTolerances tolerances{};  // of kAccuracyProfiles, high possibly from the run's --tol
   double run_tolerance = SolverSummary::kNaN;  // the --tol its rows share, NaN when none/mixed
   std::vector<SolverSummary> solvers;          // ordered by label
+  int problems = 0;                            // distinct problems of any solver
+  int repeats = 0;                             // most repeats of one job
+  bool traced = false;                         // some row has a trace
+  std::string budgets;                         // its rows' distinct budgets, "; "-joined
   // Indices into solvers, −1 when no solver qualifies.
   int most_accurate = -1;  // lowest finite median res004
   // The solvers that reached res004 ≤ kTimeToTolerance on some problem, by the rule "most
@@ -81,6 +85,9 @@ struct DatasetSummary {
 
 // A peer solver (another library's or engine's, e.g. "siconos:nsgs"): its name has a prefix.
 inline bool IsPeerSolver(const std::string& name) { return name.find(':') != std::string::npos; }
+
+// The median of `v` (the mean of the middle two for an even count); NaN when empty.
+double SampleMedian(std::vector<double> v);
 
 // exp(mean(log(v + shift))) − shift over `values`; NaN when empty.
 double ShiftedGeometricMean(const std::vector<double>& values, double shift);

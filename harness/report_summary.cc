@@ -78,6 +78,7 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
     }
     if (pick.robust < 0 || better_robust(i, pick.robust)) pick.robust = i;
   }
+  pick.tie = pick.runner_up >= 0 && !better_mid(pick.recommended, pick.runner_up);
   return pick;
 }
 
@@ -111,31 +112,50 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
   std::map<std::string, Cross> cross;
   std::vector<std::string> small;
   for (const DatasetSummary& d : datasets) {
-    const DatasetPick pick = PickSolvers(d);
-    int problems = 0;
-    for (const SolverSummary& s : d.solvers) problems = std::max(problems, s.problems);
+    DatasetPick pick = PickSolvers(d);
+    const int problems = d.problems;
+    // Too little behind a verdict (a small sample, one solver, runs stopped short of the mid
+    // tolerance): "not assessed", and no count across datasets.
+    const std::string too_small = SampleTooSmall(problems, static_cast<int>(d.solvers.size()));
+    const std::string no_mid =
+        too_small.empty() ? StoppedShortOf(d.run_tolerance, kAccuracyProfiles[kMid].tolerance)
+                          : too_small;
     if (problems < kSmallSample) small.push_back(d.dataset);
     std::string unranked;
     for (int i : pick.unranked) {
       unranked += fmt::format("{}{} ({})", unranked.empty() ? "" : "; ", d.solvers[i].label,
                               Statuses(d.solvers[i]));
     }
-    const SolverSummary* rec = pick.recommended >= 0 ? &d.solvers[pick.recommended] : nullptr;
+    // Not assessed: no winner's figures either (the dataset's own table has them all).
+    const SolverSummary* rec =
+        pick.recommended >= 0 && no_mid.empty() ? &d.solvers[pick.recommended] : nullptr;
     const SolverSummary* rob = pick.robust >= 0 ? &d.solvers[pick.robust] : nullptr;
-    const SolverSummary* run = pick.runner_up >= 0 ? &d.solvers[pick.runner_up] : nullptr;
+    const SolverSummary* run =
+        pick.runner_up >= 0 && no_mid.empty() ? &d.solvers[pick.runner_up] : nullptr;
+    std::string rec_cell = rec ? "**" + rec->label + "**" : "none";
+    if (rec && run && pick.tie) rec_cell = "tie: **" + rec->label + "**, **" + run->label + "**";
+    if (!no_mid.empty()) rec_cell = "not assessed (" + no_mid + ")";
+    std::string rob_cell = rob ? rob->label : "none";
+    if (!too_small.empty()) rob_cell = "not assessed";
+    // Solved counts at high / mid, and at low where those are both 0 (the low count decided).
+    std::string rob_counts = "—";
+    if (rob && too_small.empty()) {
+      rob_counts = fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
+                               one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
+                               Solved(*rob, kMid), rob->problems);
+      if (Solved(*rob, kHigh) == 0 && Solved(*rob, kMid) == 0)
+        rob_counts += fmt::format(" (≤ {}: {}/{})", Tol(d.tolerances[kLow]), Solved(*rob, kLow),
+                                  rob->problems);
+    }
     table.Row({d.dataset, fmt::format("{}{}", problems, problems < kSmallSample ? " ⚠" : ""),
-               rec ? "**" + rec->label + "**" : "none",
-               rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
+               rec_cell, rec ? fmt::format("{}/{}", Solved(*rec, kMid), rec->problems) : "—",
                rec ? Ms(rec->median_time_to_tolerance_s) : "—",
                run ? fmt::format("{} ({}/{}, {})", run->label, Solved(*run, kMid), run->problems,
                                  Ms(run->median_time_to_tolerance_s))
                    : "—",
-               rob ? rob->label : "none",
-               rob ? fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
-                                 one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
-                                 Solved(*rob, kMid), rob->problems)
-                   : "—",
-               unranked.empty() ? "—" : unranked});
+               rob_cell, rob_counts, unranked.empty() ? "—" : unranked});
+    if (!no_mid.empty() || pick.tie) pick.recommended = -1;  // no count across datasets
+    if (!too_small.empty()) pick.robust = -1;
     for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
       const SolverSummary& s = d.solvers[i];
       Cross& c = cross[s.label];
@@ -155,7 +175,7 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
   if (!small.empty()) {
     out += fmt::format("\n⚠ fewer than {} problems: ", kSmallSample);
     for (std::size_t i = 0; i < small.size(); ++i) out += (i ? ", " : "") + small[i];
-    out += " — a recommendation there rests on a small sample.\n";
+    out += " — no verdict there (not assessed).\n";
   }
   std::vector<std::pair<std::string, Cross>> ranked(cross.begin(), cross.end());
   auto mean = [](const Cross& c) { return c.datasets ? c.rate_sum / c.datasets : -1.0; };
@@ -165,9 +185,10 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
   });
   out += "\n" + markdown::Heading(3, "Across datasets") +
          fmt::format(
-             "Ranked by the datasets where a solver is recommended, then by its mean share of "
-             "problems solved to res004 ≤ {} over the datasets it applies to; a dataset where "
-             "every run of it is not applicable is left out of the mean and counted apart.\n\n",
+             "Ranked by the datasets where a solver is recommended (assessed ones only: not a "
+             "small sample, more than one solver, no tie), then by its mean share of problems "
+             "solved to res004 ≤ {} over the datasets it applies to; a dataset where every run "
+             "of it is not applicable is left out of the mean and counted apart.\n\n",
              mid);
   markdown::Table across({"rank", "solver", "recommended on", fmt::format("mean solved ≤ {}", mid),
                           "datasets it applies to", "not applicable on", "most robust on"},

@@ -8,15 +8,14 @@
 #include <vector>
 
 #include "harness/report.h"
+#include "harness/verdict_guard.h"
 
 namespace ncp {
-
-// Fewer problems than this on a dataset: its recommendation is flagged as a small sample.
-inline constexpr int kSmallSample = 5;
 
 struct DatasetPick {
   int recommended = -1;       // index into DatasetSummary::solvers, −1 when none succeeds at 1e-6
   int runner_up = -1;         // second by the same rule, −1 when none
+  bool tie = false;           // the runner-up equals the recommended by the rule (no winner)
   int robust = -1;            // most successes at high, then mid, then low; −1 when none succeeds
   std::vector<int> unranked;  // no success at any profile
 };

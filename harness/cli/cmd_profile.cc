@@ -22,6 +22,7 @@
 #include "harness/runner.h"
 #include "common/file_write.h"
 #include "solvers/registry.h"
+#include "solvers/settings.h"
 
 namespace ncp::cli {
 namespace {
@@ -85,6 +86,19 @@ void CheckTraces(const std::string& results, const std::vector<RunRecord>& rows)
 
 // The outputs (results, CSV, report) against the inputs and one another, before any work: a
 // report written over its own results file or over a dataset would destroy it.
+// The smallest time budget (ms) the rows ran under, 0 when none had one.
+double RecordedTimeBudgetMs(const std::vector<RunRecord>& rows) {
+  double smallest = 0.0;
+  for (const RunRecord& r : rows) {
+    const auto kv = ParseKeyValues(r.budget);
+    double ms = 0.0;
+    if (const auto it = kv.find("time_ms");
+        it != kv.end() && ParseDecimal(it->second, &ms) && ms > 0 && std::isfinite(ms))
+      smallest = smallest == 0.0 ? ms : std::min(smallest, ms);
+  }
+  return smallest;
+}
+
 void CheckOutputs(const std::vector<std::string>& datasets, const std::string& from,
                   const std::string& out, const std::string& csv, const std::string& report) {
   std::vector<std::string> taken =
@@ -207,12 +221,21 @@ void AddProfile(CLI::App& app, Action& action) {
         intro = fmt::format("From the results file {}.", results);
       }
       const std::vector<RunRecord> rows = ReadResults(results);
-      if (!o->from.empty()) CheckTraces(results, rows);
+      double time_ms = o->time_ms;
+      if (!o->from.empty()) {
+        CheckTraces(results, rows);
+        // The runs' own time budget holds unless --time-ms is given: a tolerance their traces
+        // reached past it (the last iteration overruns it) was not reached within the budget.
+        if (time_ms == 0) time_ms = RecordedTimeBudgetMs(rows);
+        if (time_ms > 0)
+          intro += fmt::format(" Time budget {:g} ms per problem{}.", time_ms,
+                               o->time_ms > 0 ? "" : " (the runs' own, recorded in the file)");
+      }
       const std::vector<RunRecord> common_rows = RunsOnCommonProblems(rows);
       std::vector<ProfileResult> per_tol, common;
       for (double tol : tols) {
-        per_tol.push_back(ComputeProfiles(rows, tol, o->time_ms * 1e-3, metric));
-        common.push_back(ComputeProfiles(common_rows, tol, o->time_ms * 1e-3, metric));
+        per_tol.push_back(ComputeProfiles(rows, tol, time_ms * 1e-3, metric));
+        common.push_back(ComputeProfiles(common_rows, tol, time_ms * 1e-3, metric));
       }
       const std::string csv = o->csv.empty() ? results + ".csv" : o->csv;
       WriteFileAtomically(csv, ProfileCsv(per_tol));

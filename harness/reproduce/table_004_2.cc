@@ -237,7 +237,9 @@ std::string Claims(ClaimLedger& claims, const PublishedTable& paper, Means& m, V
 }
 
 // Where the inner iterations go, from the split rows of the table.
-std::string Discussion(const PublishedTable& paper, Means& m, Verdict fewest) {
+// `unsupported`: why the run carries no verdict (ClaimLedger::unsupported), "" when it does.
+std::string Discussion(const PublishedTable& paper, Means& m, Verdict fewest,
+                       const std::string& unsupported) {
   const std::string pub = kPublished;
   return fmt::format(
       "\nThe paper's order (CANAL fewest inner iterations): {} here; the split "
@@ -253,12 +255,12 @@ std::string Discussion(const PublishedTable& paper, Means& m, Verdict fewest) {
       "which the Hessian at the current point does not see. (3) canal's defaults re-solve the "
       "surrogate {:.1f} times per loop with p refreshed ({:.2f} steps per solve), which buys the "
       "residual ({:.2f}) at {:.1f}× the published cascade's steps.\n",
-      ToString(fewest), m.first_loop["al-trdogleg"], m.first_loop["al-dampedsn"],
-      m.Later("al-trdogleg"), m.Later("al-dampedsn"), m.failures["al-trdogleg"],
-      m.failures["al-dampedsn"], paper.Get("inner_iterations", "al-trdogleg"),
-      paper.Get("inner_iterations", "al-dampedsn"), m.Later(pub), m.residual[pub], kLoops,
-      m.first_loop[pub], m.solves["canal"] / kLoops, m.PerSolve("canal"), m.residual["canal"],
-      m.inner["canal"] / m.inner[pub]);
+      unsupported.empty() ? std::string(ToString(fewest)) : "not assessed (" + unsupported + ")",
+      m.first_loop["al-trdogleg"], m.first_loop["al-dampedsn"], m.Later("al-trdogleg"),
+      m.Later("al-dampedsn"), m.failures["al-trdogleg"], m.failures["al-dampedsn"],
+      paper.Get("inner_iterations", "al-trdogleg"), paper.Get("inner_iterations", "al-dampedsn"),
+      m.Later(pub), m.residual[pub], kLoops, m.first_loop[pub], m.solves["canal"] / kLoops,
+      m.PerSolve("canal"), m.residual["canal"], m.inner["canal"] / m.inner[pub]);
 }
 
 std::string Report(const ReportInput& in) {
@@ -270,7 +272,7 @@ std::string Report(const ReportInput& in) {
   const Verdict fewest =
       OrderVerdict({std::min(m.inner["al-trdogleg"], m.inner["al-dampedsn"]), m.inner[kPublished]});
   md += Claims(in.claims, in.paper, m, fewest);
-  md += Discussion(in.paper, m, fewest);
+  md += Discussion(in.paper, m, fewest, in.claims.unsupported());
   return md;
 }
 

@@ -68,7 +68,17 @@ TEST(Profile, RatiosFractionsAndMeans) {
   ASSERT_EQ(r.datasets.size(), 1u);
   EXPECT_EQ(r.datasets[0].fastest, "siconos:nsgs");  // reached on 3/3 problems
   EXPECT_TRUE(r.datasets[0].peer_beats_ours);
-  const std::string md = ProfileMarkdown(r);
+  // Three problems carry no verdict; five do.
+  const std::string three = ProfileMarkdown(r);
+  EXPECT_NE(three.find("fastest to res004 ≤ 1e-06: not assessed (3 problems, fewer than 5)"),
+            std::string::npos)
+      << three;
+  std::vector<RunRecord> five = rows;
+  for (const char* p : {"p4", "p5"}) {
+    five.push_back(MadeRun("d", p, "pgs", 0.4));
+    five.push_back(MadeRun("d", p, "siconos:nsgs", 0.2));
+  }
+  const std::string md = ProfileMarkdown(ComputeProfiles(five, 1e-6, 0.0));
   EXPECT_NE(md.find("The Siconos solver siconos:nsgs beats all of ours here (our fastest: pgs)"),
             std::string::npos)
       << md;

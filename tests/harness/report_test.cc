@@ -101,36 +101,116 @@ TEST(ReportTest, TimesUseMinOverRepeatsAndBestSolverRatio) {
   EXPECT_TRUE(Contains(report, "| 8 | 2 | 10 |")) << report;
 }
 
+// Five problems, two solvers: "accurate" reaches 1e-6 on every one (median 3 ms), "quick" on the
+// first only (1 ms).
+std::vector<RunRecord> AccurateAndQuick() {
+  std::vector<RunRecord> rows;
+  const double reach[] = {0.002, 0.004, 0.003, 0.003, 0.003};
+  for (int i = 0; i < 5; ++i) {
+    const std::string p = "p" + std::to_string(i + 1);
+    rows.push_back(ReportRow("accurate", p, 1e-10, 1e-10, 0.01));
+    rows.back().trace = Trace(reach[i]);
+    rows.push_back(ReportRow("quick", p, i == 0 ? 1e-7 : 1e-5, 1e-7, 0.01));
+    rows.back().trace = Trace(i == 0 ? 0.001 : std::nan(""));
+  }
+  return rows;
+}
+
 TEST(ReportTest, NamesMostAccurateAndFastest) {
-  std::vector<RunRecord> rows = {ReportRow("accurate", "p1", 1e-10, 1e-10, 0.01),
-                                 ReportRow("accurate", "p2", 1e-10, 1e-10, 0.01),
-                                 ReportRow("quick", "p1", 1e-7, 1e-7, 0.01),
-                                 ReportRow("quick", "p2", 1e-5, 1e-5, 0.01)};
-  rows[0].trace = Trace(0.002);
-  rows[1].trace = Trace(0.004);
-  rows[2].trace = Trace(0.001);
-  rows[3].trace = Trace(std::nan(""));
+  std::vector<RunRecord> rows = AccurateAndQuick();
   const DatasetSummary d = SummarizeResults(rows).at(0);
-  EXPECT_EQ(FindSummary(d, "accurate").reached_tolerance, 2);
+  EXPECT_EQ(FindSummary(d, "accurate").reached_tolerance, 5);
   EXPECT_NEAR(FindSummary(d, "accurate").median_time_to_tolerance_s, 0.003, 1e-12);
   EXPECT_EQ(FindSummary(d, "quick").reached_tolerance, 1);
   const std::string report = MarkdownReport(rows, {});
+  EXPECT_TRUE(Contains(report, "Sample: 5 problems × 1 repeat; budget iters=100.")) << report;
   EXPECT_TRUE(Contains(report, "Most accurate: **accurate** (median final res004 1.00e-10)"))
       << report;
   // "quick" is faster on the one problem it solves, but "accurate" reaches the tolerance on more.
   EXPECT_TRUE(Contains(report,
                        "Most problems to res004 ≤ 1e-6 (in the trace), then least median "
-                       "time to it: **accurate** (2/2, median 3 ms); runner-up quick (1/2, "
-                       "median 1 ms): accurate by 1 more problem, median 3 × slower."))
+                       "time to it: **accurate** (5/5, median 3 ms); runner-up quick (1/5, "
+                       "median 1 ms): accurate by 4 more problems, median 3 × slower."))
       << report;
   // The table holds the figures the line names.
-  EXPECT_TRUE(Contains(report, "| 2/2 | 3 |")) << report;
-  EXPECT_TRUE(Contains(report, "| 1/2 | 1 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 5/5 | 3 |")) << report;
+  EXPECT_TRUE(Contains(report, "| 1/5 | 1 |")) << report;
   // With equal reach, the lower median time wins.
-  rows[3].trace = Trace(0.001);
+  for (RunRecord& r : rows)
+    if (r.solver == "quick") r.trace = Trace(0.001);
   EXPECT_TRUE(Contains(MarkdownReport(rows, {}),
-                       "then least median time to it: **quick** (2/2, median 1 ms); runner-up "
-                       "accurate (2/2, median 3 ms): quick by 3 × faster."));
+                       "then least median time to it: **quick** (5/5, median 1 ms); runner-up "
+                       "accurate (5/5, median 3 ms): quick by 3 × faster."));
+}
+
+// A verdict is drawn from five problems or more, between two solvers or more, from traces, and
+// a tie is said as one: otherwise "not assessed" and why, never a winner.
+TEST(ReportTest, VerdictsNeedASampleThatCarriesThem) {
+  std::vector<RunRecord> rows = AccurateAndQuick();
+  std::vector<RunRecord> four(rows.begin(), rows.begin() + 8);
+  const std::string small = MarkdownReport(four, {});
+  EXPECT_TRUE(Contains(small, "Most accurate: not assessed (4 problems, fewer than 5).")) << small;
+  EXPECT_TRUE(Contains(small,
+                       "then least median time to it: not assessed (4 problems, fewer "
+                       "than 5)."))
+      << small;
+  EXPECT_TRUE(Contains(small, "| not assessed (4 problems, fewer than 5) |")) << small;
+  std::vector<RunRecord> alone;
+  for (const RunRecord& r : rows)
+    if (r.solver == "accurate") alone.push_back(r);
+  const std::string one = MarkdownReport(alone, {});
+  EXPECT_TRUE(Contains(one, "Most accurate: not assessed (one solver: nothing to compare)."))
+      << one;
+  EXPECT_FALSE(Contains(one, "**accurate**")) << one;
+  std::vector<RunRecord> untraced = rows;
+  for (RunRecord& r : untraced) r.trace.clear();
+  EXPECT_TRUE(Contains(MarkdownReport(untraced, {}),
+                       "time to it: not assessed (the runs kept no trace: run with --trace K)."));
+  // Runs stopped at --tol 1e-4 say nothing about who reaches 1e-6 first.
+  std::vector<RunRecord> loose = rows;
+  for (RunRecord& r : loose) r.budget = "iters=100;tol=0.0001";
+  const std::string stopped = MarkdownReport(loose, {});
+  EXPECT_TRUE(Contains(stopped,
+                       "time to it: not assessed (the runs stopped at --tol 0.0001, "
+                       "short of 1e-06)."))
+      << stopped;
+  // Equal figures: a tie, in the line and in the summary.
+  std::vector<RunRecord> tied = rows;
+  for (RunRecord& r : tied) {
+    r.final_metrics[Metric::kRes004] = 1e-10;
+    r.trace = Trace(0.002);
+  }
+  const std::string tie = MarkdownReport(tied, {});
+  EXPECT_TRUE(Contains(tie, "Most accurate: a tie of **accurate** and quick")) << tie;
+  EXPECT_TRUE(Contains(tie,
+                       "time to it: a tie of **accurate** and quick (5/5, median 2 ms "
+                       "each)."))
+      << tie;
+  EXPECT_TRUE(Contains(tie, "| tie: **accurate**, **quick** |")) << tie;
+}
+
+// A tolerance the trace reached past the run's time budget (its last iteration overran it) was
+// not reached within the budget.
+TEST(ReportTest, ToleranceReachedPastTheTimeBudgetIsNotReached) {
+  RunRecord r = ReportRow("a", "p1", 1e-8, 1e-8, 0.004, Outcome::kTimeLimit);
+  r.trace = Trace(0.003);  // reaches 1e-6 at 3 ms
+  r.budget = "iters=100;time_ms=2";
+  EXPECT_EQ(FindSummary(SummarizeResults({r}).at(0), "a").reached_tolerance, 0);
+  r.budget = "iters=100;time_ms=5";
+  EXPECT_EQ(FindSummary(SummarizeResults({r}).at(0), "a").reached_tolerance, 1);
+}
+
+// The residual at the best time is the best repeat's by then: the best time is a minimum over
+// repeats, and repeat 0 alone may not have reached what a faster repeat did.
+TEST(ReportTest, ResidualAtBestTimeComesFromTheRepeatsThatSetIt) {
+  RunRecord slow0 = ReportRow("accurate", "p1", 1e-10, 1e-10, 0.01), fast1 = slow0;
+  slow0.trace = Trace(0.004);  // repeat 0 reaches 1e-6 at 4 ms
+  fast1.repeat = 1;
+  fast1.trace = Trace(0.001);  // repeat 1 at 1 ms: the best time on p1
+  const DatasetSummary d = SummarizeResults({slow0, fast1}).at(0);
+  // The best time is 1 ms, where repeat 1 is at 1e-8 (repeat 0 still at 1e-3).
+  EXPECT_EQ(FindSummary(d, "accurate").median_res004_at_best_time, 1e-8);
+  EXPECT_EQ(d.repeats, 2);
 }
 
 TEST(ReportTest, RunsThatDidNotRunHaveNoTime) {
@@ -165,8 +245,12 @@ TEST(ReportTest, HandlesNaNMetrics) {
       report, "| broken | 2 | 0% | 0% | 0% | 0% | 0% | 0% | 0/2 | n/a | n/a | n/a | 10 | inf"))
       << report;
   EXPECT_TRUE(Contains(report, "| 0/0/0/1/1/0/0 |")) << report;
-  EXPECT_TRUE(Contains(report, "Most accurate: none")) << report;
-  EXPECT_TRUE(Contains(report, "then least median time to it: none (no trace reached it)."))
+  // Two problems of one solver carry no verdict.
+  EXPECT_TRUE(Contains(report, "Most accurate: not assessed (2 problems, fewer than 5)."))
+      << report;
+  EXPECT_TRUE(Contains(report,
+                       "then least median time to it: not assessed (2 problems, fewer "
+                       "than 5)."))
       << report;
 }
 
@@ -174,7 +258,7 @@ TEST(ReportTest, HandlesNaNMetrics) {
 // 1e-9, and never ranks a solver whose runs diverged, however fast they ended.
 TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
   std::vector<RunRecord> rows;
-  for (const char* p : {"p1", "p2", "p3"}) {
+  for (const char* p : {"p1", "p2", "p3", "p5"}) {
     rows.push_back(ReportRow("accurate", p, 1e-10, 1e-10, 0.5));
     rows.back().trace = Trace(4e-3);
     rows.push_back(ReportRow("quick", p, 1e-7, 1e-7, 0.01));
@@ -188,16 +272,16 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
   const DatasetSummary d = SummarizeResults(rows).at(0);
   const DatasetPick pick = PickSolvers(d);
   ASSERT_GE(pick.recommended, 0);
-  EXPECT_EQ(d.solvers[pick.recommended].label, "accurate");  // 4/4 at 1e-6 against quick's 3/4
-  EXPECT_EQ(d.solvers[pick.robust].label, "accurate");       // 3/4 at 1e-9, quick 0/4
+  EXPECT_EQ(d.solvers[pick.recommended].label, "accurate");  // 5/5 at 1e-6 against quick's 4/5
+  EXPECT_EQ(d.solvers[pick.robust].label, "accurate");       // 4/5 at 1e-9, quick 0/5
   ASSERT_EQ(pick.unranked.size(), 1u);
   EXPECT_EQ(d.solvers[pick.unranked[0]].label, "blowup");
   const std::string report = MarkdownReport(rows, {});
   EXPECT_LT(report.find("## Summary"), report.find("## Dataset"));
   EXPECT_TRUE(Contains(
       report,
-      "| cubes | 4 ⚠ | **accurate** | 4/4 | 4 ms | quick (3/4, 1 ms) | accurate | 3/4 / 4/4 | "
-      "blowup (4 diverged) |"))
+      "| cubes | 5 | **accurate** | 5/5 | 4 ms | quick (4/5, 1 ms) | accurate | 4/5 / 5/5 | "
+      "blowup (5 diverged) |"))
       << report;
   // In the ranking across datasets the diverged solver comes last, with 0%.
   EXPECT_TRUE(Contains(report, "| 3 | blowup | 0 | 0% | 1 | 0 | 0 |")) << report;
@@ -209,7 +293,7 @@ TEST(ReportTest, SummaryRecommendsBySuccessThenTimeAndNeverRanksDiverged) {
 // final residuals do not name a "most accurate", and the header says which profiles are fixed.
 TEST(ReportTest, HighProfileFollowsTheRunTolerance) {
   std::vector<RunRecord> rows;
-  for (const char* p : {"p1", "p2"}) {
+  for (const char* p : {"p1", "p2", "p3", "p4", "p5"}) {
     rows.push_back(ReportRow("a", p, 9e-9, 9e-9, 0.01));
     rows.push_back(ReportRow("b", p, 5e-9, 5e-9, 0.02));
   }
