@@ -230,7 +230,18 @@ def main():
     for args in (["generate", "random", "-n", "2", "--seed", "-1", "-o", os.path.join(WORK, "s1.h5")],
                  ["sweep", "random", "--param", "contacts", "--values", "20,020", "-o", os.path.join(WORK, "sw.h5")],
                  ["reproduce", "004-fig7", "--cases", "1000000000", "-o", os.path.join(WORK, "rep")],
-                 ["info", fifo], ["run", fifo, "-s", "pgs", "-o", out]):
+                 ["info", fifo], ["run", fifo, "-s", "pgs", "-o", out],
+                 # Empty list items were dropped, a seed past 2^64 - 1 clamped; a baseline
+                 # renamed its file over a FIFO; a sweep generated before checking its output;
+                 # simulate wrote an empty recording; reproduce -o a file was an internal error.
+                 ["run", base, "-s", "pgs,,apgd", "-o", out],
+                 ["generate", "random", "-n", "1", "-p", "bodies=60,", "-o", os.path.join(WORK, "e.h5")],
+                 ["generate", "random", "-n", "1", "--seed", "18446744073709551616", "-o", os.path.join(WORK, "s2.h5")],
+                 ["baseline", base, "-s", "pgs", "--iters", "3", "--force", "-o", fifo],
+                 ["sweep", "random", "--param", "contacts", "--values", "4", "-o", base],
+                 ["simulate", "box_push", "--steps", "2", "-q", "--record", os.path.join(WORK, "none.h5")],
+                 ["reproduce", "004-table2", "-o", base],
+                 ["run", base, "-s", "pgs", "--threads", "100000", "-o", out]):
         check("arguments", " ".join(args[:2]), args, must_refuse=True, inputs=[base])
     os.remove(fifo)
     for p in ("big.h5", "z.h5", "c300.h5", "neg.h5", "s.h5"):
