@@ -146,47 +146,38 @@ TEST(ReportTest, NamesMostAccurateAndFastest) {
 // A verdict is drawn from five problems or more, between two solvers or more, from traces, and
 // a tie is said as one: otherwise "not assessed" and why, never a winner.
 TEST(ReportTest, VerdictsNeedASampleThatCarriesThem) {
-  std::vector<RunRecord> rows = AccurateAndQuick();
-  std::vector<RunRecord> four(rows.begin(), rows.begin() + 8);
-  const std::string small = MarkdownReport(four, {});
-  EXPECT_TRUE(Contains(small, "Most accurate: not assessed (4 problems, fewer than 5).")) << small;
-  EXPECT_TRUE(Contains(small,
-                       "then least median time to it: not assessed (4 problems, fewer "
-                       "than 5)."))
-      << small;
-  EXPECT_TRUE(Contains(small, "| not assessed (4 problems, fewer than 5) |")) << small;
+  const auto says = [](const std::vector<RunRecord>& rows, const std::string& needle) {
+    const std::string report = MarkdownReport(rows, {});
+    EXPECT_TRUE(Contains(report, needle)) << needle << "\n" << report;
+  };
+  const std::vector<RunRecord> rows = AccurateAndQuick();
+  const std::vector<RunRecord> four(rows.begin(), rows.begin() + 8);
+  for (const char* needle : {"Most accurate: not assessed (4 problems, fewer than 5).",
+                             "time to it: not assessed (4 problems, fewer than 5).",
+                             "| not assessed (4 problems, fewer than 5) |"})
+    says(four, needle);
   std::vector<RunRecord> alone;
   for (const RunRecord& r : rows)
     if (r.solver == "accurate") alone.push_back(r);
-  const std::string one = MarkdownReport(alone, {});
-  EXPECT_TRUE(Contains(one, "Most accurate: not assessed (one solver: nothing to compare)."))
-      << one;
-  EXPECT_FALSE(Contains(one, "**accurate**")) << one;
+  says(alone, "Most accurate: not assessed (one solver: nothing to compare).");
+  EXPECT_FALSE(Contains(MarkdownReport(alone, {}), "**accurate**"));
   std::vector<RunRecord> untraced = rows;
   for (RunRecord& r : untraced) r.trace.clear();
-  EXPECT_TRUE(Contains(MarkdownReport(untraced, {}),
-                       "time to it: not assessed (the runs kept no trace: run with --trace K)."));
+  says(untraced, "time to it: not assessed (the runs kept no trace: run with --trace K).");
   // Runs stopped at --tol 1e-4 say nothing about who reaches 1e-6 first.
   std::vector<RunRecord> loose = rows;
   for (RunRecord& r : loose) r.budget = "iters=100;tol=0.0001";
-  const std::string stopped = MarkdownReport(loose, {});
-  EXPECT_TRUE(Contains(stopped,
-                       "time to it: not assessed (the runs stopped at --tol 0.0001, "
-                       "short of 1e-06)."))
-      << stopped;
-  // Equal figures: a tie, in the line and in the summary.
+  says(loose, "time to it: not assessed (the runs stopped at --tol 0.0001, short of 1e-06).");
+  // Equal figures: a tie, in the lines and in the summary.
   std::vector<RunRecord> tied = rows;
   for (RunRecord& r : tied) {
     r.final_metrics[Metric::kRes004] = 1e-10;
     r.trace = Trace(0.002);
   }
-  const std::string tie = MarkdownReport(tied, {});
-  EXPECT_TRUE(Contains(tie, "Most accurate: a tie of **accurate** and quick")) << tie;
-  EXPECT_TRUE(Contains(tie,
-                       "time to it: a tie of **accurate** and quick (5/5, median 2 ms "
-                       "each)."))
-      << tie;
-  EXPECT_TRUE(Contains(tie, "| tie: **accurate**, **quick** |")) << tie;
+  for (const char* needle : {"Most accurate: a tie of **accurate** and quick",
+                             "time to it: a tie of **accurate** and quick (5/5, median 2 ms each).",
+                             "| tie: **accurate**, **quick** |"})
+    says(tied, needle);
 }
 
 // A tolerance the trace reached past the run's time budget (its last iteration overran it) was
