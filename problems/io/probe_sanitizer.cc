@@ -25,6 +25,21 @@ bool Contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
 
+// A frame of a C library function the sanitizer intercepts, under its own name (clang's runtime,
+// linked into the executable, names its interceptors so: "#0 … in strdup (fuzz_dataset+…)").
+bool InterceptedLibcFrame(std::string_view line) {
+  constexpr std::array<std::string_view, 16> kIntercepted = {
+      "memcpy", "memmove", "memset", "memcmp",  "strdup", "strndup", "strlen",  "strnlen",
+      "strcpy", "strncpy", "strcmp", "strncmp", "malloc", "calloc",  "realloc", "free"};
+  const std::size_t in = line.find(" in ");
+  if (in == std::string_view::npos) return false;
+  const std::string_view rest = line.substr(in + 4);
+  const std::string_view name = rest.substr(0, rest.find(' '));
+  for (const std::string_view f : kIntercepted)
+    if (name == f) return true;
+  return false;
+}
+
 }  // namespace
 
 bool SanitizerReportIsALibrarys(std::string_view report) {
@@ -42,7 +57,7 @@ bool SanitizerReportIsALibrarys(std::string_view report) {
     at = end + 1;
     const std::size_t first = line.find_first_not_of(' ');
     if (first == std::string_view::npos || line[first] != '#') continue;  // not a frame
-    bool runtime = false;
+    bool runtime = InterceptedLibcFrame(line);
     for (const std::string_view r : kRuntime) runtime = runtime || Contains(line, r);
     if (runtime) continue;
     for (const std::string_view lib : kLibraries) {

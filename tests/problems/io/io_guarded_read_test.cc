@@ -107,6 +107,18 @@ TEST(GuardedRead, SanitizerReportsOnLibhdf5AreTheLibrarys) {
       "    #0 0x7f01 in __interceptor_memcpy ../../../../src/libsanitizer/asan/asan.cpp:827\n"
       "    #1 0x7f02 in fclib_read_local (/usr/lib/x86_64-linux-gnu/libfclib.so.0+0x3a1)\n";
   EXPECT_TRUE(SanitizerReportIsALibrarys(gcc_libfclib));
+  // clang 14's runtime, linked into the executable, names the interceptor as the libc function.
+  const std::string clang_strdup =
+      "==5==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6160000011c0\n"
+      "    #0 0x555f in strdup (/b/build-fuzz/fuzz_dataset+0x1d1d75)\n"
+      "    #1 0x7f66 in H5MM_strdup (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x18431d)\n"
+      "    #6 0x555f in ncp::h5::Group::HasAttr() /s/problems/io/h5_util.cc:508:61\n";
+  EXPECT_TRUE(SanitizerReportIsALibrarys(clang_strdup));
+  const std::string own_strdup =
+      "==6==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60\n"
+      "    #0 0x555f in strdup (/b/build-fuzz/fuzz_dataset+0x1d1d75)\n"
+      "    #1 0x555f in ncp::h5::Group::Name() /s/problems/io/h5_util.cc:300:7\n";
+  EXPECT_FALSE(SanitizerReportIsALibrarys(own_strdup));
   const std::string own =
       "==3==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60\n"
       "    #0 0x55 in ncp::h5::Group::ReadIntegers() /s/problems/io/h5_util.cc:300:7\n"
