@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "problems/model/validate.h"
 
 namespace ncp {
@@ -29,6 +30,18 @@ void CheckOutputNotAnInput(const std::string& option, const std::string& out,
           fmt::format("{} = '{}': is the input '{}' itself; it would be overwritten: "
                       "write to another path",
                       option, out, in));
+}
+
+void CreateOutputFolder(const std::string& option, const std::string& dir) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return;
+  if (std::filesystem::exists(std::filesystem::symlink_status(dir, ec))) {
+    const std::string kind = NonRegularKind(dir);
+    throw Error(fmt::format("{} = {}: is {}: must be a folder", option, dir,
+                            kind.empty() ? "a file" : kind));
+  }
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(fmt::format("{} = {}: cannot create it: {}", option, dir, ec.message()));
 }
 
 void CheckWritable(const std::string& out, const std::vector<ContactProblem>& problems) {

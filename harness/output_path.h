@@ -13,6 +13,10 @@ namespace ncp {
 // Throws Error "<option> = '': must name a file" for an empty path.
 void CheckOutputNamed(const std::string& option, const std::string& out);
 
+// Creates the folder `dir` (and those above it) unless it is one; throws Error "<option> = dir:
+// is a file: must be a folder" (or a FIFO, a device…) or "cannot create it: <why>".
+void CreateOutputFolder(const std::string& option, const std::string& dir);
+
 // Whether two paths name one file: the same absolute path once normalized (also for a file not
 // made yet), or an existing file reached both ways (a link, a hard link, a bind mount).
 bool SamePath(const std::string& a, const std::string& b);

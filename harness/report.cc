@@ -50,15 +50,6 @@ struct ProblemOutcome {
   RowPtrs repeats;                    // every repeat (their traces: times are minima over them)
 };
 
-// The row's time budget in seconds (budget "time_ms=…"), 0 when it had none.
-double TimeBudgetS(const RunRecord& r) {
-  const auto kv = ParseKeyValues(r.budget);
-  const auto it = kv.find("time_ms");
-  double ms = 0.0;
-  return it != kv.end() && ParseDecimal(it->second, &ms) && ms > 0 && std::isfinite(ms) ? 1e-3 * ms
-                                                                                        : 0.0;
-}
-
 std::map<std::string, ProblemOutcome> ByProblem(const RowPtrs& runs) {
   std::map<std::string, ProblemOutcome> out;
   for (const RunRecord* r : runs) {
@@ -521,6 +512,14 @@ std::string DatasetSection(const DatasetSummary& d) {
 }
 
 }  // namespace
+
+double TimeBudgetS(const RunRecord& r) {
+  const auto kv = ParseKeyValues(r.budget);
+  const auto it = kv.find("time_ms");
+  double ms = 0.0;
+  return it != kv.end() && ParseDecimal(it->second, &ms) && ms > 0 && std::isfinite(ms) ? 1e-3 * ms
+                                                                                        : 0.0;
+}
 
 double SampleMedian(std::vector<double> v) {
   if (v.empty()) return kNaN;

@@ -86,6 +86,9 @@ struct DatasetSummary {
 // A peer solver (another library's or engine's, e.g. "siconos:nsgs"): its name has a prefix.
 inline bool IsPeerSolver(const std::string& name) { return name.find(':') != std::string::npos; }
 
+// The row's time budget in seconds (its budget's "time_ms"), 0 when it had none.
+double TimeBudgetS(const RunRecord& r);
+
 // The median of `v` (the mean of the middle two for an even count); NaN when empty.
 double SampleMedian(std::vector<double> v);
 

@@ -10,6 +10,7 @@
 #include "common/file_write.h"
 #include "common/parse_number.h"
 #include "harness/distribute/cluster.h"
+#include "harness/output_path.h"
 #include "harness/results_store.h"
 #include "harness/simulate.h"
 #include "problems/io/dataset_hdf5.h"
@@ -61,17 +62,6 @@ void CheckSweepOutput(const std::string& out,
   }
 }
 
-void CreateDataFolder(const std::string& dir) {
-  if (const std::string kind = NonRegularKind(dir); !kind.empty() && kind != "a folder")
-    throw Error(fmt::format("--data-dir = {}: is {}: must be a folder", dir, kind));
-  std::error_code ec;
-  if (fs::is_directory(dir, ec)) return;
-  if (fs::exists(fs::symlink_status(dir, ec)))
-    throw Error(fmt::format("--data-dir = {}: is a file: must be a folder", dir));
-  fs::create_directories(dir, ec);
-  if (ec) throw Error(fmt::format("--data-dir = {}: cannot create it: {}", dir, ec.message()));
-}
-
 }  // namespace
 
 void CheckSweep(const SweepOptions& s) {
@@ -109,7 +99,7 @@ int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptio
                                                          {"sweep_count", std::to_string(s.count)}};
   CheckSweepOutput(s.out, generation);
   const std::string dir = DataDir(s);
-  CreateDataFolder(dir);
+  CreateOutputFolder("--data-dir", dir);
   CreateParentFolders(s.out);
   std::string values;
   for (const std::string& v : s.values) values += (values.empty() ? "" : ",") + v;

@@ -16,13 +16,13 @@
 #include "harness/inputs.h"
 #include "harness/output_path.h"
 #include "harness/profile.h"
+#include "harness/report.h"
 #include "harness/roofline.h"
 #include "harness/results_store.h"
 #include "harness/run_options.h"
 #include "harness/runner.h"
 #include "common/file_write.h"
 #include "solvers/registry.h"
-#include "solvers/settings.h"
 
 namespace ncp::cli {
 namespace {
@@ -86,19 +86,6 @@ void CheckTraces(const std::string& results, const std::vector<RunRecord>& rows)
 
 // The outputs (results, CSV, report) against the inputs and one another, before any work: a
 // report written over its own results file or over a dataset would destroy it.
-// The smallest time budget (ms) the rows ran under, 0 when none had one.
-double RecordedTimeBudgetMs(const std::vector<RunRecord>& rows) {
-  double smallest = 0.0;
-  for (const RunRecord& r : rows) {
-    const auto kv = ParseKeyValues(r.budget);
-    double ms = 0.0;
-    if (const auto it = kv.find("time_ms");
-        it != kv.end() && ParseDecimal(it->second, &ms) && ms > 0 && std::isfinite(ms))
-      smallest = smallest == 0.0 ? ms : std::min(smallest, ms);
-  }
-  return smallest;
-}
-
 void CheckOutputs(const std::vector<std::string>& datasets, const std::string& from,
                   const std::string& out, const std::string& csv, const std::string& report) {
   std::vector<std::string> taken =
@@ -226,7 +213,11 @@ void AddProfile(CLI::App& app, Action& action) {
         CheckTraces(results, rows);
         // The runs' own time budget holds unless --time-ms is given: a tolerance their traces
         // reached past it (the last iteration overruns it) was not reached within the budget.
-        if (time_ms == 0) time_ms = RecordedTimeBudgetMs(rows);
+        // The smallest the rows ran under.
+        if (time_ms == 0)
+          for (const RunRecord& r : rows)
+            if (const double s = TimeBudgetS(r); s > 0)
+              time_ms = time_ms == 0 ? 1e3 * s : std::min(time_ms, 1e3 * s);
         if (time_ms > 0)
           intro += fmt::format(" Time budget {:g} ms per problem{}.", time_ms,
                                o->time_ms > 0 ? "" : " (the runs' own, recorded in the file)");

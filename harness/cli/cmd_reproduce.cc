@@ -49,15 +49,8 @@ std::string CannotRunYet(const Protocol& p) {
 void CheckReproduceOut(const std::string& out_dir, const std::vector<const Protocol*>& protocols) {
   namespace fs = std::filesystem;
   CheckOutputNamed("--out", out_dir);
+  CreateOutputFolder("--out", out_dir);
   std::error_code ec;
-  if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec)) {
-    const std::string kind = NonRegularKind(out_dir);
-    throw Error(fmt::format("--out = {}: is {}: must be a folder", out_dir,
-                            kind.empty() ? "a file" : kind));
-  }
-  fs::create_directories(out_dir, ec);
-  if (ec)
-    throw Error(fmt::format("--out = {}: cannot create the folder: {}", out_dir, ec.message()));
   for (const Protocol* p : protocols) {
     const std::string h5 = out_dir + "/" + p->id + ".h5";
     if (!fs::exists(fs::symlink_status(h5, ec))) continue;
