@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/error.h"
 #include "harness/cli/commands.h"
 #include "problems/io/fclib_io.h"
 #include "problems/model/descriptors.h"
@@ -14,12 +15,15 @@ namespace ncp::cli {
 
 namespace {
 
-// The sizes, validity and difficulty descriptors of one file's problems.
-void PrintInfo(const std::vector<ContactProblem>& problems) {
+// The sizes, validity and difficulty descriptors of one file's problems; returns how many
+// are invalid.
+int PrintInfo(const std::vector<ContactProblem>& problems) {
+  int invalid = 0;
   std::printf("%-24s %-7s %7s %7s %9s %9s %10s  %s\n", "problem", "form", "dofs", "rows",
               "contacts", "constr.", "reference", "valid");
   for (const auto& p : problems) {
     const std::string err = Validate(p);
+    if (!err.empty()) ++invalid;
     std::printf("%-24s %-7s %7d %7d %9d %9d %10s  %s\n", p.meta.name.c_str(),
                 p.form == ProblemForm::kGlobal ? "global" : "local", p.num_dofs(), p.num_rows(),
                 p.num_contacts(), p.num_constraints(),
@@ -43,6 +47,7 @@ void PrintInfo(const std::vector<ContactProblem>& problems) {
                 num(d.mu_min, "{:.3g}").c_str(), num(d.mu_max, "{:.3g}").c_str(),
                 num(d.asymmetry, "{:.2g}").c_str());
   }
+  return invalid;
 }
 
 }  // namespace
@@ -53,16 +58,42 @@ void AddInfo(CLI::App& app, Action& action) {
   cmd->add_option("datasets", *in, "ncpbench datasets or fclib files")->required();
   cmd->callback([&action, in] {
     action = [in] {
+      // Every file is described, whatever an earlier one held; an unreadable file is one
+      // error line, and the exit status says whether everything named was readable and valid.
+      int unreadable = 0, invalid = 0, problems = 0;
       for (std::size_t i = 0; i < in->size(); ++i) {
         // Several files: each under its name, one blank line apart.
         if (in->size() > 1) std::printf("%s== %s\n", i > 0 ? "\n" : "", (*in)[i].c_str());
-        PrintInfo(LoadProblems((*in)[i]));
+        std::vector<ContactProblem> read;
+        try {
+          read = LoadProblems((*in)[i]);
+        } catch (const Error& e) {
+          if (in->size() == 1) throw;
+          std::fflush(stdout);
+          std::fprintf(stderr, "ncpbench: error: %s\n", e.what());
+          std::printf("(unreadable)\n");
+          ++unreadable;
+          continue;
+        }
+        problems += static_cast<int>(read.size());
+        invalid += PrintInfo(read);
       }
       std::printf(
           "rank and cond(W) from the eigenvalues of W's symmetric part above %g x the "
           "largest, for m <= %d rows\n",
           kRankRelTol, kDescribeMaxRows);
-      return 0;
+      if (invalid > 0) {
+        std::fflush(stdout);
+        std::fprintf(
+            stderr,
+            "ncpbench: error: info: %d of %d problems are invalid (the `valid` "
+            "column says why)%s\n",
+            invalid, problems,
+            unreadable > 0
+                ? fmt::format("; {} of {} files unreadable", unreadable, in->size()).c_str()
+                : "");
+      }
+      return invalid > 0 || unreadable > 0 ? 2 : 0;
     };
   });
 }

@@ -1,10 +1,14 @@
 // `info` over several files: each file's problems under its name, in the order given; a file
-// that cannot be read ends the command with its one-line error.
+// that cannot be read is one error line and the others are still described; the exit status
+// is 2 when any file is unreadable or any problem invalid, so that scripts can rely on it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
+#include "problems/io/dataset_hdf5.h"
 #include "tests/cli_support.h"
+#include "tests/test_problems.h"
 
 namespace ncp {
 namespace {
@@ -30,6 +34,33 @@ TEST(CliInfo, AMissingFileIsNamed) {
   const testing::CliResult r = testing::RunCli("info " + a + " no_such_file.h5", dir);
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("no_such_file.h5"), std::string::npos) << r.err;
+}
+
+TEST(CliInfo, AnUnreadableFileDoesNotHideTheNextOne) {
+  const auto dir = testing::FreshDir("cli_info_unreadable");
+  const std::string a = std::string(NCP_FCLIB_DIR) + "/CubeH8.hdf5";
+  const std::string b = std::string(NCP_FCLIB_DIR) + "/Rover4493.hdf5";
+  const testing::CliResult r = testing::RunCli("info " + a + " /no/such/file.h5 " + b, dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("Rover4493 "), std::string::npos) << r.out;  // described all the same
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("/no/such/file.h5"), std::string::npos) << r.err;
+}
+
+TEST(CliInfo, AnInvalidProblemIsAnErrorExit) {
+  const auto dir = testing::FreshDir("cli_info_invalid");
+  ContactProblem good = testing::OnlyType(ConstraintType::kContact);
+  ContactProblem bad = good;
+  good.meta.name = "good";
+  bad.meta.name = "bad";
+  bad.constraints[0].mu = -0.5;  // read as stored (the reader checks the schema), then refused
+  const std::string path = (dir / "mixed.h5").string();
+  WriteDataset(path, {good, bad});
+  const testing::CliResult r = testing::RunCli("info " + path, dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("constraint[0].mu = -0.5"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err,
+            "ncpbench: error: info: 1 of 2 problems are invalid (the `valid` column says why)\n");
 }
 
 }  // namespace
