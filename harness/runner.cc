@@ -143,7 +143,10 @@ std::vector<SolverJob> MakeSolverJobs(const std::vector<std::string>& names,
     bool listed = false;
     for (const auto& n : names) listed |= n == solver;
     if (!listed)
-      throw Error(fmt::format("--set {}.*: solver '{}' is not in --solvers", solver, solver));
+      throw Error(
+          fmt::format("--set {}.*: solver '{}' is not one this command runs (--solvers, or "
+                      "simulate's --solver)",
+                      solver, solver));
   }
   std::vector<SolverJob> jobs;
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -52,17 +52,19 @@ void AddRun(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_flag("--skip-invalid", o->skip_invalid,
                 "run the valid inputs and list the invalid ones (default: refuse them all)");
-  cmd->add_option("--shard", o->shard,
-                  "run the K-th of N slices of the jobs (K/N), into <out stem>.shard-K-of-N.h5; "
-                  "combine the slices with `ncpbench merge`");
+  CLI::Option* shard_opt = cmd->add_option(
+      "--shard", o->shard,
+      "run the K-th of N slices of the jobs (K/N), into <out stem>.shard-K-of-N.h5; "
+      "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
   const auto plugins = AddPluginOption(cmd);
-  cmd->callback([&action, o, plugins] {
-    action = [o, plugins] {
+  cmd->callback([&action, o, plugins, shard_opt] {
+    const bool shard_given = shard_opt->count() > 0;
+    action = [o, plugins, shard_given] {
       // Every input is checked before the results file is touched.
       RunOptions opt = MakeRunOptions({o->iters, o->time_ms, o->tol, o->tol_metric, o->repeat,
                                        o->threads, o->trace, o->warm, o->step_tol});
-      opt.shard = ParseShard(o->shard);
+      if (shard_given) opt.shard = ParseShard(o->shard);
       CheckOutputNamed("--out", o->out);
       const std::string out = opt.shard.OutPath(o->out);
       LoadPlugins(*plugins);  // before the names resolve

@@ -47,14 +47,16 @@ void AddSweep(CLI::App& app, Action& action) {
   CLI::Option* data_opt =
       cmd->add_option("--data-dir", o->s.data_dir,
                       "folder for the generated datasets (default <out without .h5>.datasets)");
-  cmd->add_option("--shard", o->shard,
-                  "run the K-th of N slices of the jobs (K/N), into <out stem>.shard-K-of-N.h5; "
-                  "combine the slices with `ncpbench merge`");
+  CLI::Option* shard_opt = cmd->add_option(
+      "--shard", o->shard,
+      "run the K-th of N slices of the jobs (K/N), into <out stem>.shard-K-of-N.h5; "
+      "combine the slices with `ncpbench merge`");
   cmd->add_flag("-q,--quiet", o->s.quiet, "no progress lines");
   const auto plugins = AddPluginOption(cmd);
-  cmd->callback([&action, o, plugins, out_opt, data_opt] {
+  cmd->callback([&action, o, plugins, out_opt, data_opt, shard_opt] {
     const bool out_given = out_opt->count() > 0, data_given = data_opt->count() > 0;
-    action = [o, plugins, out_given, data_given] {
+    const bool shard_given = shard_opt->count() > 0;
+    action = [o, plugins, out_given, data_given, shard_given] {
       // Given empty, they named nothing: not the defaults an absent option stands for.
       if (out_given) CheckOutputNamed("--out", o->s.out);
       if (data_given && o->s.data_dir.empty()) throw Error("--data-dir = '': must name a folder");
@@ -62,7 +64,7 @@ void AddSweep(CLI::App& app, Action& action) {
       // Checked as `run` checks its options (no tolerance, no trace, cold starts).
       RunOptions opt =
           MakeRunOptions({o->iters, o->time_ms, 0.0, "res004", o->repeat, o->threads, 0, "none"});
-      opt.shard = ParseShard(o->shard);
+      if (shard_given) opt.shard = ParseShard(o->shard);
       SweepOptions s = o->s;
       s.values = SplitComma(o->values, "--values");
       s.params = ParseKeyValues(o->params);

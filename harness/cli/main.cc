@@ -18,6 +18,32 @@
 
 namespace {
 
+// CLI11 says "Could not convert: --iters = 99999999999" and not what the option takes: the
+// rule is added from the option's declared type (INT, FLOAT, ...), found by its name.
+std::string ConversionMessage(const CLI::App& app, const std::string& what) {
+  const std::string prefix = "Could not convert: ";
+  const std::size_t eq = what.find(" = ");
+  if (what.rfind(prefix, 0) != 0 || eq == std::string::npos) return what;
+  const std::string name = what.substr(prefix.size(), eq - prefix.size());
+  std::string type;
+  for (const CLI::App* sub : app.get_subcommands()) {
+    if (const CLI::Option* o = sub->get_option_no_throw(name)) type = o->get_type_name();
+  }
+  if (const CLI::Option* o = app.get_option_no_throw(name); type.empty() && o)
+    type = o->get_type_name();
+  std::string rule;
+  if (type.rfind("INT", 0) == 0)
+    rule = "must be a whole number from -2147483648 to 2147483647 (and within the option's range)";
+  else if (type.rfind("UINT", 0) == 0)
+    rule = "must be a whole number >= 0 small enough for the option";
+  else if (type.rfind("FLOAT", 0) == 0)
+    rule = "must be a number (e.g. 1e-8)";
+  else
+    return what.substr(prefix.size()) + ": could not be read as " +
+           (type.empty() ? "the option's type" : type);
+  return what.substr(prefix.size()) + ": " + rule;
+}
+
 // In an MPI job an error on one rank ends every rank: the others would wait for it forever.
 // The other ranks name themselves: they usually repeat rank 0's line.
 int Fail(int code, const char* kind, const char* what) {
@@ -88,6 +114,8 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     ncp::Cluster::Finalize();
     return rc;
+  } catch (const CLI::ConversionError& e) {
+    return Fail(2, "error", ConversionMessage(app, e.what()).c_str());
   } catch (const CLI::ParseError& e) {
     return Fail(2, "error", e.what());
   }

@@ -25,7 +25,6 @@ std::string Shard::OutPath(const std::string& out) const {
 }
 
 Shard ParseShard(const std::string& text) {
-  if (text.empty()) return {};
   const auto bad = [&](const char* rule) {
     return Error(fmt::format("--shard = '{}': {}", text, rule));
   };

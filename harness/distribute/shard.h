@@ -19,7 +19,8 @@ struct Shard {
   std::string OutPath(const std::string& out) const;
 };
 
-// Parses "K/N" (1 ≤ K ≤ N ≤ 100000); "" is the whole. Throws ncp::Error naming --shard.
+// Parses "K/N" (1 ≤ K ≤ N ≤ 100000); anything else, "" included, throws ncp::Error naming
+// --shard (an option given empty named no slice: the whole is the option left out, Shard{}).
 Shard ParseShard(const std::string& text);
 
 }  // namespace ncp

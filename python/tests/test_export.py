@@ -2,6 +2,7 @@
 every value equal to the HDF5 one (numbers to the last bit, NaN as "nan"), quoting per RFC 4180."""
 import csv
 import math
+import subprocess
 
 import h5py
 import numpy as np
@@ -44,3 +45,14 @@ def test_export_refuses_its_input_as_output(cli, manufactured, tmp_path):
     code, _, err = run_cli(cli, "export", res, "--csv", res)
     assert code != 0 and "--csv" in err, err
     assert res.read_bytes() == before
+
+
+def test_export_dash_is_standard_output(cli, manufactured, tmp_path):
+    res = tmp_path / "r.h5"
+    assert run_cli(cli, "run", manufactured, "-s", "pgs", "--iters", "5", "-q", "-o", res)[0] == 0
+    assert run_cli(cli, "export", res, "--csv", tmp_path / "r.csv")[0] == 0
+    p = subprocess.run([cli, "export", str(res), "--csv", "-"], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == (tmp_path / "r.csv").read_text(encoding="utf-8")  # the table alone
+    assert not (tmp_path / "-").exists()

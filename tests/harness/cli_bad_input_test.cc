@@ -148,6 +148,17 @@ TEST_F(CliBadInput, NegativeIterations) {
                  "--set pgs.omega: given twice (1.2 and 1.3)");
 }
 
+// CLI11's own "Could not convert: --iters = 99999999999" named no rule; an empty --shard ran
+// unsharded, as if the option had been left out.
+TEST_F(CliBadInput, NumbersOptionsCannotHoldAndEmptyShard) {
+  ExpectRejected(good_, "--iters 99999999999",
+                 "--iters = 99999999999: must be a whole number from -2147483648 to 2147483647");
+  ExpectRejected(good_, "--tol abc", "--tol = abc: must be a number");
+  ExpectRejected(good_, "--shard ''", "--shard = '': must be K/N");
+  ExpectCommandsRefused({{"sweep random --param contacts --values 4 --shard '' -s pgs --iters 5",
+                          "--shard = '': must be K/N"}});
+}
+
 TEST_F(CliBadInput, BadSettingValue) {
   ExpectRejected(good_, "-s pgs --set pgs.omega=2.5", "pgs.omega = 2.5: must be in (0, 2)");
 }

@@ -67,7 +67,8 @@ TEST(Shard, ParsesAndRefusesWithTheRule) {
   const Shard s = ParseShard("2/8");
   EXPECT_EQ(s.index, 2);
   EXPECT_EQ(s.count, 8);
-  EXPECT_TRUE(ParseShard("").all());
+  EXPECT_TRUE(Shard{}.all());
+  testing::ExpectError([] { ParseShard(""); }, {"--shard = '': must be K/N"});
   testing::ExpectError([] { ParseShard("3"); }, {"--shard = '3': must be K/N"});
   testing::ExpectError([] { ParseShard("0/3"); }, {"K must be in 1..N"});
   testing::ExpectError([] { ParseShard("4/3"); }, {"K must be in 1..N"});
