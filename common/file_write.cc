@@ -2,12 +2,17 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <charconv>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <set>
 
 #include "common/error.h"
 #include "common/file_kind.h"
@@ -88,12 +93,62 @@ void RefuseNonRegularTarget(const std::string& path) {
       kind));
 }
 
+// A writer killed (SIGKILL, the OOM killer, a power cut) leaves its "<name>.tmp.<pid>.<n>". The
+// next write into the folder removes those of processes that no longer exist here and that
+// have not been touched for kStaleTempAge: a live writer on another host sharing the folder
+// (MPI over NFS) has a pid this host cannot see, and its file is recent. Each folder is looked
+// at once per process: a run writes thousands of parts into one.
+constexpr auto kStaleTempAge = std::chrono::minutes(10);
+
+// Only the kinds of file this tool writes: a user's own "notes.tmp.12.3" is not touched.
+bool IsOurOutput(const std::string& name) {
+  for (const char* ext : {".h5", ".hdf5", ".csv", ".md", ".py", ".json", ".txt", ".lock"}) {
+    const std::size_t n = std::strlen(ext);
+    if (name.size() > n && name.compare(name.size() - n, n, ext) == 0) return true;
+  }
+  return false;
+}
+
+void SweepStaleTemporaries(const std::filesystem::path& dir) {
+  static std::mutex mutex;
+  static std::set<std::string> swept;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!swept.insert(dir.string()).second) return;
+  }
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir.empty() ? "." : dir, ec), end;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const std::size_t at = name.rfind(".tmp.");
+    if (at == std::string::npos || !IsOurOutput(name.substr(0, at))) continue;
+    // "<pid>.<n>" after ".tmp.", digits only.
+    const std::string rest = name.substr(at + 5);
+    const std::size_t dot = rest.find('.');
+    if (dot == 0 || dot == std::string::npos || dot + 1 == rest.size() ||
+        rest.find_first_not_of("0123456789.") != std::string::npos ||
+        rest.find('.', dot + 1) != std::string::npos)
+      continue;
+    long pid = 0;
+    const auto [p, perr] = std::from_chars(rest.data(), rest.data() + dot, pid);
+    if (perr != std::errc() || pid <= 0 || pid == static_cast<long>(getpid())) continue;
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours
+    std::error_code e2;
+    if (!std::filesystem::is_regular_file(it->symlink_status(e2)) || e2) continue;
+    const auto mtime = std::filesystem::last_write_time(it->path(), e2);
+    if (e2 || now - mtime < kStaleTempAge) continue;
+    std::filesystem::remove(it->path(), e2);
+  }
+}
+
 }  // namespace
 
 void ReplaceFile(const std::string& path,
                  const std::function<void(const std::string& tmp)>& write) {
   if (path.empty()) throw Error("output path '': must name a file");
   RefuseNonRegularTarget(path);
+  SweepStaleTemporaries(std::filesystem::path(path).parent_path());
   static std::atomic<unsigned> counter{0};
   const std::string tmp = fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
   std::error_code ec;

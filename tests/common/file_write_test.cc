@@ -2,8 +2,14 @@
 // part-way, and no temporary file is left either way.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include "common/error.h"
 #include "common/file_write.h"
@@ -47,6 +53,32 @@ TEST_F(ReplaceFileTest, TwoWritesUseTwoTemporaryNames) {
   EXPECT_NE(first, second);
   EXPECT_EQ(Read(path), "2");
   EXPECT_FALSE(testing::TempFileLeftBeside(path));
+}
+
+// What a killed writer left ("<name>.tmp.<pid>.<n>" of a process gone for longer than the
+// sweep's age) goes with the next write into the folder; a live process's, a recent one, and a
+// user's file of another kind stay.
+TEST_F(ReplaceFileTest, AKilledWritersTemporaryIsSweptByTheNextWrite) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);  // a pid of no process now
+  const std::string dead = std::to_string(child);
+  const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::hours(1);
+  auto make = [&](const std::string& name, bool aged) {
+    std::ofstream(Path(name)) << "x";
+    if (aged) std::filesystem::last_write_time(Path(name), old);
+    return Path(name);
+  };
+  const std::string stale = make("r.h5.tmp." + dead + ".0", true);
+  const std::string recent = make("r.h5.tmp." + dead + ".1", false);
+  const std::string alive = make("r.h5.tmp.1.0", true);  // init: always alive
+  const std::string users = make("notes.tmp." + dead + ".0", true);
+  WriteFileAtomically(Path("other.csv"), "a\n");
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_TRUE(std::filesystem::exists(recent));
+  EXPECT_TRUE(std::filesystem::exists(alive));
+  EXPECT_TRUE(std::filesystem::exists(users));
 }
 
 TEST_F(ReplaceFileTest, AnEmptyPathIsRefused) {
