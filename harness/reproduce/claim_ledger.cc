@@ -25,6 +25,7 @@ std::string Unsupported(const Protocol& p, const ReproduceOptions& ran) {
 
 ClaimLedger::ClaimLedger(const Protocol& p, const ReproduceOptions& ran)
     : protocol_(p.id),
+      paper_(p.paper.empty() ? p.id.substr(0, p.id.find('-')) : p.paper),
       unsupported_(claim_ledger::Unsupported(p, ran)),
       cases_(ran.cases),
       max_iters_(ran.max_iters) {}
@@ -34,7 +35,7 @@ ClaimRecord& ClaimLedger::Add(const std::string& statement, const std::string& o
                               const ClaimDetail& d) {
   ClaimRecord& c = claims_.emplace_back();
   c.protocol = protocol_;
-  c.paper = protocol_.substr(0, protocol_.find('-'));
+  c.paper = paper_;
   c.statement = statement;
   c.ours = ours;
   c.paper_figure = d.paper;

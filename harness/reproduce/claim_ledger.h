@@ -41,7 +41,7 @@ class ClaimLedger {
   ClaimRecord& Add(const std::string& statement, const std::string& ours, Verdict v,
                    const std::string& held, const std::string& reason, const ClaimDetail& d);
 
-  std::string protocol_, unsupported_;
+  std::string protocol_, paper_, unsupported_;
   int cases_ = 0, max_iters_ = 0;
   std::vector<ClaimRecord> claims_;
 };

@@ -250,12 +250,21 @@ std::string CountsTable(const Ledger& l) {
   count_row("**all**", total);
   const double all = static_cast<double>(l.claims.size());
   if (all == 0) return t.str();
+  // Not-assessed claims stay in the denominator (a claim without a verdict is not a reproduced
+  // one); the share of the assessed ones is said beside it.
+  const int assessed = static_cast<int>(l.claims.size()) - total[4];
+  const std::string of_assessed =
+      total[4] == 0 || assessed == 0
+          ? std::string()
+          : fmt::format(" ({} not assessed; of the {} assessed, {:.1f}% and {:.1f}%)", total[4],
+                        assessed, 100.0 * total[0] / assessed,
+                        100.0 * (total[0] + total[1]) / assessed);
   return t.str() +
          fmt::format(
              "\nReproduced: {} of {} claims ({:.1f}%); with those reproduced for part of "
-             "the swept range of a value their paper does not give, {} ({:.1f}%).\n",
+             "the swept range of a value their paper does not give, {} ({:.1f}%){}.\n",
              total[0], l.claims.size(), 100.0 * total[0] / all, total[0] + total[1],
-             100.0 * (total[0] + total[1]) / all) +
+             100.0 * (total[0] + total[1]) / all, of_assessed) +
          Uncaused(l);
 }
 

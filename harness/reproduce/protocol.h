@@ -59,6 +59,7 @@ struct ReportInput {
 
 struct Protocol {
   std::string id;       // e.g. "004-table2"
+  std::string paper;    // the paper whose claims it judges ("": the id's prefix, "004")
   std::string title;    // what the paper reports
   std::string setting;  // scene, sizes, budgets, solvers, metric
   std::string missing;  // non-empty: the capability that must land before it can run

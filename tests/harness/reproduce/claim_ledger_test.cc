@@ -97,6 +97,16 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
                     "swept range of a value their paper does not give, 3 (100.0%)."),
             std::string::npos)
       << md;
+  // A not-assessed claim stays in the denominator; the assessed claims' share is said beside.
+  Ledger with_na = l;
+  ClaimRecord other = na;
+  other.protocol = "004-fig7";
+  with_na.claims.push_back(other);
+  EXPECT_NE(LedgerMarkdown(with_na, "ncpbench claims d")
+                .find("Reproduced: 2 of 4 claims (50.0%); with those reproduced for part of the "
+                      "swept range of a value their paper does not give, 3 (75.0%) (1 not "
+                      "assessed; of the 3 assessed, 66.7% and 100.0%)."),
+            std::string::npos);
   EXPECT_NE(md.find("1 \\| 2"), std::string::npos) << md;  // a '|' inside a cell is escaped
   EXPECT_NE(md.find("superseded by"), std::string::npos) << md;
   EXPECT_NE(md.find("No results file given for: 000-table1"), std::string::npos) << md;
