@@ -201,7 +201,8 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
     row.time_ratio = std::isfinite(ja.min_time) && std::isfinite(jb.min_time) && ja.min_time > 0
                          ? jb.min_time / ja.min_time
                          : kNaN;
-    if (!std::isnan(row.time_ratio)) ratios.push_back(row.time_ratio);
+    if (!std::isnan(row.time_ratio) && ra.status == rb.status && !row.settings_changed)
+      ratios.push_back(row.time_ratio);
     res.status_regressions += row.status_worse;
     res.regressions += row.regression();
     res.improvements += !row.regression() && better;
@@ -210,6 +211,7 @@ CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<
   for (const auto& [dataset, note] : other_contents) res.other_contents.push_back(note);
   std::sort(ratios.begin(), ratios.end());
   const std::size_t n = ratios.size();
+  res.time_ratio_rows = static_cast<int>(n);
   res.median_time_ratio =
       n == 0 ? kNaN : (n % 2 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]));
   return res;
@@ -274,10 +276,15 @@ std::string CompareSummary(const CompareResult& r, const CompareOptions& opt) {
           : fmt::format(", {} dataset(s) with other contents", r.other_contents.size());
   return fmt::format(
       "compare: {} jobs, {} regressions ({}; tolerance {:g} decades), {} missing from the new "
-      "results{}{}, {} improvements, median time ratio {}: {}",
+      "results{}{}, {} improvements, median time ratio {}{}: {}",
       r.rows.size(), r.regressions, parts, opt.tol_decades, r.missing.size(),
       opt.allow_missing && !r.missing.empty() ? " (allowed)" : "", other, r.improvements,
-      Num(r.median_time_ratio), CompareFailed(r, opt) ? "FAIL" : "OK");
+      Num(r.median_time_ratio),
+      r.time_ratio_rows < static_cast<int>(r.rows.size())
+          ? fmt::format(" (over the {} of {} jobs with the same status and settings)",
+                        r.time_ratio_rows, r.rows.size())
+          : "",
+      CompareFailed(r, opt) ? "FAIL" : "OK");
 }
 
 bool CompareFailed(const CompareResult& r, const CompareOptions& opt) {

@@ -56,7 +56,10 @@ struct CompareResult {
   int status_regressions = 0;
   std::vector<int> metric_regressions;  // per metric
   int improvements = 0;                 // rows with a better status or a metric better by > tol
-  double median_time_ratio = 0.0;       // NaN when no row has times
+  // Over the like-for-like rows only (same status, same settings: a diverged run's early stop
+  // or another setting's work is no speed change); NaN when none has times.
+  double median_time_ratio = 0.0;
+  int time_ratio_rows = 0;  // the rows it is the median of
   // Datasets paired by name whose contents (the hash in the job keys) differ: "stem (base
   // <hash>, new <hash>)". Their problems may be other problems of the same names.
   std::vector<std::string> other_contents;

@@ -1,6 +1,7 @@
 // CompareRuns: residual changes in decades, status ranks, time ratios, and its input rules.
 #include "harness/compare.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -109,6 +110,23 @@ TEST(Compare, TimeRatiosAreReportedButNeverFail) {
   EXPECT_EQ(r.regressions, 0);
   EXPECT_NEAR(r.median_time_ratio, 10.0, 1e-9);
   for (const CompareRow& row : r.rows) EXPECT_NEAR(row.time_ratio, 10.0, 1e-9);
+}
+
+// A run that diverged (stopping early) or ran other settings did other work: its time is shown
+// on its row but is no speed change, so the median leaves it out and the summary says so.
+TEST(Compare, TheMedianTimeRatioIsOverLikeForLikeJobs) {
+  std::vector<RunRecord> now = Base();
+  for (RunRecord& r : now) r.total_time_s *= 2.0;
+  now[0].status = Outcome::kDiverged;
+  now[0].total_time_s = Base()[0].total_time_s * 0.01;
+  const CompareResult r = CompareRuns(Base(), now, {});
+  EXPECT_NEAR(r.median_time_ratio, 2.0, 1e-9);
+  EXPECT_EQ(r.time_ratio_rows, static_cast<int>(r.rows.size()) - 1);
+  EXPECT_NE(CompareSummary(r, {}).find(fmt::format(
+                "median time ratio 2 (over the {} of {} jobs with the same status and settings)",
+                r.rows.size() - 1, r.rows.size())),
+            std::string::npos)
+      << CompareSummary(r, {});
 }
 
 TEST(Compare, RepeatZeroGivesAccuracyMinimumGivesTime) {
