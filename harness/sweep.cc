@@ -27,9 +27,16 @@ std::string DataDir(const SweepOptions& s) {
   return (p.parent_path() / (p.stem().string() + ".datasets")).string();
 }
 
+// A value as it names its dataset, is compared and generates: a number in its shortest form
+// ("+10", "010" and "1e1" are all "10", one dataset), any other text as given.
+std::string SweepValueName(const std::string& v) {
+  double number = 0.0;
+  return ParseDecimal(v, &number) ? fmt::format("{}", number) : v;
+}
+
 ParamMap ParamsAt(const SweepOptions& s, const std::string& value) {
   ParamMap p = s.params;
-  p[s.param] = value;
+  p[s.param] = SweepValueName(value);
   return p;
 }
 
@@ -73,9 +80,7 @@ void CheckSweep(const SweepOptions& s) {
   // Compared as numbers where they are ("20" and "020" would generate and run one size twice).
   std::map<std::string, std::string> seen;  // a value's key → the text that gave it
   for (const std::string& v : s.values) {
-    double number = 0.0;
-    const std::string key = ParseDecimal(v, &number) ? fmt::format("{}", number) : v;
-    if (const auto [it, added] = seen.emplace(key, v); !added)
+    if (const auto [it, added] = seen.emplace(SweepValueName(v), v); !added)
       throw Error(it->second == v ? fmt::format("--values {}: given twice", v)
                                   : fmt::format("--values {}: the same value as {}, given twice", v,
                                                 it->second));
@@ -109,7 +114,7 @@ int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptio
   for (std::size_t i = 0; i < s.values.size(); ++i) {
     const std::string& v = s.values[i];
     const ParamMap params = ParamsAt(s, v);
-    const std::string stem = fmt::format("{}-{}{}", s.scene, s.param, v);
+    const std::string stem = fmt::format("{}-{}{}", s.scene, s.param, SweepValueName(v));
     const std::string path = (fs::path(dir) / (stem + ".h5")).string();
     paths.push_back(path);
     opt.run_attrs["sweep_value:" + stem] = v;

@@ -55,6 +55,16 @@ TEST(CliSweep, RandomContactsSweepRecordsSizesAndResumes) {
       dir);
   ASSERT_EQ(more.code, 0) << more.err;
   EXPECT_NE(more.out.find("sweep: 4 jobs run now"), std::string::npos) << more.out;
+
+  // The same numbers written otherwise name the same datasets ("+8" was "random-contacts+8").
+  const auto spelled = testing::RunCli(
+      "sweep random --param contacts --values +8,016,32.0,4e1 -p bodies=48 -n 2 -s pgs,admm-full "
+      "--iters 5 -q -o " +
+          out,
+      dir);
+  ASSERT_EQ(spelled.code, 0) << spelled.err;
+  EXPECT_NE(spelled.out.find("sweep: 0 jobs run now"), std::string::npos) << spelled.out;
+  EXPECT_EQ(ReadResults(out).size(), 16u);
 }
 
 TEST(CliSweep, SceneSweepGrowsWithTheSizeParameter) {
