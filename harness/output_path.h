@@ -26,8 +26,11 @@ void CheckOutputNotAnInput(const std::string& option, const std::string& out,
                            const std::vector<std::string>& inputs);
 
 // Throws Error when a problem about to be written to `out` would be refused by the readers
-// (Validate): a generator never writes a file its own reader refuses.
-void CheckWritable(const std::string& out, const std::vector<ContactProblem>& problems);
+// (Validate): a generator never writes a file its own reader refuses. `made_from` names what
+// generated them ("joint_friction with radius_max=1e300"), so that the message points at the
+// parameter rather than only at the field that came out wrong.
+void CheckWritable(const std::string& out, const std::vector<ContactProblem>& problems,
+                   const std::string& made_from = "");
 
 // Warns on stderr when problems about to be written to `out` have no constraint rows: valid,
 // but a scene whose parameters left every body apart (e.g. bolt_nut margin=1e-9) says so.

@@ -145,7 +145,9 @@ int RunSweep(const SweepOptions& s, const std::vector<SolverJob>& jobs, RunOptio
     if (!reuse) {
       if (!s.quiet)
         std::fprintf(stderr, "sweep: generating %s (%d problems)\n", stem.c_str(), s.count);
-      WriteDataset(path, Generate(s, params), attrs);
+      const std::vector<ContactProblem> problems = Generate(s, params);
+      CheckWritable(path, problems, fmt::format("{} with {}", s.scene, ParamString(params)));
+      WriteDataset(path, problems, attrs);
     }
   }
   Cluster::Barrier();

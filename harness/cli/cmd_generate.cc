@@ -43,7 +43,10 @@ void AddGenerate(CLI::App& app, Action& action) {
       CapAddressSpace(MemoryCapBytes(kGenerateMemoryFraction));
       const std::vector<ContactProblem> problems = GenerateProblems(
           o->scenario, ParseKeyValues(o->params), o->count, o->seed, true, o->quiet);
-      CheckWritable(o->out, problems);
+      // Validated in range, the parameters may still overflow together: the message names them.
+      CheckWritable(
+          o->out, problems,
+          o->params.empty() ? std::string() : fmt::format("{} with {}", o->scenario, o->params));
       WarnProblemsWithoutRows(o->out, problems);
       WriteDataset(
           o->out, problems,
