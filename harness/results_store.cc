@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -160,8 +161,14 @@ class ResultsReader {
     std::error_code ec;
     if (!fs::exists(path_, ec)) Fail("file does not exist");
     file_ = h5::Handle(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, FileAccess().id()));
-    if (!file_.valid()) Fail("cannot open as HDF5 (truncated, corrupt or not HDF5)");
+    if (!file_.valid()) {
+      const std::string held = h5::HeldOpenForWriting(path_, H5F_ACC_RDONLY);
+      Fail(held.empty() ? "cannot open as HDF5 (truncated, corrupt or not HDF5)" : held);
+    }
     CheckFormat();
+    // A column or trace linked from elsewhere would be read in place of the file's own.
+    if (const std::string link = h5::FirstNonHardLink(file()); !link.empty())
+      Fail(link + ": a results file holds its data itself");
   }
 
   hid_t file() const { return file_.id(); }
@@ -178,7 +185,13 @@ class ResultsReader {
       h5::Handle attr(H5Aopen(file(), name.c_str(), H5P_DEFAULT));
       if (!attr.valid()) Fail("cannot open attribute /" + name);
       h5::Handle type(H5Aget_type(attr.id()));
-      if (H5Tget_class(type.id()) == H5T_STRING) attrs[name] = ReadStringAttr(attr, type, name);
+      if (H5Tget_class(type.id()) == H5T_STRING)
+        attrs[name] = ReadStringAttr(attr, type, name);
+      else if (name != kSchemaAttr)  // dropped, it would take the report's or compare's check
+        Fail(
+            fmt::format("root attribute {}: must be a string (the root's attributes are text "
+                        "besides {})",
+                        name, kSchemaAttr));
     }
     return attrs;
   }
@@ -294,18 +307,27 @@ class ResultsReader {
 
   std::string ReadStringAttr(const h5::Handle& attr, const h5::Handle& type,
                              const std::string& name) const {
+    // One string: an array would be read into a buffer sized for one (past its end).
+    h5::Handle space(H5Aget_space(attr.id()));
+    const hssize_t points = H5Sget_simple_extent_npoints(space.id());
+    if (points != 1)
+      Fail(fmt::format("root attribute {}: holds {} strings: must be one string", name, points));
+    std::string value;
     if (H5Tis_variable_str(type.id()) > 0) {
       h5::Handle mem = Utf8StringType();
       char* text = nullptr;
       if (H5Aread(attr.id(), mem.id(), &text) < 0) Fail("cannot read attribute /" + name);
-      std::string value = text != nullptr ? text : "";
+      value = text != nullptr ? text : "";
       H5free_memory(text);
-      return value;
+    } else {
+      CheckPlausible(attr.id(), 1, H5Tget_size(type.id()), "attribute /" + name);
+      std::string buffer(H5Tget_size(type.id()), '\0');
+      if (H5Aread(attr.id(), type.id(), buffer.data()) < 0) Fail("cannot read attribute /" + name);
+      value = buffer.substr(0, buffer.find('\0'));
     }
-    CheckPlausible(attr.id(), 1, H5Tget_size(type.id()), "attribute /" + name);
-    std::string buffer(H5Tget_size(type.id()), '\0');
-    if (H5Aread(attr.id(), type.id(), buffer.data()) < 0) Fail("cannot read attribute /" + name);
-    return buffer.substr(0, buffer.find('\0'));
+    if (!ValidUtf8(value))
+      Fail(fmt::format("root attribute {}: not UTF-8 text (the schema's strings are UTF-8)", name));
+    return value;
   }
 
   h5::Handle OpenDataset(const std::string& object) const {
@@ -445,6 +467,13 @@ class ResultsReader {
       if (r.iterations < -1)  // −1: not set (a row that failed before its job ran)
         Fail(fmt::format("/runs/iterations[{}] = {}: must be >= 0 (-1: not set)", i, r.iterations));
       if (r.repeat < 0) Fail(fmt::format("/runs/repeat[{}] = {}: must be >= 0", i, r.repeat));
+      if (keys[i].empty())
+        Fail(fmt::format("/runs/job_key[{}] is empty: every row has its key", i));
+      // Sizes and thread counts: 0 or more (-1: not set, a file written before the column).
+      for (const IntField& f : kIntFields)
+        if (r.*f.member < -1)
+          Fail(
+              fmt::format("/runs/{}[{}] = {}: must be >= 0 (-1: not set)", f.name, i, r.*f.member));
       for (std::size_t k = 0; k < kNumMetrics; ++k)
         if (static_cast<Metric>(k) != Metric::kFbAA && r.final_metrics.value[k] < 0)
           Fail(fmt::format("/runs/{}[{}] = {}: must be >= 0 (or NaN: not computed)",
@@ -507,7 +536,12 @@ class ResultsReader {
       if (!Exists(object)) continue;
       const std::vector<double> v = ReadNumbers<double>(object);
       CheckLength(v.size(), trace.size(), object);
-      for (std::size_t j = 0; j < trace.size(); ++j) trace[j].metrics.value[k] = v[j];
+      for (std::size_t j = 0; j < trace.size(); ++j) {
+        // As the final columns: a residual is >= 0 or NaN (not computed); only AA is a log.
+        if (static_cast<Metric>(k) != Metric::kFbAA && v[j] < 0)
+          Fail(fmt::format("{}[{}] = {}: must be >= 0 (or NaN: not computed)", object, j, v[j]));
+        trace[j].metrics.value[k] = v[j];
+      }
     }
     for (const StatDouble& f : kStatDoubles) {
       const std::string object = group + "/" + f.name;
@@ -775,6 +809,72 @@ std::unique_ptr<TrustedCopy> CopyOf(const std::string& path) {
   return std::make_unique<TrustedCopy>(path, CopyResults, ProbeTimeLimit(path));
 }
 
+// Why a part cannot stand for its job's row ("" when it can): read whole (row, values, trace)
+// as any reader reads a results file, and its key against its name.
+std::string PartRejection(const std::string& part) {
+  try {
+    const ResultsReader reader(part);
+    reader.Rows(true);
+    return PartMismatch(part, reader.JobKeys());
+  } catch (const Error& e) {
+    return e.what();
+  }
+}
+
+// The parts a run finds when it starts were written by an earlier process, or planted: a forged
+// part can crash libhdf5 (a variable-length string) or hold what no run writes, and a part is
+// merged by copying its trace as it is. So they are read in a forked child, as any file that
+// did not come from this process: `in` is one part, every part of its folder is checked, and
+// `out` lists the rejected ones, a line "<file name>\t<why>" each.
+void CheckPartsOfFolder(const std::string& in, const std::string& out) {
+  std::string rejected;
+  for (const std::string& part : PartFiles(fs::path(in).parent_path().string()))
+    if (const std::string why = PartRejection(part); !why.empty())
+      rejected += fs::path(part).filename().string() + "\t" + why + "\n";
+  WriteFileAtomically(out, rejected);
+}
+
+// One part on its own (when a part ended the folder's check): "" or its one line.
+void CheckOnePart(const std::string& in, const std::string& out) {
+  const std::string why = PartRejection(in);
+  WriteFileAtomically(out, why.empty() ? "" : fs::path(in).filename().string() + "\t" + why + "\n");
+}
+
+// "<file name>\t<why>" lines into a map.
+void ReadRejections(const std::string& listing, std::map<std::string, std::string>& rejected) {
+  std::ifstream in(listing);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::size_t tab = line.find('\t');
+    if (tab != std::string::npos) rejected[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+}
+
+// The rejected parts of `parts` (all of one folder), by file name: one child for the folder,
+// and where a part ends that child (a crash inside libhdf5), one child per part.
+std::map<std::string, std::string> RejectedParts(const std::vector<std::string>& parts) {
+  std::map<std::string, std::string> rejected;
+  if (parts.empty()) return rejected;
+  // A part reads in milliseconds: a twentieth of one file's limit each, one file's at least.
+  double limit = 0.0;
+  for (const std::string& part : parts) limit += ProbeTimeLimit(part) / 20;
+  limit = std::max(limit, ProbeTimeLimit(parts.front()));
+  try {
+    const TrustedCopy check(parts.front(), CheckPartsOfFolder, limit);
+    ReadRejections(check.path(), rejected);
+  } catch (const Error&) {
+    for (const std::string& part : parts) {
+      try {
+        const TrustedCopy check(part, CheckOnePart, ProbeTimeLimit(part));
+        ReadRejections(check.path(), rejected);
+      } catch (const Error& e) {
+        rejected[fs::path(part).filename().string()] = e.what();
+      }
+    }
+  }
+  return rejected;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -819,16 +919,23 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
       throw;
     }
   }
-  for (const std::string& part : PartFiles(parts_dir())) {
-    // Parts are renamed into place whole, so an unreadable one is damage from outside (a full
-    // disk, a copy cut short): its job runs again instead of blocking every rerun.
+  // Parts are renamed into place whole, so one that does not read whole is damage from outside
+  // (a full disk, a copy cut short, a forged file): its job runs again instead of blocking every
+  // rerun or reaching the merged file.
+  const std::vector<std::string> parts = PartFiles(parts_dir());
+  const std::map<std::string, std::string> rejected = RejectedParts(parts);
+  for (const std::string& part : parts) {
     std::vector<std::string> keys;
     std::string why;
-    try {
-      keys = ResultsReader(part).JobKeys();
-      why = PartMismatch(part, keys);
-    } catch (const Error& e) {
-      why = fmt::format("unreadable: {}", e.what());
+    if (const auto it = rejected.find(fs::path(part).filename().string()); it != rejected.end()) {
+      why = it->second;
+    } else {
+      try {
+        keys = ResultsReader(part).JobKeys();
+        why = PartMismatch(part, keys);
+      } catch (const Error& e) {
+        why = fmt::format("unreadable: {}", e.what());
+      }
     }
     if (!why.empty()) {
       std::fprintf(stderr, "warning: %s: removed, its job runs again (%s)\n", part.c_str(),

@@ -566,6 +566,13 @@ bool Group::AttrIsString(const std::string& name) const {
   return H5Tget_class(type.id()) == H5T_STRING;
 }
 
+// An attribute read as one value must hold one: an array would be read past the buffer's end.
+void Group::CheckOneValue(hid_t space, const std::string& name) const {
+  const hssize_t points = H5Sget_simple_extent_npoints(space);
+  if (points != 1)
+    Fail("", fmt::format("attribute '{}': holds {} values: must be one", name, points));
+}
+
 std::string Group::GetString(const std::string& name) const {
   Handle a = OpenAttr(name);
   Handle type(H5Aget_type(a.id()));
@@ -576,6 +583,7 @@ std::string Group::GetString(const std::string& name) const {
   if (const std::string why = ImplausibleSize(a.id(), 1, H5Tget_size(type.id())); !why.empty())
     Fail("", fmt::format("attribute '{}': {}", name, why));
   Handle space(H5Aget_space(a.id()));
+  CheckOneValue(space.id(), name);
   std::vector<std::string> out;
   auto read = [&](hid_t mem, void* buf) { return H5Aread(a.id(), mem, buf); };
   if (!ReadStringsWith(type.id(), space.id(), 1, read, &out)) {
@@ -593,6 +601,8 @@ void Group::ReadScalarAttr(const std::string& name, hid_t mem_type, void* out,
     Fail("", fmt::format("attribute '{}': wrong dtype: expected {}, got {}", name,
                          allow_float ? "number" : "integer", ClassName(cls)));
   }
+  Handle space(H5Aget_space(a.id()));
+  CheckOneValue(space.id(), name);
   if (H5Aread(a.id(), mem_type, out) < 0) {
     Fail("", fmt::format("attribute '{}': read failed", name));
   }
@@ -662,7 +672,51 @@ Handle StrongCloseFapl() {
   return fapl;
 }
 
+herr_t FindNonHardLink(hid_t group, const char* name, const H5L_info_t* info, void* found) {
+  auto& out = *static_cast<std::string*>(found);
+  if (info->type == H5L_TYPE_HARD) return 0;
+  std::string target;
+  if (info->type == H5L_TYPE_SOFT || info->type == H5L_TYPE_EXTERNAL) {
+    std::vector<char> buf(std::min<std::size_t>(info->u.val_size, 4096) + 1, '\0');
+    if (H5Lget_val(group, name, buf.data(), buf.size(), H5P_DEFAULT) >= 0) {
+      if (info->type == H5L_TYPE_SOFT) {
+        target = fmt::format(" to '{}'", buf.data());
+      } else {
+        const char* file = nullptr;
+        const char* object = nullptr;
+        unsigned flags = 0;
+        if (H5Lunpack_elink_val(buf.data(), buf.size(), &flags, &file, &object) >= 0)
+          target = fmt::format(" to '{}:{}'", file ? file : "", object ? object : "");
+      }
+    }
+  }
+  out = fmt::format("/{}: {} link{}", name,
+                    info->type == H5L_TYPE_SOFT       ? "a soft"
+                    : info->type == H5L_TYPE_EXTERNAL ? "an external"
+                                                      : "a user-defined",
+                    target);
+  return 1;  // stop at the first
+}
+
 }  // namespace
+
+std::string HeldOpenForWriting(const std::string& path, unsigned flags) {
+  // HDF5 refuses a file another program holds open for writing (its file lock) with the same
+  // failure as a corrupt one: opened once more without the lock, and closed at once, it tells
+  // the two apart.
+  Handle unlocked = StrongCloseFapl();
+  H5Pset_file_locking(unlocked.id(), false, true);
+  if (!Handle(H5Fopen(path.c_str(), flags, unlocked.id())).valid()) return "";
+  return "another program holds it open for writing (HDF5 file lock); close it there, or set "
+         "HDF5_USE_FILE_LOCKING=FALSE to read it as it is";
+}
+
+std::string FirstNonHardLink(hid_t file) {
+  std::string found;
+  if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, FindNonHardLink, &found) < 0 && found.empty())
+    return "its links cannot be listed";
+  return found;
+}
 
 hid_t CreateInMemory(const std::string& path, hid_t fcpl, Handle fapl) {
   RemoveEntryAt(path);
@@ -714,13 +768,8 @@ File File::Open(const std::string& path, unsigned flags) {
     // HDF5 refuses a file another program holds open for writing (its file lock) with the
     // same failure as a corrupt one: opened once more without the lock, and closed at once,
     // it tells the two apart.
-    Handle unlocked = StrongCloseFapl();
-    H5Pset_file_locking(unlocked.id(), false, true);
-    if (Handle(H5Fopen(path.c_str(), flags, unlocked.id())).valid())
-      throw Error(fmt::format(
-          "{}: cannot open: another program holds it open for writing (HDF5 file lock); close "
-          "it there, or set HDF5_USE_FILE_LOCKING=FALSE to read it as it is",
-          path));
+    if (const std::string held = HeldOpenForWriting(path, flags); !held.empty())
+      throw Error(fmt::format("{}: cannot open: {}", path, held));
     throw Error(fmt::format("{}: cannot open: truncated or corrupt HDF5 file", path));
   }
   return File(std::move(f), path);

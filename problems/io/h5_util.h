@@ -48,6 +48,15 @@ Handle FixedStringType(std::size_t width);
 // Turns off HDF5's automatic error-stack printing for the calling thread.
 void SilenceErrors();
 
+// Why an HDF5 file at `path` that would not open opens without HDF5's file lock: another
+// program holds it open for writing (the message to give), or "" when it is damaged instead.
+std::string HeldOpenForWriting(const std::string& path, unsigned flags);
+
+// The first link in `file` that is not a hard link ("/runs/x: an external link to 'f:/obj'",
+// or a soft link), "" when there is none: a file the suite wrote holds its data itself, and a
+// link would read another object or another file in its place.
+std::string FirstNonHardLink(hid_t file);
+
 // Creates an HDF5 file at `path` that is built in memory (the core driver) and written to disk
 // once, when it is closed: libhdf5 crashes in its own error path when a write fails while it
 // copies or writes objects (a full disk), whereas a failed write at close is an error it
@@ -152,6 +161,7 @@ class Group {
   void Charge(const std::string& name, hid_t ds, double bytes) const;
   Handle OpenAttr(const std::string& name) const;
   void ReadScalarAttr(const std::string& name, hid_t mem_type, void* out, bool allow_float) const;
+  void CheckOneValue(hid_t space, const std::string& name) const;
   bool AttrUnsigned(const std::string& name) const;
   void WriteScalarAttr(const std::string& name, hid_t file_type, hid_t mem_type,
                        const void* value) const;

@@ -64,6 +64,27 @@ CASES = {
                              "schema_version: must be one integer"),
     "zero schema version": (lambda f: f.attrs.__setitem__("schema_version", np.int32(0)),
                             "schema_version 0: must be >= 1"),
+    # A string array was read into a buffer for one (heap overflow); a number was dropped.
+    "array attribute": (lambda f: f.attrs.__setitem__("cpu", np.array([b"x" * 16] * 64, dtype="S16")),
+                        "root attribute cpu: holds 64 strings: must be one string"),
+    "vlen array attribute": (lambda f: f.attrs.create("cpu", ["AMD"] * 3, dtype=h5py.string_dtype()),
+                             "root attribute cpu: holds 3 strings: must be one string"),
+    "number attribute": (lambda f: f.attrs.__setitem__("threads", 4),
+                         "root attribute threads: must be a string"),
+    "non-utf-8 attribute": (lambda f: f.attrs.__setitem__("cpu", np.bytes_(b"AMD \xff\xfe")),
+                            "root attribute cpu: not UTF-8 text"),
+    # Columns or traces linked from elsewhere were read in place of the file's own.
+    "external link": (lambda f: (f.__delitem__("runs/final_res004"),
+                                 f.__setitem__("runs/final_res004",
+                                               h5py.ExternalLink("other.h5", "/runs/final_res004"))),
+                      "/runs/final_res004: an external link to 'other.h5:/runs/final_res004'"),
+    "soft link": (lambda f: (f.__delitem__("runs/final_res004"),
+                             f.__setitem__("runs/final_res004", h5py.SoftLink("/runs/final_natmap"))),
+                  "/runs/final_res004: a soft link to '/runs/final_natmap'"),
+    "empty job key": (setter("runs/job_key", b""), "/runs/job_key[0] is empty"),
+    "negative size": (setter("runs/num_dofs", -5), "/runs/num_dofs[0] = -5: must be >= 0"),
+    "negative trace residual": (lambda f: setter("traces/0/res004", -1.0, 1)(f),
+                                "/traces/0/res004[1] = -1: must be >= 0"),
 }
 
 
@@ -132,3 +153,12 @@ def test_unreadable_peaks_are_said_so_in_the_report(cli, results, tmp_path):
     assert rc == 0, err
     text = (tmp_path / "r.md").read_text()
     assert "measured peaks are unreadable" in text and "peak_threads = '1e300'" in text, text
+
+
+def test_a_file_held_open_for_writing_is_named_as_such(cli, results, tmp_path):
+    # It was called corrupt, which a user may take as a reason to delete a good file.
+    path = tmp_path / "held.h5"
+    shutil.copy(results, path)
+    with h5py.File(path, "r+"):
+        rc, _, err = run_cli(cli, "report", path, "-o", tmp_path / "r.md")
+    assert rc == 2 and "another program holds it open for writing" in err, err
