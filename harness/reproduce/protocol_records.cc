@@ -21,8 +21,14 @@ constexpr char kTracesAttr[] = "reproduce_traces";
 
 int IntAttr(const std::map<std::string, std::string>& attrs, const char* key,
             const std::string& path) {
+  // Required: read as 0 (the protocol's defaults), a capped or small run's file with these
+  // removed would carry verdicts it cannot.
   const auto it = attrs.find(key);
-  if (it == attrs.end()) return 0;
+  if (it == attrs.end())
+    throw Error(
+        fmt::format("results file '{}': attribute {} is missing: a reproduction's file "
+                    "records the cases and the iteration cap it ran with",
+                    path, key));
   char* end = nullptr;
   const long v = std::strtol(it->second.c_str(), &end, 10);
   if (it->second.empty() || *end != '\0' || v < 0 || v > (1 << 30))

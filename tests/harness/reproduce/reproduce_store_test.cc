@@ -121,6 +121,22 @@ TEST(ProtocolRecords, ReadRefusesAResultsFileThatIsNotAReproduction) {
   std::filesystem::remove_all(dir);
 }
 
+// The cases and the iteration cap a reproduction ran with are required: read as 0 (the
+// protocol's defaults) when removed, a capped 1-case run's file gave verdicts it cannot carry.
+TEST(ProtocolRecords, ReadRefusesAReproductionWithoutItsCasesOrCap) {
+  const auto dir = testing::FreshDir("protocol_records_attrs_" + std::to_string(getpid()));
+  const std::string path = (dir / "r.h5").string();
+  for (const char* missing : {"reproduce_cases", "reproduce_max_iters"}) {
+    std::map<std::string, std::string> attrs = {{"reproduce", "004-table2"},
+                                                {"reproduce_cases", "1"},
+                                                {"reproduce_max_iters", "20"}};
+    attrs.erase(missing);
+    WriteResults(path, {StoredRow("pgs", "c0")}, attrs);
+    testing::ExpectError([&] { ProtocolRecords::Read(path); }, {path, missing, "is missing"});
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // Every protocol that runs is a measurement and a report from its records; one that cannot run
 // yet names what it waits for.
 TEST(Protocols, EachMeasuresAndReportsOrNamesWhatItWaitsFor) {
