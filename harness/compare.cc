@@ -34,10 +34,20 @@ std::string LooseKey(const RunRecord& r) {
   return r.dataset + "|" + r.problem + "|" + r.solver + "|" + r.budget + "|" + r.warm_start;
 }
 
-std::map<std::string, Job> Jobs(const std::vector<RunRecord>& rows) {
+std::map<std::string, Job> Jobs(const std::vector<RunRecord>& rows, const char* side) {
   std::map<std::string, Job> jobs;
+  // Two rows of one side that pair as one job (datasets of one name from two folders merged
+  // into one file) would be compared as whichever came first, the other unseen.
+  std::map<std::string, const RunRecord*> seen;
   for (const RunRecord& r : rows) {
-    Job& j = jobs[r.dataset + "|" + r.problem + "|" + r.solver + "|" + Variant(r)];
+    const std::string id = r.dataset + "|" + r.problem + "|" + r.solver + "|" + Variant(r);
+    if (const auto [it, added] = seen.emplace(id + "|" + std::to_string(r.repeat), &r);
+        !added && it->second->job_key != r.job_key)
+      throw Error(fmt::format(
+          "compare: the {} results hold two rows for {} (repeat {}) under the job keys '{}' and "
+          "'{}': a job must be one row per repeat to pair (datasets of one name from two folders?)",
+          side, id, r.repeat, it->second->job_key, r.job_key));
+    Job& j = jobs[id];
     if (!j.first || r.repeat < j.first->repeat) j.first = &r;
     if (r.total_time_s >= 0 && std::isfinite(r.total_time_s))
       j.min_time = std::min(j.min_time, r.total_time_s);
@@ -126,7 +136,7 @@ bool CompareRow::regression() const {
 CompareResult CompareRuns(const std::vector<RunRecord>& base, const std::vector<RunRecord>& now,
                           const CompareOptions& opt) {
   CheckCompareOptions(opt);
-  const std::map<std::string, Job> a = Jobs(base), b = Jobs(now);
+  const std::map<std::string, Job> a = Jobs(base, "baseline"), b = Jobs(now, "new");
   CompareResult res;
   res.metric_regressions.assign(opt.metrics.size(), 0);
   // Exact matches first. A solver that gained or renamed a setting has a new settings string

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "tests/expect_error.h"
 #include "tests/record_support.h"
 
 namespace ncp {
@@ -162,6 +163,18 @@ TEST(Compare, PairsAJobWhoseSettingsStringChanged) {
   EXPECT_EQ(r.only_in_base + r.only_in_new, 0);
   EXPECT_EQ(r.regressions, 1);
   EXPECT_NE(CompareMarkdown(r, {}).find("pgs (settings changed)"), std::string::npos);
+}
+
+// Two rows of one file that pair as one job (one name, two datasets) were compared as the
+// first, the second dropped unseen.
+TEST(Compare, TwoRowsOfOneSideThatPairAsOneJobAreRefused) {
+  std::vector<RunRecord> now = Base();
+  RunRecord twin = now[0];
+  twin.job_key += "|other";
+  twin.status = Outcome::kDiverged;
+  now.push_back(twin);
+  testing::ExpectError([&] { CompareRuns(Base(), now, {}); },
+                       {"the new results hold two rows for", "(repeat 0)", "|other'"});
 }
 
 TEST(Compare, BadOptionsAreRejected) {
