@@ -21,7 +21,20 @@ std::string NonRegularKind(const std::string& path) {
                                      : "not a regular file";
 }
 
+void RefuseNulInPath(const std::string& path) {
+  const std::size_t at = path.find('\0');
+  if (at == std::string::npos) return;
+  std::string shown = path;
+  for (char& c : shown)
+    if (c == '\0') c = '?';
+  throw Error(
+      fmt::format("'{}': a path with a NUL character (at byte {}) would name '{}', another "
+                  "file: refused",
+                  shown, at, path.substr(0, at)));
+}
+
 void RefuseNonRegularInput(const std::string& path) {
+  RefuseNulInPath(path);
   const std::string kind = NonRegularKind(path);
   if (kind.empty()) return;
   if (kind == "a folder") throw Error(fmt::format("{}: cannot open: is a directory", path));

@@ -15,4 +15,9 @@ std::string NonRegularKind(const std::string& path);
 // regular file; nothing where it is one or where nothing stands (the open then says why).
 void RefuseNonRegularInput(const std::string& path);
 
+// Throws Error when `path` holds a NUL character: the operating system would see only the name
+// before it, another file (from Python, where strings may hold one; a command line cannot).
+// Called by every input's and output's check (RefuseNonRegularInput, ReplaceFile, the outputs).
+void RefuseNulInPath(const std::string& path);
+
 }  // namespace ncp

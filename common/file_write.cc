@@ -147,6 +147,7 @@ void SweepStaleTemporaries(const std::filesystem::path& dir) {
 void ReplaceFile(const std::string& path,
                  const std::function<void(const std::string& tmp)>& write) {
   if (path.empty()) throw Error("output path '': must name a file");
+  RefuseNulInPath(path);
   RefuseNonRegularTarget(path);
   SweepStaleTemporaries(std::filesystem::path(path).parent_path());
   static std::atomic<unsigned> counter{0};

@@ -13,6 +13,7 @@ namespace ncp {
 
 void CheckOutputNamed(const std::string& option, const std::string& out) {
   if (out.empty()) throw Error(fmt::format("{} = '': must name a file", option));
+  RefuseNulInPath(out);
 }
 
 bool SamePath(const std::string& a, const std::string& b) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "solvers/registry.h"
 
 namespace ncp {
@@ -24,6 +25,7 @@ std::vector<std::string> LoadedPlugins() { return LoadOrder(); }
 std::vector<std::string> LoadPlugin(const std::string& path) {
   // Loading a library twice runs its initializers once: a repeat returns what it registered.
   static std::map<std::string, std::vector<std::string>> loaded;
+  RefuseNulInPath(path);
   std::error_code ec;
   const std::string key = std::filesystem::weakly_canonical(path, ec).string();
   if (auto it = loaded.find(key); it != loaded.end()) return it->second;

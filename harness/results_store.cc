@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/file_write.h"
 #include "common/utf8.h"
 #include "harness/results_columns.h"
@@ -884,6 +885,7 @@ std::map<std::string, std::string> RejectedParts(const std::vector<std::string>&
 // lock's name (in a shared folder such as /tmp) must not make the pid written into it overwrite
 // another file.
 ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(path)) {
+  RefuseNulInPath(path_);  // the lock, the parts and the existing file would be another's
   if (access == Access::kContributor) {
     // Another process owns the output: read what is done, take no lock, remove nothing.
     std::error_code ec;

@@ -426,9 +426,10 @@ class JobRun {
       for (std::size_t k = 0; k < kNumMetrics; ++k) {
         const Metric m = static_cast<Metric>(k);
         // fb_aa = −log10(error) is +inf at an exact solution: not a sign of divergence. The
-        // dynamics residuals (dyn, primal, dual) have no meaning on a local problem: NaN there.
+        // dynamics residuals (dyn, primal, dual) have no meaning on a local problem, nor
+        // without a v (a Python solver that reports λ only): NaN there.
         const bool defined = m != Metric::kFbAA &&
-                             (p_.form == ProblemForm::kGlobal ||
+                             ((p_.form == ProblemForm::kGlobal && v_.size() > 0) ||
                               (m != Metric::kDyn && m != Metric::kPrimal && m != Metric::kDual));
         if (defined && !std::isfinite(r_.final_metrics[m])) {
           st_ = Status::kDiverged;

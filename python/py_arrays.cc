@@ -107,10 +107,27 @@ Vec ToFiniteVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index 
   return x;
 }
 
-SpMat ToSpMat(pyb::handle obj, const std::string& field) {
+SpMat ToSpMat(pyb::handle obj, const std::string& field, long long vector_sizes) {
   pyb::module_ sparse = pyb::module_::import("scipy.sparse");
   pyb::object csc;
   RefuseComplex(obj, field);
+  // A declared shape far beyond the problem's vectors (one entry in a 1e8 x 1e8 matrix) would
+  // have its index arrays allocated by the conversion before any size is compared.
+  if (vector_sizes >= 0 && pyb::hasattr(obj, "shape")) {
+    std::pair<long long, long long> declared{0, 0};
+    bool two_d = true;
+    try {
+      declared = obj.attr("shape").cast<std::pair<long long, long long>>();
+    } catch (const std::exception&) {
+      two_d = false;  // the conversion says what is wrong
+    }
+    const long long limit = 64 * vector_sizes + (1 << 20);
+    if (two_d && std::max(declared.first, declared.second) > limit)
+      throw Error(
+          fmt::format("{}: shape {}x{}: beyond 64 x the problem's vector lengths ({}) + "
+                      "2^20: must be the problem's sizes",
+                      field, declared.first, declared.second, vector_sizes));
+  }
   try {
     // A copy: sorting the indices (Eigen needs them sorted) must not change the caller's matrix.
     csc = sparse.attr("csc_matrix")(obj, pyb::arg("copy") = true);

@@ -36,7 +36,7 @@ Vec ToFiniteVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index 
 // Any scipy.sparse matrix or dense 2-D array into a compressed SpMat (a dense array's zeros are
 // not stored). Throws ncp::Error naming the field otherwise, and where a dimension or an index
 // does not fit the suite's 32-bit indices.
-SpMat ToSpMat(pyb::handle obj, const std::string& field);
+SpMat ToSpMat(pyb::handle obj, const std::string& field, long long vector_sizes = -1);
 
 // The problem as the command line would accept it (Validate, A's Cholesky included): sizes that
 // disagree would be read out of bounds by the solvers and the evaluator. Throws ncp::Error

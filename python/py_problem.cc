@@ -63,16 +63,19 @@ ProblemPtr MakeProblem(pyb::object A, pyb::object b, pyb::object J, pyb::object 
   if (local == !A.is_none())
     throw Error("problem: give either A, b, J, e (global form) or W, q (local form)");
   p->form = local ? ProblemForm::kLocal : ProblemForm::kGlobal;
-  if (local) {
-    p->W = ToSpMat(W, "W");
-    p->q = ToVec(q, "q");
-  } else {
-    p->A = ToSpMat(A, "A");
-    p->b = ToVec(b, "b");
-    p->J = ToSpMat(J, "J");
-    p->e = ToVec(e, "e");
-  }
+  // The vectors first: their lengths bound the matrices' shapes before any conversion
+  // allocates index arrays for them (ToSpMat).
   const Vec t = ToVec(types, "types");
+  if (local) {
+    p->q = ToVec(q, "q");
+    p->W = ToSpMat(W, "W", std::max<long long>(p->q.size(), 3 * t.size()));
+  } else {
+    p->b = ToVec(b, "b");
+    p->e = ToVec(e, "e");
+    const long long sizes = std::max<long long>({p->b.size(), p->e.size(), 3 * t.size()});
+    p->A = ToSpMat(A, "A", sizes);
+    p->J = ToSpMat(J, "J", sizes);
+  }
   const std::size_t n = t.size();
   const auto mus = Column(mu, n, "mu"), ks = Column(stiffness, n, "stiffness"),
              ds = Column(damping, n, "damping");

@@ -9,7 +9,9 @@
 
 #include "common/error.h"
 #include "harness/cli/split.h"
+#include "common/file_kind.h"
 #include "harness/inputs.h"
+#include "harness/output_path.h"
 #include "harness/plugin.h"
 #include "harness/run_options.h"
 #include "harness/thread_limits.h"
@@ -142,8 +144,9 @@ SolveResult Solve(const std::shared_ptr<ContactProblem>& problem, pyb::object so
       throw Error(fmt::format("warm = {}: must be 'reference', a (v, lam) pair or None",
                               std::string(pyb::str(warm)).substr(0, 80)));
     const pyb::sequence vl = warm.cast<pyb::sequence>();
-    ws = {ToVecOfLength(vl[0], "warm[0] (v)", p.num_dofs(), p.form == ProblemForm::kLocal),
-          ToVecOfLength(vl[1], "warm[1] (lambda)", p.num_rows(), false)};
+    // Finite, as an iterate the evaluator scores: a NaN start was a silent `diverged`.
+    ws = {ToFiniteVecOfLength(vl[0], "warm[0] (v)", p.num_dofs(), p.form == ProblemForm::kLocal),
+          ToFiniteVecOfLength(vl[1], "warm[1] (lambda)", p.num_rows(), false)};
     w = &ws;
   }
   SolveResult out;
@@ -169,6 +172,9 @@ SolveResult Solve(const std::shared_ptr<ContactProblem>& problem, pyb::object so
 
 std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb::dict settings,
                 const RunOptions& opt, const std::string& out, bool quiet, bool skip_invalid) {
+  // Before any job, as `ncpbench run` checks -o: an empty path ran every job and then failed.
+  CheckOutputNamed("out", out);
+  for (const std::string& d : datasets) RefuseNulInPath(d);
   // Jobs in the order given; settings "solver.key" go to their solver, checked as --set is.
   std::vector<SolverEntry> python_entries;
   python_entries.reserve(solvers.size());  // jobs point into it
@@ -216,7 +222,11 @@ std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb
     if (dot != std::string::npos && eq != std::string::npos && dot < eq)
       for (const SolverEntry& e : python_entries)
         if (e.name == s.substr(0, dot)) {
-          python_sets[e.name][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
+          const std::string key = s.substr(dot + 1, eq - dot - 1);
+          // {"x.k": 2, "x": {"k": 3}} named one setting twice: refused as --set twice is.
+          if (const auto [it, added] = python_sets[e.name].emplace(key, s.substr(eq + 1)); !added)
+            throw Error(fmt::format("--set {}.{}: given twice ({} and {}); set it once", e.name,
+                                    key, it->second, s.substr(eq + 1)));
           python = true;
         }
     if (!python) builtin_sets.push_back(s);
@@ -240,7 +250,7 @@ std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb
   const std::lock_guard<std::recursive_mutex> files(
       FileMutex());  // one run at a time reads and writes
   const auto inputs =
-      std::make_shared<const LoadedInputs>(LoadInputs(datasets, skip_invalid, quiet));
+      std::make_shared<const LoadedInputs>(LoadInputs(datasets, skip_invalid, quiet, out));
   const LoadedInputs& in = *inputs;
   for (const SkippedInput& s : in.skipped) std::fprintf(stderr, "skipped: %s\n", s.reason.c_str());
   RunOptions o = opt;

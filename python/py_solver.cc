@@ -64,8 +64,16 @@ std::shared_ptr<ContactProblem> SharedProblem(const ContactProblem& p) {
 class PythonSolver : public Solver {
  public:
   PythonSolver(std::shared_ptr<Held> obj, std::string name) : obj_(std::move(obj)), name_(name) {}
+  // A class whose construction raised: the job is `failed` with the exception, not the run.
+  PythonSolver(std::string name, std::string construct_error)
+      : name_(std::move(name)), construct_error_(std::move(construct_error)) {}
 
   Status Setup(const ContactProblem& p, const Settings& s, const WarmStart* warm) override {
+    if (!obj_) {
+      problem_ = &p;
+      message_ = construct_error_;
+      return Status::kFailed;
+    }
     pyb::gil_scoped_acquire gil;
     return Call([&] {
       // The solver may keep it past the job: a handle that shares the problem's ownership.
@@ -88,6 +96,11 @@ class PythonSolver : public Solver {
   }
 
   void Current(Vec& v, Vec& lambda) const override {
+    if (!obj_) {  // nothing was constructed: the zero iterate of a job that failed at setup
+      v.resize(0);
+      lambda = Vec::Zero(problem_ ? problem_->num_rows() : 0);
+      return;
+    }
     pyb::gil_scoped_acquire gil;
     try {
       const auto vl = obj_->obj.attr("current")().cast<std::pair<pyb::object, pyb::object>>();
@@ -109,7 +122,7 @@ class PythonSolver : public Solver {
 
   std::vector<std::pair<std::string, double>> Info() const override {
     pyb::gil_scoped_acquire gil;
-    if (!pyb::hasattr(obj_->obj, "info")) return {};
+    if (!obj_ || !pyb::hasattr(obj_->obj, "info")) return {};
     try {
       const auto m = obj_->obj.attr("info")().cast<std::map<std::string, double>>();
       return {m.begin(), m.end()};
@@ -144,7 +157,7 @@ class PythonSolver : public Solver {
   }
 
   std::shared_ptr<Held> obj_;
-  std::string name_;
+  std::string name_, construct_error_;
   const ContactProblem* problem_ = nullptr;  // set up on; the harness keeps it for the job
 };
 
@@ -171,6 +184,13 @@ ProblemOwners::~ProblemOwners() {
   }
 }
 
+// A name as shown in a message: NUL and line breaks made visible, at most 80 characters.
+static std::string OneLineName(std::string s) {
+  for (char& c : s)
+    if (c == '\0' || c == '\n' || c == '\r') c = '?';
+  return s.size() > 80 ? s.substr(0, 80) + "..." : s;
+}
+
 bool IsPythonSolver(const pyb::handle& obj) {
   return pyb::hasattr(obj, "setup") && pyb::hasattr(obj, "iterate") && pyb::hasattr(obj, "current");
 }
@@ -181,6 +201,15 @@ SolverEntry MakePythonEntry(const pyb::object& obj) {
   e.name = pyb::hasattr(obj, "name") ? std::string(pyb::str(obj.attr("name")))
            : is_class                ? std::string(pyb::str(obj.attr("__name__")))
                                      : std::string(pyb::str(pyb::type::of(obj).attr("__name__")));
+  // A name as the built-ins' (it is a job key's part, a results column's value, a --set prefix):
+  // a NUL, a comma or a newline made a run that could never merge.
+  if (e.name.empty() ||
+      e.name.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:") != std::string::npos)
+    throw Error(
+        fmt::format("python solver name '{}': must be letters, digits, '_', '-' and ':' "
+                    "(not empty)",
+                    OneLineName(e.name)));
   e.description = pyb::hasattr(obj, "description") ? std::string(pyb::str(obj.attr("description")))
                                                    : "python solver";
   if (pyb::hasattr(obj, "settings")) {
@@ -213,8 +242,16 @@ SolverEntry MakePythonEntry(const pyb::object& obj) {
   e.make = [held, is_class, name]() -> std::unique_ptr<Solver> {
     pyb::gil_scoped_acquire gil;
     // A class gives each job a fresh instance; an instance is set up again for each job.
-    auto target = is_class ? std::make_shared<Held>(held->obj()) : held;
-    return std::make_unique<PythonSolver>(std::move(target), name);
+    if (!is_class) return std::make_unique<PythonSolver>(held, name);
+    try {
+      return std::make_unique<PythonSolver>(std::make_shared<Held>(held->obj()), name);
+    } catch (const pyb::error_already_set& e) {
+      if (e.matches(PyExc_KeyboardInterrupt)) throw Interrupted();
+      std::string what = e.what();
+      for (char& c : what)
+        if (c == '\n') c = ' ';
+      return std::make_unique<PythonSolver>(name, fmt::format("python: constructing it: {}", what));
+    }
   };
   return e;
 }

@@ -89,7 +89,14 @@ def test_arrays_of_the_wrong_kind_are_refused():
         refused(lambda: mk(A=g.A + 1j * g.A), "A: complex values")
         refused(lambda: mk(b=g.b + 1j), "b: complex values")
         big = sp.coo_matrix(([1.0], ([2**32 + 1], [0])), shape=(2**32 + 38, g.num_dofs))
-        refused(lambda: mk(J=big), "each dimension must be at most 2^31 - 1")
+        refused(lambda: mk(J=big), "J: shape 4294967334x")
+        # One entry in a huge declared shape: its index arrays (8 GB) were allocated before
+        # any size was compared.
+        huge = sp.coo_matrix(([1.0], ([0], [0])), shape=(g.num_rows, 2**31 - 1))
+        refused(lambda: mk(J=huge), "beyond 64 x the problem's vector lengths")
+        refused(lambda: ncpbench.Problem(W=sp.coo_matrix(([1.0], ([0], [0])), shape=(10**8, 10**8)),
+                                         q=np.zeros(3), types=[0], mu=[.5]),
+                "W: shape 100000000x100000000")
         refused(lambda: ncpbench.write_dataset("x.h5", [g, None]), "problems[1] is None")
         refused(lambda: ncpbench.generate("random", 10**7), "n = 10000000: must be in [1, 100000]")
     """)

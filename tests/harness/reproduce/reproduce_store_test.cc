@@ -127,9 +127,8 @@ TEST(ProtocolRecords, ReadRefusesAReproductionWithoutItsCasesOrCap) {
   const auto dir = testing::FreshDir("protocol_records_attrs_" + std::to_string(getpid()));
   const std::string path = (dir / "r.h5").string();
   for (const char* missing : {"reproduce_cases", "reproduce_max_iters"}) {
-    std::map<std::string, std::string> attrs = {{"reproduce", "004-table2"},
-                                                {"reproduce_cases", "1"},
-                                                {"reproduce_max_iters", "20"}};
+    std::map<std::string, std::string> attrs = {
+        {"reproduce", "004-table2"}, {"reproduce_cases", "1"}, {"reproduce_max_iters", "20"}};
     attrs.erase(missing);
     WriteResults(path, {StoredRow("pgs", "c0")}, attrs);
     testing::ExpectError([&] { ProtocolRecords::Read(path); }, {path, missing, "is missing"});
