@@ -108,6 +108,7 @@ Vec ToFiniteVecOfLength(pyb::handle obj, const std::string& field, Eigen::Index 
 }
 
 SpMat ToSpMat(pyb::handle obj, const std::string& field, long long vector_sizes) {
+  if (obj.is_none()) throw Error(fmt::format("{}: None: a matrix is required", field));
   pyb::module_ sparse = pyb::module_::import("scipy.sparse");
   pyb::object csc;
   RefuseComplex(obj, field);
@@ -132,8 +133,10 @@ SpMat ToSpMat(pyb::handle obj, const std::string& field, long long vector_sizes)
     // A copy: sorting the indices (Eigen needs them sorted) must not change the caller's matrix.
     csc = sparse.attr("csc_matrix")(obj, pyb::arg("copy") = true);
   } catch (const pyb::error_already_set& e) {
-    throw Error(
-        fmt::format("{}: must be a 2-D matrix (scipy.sparse or dense): {}", field, e.what()));
+    // One line: pybind's text carries the Python traceback ("\n\nAt:\n ...") after it.
+    std::string what = e.what();
+    what = what.substr(0, what.find('\n'));
+    throw Error(fmt::format("{}: must be a 2-D matrix (scipy.sparse or dense): {}", field, what));
   }
   RefuseComplex(csc, field);
   const auto shape = csc.attr("shape").cast<std::pair<long long, long long>>();

@@ -136,6 +136,8 @@ class PythonSolver : public Solver {
 
  private:
   static std::string OneLine(std::string s) {
+    // pybind appends the Python traceback ("\n\nAt:\n  file(line): ..."): the message alone.
+    if (const std::size_t at = s.find("\n\nAt:"); at != std::string::npos) s.resize(at);
     for (char& c : s)
       if (c == '\n') c = ' ';
     return s;
