@@ -216,8 +216,8 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
     // how is unknown; its row, written last and renamed into place, says whether it finished.
     if (auto row = read_row()) return std::move(*row);
     return FailedRow(p, job, opt, repeat,
-                     fmt::format("isolated job's exit status lost ({}) and it left no row",
-                                 std::strerror(wait_error)));
+                     fmt::format("isolated job's exit status lost ({}) and it left no row ({})",
+                                 std::strerror(wait_error), unreadable));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     if (auto row = read_row()) return std::move(*row);
@@ -274,7 +274,9 @@ int RunIsolatedJob(const std::string& dir_arg) {
     SetSolverThreads(opt.threads);
     const Evaluator ev(p);
     WarmStart solution;
-    const RunRecord r = RunOne(p, ev, job, opt, has_warm ? &warm : nullptr, repeat, &solution);
+    RunRecord r = RunOne(p, ev, job, opt, has_warm ? &warm : nullptr, repeat, &solution);
+    // A results file's rows have keys; the caller gives the row its job's (run_all.cc).
+    r.job_key = "isolated-job";
     WriteResults((dir / "row.h5").string(), {r}, {});
     WriteWarm((dir / "solution.bin").string(), solution);
     return 0;

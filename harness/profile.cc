@@ -167,8 +167,13 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
         group_takes[g] |= g == 0 || (g == 1 && !s.peer) || (g == 2 && s.peer);
       ProfileEntry e{key.first, key.second, l, c.time_to_tol, kNaN};
       if (std::isfinite(best)) e.ratio = std::isfinite(c.time_to_tol) ? c.time_to_tol / best : kInf;
-      e.time_for_mean_s =
-          std::isfinite(c.time_to_tol) ? c.time_to_tol : std::max({spent, time_budget_s, slowest});
+      // An unsolved problem counts at what was spent on it, the budget or the slowest success;
+      // where none of them is known (every run failed at once, no budget recorded) there is no
+      // time to count: NaN, and the solver's mean is n/a rather than about 0.
+      const double penalty = std::max({spent, time_budget_s, slowest});
+      e.time_for_mean_s = std::isfinite(c.time_to_tol) ? c.time_to_tol
+                          : penalty > 0                ? penalty
+                                                       : kNaN;
       out.entries.push_back(e);
       ++s.problems;
       s.ratios.push_back(std::isnan(e.ratio) ? kInf : e.ratio);
@@ -197,7 +202,8 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
       const bool ok = std::isfinite(gb.time);
       vb[g].solved += ok;
       vb[g].ratios.push_back(ok ? gb.time / best : kInf);
-      vb_shifted[g].push_back(ok ? gb.time : std::max({gb.spent, time_budget_s, slowest}));
+      const double penalty = std::max({gb.spent, time_budget_s, slowest});
+      vb_shifted[g].push_back(ok ? gb.time : penalty > 0 ? penalty : kNaN);
     }
     if (groups == 3 && !(group_takes[1] && group_takes[2])) {
       // Ours against Siconos only where both sides can take the problem.

@@ -818,7 +818,7 @@ std::string PartRejection(const std::string& part) {
     reader.Rows(true);
     return PartMismatch(part, reader.JobKeys());
   } catch (const Error& e) {
-    return e.what();
+    return fmt::format("unreadable: {}", e.what());
   }
 }
 
@@ -869,7 +869,7 @@ std::map<std::string, std::string> RejectedParts(const std::vector<std::string>&
         const TrustedCopy check(part, CheckOnePart, ProbeTimeLimit(part));
         ReadRejections(check.path(), rejected);
       } catch (const Error& e) {
-        rejected[fs::path(part).filename().string()] = e.what();
+        rejected[fs::path(part).filename().string()] = fmt::format("unreadable: {}", e.what());
       }
     }
   }

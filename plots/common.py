@@ -222,29 +222,65 @@ def attributes(f):
     return {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f.attrs.items()}
 
 
-def save(fig, out, dpi=120, **savefig_args):
-    """Lays the figure out and writes it to `out` under a temporary name, renamed when complete:
-    a failed run leaves no partial image."""
-    import matplotlib.pyplot as plt
+def check_output(out, fail):
+    """fail() where writing `out` would replace one of the script's inputs or something that is
+    not a regular file (a folder, a FIFO, a device), or where `out` is empty."""
+    if not out:
+        fail("output path '': must name a file")
+    if os.path.lexists(out) and not os.path.isfile(out):
+        fail(f"{out}: is not a regular file (a folder, a FIFO or a device): the figure replaces "
+             "a file, and nothing else")
     for path in INPUTS:
-        if os.path.exists(out) and os.path.samefile(out, path):
-            plt.close(fig)
-            failer(os.path.basename(sys.argv[0]))(
-                f"{out}: is an input of this command; write the figure to another file")
+        if os.path.exists(out) and os.path.exists(path) and os.path.samefile(out, path):
+            fail(f"{out}: is an input of this command; write the figure to another file")
+
+
+def write_text(out, text):
+    """Writes `text` to `out` whole or not at all (temporary file, then rename), never over an
+    input (check_output)."""
+    import tempfile
+    check_output(out, failer(os.path.basename(sys.argv[0])))
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(out) + ".tmp.",
+                               dir=os.path.dirname(out) or ".")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def save(fig, out, dpi=120, **savefig_args):
+    """Lays the figure out and writes it to `out` under a fresh temporary name (one no input can
+    have), renamed when complete: a failed run leaves no partial image and no stray file."""
+    import tempfile
+    import matplotlib.pyplot as plt
+    try:
+        check_output(out, failer(os.path.basename(sys.argv[0])))
+    except SystemExit:
+        plt.close(fig)
+        raise
     fig.tight_layout()
-    tmp = out + ".tmp.png"
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(out) + ".tmp.", suffix=".png",
+                               dir=os.path.dirname(out) or ".")
+    os.close(fd)
     try:
         fig.savefig(tmp, dpi=dpi, **savefig_args)
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise
     finally:
         plt.close(fig)
-    os.replace(tmp, out)
 
 
 def read_csv(path, fail):
     """The rows of a CSV file as dicts, or fail() naming a missing or unreadable file."""
     import csv
-    if not os.path.isfile(path):
-        fail(f"{path}: no such file")
+    if not os.path.isfile(path):  # a FIFO would block the open until a writer comes
+        fail(f"{path}: no such file" if not os.path.lexists(path) else
+             f"{path}: not a regular file (a folder, a FIFO or a device)")
     note_input(path)
     try:
         with open(path, newline="") as f:

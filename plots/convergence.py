@@ -203,8 +203,7 @@ def draw(variants, metric, dataset, problem, rows, out, sidecar):
             "legend": legend, "exits": exits, "ends": ends,
             "not_applicable": na, "no_trace": none,
         }
-        with open(out + ".json", "w") as f:
-            json.dump(info, f)  # one line: easy to grep
+        common.write_text(out + ".json", json.dumps(info))  # one line: easy to grep
 
 
 def output_name(out, dataset, several):
@@ -237,6 +236,18 @@ def main():
     if not drawable:
         fail(f"the selected traces of {args.results} are empty")
     several = len(by_dataset) > 1
+    # Every output checked before the first is written: names two datasets share ("a b" and
+    # "a_b" both give OUT-a_b.png), inputs, folders; one figure would replace the other.
+    outs = {}
+    for dataset in sorted(drawable):
+        out = output_name(args.output, dataset, several)
+        if out in outs.values():
+            other = next(d for d, o in outs.items() if o == out)
+            fail(f"datasets '{other}' and '{dataset}' would both be drawn to {out}: draw them one "
+                 "at a time with --dataset and -o")
+        outs[dataset] = out
+        for path in [out] + ([out + ".json"] if args.sidecar else []):
+            common.check_output(path, fail)
     for dataset in sorted(by_dataset):
         if dataset not in drawable:
             print(f"convergence.py: dataset {dataset}: no trace to draw, no figure",

@@ -7,7 +7,6 @@ out and counted on stdout.
     /usr/bin/python3 plots/engines.py engines.csv -o engines.png
 """
 import argparse
-import csv
 import math
 import os
 import sys
@@ -29,10 +28,12 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args()
-    with open(a.csv, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if rows and not FIELDS <= set(rows[0]):
-        sys.exit(f"{a.csv}: columns {sorted(rows[0])}: need {sorted(FIELDS)}")
+    fail = common.failer("engines")
+    rows = common.read_csv(a.csv, fail)  # an input: the figure never replaces it
+    if not rows:
+        fail(f"{a.csv}: no rows: nothing to draw")
+    if not FIELDS <= set(rows[0]):
+        fail(f"{a.csv}: columns {sorted(rows[0])}: need {sorted(FIELDS)}")
     points, datasets, skipped = defaultdict(list), [], 0
     for r in rows:
         x, y = float(r["own_ms"]), float(r["own_res004"])

@@ -100,14 +100,21 @@ def draw(ax, bx, rows, title, shift_ms, what):
     for s in names:
         print(f"{s}: shifted geometric mean {sig(sgm[s] * 1e3)} ms{what}")
     values = [sgm[s] * 1e3 for s in names]
-    bars = bx.barh(names, values, color=[look[s][0] for s in names], edgecolor="none")
+    # n/a (no time to count: every run failed at once and no budget is known) draws no bar.
+    drawn = [v if math.isfinite(v) and v > 0 else 0.0 for v in values]
+    bars = bx.barh(names, drawn, color=[look[s][0] for s in names], edgecolor="none")
     for bar, s in zip(bars, names):
         if peer[s]:
             bar.set_hatch("//")
+    finite = [v for v in drawn if v > 0]
     for y, v in enumerate(values):
-        bx.text(v, y, " " + sig(v), va="center", fontsize=7)
+        bx.text(drawn[y] if drawn[y] > 0 else (min(finite) if finite else 0.0), y, " " + sig(v),
+                va="center", fontsize=7)
     bx.invert_yaxis()  # same order as the legend, top down
-    bx.set_xscale("log")
+    if finite:
+        bx.set_xscale("log")
+    else:
+        bx.set_xticks([])
     bx.set_xlabel(f"shifted geometric mean time (ms, shift {shift_ms:g} ms)")
     bx.set_title("unsolved: max(time spent, time budget, slowest success)"
                  if "time_for_mean_s" in rows[0] else "unsolved: largest finite time (old CSV)",
@@ -122,6 +129,8 @@ def main():
     ap.add_argument("--shift-ms", type=float, default=1.0,
                     help="shift of the geometric mean; the report uses 1 ms")
     a = ap.parse_args()
+    if not (math.isfinite(a.shift_ms) and a.shift_ms > 0):
+        fail(f"--shift-ms = {a.shift_ms}: must be a finite number of ms > 0")
     rows = load(a.csv)
     if "time_for_mean_s" not in rows[0]:
         print(f"profiles.py: note: {a.csv} has no time_for_mean_s column (older ncpbench): "

@@ -114,8 +114,11 @@ def main():
     fig, axes = plt.subplots(1, len(measures), figsize=(5.5 * len(measures), 4.5), squeeze=False)
     for ax, (measure, name) in zip(axes[0], measures):
         for variant, jobs in sorted(data.items()):
-            x = np.array([s[measure] for _, s in jobs.values()])
-            t = np.array([t for t, _ in jobs.values()])
+            x = np.array([s[measure] for _, s in jobs.values()], dtype=float)
+            t = np.array([t for t, _ in jobs.values()], dtype=float)
+            if not (np.all(np.isfinite(x)) and np.all(np.isfinite(t))):
+                fail(f"{args.results}: /runs/{measure} or the times of {variant} hold a "
+                     "non-finite value: no run writes one (a damaged file)")
             keep = x > 0
             x, t = x[keep], t[keep]
             if len(x) == 0:

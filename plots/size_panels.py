@@ -4,7 +4,6 @@ Fig. 11: time per step over system DOF (left, with the fitted exponent of time â
 legend, and printed) and the average residual over DOF (right), one line per solver (colours
 from plots/palette.py; a label such as "subadmm (threads=1)" is drawn as subadmm)."""
 import argparse
-import csv
 import os
 import sys
 from collections import defaultdict
@@ -28,18 +27,20 @@ def main():
                     help="label of the time axis (what time_ms holds)")
     ap.add_argument("--title", default="per-step budget of the protocol (see its report)")
     a = ap.parse_args()
-    common.note_input(a.csv)
-    try:
-        rows = list(csv.DictReader(open(a.csv)))
-    except OSError as e:
-        print(f"size_panels: {a.csv}: {e.strerror}", file=sys.stderr)
-        return 2
+    rows = common.read_csv(a.csv, common.failer("size_panels"))
     if not rows or set(rows[0]) != FIELDS:
         print(f"size_panels: {a.csv}: not a size CSV ({','.join(sorted(FIELDS))})", file=sys.stderr)
         return 2
     series = defaultdict(list)
-    for r in rows:
-        series[r["solver"]].append((float(r["dofs"]), float(r["time_ms"]), float(r["residual"])))
+    fail = common.failer("size_panels")
+    for i, r in enumerate(rows):
+        d, t, res = float(r["dofs"]), float(r["time_ms"]), float(r["residual"])
+        # Log axes and a log-log fit: a size of 0 or a non-finite one is no measurement.
+        if not (np.isfinite(d) and d > 0):
+            fail(f"{a.csv}: row {i + 1}: dofs = {r['dofs']}: must be a finite number > 0")
+        if not (np.isfinite(t) and t >= 0):
+            fail(f"{a.csv}: row {i + 1}: time_ms = {r['time_ms']}: must be a finite number >= 0")
+        series[r["solver"]].append((d, t, res))
     look = palette.styles(series)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4))
     for solver, pts in series.items():

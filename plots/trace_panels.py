@@ -14,7 +14,6 @@ accumulated, so the time never runs backwards when fast cases stop.
     /usr/bin/python3 plots/trace_panels.py TRACES.csv -o OUT.png
 """
 import argparse
-import csv
 import os
 import sys
 import warnings
@@ -59,12 +58,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args()
-    common.note_input(a.csv)
-    try:
-        rows = list(csv.DictReader(open(a.csv)))
-    except OSError as e:
-        print(f"trace_panels: {a.csv}: {e.strerror}", file=sys.stderr)
-        return 2
+    rows = common.read_csv(a.csv, common.failer("trace_panels"))
     if not rows or set(rows[0]) != FIELDS:
         print(f"trace_panels: {a.csv}: not a trace CSV (solver,case,iteration,time_s,res004)",
               file=sys.stderr)

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -125,10 +126,12 @@ void AddProfile(CLI::App& app, Action& action) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("datasets", o->datasets,
                   "ncpbench datasets, fclib files, or folders of them (*.h5, *.hdf5)");
-  cmd->add_option("-s,--solvers", o->solvers,
-                  "comma-separated solver names (default: pgs, apgd, admm-full, canal and, when "
-                  "built with Siconos, siconos:nsgs, siconos:nsn-ac, siconos:prox)");
-  cmd->add_option("--set", o->sets, "solver setting, e.g. --set siconos:nsgs.chunk=5 (repeatable)");
+  CLI::Option* solvers_opt = cmd->add_option(
+      "-s,--solvers", o->solvers,
+      "comma-separated solver names (default: pgs, apgd, admm-full, canal and, when "
+      "built with Siconos, siconos:nsgs, siconos:nsn-ac, siconos:prox)");
+  CLI::Option* set_opt = cmd->add_option(
+      "--set", o->sets, "solver setting, e.g. --set siconos:nsgs.chunk=5 (repeatable)");
   CLI::Option* tol_opt =
       cmd->add_option("--tol", o->tol, "tolerance the time is measured to")->capture_default_str();
   cmd->add_option("--tols", o->tols,
@@ -137,22 +140,43 @@ void AddProfile(CLI::App& app, Action& action) {
   cmd->add_option("--tol-metric", o->tol_metric,
                   "metric of the tolerance: res004, natmap_rel (Acary et al. 2018), ...")
       ->capture_default_str();
-  cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
+  CLI::Option* iters_opt =
+      cmd->add_option("--iters", o->iters, "iteration budget per problem")->capture_default_str();
   cmd->add_option("--time-ms", o->time_ms,
                   "time budget per problem in ms (0: none); a tolerance reached later counts as "
                   "not reached");
-  cmd->add_option("-o,--out", o->out, "results file (.h5), resumable")->capture_default_str();
+  CLI::Option* out_opt =
+      cmd->add_option("-o,--out", o->out, "results file (.h5), resumable")->capture_default_str();
   cmd->add_option("--from", o->from,
                   "profile an existing results file (run with --trace 1) instead");
-  cmd->add_option("--report", o->report, "Markdown report (stdout when absent)");
-  cmd->add_option("--csv", o->csv, "long CSV for plots/profiles.py (default: results file + .csv)");
+  CLI::Option* report_opt =
+      cmd->add_option("--report", o->report, "Markdown report (stdout when absent)");
+  CLI::Option* csv_opt = cmd->add_option(
+      "--csv", o->csv, "long CSV for plots/profiles.py (default: results file + .csv)");
   cmd->add_flag("--skip-invalid", o->skip_invalid,
                 "leave out invalid input files (listed in the report) instead of stopping");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress lines");
   const auto plugins = AddPluginOption(cmd);
-  cmd->callback([&action, o, tol_opt, plugins] {
+  cmd->callback([&action, o, tol_opt, plugins, solvers_opt, set_opt, iters_opt, out_opt, report_opt,
+                 csv_opt] {
     const bool tol_given = tol_opt->count() > 0;
-    action = [o, tol_given, plugins] {
+    // Given empty, they named nothing (not the defaults an absent option stands for); given
+    // with --from, which measures nothing, they would be ignored without a word.
+    std::vector<std::string> measuring;
+    for (const CLI::Option* opt : {solvers_opt, set_opt, iters_opt, out_opt})
+      if (opt->count() > 0) measuring.push_back(opt->get_name());
+    const bool solvers_given = solvers_opt->count() > 0, report_given = report_opt->count() > 0,
+               csv_given = csv_opt->count() > 0;
+    action = [o, tol_given, plugins, measuring, solvers_given, report_given, csv_given] {
+      if (!o->from.empty() && !measuring.empty())
+        throw Error(
+            fmt::format("--from: profiles an existing results file, which measures "
+                        "nothing: {} would be ignored; leave {} out",
+                        fmt::join(measuring, ", "), measuring.size() == 1 ? "it" : "them"));
+      if (solvers_given && o->solvers.empty())
+        throw Error("--solvers = '': must name solvers (left out: the default set)");
+      if (report_given) CheckOutputNamed("--report", o->report);
+      if (csv_given) CheckOutputNamed("--csv", o->csv);
       LoadPlugins(*plugins);  // before the names resolve
       const std::vector<double> tols = ParseTols(o->tols, o->tol, tol_given);
       Metric metric = Metric::kRes004;
@@ -208,6 +232,7 @@ void AddProfile(CLI::App& app, Action& action) {
         intro = fmt::format("From the results file {}.", results);
       }
       const std::vector<RunRecord> rows = ReadResults(results);
+      if (rows.empty()) throw Error(fmt::format("{}: holds no runs: nothing to profile", results));
       double time_ms = o->time_ms;
       if (!o->from.empty()) {
         CheckTraces(results, rows);

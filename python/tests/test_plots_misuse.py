@@ -90,3 +90,90 @@ def test_read_results_names_what_is_wrong(results, tmp_path):
         ncpbench.read_results(variant(results, tmp_path, "short.h5", short))
     with pytest.raises(ValueError, match="not an ncpbench results file"):
         ncpbench.read_results(variant(results, tmp_path, "nf.h5", lambda f: f.attrs.__delitem__("format")))
+
+
+def plot(script, *args, cwd=None):
+    return subprocess.run([sys.executable, os.path.join(PLOTS, script), *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=60)
+
+
+def test_no_input_is_replaced_by_a_figure_its_temporary_file_or_its_sidecar(results, tmp_path):
+    # engines.py recorded no input; the temporary name (OUT.tmp.png) and the sidecar
+    # (OUT.json) were not checked: each replaced an input, exit 0.
+    csv = tmp_path / "e.csv"
+    csv.write_text("dataset,solver,own_ms,own_res004\nd,pgs,1.5,1e-6\n")
+    p = plot("engines.py", csv, "-o", csv)
+    assert p.returncode == 2 and "is an input of this command" in p.stderr, p.stderr
+    assert csv.read_text().startswith("dataset,")
+    tmp_named = variant(results, tmp_path, "fig.tmp.png", None)
+    before = open(tmp_named, "rb").read()
+    p = plot("convergence.py", tmp_named, "-o", tmp_path / "fig")
+    assert p.returncode == 0, p.stderr
+    assert open(tmp_named, "rb").read() == before
+    sidecar_named = variant(results, tmp_path, "x.png.json", None)
+    p = plot("convergence.py", sidecar_named, "-o", tmp_path / "x.png", "--sidecar")
+    assert p.returncode == 2 and "is an input of this command" in p.stderr, p.stderr
+    assert not (tmp_path / "x.png").exists()  # checked before the figure was written
+
+
+def test_a_folder_or_fifo_is_refused_and_nothing_is_left(results, tmp_path):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    p = plot("convergence.py", results, "-o", folder)
+    assert p.returncode == 2 and "is not a regular file" in p.stderr, p.stderr
+    assert sorted(os.listdir(tmp_path)) == ["adir"]  # no adir.tmp.png beside it
+    fifo = tmp_path / "f.csv"
+    os.mkfifo(fifo)
+    for script in ("size_panels.py", "trace_panels.py", "engines.py"):
+        p = plot(script, fifo, "-o", tmp_path / "x.png")  # open() blocked until the timeout
+        assert p.returncode == 2 and "not a regular file" in p.stderr, (script, p.stderr)
+
+
+def test_two_datasets_drawn_to_one_name_are_refused(cli, tmp_path):
+    d = tmp_path / "c"
+    d.mkdir()
+    for name, seed in (("a b.h5", 1), ("a_b.h5", 2)):
+        assert run_cli(cli, "generate", "random", "-n", 2, "--seed", seed, "-p",
+                       "contacts=6,bodies=8", "-q", "-o", d / name)[0] == 0
+    out = d / "r.h5"
+    assert run_cli(cli, "run", d / "a b.h5", d / "a_b.h5", "-s", "pgs", "--iters", 10,
+                   "--trace", 5, "-q", "-o", out)[0] == 0
+    p = plot("convergence.py", out, "-o", d / "c.png")
+    assert p.returncode == 2 and "would both be drawn to" in p.stderr, p.stderr
+
+
+def test_sizes_that_cannot_be_on_log_axes_are_refused(tmp_path):
+    csv = tmp_path / "z.csv"
+    csv.write_text("solver,particles,dofs,time_ms,residual\ncanal,10,100,1,1e-6\n"
+                   "canal,20,0,2,1e-6\ncanal,40,400,4,1e-6\n")
+    p = plot("size_panels.py", csv, "-o", tmp_path / "x.png")
+    assert p.returncode == 2 and "row 2: dofs = 0: must be a finite number > 0" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_profiles_without_any_time_to_average_say_n_a(cli, tmp_path):
+    # Every run failed at once and no budget is known: the means were about 0 (2e-16 ms).
+    data, results = tmp_path / "d.h5", tmp_path / "r.h5"
+    assert run_cli(cli, "generate", "random", "-n", 4, "-q", "-o", data)[0] == 0
+    assert run_cli(cli, "run", data, "-s", "pgs,apgd", "--iters", 50, "--trace", 5, "-q",
+                   "-o", results)[0] == 0
+    failed = variant(results, tmp_path, "failed.h5", lambda f: (
+        f["runs"].__delitem__("status"),
+        f["runs"].create_dataset("status", data=np.array([b"failed"] * len(f["runs/job_key"])))))
+    rc, _, err = run_cli(cli, "profile", "--from", failed, "--csv", tmp_path / "p.csv",
+                         "--report", tmp_path / "p.md")
+    assert rc == 0, err
+    md = (tmp_path / "p.md").read_text()
+    assert "| *virtual best* |" in md and "e-16" not in md and "| n/a |" in md, md
+    p = plot("profiles.py", tmp_path / "p.csv", "-o", tmp_path / "p.png")
+    assert p.returncode == 0 and "shifted geometric mean n/a ms" in p.stdout, p.stderr
+    p = plot("profiles.py", tmp_path / "p.csv", "-o", tmp_path / "p.png", "--shift-ms", -1)
+    assert p.returncode == 2 and "--shift-ms = -1.0: must be" in p.stderr, p.stderr
+
+
+def test_profile_from_refuses_what_it_would_ignore(cli, results, tmp_path):
+    for args, needle in ((["-s", "pgs"], "--solvers would be ignored"),
+                         (["-o", tmp_path / "o.h5"], "--out would be ignored"),
+                         (["--csv", ""], "--csv = '': must name a file")):
+        rc, _, err = run_cli(cli, "profile", "--from", results, *args)
+        assert rc == 2 and needle in err and len(err.strip().splitlines()) == 1, err
