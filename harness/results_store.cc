@@ -475,6 +475,12 @@ class ResultsReader {
         if (r.*f.member < -1)
           Fail(
               fmt::format("/runs/{}[{}] = {}: must be >= 0 (-1: not set)", f.name, i, r.*f.member));
+      // Difficulty descriptors: sizes, ratios, a condition number, μ: >= 0 (inf: a singular W),
+      // NaN where not computed.
+      for (const DescriptorDouble& f : kDescriptorDoubles)
+        if (r.descriptors.*f.member < 0)
+          Fail(fmt::format("/runs/{}[{}] = {}: must be >= 0 (or NaN: not computed)", f.name, i,
+                           r.descriptors.*f.member));
       for (std::size_t k = 0; k < kNumMetrics; ++k)
         if (static_cast<Metric>(k) != Metric::kFbAA && r.final_metrics.value[k] < 0)
           Fail(fmt::format("/runs/{}[{}] = {}: must be >= 0 (or NaN: not computed)",

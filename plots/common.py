@@ -214,7 +214,25 @@ def open_results(path, h5py, fail, columns=()):
         f.close()
         fail(f"{path}: not an ncpbench results file (no /runs/{missing[0]})")
     probe_hdf5(path, fail)
+    check_lengths(f, path, fail)
     return f
+
+
+def check_lengths(f, path, fail):
+    """fail() where /runs' columns, or one trace's columns, are not equally long: a short column
+    shifted or dropped rows without a word (ncpbench's reader refuses such a file too)."""
+    groups = [("/runs", f["runs"], "job_key")] if "runs" in f else []
+    if "traces" in f:
+        groups += [(f"/traces/{k}", g, "iteration") for k, g in f["traces"].items()
+                   if hasattr(g, "items")]
+    for where, group, key in groups:
+        lengths = {name: d.shape[0] for name, d in group.items()
+                   if hasattr(d, "shape") and len(d.shape) == 1}
+        if key in lengths:
+            for name, n in sorted(lengths.items()):
+                if n != lengths[key]:
+                    fail(f"{path}: {where}/{name} has {n} entries, {where}/{key} "
+                         f"{lengths[key]}: the columns must be equally long")
 
 
 def attributes(f):

@@ -30,6 +30,8 @@ import palette  # noqa: E402
 
 plt = common.pyplot()
 fail = common.failer("profiles.py")
+# Below this many problems the report calls no solver the fastest (kSmallSample).
+SMALL_SAMPLE = 5
 
 NEED = {"dataset", "problem", "solver", "peer", "time_to_tol_s", "ratio"}
 
@@ -149,6 +151,8 @@ def main():
         what = f" (time to {metric} <= {tol})" if metric else ""
         title = (f"time to {metric} <= {tol}, " if metric else "") + \
             f"{problems} problem{'s' * (problems != 1)} ({shown})"
+        if problems < SMALL_SAMPLE:  # as the report's verdicts (harness/verdict_guard.h)
+            title += f": ranking not assessed (fewer than {SMALL_SAMPLE} problems)"
         draw(ax, bx, g, title, a.shift_ms, what)
     common.save(fig, a.out)
     print(f"profiles: {a.out}")

@@ -178,6 +178,18 @@ SpMat ToSpMat(pyb::handle obj, const std::string& field, long long vector_sizes)
   return M;
 }
 
+std::string PathArg(pyb::handle obj, const std::string& field) {
+  pyb::object path;
+  try {
+    path = pyb::module_::import("os").attr("fspath")(obj);
+  } catch (const pyb::error_already_set&) {
+  }
+  if (!path || !pyb::isinstance<pyb::str>(path))
+    throw Error(fmt::format("{}: must be a path (str or os.PathLike), got {}", field,
+                            std::string(pyb::str(pyb::type::of(obj).attr("__name__")))));
+  return path.cast<std::string>();
+}
+
 void CheckProblem(const ContactProblem& p) {
   if (const std::string err = Validate(p); !err.empty())
     throw Error(fmt::format("problem '{}': {}", p.meta.name, err));

@@ -43,6 +43,10 @@ SpMat ToSpMat(pyb::handle obj, const std::string& field, long long vector_sizes 
 // "problem '<name>': <reason>".
 void CheckProblem(const ContactProblem& p);
 
+// A path argument: a str or an os.PathLike (pathlib.Path), as Python's own file functions take;
+// anything else raises ncpbench.Error naming `field`.
+std::string PathArg(pyb::handle obj, const std::string& field);
+
 // Held (with the GIL released) by every call that reads or writes files: the HDF5 library is
 // built without thread safety, and a reader forked while another thread is inside it inherits
 // its half-done state (two threads' load() calls stalled the forked readers). Recursive: a

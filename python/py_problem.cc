@@ -62,6 +62,12 @@ ProblemPtr MakeProblem(pyb::object A, pyb::object b, pyb::object J, pyb::object 
   const bool local = !W.is_none();
   if (local == !A.is_none())
     throw Error("problem: give either A, b, J, e (global form) or W, q (local form)");
+  // The other form's arrays were ignored without a word.
+  if (local ? !(b.is_none() && J.is_none() && e.is_none()) : !q.is_none())
+    throw Error(local ? "problem: b, J and e belong to the global form (A, b, J, e); a local "
+                        "problem (W, q) has none"
+                      : "problem: q belongs to the local form (W, q); a global problem (A, b, "
+                        "J, e) has none");
   p->form = local ? ProblemForm::kLocal : ProblemForm::kGlobal;
   // The vectors first: their lengths bound the matrices' shapes before any conversion
   // allocates index arrays for them (ToSpMat).
@@ -256,7 +262,8 @@ void BindProblem(pyb::module_& m) {
 
   m.def(
       "load",
-      [](const std::string& path, bool validate) {
+      [](pyb::object path_arg, bool validate) {
+        const std::string path = PathArg(path_arg, "path");
         std::vector<ContactProblem> ps;
         {
           pyb::gil_scoped_release nogil;
@@ -271,8 +278,12 @@ void BindProblem(pyb::module_& m) {
 
   m.def(
       "write_dataset",
-      [](const std::string& path, const std::vector<ProblemPtr>& problems,
+      [](pyb::object path_arg, const std::vector<ProblemPtr>& problems,
          const std::map<std::string, std::string>& attrs, bool validate) {
+        const std::string path = PathArg(path_arg, "path");
+        // A file of no problems is one the readers refuse ("no problems in the file").
+        if (problems.empty())
+          throw Error(fmt::format("{}: problems: empty: nothing to write", path));
         std::vector<ContactProblem> ps;
         for (std::size_t i = 0; i < problems.size(); ++i) {
           if (!problems[i])
@@ -294,7 +305,8 @@ void BindProblem(pyb::module_& m) {
 
   m.def(
       "write_fclib",
-      [](const std::string& path, const ContactProblem& p) {
+      [](pyb::object path_arg, const ContactProblem& p) {
+        const std::string path = PathArg(path_arg, "path");
         pyb::gil_scoped_release nogil;
         CheckProblem(p);
         const std::lock_guard<std::recursive_mutex> files(FileMutex());

@@ -356,13 +356,17 @@ void BindRun(pyb::module_& m) {
       "run",
       [](pyb::object datasets, pyb::object solvers, pyb::dict settings, int iters, double time_ms,
          double tol, const std::string& tol_metric, int repeat, int threads, int trace,
-         const std::string& warm, const std::string& out, bool quiet, bool skip_invalid,
+         const std::string& warm, pyb::object out_arg, bool quiet, bool skip_invalid,
          double step_tol) {
         std::vector<std::string> paths;
-        if (pyb::isinstance<pyb::str>(datasets))
-          paths.push_back(datasets.cast<std::string>());
-        else
-          for (pyb::handle d : datasets) paths.push_back(pyb::str(d));
+        if (pyb::isinstance<pyb::str>(datasets) || pyb::hasattr(datasets, "__fspath__")) {
+          paths.push_back(PathArg(datasets, "datasets"));
+        } else {
+          if (!pyb::isinstance<pyb::iterable>(datasets))
+            throw Error("datasets: must be a path or a list of paths");
+          for (pyb::handle d : datasets) paths.push_back(PathArg(d, "datasets[]"));
+        }
+        const std::string out = PathArg(out_arg, "out");
         const RunOptions opt = MakeRunOptions(
             Args(iters, time_ms, tol, tol_metric, repeat, threads, trace, warm, step_tol));
         pyb::list names;  // as -s: a comma-separated string, default the command line's

@@ -120,3 +120,24 @@ def test_a_warm_start_must_be_finite():
         ncpbench.solve(g, "pgs", iters=3, warm=(np.zeros(g.num_dofs), np.full(g.num_rows, np.nan)))
     with pytest.raises(ncpbench.Error, match=r"warm\[0\] \(v\)\[0\] = inf: must be finite"):
         ncpbench.solve(g, "pgs", iters=3, warm=(np.full(g.num_dofs, np.inf), np.zeros(g.num_rows)))
+
+
+def test_paths_may_be_path_objects_and_nothing_else(data, tmp_path):
+    import pathlib
+    import ncpbench
+    problems = ncpbench.load(pathlib.Path(data))
+    ncpbench.write_dataset(tmp_path / "copy.h5", problems)
+    assert ncpbench.run(pathlib.Path(data), solvers="pgs", iters=2, out=tmp_path / "r.h5") == \
+        str(tmp_path / "r.h5")
+    with pytest.raises(ncpbench.Error, match="path: must be a path"):
+        ncpbench.load(5)
+    # A file of no problems is one load() refuses: not written.
+    with pytest.raises(ncpbench.Error, match="problems: empty"):
+        ncpbench.write_dataset(tmp_path / "none.h5", [])
+    assert not (tmp_path / "none.h5").exists()
+
+
+def test_arrays_of_the_other_form_are_refused():
+    import ncpbench
+    with pytest.raises(ncpbench.Error, match="b, J and e belong to the global form"):
+        ncpbench.Problem(W=np.eye(3), q=np.zeros(3), b=np.zeros(3), types=[0], mu=[.5])

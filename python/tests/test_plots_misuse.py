@@ -177,3 +177,17 @@ def test_profile_from_refuses_what_it_would_ignore(cli, results, tmp_path):
                          (["--csv", ""], "--csv = '': must name a file")):
         rc, _, err = run_cli(cli, "profile", "--from", results, *args)
         assert rc == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("column", ["runs/solver", "traces/0/time_s"])
+def test_columns_of_unequal_length_are_refused(results, tmp_path, column):
+    # A short solver column dropped rows; a longer trace column shifted every time by a point.
+    def change(f):
+        a = f[column][()]
+        a = a[:-1] if column.startswith("runs") else np.r_[1e-9, a]
+        del f[column]
+        f[column] = a
+    path = variant(results, tmp_path, "len.h5", change)
+    for script in ("convergence.py", "roofline.py"):
+        p = plot(script, path, "-o", tmp_path / "x.png")
+        assert p.returncode == 2 and "the columns must be equally long" in p.stderr, (script, p.stderr)

@@ -83,6 +83,7 @@ CASES = {
                   "/runs/final_res004: a soft link to '/runs/final_natmap'"),
     "empty job key": (setter("runs/job_key", b""), "/runs/job_key[0] is empty"),
     "negative size": (setter("runs/num_dofs", -5), "/runs/num_dofs[0] = -5: must be >= 0"),
+    "negative descriptor": (setter("runs/mu_min", -3.0), "/runs/mu_min[0] = -3: must be >= 0"),
     "negative trace residual": (lambda f: setter("traces/0/res004", -1.0, 1)(f),
                                 "/traces/0/res004[1] = -1: must be >= 0"),
 }

@@ -157,6 +157,12 @@ TEST_F(CliBadInput, NumbersOptionsCannotHoldAndEmptyShard) {
   ExpectRejected(good_, "--shard ''", "--shard = '': must be K/N");
   ExpectCommandsRefused({{"sweep random --param contacts --values 4 --shard '' -s pgs --iters 5",
                           "--shard = '': must be K/N"}});
+  // CLI11's range check lets NaN through: it went on to allocate arrays of NaN MiB.
+  const auto peaks = testing::RunCli("peaks --array-mib nan", dir_);
+  EXPECT_EQ(peaks.code, 2);
+  EXPECT_NE(peaks.err.find("--array-mib = nan: must be a number in [1, 1048576]"),
+            std::string::npos)
+      << peaks.err;
 }
 
 TEST_F(CliBadInput, BadSettingValue) {
