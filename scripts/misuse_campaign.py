@@ -79,6 +79,95 @@ def edited(base, name, edit):
     return path
 
 
+def fnv1a(data):
+    h = 0xcbf29ce484222325
+    for c in data:
+        h = ((h ^ c) * 0x100000001b3) & (2**64 - 1)
+    return "%016x" % h
+
+
+def replaced(column, change):
+    def edit(f):
+        a = f[column][()]
+        change(a)
+        del f[column]
+        f[column] = a
+    return edit
+
+
+def shortened(f, column):
+    a = f[column][()][:1]
+    del f[column]
+    f[column] = a
+
+
+def relinked(column, link):
+    def edit(f):
+        del f[column]
+        f[column] = link
+    return edit
+
+
+# Results files edited as a forger would (each once refused by no reader, or crashing one):
+# arrays where one string is read, numbers and bytes where text is, links to other objects or
+# files, values no run writes.
+RESULTS_EDITS = {
+    "string array attribute": lambda f: f.attrs.__setitem__("cpu", np.array([b"x" * 16] * 64, dtype="S16")),
+    "vlen array attribute": lambda f: f.attrs.create("cpu", ["AMD"] * 3, dtype=h5py.string_dtype()),
+    "number attribute": lambda f: f.attrs.__setitem__("threads", 4),
+    "non-utf-8 attribute": lambda f: f.attrs.__setitem__("cpu", np.bytes_(b"AMD \xff\xfe")),
+    "external link column": relinked("runs/final_res004", h5py.ExternalLink("/etc/passwd", "/x")),
+    "soft link column": relinked("runs/final_res004", h5py.SoftLink("/runs/final_natmap")),
+    "empty job key": replaced("runs/job_key", lambda a: a.__setitem__(0, b"")),
+    "negative size": replaced("runs/num_dofs", lambda a: a.__setitem__(0, -5)),
+    "negative descriptor": replaced("runs/mu_min", lambda a: a.__setitem__(0, -3.0)),
+    "negative trace residual": replaced("traces/0/res004", lambda a: a.__setitem__(slice(1, None), -1)),
+    "unknown status": replaced("runs/status", lambda a: a.__setitem__(0, b"bogus")),
+    "trace time back": replaced("traces/0/time_s", lambda a: a.__setitem__(1, -1.0)),
+    "short column": lambda f: shortened(f, "runs/solver"),
+}
+
+
+def results_files(base):
+    """Forged results files given to every reader, and forged parts found by a resumed run."""
+    res = os.path.join(WORK, "res.h5")
+    subprocess.run([CLI, "run", base, "-s", "pgs,apgd", "--iters", "20", "--trace", "5", "-q",
+                    "-o", res], check=True, capture_output=True)
+    for name, edit in RESULTS_EDITS.items():
+        path = edited(res, "forged", edit)
+        for args in (["report", path, "-o", os.path.join(WORK, "f.md")],
+                     ["export", path, "--csv", os.path.join(WORK, "f.csv")],
+                     ["compare", res, path],
+                     ["merge", path, "-o", os.path.join(WORK, "m.h5")]):
+            check("forged results file", f"{name}: {args[0]}", args, must_refuse=True,
+                  inputs=[path, res])
+        os.remove(path)
+    # A part planted where a resumed run looks: redone with a warning, every row in the end.
+    with h5py.File(res, "r") as s:
+        key = s["runs/job_key"][0]
+    for name, edit in list(RESULTS_EDITS.items())[:11]:
+        out = os.path.join(WORK, "o.h5")
+        parts = out + ".parts"
+        shutil.rmtree(parts, ignore_errors=True)
+        if os.path.exists(out):
+            os.remove(out)
+        os.makedirs(parts)
+        part = os.path.join(parts, fnv1a(key) + ".h5")
+        with h5py.File(res, "r") as s, h5py.File(part, "w") as g:
+            for k, v in s.attrs.items():
+                g.attrs[k] = v
+            for k in s["runs"]:
+                g["runs/" + k] = s["runs"][k][0:1]
+            s.copy(s["traces/0"], g.create_group("traces"), name="0")
+            if name != "short column":
+                edit(g)
+        args = ["run", base, "-s", "pgs,apgd", "--iters", "20", "--trace", "5", "-q", "-o", out]
+        check("forged part", name, args, inputs=[base])
+        rc, err = run(["report", out, "-o", os.path.join(WORK, "o.md")])
+        if rc != 0 or not os.path.exists(out):
+            violations.append(f"forged part: {name}: the run's output does not read back: {err}")
+
+
 def main():
     base = os.path.join(WORK, "base.h5")
     fresh_dataset(base)
@@ -252,6 +341,7 @@ def main():
             if rc != 0:
                 violations.append(f"written files read back: {p}: {err.strip()}")
 
+    results_files(base)
     total = sum(counts.values())
     for kind, n in counts.items():
         print(f"{kind:28s} {n:5d}")
