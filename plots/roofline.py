@@ -38,6 +38,10 @@ def load(path):
         if "work_bytes" not in runs:
             fail(f"{path}: no work_bytes column (written before the work counts)")
         cols = {k: common.strings(runs[k][()]) for k in ("dataset", "solver")}
+        # Variants of one solver (other settings, budgets) are points of their own, labelled as
+        # the report labels them: merged, one number stood for two the report shows apart.
+        for k in ("settings", "budget", "warm_start"):
+            cols[k] = common.strings(runs[k][()]) if k in runs else [""] * len(cols["solver"])
         for k in ("work_bytes", "work_flops", "solve_time_s"):
             cols[k] = np.asarray(runs[k][()], dtype=float)
         for k in ("iterations", "threads_used"):
@@ -56,13 +60,15 @@ def load(path):
 
 
 def groups(cols, peaks):
-    """{(dataset, solver, threads): [bytes, flops, time, time at the bound]} over counted runs."""
+    """{(dataset, variant, threads): [bytes, flops, time, time at the bound]} over counted runs;
+    a variant is (solver, settings, budget, warm start)."""
     out = {}
     for i in range(len(cols["solver"])):
         b, f, t = cols["work_bytes"][i], cols["work_flops"][i], cols["solve_time_s"][i]
         if cols["iterations"][i] <= 0 or not (np.isfinite(b) and np.isfinite(f) and b > 0 and t > 0):
             continue
-        key = (cols["dataset"][i], cols["solver"][i], max(1, cols["threads_used"][i]))
+        variant = tuple(cols[k][i] for k in ("solver", "settings", "budget", "warm_start"))
+        key = (cols["dataset"][i], variant, max(1, cols["threads_used"][i]))
         g = out.setdefault(key, [0.0, 0.0, 0.0, 0.0])
         g[0] += b
         g[1] += f
@@ -93,7 +99,8 @@ def main():
     data = groups(cols, peaks)
     if not data:
         fail(f"{args.results}: no run with counted work (no solver of it counts, or none iterated)")
-    look = palette.styles(sorted({s for _, s, _ in data}))
+    names = common.variant_labels(sorted({v for _, v, _ in data}))
+    look = palette.styles(sorted(names.values()))
 
     fig, ax = plt.subplots(figsize=(7, 5))
     intensities = [f / b for b, f, _, _ in data.values()]
@@ -106,7 +113,8 @@ def main():
                 label=f"roof, {label}: {bw:.3g} GB/s, {fl:.3g} GFLOP/s")
     markers = "os^vD<>ph*"
     datasets = sorted({d for d, _, _ in data})
-    for (dataset, solver, threads), (b, f, t, tb) in sorted(data.items()):
+    for (dataset, variant, threads), (b, f, t, tb) in sorted(data.items()):
+        solver = names[variant]
         colour, _ = look[solver]
         marker = markers[datasets.index(dataset) % len(markers)]
         ax.scatter(f / b, f / t * 1e-9, color=colour, marker=marker, s=40,
@@ -114,7 +122,7 @@ def main():
         print(f"{solver} on {dataset} ({threads} thread{'s' if threads > 1 else ''}): "
               f"{f / b:.3g} flop/B, {b / t * 1e-9:.3g} GB/s, {f / t * 1e-9:.3g} GFLOP/s, "
               f"{100 * tb / t:.0f}% of bound")
-    for solver in sorted({s for _, s, _ in data}):
+    for solver in sorted(names.values()):
         ax.scatter([], [], color=look[solver][0], label=solver)
     for k, dataset in enumerate(datasets):
         ax.scatter([], [], color="0.5", marker=markers[k % len(markers)], label=dataset)

@@ -75,6 +75,26 @@ TEST_F(RooflinePlot, PrintsTheFractionOfTheBoundPerThreadsAndWritesAPng) {
   EXPECT_EQ(magic, "\x89PNG\r\n\x1a\n");
 }
 
+// Two settings of one solver were summed into one point, which the report shows apart.
+TEST_F(RooflinePlot, SettingsVariantsArePointsOfTheirOwnLabelledAsTheReportLabelsThem) {
+  const std::map<std::string, std::string> peaks = {
+      {kRunAttrPeakBandwidth1, "10"}, {kRunAttrPeakBandwidth, "16"}, {kRunAttrPeakFlops1, "50"},
+      {kRunAttrPeakFlops, "90"},      {kRunAttrPeakThreads, "2"},    {kRunAttrPeaksMeasured, "x"}};
+  RunRecord a = CountedRecord("pgs", 1e9, 1e8, 0.2, 1), b = CountedRecord("pgs", 1e9, 1e8, 0.4, 1);
+  a.settings = "nncg=0", b.settings = "nncg=1";
+  b.job_key += "|nncg=1";
+  WriteResults(Path("v.h5"), {a, b}, peaks);
+  ASSERT_EQ(Plot(Path("v.h5"), Path("v.png")), 0) << testing::Slurp(Path("err.txt"));
+  const std::string out = testing::Slurp(Path("out.txt"));
+  EXPECT_NE(out.find("pgs (nncg=0) on d (1 thread): 0.1 flop/B, 5 GB/s, 0.5 GFLOP/s, 50% of bound"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("pgs (nncg=1) on d (1 thread): 0.1 flop/B, 2.5 GB/s, 0.25 GFLOP/s, 25% of "
+                     "bound"),
+            std::string::npos)
+      << out;
+}
+
 TEST_F(RooflinePlot, AFileWithoutPeaksOrCountsIsAOneLineErrorAndNoImage) {
   WriteResults(Path("nopeaks.h5"), {CountedRecord("pj", 1e9, 1e8, 0.2, 1)}, {});
   const std::string png = Path("bad.png");
