@@ -254,7 +254,15 @@ class ResultsReader {
     CheckLength(texts.size(), parts.size(), "/observations/text");
     CheckLength(values.size(), parts.size(), "/observations/value");
     out.resize(parts.size());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = {parts[i], keys[i], values[i], texts[i]};
+    std::map<std::pair<std::string, std::string>, std::size_t> seen;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      // One figure per part and key: a second would be read as whichever a lookup meets first.
+      if (const auto [it, added] = seen.emplace(std::pair(parts[i], keys[i]), i); !added)
+        Fail(fmt::format("/observations[{}]: part '{}', key '{}' again (first at {}): one figure "
+                         "per part and key",
+                         i, parts[i], keys[i], it->second));
+      out[i] = {parts[i], keys[i], values[i], texts[i]};
+    }
     return out;
   }
 

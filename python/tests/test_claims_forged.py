@@ -40,3 +40,17 @@ def test_forged_claims_are_refused(cli, tmp_path, column, value, needle):
     assert needle in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "l.md").exists()
     assert run_cli(cli, "claims", BASELINE, "-o", tmp_path / "ok.md")[0] == 0
+
+
+def test_an_observation_given_twice_is_refused(cli, tmp_path):
+    # Read as whichever a lookup met first; the writer keeps one figure per part and key.
+    path = tmp_path / "o.h5"
+    shutil.copy(BASELINE, path)
+    with h5py.File(path, "r+") as f:
+        for name in ("part", "key", "text", "value"):
+            a = f["observations/" + name][()]
+            dtype = f["observations/" + name].dtype
+            del f["observations/" + name]
+            f.create_dataset("observations/" + name, data=np.concatenate([a, a[:1]]), dtype=dtype)
+    rc, _, err = run_cli(cli, "reproduce", "004-fig7", "--from", path, "-o", tmp_path / "r")
+    assert rc == 2 and "again (first at 0): one figure per part and key" in err, err
