@@ -21,6 +21,9 @@ import tempfile
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_forgery import part_name, replaced, write_part  # noqa: E402
+
 CLI = os.path.abspath(sys.argv[1])
 WORK = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="ncpbench_misuse_")
 shutil.rmtree(WORK, ignore_errors=True)  # a fresh folder: the checks look for files left behind
@@ -77,22 +80,6 @@ def edited(base, name, edit):
     with h5py.File(path, "r+") as f:
         edit(f)
     return path
-
-
-def fnv1a(data):
-    h = 0xcbf29ce484222325
-    for c in data:
-        h = ((h ^ c) * 0x100000001b3) & (2**64 - 1)
-    return "%016x" % h
-
-
-def replaced(column, change):
-    def edit(f):
-        a = f[column][()]
-        change(a)
-        del f[column]
-        f[column] = a
-    return edit
 
 
 def shortened(f, column):
@@ -152,15 +139,8 @@ def results_files(base):
         if os.path.exists(out):
             os.remove(out)
         os.makedirs(parts)
-        part = os.path.join(parts, fnv1a(key) + ".h5")
-        with h5py.File(res, "r") as s, h5py.File(part, "w") as g:
-            for k, v in s.attrs.items():
-                g.attrs[k] = v
-            for k in s["runs"]:
-                g["runs/" + k] = s["runs"][k][0:1]
-            s.copy(s["traces/0"], g.create_group("traces"), name="0")
-            if name != "short column":
-                edit(g)
+        with h5py.File(res, "r") as s:
+            write_part(s, os.path.join(parts, part_name(key) + ".h5"), 0, edit)
         args = ["run", base, "-s", "pgs,apgd", "--iters", "20", "--trace", "5", "-q", "-o", out]
         check("forged part", name, args, inputs=[base])
         rc, err = run(["report", out, "-o", os.path.join(WORK, "o.md")])

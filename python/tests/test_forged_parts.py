@@ -5,28 +5,16 @@ to another file) is removed with a warning and its job runs again, so the run en
 row and a file every reader takes (a forged part crashed the run, or was merged unchecked and
 made the whole file unreadable, or blocked every rerun)."""
 import os
+import sys
 
 import h5py
 import numpy as np
 import pytest
 
-from conftest import run_cli
+from conftest import SOURCE_DIR, run_cli
 
-
-def fnv1a(data):
-    h = 0xcbf29ce484222325
-    for c in data:
-        h = ((h ^ c) * 0x100000001b3) & (2**64 - 1)
-    return "%016x" % h
-
-
-def replaced(column, change):
-    def edit(g):
-        a = g[column][()]
-        change(a)
-        del g[column]
-        g[column] = a
-    return edit
+sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
+from results_forgery import part_name, replaced, write_part  # noqa: E402
 
 
 EDITS = {
@@ -56,16 +44,9 @@ def test_a_forged_part_is_redone(cli, made, tmp_path, case):
     out = tmp_path / "o.h5"
     parts = tmp_path / "o.h5.parts"
     parts.mkdir()
-    with h5py.File(done, "r") as s:
-        key = s["runs/job_key"][0]
-        part = parts / (fnv1a(key) + ".h5")
-        with h5py.File(part, "w") as g:  # the first job's row as a part, then forged
-            g.attrs["format"] = np.bytes_(b"ncpbench-results")
-            g.attrs["schema_version"] = np.int32(1)
-            for k in s["runs"]:
-                g["runs/" + k] = s["runs"][k][0:1]
-            s.copy(s["traces/0"], g.create_group("traces"), name="0")
-            EDITS[case](g)
+    with h5py.File(done, "r") as s:  # the first job's row as a part, then forged
+        part = parts / (part_name(s["runs/job_key"][0]) + ".h5")
+        write_part(s, part, 0, EDITS[case])
     rc, _, err = run_cli(cli, "run", data, "-s", "pgs,apgd", "--iters", 20, "--trace", 5, "-q",
                          "-o", out)
     assert rc == 0, err

@@ -47,23 +47,18 @@ TEST(CliSweep, RandomContactsSweepRecordsSizesAndResumes) {
   EXPECT_NE(again.out.find("sweep: 0 jobs run now"), std::string::npos) << again.out;
   EXPECT_EQ(ReadResults(out).size(), 12u);
 
+  // The sweep over `values`, into the same output: how many jobs it ran now.
+  const auto sweep_values = [&](const std::string& values, const char* ran) {
+    const auto r = testing::RunCli("sweep random --param contacts --values " + values +
+                                       " -p bodies=48 -n 2 -s pgs,admm-full --iters 5 -q -o " + out,
+                                   dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(ran), std::string::npos) << r.out;
+  };
   // One more size: only its jobs run.
-  const auto more = testing::RunCli(
-      "sweep random --param contacts --values 8,16,32,40 -p bodies=48 -n 2 -s pgs,admm-full "
-      "--iters 5 -q -o " +
-          out,
-      dir);
-  ASSERT_EQ(more.code, 0) << more.err;
-  EXPECT_NE(more.out.find("sweep: 4 jobs run now"), std::string::npos) << more.out;
-
+  sweep_values("8,16,32,40", "sweep: 4 jobs run now");
   // The same numbers written otherwise name the same datasets ("+8" was "random-contacts+8").
-  const auto spelled = testing::RunCli(
-      "sweep random --param contacts --values +8,016,32.0,4e1 -p bodies=48 -n 2 -s pgs,admm-full "
-      "--iters 5 -q -o " +
-          out,
-      dir);
-  ASSERT_EQ(spelled.code, 0) << spelled.err;
-  EXPECT_NE(spelled.out.find("sweep: 0 jobs run now"), std::string::npos) << spelled.out;
+  sweep_values("+8,016,32.0,4e1", "sweep: 0 jobs run now");
   EXPECT_EQ(ReadResults(out).size(), 16u);
 }
 
