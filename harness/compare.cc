@@ -233,7 +233,9 @@ std::string CompareMarkdown(const CompareResult& r, const CompareOptions& opt) {
   for (Metric m : opt.metrics) {
     const char* name = kMetricNames[static_cast<int>(m)];
     head.insert(head.end(),
-                {fmt::format("{} base", name), fmt::format("{} new", name), "Δ decades"});
+                {fmt::format("{} base", name), fmt::format("{} new", name),
+                 // Values under the floor count as it (rounding noise): the change is clamped.
+                 fmt::format("Δ decades (floor {:g})", opt.floor)});
     align += "rrr";
   }
   head.insert(head.end(), {"time ratio", "verdict"});

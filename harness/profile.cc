@@ -512,9 +512,10 @@ std::string ProfileCsv(const std::vector<ProfileResult>& per_tol) {
       out +=
           fmt::format("{},{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
                       IsPeer(e.solver) ? 1 : 0,
-                      std::isfinite(e.time_s) ? fmt::format("{:.9g}", e.time_s) : "nan",
-                      std::isfinite(e.ratio) ? fmt::format("{:.9g}", e.ratio) : number(e.ratio),
-                      std::isfinite(e.time_for_mean_s) ? fmt::format("{:.17g}", e.time_for_mean_s)
+                      // Shortest round-trip form: the times equal the traces' to the last bit.
+                      std::isfinite(e.time_s) ? fmt::format("{}", e.time_s) : "nan",
+                      std::isfinite(e.ratio) ? fmt::format("{}", e.ratio) : number(e.ratio),
+                      std::isfinite(e.time_for_mean_s) ? fmt::format("{}", e.time_for_mean_s)
                                                        : number(e.time_for_mean_s),
                       MetricName(r.metric), r.tol);
   return out;

@@ -262,6 +262,15 @@ std::string Sig(double x) {
   return fmt::format("{:.3g}", x);
 }
 
+// A time relative to the best: "1" for the best alone, so a ratio that rounds to 1 at three
+// digits keeps a fourth (1.002 is not the best).
+std::string RelativeTimeText(double x) {
+  std::string text = Sig(x);
+  for (int digits = 4; text == "1" && x != 1.0 && digits <= 17; ++digits)
+    text = fmt::format("{:.{}g}", x, digits);
+  return text;
+}
+
 std::string Residual(double x) {
   if (std::isnan(x)) return "n/a";
   if (std::isinf(x)) return "inf";
@@ -371,7 +380,8 @@ std::string HowToRead(const std::vector<DatasetSummary>& datasets) {
       "repeats, "
       "whose minimum the times are) at the moment the "
       "fastest solver on that problem reached res004 ≤ {} (the same time budget for every "
-      "solver), median over problems — the error at a fixed budget. The verdict lines under each "
+      "solver; inf for a solver with no trace point by then), median over problems — the error "
+      "at a fixed budget. The verdict lines under each "
       "table use the median time to res004 ≤ {} from the traces, as they say. Medians count a "
       "non-finite residual as inf. Status: converged / max-iterations / time-limit / diverged / "
       "failed / not-applicable; runs that diverged, failed or were not applicable are never "
@@ -401,16 +411,17 @@ markdown::Table DatasetTable(const DatasetSummary& d) {
 }
 
 // The label is escaped by the table.
-std::vector<std::string> TableRow(const SolverSummary& s) {
+// `traced`: whether the dataset's runs kept traces (without, "reached" says nothing: n/a).
+std::vector<std::string> TableRow(const SolverSummary& s, bool traced) {
   std::vector<std::string> row = {s.label, std::to_string(s.problems)};
   for (const auto& rates : s.success_rate) {
     for (double rate : rates) row.push_back(Percent(rate));
   }
-  row.insert(row.end(),
-             {fmt::format("{}/{}", s.reached_tolerance, s.problems),
-              Sig(s.median_time_to_tolerance_s * 1e3), Sig(s.shgeom_time_s * 1e3),
-              Sig(s.relative_time), Count(s.median_iterations), Residual(s.median_res004),
-              Residual(s.median_res004_at_best_time), Residual(s.median_natmap_rel)});
+  row.insert(row.end(), {traced ? fmt::format("{}/{}", s.reached_tolerance, s.problems) : "n/a",
+                         Sig(s.median_time_to_tolerance_s * 1e3), Sig(s.shgeom_time_s * 1e3),
+                         RelativeTimeText(s.relative_time), Count(s.median_iterations),
+                         Residual(s.median_res004), Residual(s.median_res004_at_best_time),
+                         Residual(s.median_natmap_rel)});
   row.push_back(fmt::format("{}", fmt::join(s.status_counts, "/")));
   return row;
 }
@@ -500,7 +511,7 @@ std::string DatasetSection(const DatasetSummary& d) {
   std::string out =
       markdown::Heading(2, "Dataset " + (d.dataset.empty() ? "(unnamed)" : d.dataset));
   markdown::Table table = DatasetTable(d);
-  for (const SolverSummary& s : d.solvers) table.Row(TableRow(s));
+  for (const SolverSummary& s : d.solvers) table.Row(TableRow(s, d.traced));
   out += table.str() + "\n" + Verdicts(d);
   std::string reasons;
   for (const SolverSummary& s : d.solvers)
@@ -519,6 +530,23 @@ double TimeBudgetS(const RunRecord& r) {
   double ms = 0.0;
   return it != kv.end() && ParseDecimal(it->second, &ms) && ms > 0 && std::isfinite(ms) ? 1e-3 * ms
                                                                                         : 0.0;
+}
+
+double StopToleranceOf(const RunRecord& r, std::string* metric) {
+  double tol = kNaN;
+  try {
+    const std::map<std::string, std::string> items = ParseKeyValues(r.budget);
+    if (const auto it = items.find("tol"); it != items.end()) {
+      double v = 0.0;
+      if (ParseDecimal(it->second, &v) && std::isfinite(v) && v > 0) tol = v;
+    }
+    if (metric != nullptr) {
+      const auto m = items.find("tol_metric");
+      *metric = m != items.end() ? m->second : "res004";
+    }
+  } catch (const Error&) {
+  }
+  return tol;
 }
 
 double SampleMedian(std::vector<double> v) {
@@ -552,10 +580,13 @@ double TimeToTolerance(const RunRecord& r, double tolerance) {
 
 double Res004AtTime(const RunRecord& r, double time_s) {
   if (r.trace.empty()) return kNaN;
-  const TracePoint* at = &r.trace.front();
+  // The last point at or before the time; none (the solver's setup outlasted it, its first
+  // point is stamped later): it had no iterate then, which counts as +inf, never as a residual
+  // it reached only afterwards.
+  const TracePoint* at = nullptr;
   for (const TracePoint& p : r.trace)
-    if (p.time_s <= time_s && p.time_s >= at->time_s) at = &p;
-  return at->metrics[Metric::kRes004];
+    if (p.time_s <= time_s && (!at || p.time_s >= at->time_s)) at = &p;
+  return at ? at->metrics[Metric::kRes004] : kInf;
 }
 
 ProfileTolerances TolerancesFor(const std::vector<const RunRecord*>& rows, double* run_tolerance) {
@@ -565,16 +596,7 @@ ProfileTolerances TolerancesFor(const std::vector<const RunRecord*>& rows, doubl
   bool first = true;
   for (const RunRecord* r : rows) {
     // The budget's "tol" item; 0, absent or unreadable means no tolerance.
-    double tol = kNaN;
-    try {
-      const std::map<std::string, std::string> items = ParseKeyValues(r->budget);
-      if (const auto it = items.find("tol"); it != items.end()) {
-        char* stop = nullptr;
-        const double v = std::strtod(it->second.c_str(), &stop);
-        if (stop != it->second.c_str() && *stop == '\0' && std::isfinite(v) && v > 0) tol = v;
-      }
-    } catch (const Error&) {
-    }
+    const double tol = StopToleranceOf(*r);
     if (first) {
       shared = tol;
       first = false;

@@ -89,6 +89,10 @@ inline bool IsPeerSolver(const std::string& name) { return name.find(':') != std
 // The row's time budget in seconds (its budget's "time_ms"), 0 when it had none.
 double TimeBudgetS(const RunRecord& r);
 
+// The --tol the row's run stopped at (its budget's "tol"), NaN when it had none; `metric`, when
+// given, receives the budget's tol_metric ("res004" where the budget names none).
+double StopToleranceOf(const RunRecord& r, std::string* metric = nullptr);
+
 // The median of `v` (the mean of the middle two for an even count); NaN when empty.
 double SampleMedian(std::vector<double> v);
 
@@ -101,7 +105,7 @@ bool IsSuccess(const RunRecord& r, Metric m, double tolerance);
 // Earliest trace time_s with res004 ≤ tolerance; NaN when the trace never reaches it.
 double TimeToTolerance(const RunRecord& r, double tolerance);
 
-// res004 of the last trace point at or before time_s (the first point when none is); NaN
+// res004 of the last trace point at or before time_s; +inf when none is (no iterate yet), NaN
 // without a trace.
 double Res004AtTime(const RunRecord& r, double time_s);
 

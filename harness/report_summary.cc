@@ -56,12 +56,13 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
            std::make_tuple(-Rate(y, kMid), OrInf(y.median_time_to_tolerance_s),
                            OrInf(y.shgeom_time_s));
   };
-  auto better_robust = [&](int a, int b) {
-    const SolverSummary &x = d.solvers[a], &y = d.solvers[b];
-    return std::make_tuple(-Rate(x, kHigh), -Rate(x, kMid), -Rate(x, kLow),
-                           OrInf(x.shgeom_time_s)) <
-           std::make_tuple(-Rate(y, kHigh), -Rate(y, kMid), -Rate(y, kLow), OrInf(y.shgeom_time_s));
+  // Robustness is the counts alone: equal counts are a tie, named as one (time is the
+  // recommended solver's criterion, not this one's).
+  auto robust_key = [&](int a) {
+    const SolverSummary& x = d.solvers[a];
+    return std::make_tuple(-Rate(x, kHigh), -Rate(x, kMid), -Rate(x, kLow));
   };
+  auto better_robust = [&](int a, int b) { return robust_key(a) < robust_key(b); };
   for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
     const SolverSummary& s = d.solvers[i];
     if (Rate(s, kLow) == 0 && Rate(s, kMid) == 0 && Rate(s, kHigh) == 0) {
@@ -79,6 +80,11 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
     if (pick.robust < 0 || better_robust(i, pick.robust)) pick.robust = i;
   }
   pick.tie = pick.runner_up >= 0 && !better_mid(pick.recommended, pick.runner_up);
+  for (int i = 0; i < static_cast<int>(d.solvers.size()) && pick.robust >= 0; ++i)
+    if (i != pick.robust && pick.robust_tie < 0 &&
+        std::find(pick.unranked.begin(), pick.unranked.end(), i) == pick.unranked.end() &&
+        robust_key(i) == robust_key(pick.robust))
+      pick.robust_tie = i;
   return pick;
 }
 
@@ -136,10 +142,15 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
     if (rec && run && pick.tie) rec_cell = "tie: **" + rec->label + "**, **" + run->label + "**";
     if (!no_mid.empty()) rec_cell = "not assessed (" + no_mid + ")";
     std::string rob_cell = rob ? rob->label : "none";
-    if (!too_small.empty()) rob_cell = "not assessed";
+    if (rob && pick.robust_tie >= 0)
+      rob_cell = "tie: " + rob->label + ", " + d.solvers[pick.robust_tie].label;
+    // Runs stopped at a --tol looser than the high profile's cannot say who solves most there.
+    const std::string no_high =
+        too_small.empty() ? StoppedShortOf(d.run_tolerance, d.tolerances[kHigh]) : too_small;
+    if (!no_high.empty()) rob_cell = "not assessed (" + no_high + ")";
     // Solved counts at high / mid, and at low where those are both 0 (the low count decided).
     std::string rob_counts = "—";
-    if (rob && too_small.empty()) {
+    if (rob && no_high.empty()) {
       rob_counts = fmt::format("{}/{}{} / {}/{}", Solved(*rob, kHigh), rob->problems,
                                one_high ? "" : " (≤ " + Tol(d.tolerances[kHigh]) + ")",
                                Solved(*rob, kMid), rob->problems);
@@ -155,7 +166,7 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
                    : "—",
                rob_cell, rob_counts, unranked.empty() ? "—" : unranked});
     if (!no_mid.empty() || pick.tie) pick.recommended = -1;  // no count across datasets
-    if (!too_small.empty()) pick.robust = -1;
+    if (!no_high.empty() || pick.robust_tie >= 0) pick.robust = -1;
     for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
       const SolverSummary& s = d.solvers[i];
       Cross& c = cross[s.label];
@@ -193,9 +204,21 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
   markdown::Table across({"rank", "solver", "recommended on", fmt::format("mean solved ≤ {}", mid),
                           "datasets it applies to", "not applicable on", "most robust on"},
                          "rlrrrrr");
+  // No dataset assessed: nothing to rank by (the order would be the mean share alone, on
+  // samples no dataset's verdict could rest on).
+  int assessed = 0;
+  for (const auto& [label, c] : ranked) assessed += c.recommended + c.robust;
+  if (assessed == 0)
+    return out + "Not assessed: no dataset's verdicts could be given (see the table above).\n";
+  // Equal figures share their rank.
   int rank = 0;
-  for (const auto& [label, c] : ranked) {
-    across.Row({std::to_string(++rank), label, std::to_string(c.recommended),
+  const Cross* previous = nullptr;
+  for (std::size_t k = 0; k < ranked.size(); ++k) {
+    const auto& [label, c] = ranked[k];
+    if (!previous || previous->recommended != c.recommended || mean(*previous) != mean(c))
+      rank = static_cast<int>(k) + 1;
+    previous = &c;
+    across.Row({std::to_string(rank), label, std::to_string(c.recommended),
                 c.datasets ? fmt::format("{:.0f}%", 100.0 * mean(c)) : std::string("—"),
                 std::to_string(c.datasets), std::to_string(c.not_applicable),
                 std::to_string(c.robust)});

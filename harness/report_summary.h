@@ -17,6 +17,7 @@ struct DatasetPick {
   int runner_up = -1;         // second by the same rule, −1 when none
   bool tie = false;           // the runner-up equals the recommended by the rule (no winner)
   int robust = -1;            // most successes at high, then mid, then low; −1 when none succeeds
+  int robust_tie = -1;        // another solver with the same three counts (no winner), or −1
   std::vector<int> unranked;  // no success at any profile
 };
 

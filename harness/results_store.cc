@@ -258,9 +258,10 @@ class ResultsReader {
     for (std::size_t i = 0; i < out.size(); ++i) {
       // One figure per part and key: a second would be read as whichever a lookup meets first.
       if (const auto [it, added] = seen.emplace(std::pair(parts[i], keys[i]), i); !added)
-        Fail(fmt::format("/observations[{}]: part '{}', key '{}' again (first at {}): one figure "
-                         "per part and key",
-                         i, parts[i], keys[i], it->second));
+        Fail(
+            fmt::format("/observations[{}]: part '{}', key '{}' again (first at {}): one figure "
+                        "per part and key",
+                        i, parts[i], keys[i], it->second));
       out[i] = {parts[i], keys[i], values[i], texts[i]};
     }
     return out;

@@ -54,10 +54,11 @@ def check_dataset(name, text, problems):
     if verdict is None:
         problems.append(f"{name}: no verdict line '{LINE}...'")
         return rows
-    ranked = sorted((r for r in rows if not r[reached_col].startswith("0/")),
+    # "n/a": the dataset's runs kept no trace (the line must then say not assessed).
+    ranked = sorted((r for r in rows if not r[reached_col].startswith(("0/", "n/a"))),
                     key=lambda r: order_key(r, reached_col, time_col))
     rest = verdict[len(LINE):]
-    n = int(rows[0][reached_col].split("/")[1]) if rows else 0
+    n = int(rows[0][reached_col].split("/")[1]) if rows and rows[0][reached_col] != "n/a" else 0
     if rest.startswith("not assessed ("):
         # Allowed where the sample cannot carry a verdict, and then required (below).
         if n >= SMALL_SAMPLE and len(rows) > 1 and "--tol" not in rest and "no trace" not in rest:

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "common/error.h"
@@ -65,7 +66,8 @@ std::string SkippedLine(const SkippedInput& s) {
 // The time to each tolerance comes from the traces: a results file without them (a run without
 // --trace) would score every solver 0 solved; one traced every k > 1 iterations rounds the times
 // up to the next traced point (said, not refused).
-void CheckTraces(const std::string& results, const std::vector<RunRecord>& rows) {
+// Returns the largest step between traced iterations (1: every iteration traced).
+int CheckTraces(const std::string& results, const std::vector<RunRecord>& rows) {
   int every = 1;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const RunRecord& r = rows[i];
@@ -83,6 +85,30 @@ void CheckTraces(const std::string& results, const std::vector<RunRecord>& rows)
                  "warning: --from %s: traced every %d iterations: the time to a tolerance is that "
                  "of the first traced point below it (--trace 1 gives it exactly)\n",
                  results.c_str(), every);
+  return every;
+}
+
+// The sample and budget behind the profiles of an earlier run, for the report's header: the
+// problems, the repeats, the budgets the rows ran under, and how finely they were traced.
+std::string SampleOf(const std::vector<RunRecord>& rows, int traced_every) {
+  std::set<std::pair<std::string, std::string>> problems;
+  std::set<std::string> datasets, budgets;
+  int repeats = 0;
+  for (const RunRecord& r : rows) {
+    problems.emplace(r.dataset, r.problem);
+    datasets.insert(r.dataset);
+    budgets.insert(r.budget);
+    repeats = std::max(repeats, r.repeat + 1);
+  }
+  return fmt::format(
+      " Sample: {} problems from {} dataset{} × {} repeat{} (times: the minimum over repeats); "
+      "budget: {}; traced every {}.",
+      problems.size(), datasets.size(), datasets.size() == 1 ? "" : "s", repeats,
+      repeats == 1 ? "" : "s", fmt::join(budgets, " | "),
+      traced_every == 1 ? std::string("iteration")
+                        : fmt::format("{} iterations (a tolerance's time is the first traced "
+                                      "point below it)",
+                                      traced_every));
 }
 
 // The outputs (results, CSV, report) against the inputs and one another, before any work: a
@@ -235,7 +261,19 @@ void AddProfile(CLI::App& app, Action& action) {
       if (rows.empty()) throw Error(fmt::format("{}: holds no runs: nothing to profile", results));
       double time_ms = o->time_ms;
       if (!o->from.empty()) {
-        CheckTraces(results, rows);
+        intro += SampleOf(rows, CheckTraces(results, rows));
+        // Runs stopped at a looser --tol on this metric end their traces there: no solver can
+        // be seen reaching a tighter one (every solver "0 solved" would be a false verdict).
+        const double tightest = *std::min_element(tols.begin(), tols.end());
+        for (const RunRecord& r : rows) {
+          std::string stop_metric;
+          const double stop = StopToleranceOf(r, &stop_metric);
+          if (stop_metric == o->tol_metric && stop > tightest)
+            throw Error(fmt::format(
+                "--tol {:g}: the runs of {} stopped at --tol {:g} on {} (their budget), so their "
+                "traces end there; profile at a tolerance of {:g} or looser, or run again",
+                tightest, results, stop, stop_metric, stop));
+        }
         // The runs' own time budget holds unless --time-ms is given: a tolerance their traces
         // reached past it (the last iteration overruns it) was not reached within the budget.
         // The smallest the rows ran under.

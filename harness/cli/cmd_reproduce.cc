@@ -176,11 +176,16 @@ void AddReproduce(CLI::App& app, Action& action) {
           const std::string took = LedgerDuration(ledger, p.id);
           std::printf("%-11s %s\n            setting: %s\n            %s\n", p.id.c_str(),
                       p.title.c_str(), p.setting.c_str(),
-                      p.runs()
-                          ? ("runs" + (took.empty() ? "" : "; in results/claims.csv: " + took) +
-                             LastRun(o->ro.out_dir, p.id))
-                                .c_str()
-                          : ("needs " + p.missing).c_str());
+                      p.runs() ? ("runs" +
+                                  (p.min_cases > 0
+                                       ? fmt::format("; verdicts need --cases {} or more (or the "
+                                                     "default)",
+                                                     p.min_cases)
+                                       : std::string()) +
+                                  (took.empty() ? "" : "; in results/claims.csv: " + took) +
+                                  LastRun(o->ro.out_dir, p.id))
+                                     .c_str()
+                               : ("needs " + p.missing).c_str());
         }
         return 0;
       }

@@ -10,14 +10,17 @@ namespace claim_ledger {
 
 // Why a run with these options cannot carry the protocol's verdicts; "" when it can.
 std::string Unsupported(const Protocol& p, const ReproduceOptions& ran) {
+  // Every reason that applies, not only the first.
+  std::string why;
   if (ran.max_iters > 0)
-    return fmt::format(
+    why = fmt::format(
         "--max-iters {}: every run capped at {} iterations, not the protocol's "
         "budgets",
         ran.max_iters, ran.max_iters);
   if (ran.cases > 0 && ran.cases < p.min_cases)
-    return fmt::format("--cases {}: below the {} cases its verdicts need", ran.cases, p.min_cases);
-  return "";
+    why += fmt::format("{}--cases {}: below the {} cases its verdicts need",
+                       why.empty() ? "" : "; ", ran.cases, p.min_cases);
+  return why;
 }
 
 }  // namespace claim_ledger

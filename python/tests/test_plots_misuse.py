@@ -191,3 +191,15 @@ def test_columns_of_unequal_length_are_refused(results, tmp_path, column):
     for script in ("convergence.py", "roofline.py"):
         p = plot(script, path, "-o", tmp_path / "x.png")
         assert p.returncode == 2 and "the columns must be equally long" in p.stderr, (script, p.stderr)
+
+
+def test_profile_from_runs_stopped_at_a_looser_tolerance_is_refused(cli, manufactured, tmp_path):
+    # Their traces end at 1e-4: every solver read "0 solved" at 1e-6, a verdict with no data.
+    out = tmp_path / "p.h5"
+    rc, _, err = run_cli(cli, "profile", manufactured, "-s", "pgs,apgd", "--tol", "1e-4",
+                         "--iters", 200, "-q", "-o", out, "--report", tmp_path / "p.md")
+    assert rc == 0, err
+    rc, _, err = run_cli(cli, "profile", "--from", out, "--tol", "1e-6")
+    assert rc == 2 and "stopped at --tol 0.0001 on res004" in err, err
+    assert run_cli(cli, "profile", "--from", out, "--tol", "1e-3", "--report",
+                   tmp_path / "q.md")[0] == 0

@@ -46,7 +46,8 @@ TEST(ReproduceClaims, ACappedRunAssessesNoClaim) {
     ++rows;
     EXPECT_TRUE(std::regex_search(
         line, std::regex(R"(\| not assessed \(--max-iters 2000: every run capped at 2000 )"
-                         R"(iterations, not the protocol's budgets\) \|$)")))
+                         R"(iterations, not the protocol's budgets; --cases 2: below the 20 )"
+                         R"(cases its verdicts need\) \|$)")))
         << line;
   }
   EXPECT_EQ(rows, 3) << md;
