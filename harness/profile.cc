@@ -509,15 +509,14 @@ std::string ProfileCsv(const std::vector<ProfileResult>& per_tol) {
   std::string out = "dataset,problem,solver,peer,time_to_tol_s,ratio,time_for_mean_s,metric,tol\n";
   for (const ProfileResult& r : per_tol)
     for (const ProfileEntry& e : r.entries)
-      out +=
-          fmt::format("{},{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
-                      IsPeer(e.solver) ? 1 : 0,
-                      // Shortest round-trip form: the times equal the traces' to the last bit.
-                      std::isfinite(e.time_s) ? fmt::format("{}", e.time_s) : "nan",
-                      std::isfinite(e.ratio) ? fmt::format("{}", e.ratio) : number(e.ratio),
-                      std::isfinite(e.time_for_mean_s) ? fmt::format("{}", e.time_for_mean_s)
-                                                       : number(e.time_for_mean_s),
-                      MetricName(r.metric), r.tol);
+      out += fmt::format("{},{},{},{},{},{},{},{},{:g}\n", e.dataset, e.problem, e.solver,
+                         IsPeer(e.solver) ? 1 : 0,
+                         // Shortest round-trip form: the times equal the traces' to the last bit.
+                         std::isfinite(e.time_s) ? fmt::format("{}", e.time_s) : "nan",
+                         std::isfinite(e.ratio) ? fmt::format("{}", e.ratio) : number(e.ratio),
+                         std::isfinite(e.time_for_mean_s) ? fmt::format("{}", e.time_for_mean_s)
+                                                          : number(e.time_for_mean_s),
+                         MetricName(r.metric), r.tol);
   return out;
 }
 
