@@ -447,15 +447,23 @@ std::string Verdicts(const DatasetSummary& d) {
         at_tolerance.size(), Tolerance(d.run_tolerance), fmt::join(at_tolerance, ", "));
   } else if (d.most_accurate >= 0) {
     const SolverSummary& s = d.solvers[d.most_accurate];
-    // Equal medians are a tie, not a win by the label's order.
+    // Equal medians are a tie, not a win by the label's order; so are medians both at round-off
+    // (≤ 1e-12, compare's floor): 3e-16 against 1.5e-15 is rounding, not accuracy.
+    constexpr double kRoundOff = 1e-12;
+    const bool at_round_off = s.median_res004 <= kRoundOff;
     std::vector<std::string> tied;
     for (const SolverSummary& o : d.solvers)
-      if (&o != &s && o.median_res004 == s.median_res004) tied.push_back(Escape(o.label));
+      if (&o != &s &&
+          (o.median_res004 == s.median_res004 || (at_round_off && o.median_res004 <= kRoundOff)))
+        tied.push_back(Escape(o.label));
+    const std::string median = at_round_off && !tied.empty()
+                                   ? fmt::format("at round-off, ≤ {:g}", kRoundOff)
+                                   : Residual(s.median_res004);
     out += tied.empty()
                ? fmt::format("Most accurate: **{}** (median final res004 {}).\n", Escape(s.label),
-                             Residual(s.median_res004))
+                             median)
                : fmt::format("Most accurate: a tie of **{}** and {} (median final res004 {}).\n",
-                             Escape(s.label), fmt::join(tied, ", "), Residual(s.median_res004));
+                             Escape(s.label), fmt::join(tied, ", "), median);
   } else {
     out += "Most accurate: none (no solver has a finite median final res004).\n";
   }

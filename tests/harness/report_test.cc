@@ -178,6 +178,13 @@ TEST(ReportTest, VerdictsNeedASampleThatCarriesThem) {
                              "time to it: a tie of **accurate** and quick (5/5, median 2 ms each).",
                              "| tie: **accurate**, **quick** |"})
     says(tied, needle);
+  // Medians both at round-off (≤ 1e-12) are a tie: 3e-16 against 1.5e-15 is rounding.
+  std::vector<RunRecord> exact = rows;
+  for (RunRecord& r : exact)
+    r.final_metrics[Metric::kRes004] = r.solver == "quick" ? 1.5e-15 : 3e-16;
+  says(exact,
+       "Most accurate: a tie of **accurate** and quick (median final res004 at round-off, "
+       "≤ 1e-12).");
   // Most robust: equal counts are a tie too (time does not break it), and runs stopped at a
   // looser --tol say nothing about who solves most at the high profile.
   says(tied, "| tie: accurate, quick |");
