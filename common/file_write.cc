@@ -142,7 +142,56 @@ void SweepStaleTemporaries(const std::filesystem::path& dir) {
   }
 }
 
+// The temporary files being written, for RemoveTemporariesOnSignals' handler: fixed slots (a
+// handler may not allocate), each free, being filled, or holding a path to unlink.
+constexpr int kTempSlots = 32;
+constexpr std::size_t kTempPathMax = 4096;
+enum : int { kSlotFree = 0, kSlotFilling = 1, kSlotHeld = 2 };
+struct TempSlot {
+  std::atomic<int> state{kSlotFree};
+  char path[kTempPathMax];
+};
+TempSlot g_temp_slots[kTempSlots];
+
+// The slot now holding `path`, or -1 (all taken, or a path too long: then a signal leaves it,
+// as before, to the next write's sweep).
+int HoldTemporary(const std::string& path) {
+  if (path.size() >= kTempPathMax) return -1;
+  for (int i = 0; i < kTempSlots; ++i) {
+    int expected = kSlotFree;
+    if (g_temp_slots[i].state.compare_exchange_strong(expected, kSlotFilling)) {
+      std::memcpy(g_temp_slots[i].path, path.c_str(), path.size() + 1);
+      g_temp_slots[i].state.store(kSlotHeld);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void ReleaseTemporary(int slot) {
+  if (slot >= 0) g_temp_slots[slot].state.store(kSlotFree);
+}
+
+extern "C" void RemoveTemporariesAndEnd(int sig) {
+  for (TempSlot& slot : g_temp_slots)
+    if (slot.state.load() == kSlotHeld) unlink(slot.path);  // async-signal-safe
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 }  // namespace
+
+void RemoveTemporariesOnSignals() {
+  struct sigaction sa {};
+  sa.sa_handler = RemoveTemporariesAndEnd;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    // A signal the caller ignores (nohup's SIGHUP) stays ignored.
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
+}
 
 void ReplaceFile(const std::string& path,
                  const std::function<void(const std::string& tmp)>& write) {
@@ -153,15 +202,18 @@ void ReplaceFile(const std::string& path,
   static std::atomic<unsigned> counter{0};
   const std::string tmp = fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
   std::error_code ec;
+  const int slot = HoldTemporary(tmp);
   try {
     RemoveEntryAt(tmp);
     write(tmp);
     SyncFile(tmp);
   } catch (...) {
     std::filesystem::remove(tmp, ec);
+    ReleaseTemporary(slot);
     throw;
   }
   std::filesystem::rename(tmp, path, ec);
+  ReleaseTemporary(slot);
   if (ec) {
     const std::string why = ec.message();
     std::filesystem::remove(tmp, ec);

@@ -33,4 +33,9 @@ void ReplaceFile(const std::string& path, const std::function<void(const std::st
 // ReplaceFile with `bytes` (WriteNewFile).
 void WriteFileAtomically(const std::string& path, std::string_view bytes);
 
+// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files ReplaceFile is writing before the
+// process ends by the signal as it would have (a Ctrl-C left a partial "<name>.tmp.<pid>.<n>").
+// For the command line; the Python module leaves SIGINT to Python.
+void RemoveTemporariesOnSignals();
+
 }  // namespace ncp

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 namespace ncp {
 
@@ -27,6 +28,21 @@ class OutputLock {
 
   std::string output_;
   int fd_ = -1;
+};
+
+// The lock of a command that writes its output whole at its end (generate, convert, simulate
+// --record): held while it works, so that a run writing the same file and it cannot replace
+// each other's output; the lock file goes however the command ends (nothing of it is left
+// beside the output to resume).
+class WholeOutputLock {
+ public:
+  explicit WholeOutputLock(std::string output) : lock_(std::move(output)) {}
+  ~WholeOutputLock() { lock_.Release(true); }
+  WholeOutputLock(const WholeOutputLock&) = delete;
+  WholeOutputLock& operator=(const WholeOutputLock&) = delete;
+
+ private:
+  OutputLock lock_;
 };
 
 }  // namespace ncp

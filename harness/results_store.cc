@@ -936,6 +936,16 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
       throw;
     }
   }
+  // The parts live beside the output: a link at their folder's name would put them, and the
+  // removal after the merge, elsewhere.
+  if (fs::is_symlink(fs::symlink_status(parts_dir(), ec))) {
+    lock_->Release(true);  // not ReleaseLock(): its removal of an empty folder takes the link
+    lock_.reset();
+    throw Error(
+        fmt::format("{}: is a link: a run's parts are a folder beside its output; "
+                    "remove the link",
+                    parts_dir()));
+  }
   // Parts are renamed into place whole, so one that does not read whole is damage from outside
   // (a full disk, a copy cut short, a forged file): its job runs again instead of blocking every
   // rerun or reaching the merged file.
@@ -1011,6 +1021,8 @@ void ResultsStore::Add(const RunRecord& r) {
   keys_.insert(r.job_key);
 }
 
+void ResultsStore::PlannedJobs(std::set<std::string> keys) { planned_ = std::move(keys); }
+
 void ResultsStore::Finalize(const std::map<std::string, std::string>& run_attrs) {
   MergeSources({}, run_attrs);
 }
@@ -1072,6 +1084,7 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     copies.push_back(CopyOf(input));
     add_file(copies.back()->path(), input, true);
   }
+  std::map<std::string, int> foreign;  // "solver (budget)" → parts of jobs not planned now
   for (const std::string& part : PartFiles(parts_dir())) {
     std::vector<RunRecord> rows = ResultsReader(part).Rows(false);
     std::vector<std::string> keys;
@@ -1080,7 +1093,22 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
       std::fprintf(stderr, "warning: %s: not merged (%s)\n", part.c_str(), why.c_str());
       continue;
     }
+    if (planned_ && !keep_ && planned_->count(keys.front()) == 0)
+      ++foreign[fmt::format("{} on {} ({})", rows.front().solver, rows.front().dataset,
+                            rows.front().budget)];
     merged[keys.front()] = {std::move(rows.front()), nullptr, part, 0};
+  }
+  if (!foreign.empty()) {
+    int n = 0;
+    std::vector<std::string> what;
+    for (const auto& [label, count] : foreign)
+      n += count, what.push_back(fmt::format("{} × {}", count, label));
+    std::fprintf(stderr,
+                 "warning: %s: %d finished jobs of an interrupted run with other arguments (%s) "
+                 "are merged from %s, as that run's rows would be had it finished; remove %s "
+                 "before a rerun to leave them out\n",
+                 path_.c_str(), n, fmt::format("{}", fmt::join(what, "; ")).c_str(),
+                 parts_dir().c_str(), parts_dir().c_str());
   }
   if (keep_) {
     std::size_t dropped = 0;
@@ -1128,7 +1156,9 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     open.clear();  // closed before the new file is renamed onto the old one
   });
   fs::remove_all(parts_dir(), ec);
-  if (ec) throw Error(fmt::format("cannot remove '{}': {}", parts_dir(), ec.message()));
+  // Gone already (removed from outside after the merge): the output is complete all the same.
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw Error(fmt::format("cannot remove '{}': {}", parts_dir(), ec.message()));
   for (const auto& [key, source] : merged) keys_.insert(key);
   stats.rows = merged.size();
   finished_ = true;

@@ -91,6 +91,10 @@ class ResultsStore {
   // Finalize keeps only the rows with these keys; the others are dropped, with a warning.
   void KeepOnly(std::set<std::string> keys);
 
+  // The jobs of the run now writing: Finalize names the parts it merges that are none of them
+  // (an interrupted run's with other arguments, kept as a finished run's rows would be).
+  void PlannedJobs(std::set<std::string> keys);
+
   // Number of distinct job keys known.
   std::size_t size() const;
 
@@ -107,8 +111,9 @@ class ResultsStore {
   void ReleaseLock();
   std::unique_ptr<TrustedCopy> existing_;  // the results file there was, as a trusted copy
   std::set<std::string> keys_;
-  std::optional<std::set<std::string>> keep_;  // KeepOnly's keys
-  mutable std::mutex mutex_;                   // HDF5 (serial build) and keys_ are not thread-safe
+  std::optional<std::set<std::string>> keep_;     // KeepOnly's keys
+  std::optional<std::set<std::string>> planned_;  // PlannedJobs' keys
+  mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe
 };
 
 // Every row of a results file with its trace. Throws ncp::Error (one line naming the file and

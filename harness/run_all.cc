@@ -252,12 +252,15 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   }  // rank 0: every other rank has finished its last unit (and written its parts)
   ran = static_cast<int>(Cluster::SumToLeader(ran));
   if (!Cluster::leader()) return ran;
-  if (opt.only_these_jobs) {
+  {
     std::set<std::string> keys;
     for (const Unit& u : units)
       for (std::size_t i = u.begin; i < u.end; ++i)
         for (int rep = u.rep_begin; rep < u.rep_end; ++rep) keys.insert(campaign.Key(u, i, rep));
-    store.KeepOnly(std::move(keys));
+    if (opt.only_these_jobs)
+      store.KeepOnly(std::move(keys));
+    else
+      store.PlannedJobs(std::move(keys));
   }
   std::map<std::string, std::string> attrs = HostRunAttrs(NCPBENCH_SOURCE_DIR);
   AddPeakAttrs(attrs);

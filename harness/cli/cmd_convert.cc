@@ -1,10 +1,12 @@
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/output_lock.h"
 #include "harness/output_path.h"
 #include "problems/io/dataset_hdf5.h"
 #include "problems/io/fclib_io.h"
@@ -51,6 +53,9 @@ void AddConvert(CLI::App& app, Action& action) {
       if (o->all && given_index) throw Error("--index: not with --all (every problem is written)");
       CheckOutputNamed("output", o->out);
       CheckOutputNotAnInput("output", o->out, {o->in});
+      // One file out (not --all's folder): held against a run writing the same path.
+      std::optional<WholeOutputLock> lock;
+      if (!o->all) lock.emplace(o->out);
       const auto problems = LoadProblems(o->in);
       for (const auto& p : problems)
         if (std::string err = Validate(p); !err.empty())

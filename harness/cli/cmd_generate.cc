@@ -6,6 +6,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/seed_option.h"
 #include "harness/memory_cap.h"
+#include "harness/output_lock.h"
 #include "harness/simulate.h"
 #include "harness/output_path.h"
 #include "problems/io/dataset_hdf5.h"
@@ -38,6 +39,7 @@ void AddGenerate(CLI::App& app, Action& action) {
     action = [o] {
       CheckOutputNamed("--out", o->out);
       CheckProblemCount("--count", o->count);
+      const WholeOutputLock lock(o->out);  // a run writing -o would replace it, or it the run's
       // A scene at the top of its ranges can ask for more than the machine has (card_houses
       // levels=1000: 20 GB): out of memory is then one line, not the OOM killer's silence.
       CapAddressSpace(MemoryCapBytes(kGenerateMemoryFraction));

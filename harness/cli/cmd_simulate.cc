@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "common/file_kind.h"
 #include "common/registry.h"
+#include "harness/output_lock.h"
 #include "harness/output_path.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/seed_option.h"
@@ -115,6 +117,9 @@ void AddSimulate(CLI::App& app, Action& action) {
           throw Error(
               fmt::format("--record = {}: is {}: a recording is a dataset file", o->record, kind));
       }
+      // Held from before the steps: a run writing the same path cannot replace the recording.
+      std::optional<WholeOutputLock> lock;
+      if (given_record) lock.emplace(o->record);
       if (given_settle && !(o->settle >= 0 && std::isfinite(o->settle)))
         throw Error(fmt::format("--settle = {}: must be a finite time >= 0 [s]", o->settle));
       LoadPlugins(*plugins);  // before the solver name resolves

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "harness/cli/commands.h"
 #include "harness/distribute/cluster.h"
 #include "harness/isolated_run.h"
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
   // libhdf5, and its exit-time cleanup crashes on it; every file is closed explicitly, so the
   // operating system's cleanup at exit is enough.
   H5dont_atexit();
+  ncp::RemoveTemporariesOnSignals();  // Ctrl-C during a write leaves no partial temporary file
   try {
     ncp::Cluster::Init(&argc, &argv);
   } catch (const ncp::Error& e) {

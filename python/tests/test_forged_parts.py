@@ -55,3 +55,19 @@ def test_a_forged_part_is_redone(cli, made, tmp_path, case):
     assert rc == 0, err
     assert len(text.strip().splitlines()) == 1 + 4, text  # every job's row, the forged one redone
     assert not os.path.exists(parts)
+
+
+def test_parts_of_an_interrupted_run_with_other_arguments_are_named(cli, made, tmp_path):
+    # A run with other solvers left a finished apgd job: merged, as a finished run's rows would
+    # be, but no longer without a word.
+    data, done = made
+    out = tmp_path / "o.h5"
+    parts = tmp_path / "o.h5.parts"
+    parts.mkdir()
+    with h5py.File(done, "r") as s:
+        row = [i for i, x in enumerate(s["runs/solver"][()]) if x == b"apgd"][0]
+        write_part(s, parts / (part_name(s["runs/job_key"][row]) + ".h5"), row, lambda g: None)
+    rc, _, err = run_cli(cli, "run", data, "-s", "pgs", "--iters", 20, "--trace", 5, "-q",
+                         "-o", out)
+    assert rc == 0, err
+    assert "1 finished jobs of an interrupted run with other arguments (1 × apgd on" in err, err

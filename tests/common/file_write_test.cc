@@ -2,6 +2,7 @@
 // part-way, and no temporary file is left either way.
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,6 +80,29 @@ TEST_F(ReplaceFileTest, AKilledWritersTemporaryIsSweptByTheNextWrite) {
   EXPECT_TRUE(std::filesystem::exists(recent));
   EXPECT_TRUE(std::filesystem::exists(alive));
   EXPECT_TRUE(std::filesystem::exists(users));
+}
+
+// Ctrl-C (or SIGTERM) while a file is written: the temporary file goes and the process ends by
+// the signal, as it would have (a partial "<name>.tmp.<pid>.<n>" was left for ten minutes).
+TEST_F(ReplaceFileTest, ASignalThatEndsTheWriterRemovesItsTemporaryFile) {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const std::string path = Path("out.h5");
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      RemoveTemporariesOnSignals();
+      ReplaceFile(path, [&](const std::string& tmp) {
+        std::ofstream(tmp) << "half";
+        raise(sig);
+      });
+      _exit(0);  // not reached
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    EXPECT_FALSE(testing::TempFileLeftBeside(path));
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
 }
 
 TEST_F(ReplaceFileTest, AnEmptyPathIsRefused) {
