@@ -149,6 +149,7 @@ constexpr std::size_t kTempPathMax = 4096;
 enum : int { kSlotFree = 0, kSlotFilling = 1, kSlotHeld = 2 };
 struct TempSlot {
   std::atomic<int> state{kSlotFree};
+  std::atomic<unsigned> generation{0};  // bumped at each hold: a handler's copy is checked
   char path[kTempPathMax];
 };
 TempSlot g_temp_slots[kTempSlots];
@@ -160,6 +161,7 @@ int HoldTemporary(const std::string& path) {
   for (int i = 0; i < kTempSlots; ++i) {
     int expected = kSlotFree;
     if (g_temp_slots[i].state.compare_exchange_strong(expected, kSlotFilling)) {
+      g_temp_slots[i].generation.fetch_add(1);
       std::memcpy(g_temp_slots[i].path, path.c_str(), path.size() + 1);
       g_temp_slots[i].state.store(kSlotHeld);
       return i;
@@ -173,13 +175,28 @@ void ReleaseTemporary(int slot) {
 }
 
 extern "C" void RemoveTemporariesAndEnd(int sig) {
-  for (TempSlot& slot : g_temp_slots)
-    if (slot.state.load() == kSlotHeld) unlink(slot.path);  // async-signal-safe
+  const int saved_errno = errno;
+  // Another thread may release and refill a slot meanwhile: the path is copied first and
+  // unlinked only when the slot held that same path throughout (same generation, still held).
+  char path[kTempPathMax];
+  for (TempSlot& slot : g_temp_slots) {
+    const unsigned generation = slot.generation.load();
+    if (slot.state.load() != kSlotHeld) continue;
+    std::memcpy(path, slot.path, kTempPathMax);
+    path[kTempPathMax - 1] = '\0';
+    if (slot.state.load() == kSlotHeld && slot.generation.load() == generation)
+      unlink(path);  // async-signal-safe
+  }
+  errno = saved_errno;
   signal(sig, SIG_DFL);
   raise(sig);
 }
 
 }  // namespace
+
+void ForgetTemporaries() {
+  for (TempSlot& slot : g_temp_slots) slot.state.store(kSlotFree);
+}
 
 void RemoveTemporariesOnSignals() {
   struct sigaction sa {};

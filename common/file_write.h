@@ -38,4 +38,7 @@ void WriteFileAtomically(const std::string& path, std::string_view bytes);
 // For the command line; the Python module leaves SIGINT to Python.
 void RemoveTemporariesOnSignals();
 
+// In a forked child: the temporary files are the parent's, not the child's to remove.
+void ForgetTemporaries();
+
 }  // namespace ncp

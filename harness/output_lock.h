@@ -32,8 +32,8 @@ class OutputLock {
 
 // The lock of a command that writes its output whole at its end (generate, convert, simulate
 // --record): held while it works, so that a run writing the same file and it cannot replace
-// each other's output; the lock file goes however the command ends (nothing of it is left
-// beside the output to resume).
+// each other's output. The lock file goes when the command returns or throws (nothing of it is
+// left to resume); one ended by a signal leaves it, harmless: the flock went with the process.
 class WholeOutputLock {
  public:
   explicit WholeOutputLock(std::string output) : lock_(std::move(output)) {}

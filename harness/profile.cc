@@ -24,6 +24,15 @@ bool IsPeer(const std::string& solver) { return solver.rfind("siconos:", 0) == 0
 
 const char* MetricName(Metric m) { return kMetricNames[static_cast<std::size_t>(m)]; }
 
+// The times a mean is taken over: a problem whose time is not known (NaN: nothing was spent on
+// it, no budget, no success) is left out rather than making every mean n/a; all unknown: none.
+std::vector<double> KnownTimes(const std::vector<double>& times) {
+  std::vector<double> known;
+  for (double t : times)
+    if (!std::isnan(t)) known.push_back(t);
+  return known;
+}
+
 // A variant is a solver name plus its settings: profiles compare solver names, so a solver run
 // with several settings appears once per settings string.
 std::string Label(const RunRecord& r, const std::set<std::string>& multi) {
@@ -254,12 +263,12 @@ ProfileResult ComputeProfiles(const std::vector<RunRecord>& rows, double tol, do
   }
   for (auto& [l, s] : prof) {
     std::sort(s.ratios.begin(), s.ratios.end());
-    s.shgeom_time_s = ShiftedGeometricMean(shifted_times[l], kTimeShiftS);
+    s.shgeom_time_s = ShiftedGeometricMean(KnownTimes(shifted_times[l]), kTimeShiftS);
     out.solvers.push_back(s);
   }
   for (int g = 0; g < groups; ++g) {
     std::sort(vb[g].ratios.begin(), vb[g].ratios.end());
-    vb[g].shgeom_time_s = ShiftedGeometricMean(vb_shifted[g], kTimeShiftS);
+    vb[g].shgeom_time_s = ShiftedGeometricMean(KnownTimes(vb_shifted[g]), kTimeShiftS);
   }
   if (!grid.empty()) out.virtual_best = vb;
   {

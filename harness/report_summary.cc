@@ -81,10 +81,10 @@ DatasetPick PickSolvers(const DatasetSummary& d) {
   }
   pick.tie = pick.runner_up >= 0 && !better_mid(pick.recommended, pick.runner_up);
   for (int i = 0; i < static_cast<int>(d.solvers.size()) && pick.robust >= 0; ++i)
-    if (i != pick.robust && pick.robust_tie < 0 &&
+    if (i != pick.robust &&
         std::find(pick.unranked.begin(), pick.unranked.end(), i) == pick.unranked.end() &&
         robust_key(i) == robust_key(pick.robust))
-      pick.robust_tie = i;
+      pick.robust_ties.push_back(i);
   return pick;
 }
 
@@ -142,8 +142,10 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
     if (rec && run && pick.tie) rec_cell = "tie: **" + rec->label + "**, **" + run->label + "**";
     if (!no_mid.empty()) rec_cell = "not assessed (" + no_mid + ")";
     std::string rob_cell = rob ? rob->label : "none";
-    if (rob && pick.robust_tie >= 0)
-      rob_cell = "tie: " + rob->label + ", " + d.solvers[pick.robust_tie].label;
+    if (rob && !pick.robust_ties.empty()) {
+      rob_cell = "tie: " + rob->label;
+      for (int i : pick.robust_ties) rob_cell += ", " + d.solvers[i].label;
+    }
     // Runs stopped at a --tol looser than the high profile's cannot say who solves most there.
     const std::string no_high =
         too_small.empty() ? StoppedShortOf(d.run_tolerance, d.tolerances[kHigh]) : too_small;
@@ -166,7 +168,7 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
                    : "—",
                rob_cell, rob_counts, unranked.empty() ? "—" : unranked});
     if (!no_mid.empty() || pick.tie) pick.recommended = -1;  // no count across datasets
-    if (!no_high.empty() || pick.robust_tie >= 0) pick.robust = -1;
+    if (!no_high.empty() || !pick.robust_ties.empty()) pick.robust = -1;
     for (int i = 0; i < static_cast<int>(d.solvers.size()); ++i) {
       const SolverSummary& s = d.solvers[i];
       Cross& c = cross[s.label];
@@ -209,7 +211,9 @@ std::string SummarySection(const std::vector<DatasetSummary>& datasets) {
   int assessed = 0;
   for (const auto& [label, c] : ranked) assessed += c.recommended + c.robust;
   if (assessed == 0)
-    return out + "Not assessed: no dataset's verdicts could be given (see the table above).\n";
+    return out +
+           "Not ranked: no dataset has a sole assessed winner (each is not assessed, a tie or "
+           "without a solver that succeeds; see the table above).\n";
   // Equal figures share their rank.
   int rank = 0;
   const Cross* previous = nullptr;

@@ -13,12 +13,12 @@
 namespace ncp {
 
 struct DatasetPick {
-  int recommended = -1;       // index into DatasetSummary::solvers, −1 when none succeeds at 1e-6
-  int runner_up = -1;         // second by the same rule, −1 when none
-  bool tie = false;           // the runner-up equals the recommended by the rule (no winner)
-  int robust = -1;            // most successes at high, then mid, then low; −1 when none succeeds
-  int robust_tie = -1;        // another solver with the same three counts (no winner), or −1
-  std::vector<int> unranked;  // no success at any profile
+  int recommended = -1;  // index into DatasetSummary::solvers, −1 when none succeeds at 1e-6
+  int runner_up = -1;    // second by the same rule, −1 when none
+  bool tie = false;      // the runner-up equals the recommended by the rule (no winner)
+  int robust = -1;       // most successes at high, then mid, then low; −1 when none succeeds
+  std::vector<int> robust_ties;  // the other solvers with the same three counts (no winner)
+  std::vector<int> unranked;     // no success at any profile
 };
 
 // Recommended at the mid profile: the highest res004 success rate at 1e-6, ties broken by the

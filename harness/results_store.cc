@@ -908,7 +908,12 @@ ResultsStore::ResultsStore(std::string path, Access access) : path_(std::move(pa
       for (std::string& key : ResultsReader(CopyOf(path_)->path()).JobKeys())
         keys_.insert(std::move(key));
     }
-    for (const std::string& part : PartFiles(parts_dir())) {
+    // Judged as the owner judges them (RejectedParts): a part the owner removes and redoes
+    // must not count as done here, or no rank would run its job again.
+    const std::vector<std::string> parts = PartFiles(parts_dir());
+    const std::map<std::string, std::string> rejected = RejectedParts(parts);
+    for (const std::string& part : parts) {
+      if (rejected.count(fs::path(part).filename().string())) continue;
       try {
         std::vector<std::string> keys = ResultsReader(part).JobKeys();
         if (PartMismatch(part, keys).empty()) keys_.insert(std::move(keys.front()));

@@ -253,6 +253,12 @@ def check_output(out, fail):
             fail(f"{out}: is an input of this command; write the figure to another file")
 
 
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_text(out, text):
     """Writes `text` to `out` whole or not at all (temporary file, then rename), never over an
     input (check_output)."""
@@ -260,6 +266,7 @@ def write_text(out, text):
     check_output(out, failer(os.path.basename(sys.argv[0])))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(out) + ".tmp.",
                                dir=os.path.dirname(out) or ".")
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would make the output private
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
@@ -283,6 +290,7 @@ def save(fig, out, dpi=120, **savefig_args):
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(out) + ".tmp.", suffix=".png",
                                dir=os.path.dirname(out) or ".")
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would make the figure private
     try:
         fig.savefig(tmp, dpi=dpi, **savefig_args)
         os.replace(tmp, out)

@@ -120,6 +120,14 @@ class PythonSolver : public Solver {
     }
   }
 
+  // A Python exception's text on one line, without pybind's traceback ("\n\nAt:\n ...").
+  static std::string OneLine(std::string s) {
+    if (const std::size_t at = s.find("\n\nAt:"); at != std::string::npos) s.resize(at);
+    for (char& c : s)
+      if (c == '\n') c = ' ';
+    return s;
+  }
+
   std::vector<std::pair<std::string, double>> Info() const override {
     pyb::gil_scoped_acquire gil;
     if (!obj_ || !pyb::hasattr(obj_->obj, "info")) return {};
@@ -135,14 +143,6 @@ class PythonSolver : public Solver {
   }
 
  private:
-  static std::string OneLine(std::string s) {
-    // pybind appends the Python traceback ("\n\nAt:\n  file(line): ..."): the message alone.
-    if (const std::size_t at = s.find("\n\nAt:"); at != std::string::npos) s.resize(at);
-    for (char& c : s)
-      if (c == '\n') c = ' ';
-    return s;
-  }
-
   // Python exceptions become this job's `failed` status with the exception as its message.
   template <class F>
   Status Call(F f) {
@@ -249,10 +249,8 @@ SolverEntry MakePythonEntry(const pyb::object& obj) {
       return std::make_unique<PythonSolver>(std::make_shared<Held>(held->obj()), name);
     } catch (const pyb::error_already_set& e) {
       if (e.matches(PyExc_KeyboardInterrupt)) throw Interrupted();
-      std::string what = e.what();
-      for (char& c : what)
-        if (c == '\n') c = ' ';
-      return std::make_unique<PythonSolver>(name, fmt::format("python: constructing it: {}", what));
+      return std::make_unique<PythonSolver>(
+          name, fmt::format("python: constructing it: {}", PythonSolver::OneLine(e.what())));
     }
   };
   return e;

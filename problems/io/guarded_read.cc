@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "common/file_kind.h"
 #include "common/wait_pid.h"
 #include "problems/io/hdf5_heap_check.h"
@@ -191,6 +192,7 @@ class ProbeChild {
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != parent) _exit(0);  // the parent ended before prctl took effect
       close(fds[0]);
+      ForgetTemporaries();  // the parent's files being written: not the reader's to remove
       PrepareChildSignals(dup(STDERR_FILENO));
       const int null_fd = open("/dev/null", O_WRONLY);
       if (null_fd >= 0) {

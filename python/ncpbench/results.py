@@ -75,8 +75,6 @@ def read_results(path):
     for name in ("job_key", "solver", "status"):
         if name not in cols:
             fail(f"/runs/{name}: missing (every results file has it)")
-    if n == 0:
-        fail("/runs holds no rows")
     for i, status in enumerate(cols["status"]):
         if status not in STATUSES:
             fail(f"/runs/status[{i}] = '{status}': must be one of {', '.join(STATUSES)}")

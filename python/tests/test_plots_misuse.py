@@ -110,6 +110,9 @@ def test_no_input_is_replaced_by_a_figure_its_temporary_file_or_its_sidecar(resu
     p = plot("convergence.py", tmp_named, "-o", tmp_path / "fig")
     assert p.returncode == 0, p.stderr
     assert open(tmp_named, "rb").read() == before
+    umask = os.umask(0)
+    os.umask(umask)
+    assert os.stat(tmp_path / "fig").st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
     sidecar_named = variant(results, tmp_path, "x.png.json", None)
     p = plot("convergence.py", sidecar_named, "-o", tmp_path / "x.png", "--sidecar")
     assert p.returncode == 2 and "is an input of this command" in p.stderr, p.stderr

@@ -128,6 +128,19 @@ TEST(Profile, ProblemNobodySolvedHasNoRatio) {
   EXPECT_NE(ProfileCsv(r).find("a,p,pgs,0,nan,nan"), std::string::npos);
 }
 
+// A problem with no time to count (nothing spent on it, no budget, nobody solved it) is left
+// out of the means: it made every mean n/a; where no problem has one, the mean is n/a.
+TEST(Profile, AProblemWithoutAnyKnownTimeLeavesTheMeans) {
+  const ProfileResult r = ComputeProfiles(
+      {MadeRun("d", "p1", "pgs", 0.002), MadeRun("d", "p2", "pgs", -1, /*total=*/0.0)}, 1e-6, 0.0);
+  const SolverProfile& pgs = FindProfile(r, "pgs");
+  EXPECT_EQ(pgs.solved, 1);
+  EXPECT_NEAR(pgs.shgeom_time_s, 0.002, 1e-12);  // p1 alone
+  const ProfileResult none =
+      ComputeProfiles({MadeRun("d", "p2", "pgs", -1, /*total=*/0.0)}, 1e-6, 0.0);
+  EXPECT_TRUE(std::isnan(FindProfile(none, "pgs").shgeom_time_s));
+}
+
 // Five problems with known answers for the virtual best and for ours vs Siconos:
 //   p1: ours best pgs 0.2, Siconos best nsgs 0.1 (both, Siconos faster, ratio 2)
 //   p2: only Siconos solves (nsn-ac 0.3)            p3: only ours (apgd 0.1)

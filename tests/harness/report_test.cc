@@ -190,7 +190,7 @@ TEST(ReportTest, VerdictsNeedASampleThatCarriesThem) {
   says(tied, "| tie: accurate, quick |");
   says(loose, "| not assessed (the runs stopped at --tol 0.0001, short of 1e-09) |");
   // With no dataset assessed, nothing is ranked across datasets.
-  says(four, "Not assessed: no dataset's verdicts could be given");
+  says(four, "Not ranked: no dataset has a sole assessed winner");
 }
 
 // A tolerance the trace reached past the run's time budget (its last iteration overran it) was
