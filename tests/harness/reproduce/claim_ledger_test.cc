@@ -102,6 +102,7 @@ TEST(ClaimLedger, CollectedFromResultsFilesOneFilePerProtocol) {
   ClaimRecord other = na;
   other.protocol = "004-fig7";
   with_na.claims.push_back(other);
+  with_na.claim_file.push_back(with_na.claim_file.front());  // parallel to claims
   EXPECT_NE(LedgerMarkdown(with_na, "ncpbench claims d")
                 .find("Reproduced: 2 of 4 claims (50.0%); with those reproduced for part of the "
                       "swept range of a value their paper does not give, 3 (75.0%) (1 not "
