@@ -1170,6 +1170,8 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
   return stats;
 }
 
+bool HasFinishedParts(const std::string& output) { return !PartFiles(output + ".parts").empty(); }
+
 std::vector<RunRecord> ReadResults(const std::string& path) {
   return ResultsReader(CopyOf(path)->path()).Rows(true);
 }

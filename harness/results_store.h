@@ -120,6 +120,9 @@ class ResultsStore {
 // the object) when the file is missing, not a results file, or corrupt.
 std::vector<RunRecord> ReadResults(const std::string& path);
 
+// Whether a run into `output` left finished jobs beside it (<output>.parts/, ResultsStore's).
+bool HasFinishedParts(const std::string& output);
+
 // The string attributes of a results file's root, without format and schema_version.
 std::map<std::string, std::string> ReadRunAttrs(const std::string& path);
 
