@@ -60,16 +60,9 @@ void CheckProblemCount(const char* option, int count) {
 std::vector<ContactProblem> GenerateProblems(const std::string& name, const ParamMap& params,
                                              int count, std::uint64_t seed, bool references,
                                              bool quiet) {
+  CheckGenerateArguments(name, params, count, seed);
   const SceneEntry* scene = FindScene(name);
-  if (!scene) {
-    // Problem i uses seed + i: past 2⁶⁴ − 1 it would wrap to seed 0 and repeat problems.
-    if (count > 1 && seed > std::numeric_limits<std::uint64_t>::max() - (count - 1))
-      throw Error(
-          fmt::format("seed = {}: with {} problems (problem i uses seed + i) it must be at "
-                      "most 2^64 - {}",
-                      seed, count, count));
-    return FindScenario(name).generate(params, count, seed);
-  }
+  if (!scene) return FindScenario(name).generate(params, count, seed);
   SimulateOptions sim;
   if (!scene->stepper.empty()) sim.solver = scene->stepper, sim.iters = scene->stepper_iters;
   sim.every = scene->default_every;
@@ -81,6 +74,21 @@ std::vector<ContactProblem> GenerateProblems(const std::string& name, const Para
   else
     sim.reference_solvers = {};
   return Simulate(*scene, params, seed, sim).recorded;
+}
+
+void CheckGenerateArguments(const std::string& name, const ParamMap& params, int count,
+                            std::uint64_t seed) {
+  if (const SceneEntry* scene = FindScene(name)) {
+    SceneParams(*scene, params);
+    return;
+  }
+  // Problem i uses seed + i: past 2⁶⁴ − 1 it would wrap to seed 0 and repeat problems.
+  if (count > 1 && seed > std::numeric_limits<std::uint64_t>::max() - (count - 1))
+    throw Error(
+        fmt::format("seed = {}: with {} problems (problem i uses seed + i) it must be at "
+                    "most 2^64 - {}",
+                    seed, count, count));
+  FindScenario(name).generate(params, 0, seed);  // zero problems: parses and checks only
 }
 
 void ValidateSteps(const SimulateOptions& opt) {

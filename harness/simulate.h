@@ -108,6 +108,11 @@ SimulateResult SimulatePbd(const SceneEntry& scene, const ParamMap& params, std:
 std::vector<ContactProblem> GenerateProblems(const std::string& name, const ParamMap& params,
                                              int count, std::uint64_t seed, bool references,
                                              bool quiet);
+// Checks what GenerateProblems would reject in its arguments (the name, the parameters' names,
+// numbers and ranges, a seed range that wraps) without generating anything, so that a command
+// can refuse them before it creates folders or takes locks. Throws Error.
+void CheckGenerateArguments(const std::string& name, const ParamMap& params, int count,
+                            std::uint64_t seed);
 
 // The most problems one `generate` or sweep point builds: they are held in memory before the
 // file is written. Throws Error "<option> = N: must be in [1, max] …" outside [1, max].

@@ -85,11 +85,7 @@ void CheckSweep(const SweepOptions& s) {
                                   : fmt::format("--values {}: the same value as {}, given twice", v,
                                                 it->second));
     const ParamMap p = ParamsAt(s, v);
-    // Parsing the parameters validates them (known name, number, range) without generating.
-    if (const SceneEntry* scene = FindScene(s.scene))
-      SceneParams(*scene, p);
-    else
-      FindScenario(s.scene).generate(p, 0, s.seed);
+    CheckGenerateArguments(s.scene, p, s.count, s.seed);
   }
 }
 

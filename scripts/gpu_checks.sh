@@ -6,7 +6,7 @@
 set -uo pipefail
 build=$(realpath "${1:-build}")
 out=$(realpath -m "${2:-results/runs/gpu}")
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 mkdir -p "$out"
 filter='*GpuVsCpuPath*:SubAdmmGpu.*:RunnerChunks.*'
 rc=0

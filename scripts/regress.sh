@@ -4,7 +4,7 @@
 # bad input. Tables go to results/regress/<stem>.md.
 set -uo pipefail
 build=${1:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 ncp="$build/ncpbench"
 mkdir -p results/regress
 worst=0

@@ -39,12 +39,14 @@ void AddGenerate(CLI::App& app, Action& action) {
     action = [o] {
       CheckOutputNamed("--out", o->out);
       CheckProblemCount("--count", o->count);
+      const ParamMap params = ParseKeyValues(o->params);
+      CheckGenerateArguments(o->scenario, params, o->count, o->seed);  // before any folder
       const WholeOutputLock lock(o->out);  // a run writing -o would replace it, or it the run's
       // A scene at the top of its ranges can ask for more than the machine has (card_houses
       // levels=1000: 20 GB): out of memory is then one line, not the OOM killer's silence.
       CapAddressSpace(MemoryCapBytes(kGenerateMemoryFraction));
       const std::vector<ContactProblem> problems = GenerateProblems(
-          o->scenario, ParseKeyValues(o->params), o->count, o->seed, true, o->quiet);
+          o->scenario, params, o->count, o->seed, true, o->quiet);
       // Validated in range, the parameters may still overflow together: the message names them.
       CheckWritable(
           o->out, problems,

@@ -117,9 +117,6 @@ void AddSimulate(CLI::App& app, Action& action) {
           throw Error(
               fmt::format("--record = {}: is {}: a recording is a dataset file", o->record, kind));
       }
-      // Held from before the steps: a run writing the same path cannot replace the recording.
-      std::optional<WholeOutputLock> lock;
-      if (given_record) lock.emplace(o->record);
       if (given_settle && !(o->settle >= 0 && std::isfinite(o->settle)))
         throw Error(fmt::format("--settle = {}: must be a finite time >= 0 [s]", o->settle));
       LoadPlugins(*plugins);  // before the solver name resolves
@@ -136,9 +133,13 @@ void AddSimulate(CLI::App& app, Action& action) {
       const bool by_pbd = o->pbd.substeps != 0;
       o->pbd.friction = o->friction == "velocity" ? physics::XpbdFriction::kVelocity
                                                   : physics::XpbdFriction::kPositional;
-      const SimulateResult r =
-          by_pbd ? SimulatePbd(*e, ParseKeyValues(o->params), o->seed, o->sim, o->pbd)
-                 : Simulate(*e, ParseKeyValues(o->params), o->seed, o->sim);
+      const ParamMap params = ParseKeyValues(o->params);
+      SceneParams(*e, params);  // refused before the recording's folder is made
+      // Held from before the steps: a run writing the same path cannot replace the recording.
+      std::optional<WholeOutputLock> lock;
+      if (given_record) lock.emplace(o->record);
+      const SimulateResult r = by_pbd ? SimulatePbd(*e, params, o->seed, o->sim, o->pbd)
+                                      : Simulate(*e, params, o->seed, o->sim);
       const double dt = r.steps.size() > 1 ? r.steps[1].time - r.steps[0].time : 0.0;
       PrintSummary(r, o->settle >= 0 ? o->settle : 0.5 * dt * r.steps.size(),
                    by_pbd ? "PBD" : "solver");

@@ -92,6 +92,23 @@ TEST(CliOutputFaults, SweepChecksItsOutputsFirst) {
   EXPECT_EQ(ReadResults(out).size(), 6u);
 }
 
+// generate and simulate --record made the output's folders (and its lock) before they parsed
+// the scenario's parameters: a typo left an empty folder tree behind.
+TEST(CliOutputFaults, BadScenarioArgumentsLeaveNoFolders) {
+  const fs::path dir = testing::FreshDir("faults_generate_args");
+  const std::string out = (dir / "new" / "deeper" / "d.h5").string();
+  ExpectOneLineRefusal(testing::RunCli("generate random -n 1 -p contcts=3 -o " + out, dir),
+                       "random.contcts: unknown parameter");
+  ExpectOneLineRefusal(testing::RunCli("generate cable -n 1 -p links=-4 -o " + out, dir),
+                       "cable.links = -4: ");
+  ExpectOneLineRefusal(
+      testing::RunCli("generate random -n 3 --seed 18446744073709551615 -o " + out, dir),
+      "must be at most 2^64 - 3");
+  ExpectOneLineRefusal(testing::RunCli("simulate cable -p bogus=1 --record " + out, dir),
+                       "cable.bogus: unknown parameter");
+  EXPECT_FALSE(fs::exists(dir / "new"));
+}
+
 // simulate ran admm-full on scenes it cannot step (joint friction) instead of their stepper,
 // wrote an empty dataset over the target when no frame was recorded, and took a NaN time step
 // for the default.
