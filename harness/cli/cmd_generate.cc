@@ -45,8 +45,8 @@ void AddGenerate(CLI::App& app, Action& action) {
       // A scene at the top of its ranges can ask for more than the machine has (card_houses
       // levels=1000: 20 GB): out of memory is then one line, not the OOM killer's silence.
       CapAddressSpace(MemoryCapBytes(kGenerateMemoryFraction));
-      const std::vector<ContactProblem> problems = GenerateProblems(
-          o->scenario, params, o->count, o->seed, true, o->quiet);
+      const std::vector<ContactProblem> problems =
+          GenerateProblems(o->scenario, params, o->count, o->seed, true, o->quiet);
       // Validated in range, the parameters may still overflow together: the message names them.
       CheckWritable(
           o->out, problems,
