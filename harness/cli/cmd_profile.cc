@@ -265,6 +265,8 @@ void AddProfile(CLI::App& app, Action& action) {
         // Runs stopped at a looser --tol on this metric end their traces there: no solver can
         // be seen reaching a tighter one (every solver "0 solved" would be a false verdict).
         const double tightest = *std::min_element(tols.begin(), tols.end());
+        // On another metric the two cannot be compared: the stop is stated instead.
+        std::set<std::pair<std::string, double>> other_stops;
         for (const RunRecord& r : rows) {
           std::string stop_metric;
           const double stop = StopToleranceOf(r, &stop_metric);
@@ -273,7 +275,14 @@ void AddProfile(CLI::App& app, Action& action) {
                 "--tol {:g}: the runs of {} stopped at --tol {:g} on {} (their budget), so their "
                 "traces end there; profile at a tolerance of {:g} or looser, or run again",
                 tightest, results, stop, stop_metric, stop));
+          if (stop_metric != o->tol_metric && std::isfinite(stop))
+            other_stops.emplace(stop_metric, stop);
         }
+        for (const auto& [m, stop] : other_stops)
+          intro += fmt::format(
+              " Runs stopped at {} <= {:g} (their budget): one that stopped there before {} "
+              "reached a tolerance counts as not reaching it.",
+              m, stop, o->tol_metric);
         // The runs' own time budget holds unless --time-ms is given: a tolerance their traces
         // reached past it (the last iteration overruns it) was not reached within the budget.
         // The smallest the rows ran under.

@@ -109,6 +109,35 @@ TEST(CliProfile, FolderWithCorruptFileAndSeveralTolerances) {
   std::filesystem::remove_all(dir);
 }
 
+// Runs stopped at --tol 1e-4 (res004) end their traces there: profiling them at a tighter
+// res004 would read "0 solved" for every solver and is refused; on another metric the two cannot
+// be compared, and the report states where the runs stopped.
+TEST(CliProfile, FromRunsStoppedAtATolerance) {
+  const auto dir = testing::FreshDir("cli_profile_stopped");
+  const std::string out = (dir / "r.h5").string();
+  ASSERT_EQ(testing::RunCli("run " + std::string(NCP_FCLIB_DIR) +
+                                "/CubeH8.hdf5 -s pgs --tol 1e-4 --iters 300 --trace 1 -q -o " + out,
+                            dir)
+                .code,
+            0);
+  const testing::CliResult tighter = testing::RunCli("profile --from " + out + " --tol 1e-6", dir);
+  EXPECT_EQ(tighter.code, 2);
+  EXPECT_NE(tighter.err.find("--tol 1e-06: the runs of " + out +
+                             " stopped at --tol 0.0001 on "
+                             "res004 (their budget)"),
+            std::string::npos)
+      << tighter.err;
+  const testing::CliResult other =
+      testing::RunCli("profile --from " + out + " --tol-metric natmap_rel --tol 1e-6", dir);
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_NE(other.out.find("Runs stopped at res004 <= 0.0001 (their budget): one that stopped "
+                           "there before natmap_rel reached a tolerance counts as not reaching "
+                           "it."),
+            std::string::npos)
+      << other.out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliProfile, BadInputIsOneLineAndExitCode2) {
   const auto dir = testing::FreshDir("cli_profile_bad");
   const testing::CliResult tol = testing::RunCli("profile " + kProfileSamples + " --tol 0", dir);
