@@ -31,6 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string g_executable;
+std::string g_unisolated;  // non-empty: why an isolated entry cannot run here (RefuseIsolated)
 bool g_in_job = false;
 
 void WriteVec(std::ofstream& f, const Vec& x) {
@@ -123,11 +124,18 @@ bool InIsolatedJob() { return g_in_job; }
 
 void EnableIsolation(const std::string& executable) { g_executable = executable; }
 
+void RefuseIsolated(const std::string& why) { g_unisolated = why; }
+
 double IsolatedMemoryCapBytes() { return MemoryCapBytes(0.5); }
 
 RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,
                       const RunOptions& opt, const WarmStart* warm, int repeat,
                       WarmStart* solution) {
+  if (g_executable.empty() && !g_in_job && !g_unisolated.empty())
+    throw Error(
+        fmt::format("solver {}: runs in a process of its own (a peer library that can "
+                    "end its process), and {}",
+                    job.entry->name, g_unisolated));
   if (g_executable.empty() || g_in_job) {
     const bool was = g_in_job;
     g_in_job = true;  // RunOne runs it here

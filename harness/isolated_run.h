@@ -19,9 +19,15 @@ namespace ncp {
 double IsolatedMemoryCapBytes();
 
 // Called by main() of the `ncpbench` executable with its own path: isolation needs an executable
-// that has the `isolated-job` command. Elsewhere (tests, the Python module) isolated entries
-// run in-process.
+// that has the `isolated-job` command; the Python module calls it with the executable built
+// beside it (or refuses isolated entries, RefuseIsolated). Elsewhere (the unit tests) isolated
+// entries run in-process.
 void EnableIsolation(const std::string& executable);
+
+// Where isolation is expected but no executable was found (the Python module): an isolated entry
+// is refused with Error "solver <name>: runs in a process of its own …, and <why>" instead of
+// running in-process, where a peer library's abort would end the host program.
+void RefuseIsolated(const std::string& why);
 
 // RunOne in its own process when isolation is enabled, else RunOne itself; used by RunOne.
 RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const SolverJob& job,

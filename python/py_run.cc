@@ -319,9 +319,14 @@ void BindRun(pyb::module_& m) {
       .def_property_readonly(
           "lam", [](pyb::object s) { return VecView(s.cast<const SolveResult&>().lambda, s); })
       .def("__repr__", [](const SolveResult& r) {
+        // A failed job has no count or time (-1 in the record): shown as such, with its message.
+        const RunRecord& rec = r.record;
+        if (rec.iterations < 0 || rec.total_time_s < 0)
+          return fmt::format("<ncpbench.SolveResult {} {}: {}>", rec.solver, ToString(rec.status),
+                             rec.message);
         return fmt::format("<ncpbench.SolveResult {} {} it={} t={:.3g}ms res004={:.3g}>",
-                           r.record.solver, ToString(r.record.status), r.record.iterations,
-                           r.record.total_time_s * 1e3, r.record.final_metrics[Metric::kRes004]);
+                           rec.solver, ToString(rec.status), rec.iterations, rec.total_time_s * 1e3,
+                           rec.final_metrics[Metric::kRes004]);
       });
 
   m.def(
