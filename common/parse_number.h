@@ -11,20 +11,29 @@
 
 namespace ncp {
 
-// True and *out set when `text` is a finite number in plain decimal notation.
+// True and *out set when `text` is a finite number in plain decimal notation. A nonzero number
+// that underflows to 0 (1e-400) is refused: 0 is often a setting's reserved value ("use the
+// rule"), which the user did not write; -0 is read as 0 (one value, one job key).
 inline bool ParseDecimal(const std::string& text, double* out) {
   std::size_t i = 0;
   const std::size_t n = text.size();
+  bool nonzero = false;  // a mantissa digit other than 0
   auto digits = [&] {
     const std::size_t start = i;
     while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
     return i - start;
   };
+  auto mantissa_digits = [&] {
+    const std::size_t start = i;
+    const std::size_t count = digits();
+    for (std::size_t k = start; k < i; ++k) nonzero |= text[k] != '0';
+    return count;
+  };
   if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
-  std::size_t mantissa = digits();
+  std::size_t mantissa = mantissa_digits();
   if (i < n && text[i] == '.') {
     ++i;
-    mantissa += digits();
+    mantissa += mantissa_digits();
   }
   if (mantissa == 0) return false;
   if (i < n && (text[i] == 'e' || text[i] == 'E')) {
@@ -34,8 +43,8 @@ inline bool ParseDecimal(const std::string& text, double* out) {
   }
   if (i != n) return false;
   const double v = std::strtod(text.c_str(), nullptr);
-  if (!std::isfinite(v)) return false;
-  *out = v;
+  if (!std::isfinite(v) || (v == 0.0 && nonzero)) return false;
+  *out = v == 0.0 ? 0.0 : v;
   return true;
 }
 
