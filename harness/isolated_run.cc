@@ -202,7 +202,9 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   if (killed) {
     return FailedRow(
         p, job, opt, repeat,
-        fmt::format("isolated job ended after {:.0f} s, twice its time budget", limit_s));
+        fmt::format("isolated job ended after {:.0f} s: past twice its time budget and a "
+                    "minute (a peer call that did not return)",
+                    limit_s));
   }
   std::string unreadable;
   const auto read_row = [&]() -> std::optional<RunRecord> {

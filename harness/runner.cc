@@ -211,6 +211,24 @@ void CheckToleranceMetric(const ContactProblem& p, const Budget& b, const std::s
 
 namespace {
 
+// A call into the solver: what it throws, a std::exception or anything else (a plug-in's
+// `throw 42`), fails the job with a message instead of ending the run; Interrupted (Ctrl-C)
+// passes. False when it threw.
+template <typename F>
+bool Guarded(F&& call, std::string* message) {
+  try {
+    call();
+    return true;
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    *message = e.what();
+  } catch (...) {
+    *message = "the solver threw an exception that is not a std::exception";
+  }
+  return false;
+}
+
 // One job run in this process, as named phases: Setup, Iterate (until a stop reason), Judge (the
 // final iterate and the outcome), CloseTrace. Each records what it decided in the row.
 class JobRun {
@@ -223,24 +241,31 @@ class JobRun {
         opt_(opt),
         b_(opt.budget),
         r_(JobRow(p, job, opt, repeat)),
-        solver_(job.entry->make()) {}
+        settings_(job.settings) {}
 
-  // False when the setup threw: the job has failed, with the message.
+  // False when the solver could not be made or its setup threw: the job has failed, with the
+  // message.
   bool Setup(const WarmStart* warm) {
+    if (!Guarded([this] { solver_ = job_.entry->make(); }, &r_.message) || !solver_) {
+      if (!solver_ && r_.message.empty())
+        r_.message = "the solver entry's make() returned no solver";
+      r_.status = Outcome::kFailed;
+      return false;
+    }
     const auto t0 = Clock::now();
     HandDeadline(t0, 0.0);
-    try {
-      st_ = solver_->Setup(p_, job_.settings, warm);
-    } catch (const Interrupted&) {
-      throw;
-    } catch (const std::exception& e) {  // a solver that throws fails this job, not the run
+    // The job's own copy of the settings: a solver that changed them would change what the
+    // row records and what the next problem's job gets.
+    if (!Guarded([&] { st_ = solver_->Setup(p_, settings_, warm); }, &r_.message)) {
       r_.setup_time_s = Seconds(t0, Clock::now());
-      r_.message = e.what();
       r_.status = Outcome::kFailed;
       return false;
     }
     r_.setup_time_s = Seconds(t0, Clock::now());
-    r_.threads_used = solver_->ThreadsUsed();
+    if (!Guarded([this] { r_.threads_used = solver_->ThreadsUsed(); }, &r_.message)) {
+      r_.status = Outcome::kFailed;
+      return false;
+    }
     return true;
   }
 
@@ -250,17 +275,15 @@ class JobRun {
     if (st_ != Status::kRunning) return;
     // A solver that throws from Current() or Stats() (a Python solver's exception) fails this
     // job, not the run.
-    try {
-      start_res004_ = (opt_.trace_every > 0 ? Trace(0) : Evaluate())[Metric::kRes004];
-      if (b_.step_tol > 0) v_tested_ = v_;  // the first step is measured from the start
-      while (!Step()) {
-      }
-    } catch (const Interrupted&) {
-      throw;
-    } catch (const std::exception& e) {
-      st_ = Status::kFailed;
-      r_.message = e.what();
-    }
+    const bool ran = Guarded(
+        [this] {
+          start_res004_ = (opt_.trace_every > 0 ? Trace(0) : Evaluate())[Metric::kRes004];
+          if (b_.step_tol > 0) v_tested_ = v_;  // the first step is measured from the start
+          while (!Step()) {
+          }
+        },
+        &r_.message);
+    if (!ran) st_ = Status::kFailed;
   }
 
   // The final iterate: metrics, the checks that no NaN reaches the results, and the outcome.
@@ -268,21 +291,25 @@ class JobRun {
     r_.iterations = it_;
     r_.solve_time_s = solve_;
     r_.total_time_s = r_.setup_time_s + solve_;
-    if (r_.message.empty()) r_.message = solver_->message();
-    for (const auto& [key, value] : solver_->Info())
-      r_.solver_info += fmt::format("{}{}={:g}", r_.solver_info.empty() ? "" : ";", key, value);
+    std::string why;
+    const bool told = Guarded(
+        [this] {
+          if (r_.message.empty()) r_.message = solver_->message();
+          for (const auto& [key, value] : solver_->Info())
+            r_.solver_info +=
+                fmt::format("{}{}={:g}", r_.solver_info.empty() ? "" : ";", key, value);
+        },
+        &why);
+    if (!told && Ran()) st_ = Status::kFailed, r_.message = why;
+    WorkCount work;
+    if (Ran() && !Guarded(
+                     [this, &work] {
+                       Fetch();
+                       work = solver_->Work();
+                     },
+                     &r_.message))
+      st_ = Status::kFailed;
     if (Ran()) {
-      try {
-        solver_->Current(v_, lam_);
-      } catch (const Interrupted&) {
-        throw;
-      } catch (const std::exception& e) {
-        st_ = Status::kFailed;
-        r_.message = e.what();
-      }
-    }
-    if (Ran()) {
-      const WorkCount work = solver_->Work();
       r_.work_bytes = work.bytes, r_.work_flops = work.flops;
       r_.final_metrics = ev_.Evaluate(v_, lam_);
       CheckFinite();
@@ -311,7 +338,13 @@ class JobRun {
     tp.iteration = it_;
     tp.time_s = r_.total_time_s;
     tp.metrics = r_.final_metrics;
-    tp.stats = solver_->Stats();
+    std::string why;
+    if (!Guarded([&] { tp.stats = solver_->Stats(); }, &why)) {
+      r_.status = Outcome::kFailed;  // the trace's last point would lack what the others have
+      r_.message = why;
+      r_.trace.clear();
+      return;
+    }
     r_.trace.push_back(tp);
   }
 
@@ -328,13 +361,26 @@ class JobRun {
                                      std::chrono::duration<double>(b_.time_ms * 1e-3 - spent_s)));
   }
 
-  Metrics Evaluate() {
+  // The solver's iterate into v_, lam_, of the problem's sizes (a v of none: a solver that reports
+  // λ only); Error otherwise, which fails the job (an evaluation would give NaN, read as
+  // divergence).
+  void Fetch() {
     solver_->Current(v_, lam_);
+    if (lam_.size() != p_.num_rows())
+      throw Error(fmt::format("the solver's lambda has {} entries; the problem has {} rows",
+                              lam_.size(), p_.num_rows()));
+    if (v_.size() != 0 && p_.form == ProblemForm::kGlobal && v_.size() != p_.num_dofs())
+      throw Error(fmt::format("the solver's v has {} entries; the problem has {} dofs", v_.size(),
+                              p_.num_dofs()));
+  }
+
+  Metrics Evaluate() {
+    Fetch();
     return ev_.Evaluate(v_, lam_);
   }
 
   Metrics Trace(int iter) {
-    solver_->Current(v_, lam_);
+    Fetch();
     TracePoint tp;
     tp.iteration = iter;
     tp.time_s = r_.setup_time_s + solve_;
@@ -354,7 +400,7 @@ class JobRun {
   Probe Test(bool trace) {
     Probe pr;
     if (!trace && b_.tol_metric == Metric::kRes004) {
-      solver_->Current(v_, lam_);
+      Fetch();
       pr.res004 = pr.tested = ev_.Res004(lam_);
     } else {
       const Metrics m = trace ? Trace(it_) : Evaluate();
@@ -378,15 +424,19 @@ class JobRun {
     const auto t0 = Clock::now();
     HandDeadline(t0, r_.setup_time_s + solve_);
     int done = 1;
-    try {
-      st_ = k == 1 ? solver_->Iterate() : solver_->IterateChunk(k, done);
-    } catch (const Interrupted&) {
-      throw;
-    } catch (const std::exception& e) {
+    if (!Guarded([&] { st_ = k == 1 ? solver_->Iterate() : solver_->IterateChunk(k, done); },
+                 &r_.message))
       st_ = Status::kFailed;
-      r_.message = e.what();
-    }
     solve_ += Seconds(t0, Clock::now());
+    if (st_ != Status::kFailed && (done < 0 || done > k)) {
+      // The count decides the budget, the trace's points and the row: one outside 0..k is not
+      // believed (a chunk that ran a million iterations of 50 asked); 0 (a solver that stopped
+      // before its first) counts as the call's one.
+      st_ = Status::kFailed;
+      r_.message =
+          fmt::format("IterateChunk({}) reported {} iterations done: must be 0 to {}", k, done, k);
+      done = 1;
+    }
     it_ += std::max(done, 1);
     if (opt_.poll && solve_ >= polled_s_ + RunOptions::kPollSeconds) {  // untimed, as the tests
       polled_s_ = solve_;
@@ -454,6 +504,7 @@ class JobRun {
   const RunOptions& opt_;
   const Budget& b_;
   RunRecord r_;
+  Settings settings_;  // the job's, copied: the solver's Setup may not change the job's
   std::unique_ptr<Solver> solver_;
   Vec v_, lam_;
   Vec v_tested_;  // v at the last tolerance test (budget.step_tol)
@@ -504,6 +555,7 @@ RunRecord RunOne(const ContactProblem& p, const Evaluator& ev, const SolverJob& 
     r.message = std::move(why);
     return r;
   }
+  const RegistryFreeze frozen;  // the job points into the registry: nothing registers now
   if (job.entry->isolated && !InIsolatedJob())
     return RunIsolated(p, ev, job, opt, warm, repeat, solution);
   return RunInProcess(p, ev, job, opt, warm, repeat, solution);

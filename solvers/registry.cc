@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cmath>
+
 #include "common/error.h"
 #include "common/registry.h"
 #include "solvers/admm/entry.h"
@@ -116,15 +119,95 @@ std::string NotApplicableReason(const SolverEntry& e, const ContactProblem& p) {
   return {};
 }
 
+namespace {
+
+std::atomic<int> g_frozen = 0;  // RegistryFreeze objects alive
+
+bool NamedAs(const std::string& name, bool colon) {
+  return !name.empty() &&
+         name.find_first_not_of(colon ? "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_-:"
+                                      : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_-") == std::string::npos;
+}
+
+// A name as a message shows it: quoted, control characters escaped (a plug-in's name may hold
+// a newline).
+std::string Shown(const std::string& name) {
+  std::string out;
+  for (const char c : name)
+    out += static_cast<unsigned char>(c) < 0x20
+               ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c))
+               : std::string(1, c);
+  return "'" + out + "'";
+}
+
+void CheckSetting(const std::string& solver, const SettingSpec& s) {
+  const std::string where = fmt::format("solver '{}': setting {}", solver, Shown(s.name));
+  if (!NamedAs(s.name, false))
+    throw Error(where + ": its name must be letters, digits, '_' and '-' (not empty)");
+  if (std::isnan(s.min) || std::isnan(s.max) || s.min > s.max)
+    throw Error(
+        fmt::format("{}: bounds [{}, {}]: must be numbers with min <= max", where, s.min, s.max));
+  const double v = s.default_value;
+  if (!s.choices.empty()) {
+    for (std::size_t i = 0; i < s.choices.size(); ++i) {
+      if (!NamedAs(s.choices[i], false))
+        throw Error(fmt::format("{}: choice {}: must be letters, digits, '_' and '-'", where,
+                                Shown(s.choices[i])));
+      for (std::size_t j = 0; j < i; ++j)
+        if (s.choices[j] == s.choices[i])
+          throw Error(fmt::format("{}: choice '{}': given twice", where, s.choices[i]));
+    }
+    if (!(v >= 0 && v < static_cast<double>(s.choices.size()) && v == std::floor(v)))
+      throw Error(fmt::format("{}: default = {}: must be the index of one of its {} choices", where,
+                              v, s.choices.size()));
+    return;
+  }
+  const bool within = std::isfinite(v) && (s.min_open ? v > s.min : v >= s.min) &&
+                      (s.max_open ? v < s.max : v <= s.max) && (!s.integer || v == std::floor(v));
+  if (!within)
+    throw Error(fmt::format("{}: default = {}: must be a finite {} in {}{}, {}{}", where, v,
+                            s.integer ? "integer" : "number", s.min_open ? "(" : "[", s.min, s.max,
+                            s.max_open ? ")" : "]"));
+}
+
+}  // namespace
+
+void CheckSolverEntry(const SolverEntry& e) {
+  if (!NamedAs(e.name, true))
+    throw Error(
+        fmt::format("solver name = {}: must be letters, digits, '_', '-' and ':' (not "
+                    "empty)",
+                    Shown(e.name)));
+  if (!e.make) throw Error(fmt::format("solver '{}': make = null: must be a factory", e.name));
+  for (std::size_t i = 0; i < e.settings.size(); ++i) {
+    CheckSetting(e.name, e.settings[i]);
+    for (std::size_t j = 0; j < i; ++j)
+      if (e.settings[j].name == e.settings[i].name)
+        throw Error(
+            fmt::format("solver '{}': setting '{}': declared twice", e.name, e.settings[i].name));
+  }
+}
+
+RegistryFreeze::RegistryFreeze() { ++g_frozen; }
+RegistryFreeze::~RegistryFreeze() { --g_frozen; }
+
 void RegisterSolver(SolverEntry entry) {
-  if (entry.name.empty()) throw Error("solver name = '': must not be empty");
-  if (!entry.make)
-    throw Error(fmt::format("solver '{}': make = null: must be a factory", entry.name));
+  CheckSolverEntry(entry);
+  if (g_frozen > 0)
+    throw Error(fmt::format(
+        "solver '{}': registered while jobs run: register when the plug-in is loaded", entry.name));
   for (const SolverEntry& e : Registry())
     if (e.name == entry.name)
       throw Error(
           fmt::format("solver '{}': already registered (names must be unique)", entry.name));
   Registry().push_back(std::move(entry));
+}
+
+void ForgetSolversFrom(std::size_t first) {
+  if (g_frozen > 0) throw Error("the solver registry: cannot shrink while jobs run");
+  if (first < Registry().size()) Registry().erase(Registry().begin() + first, Registry().end());
 }
 
 namespace {

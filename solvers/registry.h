@@ -42,9 +42,9 @@ struct SolverEntry {
   // solver reads their two rows as something else.
   bool joint_friction = false;
   // Built-in solvers: the values of the settings struct made from parsed settings (its
-  // SettingsTable's ReadBack), so a test can check that every setting reaches its member. Empty
-  // for solvers declared outside the suite (plug-ins, Python). Last, so that the positional
-  // initializers of plug-ins keep working.
+  // SettingsTable's ReadBack), so a test can check that every setting reaches its member; a
+  // plug-in may give one for its own tests (the template does); empty for Python solvers. The
+  // runner never reads it. Last, so that the positional initializers of plug-ins keep working.
   std::function<std::map<std::string, double>(const Settings&)> read_back;
 };
 
@@ -65,10 +65,31 @@ const std::vector<SolverEntry>& Solvers();
 // Throws ncp::Error "solver 'x': unknown[; did you mean 'y'?] (known: ...)".
 const SolverEntry& FindSolver(const std::string& name);
 
+// Throws ncp::Error naming the field, the value and the rule where an entry could not be run or
+// recorded faithfully: its name (letters, digits, '_', '-', ':': it is a job key's part and a
+// --set prefix), its factory, and each setting's name (letters, digits, '_', '-'; unique), bounds
+// (min <= max, not NaN), default (finite, within its bounds, an integer where integer, a choice's
+// index) and choices (named as settings are, unique). RegisterSolver calls it.
+void CheckSolverEntry(const SolverEntry& e);
+
+// While one lives (a job runs), RegisterSolver refuses: jobs point into the registry, which may
+// move in memory when it grows.
+class RegistryFreeze {
+ public:
+  RegistryFreeze();
+  ~RegistryFreeze();
+  RegistryFreeze(const RegistryFreeze&) = delete;
+  RegistryFreeze& operator=(const RegistryFreeze&) = delete;
+};
+
 // Adds a solver from outside the suite (a plug-in .so, a program linking the libraries), so that
 // Solvers() lists it and FindSolver() finds it. Register before creating jobs: the list may move
 // in memory. Throws ncp::Error on an empty or taken name or a missing factory.
 void RegisterSolver(SolverEntry entry);
+
+// Removes the entries registered after the first `first` (a plug-in whose load failed leaves
+// none behind). Not while jobs run (RegistryFreeze): throws Error.
+void ForgetSolversFrom(std::size_t first);
 
 // RegisterSolver for static initializers, where an exception would end the process: the error
 // is kept for TakeRegistrationError() (the plug-in loader reports it as bad input).

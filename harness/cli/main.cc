@@ -145,5 +145,7 @@ int main(int argc, char** argv) {
                     .c_str());
   } catch (const std::exception& e) {
     return Fail(3, "internal error", e.what());
+  } catch (...) {  // a plug-in's `throw 42` outside its solver's calls
+    return Fail(3, "internal error", "an exception that is not a std::exception");
   }
 }
