@@ -178,10 +178,13 @@ Status SiconosSolver::Iterate() {
   // again, to the budget's end (at the tolerance an unchanged iterate is a solved one: PROX).
   const bool short_of_tol = !(last_error_ <= options_->dparam[SICONOS_DPARAM_TOL]);
   if (last_info_ != 0 && short_of_tol && r_ == r_before_ && u_ == u_before_ && v_ == v_before_) {
+    // NSN-AC stops this way on a singular Newton system; NSGS with its light error evaluation
+    // when an increment of 0 drives its adjusted tolerance to 0 ("tolerance has to be positive").
     message_ = fmt::format(
         "Siconos' {} changed nothing in a call of {} iterations and returned info = {}, error "
-        "{:.3g} (stuck; NSN-AC stops this way when its Newton system is singular)",
-        method_.name, options_->iparam[SICONOS_IPARAM_MAX_ITER], last_info_, last_error_);
+        "{:.3g} (stuck: a repeated call changes nothing either{})",
+        method_.name, options_->iparam[SICONOS_IPARAM_MAX_ITER], last_info_, last_error_,
+        method_.name.find("nsn") != std::string::npos ? "; its Newton system is singular" : "");
     return Status::kFailed;
   }
   return Status::kRunning;
