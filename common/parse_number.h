@@ -48,4 +48,16 @@ inline bool ParseDecimal(const std::string& text, double* out) {
   return true;
 }
 
+// Why ParseDecimal refused `text`, as a rule to print after "<field> = <text>: ".
+inline std::string DecimalRule(const std::string& text) {
+  // A nonzero mantissa whose exponent takes it to 0: an underflow, not bad notation.
+  const std::size_t e = text.find_first_of("eE");
+  double mantissa = 0.0;
+  char* end = nullptr;
+  if (e != std::string::npos && ParseDecimal(text.substr(0, e), &mantissa) && mantissa != 0.0 &&
+      std::strtod(text.c_str(), &end) == 0.0 && end == text.c_str() + text.size())
+    return "underflows to 0 in double precision: write 0, or a number of larger magnitude";
+  return "must be a finite number in decimal notation";
+}
+
 }  // namespace ncp

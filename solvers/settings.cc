@@ -30,8 +30,7 @@ double ParseValue(const std::string& solver, const SettingSpec& s, const std::st
   if (text == "false") return 0.0;
   double v = 0.0;
   if (!ParseDecimal(text, &v))
-    throw Error(fmt::format("{}.{} = {}: must be a finite number in decimal notation", solver,
-                            s.name, text));
+    throw Error(fmt::format("{}.{} = {}: {}", solver, s.name, text, DecimalRule(text)));
   const bool ok = (s.min_open ? v > s.min : v >= s.min) && (s.max_open ? v < s.max : v <= s.max) &&
                   (!s.integer || v == std::floor(v));
   if (!ok) throw Error(fmt::format("{}.{} = {}: {}", solver, s.name, text, RangeRule(s)));

@@ -120,8 +120,7 @@ std::map<std::string, double> ParseParams(const std::string& scenario,
     }
     double v = 0.0;
     if (!ParseDecimal(text, &v))
-      throw Error(fmt::format("{}.{} = {}: must be a finite number in decimal notation", scenario,
-                              key, text));
+      throw Error(fmt::format("{}.{} = {}: {}", scenario, key, text, DecimalRule(text)));
     CheckParam(scenario, *spec, v, text);
     out[key] = v;
   }

@@ -21,6 +21,10 @@ TEST(ParseDecimal, UnderflowIsRefusedAndZeroHasOneSign) {
   double v = -1;
   for (const char* tiny : {"1e-400", "-2.5e-330", "0.0001e-340"})
     EXPECT_FALSE(ParseDecimal(tiny, &v)) << tiny;
+  EXPECT_EQ(DecimalRule("1e-400"),
+            "underflows to 0 in double precision: write 0, or a number of larger magnitude");
+  EXPECT_EQ(DecimalRule("1e400"), "must be a finite number in decimal notation");
+  EXPECT_EQ(DecimalRule("x1e-400"), "must be a finite number in decimal notation");
   EXPECT_TRUE(ParseDecimal("1e-310", &v));  // subnormal, not zero: taken
   EXPECT_GT(v, 0.0);
   for (const char* zero : {"0", "-0", "-0.000", "0e-400", "+0.0e5"}) {
