@@ -23,13 +23,12 @@ bool IsDataFile(const std::filesystem::path& p) {
   return ext == ".h5" || ext == ".hdf5";
 }
 
-// One line per file read otherwise than as stored: matrices not exactly symmetric, as exported
-// (the problem is used as stored; solvers say how in `ncpbench list solvers`; the figure is kept
-// in its metadata), a triangle mirrored, or an fclib file holding both forms.
-void WarnHowRead(const DatasetInput& d) {
+}  // namespace
+
+void WarnHowRead(const std::string& path, const std::vector<ContactProblem>& problems) {
   double w = 0.0, a = 0.0;
   int mirrored = 0, both = 0;
-  for (const ContactProblem& p : d.problems) {
+  for (const ContactProblem& p : problems) {
     mirrored += p.meta.params.count("W_mirrored") > 0;
     both += p.meta.params.count("fclib_local_ignored") > 0;
     if (auto it = p.meta.params.find("asymmetry"); it != p.meta.params.end())
@@ -41,25 +40,23 @@ void WarnHowRead(const DatasetInput& d) {
     std::fprintf(stderr,
                  "warning: %s: W is not symmetric: max|W - W^T|/max|W| = %.2e (used as "
                  "stored or by its symmetric part, per solver: ncpbench list solvers)\n",
-                 d.path.c_str(), w);
+                 path.c_str(), w);
   if (mirrored > 0)
     std::fprintf(stderr,
                  "warning: %s: W of %d problem(s) stored as one triangle only: mirrored to both "
                  "(read as symmetric)\n",
-                 d.path.c_str(), mirrored);
+                 path.c_str(), mirrored);
   if (both > 0)
     std::fprintf(stderr,
                  "warning: %s: holds both /fclib_global and /fclib_local: the global problem "
                  "is read, the local one left out\n",
-                 d.path.c_str());
+                 path.c_str());
   if (a > kWarnAsymmetry)
     std::fprintf(stderr,
                  "warning: %s: M is not symmetric: max|M - M^T|/max|M| = %.2e (its "
                  "symmetric part is used)\n",
-                 d.path.c_str(), a);
+                 path.c_str(), a);
 }
-
-}  // namespace
 
 // Whether a file found in a folder is the command's output or one of its shards.
 bool IsOutput(const std::filesystem::path& file, const std::string& output) {
@@ -100,7 +97,7 @@ LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid
   for (const std::string& path : ExpandInputPaths(paths, output)) {
     try {
       in.data.push_back(LoadValidated(path));
-      if (!quiet) WarnHowRead(in.data.back());
+      if (!quiet) WarnHowRead(in.data.back().path, in.data.back().problems);
     } catch (const Error& e) {
       in.skipped.push_back({path, e.what()});
     }

@@ -39,6 +39,12 @@ LoadedInputs LoadInputs(const std::vector<std::string>& paths, bool skip_invalid
 // ncp::Error naming the first name that matches no problem of the inputs.
 void KeepNamedProblems(std::vector<DatasetInput>& data, const std::vector<std::string>& names);
 
+// One warning line on stderr per way the problems of `path` were read otherwise than as stored:
+// matrices not exactly symmetric, as exported (used as stored; solvers say how in `ncpbench list
+// solvers`; the figure is kept in their metadata), a triangle mirrored, or an fclib file holding
+// both forms. Every command that reads datasets says it (run, convert, info).
+void WarnHowRead(const std::string& path, const std::vector<ContactProblem>& problems);
+
 // "path: reason" lines, for the results file's root attribute `skipped_inputs`.
 std::string SkippedAttr(const std::vector<SkippedInput>& skipped);
 

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "harness/cli/commands.h"
+#include "harness/inputs.h"
 #include "harness/output_lock.h"
 #include "harness/output_path.h"
 #include "problems/io/dataset_hdf5.h"
@@ -57,6 +58,7 @@ void AddConvert(CLI::App& app, Action& action) {
       std::optional<WholeOutputLock> lock;
       if (!o->all) lock.emplace(o->out);
       const auto problems = LoadProblems(o->in);
+      WarnHowRead(o->in, problems);  // what is converted is what was read: the file says how
       for (const auto& p : problems)
         if (std::string err = Validate(p); !err.empty())
           throw Error(fmt::format("{}: problem '{}': {}", o->in, p.meta.name, err));
@@ -73,19 +75,28 @@ void AddConvert(CLI::App& app, Action& action) {
           WriteFclibGlobal(path, p);
         else
           WriteFclibLocal(path, p);
-        std::printf("wrote fclib %s problem '%s' to %s\n", global ? "global" : "local",
-                    p.meta.name.c_str(), path.c_str());
+        // fclib has no soft rows: the written problem is another one, which the user is told.
+        const std::size_t soft = global ? static_cast<std::size_t>(p.num_constraints()) -
+                                              FoldSoftRows(p).problem.constraints.size()
+                                        : 0;
+        std::printf("wrote fclib %s problem '%s' to %s%s\n", global ? "global" : "local",
+                    p.meta.name.c_str(), path.c_str(),
+                    soft > 0 ? fmt::format(" ({} soft constraints folded into M and f: fclib has "
+                                           "none)",
+                                           soft)
+                                   .c_str()
+                             : "");
         if (!o->verify) return;
         const ContactProblem back = ReadFclib(path);
         const std::string diff = FirstBitwiseDifference(global ? FoldSoftRows(p).problem : p, back);
-        if (!diff.empty())
-          throw Error(
-              fmt::format("{}: round trip of problem '{}' differs: {}", path, p.meta.name, diff));
-        std::printf(
-            "  round trip: A, b, J, e, W, q, mu bitwise identical%s\n",
-            global && FoldSoftRows(p).kept_rows.size() != static_cast<std::size_t>(p.num_rows())
-                ? " (to the problem with its soft rows folded)"
-                : "");
+        if (!diff.empty()) {
+          std::error_code ec;  // a file that does not hold the problem is not left as if it did
+          std::filesystem::remove(path, ec);
+          throw Error(fmt::format("{}: round trip of problem '{}' differs: {} (file removed)", path,
+                                  p.meta.name, diff));
+        }
+        std::printf("  round trip: A, b, J, e, W, q, mu bitwise identical%s\n",
+                    soft > 0 ? " (to the problem with its soft rows folded)" : "");
       };
       if (o->all) {
         // Created when missing, as every output folder is; a file of that name is refused.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "harness/inputs.h"
 #include "harness/cli/commands.h"
 #include "problems/io/fclib_io.h"
 #include "problems/model/descriptors.h"
@@ -75,6 +76,7 @@ void AddInfo(CLI::App& app, Action& action) {
           ++unreadable;
           continue;
         }
+        WarnHowRead((*in)[i], read);
         problems += static_cast<int>(read.size());
         invalid += PrintInfo(read);
       }

@@ -648,6 +648,15 @@ void WriteFclibLocal(const std::string& path, const ContactProblem& p) {
     mu.push_back(c.mu);
   }
   CheckSize(path, "W rows (3 per contact)", m, static_cast<Eigen::Index>(3 * mu.size()));
+  // A W with stored entries on one side of the diagonal only is read back (by us, as by fclib's
+  // users) as one triangle of a symmetric matrix: another problem. Refused, not written.
+  bool one_sided = false;
+  ExpandTriangle(p.W, &one_sided);
+  if (one_sided)
+    throw Error(fmt::format(
+        "{}: W of '{}': stored entries on one side of the diagonal only: an fclib reader takes "
+        "such a W for one triangle of a symmetric matrix, so it cannot be written faithfully",
+        path, p.meta.name));
 
   CscBuffer W(p.W);
   std::vector<double> q = Buffer(p.q);

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "harness/simulate.h"
+#include "problems/io/dataset_hdf5.h"
 #include "problems/io/fclib_io.h"
 #include "problems/model/fold_soft.h"
 #include "problems/scenarios/rigid/scene.h"
@@ -18,6 +19,7 @@
 #include "tests/bitwise.h"
 #include "tests/cli_support.h"
 #include "tests/temp_dir_test_base.h"
+#include "tests/test_problems.h"
 
 namespace ncp {
 namespace {
@@ -116,6 +118,32 @@ TEST(FclibRoundTripCli, ConvertVerifiesEveryProblemOfADataset) {
        at = r.out.find("bitwise identical", at + 1))
     ++n;
   EXPECT_EQ(n, 3u) << r.out;
+  // fclib has no soft rows: each problem that had some says how many were folded.
+  std::size_t folded = 0;
+  for (std::size_t at = r.out.find(" soft constraints folded into M and f: fclib has none)");
+       at != std::string::npos;
+       at = r.out.find(" soft constraints folded into M and f: fclib has none)", at + 1))
+    ++folded;
+  EXPECT_EQ(folded, 3u) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+// A local W with entries on one side of the diagonal only came back from its fclib file as a
+// symmetric matrix (the reader mirrors a stored triangle): refused, and nothing is written.
+TEST(FclibRoundTripCli, AOneSidedLocalWIsRefusedNotRewritten) {
+  const auto dir = testing::FreshDir("fclib_one_sided");
+  ContactProblem p = testing::OneContactLocalProblem();
+  p.meta.name = "upper";
+  p.W.coeffRef(0, 1) = 0.25;
+  p.W.coeffRef(1, 2) = -0.5;
+  const std::string data = (dir / "upper.h5").string(), out = (dir / "upper.hdf5").string();
+  WriteDataset(data, {p}, {});
+  const testing::CliResult r = testing::RunCli("convert " + data + " " + out + " --to fclib", dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find(out + ": W of 'upper': stored entries on one side of the diagonal only"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
   std::filesystem::remove_all(dir);
 }
 
