@@ -97,32 +97,57 @@ void ReadFclibSolutions(const std::string& path, const FclibRowMap& map, Contact
     for (int k = 1; k <= count; ++k) {
       const std::string name = std::to_string(k);
       if (!g.HasGroup(name)) g.Fail(name, fmt::format("missing (number_of_guesses = {})", count));
-      FclibVectors s = ReadVectors(g.Open(name), map, p);
+      const Group guess = g.Open(name);
+      // u alone says nothing of λ or v: read as a zero guess it would start from nothing.
+      if (!guess.Has("r") && !guess.Has("l") && !guess.Has("v"))
+        g.Fail(name, "holds none of r, l and v: a guess needs the reactions or the velocity");
+      FclibVectors s = ReadVectors(guess, map, p);
       p.guesses.push_back({std::move(s.v), std::move(s.lambda)});
     }
   }
 }
 
-void WriteFclibSolution(const std::string& path, const ContactProblem& p,
+namespace {
+
+// One fclib_solution group from (v, λ) in ncpbench's rows: v (global problems with one), u and r
+// in the columns of H (or W), l in those of G. u = J v + e (global, with a v) or W λ + q (local).
+void WriteSolutionGroup(const Group& s, const ContactProblem& p, const Vec& v, const Vec& lambda,
                         const std::vector<int>& contact_rows,
                         const std::vector<int>& bilateral_rows) {
-  if (!p.reference) return;
-  const Reference& ref = *p.reference;
   const bool global = p.form == ProblemForm::kGlobal;
-  const Vec u = global ? Vec(p.J * ref.v + p.e) : Vec(p.W * ref.lambda + p.q);
+  const bool has_u = !global || v.size() == p.A.rows();
+  const Vec u = !has_u ? Vec() : global ? Vec(p.J * v + p.e) : Vec(p.W * lambda + p.q);
   std::vector<double> r(contact_rows.size(), 0.0), uc(contact_rows.size(), 0.0), l;
   for (std::size_t k = 0; k < contact_rows.size(); ++k) {
     if (contact_rows[k] < 0) continue;
-    r[k] = ref.lambda[contact_rows[k]];
-    uc[k] = u[contact_rows[k]];
+    r[k] = lambda[contact_rows[k]];
+    if (has_u) uc[k] = u[contact_rows[k]];
   }
-  for (int row : bilateral_rows) l.push_back(ref.lambda[row]);
-  h5::File f = h5::File::OpenReadWrite(path);
-  const Group s = f.root().Create(kSolution);
-  if (global) s.WriteDoubles("v", std::span<const double>(ref.v.data(), ref.v.size()));
-  s.WriteDoubles("u", uc);
+  for (int row : bilateral_rows) l.push_back(lambda[row]);
+  if (global && v.size() != 0) s.WriteDoubles("v", std::span<const double>(v.data(), v.size()));
+  if (has_u) s.WriteDoubles("u", uc);
   s.WriteDoubles("r", r);
   if (!l.empty()) s.WriteDoubles("l", l);
+}
+
+}  // namespace
+
+void WriteFclibSolution(const std::string& path, const ContactProblem& p,
+                        const std::vector<int>& contact_rows,
+                        const std::vector<int>& bilateral_rows) {
+  if (!p.reference && p.guesses.empty()) return;
+  h5::File f = h5::File::OpenReadWrite(path);
+  if (p.reference)
+    WriteSolutionGroup(f.root().Create(kSolution), p, p.reference->v, p.reference->lambda,
+                       contact_rows, bilateral_rows);
+  // The guesses a problem came with (fclib /guesses 1..N), so that a round trip keeps them.
+  if (p.guesses.empty()) return;
+  const Group g = f.root().Create(kGuesses);
+  const std::int32_t count = static_cast<std::int32_t>(p.guesses.size());
+  g.WriteInts("number_of_guesses", std::span<const std::int32_t>(&count, 1));
+  for (std::size_t k = 0; k < p.guesses.size(); ++k)
+    WriteSolutionGroup(g.Create(std::to_string(k + 1)), p, p.guesses[k].v, p.guesses[k].lambda,
+                       contact_rows, bilateral_rows);
 }
 
 }  // namespace ncp

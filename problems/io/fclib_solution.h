@@ -28,9 +28,9 @@ void ReadFclibSolutions(const std::string& path, const FclibRowMap& map, Contact
 // size, which sizes the reader's limit.
 void CompleteReferenceVelocity(ContactProblem& p);
 
-// Appends p.reference as /solution to the fclib file at `path` (v, u, r and, with bilateral
-// rows, l), in fclib's column order. `contact_rows` / `bilateral_rows` are the rows of J behind
-// the columns of H / G (−1: a zero column). Local problems: v is left out.
+// Appends p.reference as /solution and p.guesses as /guesses to the fclib file at `path` (v, u, r
+// and, with bilateral rows, l), in fclib's column order. `contact_rows` / `bilateral_rows` are the
+// rows of J behind the columns of H / G (−1: a zero column). Local problems: v is left out.
 void WriteFclibSolution(const std::string& path, const ContactProblem& p,
                         const std::vector<int>& contact_rows,
                         const std::vector<int>& bilateral_rows);

@@ -58,6 +58,9 @@ FoldedProblem FoldSoftRows(const ContactProblem& p) {
     if (ref.lambda.size() == m) ref.lambda = S * ref.lambda;
     q.reference = ref;
   }
+  q.guesses = p.guesses;  // on the kept rows, as the reference
+  for (Guess& g : q.guesses)
+    if (g.lambda.size() == m) g.lambda = S * g.lambda;
   return f;
 }
 

@@ -150,3 +150,30 @@ def test_a_file_with_both_forms_reads_the_global_one_and_says_so(cli, tmp_path):
     assert rc == 0, err
     assert "holds both /fclib_global and /fclib_local: the global problem is read" in err, err
     assert info(cli, str(both))[1] == info(cli, str(alone))[1]
+
+
+def test_guesses_survive_a_round_trip_through_a_dataset(cli, tmp_path):
+    # They were read into the dataset and left out of the fclib file written from it.
+    dataset, back = tmp_path / "x.h5", tmp_path / "back.hdf5"
+    assert run_cli(cli, "convert", SAMPLE, dataset)[0] == 0
+    rc, out, err = run_cli(cli, "convert", dataset, back, "--to", "fclib", "--verify")
+    assert rc == 0, err
+    with h5py.File(SAMPLE, "r") as a, h5py.File(back, "r") as b:
+        n = int(np.ravel(a["guesses/number_of_guesses"])[0])
+        assert int(np.ravel(b["guesses/number_of_guesses"])[0]) == n >= 1
+        for k in range(1, n + 1):  # r as stored; u is written as W r + q (the file's is not)
+            assert np.array_equal(np.ravel(a[f"guesses/{k}/r"]), np.ravel(b[f"guesses/{k}/r"]))
+            assert f"guesses/{k}/u" in b
+    rc, out, err = run_cli(cli, "run", back, "-s", "pgs", "--warm", "guess", "--iters", 5, "-q",
+                           "-o", tmp_path / "r.h5")
+    assert rc == 0, err
+
+
+def test_a_guess_of_u_alone_is_refused(cli, tmp_path):
+    def change(f):  # u says nothing of λ or v: it was read as a zero guess
+        del f["guesses/1/r"]
+    path = variant(tmp_path, "u_only.hdf5", change)
+    rc, out, err = info(cli, path)
+    assert rc == 2
+    assert "/guesses/1: holds none of r, l and v: a guess needs the reactions or the velocity" \
+        in err, err

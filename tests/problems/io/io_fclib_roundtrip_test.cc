@@ -149,7 +149,8 @@ TEST(FclibRoundTripCli, AOneSidedLocalWIsRefusedNotRewritten) {
 
 // Folding is exact: the folded problem has the same solution, v and the hard rows of λ.
 TEST(FoldSoftRows, KeepsTheSolution) {
-  const auto p = FindScenario("random").generate({}, 1, 9).front();
+  auto p = FindScenario("random").generate({}, 1, 9).front();
+  p.guesses = {{p.reference->v, p.reference->lambda}};  // a guess goes to the kept rows too
   const FoldedProblem f = FoldSoftRows(p);
   const Vec& v = p.reference->v;
   Vec lam_f(f.kept_rows.size());
@@ -157,6 +158,9 @@ TEST(FoldSoftRows, KeepsTheSolution) {
     lam_f[r] = p.reference->lambda[f.kept_rows[r]];
   const Vec dyn = f.problem.A * v - f.problem.b - f.problem.J.transpose() * lam_f;
   EXPECT_LE(dyn.norm(), 1e-10 * (f.problem.A * v).norm());
+  ASSERT_EQ(f.problem.guesses.size(), 1u);
+  EXPECT_EQ(f.problem.guesses[0].lambda, lam_f);
+  EXPECT_EQ(f.problem.guesses[0].v, v);
   const Vec lam = UnfoldMultipliers(p, f, lam_f, v);
   EXPECT_LE((lam - p.reference->lambda).norm(), 1e-10 * p.reference->lambda.norm());
 }
