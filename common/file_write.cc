@@ -109,6 +109,19 @@ bool IsOurOutput(const std::string& name) {
   return false;
 }
 
+}  // namespace
+
+bool LeftByDeadProcess(const std::filesystem::path& entry, long pid,
+                       std::filesystem::file_time_type now) {
+  if (pid <= 0 || pid == static_cast<long>(getpid())) return false;
+  if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) return false;  // alive, or not ours
+  std::error_code ec;
+  const auto mtime = std::filesystem::last_write_time(entry, ec);
+  return !ec && now - mtime >= kStaleTempAge;
+}
+
+namespace {
+
 void SweepStaleTemporaries(const std::filesystem::path& dir) {
   static std::mutex mutex;
   static std::set<std::string> swept;
@@ -132,13 +145,10 @@ void SweepStaleTemporaries(const std::filesystem::path& dir) {
       continue;
     long pid = 0;
     const auto [p, perr] = std::from_chars(rest.data(), rest.data() + dot, pid);
-    if (perr != std::errc() || pid <= 0 || pid == static_cast<long>(getpid())) continue;
-    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours
+    if (perr != std::errc()) continue;
     std::error_code e2;
     if (!std::filesystem::is_regular_file(it->symlink_status(e2)) || e2) continue;
-    const auto mtime = std::filesystem::last_write_time(it->path(), e2);
-    if (e2 || now - mtime < kStaleTempAge) continue;
-    std::filesystem::remove(it->path(), e2);
+    if (LeftByDeadProcess(it->path(), pid, now)) std::filesystem::remove(it->path(), e2);
   }
 }
 
@@ -178,14 +188,18 @@ extern "C" void RemoveTemporariesAndEnd(int sig) {
   const int saved_errno = errno;
   // Another thread may release and refill a slot meanwhile: the path is copied first and
   // unlinked only when the slot held that same path throughout (same generation, still held).
+  // Files first, then folders (a scratch folder is held with its files): unlink fails on a
+  // folder and rmdir on a file, harmlessly.
   char path[kTempPathMax];
-  for (TempSlot& slot : g_temp_slots) {
-    const unsigned generation = slot.generation.load();
-    if (slot.state.load() != kSlotHeld) continue;
-    std::memcpy(path, slot.path, kTempPathMax);
-    path[kTempPathMax - 1] = '\0';
-    if (slot.state.load() == kSlotHeld && slot.generation.load() == generation)
-      unlink(path);  // async-signal-safe
+  for (const bool folders : {false, true}) {
+    for (TempSlot& slot : g_temp_slots) {
+      const unsigned generation = slot.generation.load();
+      if (slot.state.load() != kSlotHeld) continue;
+      std::memcpy(path, slot.path, kTempPathMax);
+      path[kTempPathMax - 1] = '\0';
+      if (slot.state.load() == kSlotHeld && slot.generation.load() == generation)
+        folders ? rmdir(path) : unlink(path);  // both async-signal-safe
+    }
   }
   errno = saved_errno;
   signal(sig, SIG_DFL);
@@ -193,6 +207,14 @@ extern "C" void RemoveTemporariesAndEnd(int sig) {
 }
 
 }  // namespace
+
+SignalRemoved::SignalRemoved(const std::vector<std::string>& paths) {
+  for (const std::string& p : paths) slots_.push_back(HoldTemporary(p));
+}
+
+SignalRemoved::~SignalRemoved() {
+  for (const int slot : slots_) ReleaseTemporary(slot);
+}
 
 void ForgetTemporaries() {
   for (TempSlot& slot : g_temp_slots) slot.state.store(kSlotFree);

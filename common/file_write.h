@@ -5,9 +5,11 @@
 // crashes in its own error path when a write fails inside it.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ncp {
 
@@ -37,6 +39,26 @@ void WriteFileAtomically(const std::string& path, std::string_view bytes);
 // process ends by the signal as it would have (a Ctrl-C left a partial "<name>.tmp.<pid>.<n>").
 // For the command line; the Python module leaves SIGINT to Python.
 void RemoveTemporariesOnSignals();
+
+// Scratch paths a signal removes as it does ReplaceFile's temporaries (files first, then
+// folders), while the object lives; its end only stops holding them (the owner removes them).
+// For the folder a child process's job is written to (harness/isolated_run.cc).
+class SignalRemoved {
+ public:
+  explicit SignalRemoved(const std::vector<std::string>& paths);
+  ~SignalRemoved();
+  SignalRemoved(const SignalRemoved&) = delete;
+  SignalRemoved& operator=(const SignalRemoved&) = delete;
+
+ private:
+  std::vector<int> slots_;
+};
+
+// True when `entry` (a scratch file or folder named after process `pid`) was left by a process
+// that no longer exists on this host and has not been touched for ten minutes: safe to remove
+// (a live writer on another host sharing the folder has a recent entry).
+bool LeftByDeadProcess(const std::filesystem::path& entry, long pid,
+                       std::filesystem::file_time_type now);
 
 // In a forked child: the temporary files are the parent's, not the child's to remove.
 void ForgetTemporaries();

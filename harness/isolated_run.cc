@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/file_write.h"
 #include "common/wait_pid.h"
 #include "harness/memory_cap.h"
 #include "harness/plugin.h"
@@ -118,6 +120,28 @@ std::vector<std::string> JobEnvironment() {
   return env;
 }
 
+// The folders of jobs whose parent was killed (SIGKILL, the OOM killer): "ncpbench-job-<pid>-<n>"
+// of a process that no longer exists, untouched for ten minutes. Once per process.
+void SweepStaleJobFolders() {
+  std::error_code ec;
+  const fs::path tmp = fs::temp_directory_path(ec);
+  if (ec) return;
+  const auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    constexpr std::string_view kPrefix = "ncpbench-job-";
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    const std::string rest = name.substr(kPrefix.size());
+    long pid = 0;
+    const auto [end_of_pid, err] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
+    if (err != std::errc() || end_of_pid == rest.data() + rest.size() || *end_of_pid != '-')
+      continue;
+    std::error_code e2;
+    if (!fs::is_directory(it->symlink_status(e2)) || e2) continue;
+    if (LeftByDeadProcess(it->path(), pid, now)) fs::remove_all(it->path(), e2);
+  }
+}
+
 }  // namespace
 
 bool InIsolatedJob() { return g_in_job; }
@@ -144,6 +168,7 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
     return r;
   }
   static int counter = 0;
+  if (counter == 0) SweepStaleJobFolders();
   const fs::path dir =
       fs::temp_directory_path() / fmt::format("ncpbench-job-{}-{}", getpid(), counter++);
   fs::create_directories(dir);
@@ -154,6 +179,10 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
       fs::remove_all(dir, ec);
     }
   } cleanup{dir};
+  // Ctrl-C or SIGTERM (mpirun's) ends this process without unwinding: the folder goes then too.
+  const SignalRemoved held({(dir / "problem.h5").string(), (dir / "warm.bin").string(),
+                            (dir / "job.txt").string(), (dir / "row.h5").string(),
+                            (dir / "solution.bin").string(), dir.string()});
   WriteDataset((dir / "problem.h5").string(), {p}, {});
   if (warm) WriteWarm((dir / "warm.bin").string(), *warm);
   WriteJob((dir / "job.txt").string(), job, opt, repeat, warm != nullptr);

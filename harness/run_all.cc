@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
+#include <filesystem>
 #include <set>
 
 #include "common/error.h"
@@ -218,6 +219,23 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
                                                      : ResultsStore::Access::kContributor);
   Campaign campaign(data, jobs, opt, store, quiet);
   const std::vector<Unit> units = MakeUnits(data, jobs.size(), opt.warm, opt.repeat);
+  if (Cluster::active()) {
+    // The same arguments can still plan other jobs (a dataset path that holds another file on
+    // another host): rank 0 hands out unit numbers of its own plan, so the plans must agree.
+    unsigned long long h = 1469598103934665603ULL;
+    const auto mix = [&h](const std::string& text) {
+      for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+      h = (h ^ 0xffU) * 1099511628211ULL;
+    };
+    mix(std::filesystem::absolute(results_path).lexically_normal().string());
+    for (const Unit& u : units)
+      for (std::size_t i = u.begin; i < u.end; ++i)
+        for (int rep = u.rep_begin; rep < u.rep_end; ++rep) mix(campaign.Key(u, i, rep));
+    if (!Cluster::SameOnEveryRank(h))
+      throw EveryRankError(
+          "mpirun: the ranks planned different jobs (their input files differ, e.g. a dataset "
+          "path that holds another file on another host): every rank must read the same files");
+  }
   UnitCounts counts;
   long skipped = 0, selected = 0;
   if (Cluster::leader()) {

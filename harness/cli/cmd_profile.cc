@@ -249,6 +249,11 @@ void AddProfile(CLI::App& app, Action& action) {
       } else if (!o->datasets.empty()) {
         throw Error("--from: profiles an existing results file; give no datasets with it");
       } else {
+        // Nothing to share among ranks: each would write the same report and CSV.
+        if (Cluster::active())
+          throw Error(
+              "mpirun: profile --from reads a results file in one process; run it "
+              "without mpirun");
         const auto attrs = ReadRunAttrs(results);
         if (const auto it = attrs.find("skipped_inputs"); it != attrs.end()) {
           std::stringstream lines(it->second);

@@ -47,6 +47,17 @@ std::string ConversionMessage(const CLI::App& app, const std::string& what) {
 
 // In an MPI job an error on one rank ends every rank: the others would wait for it forever.
 // The other ranks name themselves: they usually repeat rank 0's line.
+// FNV-1a over the arguments after the program's name, each ended by a NUL.
+unsigned long long ArgumentsHash(int argc, char** argv) {
+  unsigned long long h = 1469598103934665603ULL;
+  for (int i = 1; i < argc; ++i)
+    for (const char* c = argv[i];; ++c) {
+      h = (h ^ static_cast<unsigned char>(*c)) * 1099511628211ULL;
+      if (*c == '\0') break;
+    }
+  return h;
+}
+
 int Fail(int code, const char* kind, const char* what) {
   if (ncp::Cluster::leader() || !ncp::Cluster::active())
     std::fprintf(stderr, "ncpbench: %s: %s\n", kind, what);
@@ -71,6 +82,16 @@ int main(int argc, char** argv) {
     ncp::Cluster::Init(&argc, &argv);
   } catch (const ncp::Error& e) {
     std::fprintf(stderr, "ncpbench: error: %s\n", e.what());
+    return 2;
+  }
+  // Ranks given different commands (mpirun's A : B form) would wait on each other forever or
+  // read each other's jobs out of range: every rank checks, before anything runs.
+  if (ncp::Cluster::active() && !ncp::Cluster::SameOnEveryRank(ArgumentsHash(argc, argv))) {
+    if (ncp::Cluster::leader())
+      std::fprintf(stderr,
+                   "ncpbench: error: mpirun: the ranks were given different arguments: every "
+                   "rank must run the same command\n");
+    ncp::Cluster::Finalize();
     return 2;
   }
   CLI::App app{"ncpbench: benchmark and comparison suite for multi-contact frictional contact"};
@@ -133,6 +154,10 @@ int main(int argc, char** argv) {
     const int rc = action();
     ncp::Cluster::Finalize();
     return rc;
+  } catch (const ncp::EveryRankError& e) {
+    if (ncp::Cluster::leader()) std::fprintf(stderr, "ncpbench: error: %s\n", e.what());
+    ncp::Cluster::Finalize();
+    return 2;
   } catch (const ncp::Error& e) {
     return Fail(2, "error", e.what());
   } catch (const std::bad_alloc&) {

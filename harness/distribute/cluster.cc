@@ -120,6 +120,19 @@ int Cluster::Broadcast(int value) {
   return value;
 }
 
+bool Cluster::SameOnEveryRank(unsigned long long value) {
+#ifdef NCPBENCH_HAVE_MPI
+  if (!g_active) return true;
+  unsigned long long low = 0, high = 0;
+  MPI_Allreduce(&value, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&value, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return low == high;
+#else
+  (void)value;
+  return true;
+#endif
+}
+
 std::string Cluster::HostName() {
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) != 0) return "unknown";

@@ -5,7 +5,17 @@
 
 #include <string>
 
+#include "common/error.h"
+
 namespace ncp {
+
+// An error every rank raised at the same collective step (SameOnEveryRank was false on all of
+// them): main() prints it once, from rank 0, and every rank ends normally with exit code 2, with
+// no MPI_Abort (whose banner would bury the one line).
+class EveryRankError : public Error {
+ public:
+  using Error::Error;
+};
 
 class Cluster {
  public:
@@ -30,6 +40,9 @@ class Cluster {
   static long SumToLeader(long value);
   // Rank 0's value on every rank.
   static int Broadcast(int value);
+  // True on every rank when every rank passed the same value (e.g. a hash of its arguments or
+  // of its planned jobs); a collective: every rank must call it. True without MPI.
+  static bool SameOnEveryRank(unsigned long long value);
 
   // Hostname of this machine.
   static std::string HostName();

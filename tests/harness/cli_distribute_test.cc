@@ -222,6 +222,53 @@ bool HaveMpi(std::string* why) {
 #endif
 }
 
+// Ranks given different commands (mpirun's "A : B" form) waited on each other forever (one in a
+// broadcast, the other at the end), or one read the other's jobs out of range (SIGSEGV), or rank
+// 0 wrote a file that missed the jobs only it planned (exit 0). Every rank now checks, and the
+// run ends with one line from rank 0 and exit 2.
+TEST(CliDistribute, RanksGivenDifferentArgumentsOrFilesAreRefused) {
+  std::string why;
+  if (!HaveMpi(&why)) GTEST_SKIP() << why;
+  const fs::path dir = testing::FreshDir("distribute_mpmd");
+  const std::string data = (dir / "d.h5").string(), out = (dir / "r.h5").string();
+  ASSERT_EQ(
+      testing::RunCli("generate random -n 4 --seed 3 -p contacts=8,bodies=12 -o " + data, dir).code,
+      0);
+  const std::string run = "run " + data + " --iters 20 -q -o " + out;
+  // A hang (as before) ends in two minutes, as a failure.
+  std::string one = Mpirun(1);
+  one.insert(one.find("mpirun "), "timeout 120 ");
+  for (const std::string& other : {std::string("--version"), "run " + data + " -s pgs -q -o " + out,
+                                   run + " -s pgs,apgd --iters 30"}) {
+    EXPECT_EQ(Shell(one + run + " -s pgs,apgd : -np 1 " + NCP_CLI + " " + other, dir), 2) << other;
+    EXPECT_NE(testing::Slurp((dir / "err.txt").string())
+                  .find("ncpbench: error: mpirun: the ranks were given different arguments: "
+                        "every rank must run the same command"),
+              std::string::npos)
+        << testing::Slurp((dir / "err.txt").string());
+  }
+  // The same arguments, other files behind them (each rank in its own folder).
+  fs::create_directories(dir / "a");
+  fs::create_directories(dir / "b");
+  fs::copy_file(data, dir / "a" / "x.h5");
+  ASSERT_EQ(testing::RunCli("generate random -n 4 --seed 9 -p contacts=8,bodies=12 -o " +
+                                (dir / "b" / "x.h5").string(),
+                            dir)
+                .code,
+            0);
+  const std::string same = "run x.h5 -s pgs --iters 20 -q -o " + out;
+  one.resize(one.rfind(NCP_CLI));  // "... mpirun --oversubscribe -np 1 ": options go before it
+  EXPECT_EQ(Shell(one + "--wdir " + (dir / "a").string() + " " + NCP_CLI + " " + same +
+                      " : -np 1 --wdir " + (dir / "b").string() + " " + NCP_CLI + " " + same,
+                  dir),
+            2);
+  EXPECT_NE(testing::Slurp((dir / "err.txt").string())
+                .find("ncpbench: error: mpirun: the ranks planned different jobs"),
+            std::string::npos)
+      << testing::Slurp((dir / "err.txt").string());
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(CliDistribute, MpiRanksEqualOneProcess) {
   std::string why;
   if (!HaveMpi(&why)) GTEST_SKIP() << why;
@@ -241,6 +288,11 @@ TEST(CliDistribute, MpiRanksEqualOneProcess) {
   // Only the distributed commands run under mpirun.
   EXPECT_EQ(Shell(Mpirun(2) + "list solvers", dir), 2);
   EXPECT_NE(testing::Slurp((dir / "err.txt").string()).find("`list` runs in one process"),
+            std::string::npos);
+  // profile --from measures nothing: each rank wrote the same report and CSV.
+  EXPECT_EQ(Shell(Mpirun(2) + "profile --from " + out, dir), 2);
+  EXPECT_NE(testing::Slurp((dir / "err.txt").string())
+                .find("mpirun: profile --from reads a results file in one process"),
             std::string::npos);
 }
 

@@ -2,8 +2,15 @@
 // row naming what ended it, and the run finishes with every other row.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <thread>
 
 #include "harness/results_store.h"
 #include "tests/cli_support.h"
@@ -43,6 +50,47 @@ TEST(IsolatedRun, PeerThatEndsItsProcessIsAFailedRowAndTheRunGoesOn) {
   EXPECT_EQ(ran["pgs"], 2);
   EXPECT_EQ(failed["test-exiting-peer"], 2);
   EXPECT_EQ(failed["test-crashing-peer"], 2);
+}
+
+// The folder a job is written to (/tmp/ncpbench-job-<pid>-<n>) was left behind when a signal
+// ended the run (Ctrl-C, mpirun's SIGTERM), and for good when SIGKILL did: a signal removes it
+// now, and a later run removes those of processes that are gone (ten minutes untouched).
+TEST(IsolatedRun, JobFoldersGoWithTheRunThatMadeThem) {
+  const fs::path dir = testing::FreshDir("isolated_signal");
+  const std::string data = (dir / "d.h5").string();
+  ASSERT_EQ(
+      testing::RunCli("generate random -n 1 --seed 4 -p contacts=6,bodies=10 -o " + data, dir).code,
+      0);
+  // A folder of a process that is gone, 20 minutes old.
+  const pid_t gone = fork();
+  ASSERT_GE(gone, 0);
+  if (gone == 0) _exit(0);
+  ASSERT_EQ(waitpid(gone, nullptr, 0), gone);
+  const fs::path stale =
+      fs::temp_directory_path() / ("ncpbench-job-" + std::to_string(gone) + "-0");
+  fs::create_directories(stale);
+  std::ofstream(stale / "problem.h5") << "left";
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::minutes(20));
+  const pid_t run = fork();
+  ASSERT_GE(run, 0);
+  if (run == 0) {
+    const std::string out = (dir / "r.h5").string();
+    execl(NCP_CLI, NCP_CLI, "run", data.c_str(), "--plugin", NCP_TEST_ENDING_PEER, "-s",
+          "test-sleeping-peer", "--iters", "100000", "-q", "-o", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const fs::path job = fs::temp_directory_path() / ("ncpbench-job-" + std::to_string(run) + "-0");
+  for (int i = 0; i < 400 && !fs::exists(job / "job.txt"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(fs::exists(job / "job.txt"));
+  EXPECT_FALSE(fs::exists(stale));  // swept as the run started its first job
+  kill(run, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(run, &status, 0), run);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_FALSE(fs::exists(job));
+  fs::remove_all(stale);
 }
 
 #if defined(NCP_HAVE_SICONOS)

@@ -1,9 +1,11 @@
 // Test plug-in: peer solvers that end their own process in the middle of a run, as a library
 // can (exit from inside, a crash), marked isolated: a run must record them as failed rows and
 // go on (tests/harness/isolated_run_test.cc).
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "solvers/registry.h"
 
@@ -11,7 +13,7 @@ namespace {
 
 class EndingPeer : public ncp::Solver {
  public:
-  explicit EndingPeer(bool crash) : crash_(crash) {}
+  explicit EndingPeer(bool crash, bool sleep = false) : crash_(crash), sleep_(sleep) {}
   ncp::Status Setup(const ncp::ContactProblem& p, const ncp::Settings&,
                     const ncp::WarmStart*) override {
     v_ = ncp::Vec::Zero(p.num_dofs());
@@ -19,6 +21,10 @@ class EndingPeer : public ncp::Solver {
     return ncp::Status::kRunning;
   }
   ncp::Status Iterate() override {
+    if (sleep_) {  // a long job, for a signal to end its parent in the middle
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      return ncp::Status::kRunning;
+    }
     if (++iterations_ == 3) {
       if (crash_) std::raise(SIGSEGV);
       std::_Exit(7);  // as a library's exit() or MPI_Abort would
@@ -31,7 +37,7 @@ class EndingPeer : public ncp::Solver {
   }
 
  private:
-  bool crash_;
+  bool crash_, sleep_;
   int iterations_ = 0;
   ncp::Vec v_, lambda_;
 };
@@ -46,3 +52,8 @@ NCP_REGISTER_SOLVER(test_crashing_peer, {.name = "test-crashing-peer",
                                          .description = "test: crashes (SIGSEGV) at iteration 3",
                                          .make = [] { return std::make_unique<EndingPeer>(true); },
                                          .isolated = true})
+NCP_REGISTER_SOLVER(test_sleeping_peer,
+                    {.name = "test-sleeping-peer",
+                     .description = "test: sleeps 50 ms an iteration",
+                     .make = [] { return std::make_unique<EndingPeer>(false, true); },
+                     .isolated = true})
