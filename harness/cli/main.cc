@@ -145,9 +145,10 @@ int main(int argc, char** argv) {
   try {
     // The commands that share their jobs among MPI ranks; any other would run N times over.
     const std::string command = app.get_subcommands().front()->get_name();
+    // Decided by the arguments, which every rank shares: one line, from rank 0.
     if (ncp::Cluster::active() && command != "run" && command != "sweep" && command != "profile" &&
         command != "baseline")
-      throw ncp::Error(
+      throw ncp::EveryRankError(
           fmt::format("mpirun: `{}` runs in one process; under mpirun only run, "
                       "sweep, profile and baseline share their jobs among ranks",
                       command));
