@@ -251,7 +251,7 @@ void AddProfile(CLI::App& app, Action& action) {
       } else {
         // Nothing to share among ranks: each would write the same report and CSV.
         if (Cluster::active())
-          throw Error(
+          throw EveryRankError(
               "mpirun: profile --from reads a results file in one process; run it "
               "without mpirun");
         const auto attrs = ReadRunAttrs(results);
