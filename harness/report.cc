@@ -310,10 +310,13 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
   std::string out = markdown::Heading(1, "ncpbench report");
   out += fmt::format("- Date: {}\n", Attr(attrs, kRunAttrDate));
   out += fmt::format("- CPU: {}\n", Attr(attrs, kRunAttrCpu));
-  out += fmt::format("- Threads: {}{}\n", threads,
-                     attrs.count(kRunAttrThreads) && attrs.count(kRunAttrHostThreads)
-                         ? fmt::format(" (the host has {})", Attr(attrs, kRunAttrHostThreads))
-                         : "");
+  out += fmt::format(
+      "- Threads: {}{}\n", threads,
+      attrs.count(kRunAttrThreads) && attrs.count(kRunAttrHostThreads)
+          // The CPUs the writing process could use (its affinity: one core per
+          // rank where mpirun binds ranks), not the host's count.
+          ? fmt::format(" (its process could use {} CPUs)", Attr(attrs, kRunAttrHostThreads))
+          : "");
   // Files from before the attribute: no line, rather than "unknown".
   if (attrs.count(kRunAttrOpenMpEnv))
     out += fmt::format("- OpenMP environment: {}\n", Attr(attrs, kRunAttrOpenMpEnv));
