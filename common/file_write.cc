@@ -184,8 +184,14 @@ void ReleaseTemporary(int slot) {
   if (slot >= 0) g_temp_slots[slot].state.store(kSlotFree);
 }
 
+// The children a signal ends first (SignalKilledChild): pids, 0 where free.
+constexpr int kChildSlots = 16;
+std::atomic<int> g_child_slots[kChildSlots];
+
 extern "C" void RemoveTemporariesAndEnd(int sig) {
   const int saved_errno = errno;
+  for (std::atomic<int>& child : g_child_slots)
+    if (const int pid = child.load(); pid > 0) kill(pid, SIGKILL);  // async-signal-safe
   // Another thread may release and refill a slot meanwhile: the path is copied first and
   // unlinked only when the slot held that same path throughout (same generation, still held).
   // Files first, then folders (a scratch folder is held with its files): unlink fails on a
@@ -208,6 +214,17 @@ extern "C" void RemoveTemporariesAndEnd(int sig) {
 
 }  // namespace
 
+SignalKilledChild::SignalKilledChild(int pid) : slot_(-1) {
+  for (int i = 0; i < kChildSlots && slot_ < 0; ++i) {
+    int expected = 0;
+    if (g_child_slots[i].compare_exchange_strong(expected, pid)) slot_ = i;
+  }
+}
+
+SignalKilledChild::~SignalKilledChild() {
+  if (slot_ >= 0) g_child_slots[slot_].store(0);
+}
+
 SignalRemoved::SignalRemoved(const std::vector<std::string>& paths) {
   for (const std::string& p : paths) slots_.push_back(HoldTemporary(p));
 }
@@ -218,6 +235,7 @@ SignalRemoved::~SignalRemoved() {
 
 void ForgetTemporaries() {
   for (TempSlot& slot : g_temp_slots) slot.state.store(kSlotFree);
+  for (std::atomic<int>& child : g_child_slots) child.store(0);
 }
 
 void RemoveTemporariesOnSignals() {

@@ -54,6 +54,20 @@ class SignalRemoved {
   std::vector<int> slots_;
 };
 
+// While one lives, a signal that ends this process (the one RemoveTemporariesOnSignals handles)
+// first ends the child process `pid` with SIGKILL: a job run as a child (harness/isolated_run.cc)
+// does not run on after the run that waits for it (mpirun's SIGTERM, a scheduler's).
+class SignalKilledChild {
+ public:
+  explicit SignalKilledChild(int pid);
+  ~SignalKilledChild();
+  SignalKilledChild(const SignalKilledChild&) = delete;
+  SignalKilledChild& operator=(const SignalKilledChild&) = delete;
+
+ private:
+  int slot_;
+};
+
 // True when `entry` (a scratch file or folder named after process `pid`) was left by a process
 // that no longer exists on this host and has not been touched for ten minutes: safe to remove
 // (a live writer on another host sharing the folder has a recent entry).

@@ -50,11 +50,14 @@ inline bool ParseDecimal(const std::string& text, double* out) {
 
 // Why ParseDecimal refused `text`, as a rule to print after "<field> = <text>: ".
 inline std::string DecimalRule(const std::string& text) {
-  // A nonzero mantissa whose exponent takes it to 0: an underflow, not bad notation.
+  // Plain notation with a nonzero digit before any exponent that strtod takes to 0: an
+  // underflow (1e-400, or 0.000…1 with 400 zeros), not bad notation.
   const std::size_t e = text.find_first_of("eE");
-  double mantissa = 0.0;
+  const std::string mantissa = text.substr(0, e);
   char* end = nullptr;
-  if (e != std::string::npos && ParseDecimal(text.substr(0, e), &mantissa) && mantissa != 0.0 &&
+  const bool plain =
+      !text.empty() && text.find_first_not_of("+-.0123456789eE") == std::string::npos;
+  if (plain && mantissa.find_first_of("123456789") != std::string::npos &&
       std::strtod(text.c_str(), &end) == 0.0 && end == text.c_str() + text.size())
     return "underflows to 0 in double precision: write 0, or a number of larger magnitude";
   return "must be a finite number in decimal notation";

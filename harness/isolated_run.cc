@@ -1,10 +1,13 @@
 #include "harness/isolated_run.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +16,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -120,18 +124,32 @@ std::vector<std::string> JobEnvironment() {
   return env;
 }
 
-// The folders of jobs whose parent was killed (SIGKILL, the OOM killer): "ncpbench-job-<pid>-<n>"
-// of a process that no longer exists, untouched for ten minutes. Once per process.
+constexpr std::string_view kJobFolderPrefix = "ncpbench-job-";
+
+// "<host>-": a job folder names its host, so that a temporary folder shared by several hosts
+// (their pids are not ours to judge) has only this host's folders swept.
+std::string HostTag() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "host-";
+  std::string tag = name;
+  for (char& c : tag)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return tag + "-";
+}
+
+// The folders of jobs whose parent was killed (SIGKILL, the OOM killer):
+// "ncpbench-job-<host>-<pid>-<n>" of this host, of a process that no longer exists, untouched for
+// ten minutes. Once per process.
 void SweepStaleJobFolders() {
   std::error_code ec;
   const fs::path tmp = fs::temp_directory_path(ec);
   if (ec) return;
   const auto now = fs::file_time_type::clock::now();
+  const std::string prefix = std::string(kJobFolderPrefix) + HostTag();
   for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    constexpr std::string_view kPrefix = "ncpbench-job-";
-    if (name.rfind(kPrefix, 0) != 0) continue;
-    const std::string rest = name.substr(kPrefix.size());
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string rest = name.substr(prefix.size());
     long pid = 0;
     const auto [end_of_pid, err] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
     if (err != std::errc() || end_of_pid == rest.data() + rest.size() || *end_of_pid != '-')
@@ -157,7 +175,7 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
                       WarmStart* solution) {
   if (g_executable.empty() && !g_in_job && !g_unisolated.empty())
     throw Error(
-        fmt::format("solver {}: runs in a process of its own (a peer library that can "
+        fmt::format("solver '{}': runs in a process of its own (a peer library that can "
                     "end its process), and {}",
                     job.entry->name, g_unisolated));
   if (g_executable.empty() || g_in_job) {
@@ -167,10 +185,12 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
     g_in_job = was;
     return r;
   }
-  static int counter = 0;
-  if (counter == 0) SweepStaleJobFolders();
-  const fs::path dir =
-      fs::temp_directory_path() / fmt::format("ncpbench-job-{}-{}", getpid(), counter++);
+  // Python threads may run jobs at once (the GIL released): one folder each.
+  static std::atomic<int> counter = 0;
+  static std::once_flag swept;
+  std::call_once(swept, SweepStaleJobFolders);
+  const fs::path dir = fs::temp_directory_path() /
+                       fmt::format("{}{}{}-{}", kJobFolderPrefix, HostTag(), getpid(), counter++);
   fs::create_directories(dir);
   struct Cleanup {
     fs::path dir;
@@ -183,7 +203,11 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   const SignalRemoved held({(dir / "problem.h5").string(), (dir / "warm.bin").string(),
                             (dir / "job.txt").string(), (dir / "row.h5").string(),
                             (dir / "solution.bin").string(), dir.string()});
-  WriteDataset((dir / "problem.h5").string(), {p}, {});
+  // Under a name of its own: the problem's may be one no dataset holds (a Python problem's "a/b");
+  // the row gets the problem's name back below.
+  ContactProblem named = p;
+  named.meta.name = "job";
+  WriteDataset((dir / "problem.h5").string(), {named}, {});
   if (warm) WriteWarm((dir / "warm.bin").string(), *warm);
   WriteJob((dir / "job.txt").string(), job, opt, repeat, warm != nullptr);
 
@@ -196,10 +220,14 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   char* argv[] = {const_cast<char*>(g_executable.c_str()), const_cast<char*>("isolated-job"),
                   const_cast<char*>(dir_arg.c_str()), nullptr};
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) return RunOne(p, ev, job, opt, warm, repeat, solution);
   if (pid == 0) {
-    // Only async-signal-safe calls between fork and exec.
+    // Only async-signal-safe calls between fork and exec. The job ends with this process (SIGKILL
+    // included), not as an orphan that runs on.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     if (cap > 0) {
       const rlimit limit = {static_cast<rlim_t>(cap), static_cast<rlim_t>(cap)};
       setrlimit(RLIMIT_AS, &limit);
@@ -215,17 +243,34 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   bool killed = false;
   auto pause = std::chrono::microseconds(100);
   pid_t waited;
+  const SignalKilledChild signal_kills(pid);  // a signal that ends this process ends the job
+  double polled_s = 0.0;
   while ((waited = WaitPid(pid, &status, WNOHANG)) == 0) {
-    if (limit_s > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
+    const double spent_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (limit_s > 0 && spent_s > limit_s) {
       kill(pid, SIGKILL);
       WaitPid(pid, &status, 0);
       killed = true;
       break;
     }
+    // Ctrl-C in Python (the poll raises Interrupted): the job ends with the call.
+    if (opt.poll && spent_s >= polled_s + RunOptions::kPollSeconds) {
+      polled_s = spent_s;
+      try {
+        opt.poll();
+      } catch (...) {
+        kill(pid, SIGKILL);
+        WaitPid(pid, &status, 0);
+        throw;
+      }
+    }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(5000));
   }
+  // A Ctrl-C that reached the job's process group ended the job: the interrupt is the caller's
+  // (Python's KeyboardInterrupt), not a row that a resume would take as done.
+  if (waited == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT && opt.poll) opt.poll();
   const int wait_error = waited < 0 ? errno : 0;
   const std::string cap_text = cap > 0 ? fmt::format("{:.1f} GB", cap / 1e9) : "none";
   if (killed) {
@@ -240,6 +285,7 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
     try {
       std::vector<RunRecord> got = ReadResults((dir / "row.h5").string());
       if (got.size() != 1) throw Error("no row");
+      got.front().problem = p.meta.name;  // the job's copy was named "job"
       WarmStart sol;
       if (solution &&
           ReadWarm((dir / "solution.bin").string(), p.num_dofs() + p.num_rows() + 1, &sol))

@@ -315,7 +315,8 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
       attrs.count(kRunAttrThreads) && attrs.count(kRunAttrHostThreads)
           // The CPUs the writing process could use (its affinity: one core per
           // rank where mpirun binds ranks), not the host's count.
-          ? fmt::format(" (its process could use {} CPUs)", Attr(attrs, kRunAttrHostThreads))
+          ? fmt::format(" (its process could use {} CPU{})", Attr(attrs, kRunAttrHostThreads),
+                        Attr(attrs, kRunAttrHostThreads) == "1" ? "" : "s")
           : "");
   // Files from before the attribute: no line, rather than "unknown".
   if (attrs.count(kRunAttrOpenMpEnv))

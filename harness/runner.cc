@@ -253,10 +253,13 @@ class JobRun {
       return false;
     }
     const auto t0 = Clock::now();
-    HandDeadline(t0, 0.0);
     // The job's own copy of the settings: a solver that changed them would change what the
     // row records and what the next problem's job gets.
-    if (!Guarded([&] { st_ = solver_->Setup(p_, settings_, warm); }, &r_.message)) {
+    const auto setup = [&] {
+      HandDeadline(t0, 0.0);
+      st_ = solver_->Setup(p_, settings_, warm);
+    };
+    if (!Guarded(setup, &r_.message)) {
       r_.setup_time_s = Seconds(t0, Clock::now());
       r_.status = Outcome::kFailed;
       return false;
@@ -422,19 +425,21 @@ class JobRun {
     if (it_ >= b_.iters) return End(Outcome::kMaxIterations);
     const int k = ChunkSize(*solver_, opt_, it_, r_.setup_time_s + solve_, solve_);
     const auto t0 = Clock::now();
-    HandDeadline(t0, r_.setup_time_s + solve_);
     int done = 1;
-    if (!Guarded([&] { st_ = k == 1 ? solver_->Iterate() : solver_->IterateChunk(k, done); },
-                 &r_.message))
-      st_ = Status::kFailed;
+    const auto iterate = [&] {
+      HandDeadline(t0, r_.setup_time_s + solve_);
+      st_ = k == 1 ? solver_->Iterate() : solver_->IterateChunk(k, done);
+    };
+    if (!Guarded(iterate, &r_.message)) st_ = Status::kFailed;
     solve_ += Seconds(t0, Clock::now());
-    if (st_ != Status::kFailed && (done < 0 || done > k)) {
+    if (done < 0 || done > k) {
       // The count decides the budget, the trace's points and the row: one outside 0..k is not
       // believed (a chunk that ran a million iterations of 50 asked); 0 (a solver that stopped
       // before its first) counts as the call's one.
+      if (st_ != Status::kFailed)
+        r_.message = fmt::format("IterateChunk({}) reported {} iterations done: must be 0 to {}", k,
+                                 done, k);
       st_ = Status::kFailed;
-      r_.message =
-          fmt::format("IterateChunk({}) reported {} iterations done: must be 0 to {}", k, done, k);
       done = 1;
     }
     it_ += std::max(done, 1);

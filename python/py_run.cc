@@ -115,6 +115,7 @@ void CheckPythonSignals() {
 SolveResult Solve(const std::shared_ptr<ContactProblem>& problem, pyb::object solver,
                   pyb::dict settings, const RunOptions& opt, pyb::object warm) {
   if (!problem) throw Error("problem: None: must be a Problem");
+  const RegistryFreeze frozen;  // from the lookup on: the job points into the registry
   const ContactProblem& p = *problem;
   const ProblemOwners owners(problem, {&p});
   SolverEntry python_entry;
@@ -172,6 +173,7 @@ SolveResult Solve(const std::shared_ptr<ContactProblem>& problem, pyb::object so
 
 std::string Run(const std::vector<std::string>& datasets, pyb::list solvers, pyb::dict settings,
                 const RunOptions& opt, const std::string& out, bool quiet, bool skip_invalid) {
+  const RegistryFreeze frozen;  // from the lookups on: the jobs point into the registry
   // Before any job, as `ncpbench run` checks -o: an empty path ran every job and then failed.
   CheckOutputNamed("out", out);
   for (const std::string& d : datasets) RefuseNulInPath(d);
@@ -319,9 +321,9 @@ void BindRun(pyb::module_& m) {
       .def_property_readonly(
           "lam", [](pyb::object s) { return VecView(s.cast<const SolveResult&>().lambda, s); })
       .def("__repr__", [](const SolveResult& r) {
-        // A failed job has no count or time (-1 in the record): shown as such, with its message.
+        // A failed job: its message says why (its count and time may be unknown, -1).
         const RunRecord& rec = r.record;
-        if (rec.iterations < 0 || rec.total_time_s < 0)
+        if (rec.status == Outcome::kFailed)
           return fmt::format("<ncpbench.SolveResult {} {}: {}>", rec.solver, ToString(rec.status),
                              rec.message);
         return fmt::format("<ncpbench.SolveResult {} {} it={} t={:.3g}ms res004={:.3g}>",

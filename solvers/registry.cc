@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <mutex>
 #include <cmath>
 
 #include "common/error.h"
@@ -122,6 +123,9 @@ std::string NotApplicableReason(const SolverEntry& e, const ContactProblem& p) {
 namespace {
 
 std::atomic<int> g_frozen = 0;  // RegistryFreeze objects alive
+// Held while a registration checks the freeze and grows the registry, and while a freeze starts:
+// a job that takes entry pointers after its freeze began never sees the registry move.
+std::mutex g_registry_mutex;
 
 bool NamedAs(const std::string& name, bool colon) {
   return !name.empty() &&
@@ -190,11 +194,17 @@ void CheckSolverEntry(const SolverEntry& e) {
   }
 }
 
-RegistryFreeze::RegistryFreeze() { ++g_frozen; }
+RegistryFreeze::RegistryFreeze() {
+  const std::lock_guard<std::mutex> lock(g_registry_mutex);
+  ++g_frozen;
+}
 RegistryFreeze::~RegistryFreeze() { --g_frozen; }
+
+bool RegistryFrozen() { return g_frozen > 0; }
 
 void RegisterSolver(SolverEntry entry) {
   CheckSolverEntry(entry);
+  const std::lock_guard<std::mutex> lock(g_registry_mutex);
   if (g_frozen > 0)
     throw Error(fmt::format(
         "solver '{}': registered while jobs run: register when the plug-in is loaded", entry.name));
@@ -206,8 +216,10 @@ void RegisterSolver(SolverEntry entry) {
 }
 
 void ForgetSolversFrom(std::size_t first) {
+  const std::lock_guard<std::mutex> lock(g_registry_mutex);
+  if (first >= Registry().size()) return;
   if (g_frozen > 0) throw Error("the solver registry: cannot shrink while jobs run");
-  if (first < Registry().size()) Registry().erase(Registry().begin() + first, Registry().end());
+  Registry().erase(Registry().begin() + static_cast<std::ptrdiff_t>(first), Registry().end());
 }
 
 namespace {

@@ -72,8 +72,10 @@ const SolverEntry& FindSolver(const std::string& name);
 // index) and choices (named as settings are, unique). RegisterSolver calls it.
 void CheckSolverEntry(const SolverEntry& e);
 
-// While one lives (a job runs), RegisterSolver refuses: jobs point into the registry, which may
-// move in memory when it grows.
+// While one lives, RegisterSolver refuses: jobs point into the registry, which may move in
+// memory when it grows. Held by whatever holds entry pointers (RunOne, the Python module's solve
+// and run, from before they look solvers up); a registration in progress finishes before a
+// freeze starts.
 class RegistryFreeze {
  public:
   RegistryFreeze();
@@ -84,11 +86,15 @@ class RegistryFreeze {
 
 // Adds a solver from outside the suite (a plug-in .so, a program linking the libraries), so that
 // Solvers() lists it and FindSolver() finds it. Register before creating jobs: the list may move
-// in memory. Throws ncp::Error on an empty or taken name or a missing factory.
+// in memory. Throws ncp::Error on a taken name, an entry CheckSolverEntry refuses (an empty or
+// bad name, a missing factory, bad settings), or while jobs run (RegistryFreeze).
 void RegisterSolver(SolverEntry entry);
 
+// True while a RegistryFreeze lives.
+bool RegistryFrozen();
+
 // Removes the entries registered after the first `first` (a plug-in whose load failed leaves
-// none behind). Not while jobs run (RegistryFreeze): throws Error.
+// none behind); nothing when there are none. Not while jobs run (RegistryFreeze): throws Error.
 void ForgetSolversFrom(std::size_t first);
 
 // RegisterSolver for static initializers, where an exception would end the process: the error

@@ -134,7 +134,10 @@ void AddSimulate(CLI::App& app, Action& action) {
       o->pbd.friction = o->friction == "velocity" ? physics::XpbdFriction::kVelocity
                                                   : physics::XpbdFriction::kPositional;
       const ParamMap params = ParseKeyValues(o->params);
-      SceneParams(*e, params);  // refused before the recording's folder is made
+      // Refused before the recording's folder is made: the parameters, the steps, the solver.
+      SceneParams(*e, params);
+      ValidateSteps(o->sim);
+      if (!by_pbd) FindSolver(o->sim.solver);
       // Held from before the steps: a run writing the same path cannot replace the recording.
       std::optional<WholeOutputLock> lock;
       if (given_record) lock.emplace(o->record);

@@ -45,8 +45,6 @@ std::string ConversionMessage(const CLI::App& app, const std::string& what) {
   return what.substr(prefix.size()) + ": " + rule;
 }
 
-// In an MPI job an error on one rank ends every rank: the others would wait for it forever.
-// The other ranks name themselves: they usually repeat rank 0's line.
 // FNV-1a over the arguments after the program's name, each ended by a NUL.
 unsigned long long ArgumentsHash(int argc, char** argv) {
   unsigned long long h = 1469598103934665603ULL;
@@ -58,6 +56,8 @@ unsigned long long ArgumentsHash(int argc, char** argv) {
   return h;
 }
 
+// In an MPI job an error on one rank ends every rank: the others would wait for it forever.
+// The other ranks name themselves: they usually repeat rank 0's line.
 int Fail(int code, const char* kind, const char* what) {
   if (ncp::Cluster::leader() || !ncp::Cluster::active())
     std::fprintf(stderr, "ncpbench: %s: %s\n", kind, what);

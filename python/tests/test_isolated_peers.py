@@ -3,8 +3,10 @@ segfaults on some problems) run from Python as from the command line: in a proce
 so that the interpreter survives and the job is a `failed` row. Without the executable that runs
 them they are refused, never run in the interpreter."""
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -57,7 +59,7 @@ def test_without_the_executable_an_isolated_peer_is_refused():
     out = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
                          timeout=120, env=env)
     assert out.returncode == 1, out.stdout
-    assert (f"ncpbench._ncpbench.Error: solver {PEER}: runs in a process of its own (a peer "
+    assert (f"ncpbench._ncpbench.Error: solver '{PEER}': runs in a process of its own (a peer "
             "library that can end its process), and the ncpbench executable that runs it is "
             "not at /nonexistent/ncpbench (set NCPBENCH_CLI to its path)") in out.stderr, out.stderr
 
@@ -71,3 +73,36 @@ def test_an_isolated_peer_solves_as_it_does_in_process():
     assert len(r.lam) == p.num_rows
     assert np.all(np.isfinite(r.lam))
     assert ncpbench.evaluate(p, r.v, r.lam)["res004"] == pytest.approx(r.metrics["res004"], rel=1e-12)
+
+
+def test_ctrl_c_during_an_isolated_job_is_a_keyboard_interrupt(tmp_path):
+    # The wait for the job's process polled nothing: Ctrl-C came when the job ended, and a
+    # Ctrl-C that reached the job's process too was a `failed` row that a resume took as done.
+    plugin = os.path.join(os.path.dirname(os.environ.get("NCPBENCH_CLI", "")),
+                          "ncpbench_test_ending_peer.so")
+    if not os.path.exists(plugin):
+        pytest.skip("the test plug-in is built with the C++ tests (ctest)")
+    data = str(tmp_path / "d.h5")
+    ncpbench.write_dataset(data, ncpbench.generate("random", 1, params={"contacts": 4,
+                                                                      "bodies": 20}))
+    script = f"""
+import sys, time
+sys.path.insert(0, {os.path.dirname(os.path.dirname(ncpbench.__file__))!r})
+import ncpbench
+ncpbench.load_plugin({plugin!r})
+print("started", flush=True)
+t = time.time()
+try:
+    ncpbench.run([{data!r}], solvers=["test-sleeping-peer"], iters=400, out={str(tmp_path / "r.h5")!r})
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted after %.1f s" % (time.time() - t))
+"""
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(1.5)  # the job (400 x 50 ms) is running in its own process
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    assert out.startswith("interrupted after "), out
+    assert float(out.split()[2]) < 10, out
+    assert not os.path.exists(tmp_path / "r.h5")

@@ -23,6 +23,8 @@ TEST(ParseDecimal, UnderflowIsRefusedAndZeroHasOneSign) {
     EXPECT_FALSE(ParseDecimal(tiny, &v)) << tiny;
   EXPECT_EQ(DecimalRule("1e-400"),
             "underflows to 0 in double precision: write 0, or a number of larger magnitude");
+  EXPECT_EQ(DecimalRule("0." + std::string(400, '0') + "1"),
+            "underflows to 0 in double precision: write 0, or a number of larger magnitude");
   EXPECT_EQ(DecimalRule("1e400"), "must be a finite number in decimal notation");
   EXPECT_EQ(DecimalRule("x1e-400"), "must be a finite number in decimal notation");
   EXPECT_TRUE(ParseDecimal("1e-310", &v));  // subnormal, not zero: taken

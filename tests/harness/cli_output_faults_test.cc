@@ -106,6 +106,10 @@ TEST(CliOutputFaults, BadScenarioArgumentsLeaveNoFolders) {
       "must be at most 2^64 - 3");
   ExpectOneLineRefusal(testing::RunCli("simulate cable -p bogus=1 --record " + out, dir),
                        "cable.bogus: unknown parameter");
+  ExpectOneLineRefusal(testing::RunCli("simulate cable --dt 5 --record " + out, dir),
+                       "--dt = 5: must be in (0, 0.1]");
+  ExpectOneLineRefusal(testing::RunCli("simulate cable --solver nosuch --record " + out, dir),
+                       "solver 'nosuch': unknown");
   EXPECT_FALSE(fs::exists(dir / "new"));
 }
 

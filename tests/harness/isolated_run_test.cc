@@ -6,9 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -52,9 +54,31 @@ TEST(IsolatedRun, PeerThatEndsItsProcessIsAFailedRowAndTheRunGoesOn) {
   EXPECT_EQ(failed["test-crashing-peer"], 2);
 }
 
-// The folder a job is written to (/tmp/ncpbench-job-<pid>-<n>) was left behind when a signal
-// ended the run (Ctrl-C, mpirun's SIGTERM), and for good when SIGKILL did: a signal removes it
-// now, and a later run removes those of processes that are gone (ten minutes untouched).
+// "ncpbench-job-<host>-<pid>-0" in the temporary folder: the folder of a run's first job.
+fs::path JobFolder(pid_t pid) {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  std::string host = name;
+  for (char& c : host)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return fs::temp_directory_path() / ("ncpbench-job-" + host + "-" + std::to_string(pid) + "-0");
+}
+
+// Whether a process's command line holds `text` (the job's process names its folder).
+bool SomeProcessRuns(const std::string& text) {
+  std::error_code ec;
+  for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    std::ifstream f(it->path() / "cmdline", std::ios::binary);
+    const std::string cmd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (cmd.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// The folder a job is written to was left behind when a signal ended the run (Ctrl-C, mpirun's
+// SIGTERM), and for good when SIGKILL did, and the job's process ran on: the signal removes the
+// folder and ends the job now, and a later run removes the folders of processes that are gone
+// (ten minutes untouched).
 TEST(IsolatedRun, JobFoldersGoWithTheRunThatMadeThem) {
   const fs::path dir = testing::FreshDir("isolated_signal");
   const std::string data = (dir / "d.h5").string();
@@ -66,8 +90,7 @@ TEST(IsolatedRun, JobFoldersGoWithTheRunThatMadeThem) {
   ASSERT_GE(gone, 0);
   if (gone == 0) _exit(0);
   ASSERT_EQ(waitpid(gone, nullptr, 0), gone);
-  const fs::path stale =
-      fs::temp_directory_path() / ("ncpbench-job-" + std::to_string(gone) + "-0");
+  const fs::path stale = JobFolder(gone);
   fs::create_directories(stale);
   std::ofstream(stale / "problem.h5") << "left";
   fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::minutes(20));
@@ -76,11 +99,11 @@ TEST(IsolatedRun, JobFoldersGoWithTheRunThatMadeThem) {
   if (run == 0) {
     const std::string out = (dir / "r.h5").string();
     execl(NCP_CLI, NCP_CLI, "run", data.c_str(), "--plugin", NCP_TEST_ENDING_PEER, "-s",
-          "test-sleeping-peer", "--iters", "100000", "-q", "-o", out.c_str(),
+          "test-sleeping-peer", "--iters", "200", "-q", "-o", out.c_str(),
           static_cast<char*>(nullptr));
     _exit(127);
   }
-  const fs::path job = fs::temp_directory_path() / ("ncpbench-job-" + std::to_string(run) + "-0");
+  const fs::path job = JobFolder(run);
   for (int i = 0; i < 400 && !fs::exists(job / "job.txt"); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_TRUE(fs::exists(job / "job.txt"));
@@ -90,6 +113,12 @@ TEST(IsolatedRun, JobFoldersGoWithTheRunThatMadeThem) {
   ASSERT_EQ(waitpid(run, &status, 0), run);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
   EXPECT_FALSE(fs::exists(job));
+  bool job_runs = true;
+  for (int i = 0; i < 100 && job_runs; ++i) {  // SIGKILL's effect is not instant
+    job_runs = SomeProcessRuns("isolated-job\0" + job.string());
+    if (job_runs) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(job_runs) << "the job's process ran on after its run ended";
   fs::remove_all(stale);
 }
 

@@ -107,9 +107,15 @@ TEST(RunnerMisbehavingSolver, SettingsChangedInSetupStayWithThatJob) {
   const SolverEntry e = Hooked({.setup = [](const Settings& s) {
     const_cast<Settings&>(s) = Settings::Parse("test-hooked", {kScale}, {{"scale", "0.25"}});
   }});
-  const Settings given = Settings::Parse(e.name, e.settings, {});
-  const RunRecord first = RunHooked(e, given), second = RunHooked(e, given);
-  EXPECT_EQ(given.Get("scale"), 1.0);
+  // One job run twice, as a run does for the problems of a dataset.
+  const SolverJob job{&e, Settings::Parse(e.name, e.settings, {})};
+  const ContactProblem p = MakeManufacturedProblem(testing::AcceptanceOptions(31), "m");
+  const Evaluator ev(p);
+  RunOptions opt;
+  opt.budget.iters = 5;
+  const RunRecord first = RunOne(p, ev, job, opt, nullptr, 0);
+  const RunRecord second = RunOne(p, ev, job, opt, nullptr, 0);
+  EXPECT_EQ(job.settings.Get("scale"), 1.0);
   EXPECT_EQ(first.settings, "scale=1");
   EXPECT_EQ(second.settings, "scale=1");
 }
