@@ -178,13 +178,15 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
         fmt::format("solver '{}': runs in a process of its own (a peer library that can "
                     "end its process), and {}",
                     job.entry->name, g_unisolated));
-  if (g_executable.empty() || g_in_job) {
+  // Here, in this process: RunOne then runs it itself instead of isolating it again.
+  const auto here = [&] {
     const bool was = g_in_job;
-    g_in_job = true;  // RunOne runs it here
+    g_in_job = true;
     RunRecord r = RunOne(p, ev, job, opt, warm, repeat, solution);
     g_in_job = was;
     return r;
-  }
+  };
+  if (g_executable.empty() || g_in_job) return here();
   // Python threads may run jobs at once (the GIL released): one folder each.
   static std::atomic<int> counter = 0;
   static std::once_flag swept;
@@ -222,7 +224,7 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   std::fflush(nullptr);
   const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid < 0) return RunOne(p, ev, job, opt, warm, repeat, solution);
+  if (pid < 0) return here();  // no process to spare: in this one (RunOne would fork again)
   if (pid == 0) {
     // Only async-signal-safe calls between fork and exec. The job ends with this process (SIGKILL
     // included), not as an orphan that runs on.
