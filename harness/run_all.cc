@@ -222,10 +222,10 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   if (Cluster::active()) {
     // The same arguments can still plan other jobs (a dataset path that holds another file on
     // another host): rank 0 hands out unit numbers of its own plan, so the plans must agree.
-    unsigned long long h = 1469598103934665603ULL;
+    std::uint64_t h = kFnvOffset;
+    // Each piece with its NUL: "ab","c" and "a","bc" differ.
     const auto mix = [&h](const std::string& text) {
-      for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-      h = (h ^ 0xffU) * 1099511628211ULL;
+      h = Fnv1a(std::string_view(text.c_str(), text.size() + 1), h);
     };
     mix(std::filesystem::absolute(results_path).lexically_normal().string());
     for (const Unit& u : units)

@@ -42,17 +42,6 @@
 namespace ncp {
 namespace {
 
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
-constexpr std::uint64_t kFnvPrime = 1099511628211ull;
-
-std::uint64_t Fnv1a(std::string_view bytes, std::uint64_t h) {
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= kFnvPrime;
-  }
-  return h;
-}
-
 std::string Trim(const std::string& s) {
   const auto begin = s.find_first_not_of(" \t\r\n");
   if (begin == std::string::npos) return "";
@@ -61,6 +50,15 @@ std::string Trim(const std::string& s) {
 }
 
 }  // namespace
+
+std::uint64_t Fnv1a(std::string_view bytes, std::uint64_t h) {
+  constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= kFnvPrime;
+  }
+  return h;
+}
 
 std::string CpuModel() {
   std::ifstream in("/proc/cpuinfo");

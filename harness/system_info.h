@@ -2,6 +2,7 @@
 // numbers, so that absolute times are read with the CPU they were measured on.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@ int HostThreads();
 // start-up: "OMP_WAIT_POLICY=active, OMP_PROC_BIND=true", or "defaults" when none is set (a
 // team's barriers and region starts cost several times more when waiting threads sleep).
 std::string OpenMpEnvironment();
+
+// 64-bit FNV-1a of `bytes`, continued from `h` (a hash of several pieces: each fed in turn).
+inline constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+std::uint64_t Fnv1a(std::string_view bytes, std::uint64_t h = kFnvOffset);
 
 // 64-bit FNV-1a of `bytes` as 16 lowercase hex digits: a cheap identity, not a secure hash.
 std::string HashHex(std::string_view bytes);

@@ -75,10 +75,10 @@ void AddConvert(CLI::App& app, Action& action) {
           WriteFclibGlobal(path, p);
         else
           WriteFclibLocal(path, p);
-        // fclib has no soft rows: the written problem is another one, which the user is told.
-        const std::size_t soft = global ? static_cast<std::size_t>(p.num_constraints()) -
-                                              FoldSoftRows(p).problem.constraints.size()
-                                        : 0;
+        // fclib has no soft rows: the written problem is another one, which the user is told
+        // (and which --verify compares with).
+        const ContactProblem written = global ? FoldSoftRows(p).problem : p;
+        const std::size_t soft = p.constraints.size() - written.constraints.size();
         std::printf("wrote fclib %s problem '%s' to %s%s\n", global ? "global" : "local",
                     p.meta.name.c_str(), path.c_str(),
                     soft > 0 ? fmt::format(" ({} soft constraints folded into M and f: fclib has "
@@ -88,7 +88,7 @@ void AddConvert(CLI::App& app, Action& action) {
                              : "");
         if (!o->verify) return;
         const ContactProblem back = ReadFclib(path);
-        const std::string diff = FirstBitwiseDifference(global ? FoldSoftRows(p).problem : p, back);
+        const std::string diff = FirstBitwiseDifference(written, back);
         if (!diff.empty()) {
           std::error_code ec;  // a file that does not hold the problem is not left as if it did
           std::filesystem::remove(path, ec);

@@ -1,7 +1,9 @@
 // ncpbench: generate or load frozen contact problems, run solvers under identical budgets,
 // write results and reports. Bad input: one line on stderr, exit code 2.
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -46,13 +48,10 @@ std::string ConversionMessage(const CLI::App& app, const std::string& what) {
 }
 
 // FNV-1a over the arguments after the program's name, each ended by a NUL.
-unsigned long long ArgumentsHash(int argc, char** argv) {
-  unsigned long long h = 1469598103934665603ULL;
+std::uint64_t ArgumentsHash(int argc, char** argv) {
+  std::uint64_t h = ncp::kFnvOffset;
   for (int i = 1; i < argc; ++i)
-    for (const char* c = argv[i];; ++c) {
-      h = (h ^ static_cast<unsigned char>(*c)) * 1099511628211ULL;
-      if (*c == '\0') break;
-    }
+    h = ncp::Fnv1a(std::string_view(argv[i], std::strlen(argv[i]) + 1), h);
   return h;
 }
 
