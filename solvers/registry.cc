@@ -135,19 +135,8 @@ bool NamedAs(const std::string& name, bool colon) {
                                         "0123456789_-") == std::string::npos;
 }
 
-// A name as a message shows it: quoted, control characters escaped (a plug-in's name may hold
-// a newline).
-std::string Shown(const std::string& name) {
-  std::string out;
-  for (const char c : name)
-    out += static_cast<unsigned char>(c) < 0x20
-               ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c))
-               : std::string(1, c);
-  return "'" + out + "'";
-}
-
 void CheckSetting(const std::string& solver, const SettingSpec& s) {
-  const std::string where = fmt::format("solver '{}': setting {}", solver, Shown(s.name));
+  const std::string where = fmt::format("solver '{}': setting '{}'", solver, s.name);
   if (!NamedAs(s.name, false))
     throw Error(where + ": its name must be letters, digits, '_' and '-' (not empty)");
   if (std::isnan(s.min) || std::isnan(s.max) || s.min > s.max)
@@ -157,8 +146,8 @@ void CheckSetting(const std::string& solver, const SettingSpec& s) {
   if (!s.choices.empty()) {
     for (std::size_t i = 0; i < s.choices.size(); ++i) {
       if (!NamedAs(s.choices[i], false))
-        throw Error(fmt::format("{}: choice {}: must be letters, digits, '_' and '-'", where,
-                                Shown(s.choices[i])));
+        throw Error(fmt::format("{}: choice '{}': must be letters, digits, '_' and '-'", where,
+                                s.choices[i]));
       for (std::size_t j = 0; j < i; ++j)
         if (s.choices[j] == s.choices[i])
           throw Error(fmt::format("{}: choice '{}': given twice", where, s.choices[i]));
@@ -181,9 +170,9 @@ void CheckSetting(const std::string& solver, const SettingSpec& s) {
 void CheckSolverEntry(const SolverEntry& e) {
   if (!NamedAs(e.name, true))
     throw Error(
-        fmt::format("solver name = {}: must be letters, digits, '_', '-' and ':' (not "
+        fmt::format("solver name = '{}': must be letters, digits, '_', '-' and ':' (not "
                     "empty)",
-                    Shown(e.name)));
+                    e.name));
   if (!e.make) throw Error(fmt::format("solver '{}': make = null: must be a factory", e.name));
   for (std::size_t i = 0; i < e.settings.size(); ++i) {
     CheckSetting(e.name, e.settings[i]);
