@@ -94,7 +94,7 @@ void WriteJob(const std::string& path, const SolverJob& job, const RunOptions& o
     << "retime=" << (opt.retime_without_tol ? 1 : 0) << "\n"
     << "repeat=" << repeat << "\n"
     << "has_warm=" << (has_warm ? 1 : 0) << "\n";
-  for (const std::string& plugin : LoadedPlugins()) f << "plugin=" << plugin << "\n";
+  for (const LoadedPluginFile& plugin : LoadedPlugins()) f << "plugin=" << plugin.path << "\n";
   if (!f) throw Error(fmt::format("cannot write '{}'", path));
 }
 

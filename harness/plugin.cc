@@ -9,18 +9,19 @@
 
 #include "common/error.h"
 #include "common/file_kind.h"
+#include "harness/system_info.h"
 #include "solvers/registry.h"
 
 namespace ncp {
 
 namespace {
-std::vector<std::string>& LoadOrder() {
-  static std::vector<std::string> order;
+std::vector<LoadedPluginFile>& LoadOrder() {
+  static std::vector<LoadedPluginFile> order;
   return order;
 }
 }  // namespace
 
-std::vector<std::string> LoadedPlugins() { return LoadOrder(); }
+std::vector<LoadedPluginFile> LoadedPlugins() { return LoadOrder(); }
 
 std::vector<std::string> LoadPlugin(const std::string& path) {
   // Loading a library twice runs its initializers once: a repeat returns what it registered.
@@ -82,9 +83,17 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
         fmt::format("registers no solver (expected NCP_REGISTER_SOLVER or an exported "
                     "{}())",
                     kPluginRegisterSymbol));
+  // Hashed now, before the file can change under the loaded copy; unreadable (execute-only) is
+  // recorded as such rather than refusing a library that loaded.
+  std::string hash;
+  try {
+    hash = FileHash(file);
+  } catch (const Error&) {
+    hash = "unreadable";
+  }
   loaded[handle] = added;
-  std::error_code ec;  // an isolated job loads it again by this path
-  LoadOrder().push_back(std::filesystem::weakly_canonical(path, ec).string());
+  std::error_code ec;
+  LoadOrder().push_back({std::filesystem::weakly_canonical(path, ec).string(), hash});
   return added;
 }
 

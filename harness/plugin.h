@@ -18,7 +18,12 @@ inline constexpr char kPluginRegisterSymbol[] = "ncpbench_register_solvers";
 // when the library cannot be loaded, registers nothing, or a registration fails.
 std::vector<std::string> LoadPlugin(const std::string& path);
 
-// The paths of the plug-ins loaded so far, in load order (an isolated job loads them again).
-std::vector<std::string> LoadedPlugins();
+// A loaded plug-in: its canonical path (an isolated job loads it again by it) and the hash of
+// its bytes when it was loaded (HashHex; results record it, so that a rebuilt library shows).
+struct LoadedPluginFile {
+  std::string path, hash;
+};
+// The plug-ins loaded so far, in load order.
+std::vector<LoadedPluginFile> LoadedPlugins();
 
 }  // namespace ncp

@@ -340,17 +340,23 @@ std::string Header(const std::map<std::string, std::string>& attrs) {
       kRunAttrVersionSiconos, kRunAttrVersionMujoco, kRunAttrVersionBullet, kRunAttrVersionDart};
   // Per-dataset hashes on one line: they identify the inputs, and one line each would push the
   // summary off the first screen.
-  const std::string kHash = "dataset_hash:";
-  std::string hashes;
+  const std::string kHash = "dataset_hash:", kPlugin = kRunAttrPluginPrefix;
+  std::string hashes, plugins;
   for (const auto& [key, value] : attrs) {
     if (shown.count(key)) continue;
     if (key.rfind(kHash, 0) == 0) {
       hashes += fmt::format("{}{} {}", hashes.empty() ? "" : ", ", key.substr(kHash.size()), value);
       continue;
     }
+    if (key.rfind(kPlugin, 0) == 0) {
+      plugins += fmt::format("{}`{}` (hash {})", plugins.empty() ? "" : ", ",
+                             key.substr(kPlugin.size()), value);
+      continue;
+    }
     out += fmt::format("- {}: {}\n", key, value);
   }
   if (!hashes.empty()) out += fmt::format("- Dataset hashes: {}\n", hashes);
+  if (!plugins.empty()) out += fmt::format("- Solver plug-ins: {}\n", plugins);
   return out + "\n";
 }
 

@@ -37,6 +37,8 @@ inline constexpr char kRunAttrVersionSiconos[] = "version_siconos";
 inline constexpr char kRunAttrVersionMujoco[] = "version_mujoco";
 inline constexpr char kRunAttrVersionBullet[] = "version_bullet";
 inline constexpr char kRunAttrVersionDart[] = "version_dart";
+// One per loaded solver plug-in: "plugin:<canonical path>" = the hash of its bytes when loaded.
+inline constexpr char kRunAttrPluginPrefix[] = "plugin:";
 // The machine's measured peaks (harness/machine_peaks.h): bandwidth, flop rate, threads, date.
 inline constexpr char kRunAttrPeakBandwidth1[] = "peak_bandwidth_gbs_1thread";
 inline constexpr char kRunAttrPeakBandwidth[] = "peak_bandwidth_gbs";

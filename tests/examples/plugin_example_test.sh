@@ -12,6 +12,17 @@ cmake --build "$work/b" >/dev/null
   --set my-solver.step_scale=1.5 -o "$work/r.h5" 2>"$work/log"
 cat "$work/log"
 grep -q "my-solver  max-iterations" "$work/log"
+# The results name the plug-in's file and the hash of its bytes (64-bit FNV-1a), which the
+# report shows.
+"$cli" report "$work/r.h5" >"$work/r.md"
+lib=$(readlink -f "$work/b/my_solver.so")
+hash=$(python3 -c "
+import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], 'rb').read():
+    h = ((h ^ b) * 0x100000001b3) % (1 << 64)
+print(f'{h:016x}')" "$lib")
+grep -qF -- "- Solver plug-ins: \`$lib\` (hash $hash)" "$work/r.md"
 # A solver name taken twice is bad input (exit 2, one line naming the plug-in).
 cp "$work/b/my_solver.so" "$work/copy.so"
 status=0
