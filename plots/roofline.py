@@ -61,11 +61,13 @@ def load(path):
 
 def groups(cols, peaks):
     """{(dataset, variant, threads): [bytes, flops, time, time at the bound]} over counted runs;
-    a variant is (solver, settings, budget, warm start)."""
+    a variant is (solver, settings, budget, warm start). A run that counts no flops (a plug-in's
+    bytes-only count) has no intensity to place on the log axis: left out, as uncounted ones."""
     out = {}
     for i in range(len(cols["solver"])):
         b, f, t = cols["work_bytes"][i], cols["work_flops"][i], cols["solve_time_s"][i]
-        if cols["iterations"][i] <= 0 or not (np.isfinite(b) and np.isfinite(f) and b > 0 and t > 0):
+        counted = np.isfinite(b) and np.isfinite(f) and b > 0 and f > 0 and t > 0
+        if cols["iterations"][i] <= 0 or not counted:
             continue
         variant = tuple(cols[k][i] for k in ("solver", "settings", "budget", "warm_start"))
         key = (cols["dataset"][i], variant, max(1, cols["threads_used"][i]))

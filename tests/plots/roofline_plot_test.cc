@@ -54,10 +54,13 @@ TEST_F(RooflinePlot, PrintsTheFractionOfTheBoundPerThreadsAndWritesAPng) {
       {kRunAttrPeakBandwidth1, "10"}, {kRunAttrPeakBandwidth, "16"}, {kRunAttrPeakFlops1, "50"},
       {kRunAttrPeakFlops, "90"},      {kRunAttrPeakThreads, "2"},    {kRunAttrPeaksMeasured, "x"}};
   RunRecord peer = CountedRecord("siconos:nsgs", NAN, NAN, 0.1, 1);  // not counted: left out
-  WriteResults(
-      Path("r.h5"),
-      {CountedRecord("pj", 1e9, 1e8, 0.2, 1), CountedRecord("pgs", 1.6e9, 1e8, 0.4, 2), peer},
-      peaks);
+  // Bytes and no flops (a plug-in's count): no intensity on the log axis, left out (its 0 made
+  // the axis start at log10(0)).
+  RunRecord bytes_only = CountedRecord("my-solver", 1e9, 0.0, 0.1, 1);
+  WriteResults(Path("r.h5"),
+               {CountedRecord("pj", 1e9, 1e8, 0.2, 1), CountedRecord("pgs", 1.6e9, 1e8, 0.4, 2),
+                peer, bytes_only},
+               peaks);
   const std::string png = Path("roof.png");
   ASSERT_EQ(Plot(Path("r.h5"), png), 0) << testing::Slurp(Path("err.txt"));
   const std::string out = testing::Slurp(Path("out.txt"));
@@ -69,6 +72,7 @@ TEST_F(RooflinePlot, PrintsTheFractionOfTheBoundPerThreadsAndWritesAPng) {
             std::string::npos)
       << out;
   EXPECT_EQ(out.find("siconos"), std::string::npos) << out;
+  EXPECT_EQ(out.find("my-solver"), std::string::npos) << out;
   std::ifstream in(png, std::ios::binary);
   std::string magic(8, '\0');
   in.read(magic.data(), magic.size());
