@@ -11,21 +11,48 @@
 namespace ncp {
 namespace {
 
-double Fb(double a, double b) { return a + b - std::sqrt(a * a + b * b); }
+// Scalar Fischer–Burmeister a + b − √(a² + b²), without the cancellation of its two terms when
+// a, b > 0 (rationalized: 2ab / (a + b + √(a² + b²))), and without squaring (hypot).
+double Fb(double a, double b) {
+  const double r = std::hypot(a, b);
+  return a + b > 0 ? 2.0 * a * b / (a + b + r) : a + b - r;
+}
 
 // Jordan-algebra Fischer–Burmeister function of the second-order cone,
-// φ(x, y) = x + y − (x∘x + y∘y)^{1/2}; returns ‖φ‖.
-double SocFbNorm(const double* x, const double* y) {
-  const double w0 =
-      x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
-  const double w1 = 2.0 * (x[0] * x[1] + y[0] * y[1]);
-  const double w2 = 2.0 * (x[0] * x[2] + y[0] * y[2]);
-  const double wn = std::sqrt(w1 * w1 + w2 * w2);
-  const double s1 = std::sqrt(std::max(0.0, w0 - wn)), s2 = std::sqrt(std::max(0.0, w0 + wn));
+// φ(x, y) = x + y − (x∘x + y∘y)^{1/2}; returns ‖φ‖. With w = x∘x + y∘y = (w₀, w̄), the square root
+// takes √ of w's eigenvalues w₀ ± ‖w̄‖. The small one, w₀ − ‖w̄‖, was computed as that difference:
+// near a solution with ‖x‖ ≫ ‖y‖ (a loaded sliding contact) both terms are ~‖x‖² and the
+// difference kept only ε‖x‖², so ‖φ‖ stalled at √ε‖x‖ (1e-4 where the exact value is 1e-12). It is
+// formed here from differences that lose nothing:
+//   w₀ − ‖w̄‖ = (|x₀| − ‖x̄‖)² + (|y₀| − ‖ȳ‖)² + 2(a − ‖v‖),   v = x₀x̄ + y₀ȳ, a = |x₀|‖x̄‖ + |y₀|‖ȳ‖,
+//   a − ‖v‖ = (a² − ‖v‖²)/(a + ‖v‖),  a² − ‖v‖² = 2|x₀y₀| (‖x̄‖‖ȳ‖ − s x̄·ȳ),  s = sign(x₀y₀),
+// the last as (x̄ × ȳ)² / (‖x̄‖‖ȳ‖ + s x̄·ȳ) where s x̄·ȳ > 0. φ is positively homogeneous, so the
+// inputs are scaled to a largest entry of 1 first: no square overflows or underflows.
+double SocFbNorm(const double* x_in, const double* y_in) {
+  double m = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    if (!std::isfinite(x_in[k]) || !std::isfinite(y_in[k])) return NAN;
+    m = std::max({m, std::abs(x_in[k]), std::abs(y_in[k])});
+  }
+  if (m == 0.0) return 0.0;
+  const double x[3] = {x_in[0] / m, x_in[1] / m, x_in[2] / m};
+  const double y[3] = {y_in[0] / m, y_in[1] / m, y_in[2] / m};
+  const double xt = std::hypot(x[1], x[2]), yt = std::hypot(y[1], y[2]);
+  const double v1 = x[0] * x[1] + y[0] * y[1], v2 = x[0] * x[2] + y[0] * y[2];
+  const double vn = std::hypot(v1, v2);
+  const double a = std::abs(x[0]) * xt + std::abs(y[0]) * yt;
+  const double sdot = (x[0] * y[0] < 0 ? -1.0 : 1.0) * (x[1] * y[1] + x[2] * y[2]);
+  const double cross = x[1] * y[2] - x[2] * y[1];
+  const double gap = sdot > 0 ? cross * cross / (xt * yt + sdot) : xt * yt - sdot;  // ≥ 0
+  const double a2v2 = 2.0 * std::abs(x[0] * y[0]) * gap;
+  const double dx = std::abs(x[0]) - xt, dy = std::abs(y[0]) - yt;
+  const double small = dx * dx + dy * dy + (a + vn > 0 ? 2.0 * a2v2 / (a + vn) : 0.0);
+  const double w0 = x[0] * x[0] + xt * xt + y[0] * y[0] + yt * yt;
+  const double s1 = std::sqrt(std::max(0.0, small)), s2 = std::sqrt(w0 + 2.0 * vn);
   double r0 = 0.5 * (s1 + s2), r1 = 0.0, r2 = 0.0;
-  if (wn > 0) r1 = 0.5 * (s2 - s1) * w1 / wn, r2 = 0.5 * (s2 - s1) * w2 / wn;
+  if (vn > 0) r1 = 0.5 * (s2 - s1) * v1 / vn, r2 = 0.5 * (s2 - s1) * v2 / vn;
   const double p0 = x[0] + y[0] - r0, p1 = x[1] + y[1] - r1, p2 = x[2] + y[2] - r2;
-  return std::sqrt(p0 * p0 + p1 * p1 + p2 * p2);
+  return m * std::sqrt(p0 * p0 + p1 * p1 + p2 * p2);
 }
 
 double ResidualNorm(const Constraint& c, const double* lam, const double* u, const double* e) {

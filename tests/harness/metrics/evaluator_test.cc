@@ -2,6 +2,8 @@
 // perturbation, and natmap equal to Siconos' fc3d_compute_error on the shared fclib problems.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "harness/metrics/evaluator.h"
@@ -155,6 +157,47 @@ TEST(Evaluator, FrictionlessContactMetrics) {
   push[0] = 5.0;
   EXPECT_GT(ev.Evaluate(Vec(), pull)[Metric::kNatmapAbs], 0.01);
   EXPECT_GT(ev.Evaluate(Vec(), push)[Metric::kFb], 1.0);
+}
+
+// The Fischer–Burmeister error at exact solutions of one contact (μ = 0.5) with the impulse far
+// larger than the velocity, as on a loaded sliding contact: the cone function's small eigenvalue
+// was a difference of two ~‖λ‖² numbers, which left ‖φ‖ at √ε‖λ‖ (here ~15 at ‖λ‖ = 1e9) where
+// a loss-free form reaches ε‖λ‖. φ is positively homogeneous: a scaling of both λ and u by
+// 10^±200 scales it alike instead of overflowing or underflowing.
+TEST(Evaluator, FischerBurmeisterIsAccurateAtSolutionsFarFromUnitScale) {
+  Constraint c;
+  c.type = ConstraintType::kContact;
+  c.mu = 0.5;
+  const double e[3] = {0.0, 0.0, 0.0};
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const double L : {1.0, 1e3, 1e9}) {
+    for (const double s : {1e-3, 1.0}) {
+      const double ct = 0.6, st = 0.8;  // |(ct, st)| = 1 exactly
+      // Sliding: u_t = s (ct, st), u_n = 0; λ on the cone's edge opposite to u_t.
+      const double slide_l[3] = {L, -c.mu * L * ct, -c.mu * L * st},
+                   slide_u[3] = {0, s * ct, s * st};
+      // Sticking inside the cone (u = 0), and separated (λ = 0, u_n > 0).
+      const double stick_l[3] = {L, 0.1 * L, -0.2 * L}, zero[3] = {0, 0, 0};
+      const double sep_u[3] = {s, 0.3 * s, -0.1 * s};
+      EXPECT_LE(FischerBurmeisterError(c, slide_l, slide_u, e), 16 * eps * L) << L << " " << s;
+      EXPECT_LE(FischerBurmeisterError(c, stick_l, zero, e), 16 * eps * L) << L;
+      EXPECT_LE(FischerBurmeisterError(c, zero, sep_u, e), 16 * eps * s) << s;
+    }
+  }
+  // Off a solution the value is unchanged in scale: φ(tλ, tu) = t φ(λ, u).
+  const double l[3] = {1.0, 0.7, -0.2}, u[3] = {-0.3, 0.4, 0.5};
+  const double ref = FischerBurmeisterError(c, l, u, e);
+  EXPECT_GT(ref, 0.1);
+  for (const double t : {1e-200, 1e200}) {
+    const double lt[3] = {t * l[0], t * l[1], t * l[2]}, ut[3] = {t * u[0], t * u[1], t * u[2]};
+    EXPECT_NEAR(FischerBurmeisterError(c, lt, ut, e) / t, ref, 1e-14 * ref) << t;
+  }
+  // The scalar function of a unilateral row: λ = 1e9, u = 1e-3 off complementarity by their
+  // product's order, 2ab/(a + b + √(a²+b²)) ≈ 1e-3, not lost to a + b − √(a² + b²).
+  Constraint uni;
+  uni.type = ConstraintType::kUnilateral;
+  const double la[1] = {1e9}, ua[1] = {1e-3};
+  EXPECT_NEAR(FischerBurmeisterError(uni, la, ua, e), 1e-3, 1e-15);
 }
 
 }  // namespace
