@@ -206,10 +206,23 @@ void AddReproduce(CLI::App& app, Action& action) {
         // One protocol's error must not hide the others: report it, go on, exit 2 at the end.
         int failed = 0;
         int pending = 0;
+        int kept = 0;
+        const std::string revision = BuildRevision(), cpu = CpuModel();
         for (const Protocol& p : Protocols()) {
           if (!p.runs()) {  // listed with what it needs; not a failure of `all`
             std::printf("%s\n", CannotRunYet(p).c_str());
             ++pending;
+            continue;
+          }
+          // An interrupted `all` resumes: what it finished (its .h5 and its .md) is kept.
+          const std::string h5 = o->ro.out_dir + "/" + p.id + ".h5";
+          const std::string same = SameMeasurement(h5, p.id, o->ro, revision, cpu);
+          std::error_code ec;
+          if (!same.empty() &&
+              std::filesystem::is_regular_file(o->ro.out_dir + "/" + p.id + ".md", ec)) {
+            std::printf("%s: kept, %s (remove %s to measure it again)\n", p.id.c_str(),
+                        same.c_str(), h5.c_str());
+            ++kept;
             continue;
           }
           try {
@@ -219,8 +232,10 @@ void AddReproduce(CLI::App& app, Action& action) {
             ++failed;
           }
         }
-        std::printf("reproduce all: %zu protocols, %d failed, %d cannot run yet\n",
-                    Protocols().size() - pending, failed, pending);
+        std::printf(
+            "reproduce all: %zu protocols (%d kept from an earlier run), %d failed, %d "
+            "cannot run yet\n",
+            Protocols().size() - pending, kept, failed, pending);
         return failed ? 2 : 0;
       }
       return RunProtocol(FindProtocol(o->id), o->ro, o->from);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
 #include "common/error.h"
 #include "harness/reproduce/solver_info.h"
@@ -58,6 +59,34 @@ ProtocolRecords ProtocolRecords::Read(const std::string& path) {
   r.rows_ = std::move(file.rows);
   r.observations_ = std::move(file.observations);
   return r;
+}
+
+std::string SameMeasurement(const std::string& path, const std::string& id,
+                            const ReproduceOptions& o, const std::string& revision,
+                            const std::string& cpu) {
+  using namespace protocol_records;
+  if (revision.empty() || revision == "unknown" || revision.find("dirty") != std::string::npos)
+    return "";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "";
+  std::map<std::string, std::string> attrs;
+  try {
+    attrs = ReadRunAttrs(path);
+  } catch (const Error&) {
+    return "";  // measured again, and replaced
+  }
+  const auto is = [&attrs](const char* key, const std::string& value) {
+    const auto it = attrs.find(key);
+    return it != attrs.end() && it->second == value;
+  };
+  if (!is(kReproduceIdAttr, id) || !is(kRunAttrGitRevision, revision) || !is(kRunAttrCpu, cpu) ||
+      !is(kCasesAttr, std::to_string(o.cases)) || !is(kMaxItersAttr, std::to_string(o.max_iters)) ||
+      !is(kTracesAttr, o.traces ? "yes" : "no"))
+    return "";
+  const auto date = attrs.find(kRunAttrDate);
+  return fmt::format(
+      "finished {}by revision {} on this CPU with the same cases, iteration cap and traces",
+      date == attrs.end() ? "" : date->second + " ", revision);
 }
 
 void ProtocolRecords::set_options(const ReproduceOptions& o) {

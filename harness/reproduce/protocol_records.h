@@ -20,6 +20,15 @@ namespace ncp {
 // The root attribute of a reproduction's results file that names its protocol.
 inline constexpr char kReproduceIdAttr[] = "reproduce";
 
+// How `path` holds protocol `id`'s finished measurement by the code at `revision` with options
+// `o` on the CPU `cpu` — "finished <date> by revision <rev> on this CPU with the same cases,
+// iteration cap and traces" — or "" when it does not: missing, unreadable, another protocol,
+// revision, option or CPU, or a revision that does not pin the code (one with local changes,
+// "-dirty", or "unknown"). What `reproduce all` keeps rather than measuring again.
+std::string SameMeasurement(const std::string& path, const std::string& id,
+                            const ReproduceOptions& o, const std::string& revision,
+                            const std::string& cpu);
+
 class ProtocolRecords {
  public:
   explicit ProtocolRecords(std::string id, bool traces = true)

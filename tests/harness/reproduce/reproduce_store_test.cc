@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 
@@ -133,6 +134,43 @@ TEST(ProtocolRecords, ReadRefusesAReproductionWithoutItsCasesOrCap) {
     WriteResults(path, {StoredRow("pgs", "c0")}, attrs);
     testing::ExpectError([&] { ProtocolRecords::Read(path); }, {path, missing, "is missing"});
   }
+  std::filesystem::remove_all(dir);
+}
+
+// `reproduce all` resumes by keeping a protocol's file when the same code measured it with the
+// same options on the same CPU; anything else, or a revision that does not pin the code, is
+// measured again.
+TEST(ProtocolRecords, SameMeasurementNeedsRevisionOptionsAndCpuAlike) {
+  const auto dir = testing::FreshDir("protocol_records_same_" + std::to_string(getpid()));
+  const std::string path = (dir / "004-fig7.h5").string();
+  ReproduceOptions o;
+  o.cases = 2, o.max_iters = 50, o.traces = false;
+  ProtocolRecords rec("004-fig7", o.traces);
+  rec.set_options(o);
+  rec.Add(StoredRow("pgs", "c0"), "cases");
+  rec.Write(path, {{"git_revision", "abc1234"}, {"cpu", "Test CPU"}});
+  const std::string same = SameMeasurement(path, "004-fig7", o, "abc1234", "Test CPU");
+  EXPECT_NE(same.find("by revision abc1234 on this CPU"), std::string::npos) << same;
+  EXPECT_EQ(SameMeasurement(path, "004-fig9", o, "abc1234", "Test CPU"), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1235", "Test CPU"), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234", "Other CPU"), "");
+  for (auto other : {&ReproduceOptions::cases, &ReproduceOptions::max_iters}) {
+    ReproduceOptions changed = o;
+    changed.*other += 1;
+    EXPECT_EQ(SameMeasurement(path, "004-fig7", changed, "abc1234", "Test CPU"), "");
+  }
+  ReproduceOptions traced = o;
+  traced.traces = true;
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", traced, "abc1234", "Test CPU"), "");
+  // A build with local changes, or without git, names no code: never taken as the same.
+  rec.Write(path, {{"git_revision", "abc1234-dirty"}, {"cpu", "Test CPU"}});
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234-dirty", "Test CPU"), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "unknown", "Test CPU"), "");
+  // Missing or unreadable: measured (and written) again.
+  std::ofstream(path, std::ios::trunc) << "not hdf5";
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234", "Test CPU"), "");
+  std::filesystem::remove(path);
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234", "Test CPU"), "");
   std::filesystem::remove_all(dir);
 }
 
