@@ -133,8 +133,8 @@ std::string OptionsError(const ManufacturedOptions& o) {
   if (o.rows_per_body < 3) return bad("rows_per_body", o.rows_per_body, "must be >= 3");
   if (o.articulated && o.rows_per_body != 5)
     return bad("rows_per_body", o.rows_per_body, "must be 5 with articulated (trees take 3)");
-  // Uniqueness of λ* needs at most 5 rows per body and hence at most one contact per body;
-  // rows_per_body > 5 gives up uniqueness on purpose.
+  // A full-rank J (W SPD) needs at most 5 rows per body and hence at most one contact per body;
+  // rows_per_body > 5 gives it up on purpose (W singular, λ* one of many).
   const int singles = o.num_unilateral + o.num_bilateral + o.num_soft;
   const int per_body = o.rows_per_body / 3;
   if (o.num_contacts > per_body * o.num_bodies ||
@@ -237,8 +237,9 @@ ContactProblem MakeManufacturedProblem(const ManufacturedOptions& o, const std::
     }
   };
   // Each constraint's rows are charged to its first body, at most 5 rows per body, so J has full
-  // row rank (generically), W is SPD and λ* is unique. Not 6: two point contacts on one body
-  // span only rank 5 (the squeeze force along the line through both points is indeterminate).
+  // row rank (generically) and W is SPD (λ* is then unique for small enough μ; friction is not
+  // monotone, so not always). Not 6: two point contacts on one body span only rank 5 (the
+  // squeeze force along the line through both points is indeterminate).
   // Trees: at most 3 rows per body, and fewer rows than dofs per subsystem.
   std::vector<int> capacity(nb, o.articulated ? 3 : o.rows_per_body);
   std::vector<int> sub_capacity;

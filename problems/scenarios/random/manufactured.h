@@ -22,9 +22,11 @@ struct ManufacturedOptions {
   int num_unilateral = 8;
   int num_bilateral = 6;
   int num_soft = 6;
-  // Constraint rows charged to one body (rigid bodies only). Up to 5, J has full row rank and λ*
-  // is unique; more (a body has 6 dofs, two contacts on it span 5) makes W = J A⁻¹ Jᵀ
+  // Constraint rows charged to one body (rigid bodies only). Up to 5, J has full row rank and W
+  // is SPD; more (a body has 6 dofs, two contacts on it span 5) makes W = J A⁻¹ Jᵀ
   // rank-deficient, as in stacks and piles: (v*, λ*) is still an exact solution, one of many.
+  // Even with W SPD, Coulomb friction is not monotone: with large μ on an ill-conditioned W
+  // another exact solution can exist, which a solver may reach (res004 ≈ 0, lambda_err > 0).
   int rows_per_body = 5;
   // Status mix of contacts (normalized): open, stick, slip.
   double frac_open = 0.2;
