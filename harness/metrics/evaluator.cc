@@ -13,6 +13,9 @@ namespace {
 
 // Scalar Fischer–Burmeister a + b − √(a² + b²), without the cancellation of its two terms when
 // a, b > 0 (rationalized: 2ab / (a + b + √(a² + b²))), and without squaring (hypot).
+// fb_aa's floor of a constraint's error: 16 digits at most.
+constexpr double kFbFloor = 1e-16;
+
 double Fb(double a, double b) {
   const double r = std::hypot(a, b);
   return a + b > 0 ? 2.0 * a * b / (a + b + r) : a + b - r;
@@ -181,7 +184,7 @@ Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
     nat2 += NatmapErrorSquared(c, l, uc, ec);
     const double fb = FischerBurmeisterError(c, l, uc, ec);
     fb2 += fb * fb;
-    aa += -std::log10(std::max(fb, 1e-16));
+    aa += -std::log10(std::max(fb, kFbFloor));
     if (c.type == ConstraintType::kContact || c.type == ConstraintType::kUnilateral) {
       pen = std::max(pen, -uc[0]);
       compl_ = std::max(compl_, std::abs(l[0] * uc[0]));
@@ -208,7 +211,9 @@ Metrics Evaluator::Evaluate(const Vec& v, const Vec& lambda) const {
   const double scale = std::max({q_norm_, lambda.norm(), u.norm()});
   m[Metric::kNatmapSiconos] = scale > DBL_EPSILON ? nat / scale : nat;
   m[Metric::kFb] = std::sqrt(fb2);
-  m[Metric::kFbAA] = aa / nc;
+  // No constraint, no error: the floor's digits, as res004 and natmap are 0 (not 0 digits, which
+  // reads as a failed solve).
+  m[Metric::kFbAA] = p_.num_constraints() > 0 ? aa / nc : -std::log10(kFbFloor);
   m[Metric::kPenetration] = std::max(pen, 0.0);
   m[Metric::kConeViolation] = std::max(cone, 0.0);
   m[Metric::kComplementarity] = compl_;

@@ -52,6 +52,11 @@ TEST(Runner, EverySolverEndsAProblemWithoutConstraints) {
     ++ran;
     EXPECT_TRUE(RanToEnd(r.status)) << e.name << ": " << ToString(r.status) << " " << r.message;
     EXPECT_EQ(r.final_metrics[Metric::kRes004], 0.0) << e.name;
+    // No constraint, no error: fb_aa at its 16-digit floor (it read 0 digits, a failed solve's
+    // score), and λ = λ* (both empty) is an error of 0 against the stored reference (it was −1,
+    // "no reference").
+    EXPECT_EQ(r.final_metrics[Metric::kFbAA], 16.0) << e.name;
+    EXPECT_EQ(r.lambda_err, 0.0) << e.name;
   }
   EXPECT_GE(ran, 10);
 }
