@@ -70,16 +70,12 @@ OutputLock::OutputLock(std::string output) : output_(std::move(output)) {
   if (ftruncate(fd_, 0) == 0 && pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
     // The pid is only shown to a refused run; the lock itself holds.
   }
-  // Unlinked while this process holds the flock: a writer that opened it meanwhile is refused
-  // (held) or, once the process is gone, sees it replaced and takes a new one (TryTake).
-  on_signal_ = std::make_unique<SignalRemoved>(std::vector<std::string>{lock});
 }
 
 OutputLock::~OutputLock() { Release(false); }
 
 void OutputLock::Release(bool remove_file) {
   if (fd_ < 0) return;
-  on_signal_.reset();
   if (remove_file) unlink((output_ + ".lock").c_str());
   close(fd_);  // releases the lock
   fd_ = -1;

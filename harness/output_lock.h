@@ -1,14 +1,10 @@
 // One writer per output at a time: an exclusive flock on "<output>.lock", which the kernel
 // releases when the process ends however it ends, so a killed run never blocks a rerun. The lock
-// file holds the owner's pid, which a refused writer is shown; a signal that ends the command
-// (Ctrl-C, SIGTERM) removes it (common/file_write.h), SIGKILL leaves it, harmless.
+// file holds the owner's pid, which a refused writer is shown.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <utility>
-
-#include "common/file_write.h"
 
 namespace ncp {
 
@@ -32,13 +28,12 @@ class OutputLock {
 
   std::string output_;
   int fd_ = -1;
-  std::unique_ptr<SignalRemoved> on_signal_;  // the lock file, while held
 };
 
 // The lock of a command that writes its output whole at its end (generate, convert, simulate
 // --record): held while it works, so that a run writing the same file and it cannot replace
 // each other's output. The lock file goes when the command returns or throws (nothing of it is
-// left to resume), or is ended by a signal (OutputLock).
+// left to resume); one ended by a signal leaves it, harmless: the flock went with the process.
 class WholeOutputLock {
  public:
   explicit WholeOutputLock(std::string output) : lock_(std::move(output)) {}
