@@ -11,14 +11,18 @@
 namespace ncp {
 namespace {
 
-// Scalar Fischer–Burmeister a + b − √(a² + b²), without the cancellation of its two terms when
-// a, b > 0 (rationalized: 2ab / (a + b + √(a² + b²))), and without squaring (hypot).
 // fb_aa's floor of a constraint's error: 16 digits at most.
 constexpr double kFbFloor = 1e-16;
 
+// Scalar Fischer–Burmeister a + b − √(a² + b²), without the cancellation of its two terms when
+// a, b > 0 (rationalized: 2ab / (a + b + √(a² + b²))); positively homogeneous, so computed on
+// a, b scaled to a largest magnitude of 1: the product 2ab neither overflows nor underflows.
 double Fb(double a, double b) {
+  const double m = std::max(std::abs(a), std::abs(b));
+  if (!(m > 0.0) || !std::isfinite(m)) return m == 0.0 ? 0.0 : a + b - std::hypot(a, b);
+  a /= m, b /= m;
   const double r = std::hypot(a, b);
-  return a + b > 0 ? 2.0 * a * b / (a + b + r) : a + b - r;
+  return m * (a + b > 0 ? 2.0 * a * b / (a + b + r) : a + b - r);
 }
 
 // Jordan-algebra Fischer–Burmeister function of the second-order cone,

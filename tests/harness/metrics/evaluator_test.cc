@@ -198,6 +198,11 @@ TEST(Evaluator, FischerBurmeisterIsAccurateAtSolutionsFarFromUnitScale) {
   uni.type = ConstraintType::kUnilateral;
   const double la[1] = {1e9}, ua[1] = {1e-3};
   EXPECT_NEAR(FischerBurmeisterError(uni, la, ua, e), 1e-3, 1e-15);
+  // Scaled like the cone's: 2ab of 1e300 and 1e10 overflowed to inf (exact: 1e10), and of
+  // 1e-170 and 1e-200 underflowed to 0 (exact: 1e-200).
+  const double big[1] = {1e300}, mid[1] = {1e10}, tiny_a[1] = {1e-170}, tiny_b[1] = {1e-200};
+  EXPECT_NEAR(FischerBurmeisterError(uni, big, mid, e), 1e10, 1e-5);
+  EXPECT_NEAR(FischerBurmeisterError(uni, tiny_a, tiny_b, e), 1e-200, 1e-214);
 }
 
 }  // namespace
