@@ -207,21 +207,18 @@ void AddReproduce(CLI::App& app, Action& action) {
         int failed = 0;
         int pending = 0;
         int kept = 0;
-        const std::string revision = BuildRevision(), cpu = CpuModel();
+        const MeasuringHost host{BuildRevision(), CpuModel(), std::to_string(HostThreads())};
         for (const Protocol& p : Protocols()) {
           if (!p.runs()) {  // listed with what it needs; not a failure of `all`
             std::printf("%s\n", CannotRunYet(p).c_str());
             ++pending;
             continue;
           }
-          // An interrupted `all` resumes: what it finished (its .h5 and its .md) is kept.
-          const std::string h5 = o->ro.out_dir + "/" + p.id + ".h5";
-          const std::string same = SameMeasurement(h5, p.id, o->ro, revision, cpu);
-          std::error_code ec;
-          if (!same.empty() &&
-              std::filesystem::is_regular_file(o->ro.out_dir + "/" + p.id + ".md", ec)) {
-            std::printf("%s: kept, %s (remove %s to measure it again)\n", p.id.c_str(),
-                        same.c_str(), h5.c_str());
+          // An interrupted `all` resumes: what it finished is kept.
+          if (const std::string why = KeptReproduction(o->ro.out_dir, p.id, o->ro, host);
+              !why.empty()) {
+            std::printf("%s: kept, %s (remove %s/%s.h5 to measure it again)\n", p.id.c_str(),
+                        why.c_str(), o->ro.out_dir.c_str(), p.id.c_str());
             ++kept;
             continue;
           }

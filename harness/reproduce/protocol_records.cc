@@ -62,9 +62,9 @@ ProtocolRecords ProtocolRecords::Read(const std::string& path) {
 }
 
 std::string SameMeasurement(const std::string& path, const std::string& id,
-                            const ReproduceOptions& o, const std::string& revision,
-                            const std::string& cpu) {
+                            const ReproduceOptions& o, const MeasuringHost& host) {
   using namespace protocol_records;
+  const std::string& revision = host.revision;
   if (revision.empty() || revision == "unknown" || revision.find("dirty") != std::string::npos)
     return "";
   std::error_code ec;
@@ -79,14 +79,27 @@ std::string SameMeasurement(const std::string& path, const std::string& id,
     const auto it = attrs.find(key);
     return it != attrs.end() && it->second == value;
   };
-  if (!is(kReproduceIdAttr, id) || !is(kRunAttrGitRevision, revision) || !is(kRunAttrCpu, cpu) ||
+  if (!is(kReproduceIdAttr, id) || !is(kRunAttrGitRevision, revision) ||
+      !is(kRunAttrCpu, host.cpu) || !is(kRunAttrHostThreads, host.threads) ||
       !is(kCasesAttr, std::to_string(o.cases)) || !is(kMaxItersAttr, std::to_string(o.max_iters)) ||
       !is(kTracesAttr, o.traces ? "yes" : "no"))
     return "";
   const auto date = attrs.find(kRunAttrDate);
   return fmt::format(
-      "finished {}by revision {} on this CPU with the same cases, iteration cap and traces",
+      "finished {}by revision {} on this CPU with the same threads, cases, iteration cap and "
+      "traces",
       date == attrs.end() ? "" : date->second + " ", revision);
+}
+
+std::string KeptReproduction(const std::string& out_dir, const std::string& id,
+                             const ReproduceOptions& o, const MeasuringHost& host) {
+  namespace fs = std::filesystem;
+  const std::string h5 = out_dir + "/" + id + ".h5", md = out_dir + "/" + id + ".md";
+  std::error_code ec1, ec2;
+  if (!fs::is_regular_file(md, ec1)) return "";
+  const auto md_time = fs::last_write_time(md, ec1), h5_time = fs::last_write_time(h5, ec2);
+  if (ec1 || ec2 || md_time < h5_time) return "";
+  return SameMeasurement(h5, id, o, host);
 }
 
 void ProtocolRecords::set_options(const ReproduceOptions& o) {

@@ -20,14 +20,23 @@ namespace ncp {
 // The root attribute of a reproduction's results file that names its protocol.
 inline constexpr char kReproduceIdAttr[] = "reproduce";
 
-// How `path` holds protocol `id`'s finished measurement by the code at `revision` with options
-// `o` on the CPU `cpu` — "finished <date> by revision <rev> on this CPU with the same cases,
-// iteration cap and traces" — or "" when it does not: missing, unreadable, another protocol,
-// revision, option or CPU, or a revision that does not pin the code (one with local changes,
-// "-dirty", or "unknown"). What `reproduce all` keeps rather than measuring again.
+// The machine a measurement is taken as the same on: CPU model and the threads the process
+// could use.
+struct MeasuringHost {
+  std::string revision, cpu, threads;
+};
+// How `path` holds protocol `id`'s finished measurement by the code at host.revision with
+// options `o` on the same CPU and thread count — "finished <date> by revision <rev> on this CPU
+// with the same threads, cases, iteration cap and traces" — or "" when it does not: missing,
+// unreadable, another protocol, revision, option, CPU or thread count, or a revision that does
+// not pin the code (one with local changes, "-dirty", or "unknown"). What `reproduce all` keeps
+// rather than measuring again (with the report written after it).
 std::string SameMeasurement(const std::string& path, const std::string& id,
-                            const ReproduceOptions& o, const std::string& revision,
-                            const std::string& cpu);
+                            const ReproduceOptions& o, const MeasuringHost& host);
+// SameMeasurement of <out_dir>/<id>.h5 when <out_dir>/<id>.md was written after it (a run ended
+// between the two leaves the last run's report beside a new file), else "".
+std::string KeptReproduction(const std::string& out_dir, const std::string& id,
+                             const ReproduceOptions& o, const MeasuringHost& host);
 
 class ProtocolRecords {
  public:

@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -148,29 +149,43 @@ TEST(ProtocolRecords, SameMeasurementNeedsRevisionOptionsAndCpuAlike) {
   ProtocolRecords rec("004-fig7", o.traces);
   rec.set_options(o);
   rec.Add(StoredRow("pgs", "c0"), "cases");
-  rec.Write(path, {{"git_revision", "abc1234"}, {"cpu", "Test CPU"}});
-  const std::string same = SameMeasurement(path, "004-fig7", o, "abc1234", "Test CPU");
+  rec.Write(path, {{"git_revision", "abc1234"}, {"cpu", "Test CPU"}, {"host_threads", "2"}});
+  const MeasuringHost host{"abc1234", "Test CPU", "2"};
+  const std::string same = SameMeasurement(path, "004-fig7", o, host);
   EXPECT_NE(same.find("by revision abc1234 on this CPU"), std::string::npos) << same;
-  EXPECT_EQ(SameMeasurement(path, "004-fig9", o, "abc1234", "Test CPU"), "");
-  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1235", "Test CPU"), "");
-  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234", "Other CPU"), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig9", o, host), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, {"abc1235", "Test CPU", "2"}), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, {"abc1234", "Other CPU", "2"}), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, {"abc1234", "Test CPU", "4"}), "");
   for (auto other : {&ReproduceOptions::cases, &ReproduceOptions::max_iters}) {
     ReproduceOptions changed = o;
     changed.*other += 1;
-    EXPECT_EQ(SameMeasurement(path, "004-fig7", changed, "abc1234", "Test CPU"), "");
+    EXPECT_EQ(SameMeasurement(path, "004-fig7", changed, host), "");
   }
   ReproduceOptions traced = o;
   traced.traces = true;
-  EXPECT_EQ(SameMeasurement(path, "004-fig7", traced, "abc1234", "Test CPU"), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", traced, host), "");
   // A build with local changes, or without git, names no code: never taken as the same.
-  rec.Write(path, {{"git_revision", "abc1234-dirty"}, {"cpu", "Test CPU"}});
-  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234-dirty", "Test CPU"), "");
-  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "unknown", "Test CPU"), "");
+  rec.Write(path, {{"git_revision", "abc1234-dirty"}, {"cpu", "Test CPU"}, {"host_threads", "2"}});
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, {"abc1234-dirty", "Test CPU", "2"}), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, {"unknown", "Test CPU", "2"}), "");
+  // The report must have been written after the file: a run ended between the two left the
+  // last run's report beside a new file.
+  rec.Write(path, {{"git_revision", "abc1234"}, {"cpu", "Test CPU"}, {"host_threads", "2"}});
+  const std::string md = (dir / "004-fig7.md").string();
+  EXPECT_EQ(KeptReproduction(dir.string(), "004-fig7", o, host), "");  // no report
+  std::ofstream(md) << "report";
+  std::filesystem::last_write_time(
+      md, std::filesystem::last_write_time(path) - std::chrono::seconds(10));
+  EXPECT_EQ(KeptReproduction(dir.string(), "004-fig7", o, host), "");  // an older report
+  std::filesystem::last_write_time(
+      md, std::filesystem::last_write_time(path) + std::chrono::seconds(1));
+  EXPECT_EQ(KeptReproduction(dir.string(), "004-fig7", o, host), same);
   // Missing or unreadable: measured (and written) again.
   std::ofstream(path, std::ios::trunc) << "not hdf5";
-  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234", "Test CPU"), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, host), "");
   std::filesystem::remove(path);
-  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, "abc1234", "Test CPU"), "");
+  EXPECT_EQ(SameMeasurement(path, "004-fig7", o, host), "");
   std::filesystem::remove_all(dir);
 }
 
