@@ -42,6 +42,14 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
   const std::size_t before = Solvers().size();
   // A bare name would be searched on the library path: a file name is meant.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  // The bytes about to be loaded, for the results (a rebuilt library shows); unreadable
+  // (execute-only) is recorded as such rather than refusing a library that loads.
+  std::string hash;
+  try {
+    hash = FileHash(file);
+  } catch (const Error&) {
+    hash = "unreadable";
+  }
   // RTLD_GLOBAL: a plug-in may itself be split into libraries that share its symbols.
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!handle) throw Error(fmt::format("--plugin = {}: cannot load: {}", path, dlerror()));
@@ -83,14 +91,6 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
         fmt::format("registers no solver (expected NCP_REGISTER_SOLVER or an exported "
                     "{}())",
                     kPluginRegisterSymbol));
-  // Hashed now, before the file can change under the loaded copy; unreadable (execute-only) is
-  // recorded as such rather than refusing a library that loaded.
-  std::string hash;
-  try {
-    hash = FileHash(file);
-  } catch (const Error&) {
-    hash = "unreadable";
-  }
   loaded[handle] = added;
   std::error_code ec;
   LoadOrder().push_back({std::filesystem::weakly_canonical(path, ec).string(), hash});

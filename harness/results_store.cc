@@ -1019,7 +1019,7 @@ void ResultsStore::Add(const RunRecord& r) {
       fs::exists(at) && !fs::is_regular_file(at))
     fs::remove_all(part, ec);
   WriteAtomically(part, [&](ResultsWriter& w) {
-    w.WriteAttrs({});
+    w.WriteAttrs(part_attrs_);
     w.WriteRuns({r});
     w.WriteTrace(0, r.trace);
   });
@@ -1089,9 +1089,21 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     copies.push_back(CopyOf(input));
     add_file(copies.back()->path(), input, true);
   }
+  // A plug-in's hash is not replaced by a later run's: rows of either build may be here.
+  const auto gather_plugin = [&attrs](const std::string& key, const std::string& value) {
+    if (key.rfind(kRunAttrPluginPrefix, 0) != 0) return false;
+    std::string& mine = attrs[key];
+    if (mine.empty())
+      mine = value;
+    else if (("; " + mine + "; ").find("; " + value + "; ") == std::string::npos)
+      mine += "; " + value;
+    return true;
+  };
   std::map<std::string, int> foreign;  // "solver (budget)" → parts of jobs not planned now
   for (const std::string& part : PartFiles(parts_dir())) {
-    std::vector<RunRecord> rows = ResultsReader(part).Rows(false);
+    const ResultsReader part_reader(part);
+    std::vector<RunRecord> rows = part_reader.Rows(false);
+    for (const auto& [key, value] : part_reader.Attrs()) gather_plugin(key, value);
     std::vector<std::string> keys;
     for (const RunRecord& r : rows) keys.push_back(r.job_key);
     if (const std::string why = PartMismatch(part, keys); !why.empty()) {
@@ -1129,7 +1141,8 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
                    "%s: %zu rows of other jobs (an earlier run's, with other arguments) dropped\n",
                    path_.c_str(), dropped);
   }
-  for (const auto& [key, value] : run_attrs) attrs[key] = value;
+  for (const auto& [key, value] : run_attrs)
+    if (!gather_plugin(key, value)) attrs[key] = value;
   // Every job this store saw done must have its row: parts removed during the run (a cleaner
   // sweeping the folder) would otherwise leave a file with rows missing and exit 0. The parts
   // that remain stay, so the rerun redoes only the lost jobs.

@@ -97,6 +97,11 @@ class ResultsStore {
   // (an interrupted run's with other arguments, kept as a finished run's rows would be).
   void PlannedJobs(std::set<std::string> keys);
 
+  // Root attributes every part this process writes carries: its loaded plug-ins'
+  // `plugin:<path>` hashes, which Finalize gathers from the existing file, the parts and the
+  // run ("a; b"), so that rows of two builds of one plug-in show both.
+  void SetPartAttrs(std::map<std::string, std::string> attrs) { part_attrs_ = std::move(attrs); }
+
   // Number of distinct job keys known.
   std::size_t size() const;
 
@@ -113,8 +118,9 @@ class ResultsStore {
   void ReleaseLock();
   std::unique_ptr<TrustedCopy> existing_;  // the results file there was, as a trusted copy
   std::set<std::string> keys_;
-  std::optional<std::set<std::string>> keep_;     // KeepOnly's keys
-  std::optional<std::set<std::string>> planned_;  // PlannedJobs' keys
+  std::optional<std::set<std::string>> keep_;      // KeepOnly's keys
+  std::optional<std::set<std::string>> planned_;   // PlannedJobs' keys
+  std::map<std::string, std::string> part_attrs_;  // SetPartAttrs
   mutable std::mutex mutex_;  // HDF5 (serial build) and keys_ are not thread-safe
 };
 

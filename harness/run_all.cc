@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "harness/distribute/cluster.h"
 #include "harness/distribute/work_queue.h"
+#include "harness/plugin.h"
 #include "harness/progress.h"
 #include "harness/results_store.h"
 #include "harness/runner.h"
@@ -217,6 +218,12 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   // Rank 0 owns the output (its lock); the other ranks only add parts next to it.
   ResultsStore store(results_path, Cluster::leader() ? ResultsStore::Access::kOwner
                                                      : ResultsStore::Access::kContributor);
+  {
+    std::map<std::string, std::string> plugins;
+    for (const LoadedPluginFile& f : LoadedPlugins())
+      plugins[kRunAttrPluginPrefix + f.path] = f.hash;
+    store.SetPartAttrs(std::move(plugins));
+  }
   Campaign campaign(data, jobs, opt, store, quiet);
   const std::vector<Unit> units = MakeUnits(data, jobs.size(), opt.warm, opt.repeat);
   if (Cluster::active()) {

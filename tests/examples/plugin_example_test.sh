@@ -14,15 +14,25 @@ cat "$work/log"
 grep -q "my-solver  max-iterations" "$work/log"
 # The results name the plug-in's file and the hash of its bytes (64-bit FNV-1a), which the
 # report shows.
-"$cli" report "$work/r.h5" >"$work/r.md"
-lib=$(readlink -f "$work/b/my_solver.so")
-hash=$(python3 -c "
+fnv() {
+  python3 -c "
 import sys
 h = 0xcbf29ce484222325
 for b in open(sys.argv[1], 'rb').read():
     h = ((h ^ b) * 0x100000001b3) % (1 << 64)
-print(f'{h:016x}')" "$lib")
-grep -qF -- "- Solver plug-ins: \`$lib\` (hash $hash)" "$work/r.md"
+print(f'{h:016x}')" "$1"
+}
+"$cli" report "$work/r.h5" >"$work/r.md"
+lib=$(readlink -f "$work/b/my_solver.so")
+grep -qF -- "- Solver plug-ins: \`$lib\` (hash $(fnv "$lib"))" "$work/r.md"
+# A run resumed with a rebuilt plug-in (here: a byte appended) keeps both builds' hashes, as its
+# rows may come from either.
+cp "$work/b/my_solver.so" "$work/re.so"
+"$cli" run "$work/d.h5" --plugin "$work/re.so" -s my-solver --iters 20 -q -o "$work/r3.h5"
+h1=$(fnv "$work/re.so")
+printf 'x' >>"$work/re.so"
+"$cli" run "$work/d.h5" --plugin "$work/re.so" -s my-solver,pgs --iters 20 -q -o "$work/r3.h5"
+"$cli" report "$work/r3.h5" | grep -qF "(hash $h1; $(fnv "$work/re.so"))"
 # A solver name taken twice is bad input (exit 2, one line naming the plug-in).
 cp "$work/b/my_solver.so" "$work/copy.so"
 status=0

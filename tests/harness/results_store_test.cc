@@ -401,6 +401,32 @@ TEST_F(ResultsStoreTest, FinalizeMergesFileAndParts) {
   EXPECT_EQ(resumed.size(), 3u);
 }
 
+// A plug-in's hash gathers every build whose rows the file may hold: an interrupted run's parts
+// carry theirs, and neither a resumed run nor a later one replaces an earlier build's hash
+// (other attributes are replaced, as above).
+TEST_F(ResultsStoreTest, PluginHashesOfEveryBuildAreKept) {
+  const std::string path = Path("results.h5");
+  const std::string key = std::string(kRunAttrPluginPrefix) + "/x/p.so";
+  {
+    ResultsStore interrupted(path);
+    interrupted.SetPartAttrs({{key, "h1"}});
+    interrupted.Add(MakeRecord("a", 4, 1.0));
+  }  // no Finalize: its part stays
+  {
+    ResultsStore resumed(path);
+    resumed.SetPartAttrs({{key, "h2"}});
+    resumed.Add(MakeRecord("b", 2, 1.0));
+    resumed.Finalize({{key, "h2"}, {kRunAttrDate, "day 1"}});
+  }
+  EXPECT_EQ(ReadRunAttrs(path).at(key), "h1; h2");
+  ResultsStore later(path);
+  later.Add(MakeRecord("c", 1, 1.0));
+  later.Finalize({{key, "h2"}, {kRunAttrDate, "day 2"}});
+  EXPECT_EQ(ReadRunAttrs(path).at(key), "h1; h2");
+  EXPECT_EQ(ReadRunAttrs(path).at(kRunAttrDate), "day 2");
+  EXPECT_EQ(ReadResults(path).size(), 3u);
+}
+
 TEST_F(ResultsStoreTest, FinalizeWithNothingWritesEmptyFile) {
   const std::string path = Path("results.h5");
   ResultsStore(path).Finalize({});
