@@ -25,6 +25,7 @@
 #include "common/wait_pid.h"
 #include "harness/memory_cap.h"
 #include "harness/plugin.h"
+#include "harness/system_info.h"
 #include "harness/results_store.h"
 #include "harness/thread_limits.h"
 #include "problems/io/dataset_hdf5.h"
@@ -94,20 +95,24 @@ void WriteJob(const std::string& path, const SolverJob& job, const RunOptions& o
     << "retime=" << (opt.retime_without_tol ? 1 : 0) << "\n"
     << "repeat=" << repeat << "\n"
     << "has_warm=" << (has_warm ? 1 : 0) << "\n";
-  for (const LoadedPluginFile& plugin : LoadedPlugins()) f << "plugin=" << plugin.path << "\n";
+  // The hash first (no space in it): the job checks that it loads the build the run loaded.
+  for (const LoadedPluginFile& plugin : LoadedPlugins())
+    f << "plugin=" << plugin.hash << " " << plugin.path << "\n";
   if (!f) throw Error(fmt::format("cannot write '{}'", path));
 }
 
 std::map<std::string, std::string> ReadJob(const std::string& path,
-                                           std::vector<std::string>* plugins) {
+                                           std::vector<LoadedPluginFile>* plugins) {
   std::ifstream f(path);
   std::map<std::string, std::string> kv;
   for (std::string line; std::getline(f, line);) {
     const std::size_t eq = line.find('=');
     if (eq == std::string::npos) continue;
-    if (line.substr(0, eq) == "plugin")
-      plugins->push_back(line.substr(eq + 1));
-    else
+    if (line.substr(0, eq) == "plugin") {
+      const std::size_t space = line.find(' ', eq + 1);
+      if (space == std::string::npos) throw Error("isolated job: a plug-in line without its hash");
+      plugins->push_back({line.substr(space + 1), line.substr(eq + 1, space - eq - 1)});
+    } else
       kv[line.substr(0, eq)] = line.substr(eq + 1);
   }
   return kv;
@@ -328,9 +333,23 @@ int RunIsolatedJob(const std::string& dir_arg) {
   const fs::path dir(dir_arg);
   g_in_job = true;
   try {
-    std::vector<std::string> plugins;
+    std::vector<LoadedPluginFile> plugins;
     std::map<std::string, std::string> kv = ReadJob((dir / "job.txt").string(), &plugins);
-    for (const std::string& plugin : plugins) LoadPlugin(plugin);  // before the name resolves
+    for (const LoadedPluginFile& plugin : plugins) {  // before the name resolves
+      // The run's row says which build ran: one rebuilt since the run loaded it is not that.
+      std::string now;
+      try {
+        now = FileHash(plugin.path);
+      } catch (const Error&) {
+        now = "unreadable";
+      }
+      if (now != plugin.hash)
+        throw Error(
+            fmt::format("--plugin = {}: changed since the run loaded it (hash {}, now {}): "
+                        "rerun with the rebuilt library",
+                        plugin.path, plugin.hash, now));
+      LoadPlugin(plugin.path);
+    }
     const auto get = [&](const char* key) {
       const auto it = kv.find(key);
       if (it == kv.end()) throw Error(fmt::format("isolated job: '{}' missing", key));

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "harness/results_store.h"
+#include "harness/system_info.h"
 #include "tests/cli_support.h"
 
 namespace ncp {
@@ -120,6 +121,22 @@ TEST(IsolatedRun, JobFoldersGoWithTheRunThatMadeThem) {
   }
   EXPECT_FALSE(job_runs) << "the job's process ran on after its run ended";
   fs::remove_all(stale);
+}
+
+// An isolated job loads the run's plug-ins again by path: one rebuilt since the run loaded it
+// would run another build than the results name, so the job refuses it (a failed row).
+TEST(IsolatedRun, AJobRefusesAPluginRebuiltSinceTheRunLoadedIt) {
+  const fs::path dir = testing::FreshDir("isolated_rebuilt_plugin");
+  const fs::path job = dir / "job";
+  fs::create_directories(job);
+  std::ofstream(job / "job.txt") << "plugin=0123456789abcdef " << NCP_TEST_ENDING_PEER << "\n";
+  const auto r = testing::RunCli("isolated-job " + job.string(), dir);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find(std::string("--plugin = ") + NCP_TEST_ENDING_PEER +
+                       ": changed since the run loaded it (hash 0123456789abcdef, now " +
+                       FileHash(NCP_TEST_ENDING_PEER) + ")"),
+            std::string::npos)
+      << r.err;
 }
 
 #if defined(NCP_HAVE_SICONOS)
