@@ -15,7 +15,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -79,6 +81,10 @@ RunRecord FailedRow(const ContactProblem& p, const SolverJob& job, const RunOpti
 }
 
 // The job, one "key=value" a line (values never hold a line break).
+// The exit status of a job whose solver's plug-in changed since the run loaded it; the reason
+// is in the job folder's refused.txt.
+constexpr int kPluginChangedExit = 5;
+
 void WriteJob(const std::string& path, const SolverJob& job, const RunOptions& opt, int repeat,
               bool has_warm) {
   std::ofstream f(path);
@@ -209,7 +215,8 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   // Ctrl-C or SIGTERM (mpirun's) ends this process without unwinding: the folder goes then too.
   const SignalRemoved held({(dir / "problem.h5").string(), (dir / "warm.bin").string(),
                             (dir / "job.txt").string(), (dir / "row.h5").string(),
-                            (dir / "solution.bin").string(), dir.string()});
+                            (dir / "solution.bin").string(), (dir / "refused.txt").string(),
+                            dir.string()});
   // Under a name of its own: the problem's may be one no dataset holds (a Python problem's "a/b");
   // the row gets the problem's name back below.
   ContactProblem named = p;
@@ -318,6 +325,13 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
     return FailedRow(p, job, opt, repeat, fmt::format("ran out of memory (cap {})", cap_text));
+  // No row: the run stops, and its rerun does the job with the library as it is now.
+  if (std::ifstream refused((dir / "refused.txt").string());
+      WIFEXITED(status) && WEXITSTATUS(status) == kPluginChangedExit)
+    throw Error(fmt::format(
+        "{}: the run stops here (its finished jobs are kept); rerun it to go on with the rebuilt "
+        "library (the results then name both builds)",
+        std::string(std::istreambuf_iterator<char>(refused), {})));
   if (WIFSIGNALED(status)) {
     return FailedRow(p, job, opt, repeat,
                      fmt::format("the solver ended its process (signal {}, {}; memory cap {})",
@@ -335,20 +349,25 @@ int RunIsolatedJob(const std::string& dir_arg) {
   try {
     std::vector<LoadedPluginFile> plugins;
     std::map<std::string, std::string> kv = ReadJob((dir / "job.txt").string(), &plugins);
-    for (const LoadedPluginFile& plugin : plugins) {  // before the name resolves
-      // The run's row says which build ran: one rebuilt since the run loaded it is not that.
+    // Loaded before the name resolves. The run's rows name the builds it loaded: the job's
+    // solver from a plug-in rebuilt since then would be another build (the others' do not run).
+    std::string changed;
+    for (const LoadedPluginFile& plugin : plugins) {
       std::string now;
       try {
         now = FileHash(plugin.path);
       } catch (const Error&) {
         now = "unreadable";
       }
-      if (now != plugin.hash)
-        throw Error(
-            fmt::format("--plugin = {}: changed since the run loaded it (hash {}, now {}): "
-                        "rerun with the rebuilt library",
-                        plugin.path, plugin.hash, now));
-      LoadPlugin(plugin.path);
+      const std::vector<std::string> names = LoadPlugin(plugin.path);
+      if (now != plugin.hash && kv.count("solver") &&
+          std::find(names.begin(), names.end(), kv.at("solver")) != names.end())
+        changed = fmt::format("--plugin = {}: changed since the run loaded it (hash {}, now {})",
+                              plugin.path, plugin.hash, now);
+    }
+    if (!changed.empty()) {
+      std::ofstream((dir / "refused.txt").string()) << changed;
+      return kPluginChangedExit;
     }
     const auto get = [&](const char* key) {
       const auto it = kv.find(key);

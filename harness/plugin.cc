@@ -29,6 +29,12 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
   // dynamic loader takes for a library it holds.
   static std::map<void*, std::vector<std::string>> loaded;
   RefuseNulInPath(path);
+  // An isolated job is told the path in a line of its job file.
+  if (path.find_first_of("\n\r") != std::string::npos)
+    throw Error(
+        fmt::format("--plugin = {}: holds a line break: name the library by a path "
+                    "without one",
+                    path));
   // dlopen would block on a FIFO until a writer came, and read a device.
   if (const std::string kind = NonRegularKind(path); !kind.empty())
     throw Error(

@@ -1053,6 +1053,20 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
   std::vector<std::unique_ptr<ResultsReader>> open;
   MergeStats stats;
   std::error_code ec;
+  // A plug-in's hashes are gathered, not replaced: rows of every build may be here. Hash by
+  // hash ("h1; h2" and "h2; h1" give "h1; h2").
+  const auto gather_plugin = [&attrs](const std::string& key, const std::string& value) {
+    if (key.rfind(kRunAttrPluginPrefix, 0) != 0) return false;
+    std::string& mine = attrs[key];
+    for (std::size_t at = 0; at <= value.size();) {
+      const std::size_t end = std::min(value.find("; ", at), value.size());
+      const std::string hash = value.substr(at, end - at);
+      if (!hash.empty() && ("; " + mine + "; ").find("; " + hash + "; ") == std::string::npos)
+        mine += (mine.empty() ? "" : "; ") + hash;
+      at = end + 2;
+    }
+    return true;
+  };
   const auto add_file = [&](const std::string& file, const std::string& named, bool is_input) {
     open.push_back(std::make_unique<ResultsReader>(file));
     const ResultsReader& reader = *open.back();
@@ -1065,6 +1079,7 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     std::map<std::string, std::string> file_attrs = reader.Attrs();
     file_attrs.erase(kFormatAttr);
     for (const auto& [key, value] : file_attrs) {
+      if (gather_plugin(key, value)) continue;
       // Inputs measured elsewhere (other shards, hosts, dates) keep every distinct value.
       std::string& mine = attrs[key];
       if (mine.empty())
@@ -1089,21 +1104,10 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     copies.push_back(CopyOf(input));
     add_file(copies.back()->path(), input, true);
   }
-  // A plug-in's hash is not replaced by a later run's: rows of either build may be here.
-  const auto gather_plugin = [&attrs](const std::string& key, const std::string& value) {
-    if (key.rfind(kRunAttrPluginPrefix, 0) != 0) return false;
-    std::string& mine = attrs[key];
-    if (mine.empty())
-      mine = value;
-    else if (("; " + mine + "; ").find("; " + value + "; ") == std::string::npos)
-      mine += "; " + value;
-    return true;
-  };
   std::map<std::string, int> foreign;  // "solver (budget)" → parts of jobs not planned now
   for (const std::string& part : PartFiles(parts_dir())) {
     const ResultsReader part_reader(part);
     std::vector<RunRecord> rows = part_reader.Rows(false);
-    for (const auto& [key, value] : part_reader.Attrs()) gather_plugin(key, value);
     std::vector<std::string> keys;
     for (const RunRecord& r : rows) keys.push_back(r.job_key);
     if (const std::string why = PartMismatch(part, keys); !why.empty()) {
@@ -1113,6 +1117,8 @@ MergeStats ResultsStore::MergeSources(const std::vector<std::string>& inputs,
     if (planned_ && !keep_ && planned_->count(keys.front()) == 0)
       ++foreign[fmt::format("{} on {} ({})", rows.front().solver, rows.front().dataset,
                             rows.front().budget)];
+    if (!keep_ || keep_->count(keys.front()))
+      for (const auto& [key, value] : part_reader.Attrs()) gather_plugin(key, value);
     merged[keys.front()] = {std::move(rows.front()), nullptr, part, 0};
   }
   if (!foreign.empty()) {

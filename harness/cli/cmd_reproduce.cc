@@ -76,7 +76,8 @@ int RunProtocol(const Protocol& p, ReproduceOptions o, const std::string& from =
   if (!p.runs()) throw Error("reproduce " + CannotRunYet(p));
   CheckReproduceOut(o.out_dir, {&p});
   // One run of a protocol into a folder at a time: two would each write its .h5 and .md. Nothing
-  // of a run is kept for a rerun, so the lock file goes however the run ends.
+  // of a run is kept for a rerun, so the lock file goes when the run returns or throws (a
+  // signal leaves it, harmless: the flock goes with the process).
   OutputLock lock(o.out_dir + "/" + p.id + ".h5");
   struct Unlock {
     OutputLock& lock;

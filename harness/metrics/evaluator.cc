@@ -18,8 +18,9 @@ constexpr double kFbFloor = 1e-16;
 // a, b > 0 (rationalized: 2ab / (a + b + √(a² + b²))); positively homogeneous, so computed on
 // a, b scaled to a largest magnitude of 1: the product 2ab neither overflows nor underflows.
 double Fb(double a, double b) {
+  if (!std::isfinite(a) || !std::isfinite(b)) return a + b - std::hypot(a, b);  // NaN or ±∞
   const double m = std::max(std::abs(a), std::abs(b));
-  if (!(m > 0.0) || !std::isfinite(m)) return m == 0.0 ? 0.0 : a + b - std::hypot(a, b);
+  if (m == 0.0) return 0.0;
   a /= m, b /= m;
   const double r = std::hypot(a, b);
   return m * (a + b > 0 ? 2.0 * a * b / (a + b + r) : a + b - r);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -123,20 +124,38 @@ TEST(IsolatedRun, JobFoldersGoWithTheRunThatMadeThem) {
   fs::remove_all(stale);
 }
 
-// An isolated job loads the run's plug-ins again by path: one rebuilt since the run loaded it
-// would run another build than the results name, so the job refuses it (a failed row).
-TEST(IsolatedRun, AJobRefusesAPluginRebuiltSinceTheRunLoadedIt) {
+// An isolated job loads the run's plug-ins again by path: its solver's plug-in rebuilt since the
+// run loaded it would be another build than the results name. The job refuses it, and the run
+// stops with one line (no failed row a rerun would keep as done); the rerun goes on with the
+// rebuilt library and the file names both builds. Here the peer appends a byte to its own
+// library in its first job; the second job sees the change.
+TEST(IsolatedRun, APluginRebuiltDuringTheRunStopsItAndTheRerunGoesOn) {
   const fs::path dir = testing::FreshDir("isolated_rebuilt_plugin");
-  const fs::path job = dir / "job";
-  fs::create_directories(job);
-  std::ofstream(job / "job.txt") << "plugin=0123456789abcdef " << NCP_TEST_ENDING_PEER << "\n";
-  const auto r = testing::RunCli("isolated-job " + job.string(), dir);
-  EXPECT_EQ(r.code, 3) << r.err;
-  EXPECT_NE(r.err.find(std::string("--plugin = ") + NCP_TEST_ENDING_PEER +
-                       ": changed since the run loaded it (hash 0123456789abcdef, now " +
-                       FileHash(NCP_TEST_ENDING_PEER) + ")"),
+  const fs::path lib = dir / "peer.so";  // a copy: the tests' library stays as built
+  fs::copy_file(NCP_TEST_ENDING_PEER, lib);
+  const std::string data = (dir / "d.h5").string(), out = (dir / "r.h5").string();
+  ASSERT_EQ(
+      testing::RunCli("generate random -n 2 --seed 4 -p contacts=6,bodies=10 -o " + data, dir).code,
+      0);
+  const std::string h1 = FileHash(lib.string());
+  const std::string run = "run " + data + " --plugin " + lib.string() +
+                          " -s test-rebuilding-peer --iters 3 -q -o " + out;
+  const auto stopped = testing::RunCli(run, dir);
+  EXPECT_EQ(stopped.code, 2) << stopped.err;
+  const std::string h2 = FileHash(lib.string());
+  EXPECT_NE(h1, h2);
+  EXPECT_NE(stopped.err.find("--plugin = " + fs::canonical(lib).string() +
+                             ": changed since the run loaded it (hash " + h1 + ", now " + h2 +
+                             "): the run stops here"),
             std::string::npos)
-      << r.err;
+      << stopped.err;
+  EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
+  const auto resumed = testing::RunCli(run, dir);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  const std::vector<RunRecord> rows = ReadResults(out);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const RunRecord& r : rows) EXPECT_EQ(r.status, Outcome::kMaxIterations) << r.message;
+  EXPECT_EQ(ReadRunAttrs(out).at("plugin:" + fs::canonical(lib).string()), h1 + "; " + h2);
 }
 
 #if defined(NCP_HAVE_SICONOS)

@@ -425,6 +425,12 @@ TEST_F(ResultsStoreTest, PluginHashesOfEveryBuildAreKept) {
   EXPECT_EQ(ReadRunAttrs(path).at(key), "h1; h2");
   EXPECT_EQ(ReadRunAttrs(path).at(kRunAttrDate), "day 2");
   EXPECT_EQ(ReadResults(path).size(), 3u);
+  // A merge gathers them hash by hash: "h1; h2" and "h2; h3" give "h1; h2; h3".
+  const std::string other = Path("other.h5");
+  WriteResults(other, {MakeRecord("d", 1, 1.0)}, {{key, "h2; h3"}});
+  ResultsStore merged(Path("merged.h5"));
+  merged.Merge({path, other});
+  EXPECT_EQ(ReadRunAttrs(Path("merged.h5")).at(key), "h1; h2; h3");
 }
 
 TEST_F(ResultsStoreTest, FinalizeWithNothingWritesEmptyFile) {

@@ -1,9 +1,12 @@
 // Test plug-in: peer solvers that end their own process in the middle of a run, as a library
 // can (exit from inside, a crash), marked isolated: a run must record them as failed rows and
 // go on (tests/harness/isolated_run_test.cc).
+#include <dlfcn.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -44,6 +47,31 @@ class EndingPeer : public ncp::Solver {
 
 }  // namespace
 
+namespace {
+// A peer that rebuilds its own plug-in as it runs (a byte appended to the library file), as a
+// build finishing in the middle of a run would: the run's next isolated job must not run it.
+class RebuildingPeer : public EndingPeer {
+ public:
+  RebuildingPeer() : EndingPeer(false) {}
+  ncp::Status Setup(const ncp::ContactProblem& p, const ncp::Settings& s,
+                    const ncp::WarmStart* w) override {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&Marker), &info) != 0 && info.dli_fname)
+      std::ofstream(info.dli_fname, std::ios::app | std::ios::binary) << 'x';
+    return EndingPeer::Setup(p, s, w);
+  }
+  ncp::Status Iterate() override { return ncp::Status::kRunning; }
+
+ private:
+  static void Marker() {}
+};
+}  // namespace
+
+NCP_REGISTER_SOLVER(test_rebuilding_peer,
+                    {.name = "test-rebuilding-peer",
+                     .description = "test: appends a byte to its own library file in Setup",
+                     .make = [] { return std::make_unique<RebuildingPeer>(); },
+                     .isolated = true})
 NCP_REGISTER_SOLVER(test_exiting_peer, {.name = "test-exiting-peer",
                                         .description = "test: exits its process at iteration 3",
                                         .make = [] { return std::make_unique<EndingPeer>(false); },
