@@ -218,12 +218,11 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
   // Rank 0 owns the output (its lock); the other ranks only add parts next to it.
   ResultsStore store(results_path, Cluster::leader() ? ResultsStore::Access::kOwner
                                                      : ResultsStore::Access::kContributor);
-  {
-    std::map<std::string, std::string> plugins;
-    for (const LoadedPluginFile& f : LoadedPlugins())
-      plugins[kRunAttrPluginPrefix + f.path] = f.hash;
-    store.SetPartAttrs(std::move(plugins));
-  }
+  // Solvers from plug-ins are code outside the revision: which files, and which build of them,
+  // in every part and in the file.
+  std::map<std::string, std::string> plugins;
+  for (const LoadedPluginFile& f : LoadedPlugins()) plugins[kRunAttrPluginPrefix + f.path] = f.hash;
+  store.SetPartAttrs(plugins);
   Campaign campaign(data, jobs, opt, store, quiet);
   const std::vector<Unit> units = MakeUnits(data, jobs.size(), opt.warm, opt.repeat);
   if (Cluster::active()) {
@@ -288,6 +287,7 @@ int RunAll(const std::vector<DatasetInput>& data, const std::vector<SolverJob>& 
       store.PlannedJobs(std::move(keys));
   }
   std::map<std::string, std::string> attrs = HostRunAttrs(NCPBENCH_SOURCE_DIR);
+  attrs.insert(plugins.begin(), plugins.end());
   AddPeakAttrs(attrs);
   attrs[kRunAttrThreads] = std::to_string(opt.threads > 0 ? opt.threads : omp_get_max_threads());
   attrs["budget"] = opt.budget.ToString();

@@ -19,7 +19,6 @@
 
 #include "build_revision.h"  // NCPBENCH_BUILD_REVISION, generated at build time
 #include "common/error.h"
-#include "harness/plugin.h"
 #include "harness/results_store.h"
 
 #ifndef NCPBENCH_VERSION
@@ -148,8 +147,6 @@ std::map<std::string, std::string> HostRunAttrs(const std::string& source_dir) {
   attrs[kRunAttrCpu] = CpuModel();
   attrs[kRunAttrHostThreads] = std::to_string(HostThreads());
   attrs[kRunAttrOpenMpEnv] = OpenMpEnvironment();
-  // Solvers from plug-ins are code outside the revision: which files, and which build of them.
-  for (const LoadedPluginFile& p : LoadedPlugins()) attrs[kRunAttrPluginPrefix + p.path] = p.hash;
   return attrs;
 }
 
