@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <charconv>
@@ -15,7 +16,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
-#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -27,7 +27,6 @@
 #include "common/wait_pid.h"
 #include "harness/memory_cap.h"
 #include "harness/plugin.h"
-#include "harness/system_info.h"
 #include "harness/results_store.h"
 #include "harness/thread_limits.h"
 #include "problems/io/dataset_hdf5.h"
@@ -80,11 +79,11 @@ RunRecord FailedRow(const ContactProblem& p, const SolverJob& job, const RunOpti
   return r;
 }
 
-// The job, one "key=value" a line (values never hold a line break).
 // The exit status of a job whose solver's plug-in changed since the run loaded it; the reason
 // is in the job folder's refused.txt.
 constexpr int kPluginChangedExit = 5;
 
+// The job, one "key=value" a line (values never hold a line break).
 void WriteJob(const std::string& path, const SolverJob& job, const RunOptions& opt, int repeat,
               bool has_warm) {
   std::ofstream f(path);
@@ -326,12 +325,13 @@ RunRecord RunIsolated(const ContactProblem& p, const Evaluator& ev, const Solver
   if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
     return FailedRow(p, job, opt, repeat, fmt::format("ran out of memory (cap {})", cap_text));
   // No row: the run stops, and its rerun does the job with the library as it is now.
-  if (std::ifstream refused((dir / "refused.txt").string());
-      WIFEXITED(status) && WEXITSTATUS(status) == kPluginChangedExit)
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kPluginChangedExit) {
+    std::ifstream refused((dir / "refused.txt").string());
     throw Error(fmt::format(
         "{}: the run stops here (its finished jobs are kept); rerun it to go on with the rebuilt "
         "library (the results then name both builds)",
         std::string(std::istreambuf_iterator<char>(refused), {})));
+  }
   if (WIFSIGNALED(status)) {
     return FailedRow(p, job, opt, repeat,
                      fmt::format("the solver ended its process (signal {}, {}; memory cap {})",
@@ -353,12 +353,7 @@ int RunIsolatedJob(const std::string& dir_arg) {
     // solver from a plug-in rebuilt since then would be another build (the others' do not run).
     std::string changed;
     for (const LoadedPluginFile& plugin : plugins) {
-      std::string now;
-      try {
-        now = FileHash(plugin.path);
-      } catch (const Error&) {
-        now = "unreadable";
-      }
+      const std::string now = PluginFileHash(plugin.path);
       const std::vector<std::string> names = LoadPlugin(plugin.path);
       if (now != plugin.hash && kv.count("solver") &&
           std::find(names.begin(), names.end(), kv.at("solver")) != names.end())

@@ -23,6 +23,14 @@ std::vector<LoadedPluginFile>& LoadOrder() {
 
 std::vector<LoadedPluginFile> LoadedPlugins() { return LoadOrder(); }
 
+std::string PluginFileHash(const std::string& path) {
+  try {
+    return FileHash(path);
+  } catch (const Error&) {
+    return "unreadable";
+  }
+}
+
 std::vector<std::string> LoadPlugin(const std::string& path) {
   // Loading a library twice runs its initializers once: a repeat returns what it registered.
   // Keyed by dlopen's handle, which is one for every path, link or rebuilt file that the
@@ -48,14 +56,8 @@ std::vector<std::string> LoadPlugin(const std::string& path) {
   const std::size_t before = Solvers().size();
   // A bare name would be searched on the library path: a file name is meant.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-  // The bytes about to be loaded, for the results (a rebuilt library shows); unreadable
-  // (execute-only) is recorded as such rather than refusing a library that loads.
-  std::string hash;
-  try {
-    hash = FileHash(file);
-  } catch (const Error&) {
-    hash = "unreadable";
-  }
+  // The bytes about to be loaded, for the results (a rebuilt library shows).
+  const std::string hash = PluginFileHash(file);
   // RTLD_GLOBAL: a plug-in may itself be split into libraries that share its symbols.
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!handle) throw Error(fmt::format("--plugin = {}: cannot load: {}", path, dlerror()));

@@ -26,4 +26,8 @@ struct LoadedPluginFile {
 // The plug-ins loaded so far, in load order.
 std::vector<LoadedPluginFile> LoadedPlugins();
 
+// The hash of a plug-in file's bytes (HashHex), or "unreadable" for one that loads but cannot
+// be read (execute-only): what LoadedPluginFile::hash records.
+std::string PluginFileHash(const std::string& path);
+
 }  // namespace ncp
