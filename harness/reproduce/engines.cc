@@ -105,12 +105,15 @@ PhysicsError Errors(const ContactProblem& p, const Evaluator& ev, const Vec& lam
   return out;
 }
 
-// Time and res004 at the run's own convergence (kPlateau), from its trace.
+// Time and res004 at the run's own convergence (kPlateau), from its trace. The starting point
+// (iteration 0) does not count: a peer whose answer is worse than λ = 0 would otherwise be
+// credited with λ = 0's residual.
 void ObservePlateau(RunRecord& r) {
   if (r.trace.empty()) return;
   const double final_res = r.trace.back().metrics[Metric::kRes004];
   for (const TracePoint& tp : r.trace)
-    if (tp.metrics[Metric::kRes004] <= kPlateau * final_res) {
+    if ((tp.iteration > 0 || &tp == &r.trace.back()) &&
+        tp.metrics[Metric::kRes004] <= kPlateau * final_res) {
       ObserveRun(r, "own_s", tp.time_s);
       ObserveRun(r, "own_res004", tp.metrics[Metric::kRes004]);
       ObserveRun(r, "own_iter", tp.iteration);
@@ -164,6 +167,16 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
   const std::vector<std::string> peers = EnginePeers();
   rec.Observe("setup", "cases", cases);
   rec.Note("setup", "peers", fmt::format("{}", fmt::join(peers, ",")));
+  // Each peer with the library and precision it ran in (its entry's description ends with them).
+  std::vector<std::string> libraries;
+  for (const std::string& name : peers) {
+    const std::string& d = FindSolver(name).description;
+    const std::size_t open = d.rfind('[');
+    libraries.push_back(open != std::string::npos && d.back() == ']'
+                            ? fmt::format("{} ({})", name, d.substr(open + 1, d.size() - open - 2))
+                            : name);
+  }
+  rec.Note("setup", "peer_libraries", fmt::format("{}", fmt::join(libraries, ", ")));
   const RunOptions ro = StudyRunOptions(opt, kIters, kTimeMs);
   const SolverThreadScope threads(1);
   int k = 0;
@@ -216,8 +229,9 @@ std::string Setting(const ProtocolRecords& rec) {
       "contacts). All four at the run's final iterate (within 1% of its own-convergence "
       "residual); medians over the problems of each dataset. **best** of ours: the most "
       "problems at res004 ≤ 1e-6, then the shortest median time to own convergence.\n\n",
-      rec.Text("setup", "peers"), fmt::join(kOurs, ", "), cases, kIters, kTimeMs, kPlateau,
-      kExactRes);
+      rec.Has("setup", "peer_libraries") ? rec.Text("setup", "peer_libraries")
+                                         : rec.Text("setup", "peers"),
+      fmt::join(kOurs, ", "), cases, kIters, kTimeMs, kPlateau, kExactRes);
 }
 
 // Our best solver on a dataset: the most problems at res004 ≤ 1e-6, then the shortest median

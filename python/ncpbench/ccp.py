@@ -117,7 +117,8 @@ class CvxoptCcp:
         while True:
             u = W @ lam + self.q
             kkt = np.abs(lam - self._project(lam - u, soc, lin, fixed)).max() if self.m else 0.0
-            if kkt <= self.kkt_tol * max(np.abs(lam).max(), 1e-300) or steps >= self.polish:
+            scale = np.abs(lam).max() if self.m else 0.0
+            if kkt <= self.kkt_tol * max(scale, 1e-300) or steps >= self.polish:
                 break
             lam = self._project(lam - u / lmax, soc, lin, fixed)
             steps += 1

@@ -81,3 +81,13 @@ def test_cvxopt_reference_agrees_with_apgd_ccp(capsys):
     # CubeH8 and Box_Stacks at KKT ≤ 4e-13).
     for name in ("random-0", "random-1", "random-2", "CubeH8", "Box_Stacks-i0035-31-0"):
         assert name in taken
+
+
+def test_cvxopt_reference_on_a_problem_without_constraints():
+    """Zero rows: nothing to solve, the reference stops at once with an empty λ (as every peer)."""
+    import ncpbench
+    import ncpbench.ccp
+    p = ncpbench.Problem(W=np.zeros((0, 0)), q=np.zeros(0), types=[], mu=[])
+    r = ncpbench.solve(p, ncpbench.ccp.CvxoptCcp, iters=1)
+    assert r.status == "stopped", r.message
+    assert np.asarray(r.lam).size == 0

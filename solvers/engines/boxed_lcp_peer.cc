@@ -9,10 +9,11 @@ namespace ncp::engines {
 
 namespace {
 
-SettingsTable<EngineSettings> CommonTable(EngineSettings defaults) {
+SettingsTable<EngineSettings> CommonTable(EngineSettings defaults, int max_directions,
+                                          const char* directions_help) {
   SettingsTable<EngineSettings> t(defaults);
-  t.Int(&EngineSettings::directions, "directions", {.min = 2, .max = 64},
-        "tangent rows per contact, each bounded by ±c·μ·λ_n (2: the engines' box)")
+  t.Int(&EngineSettings::directions, "directions",
+        {.min = 2, .max = static_cast<double>(max_directions)}, directions_help)
       .Int(&EngineSettings::max_rows, "max_rows", {.min = 1, .max = 20000},
            "largest boxed LCP set up: not applicable above (dense matrix, O(n³) pivoting)");
   return t;
@@ -21,14 +22,20 @@ SettingsTable<EngineSettings> CommonTable(EngineSettings defaults) {
 }  // namespace
 
 const SettingsTable<EngineSettings>& EngineSettings::Table() {
-  static const auto t = CommonTable({});
+  static const auto t = CommonTable(
+      {}, 64, "tangent rows per contact, each bounded by ±c·μ·λ_n (2: the engines' box)");
   return t;
 }
 
 const SettingsTable<EngineSettings>& EngineSettings::LemkeTable() {
   // Bullet's Lemke works on a dense 2n × 2n tableau built per solve: a smaller default cap.
   static const auto t = [] {
-    auto l = CommonTable({.max_rows = 600});
+    // More directions make a contact's tangent rows linearly dependent, and Bullet's Lemke
+    // inverts the matrix without pivoting: its answer is then meaningless.
+    auto l = CommonTable({.max_rows = 600}, 2,
+                         "tangent rows per contact, each bounded by ±μ·λ_n: the engines' box "
+                         "only (Bullet's Lemke inverts the LCP matrix without pivoting, which "
+                         "more directions make singular)");
     l.Real(&EngineSettings::max_value, "max_value", {.min = 0, .max = 1e30, .min_open = true},
            "Bullet's m_maxValue: a solution beyond it is refused (and the bound given to "
            "unbounded rows, which Bullet's Lemke cannot take)")

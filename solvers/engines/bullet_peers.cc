@@ -5,6 +5,7 @@
 #include <BulletDynamics/MLCPSolvers/btSolveProjectedGaussSeidel.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 #include <fmt/format.h>
@@ -114,12 +115,17 @@ class BulletLemke : public BoxedLcpPeer {
       lo_[i] = k >= 0 ? -bound : std::max(lcp_.lo[i], -set_.max_value);
       hi_[i] = k >= 0 ? bound : std::min(lcp_.hi[i], set_.max_value);
     }
+    // Bounds closer than rounding of the largest normal impulse (a friction bound from λ_n ≈
+    // 1e-17) are fixed too: Bullet's Lemke fails on them as on equal ones.
+    double normal = 0.0;
+    for (int i = 0; i < n; ++i)
+      if (lcp_.findex[i] >= 0) normal = std::max(normal, std::abs(x_[lcp_.findex[i]]));
     free_.clear();
     for (int i = 0; i < n; ++i) {
-      if (lo_[i] < hi_[i])
+      if (hi_[i] - lo_[i] > kFixedWidth * normal)
         free_.push_back(i);
       else
-        x_[i] = lo_[i];
+        x_[i] = 0.5 * (lo_[i] + hi_[i]);
     }
     const int f = static_cast<int>(free_.size());
     btMatrixXu A(f, f);
@@ -130,7 +136,7 @@ class BulletLemke : public BoxedLcpPeer {
       const int i = free_[r];
       double bi = lcp_.b[i];
       for (int j = 0; j < n; ++j)
-        if (!(lo_[j] < hi_[j])) bi -= lcp_.A(i, j) * x_[j];
+        if (!(hi_[j] - lo_[j] > kFixedWidth * normal)) bi -= lcp_.A(i, j) * x_[j];
       for (int c = 0; c < f; ++c) A.setElem(r, c, lcp_.A(i, free_[c]));
       b[r] = bi;
       x[r] = 0.0;
@@ -146,11 +152,30 @@ class BulletLemke : public BoxedLcpPeer {
           set_.max_loops, set_.max_value);
       return Status::kFailed;
     }
+    // Bullet's Lemke ignores its own failure flag (a ray, or max_loops pivots) and then returns
+    // the unconstrained solve: an answer outside its bounds is that failure.
+    double scale = 0.0, outside = 0.0;
+    for (int r = 0; r < f; ++r) {
+      scale = std::max(scale, std::abs(x[r]));
+      outside = std::max({outside, lo[r] - x[r], x[r] - hi[r]});
+    }
+    if (std::isfinite(scale) && !(outside <= kOutsideBounds * std::max(scale, 1e-300))) {
+      message_ = fmt::format(
+          "btLemkeSolver returned impulses {:.3e} outside their bounds (largest {:.3e}): no "
+          "solution within {} pivots (max_loops), or a ray",
+          outside, scale, set_.max_loops);
+      return Status::kFailed;
+    }
     for (int r = 0; r < f; ++r) x_[free_[r]] = x[r];
     return Checked(Status::kRunning);
   }
 
  private:
+  // Bound width, relative to the largest normal impulse, below which a row is fixed.
+  static constexpr double kFixedWidth = 1e-12;
+  // Bound violation, relative to the largest impulse, beyond which a solve has failed.
+  static constexpr double kOutsideBounds = 1e-9;
+
   const SettingsTable<EngineSettings>& Table() const override {
     return EngineSettings::LemkeTable();
   }

@@ -10,6 +10,7 @@
 
 #include "harness/output_lock.h"
 #include "harness/reproduce/protocol.h"
+#include "harness/reproduce/protocol_records.h"
 #include "harness/results_store.h"
 #include "tests/cli_support.h"
 
@@ -193,6 +194,18 @@ TEST(CliReproduce, EnginesComparesEveryPeerWithOurBest) {
     EXPECT_NE(r.out.find(row), std::string::npos) << row << " missing from:\n" << r.out;
   const std::string csv = testing::Slurp((dir / "engines.csv").string());
   EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 50) << csv;
+  // A run's own convergence is never its starting point λ = 0 when its trace goes on: a peer whose
+  // answer is worse than λ = 0 (the PGS peers on fclib's LMGC_100) was credited with λ = 0's
+  // residual and time.
+  const ResultsFile f = ReadResultsFile((dir / "engines.h5").string());
+  int observed = 0;
+  for (const RunRecord& row : f.rows) {
+    const double it = RunObservation(row, "own_iter", -1.0);
+    if (it < 0 || row.trace.empty() || row.trace.back().iteration == 0) continue;
+    ++observed;
+    EXPECT_GE(it, 1.0) << row.solver << " on " << row.problem;
+  }
+  EXPECT_GT(observed, 10);
 }
 
 // The report is rendered from <id>.h5: rendering it again from that file (`--from`, measuring

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "harness/runner.h"
 #include "problems/scenarios/random/manufactured.h"
 #include "solvers/registry.h"
@@ -187,6 +189,84 @@ TEST(EnginePeers, FrictionlessManufacturedReachesNatmap1e10) {
                 r.iterations);
     EXPECT_LE(natmap, 1e-10) << name << ": " << r.message;
   }
+}
+
+#ifdef NCP_HAVE_BULLET
+// Eight frictionless contacts on a random SPD W (m = 24), half of them separating: a pure LCP
+// whose answer needs several Lemke pivots.
+ContactProblem RandomLcp(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  const int nc = 8, m = 3 * nc;
+  Eigen::MatrixXd B(m, m);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) B(i, j) = normal(rng);
+  const Eigen::MatrixXd W = B * B.transpose() / m + 0.5 * Eigen::MatrixXd::Identity(m, m);
+  ContactProblem p;
+  p.form = ProblemForm::kLocal;
+  for (int c = 0; c < nc; ++c) AddConstraint(p.constraints, ConstraintType::kContact, 0.0);
+  p.W = W.sparseView();
+  p.q.resize(m);
+  for (int i = 0; i < m; ++i) p.q[i] = normal(rng);
+  return p;
+}
+#endif
+
+// Bullet's Lemke ignores its own failure flag (too few pivots, a ray) and then returns the
+// unconstrained solve: the peer must report that as failed, never hand back impulses outside
+// their bounds as a running iterate; with enough pivots it solves the LCP (λ_n ≥ 0 to rounding).
+TEST(EnginePeers, LemkeAnswerOutsideItsBoundsFails) {
+#ifndef NCP_HAVE_BULLET
+  GTEST_SKIP() << "built without Bullet (make deps installs it)";
+#else
+  const SolverEntry& e = FindSolver("bullet:lemke");
+  int failed_short = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const ContactProblem p = RandomLcp(seed);
+    for (const char* loops : {"1", "10000"}) {
+      auto s = e.make();
+      ASSERT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {{"max_loops", loops}}), nullptr),
+                Status::kRunning)
+          << s->message();
+      const Status st = s->Iterate();
+      Vec v, lambda;
+      s->Current(v, lambda);
+      double lowest = 0.0;
+      for (int c = 0; c < 8; ++c) lowest = std::min(lowest, lambda[3 * c]);
+      if (st == Status::kFailed) {
+        EXPECT_NE(s->message().find("outside their bounds"), std::string::npos) << s->message();
+        EXPECT_EQ(std::string(loops), "1") << "seed " << seed << ": " << s->message();
+        ++failed_short;
+      } else {
+        EXPECT_EQ(st, Status::kRunning) << s->message();
+        EXPECT_GE(lowest, -1e-12 * std::max(1.0, lambda.cwiseAbs().maxCoeff()))
+            << "seed " << seed << ", max_loops " << loops << ": a negative normal impulse";
+      }
+    }
+  }
+  EXPECT_GT(failed_short, 0) << "one pivot solved every LCP: the case tests nothing";
+#endif
+}
+
+// More than two directions make a contact's tangent rows dependent, and Bullet's Lemke inverts
+// the matrix without pivoting: the setting is refused for it, with its name and rule.
+TEST(EnginePeers, LemkeRefusesMoreThanTwoDirections) {
+#ifndef NCP_HAVE_BULLET
+  GTEST_SKIP() << "built without Bullet (make deps installs it)";
+#else
+  const SolverEntry& e = FindSolver("bullet:lemke");
+  try {
+    (void)Settings::Parse(e.name, e.settings, {{"directions", "4"}});
+    ADD_FAILURE() << "directions = 4 accepted";
+  } catch (const Error& err) {
+    const std::string what = err.what();
+    EXPECT_NE(what.find("directions"), std::string::npos) << what;
+    EXPECT_NE(what.find("4"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_NO_THROW((void)Settings::Parse("bullet:dantzig", FindSolver("bullet:dantzig").settings,
+                                        {{"directions", "8"}}));
+#endif
 }
 
 }  // namespace
