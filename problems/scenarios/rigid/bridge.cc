@@ -98,12 +98,20 @@ Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t /*seed*/)
 
   // Stay cables from the nearer tower's top to each piece's centre, k = EA / length.
   const double EA = p.at("cable_stiffness"), tau = p.at("cable_damping");
+  const double spread = p.at("anchor_spread");
   for (int i = 0; i < n; ++i) {
     const Vec3 at((i + 0.5) * l, 0, H);
     const int t = at.x() < 0.5 * L ? 0 : 1;
-    const Vec3 top(xt[t], 0, H + T);
-    AddLineSpring(s, flexible ? tower_top[t] : -1, top, deck_body + i, at, EA / (at - top).norm(),
-                  tau);
+    // The anchor: the top for the farthest piece, down to (1 − spread) T above the deck for the
+    // nearest (spread = 0: every cable at the top, a fan).
+    const double reach = std::abs(at.x() - xt[t]) / (0.25 * L);
+    const Vec3 top(xt[t], 0, H + T * (1.0 - spread * (1.0 - std::min(reach, 1.0))));
+    int body = -1;
+    if (flexible) {
+      const int piece = std::min(nt - 1, static_cast<int>(top.z() / ((H + T) / nt)));
+      body = tower_top[t] - (nt - 1) + piece;
+    }
+    AddLineSpring(s, body, top, deck_body + i, at, EA / (at - top).norm(), tau);
   }
   // The far end pinned: x and z held, rotation about y free.
   Coupling pin;

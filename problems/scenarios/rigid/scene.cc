@@ -293,6 +293,9 @@ const std::vector<SceneEntry>& Scenes() {
                   Whole("tower_pieces", 0, 0, 1e5, "pieces of each flexible tower (0: pieces / 4)"),
                   Pos("length", 100, "deck length [m]"), Pos("height", 10, "deck height [m]"),
                   Pos("tower_height", 30, "tower top above the deck [m]"),
+                  RealParam("anchor_spread", 0, 0, 1,
+                            "cables' anchors on a tower: the farthest at its top, the nearest "
+                            "this fraction of tower_height lower (0: all at the top, a fan)"),
                   Pos("deck_width", 4, "deck width (inertia only) [m]"),
                   Pos("deck_density", 1000, "mass per metre of deck and towers [kg/m]"),
                   Pos("load", 5,

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "harness/simulate.h"
 #include "tests/scene_support.h"
 #include "solvers/settings.h"
@@ -38,6 +40,34 @@ TEST(BridgeScene, FlexibleTowersAddTwoHingedTowersWithJointSprings) {
   for (int j = 0; j < 3; ++j) EXPECT_TRUE(p.structure.IsTree(j)) << j;
   // 003 Table 2's flexible sizes: 40 deck pieces → 60 DOF.
   EXPECT_EQ(FirstStep("pieces=40,flexible=1").num_dofs(), 60);
+}
+
+// anchor_spread = 1 hangs the nearer cables from lower tower pieces: their rows reach fewer of
+// the tower's joints (columns 16–23: two towers of 4) than a fan's, whose cables all hang from
+// the top piece and reach every joint of their tower; at rest both have their rest length.
+TEST(BridgeScene, SpreadAnchorsHangTheNearerCablesFromLowerTowerPieces) {
+  for (const int spread : {0, 1}) {
+    const ContactProblem p =
+        FirstStep(fmt::format("pieces=16,flexible=1,anchor_spread={}", spread));
+    ASSERT_EQ(p.num_dofs(), 24);
+    EXPECT_LT(p.e.cwiseAbs().maxCoeff(), 1e-9) << "spread " << spread;
+    const SpMat Jr = SpMat(p.J.transpose());  // column r: row r of J
+    int fewest = 4, cables = 0;
+    for (const Constraint& c : p.constraints) {
+      if (c.type != ConstraintType::kSoft) continue;
+      int deck = 0, tower = 0;
+      for (SpMat::InnerIterator it(Jr, c.row); it; ++it)
+        if (it.value() != 0.0) ++(it.row() < 16 ? deck : tower);
+      if (deck == 0 || tower == 0) continue;  // a tower joint spring
+      ++cables;
+      fewest = std::min(fewest, tower);
+    }
+    EXPECT_EQ(cables, 16) << "spread " << spread;
+    if (spread == 0)
+      EXPECT_EQ(fewest, 4) << "a fan's cable below its tower's top";
+    else
+      EXPECT_LT(fewest, 4) << "no cable below its tower's top";
+  }
 }
 
 // One simulated second, stepped by redmax (a linear solve per step): the pin (last deck piece's
@@ -76,6 +106,7 @@ void ExpectDeckHangs(const std::string& params) {
 TEST(BridgeScene, RigidTowersDeckHangsAndThePinHolds) { ExpectDeckHangs("pieces=24"); }
 TEST(BridgeScene, FlexibleTowersDeckHangsAndThePinHolds) {
   ExpectDeckHangs("pieces=24,flexible=1");
+  ExpectDeckHangs("pieces=24,flexible=1,anchor_spread=1");
 }
 
 }  // namespace
