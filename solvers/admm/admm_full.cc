@@ -146,18 +146,19 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
 }
 
 // Per iteration (n dofs, m rows): Jᵀ twice (the right-hand side, Jᵀλ), J and A once; the
-// m-vector passes of the right-hand side (4) and of the constraint steps (8), the n-vector
-// passes of rhs += b (3), the products' reads and writes (6) and θ_d (7); about 20 flops per
-// row and 6 per dof. The linear solve: the factor twice on the CHOLMOD route; on the PCG route
-// the residual product with K, then per PCG step a product with K and 12 n-vector passes (the
-// block-Jacobi apply counted as two). A refactorization: CHOLMOD's flop count, K read and the
-// factor written.
+// m-vectors rw, z, u, J v̂, λ and e once each (6 passes, about 20 flops per row); the n-vectors
+// b, A v̂, Jᵀλ and θ_d's (4 passes, about 6 flops per dof). The linear solve: on the CHOLMOD
+// route the factor twice (with rhs, v̂ and its work vector); on the PCG route rhs and v̂ (2
+// passes), the residual's product with K and r (1 pass), then per PCG step a product with K,
+// the block-Jacobi apply (every tree's solve) and p, K p (2 passes, 10 flops per dof). A
+// refactorization: on the CHOLMOD route CHOLMOD's flop count, K read and the factor written; on
+// the PCG route K's values rebuilt (the trees' factorizations are not counted).
 WorkCount AdmmFullSolver::Work() const {
   using namespace work;
   if (p_ == nullptr || (linear_ == AdmmFullSettings::Linear::kCholmod && !chol_)) return {};
   const double n = p_->num_dofs(), m = p_->num_rows();
   WorkCount it = 2.0 * SparseProduct(Jt_) + SparseProduct(p_->J) + SparseProduct(p_->A) +
-                 Vectors(m, 14, 20) + Vectors(n, 16, 6);
+                 Vectors(m, 6, 20) + Vectors(n, 4, 6);
   WorkCount refactor = Zero();
   if (linear_ == AdmmFullSettings::Linear::kCholmod) {
     it = it + SparseFactorSolve(chol_->factor_nonzeros(), n);
@@ -169,8 +170,8 @@ WorkCount AdmmFullSolver::Work() const {
   }
   WorkCount total = iter_ * it + (refactorizations_ - setup_refactorizations_) * refactor;
   if (linear_ == AdmmFullSettings::Linear::kPcgPbj)
-    total = total +
-            (pcg_iterations_ - setup_pcg_iterations_) * (SparseProduct(K_) + Vectors(n, 12, 10));
+    total = total + (pcg_iterations_ - setup_pcg_iterations_) *
+                        (SparseProduct(K_) + pbj_.ApplyWork() + Vectors(n, 2, 10));
   return total;
 }
 

@@ -114,14 +114,13 @@ Status ApgdSolver::Iterate() {
   return CheckFinite();
 }
 
-// Per iteration: the gradient's product with W and its passes (W y, g = W y + q, the shift s,
-// g += s, the objective's three dots), then diff = x − λ, g·diff, the momentum update, λ = x
-// and the finiteness check: 27 passes, about 20 flops per row. Per line-search trial: another
-// product and 19 passes (x = y − g/L, the projection, W x, diff, the bound's dots, the
-// objective), about 16 flops per row.
+// Per iteration: the gradient's product with W, and the vectors y, W y, g, q, s, diff and λ once
+// each (7 passes; the gradient, the shift, the objective's dots, the momentum update and the
+// finiteness check make about 20 flops per row). Per line-search trial: another product and the
+// trial's own vectors x and W x (2 passes; about 16 flops per row).
 WorkCount ApgdSolver::Work() const {
   using namespace work;
-  return iterations_ * DualWork(1, 27, 20) + ls_evaluations_ * DualWork(1, 19, 16);
+  return iterations_ * DualWork(1, 7, 20) + ls_evaluations_ * DualWork(1, 2, 16);
 }
 
 std::vector<std::pair<std::string, double>> ApgdSolver::Info() const {

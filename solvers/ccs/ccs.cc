@@ -120,17 +120,17 @@ SolverStats CcsSolver::Stats() const {
   return s;
 }
 
-// Per iteration (n dofs, m rows): the factor's two triangular solves; J and Jᵀ once each; the
-// n-vector passes of the right-hand side (5), v − y (3), p (4), y (4), the copy of p (2) and the
-// two norms (5), about 14 flops per dof; q's pass over q0 (2). Per sweep: W_c once (each row's
-// dot product reads its column) and λ, q, diag read and λ written (4 passes, about 6 flops a row).
+// Per iteration (n dofs, m rows): the factor's two triangular solves (with rhs, v and its work
+// vector); J and Jᵀ once each; the n-vectors w, b, p, y, v − y, p_prev and Jᵀr once each (7
+// passes, about 14 flops per dof); q0 (1 pass). Per sweep: W_c once (each row's dot product
+// reads its column) and λ, q and diag (3 passes, about 6 flops a row).
 WorkCount CcsSolver::Work() const {
   using namespace work;
   if (p_ == nullptr || !chol_) return {};
   const double n = p_->num_dofs(), m = p_->num_rows();
   const WorkCount it = SparseFactorSolve(chol_->factor_nonzeros(), n) + SparseProduct(p_->J) +
-                       SparseProduct(Jt_) + Vectors(n, 23, 14) + Vectors(m, 2, 1) +
-                       set_.sweeps * (SparseProduct(contact_.W) + Vectors(m, 4, 6));
+                       SparseProduct(Jt_) + Vectors(n, 7, 14) + Vectors(m, 1, 1) +
+                       set_.sweeps * (SparseProduct(contact_.W) + Vectors(m, 3, 6));
   return iter_ * it;
 }
 

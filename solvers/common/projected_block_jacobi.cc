@@ -1,5 +1,7 @@
 #include "solvers/common/projected_block_jacobi.h"
 
+#include "solvers/common/work_count.h"
+
 #include <algorithm>
 
 namespace ncp {
@@ -79,6 +81,12 @@ bool ProjectedBlockJacobi::Factorize() {
 void ProjectedBlockJacobi::Apply(const Vec& r, Vec& z) {
   for (int j = 0; j < trees_->subsystems(); ++j)
     trees_->tree(j).Solve(r.data() + trees_->dof_begin(j), z.data() + trees_->dof_begin(j));
+}
+
+WorkCount ProjectedBlockJacobi::ApplyWork() const {
+  WorkCount w{0.0, 0.0};
+  for (int j = 0; j < trees_->subsystems(); ++j) w = w + trees_->tree(j).SolveWork();
+  return w;
 }
 
 Eigen::MatrixXd ProjectedBlockJacobi::Assembled() {

@@ -31,6 +31,8 @@ class ProjectedBlockJacobi {
   bool Factorize();
   // z = P⁻¹ r (z must not alias r).
   void Apply(const Vec& r, Vec& z);
+  // What one Apply() moves and computes: every subsystem tree's solve (TreeFactor::SolveWork).
+  WorkCount ApplyWork() const;
   // P assembled through the trees (composite rigid bodies on the same H_b), for tests.
   Eigen::MatrixXd Assembled();
 

@@ -37,11 +37,11 @@ class SubAdmmBase : public Solver {
   // θ_p, θ_d of 004:42 as the β adaptation sees them, the geometric mean of the subsystems' β.
   SolverStats Stats() const override;
   int ThreadsUsed() const override { return threads_; }
-  // Per iteration: SubsystemWork() of every subsystem, the right-hand sides and θ_d's passes over v
-  // (8 passes, 4 flops per dof), the λ-step's records, its slacks' w read and z written and the
-  // accumulation's read of z (9 doubles per slack), λ written and read (2 passes, about 30 flops
-  // per row). The refactorizations after a β change are not counted (the achieved rates are
-  // then low, never high).
+  // Per iteration: SubsystemWork() of every subsystem; the n-vectors rhs (also θ_d's copy of
+  // h), b, h, g and v once each (5 passes, 4 flops per dof); the λ-step's records, its slacks' w
+  // read and z written, then read by the accumulation (6 doubles per slack); λ (1 pass, about
+  // 30 flops per row). The refactorizations after a β change are not counted (the achieved
+  // rates are then low, never high).
   WorkCount Work() const override;
   // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks
   // on the body (004 §VI-D); per dof (A_jj over rows) when the problem has no bodies. Public:

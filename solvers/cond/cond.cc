@@ -104,23 +104,23 @@ void CondSolver::InitialIterate(const ContactProblem& p, const WarmStart* warm) 
   }
 }
 
-// Per iteration (N nodal dofs, m hard rows): the product with Â (RowGroups::MultiplyWork);
-// x̃ = x − P(Âx − b̂) (5 passes, 3 flops per dof); the residual (2, 3); with Barzilai–Borwein
-// steps their dots (4, 6) from the second iteration on; with Chebyshev the extrapolation (4, 6).
-// The constraints: each record once, x̃ read and written and P read at their dofs (3 rows'
-// worth per row), e read and λ written (2 passes over m), about 20 flops per row (the
-// rotations, the surrogate solve, the update); the finiteness check reads λ.
+// Per iteration (N nodal dofs, m hard rows): the product with Â (RowGroups::MultiplyWork: x
+// and Âx); x̃ = x − P(Âx − b̂) and the residual ‖x̃ − x‖: P, b̂ and x̃ (3 passes, 6 flops per dof);
+// with Barzilai–Borwein steps their dots over x_prev and Âx_prev (2 passes, 6 flops) from the
+// second iteration on; with Chebyshev the extrapolation (6 flops; x_prev, 1 pass, unless BB
+// counts it). The constraints: each record once, e and λ (2 passes over m; x̃ and P at their dofs
+// are counted above), about 20 flops per row (the rotations, the surrogate solve, the update).
 WorkCount CondSolver::Work() const {
   using namespace work;
   if (iter_ == 0) return Zero();
   const double N = nd_.dofs, m = static_cast<double>(lambda_.size());
   const double nc = static_cast<double>(nd_.constraints.size());
   const bool bb = set_.step != StepKind::kFrobenius && set_.step != StepKind::kPower;
-  WorkCount it = rows_.MultiplyWork() + Vectors(N, 7, 6) + Vectors(m, 6, 20) +
+  WorkCount it = rows_.MultiplyWork() + Vectors(N, 3, 6) + Vectors(m, 2, 20) +
                  WorkCount{nc * sizeof(NodalConstraint), 0.0};
-  if (set_.UseChebyshev()) it = it + Vectors(N, 4, 6);
+  if (set_.UseChebyshev()) it = it + Vectors(N, bb ? 0 : 1, 6);
   WorkCount total = iter_ * it;
-  if (bb) total = total + (iter_ - 1) * Vectors(N, 4, 6);
+  if (bb) total = total + (iter_ - 1) * Vectors(N, 2, 6);
   return total;
 }
 

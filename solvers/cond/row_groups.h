@@ -26,9 +26,9 @@ class RowGroups {
   // y = Â x. No allocation.
   void Multiply(const Vec& x, Vec& y) const;
   int grouped_rows() const { return grouped_rows_; }
-  // One Multiply(): the stored groups (values, indices, group records) and the vector passes
-  // (x and y; the upper form also zeroes y and updates it in place); 2 flops per stored value
-  // and row it serves (4 for the upper form's off-diagonal entries, counted for all).
+  // One Multiply(): the stored groups (values, indices, group records) and x and y once each; 2
+  // flops per product an entry serves (the upper form's entries past a diagonal block serve
+  // two), so both forms count the same flops.
   WorkCount MultiplyWork() const;
 
  private:

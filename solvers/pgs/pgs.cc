@@ -95,11 +95,11 @@ Status PgsSolver::Iterate() {
   return CheckFinite();
 }
 
-// Per sweep: W once (each row's dot product reads its column); q, diag, λ read and written in
-// place, and the finiteness check's read: 5 passes, about 6 flops per row. NNCG adds the copy
-// to prev_ (2), the norm (2) and the update of dir_, λ from prev_ (5): 9 passes, 6 flops.
+// Per sweep: W once (each row's dot product reads its column); the vectors q, diag and λ (read
+// and written in place), once each: 3 passes, about 6 flops per row. NNCG adds prev_ and dir_
+// (2 passes; its copy, norm and update: 6 flops).
 WorkCount PgsSolver::Work() const {
-  return iterations_ * (set_.nncg ? DualWork(1, 14, 12) : DualWork(1, 5, 6));
+  return iterations_ * (set_.nncg ? DualWork(1, 5, 12) : DualWork(1, 3, 6));
 }
 
 std::vector<std::pair<std::string, double>> PgsSolver::Info() const {

@@ -49,9 +49,9 @@ Status PjSolver::Iterate() {
   return CheckFinite();
 }
 
-// Per iteration: W once; q, λ and u_ written, then u_, diag, λ read and λ written, and the
-// finiteness check's read of λ: 8 passes; about 6 flops per row of projection.
-WorkCount PjSolver::Work() const { return iterations_ * DualWork(1, 8, 6); }
+// Per iteration: W once; the vectors q, λ (read, then written), u_ (written, then read) and
+// diag, once each: 4 passes; about 6 flops per row of projection.
+WorkCount PjSolver::Work() const { return iterations_ * DualWork(1, 4, 6); }
 
 int PjSolver::ThreadsUsed() const {
   return dual_.rows() >= kParallelRows ? omp_get_max_threads() : 1;

@@ -39,15 +39,18 @@ WorkCount WorkAfter(int iterations) {
 // W: 36 × (8 + 4) = 432 bytes of values and indices, 7 × 4 = 28 of outer pointers, 72 flops.
 constexpr double kWBytes = 432 + 28, kWFlops = 72;
 
-TEST(WorkCount, JacobiMovesWOnceAndEightVectorPassesPerIteration) {
+// Each distinct vector an iteration touches counts once (a lower bound: re-reads within the
+// iteration may come from the cache): pj's q, λ, u and diag.
+TEST(WorkCount, JacobiMovesWOnceAndFourVectorsPerIteration) {
   const WorkCount w = WorkAfter<PjSolver>(3);
-  EXPECT_EQ(w.bytes, 3 * (kWBytes + 8 * 6 * 8.0));  // 8 passes over 6 doubles
+  EXPECT_EQ(w.bytes, 3 * (kWBytes + 4 * 6 * 8.0));  // 4 vectors of 6 doubles
   EXPECT_EQ(w.flops, 3 * (kWFlops + 6 * 6.0));      // 6 flops of projection per row
 }
 
-TEST(WorkCount, GaussSeidelSweepsWOnceAndFiveVectorPassesPerIteration) {
+// pgs's q, diag and λ (updated in place).
+TEST(WorkCount, GaussSeidelSweepsWOnceAndThreeVectorsPerIteration) {
   const WorkCount w = WorkAfter<PgsSolver>(2);
-  EXPECT_EQ(w.bytes, 2 * (kWBytes + 5 * 6 * 8.0));
+  EXPECT_EQ(w.bytes, 2 * (kWBytes + 3 * 6 * 8.0));
   EXPECT_EQ(w.flops, 2 * (kWFlops + 6 * 6.0));
 }
 

@@ -388,7 +388,7 @@ TEST(CondVirtualNodes, WarmStartFromOwnSolutionIsConverged) {
 // Per block of 11 rows: node triples 0–2, 3–5 and 8–10 (one pattern per triple), a virtual node 6
 // on the first triple and an uncoupled row 7, both singles. The grouped product must equal the
 // plain sparse product to rounding, in both storages (full rows, and the upper triangle used
-// twice), serial and above the parallel threshold.
+// twice), serial and above the parallel threshold; both count the same flops.
 TEST(CondRowGroups, ProductEqualsSparseProduct) {
   for (const int blocks : {1, 400}) {
     const int n = 11 * blocks;
@@ -426,6 +426,9 @@ TEST(CondRowGroups, ProductEqualsSparseProduct) {
       Vec y = Vec::Constant(n, 7.0);  // the product must overwrite, not accumulate
       g.Multiply(x, y);
       EXPECT_LE((y - ref).norm(), 1e-13 * ref.norm()) << blocks << " blocks, upper " << upper;
+      // Both forms do the same arithmetic: 2 flops per stored entry of Â.
+      EXPECT_EQ(g.MultiplyWork().flops, 2.0 * static_cast<double>(A.nonZeros()))
+          << blocks << " blocks, upper " << upper;
     }
   }
 }
