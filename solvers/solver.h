@@ -56,11 +56,11 @@ struct SolverStats {
 };
 
 // What the iterations done since Setup had to move and compute, counted from the problem's
-// structure as the solver stores it (docs/roofline.md): every stored matrix entry an iteration
-// reads (value and index), every vector it reads or writes, once each; flops of its products,
-// solves and projections. Line-search trials and refactorizations count as they happen. A lower
-// bound on the traffic (caches may hold part of it), so achieved rates derived from it are
-// conservative. NaN where a solver does not count.
+// structure as the solver stores it (docs/roofline.md): every stored matrix entry a product or
+// solve reads (value and index), every distinct vector an iteration touches once (re-reads may
+// come from the cache); flops of its products, solves and projections. Line-search trials,
+// inner steps and refactorizations count as they happen. A lower bound on the traffic, so
+// achieved rates derived from it are conservative. NaN where a solver does not count.
 struct WorkCount {
   double bytes = std::numeric_limits<double>::quiet_NaN();
   double flops = std::numeric_limits<double>::quiet_NaN();

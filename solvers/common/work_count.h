@@ -1,6 +1,7 @@
 // Byte and flop counts of the kernels the solvers share, for Solver::Work() (docs/roofline.md).
 // Conventions: a stored sparse entry moves its value and its index; a vector pass moves n
-// doubles once (a read or a write); a product costs 2 flops per stored entry, a triangular
+// doubles once, and a solver counts one pass per distinct vector an iteration touches (read,
+// written or both); a product costs 2 flops per stored entry, a triangular
 // solve pair with a factor 4 flops per factor entry, a vector operation 1 flop per entry and
 // operand. Gathers of a vector inside a product are counted as one pass (the compulsory read).
 #pragma once
