@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "harness/reproduce/claim_ledger.h"
 #include "harness/reproduce/claim_verdict.h"
@@ -76,12 +77,21 @@ const Sweep kSweeps[] = {
      {{0, ""}, {3e7, "tower_EI=3e7"}, {2e10, "cable_stiffness=2e10"}}},
     {1,
      "cable EA 2e8–2e10 N, the anchors spread down the towers",
-     "the cables' stiffness EA [N] with their anchors spread down the towers (anchor_spread = 1; "
-     "003 gives neither; judged at the smallest and largest sizes)",
+     "",
      {{2e8, "anchor_spread=1"},
       {2e9, "anchor_spread=1,cable_stiffness=2e9"},
       {5e9, "anchor_spread=1,cable_stiffness=5e9"},
       {2e10, "anchor_spread=1,cable_stiffness=2e10"}}},
+    {1,
+     "anchor_spread 0–1 with cable EA 2e10 N",
+     "the cables' anchors down the towers (anchor_spread: 0 a pure fan, every cable at its "
+     "tower's top; 0.5 a semi-fan over the towers' upper half; 1 the nearest at deck level) with "
+     "cable EA 2e10 N (003 names a fan design but gives neither where its cables meet its "
+     "flexible towers nor their stiffness; judged at the smallest and largest sizes)",
+     {{0, "cable_stiffness=2e10"},
+      {0.25, "anchor_spread=0.25,cable_stiffness=2e10"},
+      {0.5, "anchor_spread=0.5,cable_stiffness=2e10"},
+      {1, "anchor_spread=1,cable_stiffness=2e10"}}},
     {2,
      "the canopy's stiffness 0.01–500 N/m",
      "the canopy's stiffness [N/m] (003 gives none; ours 500; judged at the smallest and largest "
@@ -116,6 +126,12 @@ bool HasCase(const ProtocolRecords& rec, const Variant& v, const std::string& c)
   if (c.empty()) return true;
   const std::string point = PointName(v, kSensitivitySizes[0], CaseSuffix(c));
   return rec.Has(point, "dof") || rec.Has(point, "failed");
+}
+// Whether the records hold every case of sweep `sw`.
+bool HasSweep(const ProtocolRecords& rec, const Sweep& sw) {
+  for (const SweptCase& c : sw.cases)
+    if (!HasCase(rec, kVariants[sw.variant], c.params)) return false;
+  return true;
 }
 std::string RunPart(const Variant& v, int dof, int r, const std::string& suffix) {
   return fmt::format("{}-{}dof-{}{}", v.key, dof, kRoutes[r], suffix);
@@ -268,9 +284,12 @@ std::string Sensitivity(const ProtocolRecords& rec) {
         "lrr");
     t.Row({"defaults", fmt::format("{:.1f}", CaseCount(rec, v, kSensitivitySizes[0], "")),
            fmt::format("{:.1f}", CaseCount(rec, v, kSensitivitySizes[1], ""))});
+    std::set<std::string> shown;  // a case that two sweeps share: one row
     for (const Sweep& sw : kSweeps)
       for (const SweptCase& c : sw.cases) {
-        if (sw.variant != vi || !*c.params || !HasCase(rec, v, c.params)) continue;
+        if (sw.variant != vi || !*c.params || !HasCase(rec, v, c.params) ||
+            !shown.insert(c.params).second)
+          continue;
         std::vector<std::string> row = {c.params};
         for (int i : kSensitivitySizes) {
           const std::string point = PointName(v, i, CaseSuffix(c.params));
@@ -301,9 +320,11 @@ void Measure(const ReproduceOptions& opt, ProtocolRecords& rec) {
       MeasurePoint(v, i, frames, opt, rec);
     }
   // A sensitivity run that fails keeps its error for the report instead of ending the protocol.
+  // A case that two sweeps share is measured once.
+  std::set<std::pair<int, std::string>> measured;
   for (const Sweep& sw : kSweeps)
     for (const SweptCase& c : sw.cases) {
-      if (!*c.params) continue;  // the main table's runs
+      if (!*c.params || !measured.insert({sw.variant, c.params}).second) continue;
       const Variant& v = kVariants[sw.variant];
       for (int i : kSensitivitySizes) {
         try {
@@ -453,7 +474,7 @@ std::string IterationCause(const ProtocolRecords& rec, const Variant& v, double 
       cold, per_solve, paper_lo, paper_hi, paper_solves, paper_lo / paper_solves,
       paper_hi / paper_solves);
   for (const Sweep& sw : kSweeps) {
-    if (&kVariants[sw.variant] != &v || !HasCase(rec, v, sw.cases.back().params)) continue;
+    if (&kVariants[sw.variant] != &v || !HasSweep(rec, sw)) continue;
     double lo = INFINITY, hi = 0;
     for (const SweptCase& c : sw.cases)
       for (int i : kSensitivitySizes) {
@@ -505,8 +526,7 @@ std::string VariantClaims(ClaimLedger& claims, const ProtocolRecords& rec, const
   const bool all = within == static_cast<int>(se.iters.size());
   Judged judged = all ? Verdict::kReproduced : Verdict::kNotReproduced;
   for (const Sweep& sw : kSweeps)
-    if (&kVariants[sw.variant] == &v && *sw.unknown && !all &&
-        HasCase(rec, v, sw.cases.back().params))
+    if (&kVariants[sw.variant] == &v && *sw.unknown && !all && HasSweep(rec, sw))
       judged = RangeVerdict(judged, sw.unknown, SweepValues(rec, sw, se));
   md += claims.Row(
       fmt::format("003: {} — PCG iterations per step {:g}–{:g} (here: within 2× at every size)",

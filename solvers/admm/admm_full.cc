@@ -150,7 +150,8 @@ Status AdmmFullSolver::Setup(const ContactProblem& p, const Settings& s, const W
 // b, A v̂, Jᵀλ and θ_d's (4 passes, about 6 flops per dof). The linear solve: on the CHOLMOD
 // route the factor twice (with rhs, v̂ and its work vector); on the PCG route rhs and v̂ (2
 // passes), the residual's product with K and r (1 pass), then per PCG step a product with K,
-// the block-Jacobi apply (every tree's solve) and p, K p (2 passes, 10 flops per dof). A
+// the block-Jacobi apply (every tree's solve: r and z) and x, p, K p (3 passes, 12 flops per
+// dof). A
 // refactorization: on the CHOLMOD route CHOLMOD's flop count, K read and the factor written; on
 // the PCG route K's values rebuilt (the trees' factorizations are not counted).
 WorkCount AdmmFullSolver::Work() const {
@@ -171,7 +172,7 @@ WorkCount AdmmFullSolver::Work() const {
   WorkCount total = iter_ * it + (refactorizations_ - setup_refactorizations_) * refactor;
   if (linear_ == AdmmFullSettings::Linear::kPcgPbj)
     total = total + (pcg_iterations_ - setup_pcg_iterations_) *
-                        (SparseProduct(K_) + pbj_.ApplyWork() + Vectors(n, 2, 10));
+                        (SparseProduct(K_) + pbj_.ApplyWork() + Vectors(n, 3, 12));
   return total;
 }
 

@@ -453,7 +453,7 @@ WorkCount SubAdmmBase::Work() const {
                          static_cast<double>(softs_.size()) * sizeof(SoftRecord);
   WorkCount subsystems = Zero();
   for (int j = 0; j < nsub_; ++j) subsystems = subsystems + SubsystemWork(j);
-  return iter_ * (subsystems + Vectors(n, 5, 4) + Vectors(slacks, 6, 0) + Vectors(m, 1, 30) +
+  return iter_ * (subsystems + Vectors(n, 5, 4) + Vectors(slacks, 6, 0) + Vectors(m, 2, 30) +
                   WorkCount{records, 0.0});
 }
 

@@ -39,8 +39,8 @@ class SubAdmmBase : public Solver {
   int ThreadsUsed() const override { return threads_; }
   // Per iteration: SubsystemWork() of every subsystem; the n-vectors rhs (also θ_d's copy of
   // h), b, h, g and v once each (5 passes, 4 flops per dof); the λ-step's records, its slacks' w
-  // read and z written, then read by the accumulation (6 doubles per slack); λ (1 pass, about
-  // 30 flops per row). The refactorizations after a β change are not counted (the achieved
+  // read and z written, then read by the accumulation (6 doubles per slack); λ and e (2 passes,
+  // about 30 flops per row). The refactorizations after a β change are not counted (the achieved
   // rates are then low, never high).
   WorkCount Work() const override;
   // Geometric mean of the bodies' pseudo-densities: mass over the number of constraint blocks

@@ -115,9 +115,9 @@ class BulletLemke : public BoxedLcpPeer {
       lo_[i] = k >= 0 ? -bound : std::max(lcp_.lo[i], -set_.max_value);
       hi_[i] = k >= 0 ? bound : std::min(lcp_.hi[i], set_.max_value);
     }
-    // Bounds closer than rounding of the largest normal impulse (a friction bound from λ_n ≈
-    // 1e-17) are fixed too: Bullet's Lemke fails on them as on equal ones.
-    double normal = 0.0;
+    // Bounds closer than rounding of the impulses' size (a friction bound from λ_n ≈ 1e-17)
+    // are fixed too: Bullet's Lemke fails on them as on equal ones.
+    double normal = impulse_scale_;
     for (int i = 0; i < n; ++i)
       if (lcp_.findex[i] >= 0) normal = std::max(normal, std::abs(x_[lcp_.findex[i]]));
     free_.clear();
@@ -153,8 +153,11 @@ class BulletLemke : public BoxedLcpPeer {
       return Status::kFailed;
     }
     // Bullet's Lemke ignores its own failure flag (a ray, or max_loops pivots) and then returns
-    // the unconstrained solve: an answer outside its bounds is that failure.
-    double scale = 0.0, outside = 0.0;
+    // the unconstrained solve: an answer outside its bounds is that failure. A row on its bound
+    // comes back as A⁻¹(y + b), within rounding of the data's size, not of the answer's (all
+    // zero when every contact separates): the tolerance is relative to the larger of the two,
+    // and what passes is put on the bound.
+    double scale = impulse_scale_, outside = 0.0;
     for (int r = 0; r < f; ++r) {
       scale = std::max(scale, std::abs(x[r]));
       outside = std::max({outside, lo[r] - x[r], x[r] - hi[r]});
@@ -166,14 +169,16 @@ class BulletLemke : public BoxedLcpPeer {
           outside, scale, set_.max_loops);
       return Status::kFailed;
     }
-    for (int r = 0; r < f; ++r) x_[free_[r]] = x[r];
+    for (int r = 0; r < f; ++r) x_[free_[r]] = std::clamp<double>(x[r], lo[r], hi[r]);
     return Checked(Status::kRunning);
   }
 
  private:
-  // Bound width, relative to the largest normal impulse, below which a row is fixed.
+  // Bound width, relative to the impulses' size (the largest normal impulse or |b_i| / A_ii),
+  // below which a row is fixed.
   static constexpr double kFixedWidth = 1e-12;
-  // Bound violation, relative to the largest impulse, beyond which a solve has failed.
+  // Bound violation, relative to the impulses' size (the largest impulse or |b_i| / A_ii),
+  // beyond which a solve has failed.
   static constexpr double kOutsideBounds = 1e-9;
 
   const SettingsTable<EngineSettings>& Table() const override {
@@ -185,11 +190,17 @@ class BulletLemke : public BoxedLcpPeer {
     solver_.m_useLoHighBounds = true;
     lo_ = Vec::Zero(lcp_.rows());
     hi_ = Vec::Zero(lcp_.rows());
+    // The impulses' size from the data: the largest |b_i| / A_ii.
+    impulse_scale_ = 0.0;
+    for (int i = 0; i < lcp_.rows(); ++i)
+      if (lcp_.A(i, i) > 0)
+        impulse_scale_ = std::max(impulse_scale_, std::abs(lcp_.b[i]) / lcp_.A(i, i));
     free_.reserve(lcp_.rows());
     return Status::kRunning;
   }
   btLemkeSolver solver_;
   Vec lo_, hi_;
+  double impulse_scale_ = 0.0;
   std::vector<int> free_;
 };
 

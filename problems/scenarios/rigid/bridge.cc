@@ -2,9 +2,10 @@
 // `pieces` bodies along x joined by revolute joints about y, its root hinged to the world at x = 0
 // and its far end pinned to the world by two bilateral rows (x and z: 003 §3.1's loop closure
 // grounding both ends). Two towers at L/4 and 3L/4 carry stay cables: one damped spring per deck
-// piece, from the nearer tower's top to the piece's centre, stiff along the cable only, with the
-// cable's length at rest (a spring in maximal coordinates: it couples two bodies' twists and
-// breaks the tree structure of A, which is what 003's preconditioner is for).
+// piece, from the nearer tower (its top, or lower with anchor_spread) to the piece's centre, stiff
+// along the cable only, with the cable's length at rest (a spring in maximal coordinates: it
+// couples two bodies' twists and breaks the tree structure of A, which is what 003's preconditioner
+// is for).
 //   flexible = 0 ("Rigid"): the towers are the world, so every spring touches one body and the
 //                projected block-Jacobi preconditioner equals the step's matrix A + J_sᵀ D J_s
 //                (003: PCG in one iteration);
@@ -96,15 +97,16 @@ Scene MakeBridge(const std::map<std::string, double>& p, std::uint64_t /*seed*/)
   }
   s.Finalize();
 
-  // Stay cables from the nearer tower's top to each piece's centre, k = EA / length.
+  // Stay cables from the nearer tower to each piece's centre, k = EA / length.
   const double EA = p.at("cable_stiffness"), tau = p.at("cable_damping");
   const double spread = p.at("anchor_spread");
   for (int i = 0; i < n; ++i) {
     const Vec3 at((i + 0.5) * l, 0, H);
     const int t = at.x() < 0.5 * L ? 0 : 1;
     // The anchor: the top for the farthest piece, down to (1 − spread) T above the deck for the
-    // nearest (spread = 0: every cable at the top, a fan).
-    const double reach = std::abs(at.x() - xt[t]) / (0.25 * L);
+    // nearest (spread = 0: every cable at the top, a fan); a piece centred under its tower
+    // (pieces ≡ 2 mod 4) counts as half a piece away, so that its cable keeps a length.
+    const double reach = std::max(std::abs(at.x() - xt[t]), 0.5 * l) / (0.25 * L);
     const Vec3 top(xt[t], 0, H + T * (1.0 - spread * (1.0 - std::min(reach, 1.0))));
     int body = -1;
     if (flexible) {

@@ -63,6 +63,8 @@ TEST(BridgeScene, SpreadAnchorsHangTheNearerCablesFromLowerTowerPieces) {
       fewest = std::min(fewest, tower);
     }
     EXPECT_EQ(cables, 16) << "spread " << spread;
+    // A piece centred under its tower (10 pieces: the third and the eighth) keeps a cable.
+    EXPECT_NO_THROW(FirstStep(fmt::format("pieces=10,flexible=1,anchor_spread={}", spread)));
     if (spread == 0)
       EXPECT_EQ(fewest, 4) << "a fan's cable below its tower's top";
     else

@@ -248,6 +248,27 @@ TEST(EnginePeers, LemkeAnswerOutsideItsBoundsFails) {
 #endif
 }
 
+// Every contact separating (q_n > 0): the answer is λ = 0, which Bullet's Lemke returns within
+// rounding of the data's size (A⁻¹(y + b)), not of the answer's; the peer must accept it.
+TEST(EnginePeers, LemkeAcceptsAnAllSeparatingAnswer) {
+#ifndef NCP_HAVE_BULLET
+  GTEST_SKIP() << "built without Bullet (make deps installs it)";
+#else
+  const SolverEntry& e = FindSolver("bullet:lemke");
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    ContactProblem p = RandomLcp(seed);
+    for (int c = 0; c < 8; ++c) p.q[3 * c] = 1.0 + std::abs(p.q[3 * c]);
+    auto s = e.make();
+    ASSERT_EQ(s->Setup(p, Settings::Parse(e.name, e.settings, {}), nullptr), Status::kRunning)
+        << s->message();
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(s->Iterate(), Status::kRunning) << s->message();
+    Vec v, lambda;
+    s->Current(v, lambda);
+    EXPECT_LE(lambda.cwiseAbs().maxCoeff(), 1e-12) << "seed " << seed;
+  }
+#endif
+}
+
 // More than two directions make a contact's tangent rows dependent, and Bullet's Lemke inverts
 // the matrix without pivoting: the setting is refused for it, with its name and rule.
 TEST(EnginePeers, LemkeRefusesMoreThanTwoDirections) {
