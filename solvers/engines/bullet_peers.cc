@@ -120,12 +120,14 @@ class BulletLemke : public BoxedLcpPeer {
     double normal = impulse_scale_;
     for (int i = 0; i < n; ++i)
       if (lcp_.findex[i] >= 0) normal = std::max(normal, std::abs(x_[lcp_.findex[i]]));
-    free_.clear();
+    free_.clear(), fixed_.clear();
     for (int i = 0; i < n; ++i) {
-      if (hi_[i] - lo_[i] > kFixedWidth * normal)
+      if (hi_[i] - lo_[i] > kFixedWidth * normal) {
         free_.push_back(i);
-      else
+      } else {
+        fixed_.push_back(i);
         x_[i] = 0.5 * (lo_[i] + hi_[i]);
+      }
     }
     const int f = static_cast<int>(free_.size());
     btMatrixXu A(f, f);
@@ -135,8 +137,7 @@ class BulletLemke : public BoxedLcpPeer {
     for (int r = 0; r < f; ++r) {
       const int i = free_[r];
       double bi = lcp_.b[i];
-      for (int j = 0; j < n; ++j)
-        if (!(hi_[j] - lo_[j] > kFixedWidth * normal)) bi -= lcp_.A(i, j) * x_[j];
+      for (const int j : fixed_) bi -= lcp_.A(i, j) * x_[j];
       for (int c = 0; c < f; ++c) A.setElem(r, c, lcp_.A(i, free_[c]));
       b[r] = bi;
       x[r] = 0.0;
@@ -196,12 +197,13 @@ class BulletLemke : public BoxedLcpPeer {
       if (lcp_.A(i, i) > 0)
         impulse_scale_ = std::max(impulse_scale_, std::abs(lcp_.b[i]) / lcp_.A(i, i));
     free_.reserve(lcp_.rows());
+    fixed_.reserve(lcp_.rows());
     return Status::kRunning;
   }
   btLemkeSolver solver_;
   Vec lo_, hi_;
   double impulse_scale_ = 0.0;
-  std::vector<int> free_;
+  std::vector<int> free_, fixed_;  // this solve's rows: solved, and held at their bounds
 };
 
 // The library as built in: the version its headers declare, and the precision of btScalar.
